@@ -1,0 +1,60 @@
+"""The one exception type for logical forms that cannot be read."""
+
+from __future__ import annotations
+
+
+class LFParseError(ValueError):
+    """A logical form that does not parse, or parses but is not a closed formula.
+
+    Carries where (`pos`, 0-based character offset; `column` is 1-based), what was found
+    (`token`), and what the grammar would have accepted there (`expected`). `kind` is one of
+    `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `too_large`.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str,
+        pos: int,
+        token: str = "",
+        expected: tuple[str, ...] = (),
+        kind: str = "syntax",
+        fmt: str = "",
+    ) -> None:
+        self.reason = message
+        self.text = text
+        self.pos = pos
+        self.token = token
+        self.expected = tuple(expected)
+        self.kind = kind
+        self.fmt = fmt
+        super().__init__(self._describe())
+
+    @property
+    def column(self) -> int:
+        return self.pos + 1
+
+    def _describe(self) -> str:
+        where = f"at character {self.column}"
+        msg = f"{self.reason} {where}"
+        if self.token:
+            msg += f" (found {self.token!r})"
+        if self.expected:
+            msg += f"; expected one of: {', '.join(self.expected)}"
+        snippet = self.text[max(0, self.pos - 30) : self.pos + 30]
+        if self.text:
+            caret = " " * (min(self.pos, 30)) + "^"
+            msg += f"\n  {snippet}\n  {caret}"
+        return msg
+
+    def to_dict(self) -> dict:
+        return {
+            "message": self.reason,
+            "kind": self.kind,
+            "pos": self.pos,
+            "column": self.column,
+            "token": self.token,
+            "expected": list(self.expected),
+            "format": self.fmt,
+        }
