@@ -1,0 +1,151 @@
+"""One dedicated thread that owns SWI-Prolog (via pyswip) for the whole process.
+
+pyswip is not thread-safe (a class-level "query open" flag, one embedded engine), so every
+Prolog call in ambit goes through `worker().run(...)`: any number of Python threads may call
+it at once; calls are queued and executed one after another on the worker thread. Each call
+carries a time budget that Prolog itself enforces (`call_with_time_limit/2`), so no input can
+hang the caller.
+
+Programs exchange data with Python as JSON text (`atom_json_term/3`), which keeps results
+plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shutil
+import threading
+from concurrent.futures import Future
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+PROLOG_DIR = Path(str(resources.files("logic").joinpath("prolog")))
+
+
+class PrologUnavailable(RuntimeError):
+    """SWI-Prolog (or pyswip) is missing on this machine."""
+
+
+class PrologError(RuntimeError):
+    """A Prolog goal raised an error, or ran past its time budget (`timed_out`)."""
+
+    def __init__(self, message: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+
+
+_STOP = object()
+
+
+class PrologWorker:
+    """Owns the embedded Prolog engine on one thread; `run` and `query_json` are thread-safe."""
+
+    def __init__(self) -> None:
+        if shutil.which("swipl") is None:
+            raise PrologUnavailable(
+                "SWI-Prolog is not installed: `apt-get install -y swi-prolog-nox` (needs `swipl` on PATH)"
+            )
+        self._jobs: queue.Queue = queue.Queue()
+        self._consulted: set[str] = set()
+        self._ready: Future = Future()
+        self._thread = threading.Thread(target=self._loop, name="ambit-prolog", daemon=True)
+        self._thread.start()
+        self._ready.result()
+
+    # -- worker thread -------------------------------------------------------------
+    def _loop(self) -> None:
+        try:
+            from pyswip import Prolog
+
+            self._prolog = Prolog
+            list(Prolog.query("use_module(library(time)), use_module(library(http/json))"))
+        except Exception as e:  # pragma: no cover - depends on the machine
+            self._ready.set_exception(PrologUnavailable(f"cannot start SWI-Prolog through pyswip: {e}"))
+            return
+        self._ready.set_result(True)
+        while True:
+            job = self._jobs.get()
+            if job is _STOP:
+                return
+            fn, fut = job
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn(self._prolog))
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                fut.set_exception(e)
+
+    # -- any thread ----------------------------------------------------------------
+    def submit(self, fn: Callable[[Any], Any]) -> Future:
+        """Run `fn(Prolog)` on the worker thread; returns a Future."""
+        fut: Future = Future()
+        self._jobs.put((fn, fut))
+        return fut
+
+    def run(self, fn: Callable[[Any], Any], timeout: float | None = None) -> Any:
+        return self.submit(fn).result(timeout)
+
+    def consult(self, name: str) -> None:
+        """Load `logic/prolog/<name>` once (idempotent)."""
+        path = (PROLOG_DIR / name).resolve()
+        key = str(path)
+        if key in self._consulted:
+            return
+
+        def load(prolog) -> None:
+            if key not in self._consulted:
+                list(prolog.query(f"consult('{_escape(key)}')"))
+                self._consulted.add(key)
+
+        self.run(load)
+
+    def query_json(self, goal: str, out_var: str = "Out", time_limit: float = 5.0) -> Any:
+        """Solve `goal` once under a time limit; `out_var` must be bound to a JSON-able term
+        (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
+        or None when the goal fails."""
+        wrapped = (
+            f"catch(call_with_time_limit({time_limit:.6f}, ({goal})), Err, true), "
+            f"( var(Err) -> with_output_to(atom(Payload), json_write_dict(current_output, {out_var}, [width(0)])), Tag = ok"
+            f" ; Err = time_limit_exceeded -> Tag = timeout, Payload = ''"
+            f" ; Tag = error, term_to_atom(Err, Payload) )"
+        )
+
+        def solve(prolog):
+            sols = list(prolog.query(wrapped, maxresult=1))
+            return (str(sols[0]["Tag"]), _text(sols[0]["Payload"])) if sols else None
+
+        res = self.run(solve)
+        if res is None:
+            return None
+        tag, payload = res
+        if tag == "ok":
+            return json.loads(payload)
+        if tag == "timeout":
+            raise PrologError("Prolog time budget exceeded", timed_out=True)
+        raise PrologError(f"Prolog error: {payload}")
+
+    def close(self) -> None:
+        self._jobs.put(_STOP)
+
+
+def _text(x: Any) -> str:
+    return x.decode("utf-8") if isinstance(x, bytes) else str(x)
+
+
+def _escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("'", "\\'")
+
+
+_WORKER: PrologWorker | None = None
+_WORKER_LOCK = threading.Lock()
+
+
+def worker() -> PrologWorker:
+    """The process-wide Prolog worker, started on first use."""
+    global _WORKER
+    with _WORKER_LOCK:
+        if _WORKER is None:
+            _WORKER = PrologWorker()
+        return _WORKER
