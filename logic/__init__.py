@@ -29,3 +29,7 @@ __all__ = [
     "LFParseError", "FORMATS", "detect_format", "grammar_text", "parse", "parse_with_lark",
     "render", "to_fol", "to_lisp", "to_prolog", "closed_grammar", "convert", "canonical",
 ]
+
+from .equivalence import Verdict, entails, equivalent, equivalent_batch  # noqa: E402
+
+__all__ += ["Verdict", "entails", "equivalent", "equivalent_batch"]

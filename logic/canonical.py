@@ -9,7 +9,7 @@ canonical string here, and so do LFs that differ only in bound-variable names or
 
 from __future__ import annotations
 
-from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var, free_vars
+from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
 from .render import render
 
 VAR_MODES = ("amp", "v")
@@ -19,38 +19,38 @@ _EVENT = ("a", "e", "i")
 
 def simplify(f: Formula) -> Formula:
     """Flatten same-operator nesting, unwrap one-operand connectives, drop vacuous quantifiers."""
+    return _simplify(f, {})[0]
+
+
+def _simplify(f: Formula, events: dict[int, bool]) -> tuple[Formula, frozenset[str], frozenset[str]]:
+    """(simplified f, its free variables, those free variables used as events).
+
+    `events[id(q)]` records, for every quantifier node kept, whether its variable is an event:
+    in the neo-Davidsonian reading, the first argument of a binary (thematic-role) atom such
+    as agent(a, x), patient(e, Mary), have(e, ...)."""
     match f:
-        case Atom():
-            return f
+        case Atom(args=args):
+            free = frozenset(a.name for a in args if isinstance(a, Var))
+            ev = frozenset((args[0].name,)) if len(args) == 2 and isinstance(args[0], Var) else frozenset()
+            return f, free, ev
         case Quant(kind, var, body):
-            body = simplify(body)
-            return Quant(kind, var, body) if var in free_vars(body) else body
+            body, free, ev = _simplify(body, events)
+            if var not in free:
+                return body, free, ev
+            q = Quant(kind, var, body)
+            events[id(q)] = var in ev
+            return q, free - {var}, ev - {var}
         case And(children) | Or(children):
             cls = type(f)
             flat: list[Formula] = []
+            free: frozenset[str] = frozenset()
+            ev: frozenset[str] = frozenset()
             for c in children:
-                c = simplify(c)
+                c, cf, ce = _simplify(c, events)
+                free, ev = free | cf, ev | ce
                 flat.extend(c.children if type(c) is cls else (c,))
-            return flat[0] if len(flat) == 1 else cls(tuple(flat))
+            return (flat[0] if len(flat) == 1 else cls(tuple(flat))), free, ev
     raise TypeError(f"not a formula: {f!r}")
-
-
-def _is_event(var: str, body: Formula) -> bool:
-    """Neo-Davidsonian reading: a variable is an event when it is the first argument of a
-    binary (thematic-role) atom in its scope: agent(a, x), patient(e, Mary), have(e, ...)."""
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        match node:
-            case Atom(args=args):
-                if len(args) == 2 and args[0] == Var(var):
-                    return True
-            case And(children) | Or(children):
-                stack.extend(children)
-            case Quant(var=v, body=b):
-                if v != var:  # a same-named inner quantifier shadows `var`
-                    stack.append(b)
-    return False
 
 
 class _Namer:
@@ -64,11 +64,11 @@ class _Namer:
         self.entity = 0
         self.event = 0
 
-    def fresh(self, var: str, body: Formula) -> str:
+    def fresh(self, is_event: bool) -> str:
         self.count += 1
         if self.mode == "v":
             return f"v{self.count - 1}"
-        if _is_event(var, body):
+        if is_event:
             self.event += 1
             n, pool = self.event - 1, _EVENT
         else:
@@ -102,19 +102,21 @@ _RANK = {And: 0, Or: 1, Quant: 2, Atom: 3}
 
 
 def _sort_key(f: Formula, env: dict[str, str]) -> tuple[int, str]:
+    if type(f) is Atom:
+        return (3, f.pred + "[" + ",".join(env.get(a.name, a.name) if type(a) is Var else a.name for a in f.args) + "]")
     return (_RANK[type(f)], _shape(f, env))
 
 
-def _canon(f: Formula, env: dict[str, str], namer: _Namer) -> Formula:
+def _canon(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, bool]) -> Formula:
     match f:
         case Atom(pred, args):
             return Atom(pred, tuple(_rename(a, env) for a in args))
         case Quant(kind, var, body):
-            new = namer.fresh(var, body)
-            return Quant(kind, new, _canon(body, {**env, var: new}, namer))
+            new = namer.fresh(events[id(f)])
+            return Quant(kind, new, _canon(body, {**env, var: new}, namer, events))
         case And(children) | Or(children):
             ordered = sorted(children, key=lambda c: _sort_key(c, env))
-            return type(f)(tuple(_canon(c, env, namer) for c in ordered))
+            return type(f)(tuple(_canon(c, env, namer, events) for c in ordered))
     raise TypeError(f"not a formula: {f!r}")
 
 
@@ -128,7 +130,10 @@ def canonicalize(f: Formula, vars: str = "amp") -> Formula:
     vars='amp' names entities x, y, z (then x3, x4, ...) and events a, e, i (then a3, ...),
     as AmP's data does; vars='v' names them v0, v1, ... in quantifier order.
     """
-    return _canon(simplify(f), {}, _Namer(vars))
+    namer = _Namer(vars)
+    events: dict[int, bool] = {}
+    simple = _simplify(f, events)[0]
+    return _canon(simple, {}, namer, events)
 
 
 def canonical_string(f: Formula, fmt: str = "fol", vars: str = "amp") -> str:

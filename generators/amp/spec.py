@@ -1,0 +1,192 @@
+"""Loading AmP's data files: the lexicon (`lexicon.yaml`) and the template specs
+(`templates/*.yaml`), checked on load so a malformed spec fails with its file and field."""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+LEXICON_FILE = HERE / "lexicon.yaml"
+TEMPLATE_DIR = HERE / "templates"
+PROMPTS_FILE = HERE / "prompts.yaml"
+
+SLOT = re.compile(r"\{(\w+)\}")
+
+
+class SpecError(ValueError):
+    """A lexicon or template file that does not follow the spec format."""
+
+
+@dataclass(frozen=True)
+class Word:
+    surface: str
+    lf: str
+    singular: str | None = None
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    classes: dict[str, tuple[Word, ...]]
+    singular_after: frozenset[str]
+
+    def words(self, cls: str) -> tuple[Word, ...]:
+        try:
+            return self.classes[cls]
+        except KeyError:
+            raise SpecError(f"unknown lexicon class {cls!r}") from None
+
+
+@dataclass(frozen=True)
+class Template:
+    """One surface template with its slots bound to lexicon classes (parameters substituted)."""
+
+    surface: str                 # "the {np1} {vp1} the {np2} with the {np3}"
+    slots: dict[str, str]        # slot -> lexicon class
+    lfs: tuple[str, ...]         # LF templates, one per reading (index = template_idx)
+    distinct: tuple[frozenset[str], ...]  # groups of slots whose fillers must differ
+
+    @property
+    def tags(self) -> list[str | None]:
+        """AmP's `template_tags`: one entry per surface element, None for literal text."""
+        out: list[str | None] = []
+        for i, part in enumerate(SLOT.split(self.surface)):
+            if i % 2:
+                out.append(part)
+            elif part.strip():
+                out.append(None)
+        return out
+
+
+@dataclass(frozen=True)
+class Family:
+    """A template spec file: one ambiguity type or one unambiguous family."""
+
+    name: str                    # CLI/prompt name: pp, revscope, transitive, ...
+    type: str                    # AmP's `type` field: pp, scope_reverse, unambig, ...
+    ambiguous: bool
+    templates: tuple[Template, ...]
+    zeroshot: dict[str, int]     # ingredient family -> examples per zero-shot prompt
+    path: Path
+
+
+def _load_yaml(path: Path) -> Any:
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+@cache
+def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
+    data = _load_yaml(path)
+    props = data.get("words") or {}
+    raw = data["classes"]
+
+    def word(w: str) -> Word:
+        p = props.get(w, {})
+        return Word(surface=w, lf=p.get("lf", w), singular=p.get("singular"))
+
+    def expand(name: str, seen: tuple[str, ...]) -> list[Word]:
+        if name in seen:
+            raise SpecError(f"{path}: class {name!r} includes itself")
+        if name not in raw:
+            raise SpecError(f"{path}: unknown class {name!r}")
+        out: list[Word] = []
+        for item in raw[name]:
+            out.extend(expand(item[1:], seen + (name,)) if item.startswith("@") else [word(item)])
+        return out
+
+    classes = {name: tuple(expand(name, ())) for name in raw}
+    for name, words in classes.items():
+        surfaces = [w.surface for w in words]
+        if len(set(surfaces)) != len(surfaces):
+            raise SpecError(f"{path}: class {name!r} lists a word twice")
+    return Lexicon(classes=classes, singular_after=frozenset(data.get("singular_after", ())))
+
+
+def _subst(text: str, params: dict[str, str], where: str) -> str:
+    try:
+        return string.Template(text).substitute(params)
+    except (KeyError, ValueError) as e:
+        raise SpecError(f"{where}: parameter {e} is not defined") from None
+
+
+def _template(raw: dict, where: str, lex: Lexicon, n_readings: int) -> list[Template]:
+    for key in ("surface", "slots", "lf"):
+        if key not in raw:
+            raise SpecError(f"{where}: missing {key!r}")
+    lfs = raw["lf"] if isinstance(raw["lf"], list) else [raw["lf"]]
+    if len(lfs) != n_readings:
+        raise SpecError(f"{where}: {len(lfs)} LF templates, expected {n_readings}")
+    out = []
+    for params in raw.get("params") or [{}]:
+        surface = _subst(raw["surface"], params, where)
+        slots = {k: _subst(v, params, where) for k, v in raw["slots"].items()}
+        used = SLOT.findall(surface)
+        if sorted(used) != sorted(slots) or len(set(used)) != len(used):
+            raise SpecError(f"{where}: surface slots {used} do not match slots {sorted(slots)}")
+        for cls in slots.values():
+            lex.words(cls)
+        # order slots as they appear in the surface: enumeration and var_bindings follow it
+        slots = {s: slots[s] for s in used}
+        distinct = raw.get("distinct", "all")
+        if distinct == "all":
+            groups = (frozenset(used),)
+        elif distinct in ("none", None):
+            groups = ()
+        else:
+            groups = tuple(frozenset(g) for g in distinct)
+        lf_texts = tuple(_subst(lf, params, where) for lf in lfs)
+        for lf in lf_texts:
+            extra = set(SLOT.findall(lf)) - set(slots)
+            if extra:
+                raise SpecError(f"{where}: LF uses unknown slots {sorted(extra)}")
+        out.append(Template(surface=surface, slots=slots, lfs=lf_texts, distinct=groups))
+    return out
+
+
+def load_family(path: Path, lex: Lexicon | None = None) -> Family:
+    lex = lex or lexicon()
+    raw = _load_yaml(path)
+    for key in ("name", "type", "templates"):
+        if key not in raw:
+            raise SpecError(f"{path}: missing {key!r}")
+    ambiguous = bool(raw.get("ambiguous", False))
+    templates: list[Template] = []
+    for i, t in enumerate(raw["templates"]):
+        templates.extend(_template(t, f"{path}: template {i}", lex, 2 if ambiguous else 1))
+    return Family(
+        name=raw["name"],
+        type=raw["type"],
+        ambiguous=ambiguous,
+        templates=tuple(templates),
+        zeroshot=dict(raw.get("zeroshot") or {}),
+        path=path,
+    )
+
+
+@cache
+def families(template_dir: Path = TEMPLATE_DIR) -> dict[str, Family]:
+    """All template specs by name, ambiguous types first, each group in file-name order."""
+    lex = lexicon()
+    loaded = [load_family(p, lex) for p in sorted(template_dir.glob("*.yaml"))]
+    out: dict[str, Family] = {}
+    for fam in sorted(loaded, key=lambda f: not f.ambiguous):
+        if fam.name in out:
+            raise SpecError(f"{fam.path}: family name {fam.name!r} used twice")
+        out[fam.name] = fam
+    for fam in out.values():
+        for ingredient in fam.zeroshot:
+            if ingredient not in out or out[ingredient].ambiguous:
+                raise SpecError(f"{fam.path}: zero-shot ingredient {ingredient!r} is not an unambiguous family")
+    return out
+
+
+@cache
+def prompt_config(path: Path = PROMPTS_FILE) -> dict:
+    return _load_yaml(path)

@@ -1,0 +1,30 @@
+"""RADD (Reasoning about Ambiguous Definite Descriptions): load, render and generate instances.
+
+`parse_prompt`/`load_jsonl` turn benchmark rows into `RaddInstance`s, `render_messages` turns
+them back into the exact prompt text, and `generate` builds new instances from a facts file.
+"""
+
+from generators.radd.instance import (
+    MonthDate,
+    Option,
+    PropertyFact,
+    RaddInstance,
+    RaddParseError,
+    RelationSpan,
+)
+from generators.radd.loader import load_jsonl, parse_prompt, parse_row
+from generators.radd.render import render_messages, render_prompt
+
+__all__ = [
+    "MonthDate",
+    "Option",
+    "PropertyFact",
+    "RaddInstance",
+    "RaddParseError",
+    "RelationSpan",
+    "load_jsonl",
+    "parse_prompt",
+    "parse_row",
+    "render_messages",
+    "render_prompt",
+]

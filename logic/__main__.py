@@ -1,0 +1,98 @@
+"""`python -m logic canon|check|equiv ...`: the logic layer on the command line.
+
+  canon  [--from fol|lisp] [--to fol|lisp] [--vars amp|v]
+         one LF per line on stdin -> its canonical form per line on stdout, same order; a line
+         that fails to parse: a message on stderr (line number, position), an empty line in its
+         place, and exit status 2 at the end.
+  check  FILE.jsonl --field lf --format fol|lisp
+         parses every row; prints parsed / failed counts and the first failures.
+  equiv  A B [--format fol|lisp] | --jsonl
+         logical equivalence in SWI-Prolog (see `python -m logic equiv --help`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import LFParseError, canonical_string, parse
+from .canonical import VAR_MODES
+from .parse import FORMATS
+
+
+def _canon(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m logic canon", description="Canonicalise LFs, one per line on stdin.")
+    ap.add_argument("--from", dest="src", choices=FORMATS, default="fol", help="input format (default fol)")
+    ap.add_argument("--to", dest="dst", choices=FORMATS, default=None, help="output format (default: same as --from)")
+    ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
+    args = ap.parse_args(argv)
+    failed = 0
+    out = sys.stdout
+    for lineno, line in enumerate(sys.stdin, start=1):
+        text = line.rstrip("\r\n")
+        try:
+            out.write(canonical_string(parse(text, args.src), args.dst or args.src, args.vars) + "\n")
+        except LFParseError as e:
+            failed += 1
+            print(f"line {lineno}: {e}", file=sys.stderr)
+            out.write("\n")
+    out.flush()
+    return 2 if failed else 0
+
+
+def _check(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m logic check", description="Parse every row of a JSONL file.")
+    ap.add_argument("file")
+    ap.add_argument("--field", default="lf", help="the JSON field holding the LF (default lf)")
+    ap.add_argument("--format", choices=FORMATS, default="fol")
+    ap.add_argument("--show", type=int, default=5, help="how many failures to print (default 5)")
+    args = ap.parse_args(argv)
+    ok = 0
+    failures: list[str] = []
+    try:
+        fh = open(args.file, encoding="utf-8")
+    except OSError as e:
+        print(f"cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    with fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                text = row[args.field]
+                parse(text, args.format)
+                ok += 1
+            except json.JSONDecodeError as e:
+                failures.append(f"{args.file}:{lineno}: not JSON ({e.msg} at character {e.pos + 1})")
+            except (KeyError, TypeError):
+                failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
+            except LFParseError as e:
+                failures.append(f"{args.file}:{lineno}: field {args.field!r}: {e}")
+    print(f"parsed: {ok}  failed: {len(failures)}")
+    for f in failures[: args.show]:
+        print(f)
+    return 2 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if argv else 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "canon":
+        return _canon(rest)
+    if cmd == "check":
+        return _check(rest)
+    if cmd == "equiv":
+        from .equivalence_cli import main as equiv_main
+
+        return equiv_main(argv)
+    print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""Logical equivalence and entailment of LFs, decided in SWI-Prolog (`prolog/equivalence.pl`).
+
+Sound and complete for AmP's fragment (no OR under a universal in the antecedent); outside it a
+bounded countermodel search and an inference budget, and the honest verdict `UNKNOWN`. A definite
+verdict is never a guess: NOT_EQUIVALENT comes from a complete refutation or from a countermodel
+that the Prolog model checker has verified. Every call is budgeted, so no input hangs the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable, Sequence
+
+from .ast import And, Atom, Const, Formula, Or, Quant, Var
+from .canonical import canonical_string
+from .parse import parse
+from .prolog_worker import PrologError, worker
+
+VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
+DEFAULT_TIME_LIMIT = 2.0  # seconds per pair
+DEFAULT_INFERENCES = 1_000_000  # per stage (proof search, countermodel search) and direction
+PROGRAM = "equivalence.pl"
+
+LF = str | Formula
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer for one pair: `verdict` in VERDICTS; each direction True/False, or None when
+    undecided; `witness` a countermodel (NOT_EQUIVALENT), how it was proved, or why undecided."""
+
+    verdict: str
+    a_entails_b: bool | None
+    b_entails_a: bool | None
+    witness: dict | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def to_prolog_ground(f: Formula) -> str:
+    """A ground Prolog term for `f` (Blackburn & Bos functors), each bound variable numbered
+    `'$VAR'(N)` per quantifier (so shadowed names stay apart); `varnumbers/2` makes them
+    Prolog variables on the other side. Constants and predicates are quoted atoms."""
+    out: list[str] = []
+    counter = [0]
+
+    def go(g: Formula, env: dict[str, int]) -> None:
+        match g:
+            case Atom(pred, args):
+                out.append(f"rel({_quote(pred)},[")
+                out.append(",".join(f"'$VAR'({env[a.name]})" if isinstance(a, Var) else _quote(a.name) for a in args))
+                out.append("])")
+            case Quant(kind, var, body):
+                n = counter[0]
+                counter[0] += 1
+                out.append(f"{'some' if kind == 'exists' else 'all'}('$VAR'({n}),")
+                go(body, {**env, var: n})
+                out.append(")")
+            case And(children) | Or(children):
+                op = "and(" if isinstance(g, And) else "or("
+                for c in children[:-1]:
+                    out.append(op)
+                    go(c, env)
+                    out.append(",")
+                go(children[-1], env)
+                out.append(")" * (len(children) - 1))
+            case _:
+                raise TypeError(f"not a formula: {g!r}")
+
+    go(f, {})
+    return "".join(out)
+
+
+def _quote(name: str) -> str:
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _formula(x: LF, fmt: str) -> Formula:
+    return parse(x, fmt) if isinstance(x, str) else x
+
+
+def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
+    return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
+
+
+def _ensure_loaded() -> None:
+    worker().consult(PROGRAM)
+
+
+def _name_elements(model: dict | None) -> dict | None:
+    """Prolog's integer elements 1..n as 'd1'..'dn' (readable, and distinct from names)."""
+    if model is None:
+        return None
+    d = lambda e: f"d{e}"  # noqa: E731
+    return {
+        "domain": [d(e) for e in model["domain"]],
+        "constants": {k: d(v) for k, v in model["constants"].items()},
+        "extensions": {p: [[d(e) for e in t] for t in ts] for p, ts in model["extensions"].items()},
+    }
+
+
+def _witness(w: dict | None) -> dict | None:
+    if w is not None and "model" in w:
+        w = {**w, "model": _name_elements(w["model"])}
+        holds = "a" if w["direction"] == "a_entails_b" else "b"
+        w["true_in_model"], w["false_in_model"] = holds, "b" if holds == "a" else "a"
+    return w
+
+
+def _verdict(d: dict) -> Verdict:
+    return Verdict(d["verdict"], d["a_entails_b"], d["b_entails_a"], _witness(d["witness"]))
+
+
+_CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
+
+
+def equivalent_batch(
+    pairs: Iterable[tuple[LF, LF]],
+    fmt: str = "fol",
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int | None = None,
+) -> list[Verdict]:
+    """Verdicts for many pairs in one Prolog round trip. `time_limit` and `inferences` bound
+    each pair (a pair over budget is UNKNOWN); `max_domain` caps the countermodel search
+    (default #names + #variables; 0 turns it off). Strings are parsed in `fmt` (LFParseError)."""
+    formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs]
+    out: list[Verdict | None] = [None] * len(formulas)
+    todo: list[int] = []
+    for i, (a, b) in enumerate(formulas):
+        if a == b:
+            out[i] = _CANONICAL
+        else:
+            todo.append(i)
+    if todo:
+        _ensure_loaded()
+        terms = ",".join(f"p({to_prolog_ground(formulas[i][0])},{to_prolog_ground(formulas[i][1])})" for i in todo)
+        goal = f"equivalence:equiv_batch_json([{terms}],{_opts(time_limit, inferences, max_domain)},Out)"
+        overall = len(todo) * time_limit * 2 + 5.0  # each pair is bounded in Prolog; this is a backstop
+        try:
+            results = worker().query_json(goal, time_limit=overall)
+        except PrologError as e:
+            if not e.timed_out:
+                raise
+            results = [{"verdict": "UNKNOWN", "a_entails_b": None, "b_entails_a": None,
+                        "witness": {"reason": "time_limit"}}] * len(todo)
+        for i, d in zip(todo, results):
+            out[i] = _verdict(d)
+    return out  # type: ignore[return-value]
+
+
+def equivalent(
+    a: LF,
+    b: LF,
+    fmt: str = "fol",
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int | None = None,
+) -> Verdict:
+    """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two LFs (strings in `fmt`, or ASTs)."""
+    return equivalent_batch([(a, b)], fmt, time_limit=time_limit, inferences=inferences, max_domain=max_domain)[0]
+
+
+def entails(
+    a: LF,
+    b: LF,
+    fmt: str = "fol",
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int | None = None,
+) -> bool | None:
+    """Whether `a` entails `b`: True, False, or None when undecided within the budget."""
+    fa, fb = _formula(a, fmt), _formula(b, fmt)
+    if canonical_string(fa, "fol", "v") == canonical_string(fb, "fol", "v"):
+        return True
+    _ensure_loaded()
+    goal = (
+        f"equivalence:entails_json({to_prolog_ground(fa)},{to_prolog_ground(fb)},"
+        f"{_opts(time_limit, inferences, max_domain)},Out)"
+    )
+    try:
+        d = worker().query_json(goal, time_limit=time_limit * 2 + 5.0)
+    except PrologError as e:
+        if e.timed_out:
+            return None
+        raise
+    return d["entails"]
+
+
+def verdicts_to_dicts(vs: Sequence[Verdict]) -> list[dict]:
+    return [v.to_dict() for v in vs]
+
+
+__all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_ground"]

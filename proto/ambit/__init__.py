@@ -1,0 +1,1 @@
+"""ambit protocol buffers (package ambit)."""

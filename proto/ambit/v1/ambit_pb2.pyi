@@ -1,0 +1,529 @@
+from google.rpc import status_pb2 as _status_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class LFFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LF_FORMAT_UNSPECIFIED: _ClassVar[LFFormat]
+    LF_FORMAT_FOL: _ClassVar[LFFormat]
+    LF_FORMAT_LISP: _ClassVar[LFFormat]
+
+class VarNaming(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VAR_NAMING_UNSPECIFIED: _ClassVar[VarNaming]
+    VAR_NAMING_AMP: _ClassVar[VarNaming]
+    VAR_NAMING_V: _ClassVar[VarNaming]
+
+class DecodingStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DECODING_STRATEGY_UNSPECIFIED: _ClassVar[DecodingStrategy]
+    DECODING_STRATEGY_BEAM: _ClassVar[DecodingStrategy]
+    DECODING_STRATEGY_SAMPLE: _ClassVar[DecodingStrategy]
+
+class PromptSetting(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PROMPT_SETTING_UNSPECIFIED: _ClassVar[PromptSetting]
+    PROMPT_SETTING_ZEROSHOT: _ClassVar[PromptSetting]
+    PROMPT_SETTING_FEWSHOT: _ClassVar[PromptSetting]
+
+class ParseStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PARSE_STATUS_UNSPECIFIED: _ClassVar[ParseStatus]
+    PARSE_STATUS_OK: _ClassVar[ParseStatus]
+    PARSE_STATUS_INVALID: _ClassVar[ParseStatus]
+    PARSE_STATUS_UNFINISHED: _ClassVar[ParseStatus]
+
+class Verdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VERDICT_UNSPECIFIED: _ClassVar[Verdict]
+    VERDICT_EQUIVALENT: _ClassVar[Verdict]
+    VERDICT_NOT_EQUIVALENT: _ClassVar[Verdict]
+    VERDICT_UNKNOWN: _ClassVar[Verdict]
+
+class Consistency(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CONSISTENCY_UNSPECIFIED: _ClassVar[Consistency]
+    CONSISTENCY_CONSISTENT: _ClassVar[Consistency]
+    CONSISTENCY_INCONSISTENT: _ClassVar[Consistency]
+    CONSISTENCY_UNKNOWN: _ClassVar[Consistency]
+LF_FORMAT_UNSPECIFIED: LFFormat
+LF_FORMAT_FOL: LFFormat
+LF_FORMAT_LISP: LFFormat
+VAR_NAMING_UNSPECIFIED: VarNaming
+VAR_NAMING_AMP: VarNaming
+VAR_NAMING_V: VarNaming
+DECODING_STRATEGY_UNSPECIFIED: DecodingStrategy
+DECODING_STRATEGY_BEAM: DecodingStrategy
+DECODING_STRATEGY_SAMPLE: DecodingStrategy
+PROMPT_SETTING_UNSPECIFIED: PromptSetting
+PROMPT_SETTING_ZEROSHOT: PromptSetting
+PROMPT_SETTING_FEWSHOT: PromptSetting
+PARSE_STATUS_UNSPECIFIED: ParseStatus
+PARSE_STATUS_OK: ParseStatus
+PARSE_STATUS_INVALID: ParseStatus
+PARSE_STATUS_UNFINISHED: ParseStatus
+VERDICT_UNSPECIFIED: Verdict
+VERDICT_EQUIVALENT: Verdict
+VERDICT_NOT_EQUIVALENT: Verdict
+VERDICT_UNKNOWN: Verdict
+CONSISTENCY_UNSPECIFIED: Consistency
+CONSISTENCY_CONSISTENT: Consistency
+CONSISTENCY_INCONSISTENT: Consistency
+CONSISTENCY_UNKNOWN: Consistency
+
+class ParseError(_message.Message):
+    __slots__ = ("message", "kind", "position", "column", "token", "expected")
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    message: str
+    kind: str
+    position: int
+    column: int
+    token: str
+    expected: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, message: _Optional[str] = ..., kind: _Optional[str] = ..., position: _Optional[int] = ..., column: _Optional[int] = ..., token: _Optional[str] = ..., expected: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PromptSpec(_message.Message):
+    __slots__ = ("setting", "type", "ratio", "seed", "num_examples")
+    SETTING_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    RATIO_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    NUM_EXAMPLES_FIELD_NUMBER: _ClassVar[int]
+    setting: PromptSetting
+    type: str
+    ratio: float
+    seed: int
+    num_examples: int
+    def __init__(self, setting: _Optional[_Union[PromptSetting, str]] = ..., type: _Optional[str] = ..., ratio: _Optional[float] = ..., seed: _Optional[int] = ..., num_examples: _Optional[int] = ...) -> None: ...
+
+class Vocabulary(_message.Message):
+    __slots__ = ("unary", "binary", "constants", "variables")
+    UNARY_FIELD_NUMBER: _ClassVar[int]
+    BINARY_FIELD_NUMBER: _ClassVar[int]
+    CONSTANTS_FIELD_NUMBER: _ClassVar[int]
+    VARIABLES_FIELD_NUMBER: _ClassVar[int]
+    unary: _containers.RepeatedScalarFieldContainer[str]
+    binary: _containers.RepeatedScalarFieldContainer[str]
+    constants: _containers.RepeatedScalarFieldContainer[str]
+    variables: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, unary: _Optional[_Iterable[str]] = ..., binary: _Optional[_Iterable[str]] = ..., constants: _Optional[_Iterable[str]] = ..., variables: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class DecodingParams(_message.Message):
+    __slots__ = ("strategy", "beam_size", "num_samples", "temperature", "top_p", "max_tokens", "closed_vocabulary", "vocabulary", "seed")
+    STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    BEAM_SIZE_FIELD_NUMBER: _ClassVar[int]
+    NUM_SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    TOP_P_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_VOCABULARY_FIELD_NUMBER: _ClassVar[int]
+    VOCABULARY_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    strategy: DecodingStrategy
+    beam_size: int
+    num_samples: int
+    temperature: float
+    top_p: float
+    max_tokens: int
+    closed_vocabulary: bool
+    vocabulary: Vocabulary
+    seed: int
+    def __init__(self, strategy: _Optional[_Union[DecodingStrategy, str]] = ..., beam_size: _Optional[int] = ..., num_samples: _Optional[int] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., max_tokens: _Optional[int] = ..., closed_vocabulary: _Optional[bool] = ..., vocabulary: _Optional[_Union[Vocabulary, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class LFCandidate(_message.Message):
+    __slots__ = ("text", "logprob", "min_prob", "token_probs", "tokens", "parse_status", "canonical", "parse_error", "probability", "meaning_class")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    LOGPROB_FIELD_NUMBER: _ClassVar[int]
+    MIN_PROB_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_PROBS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    PARSE_STATUS_FIELD_NUMBER: _ClassVar[int]
+    CANONICAL_FIELD_NUMBER: _ClassVar[int]
+    PARSE_ERROR_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    MEANING_CLASS_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    logprob: float
+    min_prob: float
+    token_probs: _containers.RepeatedScalarFieldContainer[float]
+    tokens: _containers.RepeatedScalarFieldContainer[str]
+    parse_status: ParseStatus
+    canonical: str
+    parse_error: ParseError
+    probability: float
+    meaning_class: int
+    def __init__(self, text: _Optional[str] = ..., logprob: _Optional[float] = ..., min_prob: _Optional[float] = ..., token_probs: _Optional[_Iterable[float]] = ..., tokens: _Optional[_Iterable[str]] = ..., parse_status: _Optional[_Union[ParseStatus, str]] = ..., canonical: _Optional[str] = ..., parse_error: _Optional[_Union[ParseError, _Mapping]] = ..., probability: _Optional[float] = ..., meaning_class: _Optional[int] = ...) -> None: ...
+
+class MeaningClass(_message.Message):
+    __slots__ = ("canonical", "probability_mass", "member_indices")
+    CANONICAL_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_MASS_FIELD_NUMBER: _ClassVar[int]
+    MEMBER_INDICES_FIELD_NUMBER: _ClassVar[int]
+    canonical: str
+    probability_mass: float
+    member_indices: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, canonical: _Optional[str] = ..., probability_mass: _Optional[float] = ..., member_indices: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ParseDistributionRequest(_message.Message):
+    __slots__ = ("request_id", "utterance", "prompt", "prompt_spec", "format", "decoding", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    UTTERANCE_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_SPEC_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    DECODING_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    utterance: str
+    prompt: str
+    prompt_spec: PromptSpec
+    format: LFFormat
+    decoding: DecodingParams
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., utterance: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_spec: _Optional[_Union[PromptSpec, _Mapping]] = ..., format: _Optional[_Union[LFFormat, str]] = ..., decoding: _Optional[_Union[DecodingParams, _Mapping]] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class ParseDistributionResponse(_message.Message):
+    __slots__ = ("request_id", "candidates", "classes", "classes_exact", "prompt", "model_id", "unparsed_mass")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    CLASSES_FIELD_NUMBER: _ClassVar[int]
+    CLASSES_EXACT_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    MODEL_ID_FIELD_NUMBER: _ClassVar[int]
+    UNPARSED_MASS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    candidates: _containers.RepeatedCompositeFieldContainer[LFCandidate]
+    classes: _containers.RepeatedCompositeFieldContainer[MeaningClass]
+    classes_exact: bool
+    prompt: str
+    model_id: str
+    unparsed_mass: float
+    def __init__(self, request_id: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[LFCandidate, _Mapping]]] = ..., classes: _Optional[_Iterable[_Union[MeaningClass, _Mapping]]] = ..., classes_exact: _Optional[bool] = ..., prompt: _Optional[str] = ..., model_id: _Optional[str] = ..., unparsed_mass: _Optional[float] = ...) -> None: ...
+
+class ScoreCandidatesRequest(_message.Message):
+    __slots__ = ("request_id", "prompt", "candidates", "end_marker", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    END_MARKER_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    prompt: str
+    candidates: _containers.RepeatedScalarFieldContainer[str]
+    end_marker: bool
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., prompt: _Optional[str] = ..., candidates: _Optional[_Iterable[str]] = ..., end_marker: _Optional[bool] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class CandidateScore(_message.Message):
+    __slots__ = ("text", "tokens", "token_ids", "token_probs", "min_prob", "min_prob_renorm", "sum_logprob", "mean_logprob", "end_logprob")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_IDS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_PROBS_FIELD_NUMBER: _ClassVar[int]
+    MIN_PROB_FIELD_NUMBER: _ClassVar[int]
+    MIN_PROB_RENORM_FIELD_NUMBER: _ClassVar[int]
+    SUM_LOGPROB_FIELD_NUMBER: _ClassVar[int]
+    MEAN_LOGPROB_FIELD_NUMBER: _ClassVar[int]
+    END_LOGPROB_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    tokens: _containers.RepeatedScalarFieldContainer[str]
+    token_ids: _containers.RepeatedScalarFieldContainer[int]
+    token_probs: _containers.RepeatedScalarFieldContainer[float]
+    min_prob: float
+    min_prob_renorm: float
+    sum_logprob: float
+    mean_logprob: float
+    end_logprob: float
+    def __init__(self, text: _Optional[str] = ..., tokens: _Optional[_Iterable[str]] = ..., token_ids: _Optional[_Iterable[int]] = ..., token_probs: _Optional[_Iterable[float]] = ..., min_prob: _Optional[float] = ..., min_prob_renorm: _Optional[float] = ..., sum_logprob: _Optional[float] = ..., mean_logprob: _Optional[float] = ..., end_logprob: _Optional[float] = ...) -> None: ...
+
+class ScoreCandidatesResponse(_message.Message):
+    __slots__ = ("request_id", "scores", "model_id")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    MODEL_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    scores: _containers.RepeatedCompositeFieldContainer[CandidateScore]
+    model_id: str
+    def __init__(self, request_id: _Optional[str] = ..., scores: _Optional[_Iterable[_Union[CandidateScore, _Mapping]]] = ..., model_id: _Optional[str] = ...) -> None: ...
+
+class ScoreCandidatesBatchRequest(_message.Message):
+    __slots__ = ("request_id", "items")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    items: _containers.RepeatedCompositeFieldContainer[ScoreCandidatesRequest]
+    def __init__(self, request_id: _Optional[str] = ..., items: _Optional[_Iterable[_Union[ScoreCandidatesRequest, _Mapping]]] = ...) -> None: ...
+
+class ScoreCandidatesBatchResult(_message.Message):
+    __slots__ = ("index", "status", "response")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    status: _status_pb2.Status
+    response: ScoreCandidatesResponse
+    def __init__(self, index: _Optional[int] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., response: _Optional[_Union[ScoreCandidatesResponse, _Mapping]] = ...) -> None: ...
+
+class CheckEquivalenceRequest(_message.Message):
+    __slots__ = ("request_id", "a", "b", "format", "time_limit_ms", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    a: str
+    b: str
+    format: LFFormat
+    time_limit_ms: int
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class CheckEquivalenceResponse(_message.Message):
+    __slots__ = ("request_id", "verdict", "a_entails_b", "b_entails_a", "witness_json", "canonical_a", "canonical_b")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    A_ENTAILS_B_FIELD_NUMBER: _ClassVar[int]
+    B_ENTAILS_A_FIELD_NUMBER: _ClassVar[int]
+    WITNESS_JSON_FIELD_NUMBER: _ClassVar[int]
+    CANONICAL_A_FIELD_NUMBER: _ClassVar[int]
+    CANONICAL_B_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    verdict: Verdict
+    a_entails_b: bool
+    b_entails_a: bool
+    witness_json: str
+    canonical_a: str
+    canonical_b: str
+    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[Verdict, str]] = ..., a_entails_b: _Optional[bool] = ..., b_entails_a: _Optional[bool] = ..., witness_json: _Optional[str] = ..., canonical_a: _Optional[str] = ..., canonical_b: _Optional[str] = ...) -> None: ...
+
+class CheckEquivalenceBatchRequest(_message.Message):
+    __slots__ = ("request_id", "items")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    items: _containers.RepeatedCompositeFieldContainer[CheckEquivalenceRequest]
+    def __init__(self, request_id: _Optional[str] = ..., items: _Optional[_Iterable[_Union[CheckEquivalenceRequest, _Mapping]]] = ...) -> None: ...
+
+class CheckEquivalenceBatchResult(_message.Message):
+    __slots__ = ("index", "status", "response")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    status: _status_pb2.Status
+    response: CheckEquivalenceResponse
+    def __init__(self, index: _Optional[int] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., response: _Optional[_Union[CheckEquivalenceResponse, _Mapping]] = ...) -> None: ...
+
+class CanonicalizeRequest(_message.Message):
+    __slots__ = ("request_id", "lf", "format", "output_format", "var_naming")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    LF_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FORMAT_FIELD_NUMBER: _ClassVar[int]
+    VAR_NAMING_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    lf: str
+    format: LFFormat
+    output_format: LFFormat
+    var_naming: VarNaming
+    def __init__(self, request_id: _Optional[str] = ..., lf: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., output_format: _Optional[_Union[LFFormat, str]] = ..., var_naming: _Optional[_Union[VarNaming, str]] = ...) -> None: ...
+
+class CanonicalizeResponse(_message.Message):
+    __slots__ = ("request_id", "canonical", "format")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    CANONICAL_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    canonical: str
+    format: LFFormat
+    def __init__(self, request_id: _Optional[str] = ..., canonical: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ...) -> None: ...
+
+class InterpretationVerdict(_message.Message):
+    __slots__ = ("label", "text", "verdict", "relation", "explanation", "reading", "premises", "derivation")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    RELATION_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    READING_FIELD_NUMBER: _ClassVar[int]
+    PREMISES_FIELD_NUMBER: _ClassVar[int]
+    DERIVATION_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    text: str
+    verdict: Consistency
+    relation: str
+    explanation: str
+    reading: str
+    premises: _containers.RepeatedScalarFieldContainer[str]
+    derivation: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, label: _Optional[str] = ..., text: _Optional[str] = ..., verdict: _Optional[_Union[Consistency, str]] = ..., relation: _Optional[str] = ..., explanation: _Optional[str] = ..., reading: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., derivation: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class VerifyRADDRequest(_message.Message):
+    __slots__ = ("request_id", "text", "instance_json", "time_limit_ms", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    INSTANCE_JSON_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    text: str
+    instance_json: str
+    time_limit_ms: int
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., text: _Optional[str] = ..., instance_json: _Optional[str] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class VerifyRADDResponse(_message.Message):
+    __slots__ = ("request_id", "interpretations", "answer", "derivation", "details_json", "status", "answer_option")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    INTERPRETATIONS_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    DERIVATION_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_JSON_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_OPTION_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    interpretations: _containers.RepeatedCompositeFieldContainer[InterpretationVerdict]
+    answer: str
+    derivation: _containers.RepeatedScalarFieldContainer[str]
+    details_json: str
+    status: str
+    answer_option: int
+    def __init__(self, request_id: _Optional[str] = ..., interpretations: _Optional[_Iterable[_Union[InterpretationVerdict, _Mapping]]] = ..., answer: _Optional[str] = ..., derivation: _Optional[_Iterable[str]] = ..., details_json: _Optional[str] = ..., status: _Optional[str] = ..., answer_option: _Optional[int] = ...) -> None: ...
+
+class Limits(_message.Message):
+    __slots__ = ("max_prompt_chars", "max_candidates", "max_candidate_chars", "max_lf_chars", "max_batch_items", "max_beam", "max_tokens", "max_message_bytes", "max_queue")
+    MAX_PROMPT_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    MAX_CANDIDATE_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_LF_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_BATCH_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    MAX_BEAM_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    MAX_QUEUE_FIELD_NUMBER: _ClassVar[int]
+    max_prompt_chars: int
+    max_candidates: int
+    max_candidate_chars: int
+    max_lf_chars: int
+    max_batch_items: int
+    max_beam: int
+    max_tokens: int
+    max_message_bytes: int
+    max_queue: int
+    def __init__(self, max_prompt_chars: _Optional[int] = ..., max_candidates: _Optional[int] = ..., max_candidate_chars: _Optional[int] = ..., max_lf_chars: _Optional[int] = ..., max_batch_items: _Optional[int] = ..., max_beam: _Optional[int] = ..., max_tokens: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., max_queue: _Optional[int] = ...) -> None: ...
+
+class GetModelInfoRequest(_message.Message):
+    __slots__ = ("request_id",)
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    def __init__(self, request_id: _Optional[str] = ...) -> None: ...
+
+class GetModelInfoResponse(_message.Message):
+    __slots__ = ("request_id", "model_id", "device", "dtype", "vocab_size", "formats", "model_loaded", "limits", "max_batch", "server_id", "version")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODEL_ID_FIELD_NUMBER: _ClassVar[int]
+    DEVICE_FIELD_NUMBER: _ClassVar[int]
+    DTYPE_FIELD_NUMBER: _ClassVar[int]
+    VOCAB_SIZE_FIELD_NUMBER: _ClassVar[int]
+    FORMATS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_LOADED_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    MAX_BATCH_FIELD_NUMBER: _ClassVar[int]
+    SERVER_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    model_id: str
+    device: str
+    dtype: str
+    vocab_size: int
+    formats: _containers.RepeatedScalarFieldContainer[str]
+    model_loaded: bool
+    limits: Limits
+    max_batch: int
+    server_id: str
+    version: str
+    def __init__(self, request_id: _Optional[str] = ..., model_id: _Optional[str] = ..., device: _Optional[str] = ..., dtype: _Optional[str] = ..., vocab_size: _Optional[int] = ..., formats: _Optional[_Iterable[str]] = ..., model_loaded: _Optional[bool] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., max_batch: _Optional[int] = ..., server_id: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+
+class GetStatsRequest(_message.Message):
+    __slots__ = ("request_id",)
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    def __init__(self, request_id: _Optional[str] = ...) -> None: ...
+
+class MethodStats(_message.Message):
+    __slots__ = ("requests", "errors", "total_seconds")
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    requests: int
+    errors: int
+    total_seconds: float
+    def __init__(self, requests: _Optional[int] = ..., errors: _Optional[int] = ..., total_seconds: _Optional[float] = ...) -> None: ...
+
+class GetStatsResponse(_message.Message):
+    __slots__ = ("request_id", "server_id", "methods", "model_batches", "model_jobs", "rejected", "uptime_seconds", "batch_items")
+    class MethodsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: MethodStats
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[MethodStats, _Mapping]] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SERVER_ID_FIELD_NUMBER: _ClassVar[int]
+    METHODS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_BATCHES_FIELD_NUMBER: _ClassVar[int]
+    MODEL_JOBS_FIELD_NUMBER: _ClassVar[int]
+    REJECTED_FIELD_NUMBER: _ClassVar[int]
+    UPTIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    BATCH_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    server_id: str
+    methods: _containers.MessageMap[str, MethodStats]
+    model_batches: int
+    model_jobs: int
+    rejected: int
+    uptime_seconds: float
+    batch_items: int
+    def __init__(self, request_id: _Optional[str] = ..., server_id: _Optional[str] = ..., methods: _Optional[_Mapping[str, MethodStats]] = ..., model_batches: _Optional[int] = ..., model_jobs: _Optional[int] = ..., rejected: _Optional[int] = ..., uptime_seconds: _Optional[float] = ..., batch_items: _Optional[int] = ...) -> None: ...

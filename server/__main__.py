@@ -1,0 +1,73 @@
+"""`python -m server --port 50051 [--model SPEC] [--device D] [--dtype T] [--workers N] ...`
+
+Prints `ambit server listening on HOST:PORT` as soon as the port is bound (with --port 0 this
+is how callers learn the port), then `ambit server ready` once the model is loaded and Prolog
+is up (health SERVING). SIGTERM/SIGINT: drain, finish in-flight RPCs within --grace, exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+
+from .app import serve
+from .limits import Limits
+from .servicer import DEFAULT_PROLOG_SECONDS
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="python -m server", description="ambit gRPC server")
+    ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    ap.add_argument("--port", type=int, default=50051, help="port; 0 picks a free one (printed)")
+    ap.add_argument("--model", default=None, help="model spec or folder (default: SmolLM2-135M-Instruct)")
+    ap.add_argument("--no-model", action="store_true", help="logic RPCs only; model RPCs answer FAILED_PRECONDITION")
+    ap.add_argument("--device", default=None, help="cpu, cuda, cuda:0 ... (default: the engine's choice)")
+    ap.add_argument("--dtype", default=None, help="float32, bfloat16, float16 (default: the engine's choice)")
+    ap.add_argument("--workers", type=int, default=32, help="RPC handler threads (default 32)")
+    ap.add_argument("--max-batch", type=int, default=16, help="most scoring requests per model batch (1 = no batching)")
+    ap.add_argument("--batch-wait-ms", type=float, default=5.0, help="how long to collect a batch (default 5 ms)")
+    ap.add_argument("--max-queue", type=int, default=Limits.max_queue, help="pending model jobs before RESOURCE_EXHAUSTED")
+    ap.add_argument("--prolog-seconds", type=float, default=DEFAULT_PROLOG_SECONDS, help="default Prolog budget per check")
+    ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
+    ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    running = serve(
+        model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
+        workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
+        limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
+        no_model=args.no_model, wait=False,
+    )
+    print(f"ambit server listening on {running.address}", flush=True)
+    while not running.ready.wait(0.1):
+        if stop.is_set():
+            break
+    if running.startup_error is not None:
+        running.stop(0)
+        print(f"ambit server failed to start: {running.startup_error}", file=sys.stderr, flush=True)
+        return 1
+    if not stop.is_set():
+        print("ambit server ready", flush=True)
+    stop.wait()
+    logging.getLogger("ambit.server").info("shutting down (grace %.1f s)", args.grace)
+    running.stop(args.grace)
+    print("ambit server stopped", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Start the gRPC server: servicer, health checking, reflection, model loading, shutdown.
+
+`serve(...)` binds the port at once with health NOT_SERVING, loads the model and starts
+Prolog (in the background when `wait=False`), then turns health SERVING. `RunningServer.stop`
+turns health NOT_SERVING (draining), lets in-flight RPCs finish within the grace period, and
+stops the model worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent import futures
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
+
+from .batcher import ModelWorker
+from .limits import Limits
+from .servicer import DEFAULT_PROLOG_SECONDS, AmbitServicer
+from .stats import Stats
+
+log = logging.getLogger("ambit.server")
+
+SERVICE_NAME = ambit_pb2.DESCRIPTOR.services_by_name["AmbitService"].full_name
+NO_MODEL = "none"  # model spec that means: logic-only server
+
+
+@dataclass
+class RunningServer:
+    """A started server: `.port`, `.address`, `.wait_ready()`, `.stop(grace)`."""
+
+    server: grpc.Server
+    port: int
+    host: str
+    servicer: AmbitServicer
+    health: health.HealthServicer
+    ready: threading.Event = field(default_factory=threading.Event)
+    startup_error: BaseException | None = None
+    _stopped: bool = False
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Block until the model is loaded and Prolog started; re-raise a startup failure."""
+        if not self.ready.wait(timeout):
+            raise TimeoutError(f"server {self.address} not ready after {timeout} s")
+        if self.startup_error is not None:
+            raise RuntimeError(f"server startup failed: {self.startup_error}") from self.startup_error
+
+    def stop(self, grace: float | None = 5.0) -> None:
+        """Drain (health NOT_SERVING), finish in-flight RPCs within `grace` seconds, stop."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+        if self.servicer.worker is not None:
+            self.servicer.worker.close()
+
+    def wait_for_termination(self, timeout: float | None = None) -> bool:
+        return self.server.wait_for_termination(timeout)
+
+
+def serve(
+    model: str | None = None,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    device: str | None = None,
+    dtype: str | None = None,
+    workers: int = 32,
+    max_batch: int = 16,
+    batch_wait_ms: float = 5.0,
+    limits: Limits = Limits(),
+    prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
+    backend: Any = None,
+    no_model: bool = False,
+    wait: bool = True,
+) -> RunningServer:
+    """Start an ambit server in this process.
+
+    model: engine model spec (None: the default model); `no_model=True` (or model="none")
+    serves the logic RPCs only. `backend` replaces the engine entirely (tests). port=0 picks a
+    free port (see `.port`). With `wait=True` returns once ready (health SERVING).
+    """
+    no_model = no_model or model == NO_MODEL
+    stats = Stats()
+    servicer = AmbitServicer(None, limits, stats, prolog_seconds)
+    options = [
+        ("grpc.max_receive_message_length", limits.max_message_bytes),
+        ("grpc.max_send_message_length", limits.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+    ]
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc"), options=options)
+    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(servicer, server)
+    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot bind {host}:{port}")
+    server.start()
+    running = RunningServer(server, bound, host, servicer, health_servicer)
+
+    def load() -> None:
+        try:
+            t0 = time.monotonic()
+            _start_prolog()
+            if not no_model:
+                be = backend
+                if be is None:
+                    from .model import ModelBackend
+
+                    be = ModelBackend.load(model, device=device, dtype=dtype)
+                servicer.model_info = be.info()
+                servicer.worker = ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue)
+            if not running._stopped:
+                for name in ("", SERVICE_NAME):
+                    health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+            log.info(
+                "ready model=%s device=%s dtype=%s max_batch=%d in %.1f s",
+                servicer.model_info.get("model_id", NO_MODEL), servicer.model_info.get("device", "-"),
+                servicer.model_info.get("dtype", "-"), max_batch, time.monotonic() - t0,
+            )
+        except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
+            log.exception("startup failed")
+            running.startup_error = e
+        finally:
+            running.ready.set()
+
+    if wait:
+        load()
+        if running.startup_error is not None:
+            running.stop(0)
+            running.wait_ready()
+    else:
+        threading.Thread(target=load, name="ambit-load", daemon=True).start()
+    return running
+
+
+def _start_prolog() -> None:
+    """Start the Prolog worker and consult the equivalence program, if that layer is present."""
+    from logic.prolog_worker import PrologUnavailable, worker
+
+    try:
+        worker()
+    except PrologUnavailable as e:
+        log.warning("Prolog unavailable: %s (equivalence and RADD RPCs will fail)", e)
+        return
+    import logic
+
+    try:
+        logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt="fol", time_limit=10.0)  # consults + warms up
+    except Exception:  # noqa: BLE001 - the RPCs report their own errors
+        log.warning("equivalence warm-up failed", exc_info=True)

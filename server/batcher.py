@@ -1,0 +1,163 @@
+"""The one place the model runs: a thread that owns the backend and batches scoring dynamically.
+
+Request threads submit jobs and wait on futures. The model thread takes the first pending
+job; if it is a scoring job it keeps collecting scoring jobs for up to `max_wait_s` (or until
+`max_batch`), runs them as one `score_batch`, and hands each job its own slice of the result.
+Decoding jobs run one at a time between batches. The queue is bounded: past `max_queue`
+pending jobs, `submit_*` raises `QueueFull` (RESOURCE_EXHAUSTED upstream). A job whose future
+was cancelled (deadline passed, client gone) is dropped before it runs; a running decode sees
+its `should_stop` turn true.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+log = logging.getLogger("ambit.server.batcher")
+
+
+class QueueFull(RuntimeError):
+    """More pending model jobs than the queue allows."""
+
+
+@dataclass
+class _ScoreJob:
+    prompt: str
+    candidates: list[str]
+    end_marker: bool
+    future: Future = field(default_factory=Future)
+
+
+@dataclass
+class _CallJob:
+    fn: Callable[[Any], Any]  # called with the backend on the model thread
+    future: Future = field(default_factory=Future)
+
+
+class ModelWorker:
+    """Owns `backend` (see server.model.ModelBackend) on one thread."""
+
+    def __init__(self, backend: Any, max_batch: int = 16, max_wait_s: float = 0.005, max_queue: int = 256) -> None:
+        if max_batch < 1:
+            raise ValueError("max_batch must be at least 1")
+        self.backend = backend
+        self.max_batch = max_batch
+        self.max_wait_s = max_wait_s
+        self.max_queue = max_queue
+        self._pending: collections.deque = collections.deque()
+        self._cond = threading.Condition()
+        self._closed = False
+        self.batches = 0
+        self.jobs = 0
+        self.rejected = 0
+        self._thread = threading.Thread(target=self._loop, name="ambit-model", daemon=True)
+        self._thread.start()
+
+    # -- any thread -------------------------------------------------------------------
+    def submit_score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> Future:
+        return self._put(_ScoreJob(prompt, list(candidates), end_marker))
+
+    def submit_call(self, fn: Callable[[Any], Any]) -> Future:
+        """Run `fn(backend)` alone on the model thread (decoding)."""
+        return self._put(_CallJob(fn))
+
+    def _put(self, job) -> Future:
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("model worker is closed")
+            if len(self._pending) >= self.max_queue:
+                self.rejected += 1
+                raise QueueFull(f"model queue full ({self.max_queue} pending jobs)")
+            self._pending.append(job)
+            self._cond.notify()
+        return job.future
+
+    def queued(self) -> int:
+        with self._cond:
+            return len(self._pending)
+
+    def close(self, timeout: float | None = 5.0) -> None:
+        with self._cond:
+            self._closed = True
+            for job in self._pending:
+                job.future.cancel()
+            self._pending.clear()
+            self._cond.notify_all()
+        self._thread.join(timeout)
+
+    # -- model thread -----------------------------------------------------------------
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                first = self._pending.popleft()
+            if isinstance(first, _CallJob):
+                self._run_call(first)
+            else:
+                self._run_scores(self._collect(first))
+
+    def _collect(self, first: _ScoreJob) -> list[_ScoreJob]:
+        """`first` plus scoring jobs with the same end_marker arriving within max_wait_s."""
+        batch = [first]
+        deadline = time.monotonic() + self.max_wait_s
+        with self._cond:
+            while len(batch) < self.max_batch:
+                taken = False
+                for job in list(self._pending):
+                    if isinstance(job, _ScoreJob) and job.end_marker == first.end_marker:
+                        self._pending.remove(job)
+                        batch.append(job)
+                        taken = True
+                        if len(batch) >= self.max_batch:
+                            break
+                if len(batch) >= self.max_batch:
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0 or self._closed:
+                    break
+                if not taken:
+                    self._cond.wait(left)
+        return batch
+
+    def _run_call(self, job: _CallJob) -> None:
+        if not job.future.set_running_or_notify_cancel():
+            return
+        self.jobs += 1
+        try:
+            job.future.set_result(job.fn(self.backend))
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting request
+            job.future.set_exception(e)
+
+    def _run_scores(self, batch: list[_ScoreJob]) -> None:
+        live = [j for j in batch if j.future.set_running_or_notify_cancel()]
+        if not live:
+            return
+        self.batches += 1
+        self.jobs += len(live)
+        try:
+            results = self.backend.score_batch([(j.prompt, j.candidates) for j in live], end_marker=live[0].end_marker)
+            if len(results) != len(live):
+                raise RuntimeError(f"score_batch returned {len(results)} results for {len(live)} jobs")
+        except Exception as e:  # noqa: BLE001 - isolate the job that fails
+            if len(live) == 1:
+                live[0].future.set_exception(e)
+                return
+            log.warning("batch of %d failed; rescoring one by one", len(live), exc_info=True)
+            for j in live:
+                try:
+                    j.future.set_result(self.backend.score_batch([(j.prompt, j.candidates)], end_marker=j.end_marker)[0])
+                except Exception as e:  # noqa: BLE001
+                    j.future.set_exception(e)
+            return
+        for j, r in zip(live, results):
+            j.future.set_result(r)
+

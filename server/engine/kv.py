@@ -1,0 +1,33 @@
+"""Small helpers over the model's forward pass and its KV cache (transformers 5 `cache=`)."""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+
+from .loading import LoadedModel
+
+
+@torch.inference_mode()
+def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None):
+    """One forward pass; returns (float32 log-softmax logits [B, T, V], cache)."""
+    from transformers import DynamicCache
+
+    if cache is None:
+        cache = DynamicCache(config=lm.model.config)
+    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True)
+    return torch.log_softmax(out.logits.float(), dim=-1), cache
+
+
+def expand(cache, n: int):
+    """A new cache holding `n` copies of a batch-1 cache (the original is left untouched)."""
+    new = copy.deepcopy(cache)
+    if n != 1:
+        new.batch_repeat_interleave(n)
+    return new
+
+
+def select(cache, idx: torch.Tensor) -> None:
+    """Keep (and reorder / duplicate) the rows `idx` of the cache, in place."""
+    cache.reorder_cache(idx)

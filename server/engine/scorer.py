@@ -1,0 +1,140 @@
+"""Forced-decode scoring: the probability a model gives to each of N candidate continuations.
+
+One scorer serves AmP (LF0 vs LF1), implicature (coherent vs incoherent text) and RADD
+(option 1 vs option 2).
+
+Tokenisation. Each candidate is scored under the *canonical* tokenisation of `prompt +
+candidate`, i.e. the tokens the model would see for the whole text. Usually that is the
+prompt's own tokens followed by the candidate's, but a token may merge across the boundary
+(a prompt ending in "Computer: " followed by "exists" is read as `" exists"`, not
+`" "` + `"exists"`). The targets of a candidate are therefore all tokens from the first one
+that differs from the prompt-only tokenisation; in the merge case the first target token
+(`" exists"`) carries a character of the prompt. Every target token is scored, the first
+included (AmP's code slices `logits[input_len:]` and so drops the first LF token, the one
+that separates `exists` from `forall`).
+
+Batching. The prompt is run once; its KV cache is copied to a batch of candidates, which are
+right-padded (a causal model never lets a real token attend to a later pad, so no attention
+mask is needed and the padded positions are simply ignored).
+
+Scores. `min_prob` is the smallest token probability; `min_prob_renorm` divides it by the sum
+of the candidates' `min_prob` (AmP's choice for P(LF0) vs P(LF1)); `sum_logprob` and
+`mean_logprob` are over the target tokens. With `end_marker=True`, `end_logprob` is the
+log-probability that the text ends right after the candidate: log of the summed probability
+of EOS and of every token starting with a newline.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import torch
+
+from .kv import expand, forward
+from .loading import LoadedModel
+
+
+@dataclass
+class CandidateScore:
+    text: str
+    tokens: list[str]
+    token_ids: list[int]
+    token_probs: list[float]
+    min_prob: float
+    min_prob_renorm: float
+    sum_logprob: float
+    mean_logprob: float
+    end_logprob: float | None = None
+    token_logprobs: list[float] = field(default_factory=list)
+
+
+class Scorer:
+    """Teacher-forced scores of candidate continuations, sharing the prompt's KV cache."""
+
+    def __init__(self, lm: LoadedModel, max_batch: int = 32) -> None:
+        self.lm = lm
+        self.max_batch = max_batch
+
+    def score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> list[CandidateScore]:
+        if not candidates:
+            return []
+        lm = self.lm
+        p_ids = lm.encode(prompt)
+        full = [lm.encode(prompt + c) for c in candidates]
+        starts = [_common_prefix(p_ids, f) for f in full]  # first target index of each candidate
+        shared = min(starts)
+        if shared == 0 or any(len(f) == 0 for f in full):
+            # nothing to condition the first token on: start every sequence with BOS (or EOS)
+            bos = lm.tokenizer.bos_token_id if lm.tokenizer.bos_token_id is not None else lm.tokenizer.eos_token_id
+            full = [[bos] + f for f in full]
+            starts = [s + 1 for s in starts]
+            p_ids = [bos] + p_ids
+            shared += 1
+        shared = min(shared, *(len(f) for f in full))  # an empty candidate may end inside the prompt
+        ctx = torch.tensor([full[0][:shared]], device=lm.device)
+        logp_ctx, cache = forward(lm, ctx)
+        first = logp_ctx[0, -1]  # predicts position `shared`
+        end_ids = torch.tensor(lm.end_token_ids(), device=lm.device) if end_marker else None
+
+        out: list[CandidateScore] = []
+        for lo in range(0, len(candidates), self.max_batch):
+            idx = list(range(lo, min(lo + self.max_batch, len(candidates))))
+            rests = [full[i][shared:] for i in idx]
+            width = max(len(r) for r in rests)
+            if width == 0:
+                logp = None
+            else:
+                pad = lm.tokenizer.pad_token_id or 0
+                batch = torch.tensor([r + [pad] * (width - len(r)) for r in rests], device=lm.device)
+                logp, _ = forward(lm, batch, expand(cache, len(idx)))
+            for row, i in enumerate(idx):
+                out.append(self._one(candidates[i], full[i], starts[i], shared, first, logp, row, end_ids))
+        _renormalise(out)
+        return out
+
+    def score_batch(
+        self, items: list[tuple[str, list[str]]], end_marker: bool = False
+    ) -> list[list[CandidateScore]]:
+        """Several prompts, each with its candidates (one shared-cache pass per prompt)."""
+        return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
+
+    def _one(self, text, ids, start, shared, first, logp, row, end_ids) -> CandidateScore:
+        """Scores of one candidate; position t of `ids` is predicted by position t-1."""
+
+        def dist(t: int) -> torch.Tensor:  # log-distribution over the token at position t
+            return first if t == shared else logp[row, t - 1 - shared]
+
+        targets = ids[start:]
+        lps = [float(dist(t)[ids[t]]) for t in range(start, len(ids))]
+        probs = [math.exp(x) for x in lps]
+        end_lp = None
+        if end_ids is not None:
+            d = dist(len(ids))
+            end_lp = float(torch.logsumexp(d[end_ids], dim=0))
+        return CandidateScore(
+            text=text,
+            tokens=self.lm.tokenizer.convert_ids_to_tokens(targets),
+            token_ids=list(targets),
+            token_probs=probs,
+            min_prob=min(probs) if probs else 1.0,
+            min_prob_renorm=float("nan"),
+            sum_logprob=sum(lps),
+            mean_logprob=sum(lps) / len(lps) if lps else 0.0,
+            end_logprob=end_lp,
+            token_logprobs=lps,
+        )
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _renormalise(scores: list[CandidateScore]) -> None:
+    total = sum(s.min_prob for s in scores)
+    for s in scores:
+        s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)

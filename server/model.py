@@ -1,0 +1,97 @@
+"""The model side of the server, behind one small interface (`ModelBackend`).
+
+It adapts `server.engine` (load_model, Scorer, Decoder) to what the servicer needs, so the
+servicer never touches torch, and tests can hand `serve()` any object with the same methods.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable
+
+log = logging.getLogger("ambit.server.model")
+
+
+class DecodeStopped(RuntimeError):
+    """Decoding stopped because `should_stop()` turned true (deadline passed, client gone)."""
+
+
+@dataclass(frozen=True)
+class DecodeParams:
+    """Validated decoding options (defaults filled in by the servicer)."""
+
+    strategy: str  # "beam" | "sample"
+    k: int  # beam size or number of samples
+    temperature: float
+    top_p: float
+    max_tokens: int
+    seed: int
+
+
+class ModelBackend:
+    """A loaded language model with a scorer and a grammar-constrained decoder."""
+
+    def __init__(self, lm: Any) -> None:
+        from server.engine import Decoder, Scorer
+
+        self.lm = lm
+        self.scorer = Scorer(lm)
+        self.decoder = Decoder(lm)
+
+    @classmethod
+    def load(cls, spec: str | None = None, device: str | None = None, dtype: str | None = None) -> "ModelBackend":
+        from server.engine import load_model
+
+        return cls(load_model(spec=spec, device=device, dtype=dtype))
+
+    def info(self) -> dict:
+        lm = self.lm
+        return {
+            "model_id": str(getattr(lm, "model_id", "")),
+            "device": str(getattr(lm, "device", "")),
+            "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
+            "vocab_size": int(getattr(lm, "vocab_size", 0) or 0),
+        }
+
+    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
+        """Scores for several (prompt, candidates) items in one engine call. Items with the same
+        prompt are merged (one prompt pass for all their candidates), then split again, with
+        `min_prob_renorm` renormalised over each item's own candidates."""
+        merged: dict[str, list[str]] = {}
+        slots: list[tuple[str, int]] = []  # (prompt, offset of the item's candidates)
+        for prompt, cands in items:
+            group = merged.setdefault(prompt, [])
+            slots.append((prompt, len(group)))
+            group.extend(cands)
+        results = dict(zip(merged, self.scorer.score_batch(list(merged.items()), end_marker=end_marker)))
+        out = []
+        for (prompt, offset), (_, cands) in zip(slots, items):
+            scores = [dataclasses.replace(s) for s in results[prompt][offset : offset + len(cands)]]
+            total = sum(s.min_prob for s in scores)
+            for s in scores:
+                s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)
+            out.append(scores)
+        return out
+
+    def decode(
+        self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None, should_stop: Callable[[], bool]
+    ) -> list[Any]:
+        """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
+        from server.engine import DecodeCancelled
+
+        if params.strategy == "beam":
+            fn = self.decoder.beam_search
+            kwargs = dict(fmt=fmt, beam=params.k, max_tokens=params.max_tokens, grammar=grammar)
+        else:
+            fn = self.decoder.sample
+            kwargs = dict(
+                n=params.k, fmt=fmt, temperature=params.temperature, top_p=params.top_p,
+                max_tokens=params.max_tokens, grammar=grammar, seed=params.seed,
+            )
+        try:
+            return fn(prompt, should_stop=should_stop, **kwargs)
+        except DecodeCancelled as e:
+            raise DecodeStopped(str(e)) from None
+

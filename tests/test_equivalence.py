@@ -1,0 +1,250 @@
+"""Equivalence and entailment of LFs in SWI-Prolog: verdicts, witnesses, budgets, bad input, CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyswip")
+if shutil.which("swipl") is None:
+    pytest.skip("SWI-Prolog (swipl) is not installed", allow_module_level=True)
+
+import logic  # noqa: E402
+from logic import And, Atom, Const, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
+from logic.equivalence_cli import main as equiv_main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def holds(f, model: dict, env: dict | None = None) -> bool:
+    """Independent model checker over a witness model (domain, constants, extensions)."""
+    env = env or {}
+    match f:
+        case Atom(pred, args):
+            vals = tuple(env[a.name] if isinstance(a, Var) else model["constants"][a.name] for a in args)
+            return list(vals) in model["extensions"].get(pred, [])
+        case And(children):
+            return all(holds(c, model, env) for c in children)
+        case Or(children):
+            return any(holds(c, model, env) for c in children)
+        case Quant("exists", var, body):
+            return any(holds(body, model, {**env, var: d}) for d in model["domain"])
+        case Quant("forall", var, body):
+            return all(holds(body, model, {**env, var: d}) for d in model["domain"])
+    raise TypeError(f)
+
+
+def check_witness(a, b, v: Verdict, fmt: str = "fol") -> None:
+    """A NOT_EQUIVALENT witness model makes one side true and the other false."""
+    assert v.verdict == "NOT_EQUIVALENT"
+    w = v.witness
+    assert w is not None and w["direction"] in ("a_entails_b", "b_entails_a")
+    assert (v.a_entails_b if w["direction"] == "a_entails_b" else v.b_entails_a) is False
+    if w["model"] is None:
+        return
+    fa = logic.parse(a, fmt) if isinstance(a, str) else a
+    fb = logic.parse(b, fmt) if isinstance(b, str) else b
+    true_f, false_f = (fa, fb) if w["direction"] == "a_entails_b" else (fb, fa)
+    assert holds(true_f, w["model"]) and not holds(false_f, w["model"]), w
+
+
+SCOPE_EA = "exists x . forall y . exists a . boy(y) AND cup(x) AND observed(a) AND agent(a, y) AND patient(a, x)"
+SCOPE_AE = "forall x . exists y . exists a . boy(x) AND cup(y) AND observed(a) AND agent(a, x) AND patient(a, y)"
+
+# (a, b, a |= b, b |= a): all inside the complete fragment, so both directions are decided.
+CASES = [
+    (SCOPE_EA, SCOPE_AE, True, False),
+    ("exists x . man(x)", "exists y . man(y)", True, True),
+    ("exists x . man(x) AND man(x)", "exists x . man(x)", True, True),
+    ("exists x . exists y . man(x)", "exists x . man(x)", True, True),
+    ("forall x . man(x)", "exists x . man(x)", True, False),
+    ("man(Mary)", "exists x . man(x)", True, False),
+    ("man(Mary) AND tall(Mary)", "exists x . man(x) AND tall(x)", True, False),
+    ("exists x . man(x) AND tall(x)", "( exists x . man(x) ) AND ( exists y . tall(y) )", True, False),
+    ("exists x . p(x) AND ( a(x) OR b(x) )", "exists x . ( p(x) AND a(x) ) OR ( p(x) AND b(x) )", True, True),
+    ("exists x . p(x) OR ( p(x) AND q(x) )", "exists x . p(x)", True, True),
+    ("exists x . p(x) AND ( p(x) OR q(x) )", "exists x . p(x)", True, True),
+    ("exists e . d(e) AND ( a(e) OR s(e) )", "exists e . ( d(e) AND a(e) ) OR s(e)", True, False),
+    ("exists a . saw(a) AND agent(a, Mary) AND patient(a, John)",
+     "exists a . saw(a) AND agent(a, John) AND patient(a, Mary)", False, False),
+    ("forall x . exists y . r(x, y)", "exists y . forall x . r(x, y)", False, True),
+    ("forall x . exists y . r(x, y)", "exists x . r(x, x)", False, False),
+    ("forall x . forall y . r(x, y)", "forall y . forall x . r(y, x)", True, True),
+    ("exists x . forall y . r(x, y)", "forall y . exists x . r(x, y)", True, False),
+    ("exists x . forall y . r(x, y) AND p(x)", "exists x . p(x) AND ( forall y . r(x, y) )", True, True),
+    ("forall x . p(x) AND q(x)", "( forall x . p(x) ) AND ( forall y . q(y) )", True, True),
+    ("p(Mary) OR q(Mary)", "q(Mary) OR p(Mary)", True, True),
+    ("p(Mary) OR q(Mary)", "p(Mary)", False, True),
+]
+
+
+@pytest.mark.parametrize("a,b,ab,ba", CASES)
+def test_known_verdicts(a, b, ab, ba):
+    v = equivalent(a, b)
+    assert (v.a_entails_b, v.b_entails_a) == (ab, ba), v
+    assert v.verdict == ("EQUIVALENT" if ab and ba else "NOT_EQUIVALENT")
+    if v.verdict == "NOT_EQUIVALENT":
+        check_witness(a, b, v)
+        assert v.witness["model"] is not None  # every pair here has a small countermodel
+    assert entails(a, b) is ab and entails(b, a) is ba
+
+
+def test_batch_matches_single_calls():
+    pairs = [(a, b) for a, b, _, _ in CASES]
+    assert equivalent_batch(pairs) == [equivalent(a, b) for a, b in pairs]
+    assert equivalent_batch([]) == []
+
+
+def test_verdict_is_a_frozen_dataclass():
+    v = equivalent("exists x . man(x)", "exists y . man(y)")
+    assert isinstance(v, Verdict) and v.verdict == "EQUIVALENT"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.verdict = "UNKNOWN"  # type: ignore[misc]
+    d = v.to_dict()
+    assert set(d) == {"verdict", "a_entails_b", "b_entails_a", "witness"}
+    json.dumps(d)
+
+
+def test_asts_and_lisp_accepted():
+    fol = "exists x . exists a . man(x) AND saw(a) AND agent(a, x) AND patient(a, Mary)"
+    lisp = "( exists x ( exists a ( AND ( man x ) ( saw a ) ( agent a x ) ( patient a Mary ) ) ) )"
+    assert equivalent(logic.parse(fol), lisp.replace("Mary", "John"), fmt="lisp").verdict == "NOT_EQUIVALENT"
+    assert equivalent(logic.parse(fol), logic.parse(lisp, "lisp")).verdict == "EQUIVALENT"
+    assert equivalent(lisp, lisp, fmt="lisp").verdict == "EQUIVALENT"
+
+
+def test_shadowed_variable_names_stay_apart():
+    a = Quant("exists", "x", And((Atom("p", (Var("x"),)), Quant("exists", "x", Atom("q", (Var("x"),))))))
+    b = "exists x . exists y . p(x) AND q(y)"
+    c = "exists x . p(x) AND q(x)"
+    assert equivalent(a, b).verdict == "EQUIVALENT"
+    assert equivalent(a, c).verdict == "NOT_EQUIVALENT"
+
+
+# ----------------------------------------------------------------------------- outside the fragment
+
+
+def test_or_under_forall_is_unknown_or_correct_never_wrong():
+    # (forall x . p(x) OR q(Mary)) == (forall x . p(x)) OR q(Mary): true, hard for SLD alone.
+    v = equivalent("forall x . p(x) OR q(Mary)", "( forall x . p(x) ) OR q(Mary)")
+    assert v.verdict in ("EQUIVALENT", "UNKNOWN")
+    assert v.b_entails_a is True and v.a_entails_b in (True, None)
+    # forall x . p(x) OR q(x) does not entail (forall x . p(x)) OR (forall x . q(x)): countermodel.
+    v = equivalent("forall x . p(x) OR q(x)", "( forall x . p(x) ) OR ( forall x . q(x) )")
+    assert v.a_entails_b is False and v.b_entails_a is True and v.verdict == "NOT_EQUIVALENT"
+    check_witness("forall x . p(x) OR q(x)", "( forall x . p(x) ) OR ( forall x . q(x) )", v)
+
+
+def test_budget_exhausted_gives_unknown():
+    # 2^16 DNF disjuncts on one side: far beyond 2,000 inferences.
+    n = 16
+    a = "exists x . " + " AND ".join(f"( p{i}(x) OR q{i}(x) )" for i in range(n))
+    b = "exists x . " + " AND ".join(f"( q{i}(x) OR p{i}(x) )" for i in range(n)) + " AND r(x)"
+    v = equivalent(a, b, inferences=2_000)
+    assert v.verdict in ("UNKNOWN", "NOT_EQUIVALENT")
+    assert v.b_entails_a in (True, None)  # never a wrong False
+    assert v.a_entails_b in (False, None)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_bad_input_is_a_clear_error():
+    for bad in ["", "   ", "exists x . man(", "man(x)", "exists x . ( ( man(x) )", "∀x. man(x)"]:
+        with pytest.raises(LFParseError):
+            equivalent(bad, "exists x . man(x)")
+        with pytest.raises(LFParseError):
+            equivalent_batch([("exists x . man(x)", bad)])
+
+
+def test_deeply_nested_parentheses_error_or_answer_fast():
+    deep = "( " * 5000 + "man(Mary)" + " )" * 5000
+    t = time.perf_counter()
+    with pytest.raises(LFParseError):
+        equivalent(deep, "man(Mary)")
+    assert time.perf_counter() - t < 5
+
+
+def test_hundred_kilobyte_formula_is_budgeted():
+    atoms = [f"p{i}(x, y)" for i in range(6500)]
+    big = "exists x . exists y . " + " AND ".join(atoms)
+    assert len(big) > 100_000
+    shuffled = "exists y . exists x . " + " AND ".join(reversed([f"p{i}(y, x)" for i in range(6500)]))
+    t = time.perf_counter()
+    v = equivalent(big, shuffled, time_limit=2.0)
+    assert v.verdict in ("EQUIVALENT", "UNKNOWN")
+    v = equivalent(big, big.replace("p6499(x, y)", "p6499(y, x)"), time_limit=2.0)
+    assert v.verdict in ("NOT_EQUIVALENT", "UNKNOWN") and v.b_entails_a is not True
+    assert time.perf_counter() - t < 20
+
+
+def test_time_limit_gives_unknown():
+    n = 22
+    a = "exists x . " + " AND ".join(f"( p{i}(x) OR q{i}(x) )" for i in range(n))
+    b = "exists x . " + " AND ".join(f"( q{i}(x) OR p{i}(x) )" for i in range(n)) + " AND r(x)"
+    t = time.perf_counter()
+    v = equivalent(a, b, time_limit=0.3, inferences=10**12)
+    assert time.perf_counter() - t < 5
+    assert v.verdict in ("UNKNOWN", "NOT_EQUIVALENT") and v.b_entails_a in (True, None)
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def _cli(argv, stdin_text=""):
+    out = io.StringIO()
+    rc = equiv_main(argv, stdin=io.StringIO(stdin_text), stdout=out)
+    return rc, out.getvalue()
+
+
+def test_cli_two_formulas():
+    rc, out = _cli(["equiv", SCOPE_EA, SCOPE_AE])
+    assert rc == 0 and out.startswith("NOT_EQUIVALENT")
+    rc, out = _cli(["equiv", "( exists x ( man x ) )", "( exists y ( man y ) )", "--format", "lisp"])
+    assert rc == 0 and out.startswith("EQUIVALENT")
+    rc, _ = _cli(["equiv", "exists x . man(", "man(Mary)"])
+    assert rc == 2
+
+
+def test_cli_jsonl_keeps_order_and_reports_bad_lines():
+    lines = [
+        json.dumps({"a": SCOPE_EA, "b": SCOPE_AE}),
+        "not json",
+        json.dumps({"a": "( exists x ( man x ) )", "b": "( exists y ( man y ) )", "format": "lisp"}),
+        json.dumps({"a": "exists x . man(", "b": "man(Mary)"}),
+        json.dumps({"a": "p(Mary) OR q(Mary)", "b": "p(Mary)"}),
+    ]
+    rc, out = _cli(["equiv", "--jsonl"], "\n".join(lines) + "\n")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 2 and len(rows) == 5
+    assert rows[0]["verdict"] == "NOT_EQUIVALENT" and rows[0]["a_entails_b"] is True
+    assert "error" in rows[1] and "error" in rows[3]
+    assert rows[2]["verdict"] == "EQUIVALENT"
+    assert rows[4] == {**rows[4], "verdict": "NOT_EQUIVALENT", "a_entails_b": False, "b_entails_a": True}
+    for r in (rows[0], rows[2], rows[4]):
+        assert {"verdict", "a_entails_b", "b_entails_a", "witness"} <= set(r)
+
+
+def test_cli_via_python_dash_m():
+    lines = json.dumps({"a": "exists x . man(x)", "b": "exists y . man(y)"}) + "\n"
+    p = subprocess.run([sys.executable, "-m", "logic", "equiv", "--jsonl"], input=lines, capture_output=True,
+                       text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout.splitlines()[0])["verdict"] == "EQUIVALENT"
+
+
+# ----------------------------------------------------------------------------- plain swipl
+
+
+def test_prolog_unit_tests_run_in_plain_swipl():
+    p = subprocess.run(["swipl", "-g", "run_tests", "-t", "halt", str(ROOT / "tests" / "prolog" / "test_equivalence.pl")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr

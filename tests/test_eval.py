@@ -1,0 +1,191 @@
+"""Runners, results store and reports, driven against the in-process fake server (fast)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from client.eval import amp
+from client.eval.cli import main as eval_main
+from client.eval.runner import run_items
+from client.eval.store import ResultsStore, RunMismatch, read_records
+from client.testing import FakeAmbitServicer, FakeServer
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data"
+
+
+# ---------------------------------------------------------------------------- store / runner
+
+def test_store_appends_resumes_and_drops_torn_line(tmp_path):
+    with ResultsStore(tmp_path, {"suite": "x"}) as s:
+        s.append({"id": "b", "v": 2})
+        s.append({"id": "a", "v": 1})
+        s.append({"id": "a", "v": 99})  # duplicate id ignored
+    with open(tmp_path / "results.jsonl", "a") as fh:
+        fh.write('{"id": "c", "v"')  # a crash mid-write
+    with ResultsStore(tmp_path, {"suite": "x"}) as s:
+        assert [r["id"] for r in s.records()] == ["a", "b"] and "c" not in s
+        s.append({"id": "c", "v": 3})
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    assert [json.loads(x)["id"] for x in lines] == ["b", "a", "c"]
+    assert [r["v"] for r in read_records(tmp_path)] == [1, 2, 3]
+
+
+def test_store_refuses_other_arguments(tmp_path):
+    ResultsStore(tmp_path, {"suite": "x", "limit": 2}).close()
+    with pytest.raises(RunMismatch, match="limit: 2 -> 3"):
+        ResultsStore(tmp_path, {"suite": "x", "limit": 3})
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_runner_skips_finished_items(tmp_path, workers):
+    calls = []
+
+    def process(item):
+        calls.append(item["id"])
+        return {"x": item["n"] * 2}
+
+    items = [{"id": f"i{n}", "n": n} for n in range(6)]
+    with ResultsStore(tmp_path, {"k": 1}) as s:
+        s.append({"id": "i2", "x": 4})
+        recs = run_items(s, items, process, desc="t", workers=workers)
+    assert sorted(calls) == ["i0", "i1", "i3", "i4", "i5"]
+    assert [r["x"] for r in recs] == [0, 2, 4, 6, 8, 10]
+    with pytest.raises(ValueError):
+        run_items(ResultsStore(tmp_path / "d", {}), [{"id": 1}, {"id": 1}], process, desc="t")
+
+
+# ---------------------------------------------------------------------------- suites on a fake server
+
+@pytest.fixture()
+def fake():
+    srv = FakeServer(FakeAmbitServicer())
+    yield srv
+    srv.stop(0)
+
+
+def test_amp_zeroshot_on_fake_server(tmp_path, fake):
+    items = amp.zeroshot_items(["pp", "scope"], seed=0, limit=2, fmt="fol")
+    # the "model" ranks LF1 first and LF0 second (renamed variables: equal only canonically)
+    swap = {"x": "y", "y": "x"}
+    renamed = {it["id"]: re.sub(r"\b[xy]\b", lambda m: swap[m.group()], it["lf0"]) for it in items}
+    assert all(renamed[it["id"]] != it["lf0"] for it in items)
+    fake.servicer.parses = {it["prompt"]: [it["lf1"], renamed[it["id"]]] for it in items}
+    assert eval_main(["amp-zeroshot", "--out", str(tmp_path), "--server", fake.address,
+                      "--types", "pp,scope", "--limit", "2"]) == 0
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert s["suite"] == "amp-zeroshot" and s["model"] == "fake-model"
+    for t in ("pp", "scope"):
+        v = s["by_type"][t]
+        assert v["n"] == 2 and v["acc_lf0"] == 0.0 and v["acc_lf1"] == 1.0
+        assert v["acc_lf1_equiv"] == 1.0
+        assert v["zm"] == {"1": 0.0, "2": 1.0, "3": 1.0, "4": 1.0, "5": 1.0}
+        assert 0 <= v["p_lf0_mean"] <= 1
+    for f in ("summary.md", "fig2_accuracy.png", "fig3_p_lf0.png", "fig4_tokens.html"):
+        assert (tmp_path / f).stat().st_size > 0
+    assert "ZM_k" in (tmp_path / "summary.md").read_text()
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 4
+
+
+def test_amp_fewshot_fdm_on_fake_server(tmp_path, fake):
+    items = amp.fewshot_items(["pp"], [0.0, 0.5, 1.0], seed=0, limit=1, fmt="fol")
+    # top-1 = LF1 at r=0, LF0 at r=0.5 and r=1 -> FDM = (0 + 1 + 0) / 3
+    fake.servicer.parses = {it["prompt"]: [it["lf0"] if it["ratio"] >= 0.5 else it["lf1"]] for it in items}
+    assert eval_main(["amp-fewshot", "--out", str(tmp_path), "--server", fake.address, "--types", "pp",
+                      "--ratios", "0,0.5,1", "--limit", "1"]) == 0
+    s = json.loads((tmp_path / "summary.json").read_text())["by_type"]["pp"]
+    assert s["fdm"] == pytest.approx(1 / 3)
+    assert s["acc_lf0_by_ratio"] == {"0.0": 0.0, "0.5": 1.0, "1.0": 1.0}
+    assert 0 <= s["fim"] <= 1
+    assert (tmp_path / "fig6_lf0_vs_ratio.png").stat().st_size > 0
+
+
+@pytest.mark.skipif(not (DATA / "implicature").exists(), reason="no implicature data")
+def test_implicature_on_fake_server(tmp_path, fake):
+    assert eval_main(["implicature", "--out", str(tmp_path), "--server", fake.address,
+                      "--k", "0,1", "--templates", "1,2", "--limit", "3"]) == 0
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert set(s["by_k"]) == {"0", "1"}
+    for v in s["by_k"].values():
+        assert set(v["by_template"]) == {"1", "2"} and v["n"] == 6
+        assert 0 <= v["mean"] <= 1 and v["std"] >= 0
+    assert (tmp_path / "accuracy_vs_k.png").exists()
+    # rerun with other arguments into the same directory: a clear error
+    assert eval_main(["implicature", "--out", str(tmp_path), "--server", fake.address,
+                      "--k", "0", "--templates", "1,2", "--limit", "3"]) == 2
+
+
+@pytest.mark.skipif(not (DATA / "radd").exists(), reason="no RADD data")
+def test_radd_model_solver_on_fake_server(tmp_path, fake):
+    assert eval_main(["radd", "--solver", "model", "--out", str(tmp_path), "--server", fake.address,
+                      "--limit", "2"]) == 0
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert s["n"] == 10 and len(s["by_pair"]) == 5 and 0 <= s["accuracy"] <= 1
+    assert set(s["per_class"]) == {"de_dicto", "de_re"}
+    assert sum(sum(row.values()) for row in s["confusion"].values()) == pytest.approx(100)  # percent
+    assert (tmp_path / "accuracy_by_pair.png").exists()
+
+
+# ---------------------------------------------------------------------------- resume after SIGKILL
+
+def _eval_cmd(out: Path, address: str) -> list[str]:
+    return [sys.executable, "-m", "client", "eval", "implicature", "--out", str(out), "--server", address,
+            "--k", "0,1", "--templates", "1,2,3", "--limit", "4"]
+
+
+@pytest.mark.skipif(not (DATA / "implicature").exists(), reason="no implicature data")
+def test_resume_after_sigkill_matches_uninterrupted_run(tmp_path):
+    srv = FakeServer(FakeAmbitServicer(delay=0.15))
+    try:
+        killed, clean = tmp_path / "killed", tmp_path / "clean"
+        proc = subprocess.Popen(_eval_cmd(killed, srv.address), cwd=REPO,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        results = killed / "results.jsonl"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if results.exists() and len(results.read_text().splitlines()) >= 5:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        partial = len(results.read_text().splitlines())
+        assert 5 <= partial < 24, partial
+        assert not (killed / "summary.json").exists()
+
+        srv.servicer.delay = 0.0
+        before = srv.servicer.counts["ScoreCandidates"]
+        assert subprocess.run(_eval_cmd(killed, srv.address), cwd=REPO, capture_output=True).returncode == 0
+        # only the unfinished items were scored again
+        assert srv.servicer.counts["ScoreCandidates"] - before == 24 - partial
+        assert subprocess.run(_eval_cmd(clean, srv.address), cwd=REPO, capture_output=True).returncode == 0
+
+        lines = results.read_text().splitlines()
+        ids = [json.loads(x)["id"] for x in lines]
+        assert len(ids) == len(set(ids)) == 24
+        assert read_records(killed) == read_records(clean)
+        assert json.loads((killed / "summary.json").read_text()) == json.loads((clean / "summary.json").read_text())
+    finally:
+        srv.stop(0)
+
+
+def test_eval_with_two_servers_spreads_work(tmp_path):
+    a, b = FakeServer(), FakeServer()
+    try:
+        if not (DATA / "implicature").exists():
+            pytest.skip("no implicature data")
+        assert eval_main(["implicature", "--out", str(tmp_path), "--server", f"{a.address},{b.address}",
+                          "--k", "0", "--templates", "1,2", "--limit", "5"]) == 0
+        na, nb = a.servicer.counts["ScoreCandidates"], b.servicer.counts["ScoreCandidates"]
+        assert na + nb == 10 and na > 0 and nb > 0, (na, nb)
+    finally:
+        a.stop(0)
+        b.stop(0)

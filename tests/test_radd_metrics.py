@@ -1,0 +1,57 @@
+"""RADD metrics (pure functions), checked against values computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.eval import metrics_radd as M
+
+# 6 instances: gold de_dicto x3, de_re x3.
+GOLD = ["de_dicto", "de_dicto", "de_dicto", "de_re", "de_re", "de_re"]
+PRED = ["de_dicto", "de_dicto", "de_re", "de_dicto", "de_re", None]
+
+
+def test_reading_of_follows_the_paper():
+    assert M.reading_of(1, 1, "de_dicto") == "de_dicto"
+    assert M.reading_of(2, 1, "de_dicto") == "de_re"
+    assert M.reading_of(1, 2, "de_dicto") == "de_re"
+    assert M.reading_of(2, 2, "de_re") == "de_re"
+    assert M.reading_of(None, 2, "de_re") is None
+    assert M.reading_of(3, 2, "de_re") == "de_dicto"  # any other number: the other class (as calc_metrics.py)
+
+
+def test_accuracy():
+    assert M.accuracy(GOLD, PRED) == pytest.approx(3 / 6)
+    assert M.accuracy([], []) is None
+
+
+def test_precision_recall_f1_by_hand():
+    # de_dicto: predicted 3 times (2 right), gold 3 -> P 2/3, R 2/3, F1 2/3
+    d = M.precision_recall_f1(GOLD, PRED, "de_dicto")
+    assert d["precision"] == pytest.approx(2 / 3) and d["recall"] == pytest.approx(2 / 3)
+    assert d["f1"] == pytest.approx(2 / 3) and d["support"] == 3
+    # de_re: predicted twice (1 right), gold 3 -> P 1/2, R 1/3, F1 = 2*(1/6)/(5/6) = 0.4
+    r = M.precision_recall_f1(GOLD, PRED, "de_re")
+    assert r["precision"] == pytest.approx(0.5) and r["recall"] == pytest.approx(1 / 3)
+    assert r["f1"] == pytest.approx(0.4)
+
+
+def test_precision_undefined_when_never_predicted():
+    d = M.precision_recall_f1(["de_re", "de_dicto"], ["de_re", "de_re"], "de_dicto")
+    assert d["precision"] is None and d["recall"] == 0.0 and d["f1"] is None
+
+
+def test_confusion_in_percent_of_all_instances():
+    c = M.confusion_percent(GOLD, PRED)
+    assert c["de_dicto"] == pytest.approx({"de_dicto": 200 / 6, "de_re": 100 / 6, "neither": 0.0})
+    assert c["de_re"] == pytest.approx({"de_dicto": 100 / 6, "de_re": 100 / 6, "neither": 100 / 6})
+    assert sum(v for row in c.values() for v in row.values()) == pytest.approx(100.0)
+
+
+def test_summarise_and_errors():
+    s = M.summarise(GOLD, PRED)
+    assert s["n"] == 6 and s["neither"] == 1 and set(s["per_class"]) == {"de_dicto", "de_re"}
+    with pytest.raises(ValueError):
+        M.accuracy(["de_dicto"], [])
+    with pytest.raises(ValueError):
+        M.accuracy(["dicto"], ["de_re"])
