@@ -180,9 +180,12 @@ def _check_closed(f: Formula, text: str, fmt: str) -> None:
 # --------------------------------------------------------------------------- fast readers
 
 _FOL_TOKEN = re.compile(
-    r"(?P<Q>exists |forall )|(?P<DOT> \. )|(?P<AND> AND )|(?P<OR> OR )|(?P<LP>\( )|(?P<RP> \))"
-    r"|(?P<PRED>[a-z][a-z0-9_]*\()|(?P<COMMA>, )|(?P<CLOSE>\))|(?P<VAR>[a-z][0-9]*)|(?P<CONST>[A-Z][A-Za-z0-9_]*)"
+    r"exists |forall | \. | AND | OR |\( | \)|[a-z][a-z0-9_]*\(|, |\)|[a-z][0-9]*|[A-Z][A-Za-z0-9_]*"
 )
+_FOL_FIXED = {
+    "exists ": "Q", "forall ": "Q", " . ": "DOT", " AND ": "AND", " OR ": "OR",
+    "( ": "LP", " )": "RP", ", ": "COMMA", ")": "CLOSE",
+}
 _LISP_TOKEN = re.compile(
     r"(?P<Q>\( exists |\( forall )|(?P<AND>\( AND )|(?P<OR>\( OR )|(?P<LP>\( )|(?P<RP> \))|(?P<SP> )"
     r"|(?P<NAME>[a-z][a-z0-9_]*)|(?P<CONST>[A-Z][A-Za-z0-9_]*)"
@@ -208,9 +211,23 @@ def _tokens(pattern: re.Pattern, text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _fol_tokens(text: str) -> list[tuple[str, str]]:
+    words = _FOL_TOKEN.findall(text)
+    if sum(map(len, words)) != len(text):  # some character matched no token
+        raise _Reject
+    fixed = _FOL_FIXED.get
+    out = [
+        (fixed(w) or ("PRED" if w[-1] == "(" else "CONST" if w[0].isupper() else "VAR"), w) for w in words
+    ]
+    out.append(("END", ""))
+    return out
+
+
 def _fast_fol(text: str) -> Formula:
-    toks = _tokens(_FOL_TOKEN, text)
+    toks = _fol_tokens(text)
     i = 0
+    bound: list[str] = []  # variables in scope, innermost last
+    unbound = False
 
     def formula(depth: int) -> tuple[Formula, bool]:
         """Returns (node, is_unparenthesised_chain)."""
@@ -223,7 +240,10 @@ def _fast_fol(text: str) -> Formula:
                 raise _Reject
             var = toks[i + 1][1]
             i += 3
-            return Quant(val[:-1], var, formula(depth + 1)[0]), False
+            bound.append(var)
+            body = formula(depth + 1)[0]
+            bound.pop()
+            return Quant(val[:-1], var, body), False
         # an unparenthesised chain `u1 OP u2 OP ... [quant]`, read iteratively, grouped right
         items = [unit(depth)]
         ops: list[str] = []
@@ -234,6 +254,8 @@ def _fast_fol(text: str) -> Formula:
                 items.append(formula(depth + 1)[0])
                 break
             items.append(unit(depth))
+        if not ops:
+            return items[0], False
         node, chained = items[-1], False
         for op, item in zip(reversed(ops), reversed(items[:-1])):
             cls = And if op == "AND" else Or
@@ -264,10 +286,12 @@ def _fast_fol(text: str) -> Formula:
         return Atom(val[:-1], tuple(args))
 
     def term() -> Term:
-        nonlocal i
+        nonlocal i, unbound
         kind, val = toks[i]
         i += 1
         if kind == "VAR":
+            if val not in bound:
+                unbound = True
             return Var(val)
         if kind == "CONST":
             return Const(val)
@@ -276,6 +300,8 @@ def _fast_fol(text: str) -> Formula:
     f, _ = formula(0)
     if toks[i][0] != "END":
         raise _Reject
+    if unbound:
+        _check_closed(f, text, "fol")
     return f
 
 
@@ -364,7 +390,8 @@ def parse(text: str, fmt: str = "fol") -> Formula:
         ) from None
     except (_Reject, IndexError):
         return parse_with_lark(text, fmt)
-    _check_closed(f, text, fmt)
+    if fmt != "fol":  # the FOL reader checks variable scope as it reads
+        _check_closed(f, text, fmt)
     return f
 
 

@@ -189,3 +189,25 @@ def test_eval_with_two_servers_spreads_work(tmp_path):
     finally:
         a.stop(0)
         b.stop(0)
+
+
+def test_progress_plain_lines_when_not_a_tty():
+    import io
+
+    from client.eval.progress import Progress
+    buf = io.StringIO()
+    p = Progress(total=4, desc="x", done=1, stream=buf, every_s=0.0, tty=False)
+    for _ in range(3):
+        p.update()
+    p.close()
+    text = buf.getvalue()
+    assert "resuming: 1/4" in text and "4/4 items" in text and "ETA" in text and "items/s" in text
+
+
+def test_token_confidence_html(tmp_path):
+    from client.eval.report import token_confidence_html
+    token_confidence_html([{"id": "i1", "surface": "a <b>", "rows": [
+        {"label": "LF0", "tokens": [{"text": "Ġexists", "prob": 0.9}, {"text": "Ġx", "prob": 0.1}]}]}],
+        tmp_path / "t.html", "T")
+    page = (tmp_path / "t.html").read_text()
+    assert "a &lt;b&gt;" in page and "> exists<" in page and "p=0.100" in page

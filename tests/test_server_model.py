@@ -16,6 +16,7 @@ def backend(tmp_path_factory):
     return ModelBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
 
 
+@pytest.mark.slow
 def test_batch_with_shared_prompts_matches_single_items(backend):
     items = [
         ("Human: a man\nComputer:", [" exists x . man(x)", " forall x . man(x)"]),

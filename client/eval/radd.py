@@ -42,15 +42,34 @@ class Row:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", nargs="+", type=Path, default=[DEFAULT_DATA],
-                        help="RADD JSONL files, or folders searched for *_results_*.jsonl")
-    parser.add_argument("--solver", choices=SOLVERS, default="prolog")
-    parser.add_argument("--out", type=Path, default=Path("runs/radd"))
-    parser.add_argument("--limit", type=int, default=None, help="first N instances only")
+    """`--data FILE|DIR...`, `--solver`, `--out`, `--limit`. Options the parser already has
+    keep their definition, except `--data`, which is widened to take several paths (a single
+    path is stored as-is, so a shared data root keeps working for the other suites)."""
+    actions = {s: a for a in parser._actions for s in a.option_strings}
+    data_default = actions["--data"].default if "--data" in actions else DEFAULT_DATA
+    if "--data" in actions:
+        parser._handle_conflict_resolve(None, [("--data", actions["--data"])])
+    parser.add_argument("--data", nargs="+", type=Path, action=_Paths, default=data_default,
+                        help="RADD JSONL files, or folders searched for *_results_*.jsonl "
+                             "(a data root holding radd/benchmark works too)")
+    if "--solver" not in actions:
+        parser.add_argument("--solver", choices=SOLVERS, default="prolog")
+    if "--out" not in actions:
+        parser.add_argument("--out", type=Path, default=Path("runs/radd"))
+    if "--limit" not in actions:
+        parser.add_argument("--limit", type=int, default=None, help="first N instances only")
+
+
+class _Paths(argparse.Action):
+    """One path stays a path, several become a list."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values[0] if len(values) == 1 else list(values))
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = load_rows(data_files(args.data))
+    data = args.data if isinstance(args.data, (list, tuple)) else [args.data]
+    rows = load_rows(data_files(data))
     if args.solver == "prolog":
         rows = unique_instances(rows)
     if getattr(args, "limit", None) is not None:

@@ -192,10 +192,15 @@ def _colour(p: float | None) -> str:
     return f"rgb({r},{g},90)"
 
 
+def _display(token: str) -> str:
+    """A byte-level BPE token as text (GPT-2 style: Ġ is a space, Ċ a newline)."""
+    return token.replace("Ġ", " ").replace("Ċ", "⏎")
+
+
 def _token_row(label: str, tokens: Sequence[Mapping]) -> str:
     spans = "".join(
         f'<span class="tok" style="background:{_colour(t.get("prob"))}" '
-        f'title="p={t.get("prob", 0):.3f}">{html.escape(str(t.get("text", "")))}</span>'
+        f'title="p={t.get("prob", 0):.3f}">{html.escape(_display(str(t.get("text", ""))))}</span>'
         for t in tokens)
     return f"<tr><th>{html.escape(label)}</th><td>{spans}</td></tr>"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -36,9 +37,10 @@ def parse_prompt(text: str, phrasings: dict[str, Phrasing] | None = None, source
     flat = [n for block in numbered for n, _ in block]
     if flat != list(range(1, len(flat) + 1)):
         raise RaddParseError(f"premises are not numbered P1..P{len(flat)} in order")
-    rel_lines, prop_lines, (regularity,) = numbered if len(numbered[2]) == 1 else (None, None, (None,))
-    if regularity is None:
+    rel_lines, prop_lines, reg_lines = numbered
+    if len(reg_lines) != 1:
         raise RaddParseError("the last premise block must hold exactly one line (the regularity)")
+    regularity = reg_lines[0]
     phrasing = next((p for p in phrasings.values() if p.regularity == regularity[1]), None)
     if phrasing is None:
         raise RaddParseError(f"unknown regularity {regularity[1]!r}")
@@ -101,7 +103,7 @@ def parse_row(row: dict[str, Any], source: str | None = None) -> RaddInstance:
         if reading is None or (label_name is not None and label_name != reading):
             raise RaddParseError(f"label {label_nr}/{label_name} disagrees with the options' readings")
         label_name = reading
-    return _replace(inst, label_nr=label_nr, label_name=label_name)
+    return replace(inst, label_nr=label_nr, label_name=label_name)
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[RaddInstance, dict[str, Any]]]:
@@ -176,9 +178,3 @@ def _option(phrasing, line, entity, value_text, qdate, q_variant, expected) -> O
             if f:
                 return Option(expected, reading, f["relation"], v)
     raise RaddParseError(f"option {expected} fits no interpretation of {phrasing.key!r}: {line!r}")
-
-
-def _replace(inst: RaddInstance, **changes: Any) -> RaddInstance:
-    from dataclasses import replace
-
-    return replace(inst, **changes)

@@ -213,18 +213,40 @@ prove_all([Lit|Lits], Matrix, Path, Depth, Lemmas) :-
 %  Facts an ordered set of ground rel(Pred, Elements); everything else is false.
 
 %  satisfy(+F, +M): F is true in M (the truth definition, variables by substitution).
-satisfy(rel(P, Ts), M) :-
-    maplist(denotes(M), Ts, Es), M = model(_, _, Facts), ord_memberchk(rel(P, Es), Facts).
-satisfy(and(F, G), M) :- satisfy(F, M), satisfy(G, M).
-satisfy(or(F, G), M) :- ( satisfy(F, M) -> true ; satisfy(G, M) ).
-satisfy(some(X, F), M) :- M = model(D, _, _), member(E, D), instance(X, F, E, G), satisfy(G, M), !.
-satisfy(all(X, F), M) :- M = model(D, _, _), forall(member(E, D), ( instance(X, F, E, G), satisfy(G, M) )).
+satisfy(F, M) :- \+ \+ true_in(F, M).
+
+%  true_in(+F, +M): as satisfy/2, but binds F's variables. The language is positive, so an
+%  existential variable need not be enumerated: it stays a logic variable and looking atoms up
+%  among the facts binds it. A universal body is checked separately for each element, once
+%  the variables it shares with the outside are fixed.
+true_in(rel(P, Ts), M) :-
+    maplist(denotes(M), Ts, Es), M = model(_, _, Facts),
+    ( ground(Es) -> ord_memberchk(rel(P, Es), Facts) ; member(rel(P, Es), Facts) ).
+true_in(and(F, G), M) :- true_in(F, M), true_in(G, M).
+true_in(or(F, G), M) :- ( true_in(F, M) ; true_in(G, M) ).
+true_in(some(_, F), M) :- true_in(F, M).
+true_in(all(X, F), M) :-
+    M = model(D, _, _),
+    free_variables(all(X, F), Vs), maplist([V]>>member(V, D), Vs),
+    forall(member(E, D), ( instance(X, F, E, G), true_in(G, M) )).
+
+%  free_variables(+F, -Vs): the variables of F not bound by a quantifier inside F.
+free_variables(F, Vs) :-
+    term_variables(F, All),
+    bound_variables(F, Bs),
+    exclude([V]>>( member(B, Bs), B == V ), All, Vs).
+
+bound_variables(rel(_, _), []).
+bound_variables(and(F, G), Bs) :- bound_variables(F, B1), bound_variables(G, B2), append(B1, B2, Bs).
+bound_variables(or(F, G), Bs) :- bound_variables(F, B1), bound_variables(G, B2), append(B1, B2, Bs).
+bound_variables(some(X, F), [X|Bs]) :- bound_variables(F, Bs).
+bound_variables(all(X, F), [X|Bs]) :- bound_variables(F, Bs).
 
 %  instance(+X, +F, +E, -G): G is F with element E for X (F's other free variables are bound).
 instance(X, F, E, G) :- copy_term(X-F, E-G).
 
-%  denotes(+M, +T, -E): the term T (an element or a name) denotes the element E.
-denotes(_, T, T) :- integer(T), !.
+%  denotes(+M, +T, -E): the term T (an element, a name, or a still unbound variable) denotes E.
+denotes(_, T, T) :- ( var(T) ; integer(T) ), !.
 denotes(model(_, Names, _), T, E) :- memberchk(T-E, Names).
 
 %  countermodel(+A, +B, +MaxN, -M): M, with at most MaxN elements, makes A true and B false.

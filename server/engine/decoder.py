@@ -46,6 +46,7 @@ import torch
 
 from .kv import expand, forward, select
 from .loading import LoadedModel
+from .scope import scope_ok
 
 END = -1
 
@@ -105,6 +106,7 @@ class Decoder:
         self._matchers: OrderedDict[str, object] = OrderedDict()
         self._tok_bytes: dict[int, bytes] = {}
         self.stats: dict = {}
+        self._scope_fmt: str | None = None
 
     # ------------------------------------------------------------------ grammar plumbing
 
@@ -162,12 +164,19 @@ class Decoder:
         grammar: str | None = None,
         *,
         constrained: bool = True,
+        check_scope: bool = True,
         lead: str | None = None,
         should_stop: Callable[[], bool] | None = None,
         deadline: float | None = None,
     ) -> list[Hypothesis]:
-        """The `beam` best LFs (finished first, by score); `deadline` is a `time.monotonic()` value."""
+        """The `beam` best LFs (finished first, by score); `deadline` is a `time.monotonic()` value.
+
+        `constrained=False` is plain beam search (no grammar, no canonical filter), the
+        benchmark's baseline; `check_scope=False` allows unbound variables (a custom grammar
+        that is neither FOL nor Lisp).
+        """
         t_start = time.perf_counter()
+        self._scope_fmt = fmt if (constrained and check_scope) else None
         st = self.stats = {"steps": 0, "model_s": 0.0, "grammar_s": 0.0, "full_masks": 0, "tokens": 0}
         lm = self.lm
         core, lead_ = split_lead(prompt)
@@ -221,7 +230,7 @@ class Decoder:
         for i, p in enumerate(beams):
             if p.matcher is not None and not p.matcher.is_accepting():
                 continue
-            if constrained and self._canonical(p.text) != p.ids:
+            if constrained and (self._canonical(p.text) != p.ids or not self._scope(p.text, lead)):
                 continue
             h = self._hyp(p, lead, float(end_lp[i]))
             if h.text not in finished or finished[h.text].score < h.score:
@@ -299,11 +308,15 @@ class Decoder:
                 m.consume_token(t)
                 ids = parent.ids + [t]
                 ahead = m.compute_ff_bytes().decode("utf-8", errors="ignore")
-                if self._canonical(text + ahead)[: len(ids)] == ids:
+                if self._canonical(text + ahead)[: len(ids)] == ids and self._scope(text + ahead, lead):
                     child = _Path(ids, parent.lps + [lp], score, text, m)
             self.stats["grammar_s"] += time.perf_counter() - t0
         memo[key] = child
         return child
+
+    def _scope(self, text: str, lead: str) -> bool:
+        fmt = self._scope_fmt
+        return fmt is None or scope_ok(text[len(lead):] if text.startswith(lead) else text, fmt)
 
     def _hyp(self, p: _Path, lead: str, end_lp: float | None) -> Hypothesis:
         text = p.text[len(lead):] if p.text.startswith(lead) else p.text
@@ -333,6 +346,7 @@ class Decoder:
         grammar: str | None = None,
         seed: int | None = None,
         *,
+        check_scope: bool = True,
         lead: str | None = None,
         should_stop: Callable[[], bool] | None = None,
         deadline: float | None = None,
@@ -340,9 +354,11 @@ class Decoder:
         """`n` LFs sampled from the model restricted to the grammar (temperature, nucleus top-p).
 
         The reported probabilities are the model's own (temperature 1, not renormalised), as in
-        beam search; the sampled token paths are not forced to be canonical.
+        beam search; the sampled token paths are not forced to be canonical. A token that
+        would leave a variable unbound is struck out and the row resampled.
         """
         t_start = time.perf_counter()
+        self._scope_fmt = fmt if check_scope else None
         st = self.stats = {"steps": 0, "model_s": 0.0, "grammar_s": 0.0, "full_masks": 0, "tokens": 0}
         lm = self.lm
         gen = torch.Generator(device="cpu")
@@ -386,7 +402,10 @@ class Decoder:
                 if not allowed[r].any():  # budget spent before the LF was complete
                     done[i] = self._hyp(rows[i], lead, None)
                     continue
-                t = int(torch.multinomial(probs[r], 1, generator=gen))
+                t = self._draw(rows[i], probs[r], gen, lead, is_end)
+                if t is None:
+                    done[i] = self._hyp(rows[i], lead, None)
+                    continue
                 if is_end[t]:
                     done[i] = self._hyp(rows[i], lead, float(torch.logsumexp(d[r, end_ids], 0)))
                     continue
@@ -411,6 +430,20 @@ class Decoder:
             done[i] = self._hyp(rows[i], lead, None)
         st["total_s"] = time.perf_counter() - t_start
         return [h for h in done if h is not None]
+
+
+    def _draw(self, row: _Path, probs: torch.Tensor, gen, lead: str, is_end: torch.Tensor) -> int | None:
+        """Sample a token whose text keeps every variable bound (None if no token does)."""
+        probs = probs.clone()
+        while float(probs.sum()) > 0:
+            t = int(torch.multinomial(probs, 1, generator=gen))
+            t0 = time.perf_counter()
+            ok = bool(is_end[t]) or self._scope(row.text + self._text(t), lead)
+            self.stats["grammar_s"] += time.perf_counter() - t0
+            if ok:
+                return t
+            probs[t] = 0.0
+        return None
 
 
 def _top_p(probs: torch.Tensor, top_p: float) -> torch.Tensor:
