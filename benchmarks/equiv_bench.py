@@ -5,13 +5,15 @@
 Pairs: for every ambiguous item of AmP's zero-shot dev_eval files, (LF0, LF1) (NOT_EQUIVALENT,
 with a checked countermodel) and (LF0, its canonical form) (EQUIVALENT): half and half. Archives
 are extracted to a temp dir (licence: never into the repository). Reports checks/s and p50/p99
-latency per call; a "check" is one pair's verdict with both entailment directions.
+latency per call; a "check" is one pair's verdict with both entailment directions. CPU-second
+figures (process CPU time, the Prolog worker thread included) make runs on a busy machine comparable.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tarfile
@@ -68,12 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     logic.equivalent_batch(asts[:50])  # warm up: start Prolog, load the program
 
     # single calls, strings in (parse included) and ASTs in
-    single_str, verdicts = [], Counter()
+    single_str, verdicts, c0 = [], Counter(), time.process_time()
     for a, b in pairs:
         t = time.perf_counter()
         v = logic.equivalent(a, b)
         single_str.append(time.perf_counter() - t)
         verdicts[v.verdict] += 1
+    single_cpu = time.process_time() - c0
     single_ast = []
     for a, b in asts:
         t = time.perf_counter()
@@ -81,26 +84,31 @@ def main(argv: list[str] | None = None) -> int:
         single_ast.append(time.perf_counter() - t)
 
     # batched
-    batch_lat, t0 = [], time.perf_counter()
+    batch_lat, t0, c0 = [], time.perf_counter(), time.process_time()
     for i in range(0, len(pairs), args.batch):
         t = time.perf_counter()
         logic.equivalent_batch(pairs[i : i + args.batch])
         batch_lat.append(time.perf_counter() - t)
-    batch_total = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    batch_total, batch_cpu = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(0, len(asts), args.batch):
         logic.equivalent_batch(asts[i : i + args.batch])
-    batch_ast_total = time.perf_counter() - t0
+    batch_ast_total, batch_ast_cpu = time.perf_counter() - t0, time.process_time() - c0
 
     n = len(pairs)
     out = {
         "pairs": n,
         "verdicts": dict(verdicts),
-        "single_calls": {"checks_per_s": round(n / sum(single_str), 1), **lat(single_str)},
+        "single_calls": {"checks_per_s": round(n / sum(single_str), 1), **lat(single_str),
+                         "checks_per_cpu_s": round(n / single_cpu, 1)},
         "single_calls_ast_input": {"checks_per_s": round(n / sum(single_ast), 1), **lat(single_ast)},
         "batched": {"batch_size": args.batch, "checks_per_s": round(n / batch_total, 1),
-                    "per_batch": lat(batch_lat), "per_check_ms": round(batch_total / n * 1e3, 3)},
-        "batched_ast_input": {"checks_per_s": round(n / batch_ast_total, 1)},
+                    "per_batch": lat(batch_lat), "per_check_ms": round(batch_total / n * 1e3, 3),
+                    "checks_per_cpu_s": round(n / batch_cpu, 1)},
+        "batched_ast_input": {"checks_per_s": round(n / batch_ast_total, 1),
+                              "checks_per_cpu_s": round(n / batch_ast_cpu, 1)},
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "cpus": os.cpu_count(),
         "batch_speedup_vs_single": round(sum(single_str) / batch_total, 2),
     }
     if args.json:

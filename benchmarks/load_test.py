@@ -6,10 +6,12 @@ size 1, measured side by side in one run.
     python benchmarks/load_test.py --duration 10 --scoring-duration 5 --model default
 
 Phases (each bounded by its duration and by --max-requests):
-  1. mixed      server with the default --max-batch; clients pick CheckEquivalence or
-                ScoreCandidates (--score-share) on AmP pairs and zero-shot prompts;
-  2. scoring    the same server, scoring only;
-  3. scoring-1  a second server started with --max-batch 1, scoring only.
+  1. mixed      server with the default --max-batch; a share of the clients (--score-share)
+                send ScoreCandidates on AmP zero-shot prompts, the others CheckEquivalence
+                on AmP LF pairs;
+  2. scoring    the same server, scoring only, and
+  3. scoring-1  a second server started with --max-batch 1, scoring only: phases 2 and 3 run
+                in alternating slices (A B B A ...) so that changes in machine load hit both.
 `batching_gain` = requests/s of phase 2 / requests/s of phase 3. Errors are counted by status
 code; RESOURCE_EXHAUSTED (the bounded queue at work) is reported apart from real errors.
 Servers bind 127.0.0.1 only. `--model tiny` (default) is a random 2-layer GPT-2 with the real
@@ -111,6 +113,7 @@ class Server:
         with grpc.insecure_channel(self.address) as ch:
             s = ambit_pb2_grpc.AmbitServiceStub(ch).GetStats(pb.GetStatsRequest(), timeout=10)
         return {"model_batches": s.model_batches, "model_jobs": s.model_jobs, "rejected": s.rejected,
+                "model_busy_seconds": round(s.model_busy_seconds, 2), "uptime_seconds": round(s.uptime_seconds, 2),
                 "mean_batch": round(s.model_jobs / s.model_batches, 2) if s.model_batches else 0.0}
 
     def stop(self) -> int:
@@ -126,17 +129,57 @@ class Server:
 # --------------------------------------------------------------------------- clients
 
 
+class Tally:
+    """Latencies of successful calls and status codes, per RPC, over one or more slices."""
+
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.codes: dict[str, Counter] = defaultdict(Counter)
+        self.seconds = 0.0
+
+    def add(self, other: "Tally") -> "Tally":
+        for m, lat in other.latencies.items():
+            self.latencies[m].extend(lat)
+        for m, c in other.codes.items():
+            self.codes[m].update(c)
+        self.seconds += other.seconds
+        return self
+
+    def summary(self, clients: int) -> dict:
+        wall = self.seconds or 1e-9
+        per_rpc = {}
+        for method in sorted(self.codes):
+            lat = sorted(self.latencies[method])
+            per_rpc[method] = {
+                "ok": len(lat),
+                "rps": round(len(lat) / wall, 2),
+                "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
+                "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
+                "codes": dict(self.codes[method]),
+            }
+        codes = sum(self.codes.values(), Counter())
+        ok = codes.pop("OK", 0)
+        rejected = codes.pop("RESOURCE_EXHAUSTED", 0)
+        return {"seconds": round(wall, 2), "clients": clients, "requests": ok + rejected + sum(codes.values()),
+                "ok": ok, "rps": round(ok / wall, 2), "errors": sum(codes.values()), "error_codes": dict(codes),
+                "resource_exhausted": rejected, "per_rpc": per_rpc}
+
+
 def run_phase(address: str, clients: int, duration: float, max_requests: int, score_share: float,
-              scoring: list, pairs: list, seed: int, timeout: float) -> dict:
-    """`clients` threads, each with its own channel, calling until `duration` or `max_requests`."""
-    latencies: dict[str, list[float]] = defaultdict(list)
-    codes: dict[str, Counter] = defaultdict(Counter)
+              scoring: list, pairs: list, seed: int, timeout: float) -> Tally:
+    """`clients` threads, each with its own channel, calling until `duration` or `max_requests`
+    (requests in flight at the end are waited for and counted)."""
+    tally = Tally()
     lock = threading.Lock()
     issued = [0]
     t_end = time.monotonic() + duration
+    n_scorers = round(clients * score_share)
 
     def client(k: int) -> None:
+        """Client k < n_scorers only scores, the others only check equivalence: in a closed loop,
+        mixing both in one client would leave every client waiting on the slower RPC."""
         rng = random.Random(seed * 1000 + k)
+        scorer = k < n_scorers
         with grpc.insecure_channel(address) as ch:
             stub = ambit_pb2_grpc.AmbitServiceStub(ch)
             while time.monotonic() < t_end:
@@ -144,7 +187,7 @@ def run_phase(address: str, clients: int, duration: float, max_requests: int, sc
                     if issued[0] >= max_requests:
                         return
                     issued[0] += 1
-                if rng.random() < score_share:
+                if scorer:
                     method = "ScoreCandidates"
                     prompt, cands = rng.choice(scoring)
                     call = lambda: stub.ScoreCandidates(pb.ScoreCandidatesRequest(prompt=prompt, candidates=cands),
@@ -161,9 +204,9 @@ def run_phase(address: str, clients: int, duration: float, max_requests: int, sc
                     code = e.code().name
                 dt = time.perf_counter() - t0
                 with lock:
-                    codes[method][code] += 1
+                    tally.codes[method][code] += 1
                     if code == "OK":
-                        latencies[method].append(dt)
+                        tally.latencies[method].append(dt)
 
     t0 = time.monotonic()
     threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(clients)]
@@ -171,23 +214,8 @@ def run_phase(address: str, clients: int, duration: float, max_requests: int, sc
         t.start()
     for t in threads:
         t.join()
-    wall = time.monotonic() - t0
-    per_rpc = {}
-    for method in sorted(codes):
-        lat = sorted(latencies[method])
-        per_rpc[method] = {
-            "ok": len(lat),
-            "rps": round(len(lat) / wall, 2),
-            "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
-            "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
-            "codes": dict(codes[method]),
-        }
-    all_codes = sum(codes.values(), Counter())
-    ok = all_codes.pop("OK", 0)
-    rejected = all_codes.pop("RESOURCE_EXHAUSTED", 0)
-    return {"seconds": round(wall, 2), "clients": clients, "requests": ok + rejected + sum(all_codes.values()),
-            "ok": ok, "rps": round(ok / wall, 2), "errors": sum(all_codes.values()), "error_codes": dict(all_codes),
-            "resource_exhausted": rejected, "per_rpc": per_rpc}
+    tally.seconds = time.monotonic() - t0
+    return tally
 
 
 # --------------------------------------------------------------------------- main
@@ -198,12 +226,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=32)
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of the mixed phase (default 60)")
     ap.add_argument("--scoring-duration", type=float, default=20.0, help="seconds of each scoring phase (default 20)")
+    ap.add_argument("--slice", type=float, default=10.0, help="the scoring phases alternate in slices of this length")
     ap.add_argument("--max-requests", type=int, default=200_000, help="cap per phase")
-    ap.add_argument("--score-share", type=float, default=0.5, help="share of scoring requests in the mixed phase")
+    ap.add_argument("--score-share", type=float, default=0.5, help="share of scoring clients in the mixed phase")
     ap.add_argument("--model", default="tiny", help="tiny (random GPT-2, default), default (SmolLM2), or a spec")
     ap.add_argument("--max-batch", type=int, default=16, help="the batched server's --max-batch")
     ap.add_argument("--items", type=int, default=200, help="AmP items in the workload")
-    ap.add_argument("--timeout", type=float, default=30.0, help="per-request deadline (s)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="per-request deadline (s)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
@@ -217,20 +246,24 @@ def main(argv: list[str] | None = None) -> int:
         phases, stats = {}, {}
         common = dict(clients=args.clients, max_requests=args.max_requests, scoring=scoring, pairs=pairs,
                       seed=args.seed, timeout=args.timeout)
-        srv = Server(model, ["--max-batch", str(args.max_batch)])
+        servers = {"batched": Server(model, ["--max-batch", str(args.max_batch)])}
         try:
-            phases["mixed"] = run_phase(srv.address, duration=args.duration, score_share=args.score_share, **common)
-            phases["scoring"] = run_phase(srv.address, duration=args.scoring_duration, score_share=1.0, **common)
-            stats["batched"] = srv.stats()
+            servers["batch1"] = Server(model, ["--max-batch", "1"])
+            mixed = run_phase(servers["batched"].address, duration=args.duration, score_share=args.score_share,
+                              **common)
+            phases["mixed"] = mixed.summary(args.clients)
+            # scoring, side by side: alternate slices (A B B A ...) so drift in machine load hits both
+            tallies = {name: Tally() for name in servers}
+            n_slices = max(1, round(args.scoring_duration / args.slice))
+            for i in range(n_slices):
+                for name in (("batched", "batch1") if i % 2 == 0 else ("batch1", "batched")):
+                    tallies[name].add(run_phase(servers[name].address, duration=args.scoring_duration / n_slices,
+                                                score_share=1.0, **common))
+            phases["scoring"] = tallies["batched"].summary(args.clients)
+            phases["scoring_batch1"] = tallies["batch1"].summary(args.clients)
+            stats = {name: srv.stats() for name, srv in servers.items()}
         finally:
-            exit_batched = srv.stop()
-        srv = Server(model, ["--max-batch", "1"])
-        try:
-            phases["scoring_batch1"] = run_phase(srv.address, duration=args.scoring_duration, score_share=1.0,
-                                                 **common)
-            stats["batch1"] = srv.stats()
-        finally:
-            exit_batch1 = srv.stop()
+            exit_codes = [srv.stop() for srv in servers.values()]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -240,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         "server_stats": stats, "batching_gain": round(phases["scoring"]["rps"] / base, 3) if base else None,
         "errors": sum(p["errors"] for p in phases.values()),
         "resource_exhausted": sum(p["resource_exhausted"] for p in phases.values()),
-        "server_exit_codes": [exit_batched, exit_batch1],
+        "server_exit_codes": exit_codes,
     }
     if args.json:
         print(json.dumps(result, indent=2))

@@ -211,11 +211,15 @@ class Client:
 
     ``address``: ``"host:port"``, ``"h1:p1,h2:p2"`` or a list of addresses.
     ``timeout``: default per-call deadline in seconds (None: no deadline).
+    ``wait_for_ready``: queue calls while no server is reachable (until the deadline)
+    instead of failing at once with ``UNAVAILABLE``.
     """
 
-    def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0):
+    def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
+                 wait_for_ready: bool = False):
         self.servers = split_servers(address)
         self.timeout = timeout
+        self.wait_for_ready = wait_for_ready
         self._channel = make_channel(self.servers)
         self._stub = pb_grpc.AmbitServiceStub(self._channel)
         self._ids = itertools.count()
@@ -228,7 +232,8 @@ class Client:
     def _call(self, method: str, request, timeout: float | None):
         try:
             return getattr(self._stub, method)(
-                request, timeout=self.timeout if timeout is None else timeout, wait_for_ready=True)
+                request, timeout=self.timeout if timeout is None else timeout,
+                wait_for_ready=self.wait_for_ready)
         except grpc.RpcError as err:
             raise _wrap(err) from None
 
@@ -296,7 +301,8 @@ class Client:
         out: list[Scores | AmbitError | None] = [None] * len(reqs)
         try:
             for res in self._stub.ScoreCandidatesBatch(
-                    batch, timeout=self.timeout if timeout is None else timeout, wait_for_ready=True):
+                    batch, timeout=self.timeout if timeout is None else timeout,
+                    wait_for_ready=self.wait_for_ready):
                 if res.status.code != 0:
                     out[res.index] = AmbitError(_code_name(res.status.code), res.status.message)
                 else:

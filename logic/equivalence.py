@@ -8,10 +8,11 @@ that the Prolog model checker has verified. Every call is budgeted, so no input 
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
-from .ast import And, Atom, Const, Formula, Or, Quant, Var
+from .ast import And, Atom, Formula, Or, Quant, Var, free_vars
 from .canonical import canonical_string
 from .parse import parse
 from .prolog_worker import PrologError, worker
@@ -20,6 +21,7 @@ VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
 DEFAULT_TIME_LIMIT = 2.0  # seconds per pair
 DEFAULT_INFERENCES = 1_000_000  # per stage (proof search, countermodel search) and direction
 PROGRAM = "equivalence.pl"
+CHUNK = 250  # pairs per Prolog round trip in equivalent_batch
 
 LF = str | Formula
 
@@ -38,24 +40,26 @@ class Verdict:
         return asdict(self)
 
 
-def to_prolog_ground(f: Formula) -> str:
-    """A ground Prolog term for `f` (Blackburn & Bos functors), each bound variable numbered
-    `'$VAR'(N)` per quantifier (so shadowed names stay apart); `varnumbers/2` makes them
-    Prolog variables on the other side. Constants and predicates are quoted atoms."""
+def to_prolog_bb(f: Formula, tag: str = "") -> str:
+    """`f` as a Prolog term in Blackburn & Bos style (`some(X, F)`, `all(X, F)`, `and`, `or`,
+    `rel(Pred, Args)`), one Prolog variable per quantifier, named `V<tag>_<n>` so that shadowed
+    names stay apart and formulas sharing one goal text (tags differ) share no variable.
+    Constants and predicates are quoted atoms. The text is read inside Prolog (json_call.pl), so
+    no variable binding crosses back into Python."""
     out: list[str] = []
     counter = [0]
 
-    def go(g: Formula, env: dict[str, int]) -> None:
+    def go(g: Formula, env: dict[str, str]) -> None:
         match g:
             case Atom(pred, args):
                 out.append(f"rel({_quote(pred)},[")
-                out.append(",".join(f"'$VAR'({env[a.name]})" if isinstance(a, Var) else _quote(a.name) for a in args))
+                out.append(",".join(env[a.name] if isinstance(a, Var) else _quote(a.name) for a in args))
                 out.append("])")
             case Quant(kind, var, body):
-                n = counter[0]
+                name = f"V{tag}_{counter[0]}"
                 counter[0] += 1
-                out.append(f"{'some' if kind == 'exists' else 'all'}('$VAR'({n}),")
-                go(body, {**env, var: n})
+                out.append(f"{'some' if kind == 'exists' else 'all'}({name},")
+                go(body, {**env, var: name})
                 out.append(")")
             case And(children) | Or(children):
                 op = "and(" if isinstance(g, And) else "or("
@@ -77,15 +81,28 @@ def _quote(name: str) -> str:
 
 
 def _formula(x: LF, fmt: str) -> Formula:
-    return parse(x, fmt) if isinstance(x, str) else x
+    """The AST of an LF given as text (parsed in `fmt`) or as an AST (checked to be closed)."""
+    if isinstance(x, str):
+        return parse(x, fmt)
+    if not isinstance(x, (Atom, And, Or, Quant)):
+        raise TypeError(f"expected an LF string or a logic.ast formula, not {type(x).__name__}")
+    if free := free_vars(x):
+        raise ValueError(f"an LF must be closed; free variable(s): {', '.join(sorted(free))}")
+    return x
 
 
 def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
     return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
 
 
+_loaded = False
+
+
 def _ensure_loaded() -> None:
-    worker().consult(PROGRAM)
+    global _loaded
+    if not _loaded:
+        worker().consult(PROGRAM)
+        _loaded = True
 
 
 def _name_elements(model: dict | None) -> dict | None:
@@ -112,7 +129,8 @@ def _verdict(d: dict) -> Verdict:
     return Verdict(d["verdict"], d["a_entails_b"], d["b_entails_a"], _witness(d["witness"]))
 
 
-_CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
+_IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
+_OVER_TIME = {"verdict": "UNKNOWN", "a_entails_b": None, "b_entails_a": None, "witness": {"reason": "time_limit"}}
 
 
 def equivalent_batch(
@@ -123,29 +141,38 @@ def equivalent_batch(
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int | None = None,
 ) -> list[Verdict]:
-    """Verdicts for many pairs in one Prolog round trip. `time_limit` and `inferences` bound
-    each pair (a pair over budget is UNKNOWN); `max_domain` caps the countermodel search
-    (default #names + #variables; 0 turns it off). Strings are parsed in `fmt` (LFParseError)."""
-    formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs]
-    out: list[Verdict | None] = [None] * len(formulas)
-    todo: list[int] = []
-    for i, (a, b) in enumerate(formulas):
-        if a == b:
-            out[i] = _CANONICAL
-        else:
-            todo.append(i)
-    if todo:
-        _ensure_loaded()
-        terms = ",".join(f"p({to_prolog_ground(formulas[i][0])},{to_prolog_ground(formulas[i][1])})" for i in todo)
-        goal = f"equivalence:equiv_batch_json([{terms}],{_opts(time_limit, inferences, max_domain)},Out)"
-        overall = len(todo) * time_limit * 2 + 5.0  # each pair is bounded in Prolog; this is a backstop
+    """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
+    `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
+    countermodel search (default #names + #variables; 0 turns it off). Strings are parsed in
+    `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
+    chunk is parsed and rendered while Prolog solves the previous one."""
+    pairs = list(pairs)
+    opts = _opts(time_limit, inferences, max_domain)
+    pending: list[tuple[list[int], Future]] = []
+    out: list[Verdict | None] = [None] * len(pairs)
+    formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs[:CHUNK]]
+    for start in range(0, len(pairs), CHUNK):
+        todo = [i for i, (a, b) in enumerate(formulas, start) if a != b]
+        for i, (a, b) in enumerate(formulas, start):
+            if a == b:
+                out[i] = _IDENTICAL
+        if todo:
+            _ensure_loaded()
+            terms = ",".join(
+                f"p({to_prolog_bb(formulas[i - start][0], f'{i}a')},{to_prolog_bb(formulas[i - start][1], f'{i}b')})"
+                for i in todo
+            )
+            goal = f"equivalence:equiv_batch_json([{terms}],{opts},Out)"
+            backstop = len(todo) * time_limit * 2 + 5.0  # each pair is bounded in Prolog already
+            pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop)))
+        formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
+    for todo, future in pending:
         try:
-            results = worker().query_json(goal, time_limit=overall)
+            results = future.result()
         except PrologError as e:
             if not e.timed_out:
                 raise
-            results = [{"verdict": "UNKNOWN", "a_entails_b": None, "b_entails_a": None,
-                        "witness": {"reason": "time_limit"}}] * len(todo)
+            results = [_OVER_TIME] * len(todo)
         for i, d in zip(todo, results):
             out[i] = _verdict(d)
     return out  # type: ignore[return-value]
@@ -179,11 +206,11 @@ def entails(
         return True
     _ensure_loaded()
     goal = (
-        f"equivalence:entails_json({to_prolog_ground(fa)},{to_prolog_ground(fb)},"
+        f"equivalence:entails_json({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},"
         f"{_opts(time_limit, inferences, max_domain)},Out)"
     )
     try:
-        d = worker().query_json(goal, time_limit=time_limit * 2 + 5.0)
+        d = worker().query_json_quiet(goal, time_limit=time_limit * 2 + 5.0)
     except PrologError as e:
         if e.timed_out:
             return None
@@ -191,8 +218,4 @@ def entails(
     return d["entails"]
 
 
-def verdicts_to_dicts(vs: Sequence[Verdict]) -> list[dict]:
-    return [v.to_dict() for v in vs]
-
-
-__all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_ground"]
+__all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_bb"]

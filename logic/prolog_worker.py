@@ -49,6 +49,7 @@ class PrologWorker:
             )
         self._jobs: queue.Queue = queue.Queue()
         self._consulted: set[str] = set()
+        self._json_call_loaded = False
         self._ready: Future = Future()
         self._thread = threading.Thread(target=self._loop, name="ambit-prolog", daemon=True)
         self._thread.start()
@@ -125,6 +126,35 @@ class PrologWorker:
         if tag == "timeout":
             raise PrologError("Prolog time budget exceeded", timed_out=True)
         raise PrologError(f"Prolog error: {payload}")
+
+    def query_json_quiet(self, goal: str, out_var: str = "Out", time_limit: float = 5.0) -> Any:
+        """`query_json`, for large goals and results: the goal text is read inside Prolog
+        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON text
+        crosses over. Same contract: the Python value of `out_var`, None when the goal fails,
+        PrologError on an error or when the time budget runs out."""
+        return self.submit_json_quiet(goal, out_var, time_limit).result()
+
+    def submit_json_quiet(self, goal: str, out_var: str = "Out", time_limit: float = 5.0) -> Future:
+        """`query_json_quiet` without waiting: a Future of its value (or of its PrologError), so
+        that a caller can prepare the next goal while Prolog solves this one."""
+        if not self._json_call_loaded:
+            self.consult("json_call.pl")
+            self._json_call_loaded = True
+        text = goal.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+        call = f"json_call:json_call('{text}', '{_escape(out_var)}', {time_limit:.6f}, Reply)"
+
+        def solve(prolog) -> Any:
+            sols = list(prolog.query(call, maxresult=1))
+            if not sols:
+                return None
+            reply = _text(sols[0]["Reply"])
+            if reply.startswith("ok "):
+                return json.loads(reply[3:])
+            if reply == "timeout":
+                raise PrologError("Prolog time budget exceeded", timed_out=True)
+            raise PrologError(f"Prolog error: {reply[6:]}")
+
+        return self.submit(solve)
 
     def close(self) -> None:
         self._jobs.put(_STOP)

@@ -26,11 +26,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--no-model", action="store_true", help="logic RPCs only; model RPCs answer FAILED_PRECONDITION")
     ap.add_argument("--device", default=None, help="cpu, cuda, cuda:0 ... (default: the engine's choice)")
     ap.add_argument("--dtype", default=None, help="float32, bfloat16, float16 (default: the engine's choice)")
-    ap.add_argument("--workers", type=int, default=32, help="RPC handler threads (default 32)")
+    ap.add_argument("--workers", type=int, default=64, help="RPC handler threads (default 64)")
     ap.add_argument("--max-batch", type=int, default=16, help="most scoring requests per model batch (1 = no batching)")
     ap.add_argument("--batch-wait-ms", type=float, default=5.0, help="how long to collect a batch (default 5 ms)")
-    ap.add_argument("--max-queue", type=int, default=Limits.max_queue, help="pending model jobs before RESOURCE_EXHAUSTED")
-    ap.add_argument("--prolog-seconds", type=float, default=DEFAULT_PROLOG_SECONDS, help="default Prolog budget per check")
+    ap.add_argument("--max-queue", type=int, default=Limits.max_queue,
+                    help="pending model jobs before RESOURCE_EXHAUSTED (default 256)")
+    ap.add_argument("--prolog-seconds", type=float, default=DEFAULT_PROLOG_SECONDS,
+                    help="default Prolog budget per check, capped by the request deadline (default 5)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return ap.parse_args(argv)

@@ -76,7 +76,7 @@ def serve(
     host: str = "127.0.0.1",
     device: str | None = None,
     dtype: str | None = None,
-    workers: int = 32,
+    workers: int = 64,
     max_batch: int = 16,
     batch_wait_ms: float = 5.0,
     limits: Limits = Limits(),
@@ -99,7 +99,8 @@ def serve(
         ("grpc.max_send_message_length", limits.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ]
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc"), options=options)
+    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
+    server = grpc.server(pool, options=options)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(servicer, server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -149,7 +150,7 @@ def serve(
 
 
 def _start_prolog() -> None:
-    """Start the Prolog worker and consult the equivalence program, if that layer is present."""
+    """Start the Prolog worker and consult the equivalence and RADD programs."""
     from logic.prolog_worker import PrologUnavailable, worker
 
     try:
@@ -158,8 +159,10 @@ def _start_prolog() -> None:
         log.warning("Prolog unavailable: %s (equivalence and RADD RPCs will fail)", e)
         return
     import logic
+    from logic import radd
 
     try:
+        worker().consult(radd.PROGRAM)
         logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt="fol", time_limit=10.0)  # consults + warms up
     except Exception:  # noqa: BLE001 - the RPCs report their own errors
-        log.warning("equivalence warm-up failed", exc_info=True)
+        log.warning("Prolog warm-up failed", exc_info=True)

@@ -56,6 +56,7 @@ class ModelWorker:
         self.batches = 0
         self.jobs = 0
         self.rejected = 0
+        self.busy_seconds = 0.0
         self._thread = threading.Thread(target=self._loop, name="ambit-model", daemon=True)
         self._thread.start()
 
@@ -101,9 +102,13 @@ class ModelWorker:
                     return
                 first = self._pending.popleft()
             if isinstance(first, _CallJob):
+                t0 = time.perf_counter()
                 self._run_call(first)
             else:
-                self._run_scores(self._collect(first))
+                batch = self._collect(first)
+                t0 = time.perf_counter()
+                self._run_scores(batch)
+            self.busy_seconds += time.perf_counter() - t0
 
     def _collect(self, first: _ScoreJob) -> list[_ScoreJob]:
         """`first` plus scoring jobs with the same end_marker arriving within max_wait_s."""
@@ -154,7 +159,8 @@ class ModelWorker:
             log.warning("batch of %d failed; rescoring one by one", len(live), exc_info=True)
             for j in live:
                 try:
-                    j.future.set_result(self.backend.score_batch([(j.prompt, j.candidates)], end_marker=j.end_marker)[0])
+                    alone = self.backend.score_batch([(j.prompt, j.candidates)], end_marker=j.end_marker)
+                    j.future.set_result(alone[0])
                 except Exception as e:  # noqa: BLE001
                     j.future.set_exception(e)
             return

@@ -22,6 +22,7 @@ from grpc_status import rpc_status
 
 import logic
 from logic import LFParseError
+from logic.prolog_worker import PrologError
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc
 
@@ -45,9 +46,13 @@ _STRATEGIES = {
     pb.DECODING_STRATEGY_UNSPECIFIED: "beam", pb.DECODING_STRATEGY_BEAM: "beam", pb.DECODING_STRATEGY_SAMPLE: "sample",
 }
 _SETTINGS = {
-    pb.PROMPT_SETTING_UNSPECIFIED: "zeroshot", pb.PROMPT_SETTING_ZEROSHOT: "zeroshot", pb.PROMPT_SETTING_FEWSHOT: "fewshot",
+    pb.PROMPT_SETTING_UNSPECIFIED: "zeroshot",
+    pb.PROMPT_SETTING_ZEROSHOT: "zeroshot",
+    pb.PROMPT_SETTING_FEWSHOT: "fewshot",
 }
-_VERDICTS = {"EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN}
+_VERDICTS = {
+    "EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN,
+}
 
 
 # --------------------------------------------------------------------------- request plumbing
@@ -181,7 +186,10 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
     # -- model access -------------------------------------------------------------------
     def _worker(self) -> ModelWorker:
         if self.worker is None:
-            raise RpcFault(grpc.StatusCode.FAILED_PRECONDITION, "no model loaded on this server (started with --no-model, or still loading)")
+            raise RpcFault(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "no model loaded on this server (started with --no-model, or still loading)",
+            )
         return self.worker
 
     def _await(self, fut: Future, deadline: Deadline, context: grpc.ServicerContext) -> Any:
@@ -201,7 +209,11 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
         if not req.candidates:
             raise invalid(f"{field}candidates", "at least one candidate is needed", reason="EMPTY")
         if len(req.candidates) > lim.max_candidates:
-            raise invalid(f"{field}candidates", f"{len(req.candidates)} candidates; the limit is {lim.max_candidates}", reason="TOO_MANY")
+            raise invalid(
+                f"{field}candidates",
+                f"{len(req.candidates)} candidates; the limit is {lim.max_candidates}",
+                reason="TOO_MANY",
+            )
         for i, c in enumerate(req.candidates):
             _text(c, f"{field}candidates[{i}]", lim.max_candidate_chars)
         try:
@@ -215,16 +227,15 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
             msg = out.scores.add(
                 text=s.text,
                 tokens=[str(t) for t in s.tokens],
-                token_ids=[int(t) for t in getattr(s, "token_ids", ()) or ()],
+                token_ids=[int(t) for t in s.token_ids],
                 token_probs=[float(p) for p in s.token_probs],
                 min_prob=float(s.min_prob),
-                min_prob_renorm=float(getattr(s, "min_prob_renorm", 0.0) or 0.0),
+                min_prob_renorm=float(s.min_prob_renorm),
                 sum_logprob=float(s.sum_logprob),
                 mean_logprob=float(s.mean_logprob),
             )
-            end = getattr(s, "end_logprob", None)
-            if req.end_marker and end is not None:
-                msg.end_logprob = float(end)
+            if req.end_marker and s.end_logprob is not None:
+                msg.end_logprob = float(s.end_logprob)
         return out
 
     # -- ScoreCandidates -------------------------------------------------------------------
@@ -287,7 +298,9 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
             raise invalid("items", f"{len(items)} items; the limit is {self.limits.max_batch_items}", reason="TOO_MANY")
 
     # -- CheckEquivalence -------------------------------------------------------------------
-    def _equivalence(self, req: pb.CheckEquivalenceRequest, deadline: Deadline, field: str) -> pb.CheckEquivalenceResponse:
+    def _equivalence(
+        self, req: pb.CheckEquivalenceRequest, deadline: Deadline, field: str
+    ) -> pb.CheckEquivalenceResponse:
         fmt = _enum(_FORMATS, req.format, f"{field}format", "LFFormat")
         a = _parse(req.a, fmt, f"{field}a", self.limits.max_lf_chars)
         b = _parse(req.b, fmt, f"{field}b", self.limits.max_lf_chars)
@@ -411,7 +424,8 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
                 words = _amp_vocabulary()  # the AmP lexicon
             try:
                 grammar = logic.closed_grammar(
-                    fmt, words["unary"], words["binary"], words["constants"], list(v.variables) or logic.vocab.DEFAULT_VARIABLES
+                    fmt, words["unary"], words["binary"], words["constants"],
+                    list(v.variables) or logic.vocab.DEFAULT_VARIABLES,
                 )
             except ValueError as e:
                 raise invalid("decoding.vocabulary", str(e), reason="BAD_VOCABULARY") from None
@@ -471,7 +485,13 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
         except (ValueError, KeyError, TypeError) as e:  # RaddParseError and JSON errors are ValueErrors
             raise invalid(source, f"not a RADD instance: {e}", reason="BAD_INSTANCE") from None
         budget = deadline.budget(request.time_limit_ms / 1000.0, self.prolog_seconds)
-        result = radd.verify(instance, time_limit=budget)
+        try:
+            result = radd.verify(instance, time_limit=budget)
+        except PrologError as e:
+            if e.timed_out:
+                msg = f"Prolog budget of {budget:.2f} s exhausted"
+                raise RpcFault(grpc.StatusCode.DEADLINE_EXCEEDED, msg) from None
+            raise
         deadline.check()
         return _radd_response(request.request_id, instance, result)
 
@@ -501,12 +521,18 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
 
     @_rpc("GetStats")
     def GetStats(self, request, context):
-        out = pb.GetStatsResponse(request_id=request.request_id, server_id=self.server_id, uptime_seconds=self.stats.uptime())
+        out = pb.GetStatsResponse(
+            request_id=request.request_id, server_id=self.server_id, uptime_seconds=self.stats.uptime()
+        )
         for name, c in self.stats.snapshot().items():
-            out.methods[name].CopyFrom(pb.MethodStats(requests=c.requests, errors=c.errors, total_seconds=c.total_seconds))
+            out.methods[name].CopyFrom(
+                pb.MethodStats(requests=c.requests, errors=c.errors, total_seconds=c.total_seconds)
+            )
         out.batch_items = self.stats.batch_items
         if self.worker is not None:
-            out.model_batches, out.model_jobs, out.rejected = self.worker.batches, self.worker.jobs, self.worker.rejected
+            w = self.worker
+            out.model_batches, out.model_jobs, out.rejected = w.batches, w.jobs, w.rejected
+            out.model_busy_seconds = w.busy_seconds
         return out
 
 
@@ -575,7 +601,8 @@ def _fill_candidates(out: pb.ParseDistributionResponse, hyps: list[Any], fmt: st
             c.parse_status = pb.PARSE_STATUS_INVALID if getattr(h, "finished", True) else pb.PARSE_STATUS_UNFINISHED
             c.parse_error.CopyFrom(
                 pb.ParseError(
-                    message=e.reason, kind=e.kind, position=e.pos, column=e.column, token=e.token, expected=list(e.expected)
+                    message=e.reason, kind=e.kind, position=e.pos, column=e.column, token=e.token,
+                    expected=list(e.expected),
                 )
             )
             continue

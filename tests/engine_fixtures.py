@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def tiny_gpt2(folder: Path, seed: int = 0, scale: float = 0.5) -> LoadedModel:
     model = GPT2LMHeadModel(cfg).eval()
     with torch.no_grad():  # random but peaked next-token distributions
         model.lm_head.weight.normal_(0, scale)
-    return LoadedModel(model, tok, torch.device("cpu"), torch.float32, "tiny-gpt2", cfg.vocab_size)
+    device = torch.device(os.environ.get("AMBIT_DEVICE") or "cpu")  # gpu_check.sh runs these on CUDA
+    return LoadedModel(model.to(device), tok, device, torch.float32, "tiny-gpt2", cfg.vocab_size)
 
 
 @pytest.fixture(scope="session")
@@ -59,8 +61,8 @@ def tiny_lm(tmp_path_factory) -> LoadedModel:
 def smol_lm() -> LoadedModel:
     from server.engine import load_model
 
-    try:
-        return load_model()
+    try:  # float32 on any device: the exactness tests compare to 1e-4
+        return load_model(device=os.environ.get("AMBIT_DEVICE") or None, dtype="float32")
     except Exception as e:  # noqa: BLE001
         pytest.skip(f"default model unavailable: {e}")
 

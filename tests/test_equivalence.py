@@ -18,7 +18,7 @@ if shutil.which("swipl") is None:
     pytest.skip("SWI-Prolog (swipl) is not installed", allow_module_level=True)
 
 import logic  # noqa: E402
-from logic import And, Atom, Const, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
+from logic import And, Atom, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
 from logic.equivalence_cli import main as equiv_main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,6 +163,13 @@ def test_bad_input_is_a_clear_error():
             equivalent(bad, "exists x . man(x)")
         with pytest.raises(LFParseError):
             equivalent_batch([("exists x . man(x)", bad)])
+
+
+def test_open_or_foreign_asts_are_rejected():
+    with pytest.raises(ValueError, match="free variable"):
+        equivalent(Atom("man", (Var("x"),)), "man(Mary)")
+    with pytest.raises(TypeError):
+        equivalent(42, "man(Mary)")  # type: ignore[arg-type]
 
 
 def test_deeply_nested_parentheses_error_or_answer_fast():

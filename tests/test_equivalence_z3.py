@@ -16,6 +16,7 @@ z3 = pytest.importorskip("z3")
 pytest.importorskip("pyswip")
 
 from logic import And, Atom, Const, Or, Quant, Var, equivalent_batch, to_fol  # noqa: E402
+from test_equivalence import check_witness  # noqa: E402
 
 UNARY = ["man", "boy", "cup", "saw", "ran"]
 BINARY = ["agent", "patient"]
@@ -156,11 +157,13 @@ def generated_pairs(n: int, seed: int = 7):
     return out
 
 
-def test_agrees_with_z3_on_generated_pairs():
-    pairs = generated_pairs(400)
+def cross_check(n: int, seed: int) -> dict:
+    pairs = generated_pairs(n, seed)
     verdicts = equivalent_batch([(f, g) for _, f, g in pairs])
     disagreements, unknown_dirs, unknown_pairs, z3_unknown, definite = [], 0, 0, 0, 0
     for (op, f, g), v in zip(pairs, verdicts):
+        if v.verdict == "NOT_EQUIVALENT":
+            check_witness(f, g, v)  # the countermodel, re-checked by an independent evaluator
         ours = (v.a_entails_b, v.b_entails_a)
         theirs = (z3_entails(f, g), z3_entails(g, f))
         unknown_pairs += v.verdict == "UNKNOWN"
@@ -175,4 +178,13 @@ def test_agrees_with_z3_on_generated_pairs():
           f"{len(disagreements)} disagreements; ours UNKNOWN: {unknown_pairs} pairs / {unknown_dirs} directions; "
           f"z3 unknown: {z3_unknown} directions")
     assert not disagreements, disagreements[:5]
-    assert definite >= 600
+    return {"definite": definite, "unknown_dirs": unknown_dirs}
+
+
+def test_agrees_with_z3_on_a_few_generated_pairs():
+    assert cross_check(60, seed=3)["definite"] >= 90
+
+
+@pytest.mark.slow
+def test_agrees_with_z3_on_generated_pairs():
+    assert cross_check(400, seed=7)["definite"] >= 600

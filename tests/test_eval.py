@@ -211,3 +211,17 @@ def test_token_confidence_html(tmp_path):
         tmp_path / "t.html", "T")
     page = (tmp_path / "t.html").read_text()
     assert "a &lt;b&gt;" in page and "> exists<" in page and "p=0.100" in page
+
+
+@pytest.mark.skipif(not (DATA / "radd").exists() or not (DATA / "implicature").exists(), reason="no data")
+def test_eval_all_on_fake_server_writes_index(tmp_path, fake):
+    assert eval_main(["all", "--out", str(tmp_path), "--server", fake.address, "--limit", "1",
+                      "--types", "pp,conj", "--ratios", "0,1", "--k", "0", "--templates", "1"]) == 0
+    index = json.loads((tmp_path / "summary.json").read_text())
+    assert set(index["suites"]) == {"amp-zeroshot", "amp-fewshot", "implicature", "radd", "radd-model"}
+    for name, entry in index["suites"].items():
+        assert (tmp_path / entry["summary"]).exists(), name
+    md = (tmp_path / "summary.md").read_text()
+    assert "amp-fewshot/summary.md" in md and "FDM" in md
+    r = json.loads((tmp_path / "radd-model" / "summary.json").read_text())
+    assert r["n"] == 5 and {k for k, v in r["per_class"].items() if v["support"]} == {"de_dicto", "de_re"}

@@ -157,3 +157,23 @@ def test_every_rpc_against_a_real_model_then_sigterm(model_server):
         assert fut.result().scores
     log = proc.log()
     assert "rpc method=ParseDistribution code=OK" in log and "ambit server stopped" in log
+
+
+@pytest.mark.slow
+def test_load_test_script_reports_json():
+    import subprocess
+    import sys
+
+    from tests.server_fixtures import REPO
+
+    out = subprocess.run(
+        [sys.executable, "benchmarks/load_test.py", "--json", "--clients", "4", "--duration", "3",
+         "--scoring-duration", "2", "--items", "10"],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout)
+    assert set(report["phases"]) == {"mixed", "scoring", "scoring_batch1"}
+    assert report["errors"] == 0 and report["server_exit_codes"] == [0, 0]
+    assert set(report["phases"]["mixed"]["per_rpc"]) == {"CheckEquivalence", "ScoreCandidates"}
+    assert report["batching_gain"] > 0 and report["server_stats"]["batch1"]["mean_batch"] == 1.0

@@ -65,15 +65,18 @@ def run_external(args) -> int:
 # ---------------------------------------------------------------------------- model solver
 
 def select_rows(args, limit: int | None) -> list:
-    """Distinct instances, per pair with the two classes interleaved, ``limit`` per pair."""
+    """Distinct instances, per pair with the two classes interleaved, ``limit`` per pair
+    (the paper's own ``--limit`` in ``client.eval.radd`` takes the first N overall)."""
     ext = _external()
     rows = ext.unique_instances(ext.load_rows(ext.data_files(_data_paths(args))))
     by_pair: dict[str, list] = defaultdict(list)
     for r in rows:
         by_pair[r.pair].append(r)
     out = []
-    for pair in sorted(by_pair):
-        classes = [[r for r in by_pair[pair] if r.instance.label_name == c] for c in CLASSES]
+    for i, pair in enumerate(sorted(by_pair)):
+        # alternate which class leads, so that even limit 1 per pair covers both classes
+        order = CLASSES if i % 2 == 0 else CLASSES[::-1]
+        classes = [[r for r in by_pair[pair] if r.instance.label_name == c] for c in order]
         mixed = [r for two in zip(*classes) for r in two]
         mixed += [r for r in by_pair[pair] if r not in mixed]
         out += mixed[:limit] if limit is not None else mixed

@@ -15,9 +15,13 @@
       3. A |= B iff in every case some conjunction of the DNF of B's matrix is proved from the
          facts by SLD resolution with unify_with_occurs_check/2 (Horn: one goal clause suffices).
     This is sound and complete when A has no OR under a universal. Such an OR is dropped from
-    A (a sound weakening): a proof still proves, a failure only says "unknown", and then a
-    bounded countermodel search (domain sizes up to #names + #variables) decides or gives up.
+    A (a sound weakening): a proof still proves, a failure only says "unknown". Then a small
+    connection prover (leanCoP style) tries to prove A |= B from A's full clause form, and a
+    bounded countermodel search (domain sizes up to #names + #variables) tries to refute it;
+    when both give up within their inference budgets the answer is unknown.
     A countermodel is always re-checked with the model checker satisfy/2 before it is returned.
+    A definite answer is never a guess: true comes from a proof, false from a complete SLD
+    refutation or a checked countermodel.
 
     Load with plain `swipl equivalence.pl`; try
         ?- equivalent(some(X, rel(p, [X])), some(Y, rel(p, [Y])), V).
@@ -30,7 +34,7 @@
             countermodel/4,         % +A, +B, +MaxDomain, -Model
             satisfy/2,              % +Formula, +Model
             normal/2,               % +Formula, -Normal
-            equiv_batch_json/3,     % +Pairs, +opts(TimeLimit, Inferences, MaxDomain), -Dicts
+            equiv_batch_json/3,     % +Pairs, +opts(Seconds, Inferences, MaxDomain), -Dicts
             entails_json/4          % +A, +B, +opts(...), -Dict
           ]).
 
@@ -38,7 +42,6 @@
 :- use_module(library(apply)).
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
-:- use_module(library(varnumbers)).
 :- use_module(library(time)).
 
 
@@ -129,7 +132,7 @@ disjunct(or(F, G), Goals) :- ( disjunct(F, Goals) ; disjunct(G, Goals) ).
 proves(_, []).
 proves(Facts, [Goal|Goals]) :-
     member(Fact, Facts),
-    copy_term(Fact, Instance),
+    ( ground(Fact) -> Instance = Fact ; copy_term(Fact, Instance) ),
     unify_with_occurs_check(Goal, Instance),
     proves(Facts, Goals).
 
@@ -168,13 +171,15 @@ connection_entails(A, B, MaxDepth) :-
     skolemise(A1, [], 0, _, SA),
     herbrandise(B1, [], 0, _, MB),
     findall(C, cnf_clause(SA, C), ClausesA),
-    findall(C, ( disjunct(MB, Goals), maplist([G, neg(G)]>>true, Goals, C) ), ClausesB),
+    findall(C, ( disjunct(MB, Goals), maplist(negated, Goals, C) ), ClausesB),
     append(ClausesB, ClausesA, Matrix),
     between(1, MaxDepth, Depth),
     member(Start, ClausesB),
     copy_term(Start, Start1),
     prove_all(Start1, Matrix, [], Depth, []),
     !.
+
+negated(A, neg(A)).
 
 %  cnf_clause(+S, -C): on backtracking, C runs through the clauses (lists of atoms) of the CNF
 %  of the Skolemised S; the universal markers all(X, _) are dropped (X stays a variable).
@@ -227,14 +232,18 @@ true_in(or(F, G), M) :- ( true_in(F, M) ; true_in(G, M) ).
 true_in(some(_, F), M) :- true_in(F, M).
 true_in(all(X, F), M) :-
     M = model(D, _, _),
-    free_variables(all(X, F), Vs), maplist([V]>>member(V, D), Vs),
+    free_variables(all(X, F), Vs), maplist(element_of(D), Vs),
     forall(member(E, D), ( instance(X, F, E, G), true_in(G, M) )).
 
 %  free_variables(+F, -Vs): the variables of F not bound by a quantifier inside F.
 free_variables(F, Vs) :-
     term_variables(F, All),
     bound_variables(F, Bs),
-    exclude([V]>>( member(B, Bs), B == V ), All, Vs).
+    exclude(in_vars(Bs), All, Vs).
+
+in_vars(Vs, V) :- member(W, Vs), W == V, !.
+
+element_of(D, E) :- member(E, D).
 
 bound_variables(rel(_, _), []).
 bound_variables(and(F, G), Bs) :- bound_variables(F, B1), bound_variables(G, B2), append(B1, B2, Bs).
@@ -328,7 +337,7 @@ domain_bound(A, B, N) :-
 %  within(:G, +L): G succeeds within L inferences (first solution only).
 within(G, L) :- call_with_inference_limit(G, L, R), R \== inference_limit_exceeded, !.
 
-%  direction(+A, +B, +L, +MaxN, -R, -Why): R in true/false/unknown decides A |= B; for true, Why
+%  direction(+A, +B, +L, +MaxN, +Witness, -R, -Why): R in true/false/unknown decides A |= B; for true, Why
 %  names the proof (sld, connection); for false, a model(...) or none; for unknown, what gave up.
 %  Witness = no skips the countermodel search when the refutation is already complete.
 direction(A, B, L, MaxN, Witness, R, Why) :-
@@ -341,7 +350,8 @@ direction(A, B, L, MaxN, Witness, R, Why) :-
     ->  R = false, Why = none
     ;   R0 == false, within(herbrand_countermodel(A, B, M), L)
     ->  R = false, Why = M
-    ;   MaxN > 0, within(countermodel(A, B, MaxN, M), L)
+    ;   ( MaxN == bound -> domain_bound(A, B, MaxN1) ; MaxN1 = MaxN ),
+        MaxN1 > 0, within(countermodel(A, B, MaxN1, M), L)
     ->  R = false, Why = M
     ;   R0 == false
     ->  R = false, Why = none
@@ -351,11 +361,12 @@ direction(A, B, L, MaxN, Witness, R, Why) :-
 
 %  check_pair(+A, +B, +L, +MaxN, -result(V, AB, BA, W)): verdict V with both directions and a
 %  witness (the failing direction and its countermodel, or why undecided).
-%  MaxN < 0 means: the bound #names + #variables; 0 switches countermodel search off.
+%  MaxN < 0 means the bound #names + #variables (computed when needed, MaxN = bound inside);
+%  MaxN = 0 switches the countermodel search off.
 check_pair(A, B, _, _, result('EQUIVALENT', true, true, canonical)) :-
     normal(A, NA), normal(B, NB), NA =@= NB, !.
 check_pair(A, B, L, MaxN0, result(V, AB, BA, W)) :-
-    ( MaxN0 < 0 -> domain_bound(A, B, MaxN) ; MaxN = MaxN0 ),
+    ( MaxN0 < 0 -> MaxN = bound ; MaxN = MaxN0 ),
     direction(A, B, L, MaxN, yes, AB, W1),
     ( W1 = model(_, _, _) -> Wanted = no ; Wanted = yes ),   % one countermodel is witness enough
     direction(B, A, L, MaxN, Wanted, BA, W2),
@@ -383,24 +394,26 @@ equivalent(A, B, Result) :- check_pair(A, B, 1000000, -1, Result).
    JSON interface (used from Python through logic/prolog_worker.py)
    ------------------------------------------------------------------------------------ */
 
-%  Formulas arrive ground, variables numbered '$VAR'(N); varnumbers/2 turns them into fresh
-%  Prolog variables, one numbering per formula.
+%  Formulas arrive as terms with Prolog variables, no two formulas sharing one.
 
 %  equiv_batch_json(+Pairs, +Opts, -Dicts): one result dict per p(A, B), in order.
 equiv_batch_json(Pairs, Opts, Dicts) :- maplist(pair_json(Opts), Pairs, Dicts).
 
-pair_json(opts(T, L, MaxN), p(GA, GB), Dict) :-
-    varnumbers(GA, A), varnumbers(GB, B),
-    catch(call_with_time_limit(T, check_pair(A, B, L, MaxN, R)), time_limit_exceeded,
-          R = result('UNKNOWN', unknown, unknown, unknown(time_limit))),
+pair_json(opts(T, L, MaxN), p(A, B), Dict) :-
+    catch(call_with_time_limit(T, check_pair(A, B, L, MaxN, R)), Error,
+          ( out_of_budget(Error, Why), R = result('UNKNOWN', unknown, unknown, unknown(Why)) )),
     result_dict(A, B, R, Dict).
 
+%  out_of_budget(+Error, -Why): Error is a spent budget (time or memory); other errors propagate.
+out_of_budget(time_limit_exceeded, time_limit) :- !.
+out_of_budget(error(resource_error(_), _), memory) :- !.
+out_of_budget(Error, _) :- throw(Error).
+
 %  entails_json(+GA, +GB, +Opts, -Dict): one direction only; Dict = _{entails: true|false|null, ...}.
-entails_json(GA, GB, opts(T, L, MaxN0), _{entails: E, witness: WD}) :-
-    varnumbers(GA, A), varnumbers(GB, B),
-    ( MaxN0 < 0 -> domain_bound(A, B, MaxN) ; MaxN = MaxN0 ),
-    catch(call_with_time_limit(T, direction(A, B, L, MaxN, yes, R, W)), time_limit_exceeded,
-          ( R = unknown, W = time_limit )),
+entails_json(A, B, opts(T, L, MaxN0), _{entails: E, witness: WD}) :-
+    ( MaxN0 < 0 -> MaxN = bound ; MaxN = MaxN0 ),
+    catch(call_with_time_limit(T, direction(A, B, L, MaxN, yes, R, W)), Error,
+          ( out_of_budget(Error, W), R = unknown )),
     json_bool(R, E),
     (   W = model(_, _, _) -> model_dict(A, B, W, MD), WD = _{direction: a_entails_b, model: MD}
     ;   R == unknown -> WD = _{reason: W}

@@ -21,7 +21,9 @@ Canonical paths. A string has many token paths; the beam keeps only canonical on
 tokens the tokenizer itself produces): a child path is kept when tokenising its text, plus the
 bytes the grammar forces next, starts with the path. Canonical BPE paths are prefix-closed, so
 this loses no canonical path, and the look-ahead kills dead non-canonical prefixes ("ex" before
-a forced "ists") at once. A finished path must equal the tokenisation of its text. So each LF is
+a forced "ists") at once. A path whose text ends in a space the grammar does not yet force past
+is dropped too: byte-level BPE pre-tokenisers join a space to the following word (`" man"`),
+and the LF grammars never end in a space or put two in a row. A finished path must equal the tokenisation of its text. So each LF is
 reached by one path and scores agree with the scorer.
 
 Search. Each live beam's matcher is its own value (forked with `deep_copy()`). At each step the
@@ -165,6 +167,7 @@ class Decoder:
         *,
         constrained: bool = True,
         check_scope: bool = True,
+        early_stop: bool = True,
         lead: str | None = None,
         should_stop: Callable[[], bool] | None = None,
         deadline: float | None = None,
@@ -172,7 +175,8 @@ class Decoder:
         """The `beam` best LFs (finished first, by score); `deadline` is a `time.monotonic()` value.
 
         `constrained=False` is plain beam search (no grammar, no canonical filter), the
-        benchmark's baseline; `check_scope=False` allows unbound variables (a custom grammar
+        benchmark's baseline; `early_stop=False` runs to `max_tokens` while paths live (equal
+        step counts for timing); `check_scope=False` allows unbound variables (a custom grammar
         that is neither FOL nor Lisp).
         """
         t_start = time.perf_counter()
@@ -181,11 +185,13 @@ class Decoder:
         lm = self.lm
         core, lead_ = split_lead(prompt)
         lead = lead_ if lead is None else lead
+        if constrained:
+            self.lltokenizer()  # built once per model, not counted as a step's cost
         t0 = time.perf_counter()
         m0 = self.matcher(self._grammar(fmt, grammar, lead)) if constrained else None
         st["grammar_s"] += time.perf_counter() - t0
         t0 = time.perf_counter()
-        logp, cache = forward(lm, torch.tensor([lm.encode(core)], device=lm.device))
+        logp, cache = forward(lm, torch.tensor([lm.encode(core)], device=lm.device), keep=1)
         st["model_s"] += time.perf_counter() - t0
         dist = logp[:, -1]
         end_ids = torch.tensor(lm.end_token_ids(), device=lm.device)
@@ -201,7 +207,7 @@ class Decoder:
                     beams = []  # every path died or finished
                 break
             ranked = sorted((h.score for h in finished.values()), reverse=True)
-            if len(ranked) >= beam and max(p.logprob for p, _ in live) <= ranked[beam - 1]:
+            if early_stop and len(ranked) >= beam and max(p.logprob for p, _ in live) <= ranked[beam - 1]:
                 beams = []
                 break
             t0 = time.perf_counter()
@@ -268,7 +274,7 @@ class Decoder:
                 live.append((child, b))
                 if len(live) == beam:
                     return live
-        if complete or not constrained:
+        if not constrained or (complete and k == vocab):
             return live
 
         # fall back: full masks, every allowed candidate, in order
@@ -308,7 +314,8 @@ class Decoder:
                 m.consume_token(t)
                 ids = parent.ids + [t]
                 ahead = m.compute_ff_bytes().decode("utf-8", errors="ignore")
-                if self._canonical(text + ahead)[: len(ids)] == ids and self._scope(text + ahead, lead):
+                dangling = not ahead and text[-1:].isspace()  # a space joins the next word's token
+                if not dangling and self._canonical(text + ahead)[: len(ids)] == ids and self._scope(text + ahead, lead):
                     child = _Path(ids, parent.lps + [lp], score, text, m)
             self.stats["grammar_s"] += time.perf_counter() - t0
         memo[key] = child
@@ -370,7 +377,7 @@ class Decoder:
         lead = lead_ if lead is None else lead
         m0 = self.matcher(self._grammar(fmt, grammar, lead))
         t0 = time.perf_counter()
-        logp, cache = forward(lm, torch.tensor([lm.encode(core)], device=lm.device))
+        logp, cache = forward(lm, torch.tensor([lm.encode(core)], device=lm.device), keep=1)
         cache = expand(cache, n)
         st["model_s"] += time.perf_counter() - t0
         dist = logp[:, -1].expand(n, -1)

@@ -10,13 +10,16 @@ from .loading import LoadedModel
 
 
 @torch.inference_mode()
-def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None):
-    """One forward pass; returns (float32 log-softmax logits [B, T, V], cache)."""
+def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None, keep: int = 0):
+    """One forward pass; returns (float32 log-probs [B, T, V], cache).
+
+    keep=k computes the output layer for the last k positions only (a prompt pass needs 1).
+    """
     from transformers import DynamicCache
 
     if cache is None:
         cache = DynamicCache(config=lm.model.config)
-    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True)
+    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True, logits_to_keep=keep)
     return torch.log_softmax(out.logits.float(), dim=-1), cache
 
 

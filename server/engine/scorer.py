@@ -73,7 +73,7 @@ class Scorer:
             shared += 1
         shared = min(shared, *(len(f) for f in full))  # an empty candidate may end inside the prompt
         ctx = torch.tensor([full[0][:shared]], device=lm.device)
-        logp_ctx, cache = forward(lm, ctx)
+        logp_ctx, cache = forward(lm, ctx, keep=1)
         first = logp_ctx[0, -1]  # predicts position `shared`
         end_ids = torch.tensor(lm.end_token_ids(), device=lm.device) if end_marker else None
 

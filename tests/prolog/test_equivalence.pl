@@ -39,4 +39,23 @@ test(countermodel_is_checked) :-
     countermodel(rel(p, ['Mary']), all(X, rel(p, [X])), 3, M),
     satisfy(rel(p, ['Mary']), M), \+ satisfy(all(X, rel(p, [X])), M).
 
+test(connection_prover_proves_or_under_forall) :-
+    % (forall x . p(x) OR q(Mary)) |= (forall x . p(x)) OR q(Mary): beyond SLD, within leanCoP.
+    A = all(X, or(rel(p, [X]), rel(q, ['Mary']))),
+    B = or(all(Y, rel(p, [Y])), rel(q, ['Mary'])),
+    entails(A, B, unknown),
+    equivalent(A, B, result('EQUIVALENT', true, true, proved(connection))).
+
+test(or_under_forall_refuted_by_a_checked_countermodel) :-
+    A = all(X, or(rel(p, [X]), rel(q, [X]))),
+    B = or(all(Y, rel(p, [Y])), all(Z, rel(q, [Z]))),
+    equivalent(A, B, result('NOT_EQUIVALENT', false, true, countermodel(a_entails_b, M))),
+    satisfy(A, M), \+ satisfy(B, M).
+
+test(model_checker_reads_like_the_truth_definition) :-
+    M = model([1, 2], ['Mary'-1], [rel(r, [1, 2]), rel(r, [2, 1])]),
+    satisfy(all(X, some(Y, rel(r, [X, Y]))), M),
+    \+ satisfy(some(Y, all(X, rel(r, [X, Y]))), M),
+    satisfy(some(Y, rel(r, ['Mary', Y])), M).
+
 :- end_tests(equivalence).

@@ -502,7 +502,7 @@ class MethodStats(_message.Message):
     def __init__(self, requests: _Optional[int] = ..., errors: _Optional[int] = ..., total_seconds: _Optional[float] = ...) -> None: ...
 
 class GetStatsResponse(_message.Message):
-    __slots__ = ("request_id", "server_id", "methods", "model_batches", "model_jobs", "rejected", "uptime_seconds", "batch_items")
+    __slots__ = ("request_id", "server_id", "methods", "model_batches", "model_jobs", "rejected", "uptime_seconds", "batch_items", "model_busy_seconds")
     class MethodsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -518,6 +518,7 @@ class GetStatsResponse(_message.Message):
     REJECTED_FIELD_NUMBER: _ClassVar[int]
     UPTIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
     BATCH_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_BUSY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     server_id: str
     methods: _containers.MessageMap[str, MethodStats]
@@ -526,4 +527,5 @@ class GetStatsResponse(_message.Message):
     rejected: int
     uptime_seconds: float
     batch_items: int
-    def __init__(self, request_id: _Optional[str] = ..., server_id: _Optional[str] = ..., methods: _Optional[_Mapping[str, MethodStats]] = ..., model_batches: _Optional[int] = ..., model_jobs: _Optional[int] = ..., rejected: _Optional[int] = ..., uptime_seconds: _Optional[float] = ..., batch_items: _Optional[int] = ...) -> None: ...
+    model_busy_seconds: float
+    def __init__(self, request_id: _Optional[str] = ..., server_id: _Optional[str] = ..., methods: _Optional[_Mapping[str, MethodStats]] = ..., model_batches: _Optional[int] = ..., model_jobs: _Optional[int] = ..., rejected: _Optional[int] = ..., uptime_seconds: _Optional[float] = ..., batch_items: _Optional[int] = ..., model_busy_seconds: _Optional[float] = ...) -> None: ...

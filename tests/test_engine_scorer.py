@@ -1,0 +1,125 @@
+"""Forced-decode scorer: shared-KV batched scores equal a naive full forward per candidate."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+import torch
+
+from server.engine import Scorer
+from server.engine.scorer import _common_prefix
+
+from engine_fixtures import amp_prompt, smol_lm, tiny_lm  # noqa: F401  (fixtures)
+
+WORDS = ["exists", "forall", "x", "a", " .", "man(", "x)", " AND", "saw", "Mary", "the", "bird", ", ", "(", " )",
+         "Computer:", "Human:", "\n", " ", "yes", "no", "Option", "1", "2", "telescope", "é", "—"]
+
+
+def naive(lm, prompt: str, cand: str, end_marker: bool = False):
+    """Targets and log-probs from one full forward over the canonical tokens of prompt+cand."""
+    p_ids = lm.encode(prompt)
+    ids = lm.encode(prompt + cand)
+    start = _common_prefix(p_ids, ids)
+    if start == 0:
+        bos = lm.tokenizer.bos_token_id if lm.tokenizer.bos_token_id is not None else lm.tokenizer.eos_token_id
+        ids, start = [bos] + ids, 1
+    with torch.inference_mode():
+        lp = torch.log_softmax(lm.model(torch.tensor([ids], device=lm.device)).logits.float(), -1)[0]
+    lps = [float(lp[t - 1, ids[t]]) for t in range(start, len(ids))]
+    end = float(torch.logsumexp(lp[len(ids) - 1, lm.end_token_ids()], 0)) if end_marker else None
+    return ids[start:], lps, end
+
+
+def random_text(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice(WORDS) + rng.choice(["", " "]) for _ in range(n))
+
+
+def check_exact(lm, prompt: str, cands: list[str], tol: float = 1e-4, **kw) -> None:
+    scores = Scorer(lm, **kw).score(prompt, cands, end_marker=True)
+    assert [s.text for s in scores] == cands
+    for s, c in zip(scores, cands):
+        ids, lps, end = naive(lm, prompt, c, end_marker=True)
+        assert s.token_ids == ids, (prompt, c)
+        assert len(s.token_logprobs) == len(lps)
+        for a, b in zip(s.token_logprobs, lps):
+            assert abs(a - b) < tol, (prompt, c, a, b)
+        assert abs(s.sum_logprob - sum(lps)) < tol * max(1, len(lps))
+        assert abs(s.end_logprob - end) < tol
+        if lps:
+            assert s.min_prob == pytest.approx(min(math.exp(x) for x in lps), rel=1e-3)
+            assert s.mean_logprob == pytest.approx(sum(lps) / len(lps), abs=tol)
+    assert sum(s.min_prob_renorm for s in scores) == pytest.approx(1.0)
+
+
+def test_random_prompts_match_naive_forward(tiny_lm):
+    rng = random.Random(7)
+    for _ in range(12):
+        prompt = random_text(rng, rng.randint(1, 12))
+        cands = [random_text(rng, rng.randint(1, 6)) for _ in range(rng.randint(1, 5))]
+        check_exact(tiny_lm, prompt, cands)
+
+
+def test_chunked_batches_equal_one_batch(tiny_lm):
+    prompt = amp_prompt("Every man hears a bird.")
+    cands = [" exists x . man(x)", " forall x . man(x)", " exists", " ( man x )", " forall y . exists a . bird(y)"]
+    one = Scorer(tiny_lm).score(prompt, cands)
+    two = Scorer(tiny_lm, max_batch=2).score(prompt, cands)
+    for a, b in zip(one, two):
+        assert a.token_ids == b.token_ids
+        assert a.sum_logprob == pytest.approx(b.sum_logprob, abs=1e-4)
+    check_exact(tiny_lm, prompt, cands, max_batch=2)
+
+
+def test_first_target_token_is_scored(tiny_lm):
+    # "exists" vs "forall": the first LF token is the one that decides, and it is scored
+    prompt = amp_prompt("Every man hears a bird.")
+    s = Scorer(tiny_lm).score(prompt, [" exists x . man(x)", " forall x . man(x)"])
+    assert s[0].tokens[0] == "Ġexists" and s[1].tokens[0] == "Ġfor"
+    check_exact(tiny_lm, prompt, [" exists x . man(x)", " forall x . man(x)"])
+
+
+def test_merge_across_prompt_boundary(tiny_lm):
+    # "Computer: " + "exists" is read as "Computer:" + " exists": the target starts at the merged token
+    prompt = "Human: A man saw Mary.\nComputer: "
+    s = Scorer(tiny_lm).score(prompt, ["exists x . man(x)", "forall x"])
+    assert s[0].tokens[0] == "Ġexists"
+    assert s[1].tokens[0] == "Ġfor"
+    check_exact(tiny_lm, prompt, ["exists x . man(x)", "forall x", "x"])
+
+
+def test_implicature_and_radd_shapes(tiny_lm):
+    # implicature: full texts differing in the last word; RADD: two options after a shared prompt
+    pre = "Does the following response to the question imply yes or no?\n\nquestion: Coming?\nresponse: I'm sick.\nimplicature:"
+    check_exact(tiny_lm, pre, [" yes", " no"])
+    check_exact(tiny_lm, "", [pre + " yes", pre + " no"])
+    check_exact(tiny_lm, "Which option is consistent?\nAnswer: Option", [" 1", " 2"])
+
+
+def test_score_batch_equals_score(tiny_lm):
+    sc = Scorer(tiny_lm)
+    items = [("Computer:", [" exists x", " forall x"]), ("Answer:", [" yes", " no", " maybe"])]
+    out = sc.score_batch(items, end_marker=True)
+    for (p, cands), got in zip(items, out):
+        ref = sc.score(p, cands, end_marker=True)
+        assert [g.sum_logprob for g in got] == pytest.approx([r.sum_logprob for r in ref], abs=1e-5)
+        assert [g.end_logprob for g in got] == pytest.approx([r.end_logprob for r in ref], abs=1e-5)
+
+
+def test_edge_cases(tiny_lm):
+    sc = Scorer(tiny_lm)
+    assert sc.score("x", []) == []
+    s = sc.score("Computer:", ["", " x"], end_marker=True)
+    assert s[0].token_ids == [] and s[0].sum_logprob == 0.0 and s[0].end_logprob is not None
+    check_exact(tiny_lm, "", ["exists x", "a"])  # empty prompt: scored after BOS/EOS
+
+
+@pytest.mark.slow
+def test_default_model_matches_naive_forward(smol_lm):  # noqa: F811
+    rng = random.Random(3)
+    prompt = amp_prompt("Every man hears a bird.")
+    check_exact(smol_lm, prompt, [" exists x . man(x)", " forall x . exists a . man(x) AND hears(a)", " ( man x )"])
+    for _ in range(3):
+        p = random_text(rng, rng.randint(2, 10))
+        check_exact(smol_lm, p, [random_text(rng, rng.randint(1, 5)) for _ in range(3)])

@@ -1,0 +1,61 @@
+"""End to end: `client eval all` on the embedded server with the default model, tiny sizes.
+
+Every suite must write its summary (contract keys), Markdown and plots; the top-level
+index must point at them. Slow (loads the model, decodes): about 5-10 minutes on 2 CPUs.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data"
+TYPES = ("pp", "scope", "revscope", "bound", "conj")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_eval_all_embedded_default_model(tmp_path):
+    if not (DATA / "implicature").exists() or not (DATA / "radd").exists():
+        pytest.skip("reference data absent")
+    out = tmp_path / "all"
+    cmd = [sys.executable, "-m", "client", "eval", "all", "--out", str(out), "--limit", "1",
+           "--ratios", "0,1", "--k", "0,1", "--templates", "1,2"]
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1150)
+    elapsed = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr[-4000:]
+    print(f"eval all took {elapsed:.0f}s")
+
+    index = json.loads((out / "summary.json").read_text())
+    assert (out / "summary.md").exists()
+    assert {"amp-zeroshot", "amp-fewshot", "implicature", "radd", "radd-model"} <= set(index["suites"])
+
+    z = json.loads((out / "amp-zeroshot" / "summary.json").read_text())
+    assert z["suite"] == "amp-zeroshot" and set(z["by_type"]) == set(TYPES)
+    for v in z["by_type"].values():
+        assert {"n", "acc_lf0", "acc_lf1", "acc_lf0_equiv", "acc_lf1_equiv", "zm", "p_lf0_mean"} <= set(v)
+        assert set(v["zm"]) == {"1", "2", "3", "4", "5"}
+    f = json.loads((out / "amp-fewshot" / "summary.json").read_text())
+    for v in f["by_type"].values():
+        assert set(v["acc_lf0_by_ratio"]) == {"0.0", "1.0"} and 0 <= v["fdm"] <= 2 and 0 <= v["fim"] <= 1
+    i = json.loads((out / "implicature" / "summary.json").read_text())
+    assert set(i["by_k"]) == {"0", "1"} and set(i["by_k"]["0"]["by_template"]) == {"1", "2"}
+    for name in ("radd", "radd-model"):
+        s = json.loads((out / name / "summary.json").read_text())
+        assert {"n", "accuracy", "by_pair", "per_class", "confusion"} <= set(s)
+    for png in ("amp-zeroshot/fig2_accuracy.png", "amp-zeroshot/fig3_p_lf0.png",
+                "amp-zeroshot/fig4_tokens.html", "amp-fewshot/fig6_lf0_vs_ratio.png",
+                "implicature/accuracy_vs_k.png", "radd-model/accuracy_by_pair.png"):
+        assert (out / png).stat().st_size > 0, png
+
+    # a rerun with the same arguments resumes: nothing left to do, same summaries
+    r2 = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert r2.returncode == 0, r2.stderr[-4000:]
+    assert json.loads((out / "amp-zeroshot" / "summary.json").read_text()) == z
