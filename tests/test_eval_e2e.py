@@ -1,7 +1,8 @@
 """End to end: `client eval all` on the embedded server with the default model, tiny sizes.
 
 Every suite must write its summary (contract keys), Markdown and plots; the top-level
-index must point at them. Slow (loads the model, decodes): about 5-10 minutes on 2 CPUs.
+index must point at them. Slow (loads the model, decodes): about 10 minutes on 2 busy CPUs (584 s measured with
+other jobs running; decoding dominates). Resuming is tested in test_eval.py.
 """
 
 from __future__ import annotations
@@ -54,8 +55,3 @@ def test_eval_all_embedded_default_model(tmp_path):
                 "amp-zeroshot/fig4_tokens.html", "amp-fewshot/fig6_lf0_vs_ratio.png",
                 "implicature/accuracy_vs_k.png", "radd-model/accuracy_by_pair.png"):
         assert (out / png).stat().st_size > 0, png
-
-    # a rerun with the same arguments resumes: nothing left to do, same summaries
-    r2 = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
-    assert r2.returncode == 0, r2.stderr[-4000:]
-    assert json.loads((out / "amp-zeroshot" / "summary.json").read_text()) == z

@@ -129,17 +129,22 @@ def fewshot_markdown(summary: Mapping) -> str:
 
 
 def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
-    """Fig. 6: LF0 accuracy against the ratio of LF0 demonstrations, one line per type."""
+    """Fig. 6: LF0 accuracy of the top-1 prediction against the ratio of LF0 demonstrations,
+    one line per type; beside it the mean forced-decode P(LF0) (what FIM measures)."""
     by = summary["by_type"]
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9, 3.5), sharex=True)
     for t in _ordered(by):
         rs = sorted(by[t]["acc_lf0_by_ratio"], key=float)
-        ax.plot([float(r) for r in rs], [100 * (by[t]["acc_lf0_by_ratio"][r] or 0) for r in rs],
-                marker="o", label=t)
-    ax.plot([0, 1], [0, 100], ls="--", color="grey", lw=1, label="ideal")
-    ax.set_xlabel("ratio r of LF0 demonstrations")
-    ax.set_ylabel("LF0 accuracy (%)")
-    ax.set_ylim(0, 100)
+        xs = [float(r) for r in rs]
+        ax.plot(xs, [100 * (by[t]["acc_lf0_by_ratio"][r] or 0) for r in rs], marker="o", label=t)
+        ps = by[t].get("p_lf0_mean_by_ratio", {})
+        ax2.plot(xs, [ps.get(r) if ps.get(r) is not None else float("nan") for r in rs], marker="o", label=t)
+    for a, top in ((ax, 100), (ax2, 1)):
+        a.plot([0, 1], [0, top], ls="--", color="grey", lw=1, label="ideal")
+        a.set_xlabel("ratio r of LF0 demonstrations")
+        a.set_ylim(0, top)
+    ax.set_ylabel("LF0 accuracy of top-1 (%)")
+    ax2.set_ylabel("mean P(LF0), forced decode")
     ax.set_title(f"Few-shot — {summary.get('model', '')}", fontsize=9)
     ax.legend(fontsize=7)
     _save(fig, path)

