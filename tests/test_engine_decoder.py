@@ -164,3 +164,28 @@ def test_default_model_outputs_parse(smol_lm):  # noqa: F811
                 logic.parse(h.text, fmt)
                 total += 1
     assert total == 7 * 8
+
+
+def test_concurrent_calls_on_one_decoder(tiny_lm):
+    """Per-call state: a FOL and a Lisp decode in two threads give the serial results."""
+    import threading
+
+    dec = Decoder(tiny_lm)
+    jobs = {fmt: (amp_prompt(TEST_SENTENCES["scope"], fmt), g) for fmt, g in (("fol", TINY_FOL), ("lisp", TINY_LISP))}
+    serial = {fmt: [h.text for h in dec.beam_search(p, fmt=fmt, beam=4, max_tokens=24, grammar=g)]
+              for fmt, (p, g) in jobs.items()}
+    got: dict = {}
+
+    def run(fmt):
+        p, g = jobs[fmt]
+        got[fmt] = [h.text for h in dec.beam_search(p, fmt=fmt, beam=4, max_tokens=24, grammar=g)]
+
+    threads = [threading.Thread(target=run, args=(fmt,)) for fmt in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == serial
+    for fmt, texts in got.items():
+        for text in texts:
+            logic.parse(text, fmt)

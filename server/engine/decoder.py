@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -79,6 +80,17 @@ class _Path:
     matcher: object | None
 
 
+@dataclass
+class _Run:
+    """Per-call state, so that one Decoder can serve concurrent calls from several threads."""
+
+    lead: str
+    constrained: bool
+    scope_fmt: str | None
+    stats: dict = field(default_factory=lambda: {"steps": 0, "model_s": 0.0, "grammar_s": 0.0, "full_masks": 0,
+                                                  "tokens": 0})
+
+
 def split_lead(prompt: str) -> tuple[str, str]:
     """(prompt without its trailing spaces, the text forced in front of the LF)."""
     core = prompt.rstrip(" ")
@@ -99,7 +111,8 @@ def grammar_with_lead(text: str, lead: str) -> str:
 
 
 class Decoder:
-    """Constrained beam search and sampling for one loaded model (not thread-safe: one per worker)."""
+    """Constrained beam search and sampling for one loaded model; calls may run in several threads
+    (per-call state lives in `_Run`; the compiled-grammar cache is locked)."""
 
     def __init__(self, lm: LoadedModel, topk_margin: int = 8) -> None:
         self.lm = lm
@@ -107,8 +120,8 @@ class Decoder:
         self._lltok = None
         self._matchers: OrderedDict[str, object] = OrderedDict()
         self._tok_bytes: dict[int, bytes] = {}
-        self.stats: dict = {}
-        self._scope_fmt: str | None = None
+        self.stats: dict = {}  # of the last call (informative; each call keeps its own)
+        self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ grammar plumbing
 
@@ -123,16 +136,18 @@ class Decoder:
         """A fresh matcher for a Lark grammar (compiled once, then copied)."""
         import llguidance
 
-        m = self._matchers.get(lark_text)
-        if m is None:
-            m = llguidance.LLMatcher(self.lltokenizer(), llguidance.LLMatcher.grammar_from_lark(lark_text), log_level=0)
-            if m.is_error():
-                raise ValueError(f"grammar rejected by llguidance: {m.get_error()}")
+        with self._lock:
+            m = self._matchers.get(lark_text)
+            if m is not None:
+                self._matchers.move_to_end(lark_text)
+                return m.deep_copy()
+        m = llguidance.LLMatcher(self.lltokenizer(), llguidance.LLMatcher.grammar_from_lark(lark_text), log_level=0)
+        if m.is_error():
+            raise ValueError(f"grammar rejected by llguidance: {m.get_error()}")
+        with self._lock:
             self._matchers[lark_text] = m
             if len(self._matchers) > 64:
                 self._matchers.popitem(last=False)
-        else:
-            self._matchers.move_to_end(lark_text)
         return m.deep_copy()
 
     def _grammar(self, fmt: str, grammar: str | None, lead: str) -> str:
@@ -180,11 +195,11 @@ class Decoder:
         that is neither FOL nor Lisp).
         """
         t_start = time.perf_counter()
-        self._scope_fmt = fmt if (constrained and check_scope) else None
-        st = self.stats = {"steps": 0, "model_s": 0.0, "grammar_s": 0.0, "full_masks": 0, "tokens": 0}
         lm = self.lm
         core, lead_ = split_lead(prompt)
         lead = lead_ if lead is None else lead
+        run = _Run(lead, constrained, fmt if (constrained and check_scope) else None)
+        st = self.stats = run.stats
         if constrained:
             self.lltokenizer()  # built once per model, not counted as a step's cost
         t0 = time.perf_counter()
@@ -200,7 +215,7 @@ class Decoder:
 
         for step in range(max_tokens + 1):
             _check_cancel(should_stop, deadline)
-            live = self._select(beams, dist, end_ids, beam, lead, finished, constrained, tokens_ok=step < max_tokens)
+            live = self._select(run, beams, dist, end_ids, beam, finished, tokens_ok=step < max_tokens)
             st["steps"] += 1
             if not live:
                 if step < max_tokens:
@@ -226,9 +241,9 @@ class Decoder:
         st["total_s"] = time.perf_counter() - t_start
         return out
 
-    def _select(self, beams, dist, end_ids, beam, lead, finished, constrained, tokens_ok) -> list[tuple[_Path, int]]:
+    def _select(self, run: _Run, beams, dist, end_ids, beam, finished, tokens_ok) -> list[tuple[_Path, int]]:
         """Finish what may finish (into `finished`); return up to `beam` live children (path, parent)."""
-        st = self.stats
+        st, lead, constrained = run.stats, run.lead, run.constrained
         nb, vocab = dist.shape
         base = torch.tensor([p.logprob for p in beams], device=dist.device)
         end_lp = torch.logsumexp(dist[:, end_ids], dim=-1)
@@ -236,7 +251,7 @@ class Decoder:
         for i, p in enumerate(beams):
             if p.matcher is not None and not p.matcher.is_accepting():
                 continue
-            if constrained and (self._canonical(p.text) != p.ids or not self._scope(p.text, lead)):
+            if constrained and (self._canonical(p.text) != p.ids or not self._scope(run, p.text)):
                 continue
             h = self._hyp(p, lead, float(end_lp[i]))
             if h.text not in finished or finished[h.text].score < h.score:
@@ -269,7 +284,7 @@ class Decoder:
                 break
             b, t = divmod(j, k)
             b_tok = idx_l[b][t]
-            child = self._child(beams[b], b_tok, s, lead, constrained, children, b)
+            child = self._child(run, beams[b], b_tok, s, children, b)
             if child is not None:
                 live.append((child, b))
                 if len(live) == beam:
@@ -290,21 +305,21 @@ class Decoder:
         live = []
         for s, j in zip(vals.tolist(), order.tolist()):
             b, b_tok = divmod(j, vocab)
-            child = self._child(beams[b], b_tok, s, lead, constrained, children, b)
+            child = self._child(run, beams[b], b_tok, s, children, b)
             if child is not None:
                 live.append((child, b))
                 if len(live) == beam:
                     break
         return live
 
-    def _child(self, parent: _Path, t: int, score: float, lead, constrained, memo, b) -> _Path | None:
+    def _child(self, run: _Run, parent: _Path, t: int, score: float, memo, b) -> _Path | None:
         key = (b, t)
         if key in memo:
             return memo[key]
         child = None
         text = parent.text + self._text(t)
         lp = score - parent.logprob
-        if not constrained:
+        if not run.constrained:
             child = _Path(parent.ids + [t], parent.lps + [lp], score, text, None)
         else:
             t0 = time.perf_counter()
@@ -315,14 +330,14 @@ class Decoder:
                 ids = parent.ids + [t]
                 ahead = m.compute_ff_bytes().decode("utf-8", errors="ignore")
                 dangling = not ahead and text[-1:].isspace()  # a space joins the next word's token
-                if not dangling and self._canonical(text + ahead)[: len(ids)] == ids and self._scope(text + ahead, lead):
+                if not dangling and self._canonical(text + ahead)[: len(ids)] == ids and self._scope(run, text + ahead):
                     child = _Path(ids, parent.lps + [lp], score, text, m)
-            self.stats["grammar_s"] += time.perf_counter() - t0
+            run.stats["grammar_s"] += time.perf_counter() - t0
         memo[key] = child
         return child
 
-    def _scope(self, text: str, lead: str) -> bool:
-        fmt = self._scope_fmt
+    def _scope(self, run: _Run, text: str) -> bool:
+        fmt, lead = run.scope_fmt, run.lead
         return fmt is None or scope_ok(text[len(lead):] if text.startswith(lead) else text, fmt)
 
     def _hyp(self, p: _Path, lead: str, end_lp: float | None) -> Hypothesis:
@@ -365,8 +380,6 @@ class Decoder:
         would leave a variable unbound is struck out and the row resampled.
         """
         t_start = time.perf_counter()
-        self._scope_fmt = fmt if check_scope else None
-        st = self.stats = {"steps": 0, "model_s": 0.0, "grammar_s": 0.0, "full_masks": 0, "tokens": 0}
         lm = self.lm
         gen = torch.Generator(device="cpu")
         if seed is not None:
@@ -375,6 +388,8 @@ class Decoder:
             gen.seed()
         core, lead_ = split_lead(prompt)
         lead = lead_ if lead is None else lead
+        run = _Run(lead, True, fmt if check_scope else None)
+        st = self.stats = run.stats
         m0 = self.matcher(self._grammar(fmt, grammar, lead))
         t0 = time.perf_counter()
         logp, cache = forward(lm, torch.tensor([lm.encode(core)], device=lm.device), keep=1)
@@ -409,7 +424,7 @@ class Decoder:
                 if not allowed[r].any():  # budget spent before the LF was complete
                     done[i] = self._hyp(rows[i], lead, None)
                     continue
-                t = self._draw(rows[i], probs[r], gen, lead, is_end)
+                t = self._draw(run, rows[i], probs[r], gen, is_end)
                 if t is None:
                     done[i] = self._hyp(rows[i], lead, None)
                     continue
@@ -439,14 +454,14 @@ class Decoder:
         return [h for h in done if h is not None]
 
 
-    def _draw(self, row: _Path, probs: torch.Tensor, gen, lead: str, is_end: torch.Tensor) -> int | None:
+    def _draw(self, run: _Run, row: _Path, probs: torch.Tensor, gen, is_end: torch.Tensor) -> int | None:
         """Sample a token whose text keeps every variable bound (None if no token does)."""
         probs = probs.clone()
         while float(probs.sum()) > 0:
             t = int(torch.multinomial(probs, 1, generator=gen))
             t0 = time.perf_counter()
-            ok = bool(is_end[t]) or self._scope(row.text + self._text(t), lead)
-            self.stats["grammar_s"] += time.perf_counter() - t0
+            ok = bool(is_end[t]) or self._scope(run, row.text + self._text(t))
+            run.stats["grammar_s"] += time.perf_counter() - t0
             if ok:
                 return t
             probs[t] = 0.0
