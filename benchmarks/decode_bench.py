@@ -5,7 +5,10 @@
 (b) constrained beam-5 wall / unconstrained beam-5 wall on the same prompts, both run for the
     same number of steps (target <= 1.15);
 (c) scoring 5 candidates after a shared prompt / scoring 1 (target <= 1.6);
-(d) tokens/s: beam rows advanced per second, sampled tokens per second, scored tokens per second.
+(d) tokens/s: beam rows advanced per second, sampled tokens per second, scored tokens per second;
+(e) `Scorer.score_batch` over 16 AmP-like items (few-shot prompts of different lengths, ~400
+    tokens, x 2 candidates) / 16 sequential `Scorer.score` calls (what the server's dynamic
+    batching gains per batch); also on the tiny random GPT-2 of the tests (--e-tiny, default on).
 
     python benchmarks/decode_bench.py --json            # default SmolLM2, ~2-5 min on a CPU
     python benchmarks/decode_bench.py --model /path/x.gguf --device cuda --prompts 5
@@ -45,11 +48,73 @@ EXAMPLES = [  # 10 shots, as in AmP's few-shot prompts
 ]
 
 
-def prompt(sentence: str) -> str:
+def prompt(sentence: str, examples=EXAMPLES) -> str:
     lines = ["Translate each sentence into first-order logic.", ""]
-    for s, lf in EXAMPLES:
+    for s, lf in examples:
         lines += [f"Human: {s}", f"Computer: {lf}"]
     return "\n".join(lines + [f"Human: {sentence}", "Computer:"])
+
+
+CANDIDATES = [  # LF0 / LF1 of each sentence (scope readings), of different lengths
+    (" exists x . forall y . exists a . bird(x) AND man(y) AND hears(a) AND agent(a, y) AND patient(a, x)",
+     " forall x . exists y . exists a . man(x) AND bird(y) AND hears(a) AND agent(a, x) AND patient(a, y)"),
+    (" exists x . exists y . exists a . man(x) AND telescope(y) AND saw(a) AND agent(a, Galileo) AND patient(a, x) AND with(a, y)",
+     " exists x . exists y . exists a . man(x) AND telescope(y) AND saw(a) AND agent(a, Galileo) AND patient(a, x) AND with(x, y)"),
+    (" exists x . forall y . exists a . woman(x) AND cat(y) AND observed(a) AND agent(a, x) AND patient(a, y)",
+     " forall y . exists x . exists a . cat(y) AND woman(x) AND observed(a) AND agent(a, x) AND patient(a, y)"),
+    (" exists x . exists a . woman(x) AND drank(a) AND agent(a, x)",
+     " exists x . exists a . exists e . woman(x) AND ate(a) AND agent(a, x) OR slept(e) AND agent(e, x)"),
+    (" exists a . exists e . saw(a) AND agent(a, Mary) AND patient(a, Bill) AND saw(e) AND agent(e, Alan) AND patient(e, Bill)",
+     " exists a . exists e . saw(a) AND agent(a, Mary) AND patient(a, Bill) AND saw(e) AND agent(e, Alan) AND patient(e, Alan)"),
+]
+
+
+def batch_items(n: int) -> list[tuple[str, list[str]]]:
+    """n AmP-like items: 8-10 rotated shots (prompts of different lengths), 2 candidates each."""
+    items = []
+    for i in range(n):
+        r = i % len(EXAMPLES)
+        shots = (EXAMPLES[r:] + EXAMPLES[:r])[: 8 + i % 3]
+        items.append((prompt(SENTENCES[i % len(SENTENCES)], shots), list(CANDIDATES[i % len(CANDIDATES)])))
+    return items
+
+
+def batch_over_sequential(sc, items, repeat: int) -> dict:
+    """Wall and CPU time of one `score_batch(items)` vs `score` per item, interleaved, best of `repeat`."""
+    sc.score_batch(items[:2], end_marker=True)  # warm-up
+    seq = lambda: [sc.score(p, c, end_marker=True) for p, c in items]  # noqa: E731
+    bat = lambda: sc.score_batch(items, end_marker=True)  # noqa: E731
+    b_w, b_c, s_w, s_c = [], [], [], []
+    for k in range(repeat):  # alternate the order so that load changes hit both
+        for which in (("b", "s") if k % 2 == 0 else ("s", "b")):
+            w, c = best_of(bat if which == "b" else seq, 1)
+            (b_w if which == "b" else s_w).append(w)
+            (b_c if which == "b" else s_c).append(c)
+    diff = max(abs(a - b) for x, y in zip(bat(), seq()) for u, v in zip(x, y)
+               for a, b in zip(u.token_logprobs, v.token_logprobs))
+    return {
+        "over_sequential_wall": round(min(b_w) / min(s_w), 3),
+        "over_sequential_cpu": round(min(b_c) / min(s_c), 3),
+        "batch_s": round(min(b_w), 3),
+        "sequential_s": round(min(s_w), 3),
+        "batch_cpu_s": round(min(b_c), 3),
+        "sequential_cpu_s": round(min(s_c), 3),
+        "max_abs_logprob_diff": float(f"{diff:.2e}"),
+    }
+
+
+def tiny_scorer():
+    """The tests' random 2-layer GPT-2 over the real GPT-2 vocabulary, or None without the wheel."""
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    try:
+        from engine_fixtures import tiny_gpt2
+
+        return Scorer(tiny_gpt2(Path(tempfile.mkdtemp(prefix="ambit-tiny-"))))
+    except BaseException as e:  # noqa: BLE001  (pytest.skip raises a BaseException)
+        print(f"note: no tiny GPT-2 ({e})", file=sys.stderr)
+        return None
 
 
 def timed(fn):
@@ -75,6 +140,8 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=20, help="steps per timed beam search")
     ap.add_argument("--beam", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=3, help="repeats of each scoring measurement")
+    ap.add_argument("--batch-items", type=int, default=16, help="items of measurement (e); 0 skips it")
+    ap.add_argument("--no-e-tiny", dest="e_tiny", action="store_false", help="skip (e) on the tiny GPT-2")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
 
@@ -121,6 +188,15 @@ def main() -> None:
         five_w.append(w), five_c.append(c)
     scored_tokens = sum(len(s.token_ids) for s in sc.score(prompts[0], cands))
 
+    e = {}
+    if args.batch_items > 0:
+        items = batch_items(args.batch_items)
+        e = batch_over_sequential(sc, items, max(2, min(args.repeat, 3)))
+        e["prompt_tokens"] = [min(len(lm.encode(p)) for p, _ in items), max(len(lm.encode(p)) for p, _ in items)]
+        tiny = tiny_scorer() if args.e_tiny else None
+        if tiny is not None:
+            e["tiny_gpt2"] = batch_over_sequential(tiny, items, 3)
+
     out = {
         "model": lm.model_id,
         "device": str(lm.device),
@@ -146,6 +222,7 @@ def main() -> None:
         "d_beam_steps_per_s": round(steps / wall[True], 2),
         "d_sample_tokens_per_s": round(sample_tokens / sample_s, 1),
         "d_scored_tokens_per_s": round(scored_tokens / min(five_w), 1),
+        **({f"e_batch{args.batch_items}_{k}": v for k, v in e.items()}),
         "load_average_1min": round(__import__("os").getloadavg()[0], 2),
         "examples": {"beam_top": hyps[0].text if hyps else None, "sample": samples[0].text if samples else None},
         "targets": {"a": 0.05, "b": 1.15, "c": 1.6},
@@ -159,6 +236,8 @@ def main() -> None:
         "b": out[f"b_constrained_over_unconstrained_{basis}"] <= 1.15,
         "c": out[f"c_score5_over_score1_{basis}"] <= 1.6,
     }
+    if e:  # (e) has no target yet: the ratio itself, on the same basis
+        out[f"e_batch{args.batch_items}_over_sequential"] = e[f"over_sequential_{basis}"]
     if args.json:
         print(json.dumps(out, indent=1))
     else:

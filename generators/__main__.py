@@ -7,6 +7,7 @@ Each family's command line lives beside its code (`generators/<family>/cli.py`).
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 
 COMMANDS = {
@@ -30,4 +31,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends quietly
     sys.exit(main())

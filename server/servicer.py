@@ -298,9 +298,10 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
             raise invalid("items", f"{len(items)} items; the limit is {self.limits.max_batch_items}", reason="TOO_MANY")
 
     # -- CheckEquivalence -------------------------------------------------------------------
-    def _equivalence(
-        self, req: pb.CheckEquivalenceRequest, deadline: Deadline, field: str
-    ) -> pb.CheckEquivalenceResponse:
+    def _equivalence_input(
+        self, req: pb.CheckEquivalenceRequest, field: str
+    ) -> tuple[str, logic.Formula, logic.Formula, pb.CheckEquivalenceResponse]:
+        """Validated request: (format, A, B, response with canonical forms filled in)."""
         fmt = _enum(_FORMATS, req.format, f"{field}format", "LFFormat")
         a = _parse(req.a, fmt, f"{field}a", self.limits.max_lf_chars)
         b = _parse(req.b, fmt, f"{field}b", self.limits.max_lf_chars)
@@ -309,9 +310,10 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
             canonical_a=logic.canonical(a, fmt),
             canonical_b=logic.canonical(b, fmt),
         )
-        budget = deadline.budget(req.time_limit_ms / 1000.0, self.prolog_seconds)
-        verdict = logic.equivalent(req.a, req.b, fmt=fmt, time_limit=budget)
-        deadline.check()
+        return fmt, a, b, out
+
+    @staticmethod
+    def _fill_verdict(out: pb.CheckEquivalenceResponse, verdict) -> pb.CheckEquivalenceResponse:
         out.verdict = _VERDICTS.get(str(verdict.verdict), pb.VERDICT_UNKNOWN)
         if verdict.a_entails_b is not None:
             out.a_entails_b = bool(verdict.a_entails_b)
@@ -321,27 +323,57 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
             out.witness_json = json.dumps(verdict.witness, sort_keys=True, default=str)
         return out
 
+    def _equivalence(
+        self, req: pb.CheckEquivalenceRequest, deadline: Deadline, field: str
+    ) -> pb.CheckEquivalenceResponse:
+        fmt, a, b, out = self._equivalence_input(req, field)
+        budget = deadline.budget(req.time_limit_ms / 1000.0, self.prolog_seconds)
+        verdict = logic.equivalent(a, b, fmt=fmt, time_limit=budget)
+        deadline.check()
+        return self._fill_verdict(out, verdict)
+
     @_rpc("CheckEquivalence")
     def CheckEquivalence(self, request, context):
         return self._equivalence(request, Deadline(context), "")
 
+    EQUIV_CHUNK = 64  # items per Prolog round trip in CheckEquivalenceBatch
+
     @_rpc("CheckEquivalenceBatch", streaming=True)
     def CheckEquivalenceBatch(self, request, context) -> Iterator[pb.CheckEquivalenceBatchResult]:
-        """One Prolog engine: items run in order, each streamed as soon as it is decided."""
+        """Items go to Prolog in chunks (one round trip each, `logic.equivalent_batch`) and are
+        streamed in order as each chunk is decided; an item that fails validation gets its own
+        error status and the rest go on."""
         self._check_batch_size(request.items)
         deadline = Deadline(context)
-        for i, item in enumerate(request.items):
+        items = list(request.items)
+        for start in range(0, len(items), self.EQUIV_CHUNK):
             deadline.check()
-            try:
-                resp = self._equivalence(item, deadline, f"items[{i}].")
-            except RpcFault as f:
-                if f.code is grpc.StatusCode.DEADLINE_EXCEEDED:
-                    raise
-                yield pb.CheckEquivalenceBatchResult(index=i, status=f.to_status())
-            except Exception as e:  # noqa: BLE001
-                yield pb.CheckEquivalenceBatchResult(index=i, status=_status_of(e))
-            else:
-                yield pb.CheckEquivalenceBatchResult(index=i, status=ok_status(), response=resp)
+            results: dict[int, pb.CheckEquivalenceBatchResult] = {}
+            valid: list[tuple[int, str, logic.Formula, logic.Formula, pb.CheckEquivalenceResponse, float]] = []
+            for i in range(start, min(start + self.EQUIV_CHUNK, len(items))):
+                try:
+                    fmt, a, b, out = self._equivalence_input(items[i], f"items[{i}].")
+                except RpcFault as f:
+                    results[i] = pb.CheckEquivalenceBatchResult(index=i, status=f.to_status())
+                else:
+                    budget = deadline.budget(items[i].time_limit_ms / 1000.0, self.prolog_seconds)
+                    valid.append((i, fmt, a, b, out, budget))
+            for fmt in {v[1] for v in valid}:
+                group = [v for v in valid if v[1] == fmt]
+                budget = min(v[5] for v in group)
+                try:
+                    verdicts = logic.equivalent_batch([(v[2], v[3]) for v in group], fmt=fmt, time_limit=budget)
+                except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
+                    for v in group:
+                        results[v[0]] = pb.CheckEquivalenceBatchResult(index=v[0], status=_status_of(e))
+                    continue
+                for v, verdict in zip(group, verdicts):
+                    results[v[0]] = pb.CheckEquivalenceBatchResult(
+                        index=v[0], status=ok_status(), response=self._fill_verdict(v[4], verdict)
+                    )
+            deadline.check()
+            for i in sorted(results):
+                yield results[i]
 
     # -- Canonicalize -------------------------------------------------------------------------
     @_rpc("Canonicalize")

@@ -123,3 +123,74 @@ def test_default_model_matches_naive_forward(smol_lm):  # noqa: F811
     for _ in range(3):
         p = random_text(rng, rng.randint(2, 10))
         check_exact(smol_lm, p, [random_text(rng, rng.randint(1, 5)) for _ in range(3)])
+
+
+def check_batch_exact(lm, items, tol: float = 1e-4, **kw) -> None:
+    """`score_batch` against the naive full forward per candidate, and against `score` per item."""
+    sc = Scorer(lm, **kw)
+    out = sc.score_batch(items, end_marker=True)
+    assert len(out) == len(items)
+    for (prompt, cands), scores in zip(items, out):
+        assert [s.text for s in scores] == cands
+        ref = sc.score(prompt, cands, end_marker=True)
+        for s, r, c in zip(scores, ref, cands):
+            ids, lps, end = naive(lm, prompt, c, end_marker=True)
+            assert s.token_ids == ids == r.token_ids, (prompt, c)
+            assert len(s.token_logprobs) == len(lps)
+            for a, b in zip(s.token_logprobs, lps):
+                assert abs(a - b) < tol, (prompt, c, a, b)
+            assert abs(s.end_logprob - end) < tol
+            assert s.min_prob_renorm == pytest.approx(r.min_prob_renorm, abs=1e-4)
+        if cands:
+            assert sum(s.min_prob_renorm for s in scores) == pytest.approx(1.0)
+
+
+def test_score_batch_matches_naive_forward(tiny_lm):
+    # prompts of different lengths, candidates of different lengths, the boundary merge
+    # ("Computer: " + "exists" -> " exists"), a repeated prompt, an empty prompt, an empty
+    # candidate, an item with no candidates
+    rng = random.Random(11)
+    items = [
+        (amp_prompt("Every man hears a bird."), [" exists x . man(x)", " forall x . exists a . bird(x) AND hears(a)"]),
+        ("Human: A man saw Mary.\nComputer: ", ["exists x . man(x)", "forall x", "x"]),
+        ("Answer:", [" yes", " no", " maybe not"]),
+        (amp_prompt("Galileo saw the man with the telescope."), [" exists", " ( man x )"]),
+        ("Computer:", ["", " x"]),
+        ("", ["exists x", "a"]),
+        ("x", []),
+        ("Answer:", [" no", " yes"]),
+    ]
+    items += [(random_text(rng, rng.randint(1, 30)), [random_text(rng, rng.randint(1, 8)) for _ in range(rng.randint(1, 4))])
+              for _ in range(8)]
+    check_batch_exact(tiny_lm, items)
+    check_batch_exact(tiny_lm, items, max_batch=3)  # several prompt chunks and candidate chunks
+
+
+def test_score_batch_uses_batched_passes(tiny_lm, monkeypatch):
+    # one prompt pass and one candidate pass for 16 items x 2 candidates (not 16 + 16)
+    import server.engine.scorer as mod
+
+    calls = []
+    real = mod.forward
+
+    def counting(lm, ids, *a, **k):
+        calls.append(tuple(ids.shape))
+        return real(lm, ids, *a, **k)
+
+    monkeypatch.setattr(mod, "forward", counting)
+    items = [(amp_prompt(f"Sentence number {i} is {'long ' * i}."), [" exists x . man(x)", " forall x"]) for i in range(16)]
+    Scorer(tiny_lm).score_batch(items)
+    assert len(calls) == 2 and calls[0][0] == 16 and calls[1][0] == 32
+
+
+@pytest.mark.slow
+def test_default_model_score_batch_matches_naive_forward(smol_lm):  # noqa: F811
+    # rotary positions: the candidates' position ids must skip the prompt pads
+    rng = random.Random(5)
+    items = [
+        (amp_prompt("Every man hears a bird."), [" exists x . man(x)", " forall x . exists a . man(x) AND hears(a)"]),
+        ("Human: A man saw Mary.\nComputer: ", ["exists x . man(x)", "forall x"]),
+        ("Answer:", [" yes", " no"]),
+    ]
+    items += [(random_text(rng, rng.randint(2, 20)), [random_text(rng, rng.randint(1, 5)) for _ in range(2)]) for _ in range(3)]
+    check_batch_exact(smol_lm, items)

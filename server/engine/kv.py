@@ -10,16 +10,21 @@ from .loading import LoadedModel
 
 
 @torch.inference_mode()
-def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None, keep: int = 0):
+def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None,
+            keep: int | torch.Tensor = 0, position_ids: torch.Tensor | None = None):
     """One forward pass; returns (float32 log-probs [B, T, V], cache).
 
-    keep=k computes the output layer for the last k positions only (a prompt pass needs 1).
+    keep=k computes the output layer for the last k positions only (a prompt pass needs 1); an
+    integer tensor [B, K] keeps positions K of each row (output [B, K, V]).
+    `attention_mask` is 2D [B, past + T] (1 = real token); `position_ids` [B, T] are needed
+    whenever the cache holds pads (the default counts cache slots, pads included).
     """
     from transformers import DynamicCache
 
     if cache is None:
         cache = DynamicCache(config=lm.model.config)
-    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True, logits_to_keep=keep)
+    extra = {} if position_ids is None else {"position_ids": position_ids}
+    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True, logits_to_keep=keep, **extra)
     return torch.log_softmax(out.logits.float(), dim=-1), cache
 
 
@@ -34,3 +39,12 @@ def expand(cache, n: int):
 def select(cache, idx: torch.Tensor) -> None:
     """Keep (and reorder / duplicate) the rows `idx` of the cache, in place."""
     cache.reorder_cache(idx)
+
+
+def gather(cache, idx: torch.Tensor):
+    """A new cache holding rows `idx` of `cache` (repeats allowed); the original is left untouched."""
+    new = copy.copy(cache)
+    new.layers = [copy.copy(layer) for layer in cache.layers]
+    for layer in new.layers:
+        layer.reorder_cache(idx)  # index_select: new tensors, the original layer keeps its own
+    return new

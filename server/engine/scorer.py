@@ -15,7 +15,10 @@ that separates `exists` from `forall`).
 
 Batching. The prompt is run once; its KV cache is copied to a batch of candidates, which are
 right-padded (a causal model never lets a real token attend to a later pad, so no attention
-mask is needed and the padded positions are simply ignored).
+mask is needed and the padded positions are simply ignored). `score_batch` batches across
+prompts as well: one right-padded pass over all prompts, then one pass over all their
+candidates on a cache gathered per row, with an attention mask over the prompt pads and
+explicit position ids (see there).
 
 Scores. `min_prob` is the smallest token probability; `min_prob_renorm` divides it by the sum
 of the candidates' `min_prob` (AmP's choice for P(LF0) vs P(LF1)); `sum_logprob` and
@@ -31,7 +34,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from .kv import expand, forward
+from .kv import expand, forward, gather
 from .loading import LoadedModel
 
 
@@ -56,9 +59,8 @@ class Scorer:
         self.lm = lm
         self.max_batch = max_batch
 
-    def score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> list[CandidateScore]:
-        if not candidates:
-            return []
+    def _prepare(self, prompt: str, candidates: list[str]) -> tuple[list[list[int]], list[int], int]:
+        """(canonical token ids of each prompt+candidate, first target index of each, shared prefix length)."""
         lm = self.lm
         p_ids = lm.encode(prompt)
         full = [lm.encode(prompt + c) for c in candidates]
@@ -69,9 +71,15 @@ class Scorer:
             bos = lm.tokenizer.bos_token_id if lm.tokenizer.bos_token_id is not None else lm.tokenizer.eos_token_id
             full = [[bos] + f for f in full]
             starts = [s + 1 for s in starts]
-            p_ids = [bos] + p_ids
             shared += 1
         shared = min(shared, *(len(f) for f in full))  # an empty candidate may end inside the prompt
+        return full, starts, shared
+
+    def score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> list[CandidateScore]:
+        if not candidates:
+            return []
+        lm = self.lm
+        full, starts, shared = self._prepare(prompt, candidates)
         ctx = torch.tensor([full[0][:shared]], device=lm.device)
         logp_ctx, cache = forward(lm, ctx, keep=1)
         first = logp_ctx[0, -1]  # predicts position `shared`
@@ -96,8 +104,66 @@ class Scorer:
     def score_batch(
         self, items: list[tuple[str, list[str]]], end_marker: bool = False
     ) -> list[list[CandidateScore]]:
-        """Several prompts, each with its candidates (one shared-cache pass per prompt)."""
-        return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
+        """Several prompts, each with its candidates, scored in batched passes across prompts.
+
+        Same scores as `score` per item (to float rounding): (1) one right-padded pass over the
+        distinct shared prefixes (causal attention keeps every real token blind to the pads after
+        it; the output layer runs only at each row's last real position); (2) one pass over the
+        candidates of all prompts, right-padded, over a cache gathered row by row from (1), with
+        an attention mask hiding the prompt pads and position ids counting real tokens only.
+        """
+        if len(items) <= 1:
+            return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
+        lm = self.lm
+        pad = lm.tokenizer.pad_token_id or 0
+        end_ids = torch.tensor(lm.end_token_ids(), device=lm.device) if end_marker else None
+        preps = [self._prepare(p, cands) if cands else None for p, cands in items]
+        ctx_row: dict[tuple[int, ...], int] = {}  # distinct shared prefixes
+        for prep in preps:
+            if prep is not None:
+                ctx_row.setdefault(tuple(prep[0][0][: prep[2]]), len(ctx_row))
+        ctxs = sorted(ctx_row, key=len)  # chunks of similar lengths waste less padding
+        res: list[list[CandidateScore | None]] = [[None] * len(cands) for _, cands in items]
+        users: dict[tuple[int, ...], list[int]] = {}
+        for k, prep in enumerate(preps):
+            if prep is not None:
+                users.setdefault(tuple(prep[0][0][: prep[2]]), []).append(k)
+
+        for lo in range(0, len(ctxs), self.max_batch):
+            chunk = ctxs[lo: lo + self.max_batch]
+            width = max(len(c) for c in chunk)
+            ids = torch.tensor([list(c) + [pad] * (width - len(c)) for c in chunk], device=lm.device)
+            lens = torch.tensor([len(c) for c in chunk], device=lm.device)
+            logp_ctx, cache = forward(lm, ids, keep=(lens - 1)[:, None])  # [C, 1, V]
+            ctx_mask = torch.arange(width, device=lm.device)[None, :] < lens[:, None]
+            rows = []  # stage 2: (item, candidate, cache row) of every candidate longer than its prefix
+            for j, c in enumerate(chunk):
+                for k in users[c]:
+                    (_, cands), (full, starts, shared) = items[k], preps[k]
+                    for i, f in enumerate(full):
+                        if len(f) > shared:
+                            rows.append((k, i, j))
+                        else:
+                            res[k][i] = self._one(cands[i], f, starts[i], shared, logp_ctx[j, 0], None, 0, end_ids)
+            for lo2 in range(0, len(rows), self.max_batch):
+                sub = rows[lo2: lo2 + self.max_batch]
+                rests = [preps[k][0][i][preps[k][2]:] for k, i, _ in sub]
+                w = max(len(r) for r in rests)
+                idx = torch.tensor([j for _, _, j in sub], device=lm.device)
+                batch = torch.tensor([r + [pad] * (w - len(r)) for r in rests], device=lm.device)
+                mask = torch.cat([ctx_mask[idx], torch.ones(len(sub), w, dtype=torch.bool, device=lm.device)], 1)
+                pos = lens[idx][:, None] + torch.arange(w, device=lm.device)[None, :]
+                logp, _ = forward(lm, batch, gather(cache, idx), attention_mask=mask.long(), position_ids=pos)
+                for row, (k, i, j) in enumerate(sub):
+                    full, starts, shared = preps[k]
+                    res[k][i] = self._one(items[k][1][i], full[i], starts[i], shared, logp_ctx[j, 0], logp, row, end_ids)
+                del logp
+            del cache
+
+        for r in res:
+            if r:
+                _renormalise(r)
+        return res
 
     def _one(self, text, ids, start, shared, first, logp, row, end_ids) -> CandidateScore:
         """Scores of one candidate; position t of `ids` is predicted by position t-1."""
