@@ -8,7 +8,8 @@
 (d) tokens/s: beam rows advanced per second, sampled tokens per second, scored tokens per second;
 (e) `Scorer.score_batch` over 16 AmP-like items (few-shot prompts of different lengths, ~400
     tokens, x 2 candidates) / 16 sequential `Scorer.score` calls (what the server's dynamic
-    batching gains per batch); also on the tiny random GPT-2 of the tests (--e-tiny, default on).
+    batching gains per batch), with the cross-prompt batched path forced on (by default it is on
+    for accelerators only); also on the tiny random GPT-2 of the tests (--no-e-tiny skips it).
 
     python benchmarks/decode_bench.py --json            # default SmolLM2, ~2-5 min on a CPU
     python benchmarks/decode_bench.py --model /path/x.gguf --device cuda --prompts 5
@@ -191,11 +192,12 @@ def main() -> None:
     e = {}
     if args.batch_items > 0:
         items = batch_items(args.batch_items)
-        e = batch_over_sequential(sc, items, max(2, min(args.repeat, 3)))
+        e = batch_over_sequential(Scorer(lm, batch_prompts=True), items, 2)
         e["prompt_tokens"] = [min(len(lm.encode(p)) for p, _ in items), max(len(lm.encode(p)) for p, _ in items)]
         tiny = tiny_scorer() if args.e_tiny else None
         if tiny is not None:
-            e["tiny_gpt2"] = batch_over_sequential(tiny, items, 3)
+            tiny.batch_prompts = True
+            e["tiny_gpt2"] = batch_over_sequential(tiny, items, 2)
 
     out = {
         "model": lm.model_id,

@@ -127,7 +127,7 @@ def test_default_model_matches_naive_forward(smol_lm):  # noqa: F811
 
 def check_batch_exact(lm, items, tol: float = 1e-4, **kw) -> None:
     """`score_batch` against the naive full forward per candidate, and against `score` per item."""
-    sc = Scorer(lm, **kw)
+    sc = Scorer(lm, batch_prompts=True, **kw)
     out = sc.score_batch(items, end_marker=True)
     assert len(out) == len(items)
     for (prompt, cands), scores in zip(items, out):
@@ -179,7 +179,7 @@ def test_score_batch_uses_batched_passes(tiny_lm, monkeypatch):
 
     monkeypatch.setattr(mod, "forward", counting)
     items = [(amp_prompt(f"Sentence number {i} is {'long ' * i}."), [" exists x . man(x)", " forall x"]) for i in range(16)]
-    Scorer(tiny_lm).score_batch(items)
+    Scorer(tiny_lm, batch_prompts=True).score_batch(items)
     assert len(calls) == 2 and calls[0][0] == 16 and calls[1][0] == 32
 
 
@@ -194,3 +194,13 @@ def test_default_model_score_batch_matches_naive_forward(smol_lm):  # noqa: F811
     ]
     items += [(random_text(rng, rng.randint(2, 20)), [random_text(rng, rng.randint(1, 5)) for _ in range(2)]) for _ in range(3)]
     check_batch_exact(smol_lm, items)
+
+
+def test_score_batch_policy(tiny_lm, monkeypatch):
+    monkeypatch.delenv("AMBIT_SCORE_BATCH", raising=False)
+    assert Scorer(tiny_lm).batch_prompts == (tiny_lm.device.type != "cpu")
+    monkeypatch.setenv("AMBIT_SCORE_BATCH", "1")
+    assert Scorer(tiny_lm).batch_prompts is True
+    monkeypatch.setenv("AMBIT_SCORE_BATCH", "0")
+    assert Scorer(tiny_lm).batch_prompts is False
+    assert Scorer(tiny_lm, batch_prompts=True).batch_prompts is True

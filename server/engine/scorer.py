@@ -18,7 +18,7 @@ right-padded (a causal model never lets a real token attend to a later pad, so n
 mask is needed and the padded positions are simply ignored). `score_batch` batches across
 prompts as well: one right-padded pass over all prompts, then one pass over all their
 candidates on a cache gathered per row, with an attention mask over the prompt pads and
-explicit position ids (see there).
+explicit position ids (see there). It is on by default on accelerators only (`Scorer`).
 
 Scores. `min_prob` is the smallest token probability; `min_prob_renorm` divides it by the sum
 of the candidates' `min_prob` (AmP's choice for P(LF0) vs P(LF1)); `sum_logprob` and
@@ -30,6 +30,7 @@ of EOS and of every token starting with a newline.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 
 import torch
@@ -55,9 +56,17 @@ class CandidateScore:
 class Scorer:
     """Teacher-forced scores of candidate continuations, sharing the prompt's KV cache."""
 
-    def __init__(self, lm: LoadedModel, max_batch: int = 32) -> None:
+    def __init__(self, lm: LoadedModel, max_batch: int = 32, batch_prompts: bool | None = None) -> None:
+        """`batch_prompts`: whether `score_batch` batches across prompts. Default: `$AMBIT_SCORE_BATCH`
+        ("1"/"0") if set, else on accelerators only: on a CPU a ~400-token prompt pass is already
+        a large matrix product, and batching prompts measured 1.1-1.25x *more* CPU time than one
+        prompt after another (padding, activations out of cache; benchmarks/decode_bench.py (e))."""
         self.lm = lm
         self.max_batch = max_batch
+        if batch_prompts is None:
+            env = os.environ.get("AMBIT_SCORE_BATCH", "").strip()
+            batch_prompts = env not in ("0", "false", "no") if env else lm.device.type != "cpu"
+        self.batch_prompts = batch_prompts
 
     def _prepare(self, prompt: str, candidates: list[str]) -> tuple[list[list[int]], list[int], int]:
         """(canonical token ids of each prompt+candidate, first target index of each, shared prefix length)."""
@@ -112,7 +121,7 @@ class Scorer:
         candidates of all prompts, right-padded, over a cache gathered row by row from (1), with
         an attention mask hiding the prompt pads and position ids counting real tokens only.
         """
-        if len(items) <= 1:
+        if len(items) <= 1 or not self.batch_prompts:
             return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
         lm = self.lm
         pad = lm.tokenizer.pad_token_id or 0
