@@ -9,7 +9,7 @@ canonical string here, and so do LFs that differ only in bound-variable names or
 
 from __future__ import annotations
 
-from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from .ast import And, Atom, Const, Formula, Or, Quant, Var
 from .render import render
 
 VAR_MODES = ("amp", "v")
@@ -22,34 +22,44 @@ def simplify(f: Formula) -> Formula:
     return _simplify(f, {})[0]
 
 
-def _simplify(f: Formula, events: dict[int, bool]) -> tuple[Formula, frozenset[str], frozenset[str]]:
+def _simplify(f: Formula, events: dict[int, bool]) -> tuple[Formula, set[str], set[str]]:
     """(simplified f, its free variables, those free variables used as events).
 
     `events[id(q)]` records, for every quantifier node kept, whether its variable is an event:
     in the neo-Davidsonian reading, the first argument of a binary (thematic-role) atom such
     as agent(a, x), patient(e, Mary), have(e, ...)."""
-    match f:
-        case Atom(args=args):
-            free = frozenset(a.name for a in args if isinstance(a, Var))
-            ev = frozenset((args[0].name,)) if len(args) == 2 and isinstance(args[0], Var) else frozenset()
-            return f, free, ev
-        case Quant(kind, var, body):
-            body, free, ev = _simplify(body, events)
-            if var not in free:
-                return body, free, ev
-            q = Quant(kind, var, body)
-            events[id(q)] = var in ev
-            return q, free - {var}, ev - {var}
-        case And(children) | Or(children):
-            cls = type(f)
-            flat: list[Formula] = []
-            free: frozenset[str] = frozenset()
-            ev: frozenset[str] = frozenset()
-            for c in children:
-                c, cf, ce = _simplify(c, events)
-                free, ev = free | cf, ev | ce
-                flat.extend(c.children if type(c) is cls else (c,))
-            return (flat[0] if len(flat) == 1 else cls(tuple(flat))), free, ev
+    t = type(f)
+    if t is Atom:
+        args = f.args
+        free = {a.name for a in args if type(a) is Var}
+        ev = {args[0].name} if len(args) == 2 and type(args[0]) is Var else set()
+        return f, free, ev
+    if t is Quant:
+        body, free, ev = _simplify(f.body, events)
+        if f.var not in free:
+            return body, free, ev
+        q = f if body is f.body else Quant(f.kind, f.var, body)
+        events[id(q)] = f.var in ev
+        free.discard(f.var)
+        ev.discard(f.var)
+        return q, free, ev
+    if t is And or t is Or:
+        flat: list[Formula] = []
+        free, ev = set(), set()
+        changed = False
+        for c in f.children:
+            s, cf, ce = _simplify(c, events)
+            free |= cf
+            ev |= ce
+            if type(s) is t:
+                flat.extend(s.children)
+                changed = True
+            else:
+                flat.append(s)
+                changed = changed or s is not c
+        if len(flat) == 1:
+            return flat[0], free, ev
+        return (t(tuple(flat)) if changed else f), free, ev
     raise TypeError(f"not a formula: {f!r}")
 
 
@@ -108,20 +118,18 @@ def _sort_key(f: Formula, env: dict[str, str]) -> tuple[int, str]:
 
 
 def _canon(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, bool]) -> Formula:
-    match f:
-        case Atom(pred, args):
-            return Atom(pred, tuple(_rename(a, env) for a in args))
-        case Quant(kind, var, body):
-            new = namer.fresh(events[id(f)])
-            return Quant(kind, new, _canon(body, {**env, var: new}, namer, events))
-        case And(children) | Or(children):
-            ordered = sorted(children, key=lambda c: _sort_key(c, env))
-            return type(f)(tuple(_canon(c, env, namer, events) for c in ordered))
+    t = type(f)
+    if t is Atom:
+        if not any(type(a) is Var for a in f.args):
+            return f
+        return Atom(f.pred, tuple(Var(env.get(a.name, a.name)) if type(a) is Var else a for a in f.args))
+    if t is Quant:
+        new = namer.fresh(events[id(f)])
+        return Quant(f.kind, new, _canon(f.body, {**env, f.var: new}, namer, events))
+    if t is And or t is Or:
+        ordered = sorted(f.children, key=lambda c: _sort_key(c, env))
+        return t(tuple(_canon(c, env, namer, events) for c in ordered))
     raise TypeError(f"not a formula: {f!r}")
-
-
-def _rename(t: Term, env: dict[str, str]) -> Term:
-    return Var(env.get(t.name, t.name)) if isinstance(t, Var) else t
 
 
 def canonicalize(f: Formula, vars: str = "amp") -> Formula:

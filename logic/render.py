@@ -10,19 +10,15 @@ from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
 
 def to_fol(f: Formula) -> str:
     """`exists x . man(x) AND ( a(x) OR b(x) )`: compound operands are parenthesised."""
-    match f:
-        case Atom(pred, args):
-            return f"{pred}({', '.join(a.name for a in args)})"
-        case Quant(kind, var, body):
-            return f"{kind} {var} . {to_fol(body)}"
-        case And(children) | Or(children):
-            op = " AND " if isinstance(f, And) else " OR "
-            return op.join(_fol_operand(c) for c in children)
+    t = type(f)
+    if t is Atom:
+        return f.pred + "(" + ", ".join([a.name for a in f.args]) + ")"
+    if t is Quant:
+        return f"{f.kind} {f.var} . {to_fol(f.body)}"
+    if t is And or t is Or:
+        op = " AND " if t is And else " OR "
+        return op.join([to_fol(c) if type(c) is Atom else f"( {to_fol(c)} )" for c in f.children])
     raise TypeError(f"not a formula: {f!r}")
-
-
-def _fol_operand(f: Formula) -> str:
-    return to_fol(f) if isinstance(f, Atom) else f"( {to_fol(f)} )"
 
 
 def to_lisp(f: Formula) -> str:
