@@ -8,7 +8,6 @@ import itertools
 import json
 import re
 from contextlib import redirect_stdout
-from pathlib import Path
 
 import pytest
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from generators.implicature.data import Example, ImplicatureDataError, load_examples
+from generators.implicature.data import Example, load_examples
 from generators.implicature.templates import Template, load_templates
 
 KS = (0, 1, 5, 10, 15, 30)  # the paper's k-shot settings
