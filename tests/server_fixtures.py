@@ -16,6 +16,7 @@ from pathlib import Path
 
 import grpc
 
+from server.engine.scorer import CandidateScore
 from server.model import DecodeStopped
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,19 +24,6 @@ LISTENING = re.compile(r"ambit server listening on (\S+):(\d+)")
 
 
 # --------------------------------------------------------------------------- fake backend
-
-
-@dataclass
-class FakeScore:
-    text: str
-    tokens: list[str]
-    token_ids: list[int]
-    token_probs: list[float]
-    min_prob: float
-    min_prob_renorm: float
-    sum_logprob: float
-    mean_logprob: float
-    end_logprob: float | None = None
 
 
 @dataclass
@@ -72,11 +60,11 @@ class FakeBackend:
     def info(self) -> dict:
         return {"model_id": "fake-model", "device": "cpu", "dtype": "float32", "vocab_size": 257}
 
-    def _score(self, prompt: str, cand: str, end_marker: bool) -> FakeScore:
+    def _score(self, prompt: str, cand: str, end_marker: bool) -> CandidateScore:
         tokens = cand.split(" ")
         probs = [1.0 / (1.0 + (len(t) + len(prompt)) % 7) for t in tokens]
         logs = [math.log(p) for p in probs]
-        return FakeScore(
+        return CandidateScore(
             text=cand, tokens=tokens, token_ids=[sum(map(ord, t)) % 257 for t in tokens], token_probs=probs,
             min_prob=min(probs), min_prob_renorm=min(probs), sum_logprob=sum(logs), mean_logprob=sum(logs) / len(logs),
             end_logprob=-0.5 if end_marker else None,
