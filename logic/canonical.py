@@ -88,24 +88,24 @@ class _Namer:
 
 
 def _shape(f: Formula, env: dict[str, str]) -> str:
-    """A sort key invariant under renaming of the variables bound inside `f`: those print as
-    `_k` by local position; free ones print under their (already canonical) names."""
-    counter = [0]
+    """A sort key invariant under renaming of the variables bound inside `f` and under the order
+    of operands: a bound variable prints as `_k`, k being the number of quantifiers between it
+    and `f` (a de Bruijn level, so it does not depend on which sibling was visited first); free
+    ones print under their (already canonical) names."""
 
-    def go(g: Formula, env: dict[str, str]) -> str:
-        match g:
-            case Atom(pred, args):
-                return pred + "[" + ",".join(env.get(a.name, a.name) if isinstance(a, Var) else a.name for a in args) + "]"
-            case Quant(kind, var, body):
-                counter[0] += 1
-                local = f"_{counter[0]}"
-                return f"{kind} {local} . {go(body, {**env, var: local})}"
-            case And(children) | Or(children):
-                op = "AND" if isinstance(g, And) else "OR"
-                return f"{op}(" + " ".join(sorted(go(c, env) for c in children)) + ")"
+    def go(g: Formula, env: dict[str, str], depth: int) -> str:
+        t = type(g)
+        if t is Atom:
+            return g.pred + "[" + ",".join(env.get(a.name, a.name) if type(a) is Var else a.name for a in g.args) + "]"
+        if t is Quant:
+            local = f"_{depth}"
+            return f"{g.kind} {local} . {go(g.body, {**env, g.var: local}, depth + 1)}"
+        if t is And or t is Or:
+            op = "AND" if t is And else "OR"
+            return f"{op}(" + " ".join(sorted(go(c, env, depth) for c in g.children)) + ")"
         raise TypeError(f"not a formula: {g!r}")
 
-    return go(f, env)
+    return go(f, env, 0)
 
 
 _RANK = {And: 0, Or: 1, Quant: 2, Atom: 3}
