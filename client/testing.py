@@ -31,8 +31,11 @@ def _unit(*parts: str) -> float:
 
 class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
     def __init__(self, parses: dict[str, list[str]] | None = None, delay: float = 0.0,
-                 model_id: str = "fake-model"):
+                 model_id: str = "fake-model", fail=None):
+        """``fail(method, request)`` may return ``(grpc.StatusCode, message)`` to make that call
+        fail (tests of clients' error handling), or None to answer normally."""
         self.parses = parses or {}
+        self.fail = fail
         self.delay = delay
         self.model_id = model_id
         self.server_id = uuid.uuid4().hex[:12]
@@ -59,8 +62,13 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
             s.min_prob_renorm = s.min_prob / total
         return out
 
+    def _maybe_fail(self, method: str, request, context) -> None:
+        if self.fail is not None and (err := self.fail(method, request)) is not None:
+            context.abort(*err)
+
     def ScoreCandidates(self, request, context):
         self._count("ScoreCandidates")
+        self._maybe_fail("ScoreCandidates", request, context)
         if not request.candidates:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "candidates must not be empty")
         return pb.ScoreCandidatesResponse(request_id=request.request_id, model_id=self.model_id,
@@ -80,6 +88,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
 
     def ParseDistribution(self, request, context):
         self._count("ParseDistribution")
+        self._maybe_fail("ParseDistribution", request, context)
         import logic
         prompt = request.prompt.replace("{utterance}", request.utterance)
         texts = self.parses.get(request.prompt) or self.parses.get(prompt) or ["exists x . man(x)"]

@@ -130,6 +130,9 @@ def _verdict(d: dict) -> Verdict:
 
 
 _IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
+# Canonicalisation only flattens, sorts operands of AND/OR, renames bound variables and drops
+# vacuous quantifiers: every step keeps the meaning, so equal canonical forms are equivalent.
+_CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
 _OVER_TIME = {"verdict": "UNKNOWN", "a_entails_b": None, "b_entails_a": None, "witness": {"reason": "time_limit"}}
 
 
@@ -140,10 +143,13 @@ def equivalent_batch(
     time_limit: float = DEFAULT_TIME_LIMIT,
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int | None = None,
+    canonical_shortcut: bool = True,
 ) -> list[Verdict]:
     """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
     `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
-    countermodel search (default #names + #variables; 0 turns it off). Strings are parsed in
+    countermodel search (default #names + #variables; 0 turns it off). Pairs with equal canonical
+    forms are EQUIVALENT without asking Prolog (witness method `canonical`) unless
+    `canonical_shortcut` is False, which makes Prolog prove every pair. Strings are parsed in
     `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
     chunk is parsed and rendered while Prolog solves the previous one."""
     pairs = list(pairs)
@@ -152,10 +158,14 @@ def equivalent_batch(
     out: list[Verdict | None] = [None] * len(pairs)
     formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs[:CHUNK]]
     for start in range(0, len(pairs), CHUNK):
-        todo = [i for i, (a, b) in enumerate(formulas, start) if a != b]
+        todo = []
         for i, (a, b) in enumerate(formulas, start):
             if a == b:
                 out[i] = _IDENTICAL
+            elif canonical_shortcut and canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v"):
+                out[i] = _CANONICAL  # equal canonical forms: equivalent, no Prolog round trip
+            else:
+                todo.append(i)
         if todo:
             _ensure_loaded()
             terms = ",".join(
@@ -186,9 +196,11 @@ def equivalent(
     time_limit: float = DEFAULT_TIME_LIMIT,
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int | None = None,
+    canonical_shortcut: bool = True,
 ) -> Verdict:
     """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two LFs (strings in `fmt`, or ASTs)."""
-    return equivalent_batch([(a, b)], fmt, time_limit=time_limit, inferences=inferences, max_domain=max_domain)[0]
+    return equivalent_batch([(a, b)], fmt, time_limit=time_limit, inferences=inferences, max_domain=max_domain,
+                            canonical_shortcut=canonical_shortcut)[0]
 
 
 def entails(

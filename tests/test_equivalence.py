@@ -113,6 +113,18 @@ def test_verdict_is_a_frozen_dataclass():
     json.dumps(d)
 
 
+def test_equal_canonical_forms_skip_prolog_unless_told_not_to():
+    a = "exists x . exists a . man(x) AND saw(a) AND agent(a, x)"
+    b = "exists y . exists e . agent(e, y) AND ( saw(e) AND man(y) )"
+    fast = equivalent(a, b)
+    assert (fast.verdict, fast.a_entails_b, fast.b_entails_a) == ("EQUIVALENT", True, True)
+    assert fast.witness == {"method": "canonical"}
+    proved = equivalent(a, b, canonical_shortcut=False)
+    assert (proved.verdict, proved.a_entails_b, proved.b_entails_a) == ("EQUIVALENT", True, True)
+    assert proved.witness != {"method": "canonical"}  # Prolog proved it (sld), not the canonicaliser
+    assert equivalent(a, b.replace("man(y)", "man(e)")).verdict == "NOT_EQUIVALENT"
+
+
 def test_asts_and_lisp_accepted():
     fol = "exists x . exists a . man(x) AND saw(a) AND agent(a, x) AND patient(a, Mary)"
     lisp = "( exists x ( exists a ( AND ( man x ) ( saw a ) ( agent a x ) ( patient a Mary ) ) ) )"

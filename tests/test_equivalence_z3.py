@@ -159,7 +159,13 @@ def generated_pairs(n: int, seed: int = 7):
 
 def cross_check(n: int, seed: int) -> dict:
     pairs = generated_pairs(n, seed)
+    # Once as users call it (pairs with equal canonical forms answered in Python), once with
+    # Prolog deciding every pair: both must agree with z3.
     verdicts = equivalent_batch([(f, g) for _, f, g in pairs])
+    proved = equivalent_batch([(f, g) for _, f, g in pairs], canonical_shortcut=False)
+    assert [(v.a_entails_b, v.b_entails_a) for v in verdicts if v.witness != {"method": "canonical"}] == [
+        (v.a_entails_b, v.b_entails_a) for v, w in zip(proved, verdicts) if w.witness != {"method": "canonical"}]
+    pairs, verdicts = pairs + pairs, verdicts + proved
     disagreements, unknown_dirs, unknown_pairs, z3_unknown, definite = [], 0, 0, 0, 0
     for (op, f, g), v in zip(pairs, verdicts):
         if v.verdict == "NOT_EQUIVALENT":

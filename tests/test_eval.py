@@ -15,7 +15,8 @@ import pytest
 
 from client.eval import amp
 from client.eval.cli import main as eval_main
-from client.eval.runner import run_items
+from client.api import AmbitError
+from client.eval.runner import ItemsFailed, RunAborted, check_failures, run_items
 from client.eval.store import ResultsStore, RunMismatch, read_records
 from client.testing import FakeAmbitServicer, FakeServer
 
@@ -62,6 +63,50 @@ def test_runner_skips_finished_items(tmp_path, workers):
     assert [r["x"] for r in recs] == [0, 2, 4, 6, 8, 10]
     with pytest.raises(ValueError):
         run_items(ResultsStore(tmp_path / "d", {}), [{"id": 1}, {"id": 1}], process, desc="t")
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_runner_retries_transient_errors_and_logs_lasting_ones(tmp_path, workers):
+    attempts: dict[str, int] = {}
+
+    def process(item):
+        attempts[item["id"]] = attempts.get(item["id"], 0) + 1
+        if item["id"] == "i1" and attempts["i1"] <= 2:
+            raise AmbitError("UNAVAILABLE", "server restarting")  # transient: retried
+        if item["id"] == "i3":
+            raise AmbitError("INVALID_ARGUMENT", "prompt: too long (at character 9000)")  # lasting
+        return {"x": item["n"]}
+
+    items = [{"id": f"i{n}", "n": n} for n in range(6)]
+    with ResultsStore(tmp_path, {"k": 1}) as s:
+        recs = run_items(s, items, process, desc="t", workers=workers, backoff_s=0.01)
+    assert [r["id"] for r in recs] == ["i0", "i1", "i2", "i4", "i5"]  # the others went on
+    assert attempts["i1"] == 3 and attempts["i3"] == 1  # INVALID_ARGUMENT is not retried
+    assert s.failed == 1
+    errors = [json.loads(x) for x in (tmp_path / "errors.jsonl").read_text().splitlines()]
+    assert [(e["id"], e["code"]) for e in errors] == [("i3", "INVALID_ARGUMENT")]
+    assert "character 9000" in errors[0]["error"]
+    with pytest.raises(ItemsFailed, match=r"1 item\(s\) failed .*errors.jsonl.*rerun"):
+        check_failures(s)
+    # rerun once the cause is fixed: only the failed item is processed again
+    attempts.clear()
+    with ResultsStore(tmp_path, {"k": 1}) as s:
+        recs = run_items(s, items, lambda it: {"x": attempts.setdefault(it["id"], it["n"])}, desc="t")
+    assert list(attempts) == ["i3"] and len(recs) == 6 and s.failed == 0
+    check_failures(s)
+
+
+def test_runner_stops_when_items_keep_failing(tmp_path):
+    calls = []
+
+    def process(item):
+        calls.append(item["id"])
+        raise KeyError("lf0")  # a bug: every item fails
+
+    with ResultsStore(tmp_path, {"k": 1}) as s, pytest.raises(RunAborted, match="4 items failed in a row"):
+        run_items(s, [{"id": f"i{n}"} for n in range(20)], process, desc="t", max_consecutive_failures=4)
+    assert len(calls) == 4
+    assert len((tmp_path / "errors.jsonl").read_text().splitlines()) == 4
 
 
 # ---------------------------------------------------------------------------- suites on a fake server
@@ -122,6 +167,36 @@ def test_implicature_on_fake_server(tmp_path, fake):
     # rerun with other arguments into the same directory: a clear error
     assert eval_main(["implicature", "--out", str(tmp_path), "--server", fake.address,
                       "--k", "0", "--templates", "1,2", "--limit", "3"]) == 2
+
+
+@pytest.mark.skipif(not (DATA / "implicature").exists(), reason="no implicature data")
+def test_eval_goes_on_past_a_failing_item_and_rerun_retries_it(tmp_path, capsys):
+    import grpc
+    seen: list[str] = []
+
+    def fail(method, request):
+        if request.prompt not in seen:
+            seen.append(request.prompt)
+        if broken and len(seen) > 1 and request.prompt == seen[1]:
+            return grpc.StatusCode.INVALID_ARGUMENT, "prompt: rejected for the test"
+        return None
+
+    broken = True
+    srv = FakeServer(FakeAmbitServicer(fail=fail))
+    try:
+        args = ["implicature", "--out", str(tmp_path), "--server", srv.address, "--k", "0",
+                "--templates", "1", "--limit", "4", "--workers", "1"]
+        assert eval_main(args) == 3  # finished, reports written, one item failed
+        err = capsys.readouterr().err
+        assert "1 item(s) failed" in err and "INVALID_ARGUMENT" in err
+        assert json.loads((tmp_path / "summary.json").read_text())["by_k"]["0"]["n"] == 3
+        assert len((tmp_path / "errors.jsonl").read_text().splitlines()) == 1
+        broken = False
+        assert eval_main(args) == 0  # the rerun retries just that item
+        assert json.loads((tmp_path / "summary.json").read_text())["by_k"]["0"]["n"] == 4
+        assert len(read_records(tmp_path)) == 4
+    finally:
+        srv.stop(0)
 
 
 @pytest.mark.skipif(not (DATA / "radd").exists(), reason="no RADD data")

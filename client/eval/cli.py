@@ -4,17 +4,23 @@ Suites: amp-zeroshot, amp-fewshot, radd, implicature, all. Results go to
 ``DIR/results.jsonl`` (one record per item, durable on completion; a rerun with the same
 arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
 records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.
+
+Exit status: 0 done; 1 a server error stopped the run (or many items failed in a row);
+2 the output directory belongs to a run with other arguments; 3 the run finished and its reports
+are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to retry them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from pathlib import Path
 
 from client.eval import report as R
+from client.eval.runner import ItemsFailed, RunAborted
 from client.eval.store import ResultsStore, RunMismatch
 
 SUITES = ("amp-zeroshot", "amp-fewshot", "radd", "implicature", "all")
@@ -89,7 +95,7 @@ def _model_id(client) -> str:
 
 def run_amp(args, client, out: Path, setting: str) -> dict:
     from client.eval import amp
-    from client.eval.runner import run_items
+    from client.eval.runner import check_failures, run_items
     model = _model_id(client)
     beam = args.beam or (5 if setting == "zeroshot" else 1)
     key = {"suite": f"amp-{setting}", "model": model, "types": args.types, "seed": args.seed,
@@ -111,12 +117,13 @@ def run_amp(args, client, out: Path, setting: str) -> dict:
     else:
         summary = amp.zeroshot_summary(records, model)
         amp.write_zeroshot_reports(out, records, summary)
+    check_failures(store)
     return summary
 
 
 def run_implicature(args, client, out: Path) -> dict:
     from client.eval import implicature as I
-    from client.eval.runner import run_items
+    from client.eval.runner import check_failures, run_items
     model = _model_id(client)
     key = {"suite": "implicature", "model": model, "ks": args.ks, "templates": args.templates,
            "seed": args.seed, "limit": args.limit}
@@ -126,6 +133,7 @@ def run_implicature(args, client, out: Path) -> dict:
                             workers=_workers(args, client))
     summary = I.summary(records, model)
     I.write_reports(out, records, summary)
+    check_failures(store)
     return summary
 
 
@@ -145,6 +153,7 @@ def run_all(args, client) -> dict:
     from client.eval import radd_model
     runs += [(name, (lambda o, s=solver: radd_model.run_suite(args, client, o, solver=s)))
              for name, solver in radd_model.ALL_SOLVERS]
+    failures: list[tuple[str, int]] = []
     for name, fn in runs:
         t0 = time.monotonic()
         out = args.out / name
@@ -152,13 +161,22 @@ def run_all(args, client) -> dict:
             index["suites"][name] = {"skipped": "client.eval.radd (prolog solver) not available"}
             md.append(f"- {name}: skipped (client.eval.radd not available)")
             continue
-        summary = fn(out)
+        try:
+            summary, failed = fn(out), 0
+        except ItemsFailed as err:  # reports of the finished items are written; go on
+            failures += err.failures
+            summary, failed = json.loads((out / "summary.json").read_text(encoding="utf-8")), err.failures[0][1]
         index["suites"][name] = {"dir": name, "summary": f"{name}/summary.json",
                                  "seconds": round(time.monotonic() - t0, 1),
                                  "headline": headline(summary)}
-        md.append(f"- [{name}]({name}/summary.md): {index['suites'][name]['headline']}")
+        if failed:
+            index["suites"][name]["failed_items"] = failed
+        md.append(f"- [{name}]({name}/summary.md): {index['suites'][name]['headline']}"
+                  + (f" — {failed} item(s) failed, see {name}/errors.jsonl" if failed else ""))
     R.write_json(args.out / "summary.json", index)
     R.write_text(args.out / "summary.md", "\n".join(md) + "\n")
+    if failures:
+        raise ItemsFailed(failures)
     return index
 
 
@@ -201,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
     except RunMismatch as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except ItemsFailed as err:
+        print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
+        return 3
+    except RunAborted as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     except AmbitError as err:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
         return 1

@@ -108,7 +108,7 @@ def plot(s: dict, path: Path) -> None:
 
 def run_suite(args, client, out: Path, solver: str | None = None) -> dict:
     """Run RADD with ``solver`` (default ``args.solver``) into ``out``; return the summary."""
-    from client.eval.runner import run_items
+    from client.eval.runner import check_failures, run_items
     from client.eval.store import ResultsStore
     ext = _external()
     if ext is None:
@@ -148,4 +148,5 @@ def run_suite(args, client, out: Path, solver: str | None = None) -> dict:
     R.write_text(out / "summary.md", ext.markdown({**s, "by_model": {model: s}}) +
                  f"\nOption 1 chosen for {R.pct(s['option1_rate'])}% of items (a position-bias check).\n")
     plot(s, out / "accuracy_by_pair.png")
+    check_failures(store)
     return s

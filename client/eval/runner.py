@@ -2,20 +2,70 @@
 
 Finished ids in the store are skipped; each result is appended durably as it completes.
 Concurrency (``workers`` > 1) is what lets round-robin over several servers pay off.
+
+One bad item does not stop a long run: a call that fails transiently (the server restarting,
+its queue full) is retried with backoff; an item that still fails is logged to
+``DIR/errors.jsonl`` and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
+:func:`check_failures` once the reports are written. Its items are not in ``results.jsonl``,
+so rerunning the same command retries exactly them. A run where ``max_consecutive_failures``
+items fail in a row (a server gone, a bug) is stopped at once with the last error.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
+import os
+import sys
+import threading
+import time
+import traceback
 from collections.abc import Callable, Sequence
 
 from client.eval.progress import Progress
 from client.eval.store import ResultsStore
 
+ERRORS = "errors.jsonl"
+# gRPC status codes worth another try: nothing is wrong with the item itself.
+TRANSIENT = frozenset({"UNAVAILABLE", "RESOURCE_EXHAUSTED", "ABORTED"})
+
+
+class ItemsFailed(RuntimeError):
+    """Some items failed for good in this run; the others' results and reports are written."""
+
+    def __init__(self, failures: Sequence[tuple[str, int]]):
+        self.failures = list(failures)  # (errors.jsonl path, count)
+        total = sum(n for _, n in self.failures)
+        where = ", ".join(path for path, _ in self.failures)
+        super().__init__(f"{total} item(s) failed (see {where}); rerun the same command to retry them")
+
+
+class RunAborted(RuntimeError):
+    """Too many items failed in a row: something systemic (a server gone, a bug)."""
+
+
+def _code(err: BaseException) -> str:
+    return getattr(err, "code", None) or type(err).__name__
+
+
+def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float = 1.0) -> dict:
+    """``fn()``, retried up to ``retries`` times (waiting backoff_s, 2·backoff_s, ...) while it
+    fails with a transient gRPC status."""
+    for attempt in range(retries + 1):
+        try:
+            return fn()
+        except Exception as err:  # noqa: BLE001 - classified below
+            if str(_code(err)) not in TRANSIENT or attempt == retries:
+                raise
+            time.sleep(backoff_s * 2 ** attempt)
+    raise AssertionError("unreachable")
+
 
 def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dict], dict],
-              desc: str, workers: int = 1, progress_every_s: float = 10.0) -> list[dict]:
-    """Process every item whose id is not yet in ``store``; return all records, sorted by id.
+              desc: str, workers: int = 1, progress_every_s: float = 10.0, retries: int = 3,
+              backoff_s: float = 1.0, max_consecutive_failures: int = 10) -> list[dict]:
+    """Process every item whose id is not yet in ``store``; return all finished records,
+    sorted by id. Items that fail are logged (``store.failed`` counts them) and skipped.
 
     ``process(item)`` returns the record to store (its ``id`` is set from the item).
     """
@@ -25,11 +75,36 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     todo = [it for it in items if str(it["id"]) not in store]
     progress = Progress(total=len(items), desc=desc, done=len(items) - len(todo),
                         every_s=progress_every_s)
+    errors_path = store.dir / ERRORS
+    lock = threading.Lock()
+    state = {"failed": 0, "in_a_row": 0}
+
+    def log_failure(item: dict, err: Exception) -> None:
+        entry = {"id": str(item["id"]), "suite": desc, "code": str(_code(err)), "error": str(err),
+                 "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                 "where": "".join(traceback.format_exception_only(type(err), err)).strip()}
+        with lock:
+            state["failed"] += 1
+            state["in_a_row"] += 1
+            with open(errors_path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {err}", file=sys.stderr, flush=True)
+            if state["in_a_row"] >= max_consecutive_failures:
+                raise RunAborted(f"{desc}: {state['in_a_row']} items failed in a row, stopping "
+                                   f"(see {errors_path}); last error: {entry['code']}: {err}") from err
 
     def one(item: dict) -> None:
-        record = process(item)
+        try:
+            record = call_with_retries(lambda: process(item), retries, backoff_s)
+        except Exception as err:  # noqa: BLE001 - logged, the run goes on
+            log_failure(item, err)
+            return
         record["id"] = str(item["id"])
         store.append(record)
+        with lock:
+            state["in_a_row"] = 0
 
     try:
         if workers <= 1:
@@ -49,5 +124,12 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
                     raise
     finally:
         progress.close()
+    store.failed += state["failed"]
     wanted = set(ids)
     return [r for r in store.records() if r["id"] in wanted]
+
+
+def check_failures(store: ResultsStore) -> None:
+    """Raise :class:`ItemsFailed` when items of this run failed (call after writing reports)."""
+    if store.failed:
+        raise ItemsFailed([(str(store.dir / ERRORS), store.failed)])

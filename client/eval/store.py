@@ -33,6 +33,7 @@ class ResultsStore:
         self.key = json.loads(json.dumps(dict(key), sort_keys=True))
         self._check_key()
         self._records: dict[str, dict] = {}
+        self.failed = 0  # items that failed for good in this session (see client.eval.runner)
         self._load()
         self._lock = threading.Lock()
         self._fh = open(self.path, "a", encoding="utf-8")
