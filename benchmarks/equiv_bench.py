@@ -5,7 +5,9 @@
 Pairs: for every ambiguous item of AmP's zero-shot dev_eval files, (LF0, LF1) (NOT_EQUIVALENT,
 with a checked countermodel) and (LF0, its canonical form) (EQUIVALENT): half and half. Archives
 are extracted to a temp dir (licence: never into the repository). Reports checks/s and p50/p99
-latency per call; a "check" is one pair's verdict with both entailment directions. CPU-second
+latency per call; a "check" is one pair's verdict with both entailment directions. Pairs whose
+canonical forms are equal are answered without Prolog (`canonical_shortcut`); the by-kind
+figures show each kind of pair alone and with Prolog deciding every pair. CPU-second
 figures (process CPU time, the Prolog worker thread included) make runs on a busy machine comparable.
 """
 
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--per-type", type=int, default=200, help="AmP items per ambiguity type")
     ap.add_argument("--batch", type=int, default=500, help="pairs per batched call")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the by-kind figures (median)")
     args = ap.parse_args(argv)
     if not AMP.exists():
         print(f"AmP data not found at {AMP}", file=sys.stderr)
@@ -94,6 +97,26 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(0, len(asts), args.batch):
         logic.equivalent_batch(asts[i : i + args.batch])
     batch_ast_total, batch_ast_cpu = time.perf_counter() - t0, time.process_time() - c0
+    # the same batches with Prolog deciding every pair (no equal-canonical-form shortcut), and
+    # each kind of pair alone, so the mix's figure can be read apart
+    # Each configuration runs --rounds times, interleaved with the others, and reports its
+    # median, so a burst of load on this shared machine does not favour one of them.
+    def batched(ps, **kw) -> float:
+        t0 = time.perf_counter()
+        for i in range(0, len(ps), args.batch):
+            logic.equivalent_batch(ps[i : i + args.batch], **kw)
+        return len(ps) / (time.perf_counter() - t0)
+
+    configs = {"all_pairs": (pairs, {}),
+               "all_pairs_prolog_only": (pairs, {"canonical_shortcut": False}),
+               "not_equivalent_pairs": (pairs[0::2], {}),
+               "equivalent_pairs": (pairs[1::2], {}),
+               "equivalent_pairs_prolog_only": (pairs[1::2], {"canonical_shortcut": False})}
+    rates: dict[str, list[float]] = {k: [] for k in configs}
+    for _ in range(args.rounds):
+        for k, (ps, kw) in configs.items():
+            rates[k].append(batched(ps, **kw))
+    by_kind = {k: round(statistics.median(v), 1) for k, v in rates.items()}
 
     n = len(pairs)
     out = {
@@ -107,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                     "checks_per_cpu_s": round(n / batch_cpu, 1)},
         "batched_ast_input": {"checks_per_s": round(n / batch_ast_total, 1),
                               "checks_per_cpu_s": round(n / batch_ast_cpu, 1)},
+        "batched_checks_per_s_by_kind": by_kind,
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpus": os.cpu_count(),
         "batch_speedup_vs_single": round(sum(single_str) / batch_total, 2),

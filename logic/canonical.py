@@ -132,6 +132,23 @@ def _canon(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, boo
     raise TypeError(f"not a formula: {f!r}")
 
 
+def _canon_fol(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, bool]) -> str:
+    """`to_fol(_canon(f, ...))` without building the canonical AST (the hot path of
+    `canonical_string(f, "fol")`: same traversal, same order, same names)."""
+    t = type(f)
+    if t is Atom:
+        return f.pred + "(" + ", ".join([env.get(a.name, a.name) if type(a) is Var else a.name for a in f.args]) + ")"
+    if t is Quant:
+        new = namer.fresh(events[id(f)])
+        return f"{f.kind} {new} . {_canon_fol(f.body, {**env, f.var: new}, namer, events)}"
+    if t is And or t is Or:
+        ordered = sorted(f.children, key=lambda c: _sort_key(c, env))
+        op = " AND " if t is And else " OR "
+        return op.join([_canon_fol(c, env, namer, events) if type(c) is Atom
+                        else f"( {_canon_fol(c, env, namer, events)} )" for c in ordered])
+    raise TypeError(f"not a formula: {f!r}")
+
+
 def canonicalize(f: Formula, vars: str = "amp") -> Formula:
     """The canonical AST: simplified, operands sorted, bound variables renamed.
 
@@ -146,6 +163,10 @@ def canonicalize(f: Formula, vars: str = "amp") -> Formula:
 
 def canonical_string(f: Formula, fmt: str = "fol", vars: str = "amp") -> str:
     """The canonical form rendered in `fol` or `lisp`."""
+    if fmt == "fol":
+        namer = _Namer(vars)
+        events: dict[int, bool] = {}
+        return _canon_fol(_simplify(f, events)[0], {}, namer, events)
     return render(canonicalize(f, vars), fmt)
 
 

@@ -91,6 +91,29 @@ def _formula(x: LF, fmt: str) -> Formula:
     return x
 
 
+def _atoms_key(f: Formula) -> list:
+    """The sorted atoms of `f` with every variable written `_`: canonicalisation keeps each atom
+    (it renames variables, reorders operands, drops only vacuous quantifiers), so formulas whose
+    keys differ cannot have equal canonical forms. A cheap filter before canonicalising."""
+    out: list = []
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        t = type(g)
+        if t is Atom:
+            out.append((g.pred, *[a.name if type(a) is not Var else "_" for a in g.args]))
+        elif t is Quant:
+            stack.append(g.body)
+        else:
+            stack.extend(g.children)
+    out.sort()
+    return out
+
+
+def _same_canonical_form(a: Formula, b: Formula) -> bool:
+    return _atoms_key(a) == _atoms_key(b) and canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v")
+
+
 def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
     return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
 
@@ -156,13 +179,23 @@ def equivalent_batch(
     opts = _opts(time_limit, inferences, max_domain)
     pending: list[tuple[list[int], Future]] = []
     out: list[Verdict | None] = [None] * len(pairs)
-    formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs[:CHUNK]]
+    parsed: dict[str, Formula] = {}  # an LF text met twice in the batch is parsed once
+
+    def formula(x: LF) -> Formula:
+        if isinstance(x, str):
+            f = parsed.get(x)
+            if f is None:
+                f = parsed[x] = _formula(x, fmt)
+            return f
+        return _formula(x, fmt)
+
+    formulas = [(formula(a), formula(b)) for a, b in pairs[:CHUNK]]
     for start in range(0, len(pairs), CHUNK):
         todo = []
         for i, (a, b) in enumerate(formulas, start):
             if a == b:
                 out[i] = _IDENTICAL
-            elif canonical_shortcut and canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v"):
+            elif canonical_shortcut and _same_canonical_form(a, b):
                 out[i] = _CANONICAL  # equal canonical forms: equivalent, no Prolog round trip
             else:
                 todo.append(i)
@@ -175,7 +208,7 @@ def equivalent_batch(
             goal = f"equivalence:equiv_batch_json([{terms}],{opts},Out)"
             backstop = len(todo) * time_limit * 2 + 5.0  # each pair is bounded in Prolog already
             pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop)))
-        formulas = [(_formula(a, fmt), _formula(b, fmt)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
+        formulas = [(formula(a), formula(b)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
     for todo, future in pending:
         try:
             results = future.result()

@@ -154,3 +154,10 @@ def test_canonical_examples():
     # operator subtrees come before atoms
     d = "exists x . man(x) AND ( tall(x) OR saw(x) )"
     assert canonical_string(parse(d)) == "exists x . ( saw(x) OR tall(x) ) AND man(x)"
+
+
+@settings(max_examples=300, deadline=None)
+@given(formulas(), st.sampled_from(["amp", "v"]))
+def test_fast_fol_canonical_string_equals_rendered_canonical_ast(f, mode):
+    # canonical_string(f, "fol") renders while it canonicalises; it must agree with the AST path
+    assert canonical_string(f, "fol", mode) == render(logic.canonicalize(f, mode), "fol")

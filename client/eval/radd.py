@@ -225,6 +225,11 @@ def markdown(s: dict[str, Any]) -> str:
         if s["undecided"]:
             lines += ["", "Instances the premises do not decide (both readings consistent, or neither):", ""]
             lines += [f"- {i}" for i in s["undecided"]]
+            lines += ["", "Both readings are consistent when the two relations name the same entity listed "
+                      "with two property values (e.g. one club from two countries). The benchmark's generator "
+                      "pairs (relation, value) rows whose values differ and takes the sentence's value from the "
+                      "row of the gold reading, so which row it picked, and so the label, is not in the text. "
+                      "No reasoning from the premises can recover it; these count as `neither`."]
     return "\n".join(lines) + "\n"
 
 
