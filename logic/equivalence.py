@@ -110,10 +110,6 @@ def _atoms_key(f: Formula) -> list:
     return out
 
 
-def _same_canonical_form(a: Formula, b: Formula) -> bool:
-    return _atoms_key(a) == _atoms_key(b) and canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v")
-
-
 def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
     return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
 
@@ -189,13 +185,27 @@ def equivalent_batch(
             return f
         return _formula(x, fmt)
 
+    keys: dict[int, list] = {}  # per formula object (all kept alive by `pairs` or `parsed`)
+    canon: dict[int, str] = {}
+
+    def same_canonical_form(a: Formula, b: Formula) -> bool:
+        for f in (a, b):
+            if id(f) not in keys:
+                keys[id(f)] = _atoms_key(f)
+        if keys[id(a)] != keys[id(b)]:
+            return False
+        for f in (a, b):
+            if id(f) not in canon:
+                canon[id(f)] = canonical_string(f, "fol", "v")
+        return canon[id(a)] == canon[id(b)]
+
     formulas = [(formula(a), formula(b)) for a, b in pairs[:CHUNK]]
     for start in range(0, len(pairs), CHUNK):
         todo = []
         for i, (a, b) in enumerate(formulas, start):
             if a == b:
                 out[i] = _IDENTICAL
-            elif canonical_shortcut and _same_canonical_form(a, b):
+            elif canonical_shortcut and same_canonical_form(a, b):
                 out[i] = _CANONICAL  # equal canonical forms: equivalent, no Prolog round trip
             else:
                 todo.append(i)

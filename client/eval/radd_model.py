@@ -148,5 +148,5 @@ def run_suite(args, client, out: Path, solver: str | None = None) -> dict:
     R.write_text(out / "summary.md", ext.markdown({**s, "by_model": {model: s}}) +
                  f"\nOption 1 chosen for {R.pct(s['option1_rate'])}% of items (a position-bias check).\n")
     plot(s, out / "accuracy_by_pair.png")
-    check_failures(store)
+    check_failures(store, s)
     return s

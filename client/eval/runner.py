@@ -33,9 +33,10 @@ TRANSIENT = frozenset({"UNAVAILABLE", "RESOURCE_EXHAUSTED", "ABORTED"})
 class ItemsFailed(RuntimeError):
     """Some items failed for good in this run; the others' results and reports are written."""
 
-    def __init__(self, failures: Sequence[tuple[str, int]]):
+    def __init__(self, failures: Sequence[tuple[str, int]], summary: dict | None = None):
         self.failures = list(failures)  # (errors.jsonl path, count)
-        total = sum(n for _, n in self.failures)
+        self.summary = summary  # the suite's summary over the items that finished
+        total = self.count = sum(n for _, n in self.failures)
         where = ", ".join(path for path, _ in self.failures)
         super().__init__(f"{total} item(s) failed (see {where}); rerun the same command to retry them")
 
@@ -51,14 +52,15 @@ def _code(err: BaseException) -> str:
 def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float = 1.0) -> dict:
     """``fn()``, retried up to ``retries`` times (waiting backoff_s, 2·backoff_s, ...) while it
     fails with a transient gRPC status."""
-    for attempt in range(retries + 1):
+    attempt = 0
+    while True:
         try:
             return fn()
         except Exception as err:  # noqa: BLE001 - classified below
-            if str(_code(err)) not in TRANSIENT or attempt == retries:
+            if str(_code(err)) not in TRANSIENT or attempt >= retries:
                 raise
             time.sleep(backoff_s * 2 ** attempt)
-    raise AssertionError("unreachable")
+            attempt += 1
 
 
 def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dict], dict],
@@ -129,7 +131,8 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     return [r for r in store.records() if r["id"] in wanted]
 
 
-def check_failures(store: ResultsStore) -> None:
-    """Raise :class:`ItemsFailed` when items of this run failed (call after writing reports)."""
+def check_failures(store: ResultsStore, summary: dict | None = None) -> None:
+    """Raise :class:`ItemsFailed`, carrying ``summary``, when items of this run failed (call
+    after writing the reports)."""
     if store.failed:
-        raise ItemsFailed([(str(store.dir / ERRORS), store.failed)])
+        raise ItemsFailed([(str(store.dir / ERRORS), store.failed)], summary)
