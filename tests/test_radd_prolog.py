@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generators.radd import MonthDate, Option, PropertyFact, RaddInstance, RelationSpan, load_jsonl, render_prompt
-from generators.radd.phrasings import default_phrasings
+from logic.radd.phrasings import default_phrasings
 
 pytest.importorskip("pyswip")
 if shutil.which("swipl") is None:

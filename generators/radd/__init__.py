@@ -2,9 +2,11 @@
 
 `parse_prompt`/`load_jsonl` turn benchmark rows into `RaddInstance`s, `render_messages` turns
 them back into the exact prompt text, and `generate` builds new instances from a facts file.
+The instance types, the phrasings and the prompt parser live in the logic layer
+(`logic/radd/`), which verifies instances; they are re-exported here.
 """
 
-from generators.radd.instance import (
+from logic.radd.instance import (
     MonthDate,
     Option,
     PropertyFact,

@@ -12,10 +12,9 @@ import sys
 from pathlib import Path
 
 from generators.radd.generate import generate, load_facts, to_row
-from generators.radd.instance import RaddParseError
 from generators.radd.loader import iter_jsonl
-from generators.radd.phrasings import default_phrasings
-from generators.radd.prompts import PROMPT_STYLES
+from logic.radd.instance import RaddParseError
+from logic.radd.phrasings import PROMPT_STYLES, default_phrasings
 
 
 def main(argv: list[str]) -> int:

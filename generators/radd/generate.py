@@ -27,10 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from generators.radd.instance import MonthDate, Option, PropertyFact, RaddInstance, RelationSpan
-from generators.radd.phrasings import Phrasing, default_phrasings
-from generators.radd.prompts import PROMPT_STYLES
 from generators.radd.render import render_messages
+from logic.radd.instance import MonthDate, Option, PropertyFact, RaddInstance, RelationSpan
+from logic.radd.phrasings import PROMPT_STYLES, Phrasing, default_phrasings
 
 
 @dataclass(frozen=True)

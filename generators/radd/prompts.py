@@ -1,18 +1,13 @@
-"""The paper's prompt styles (instruction turns) and how it read a choice out of a reply."""
+"""The paper's prompt styles (instruction turns, defined with the other wordings in
+`logic/radd/phrasings.py`) and how it read a choice out of a reply."""
 
 from __future__ import annotations
 
 import re
 
-# Each style: the instruction appended to the question, then any follow-up user turns.
-PROMPT_STYLES: dict[str, list[str]] = {
-    "direct": ['Answer only with "Option 1" or "Option 2", explain your decision after.'],
-    "step_by_step5": [
-        "When answering, let's consider both options, and think step by step.\n"
-        "DO NOT repeat the premises, only refer to their number.",
-        'Based on this, what is your final answer, "Option 1" or "Option 2"?',
-    ],
-}
+from logic.radd.phrasings import PROMPT_STYLES
+
+__all__ = ["PROMPT_STYLES", "parse_choice"]
 
 _DIRECT = re.compile(r"Option (?P<choice>\d)")
 _FOLLOW_UP = re.compile(r"(?i)(?: option)? (?P<choice>\d)")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from generators.radd.instance import RaddInstance
-from generators.radd.phrasings import Phrasing, default_phrasings, fill
-from generators.radd.prompts import PROMPT_STYLES
+from logic.radd.instance import RaddInstance
+from logic.radd.phrasings import PROMPT_STYLES, Phrasing, default_phrasings, fill
 
 
 def render_prompt(inst: RaddInstance, style: str | None = None, phrasings: dict[str, Phrasing] | None = None) -> str:

@@ -1,4 +1,5 @@
-"""Property-pair phrasings (`pairs.yaml`) and matching a line against a template.
+"""The RADD prompt wordings: property-pair phrasings (`pairs.yaml`), the answer instructions of
+each prompt style, and matching a line against a template.
 
 A template is text with `{field}` slots. `fill` renders it; `match` inverts it, with some
 fields already known (matched literally) so that names containing the template's own words
@@ -18,6 +19,16 @@ import yaml
 DATE_RE = r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,4}"
 _DATE_FIELDS = {"start_time", "end_time", "question_date"}
 _SLOT = re.compile(r"\{(\w+)\}")
+
+# Each prompt style: the instruction appended to the question, then any follow-up user turns.
+PROMPT_STYLES: dict[str, list[str]] = {
+    "direct": ['Answer only with "Option 1" or "Option 2", explain your decision after.'],
+    "step_by_step5": [
+        "When answering, let's consider both options, and think step by step.\n"
+        "DO NOT repeat the premises, only refer to their number.",
+        'Based on this, what is your final answer, "Option 1" or "Option 2"?',
+    ],
+}
 
 
 @dataclass(frozen=True)
@@ -42,7 +53,7 @@ def load_phrasings(path: str | Path | None = None) -> dict[str, Phrasing]:
     text = (
         Path(path).read_text(encoding="utf-8")
         if path
-        else resources.files("generators.radd").joinpath("pairs.yaml").read_text(encoding="utf-8")
+        else resources.files("logic.radd").joinpath("pairs.yaml").read_text(encoding="utf-8")
     )
     raw = yaml.safe_load(text)
     return {

@@ -1,8 +1,8 @@
-"""RADD verification through Prolog (`prolog/radd.pl`): which reading of an ambiguous definite
+"""RADD verification through Prolog (`logic/prolog/radd.pl`): which reading of an ambiguous definite
 description the premises make consistent, with a derivation that cites premises by number.
 
-`verify(instance)` / `verify_batch(instances)` take `generators.radd.RaddInstance`s (or their
-`to_dict()` form); `verify_text(text)` takes the raw benchmark prompt (`messages[0]`).
+`verify(instance)` / `verify_batch(instances)` take `RaddInstance`s (`logic/radd/instance.py`) or
+their `to_dict()` form; `verify_text(text)` takes the raw benchmark prompt (`messages[0]`).
 All Prolog calls go through the process-wide worker (`logic.prolog_worker.worker()`).
 """
 
@@ -13,9 +13,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from logic.prolog_worker import worker
+from logic.radd.instance import READINGS, MonthDate
+from logic.radd.parse import parse_prompt
 
 PROGRAM = "radd.pl"
-READINGS = ("de_dicto", "de_re")
 CHUNK = 250  # instances per Prolog goal
 SECONDS_PER_INSTANCE = 0.05
 
@@ -56,8 +57,6 @@ def verify(instance: Any, time_limit: float = 5.0) -> RaddVerdict:
 
 def verify_text(text: str, time_limit: float = 5.0) -> RaddVerdict:
     """Verify a raw RADD prompt (the benchmark's `messages[0]`)."""
-    from generators.radd.loader import parse_prompt
-
     return verify(parse_prompt(text), time_limit=time_limit)
 
 
@@ -103,8 +102,6 @@ def prolog_input(inst: Any, ident: Any = None) -> dict[str, Any]:
 def _ym(date: Any) -> list[int]:
     if isinstance(date, (list, tuple)):
         return [int(date[0]), int(date[1])]
-    from generators.radd.instance import MonthDate
-
     md = MonthDate.from_text(date) if isinstance(date, str) else date
     return [md.year, md.month]
 
