@@ -108,9 +108,8 @@ def tiny_scorer():
     """The tests' random 2-layer GPT-2 over the real GPT-2 vocabulary, or None without the wheel."""
     import tempfile
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     try:
-        from engine_fixtures import tiny_gpt2
+        from tests.server.engine.helpers import tiny_gpt2
 
         return Scorer(tiny_gpt2(Path(tempfile.mkdtemp(prefix="ambit-tiny-"))))
     except BaseException as e:  # noqa: BLE001  (pytest.skip raises a BaseException)

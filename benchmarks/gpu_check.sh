@@ -14,11 +14,11 @@ echo "device: $DEVICE"
 if [ "$DEVICE" = cuda ]; then
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
   ARGS=(--device cuda --prompts 5 --max-tokens 32 --repeat 5)
-  TESTS=(tests/test_engine_scorer.py tests/test_engine_decoder.py)
+  TESTS=(tests/server/engine/test_engine_scorer.py tests/server/engine/test_engine_decoder.py)
   MARK=()                      # slow tests included: they use the default model
 else
   ARGS=(--prompts 2 --max-tokens 16 --repeat 2)
-  TESTS=(tests/test_engine_scorer.py tests/test_engine_decoder.py tests/test_engine_loading.py)
+  TESTS=(tests/server/engine)
   MARK=(-m "not slow")         # the CPU run keeps to the fast set
 fi
 export AMBIT_DEVICE="$DEVICE"

@@ -1,4 +1,5 @@
-"""Shared fixtures: where the reference data lives, and AmP archives extracted to a temp dir.
+"""Shared fixtures: the reference data root (located by `tests/paths.py`), and AmP archives
+extracted to a temp dir.
 
 AmP's licence allows only the compressed archives: they are extracted to a pytest temp
 folder, never into the repository.
@@ -11,16 +12,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
-
-
-def need_shared(sub: str = "") -> Path:
-    """The path under ../shared/data, or skip the test with the reason."""
-    path = SHARED_DATA / sub
-    if not path.exists():
-        pytest.skip(f"reference data not found at {path} (../shared/data is absent on this machine)")
-    return path
+from tests.paths import need_shared
 
 
 @pytest.fixture(scope="session")

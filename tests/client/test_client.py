@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from client import AmbitError, Client
 from client.channel import split_servers, target_for
 from client.testing import FakeAmbitServicer, FakeServer
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from client import Client
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 A = "exists x . forall y . man(y) AND saw(y, x)"
 B = "forall y . exists x . man(y) AND saw(y, x)"
 

@@ -16,15 +16,13 @@ import pytest
 
 import logic
 from generators.amp import AMBIGUOUS_TYPES, pairs
+from tests.paths import need_shared
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 AMP_TYPE_TO_NAME = {"pp": "pp", "scope": "scope", "scope_reverse": "revscope", "bound": "bound", "conj": "conj"}
 
 
 def _extract(tmp_path_factory, setting: str) -> Path:
-    src = SHARED_DATA / "amp" / setting
-    if not src.exists():
-        pytest.skip(f"AmP archives not found at {src} (../shared/data is absent on this machine)")
+    src = need_shared(f"amp/{setting}")
     out = tmp_path_factory.mktemp(f"amp-{setting}")
     for archive in sorted(src.glob("*/data.tar.gz")):
         dest = out / archive.parent.name

@@ -24,16 +24,13 @@ from generators.implicature import (
 )
 from generators.implicature.cli import main as cli_main
 from generators.implicature.templates import KEYS
+from tests.paths import REPO, need_shared
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "implicature"
 
 
 @pytest.fixture(scope="module")
 def data() -> Path:
-    if not (DATA / "prompt_templates.txt").exists():
-        pytest.skip(f"implicature reference data not found at {DATA} (../shared/data is absent)")
-    return DATA
+    return need_shared("implicature/prompt_templates.txt").parent
 
 
 @pytest.fixture(scope="module")

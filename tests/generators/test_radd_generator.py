@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,9 @@ from generators.__main__ import main as generators_main
 from generators.radd import load_jsonl, parse_row, render_messages
 from generators.radd.generate import FactRow, FactSet, generate, load_facts, parse_date, to_row
 from generators.radd.prompts import PROMPT_STYLES
+from tests.paths import REPO
 
-DEMO = Path(__file__).resolve().parents[1] / "generators" / "radd" / "data" / "demo_facts.json"
+DEMO = REPO / "generators" / "radd" / "data" / "demo_facts.json"
 
 
 def _rows(seed=42, style="direct"):

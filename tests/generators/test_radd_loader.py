@@ -9,15 +9,13 @@ import pytest
 
 from generators.radd import MonthDate, RaddParseError, load_jsonl, parse_prompt, render_messages, render_prompt
 from logic.radd.phrasings import default_phrasings, match, prefix_candidates
+from tests.paths import need_shared
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "radd" / "benchmark"
 PAIRS = ("P6_P19", "P159_P206", "P286_P17", "P7779_Q21506450", "P8047_P30")
 
 
 def _files() -> list[Path]:
-    if not DATA.exists():
-        pytest.skip(f"RADD data not found at {DATA} (../shared/data is absent on this machine)")
-    files = sorted(DATA.glob("*/*_results_direct.jsonl"))
+    files = sorted(need_shared("radd/benchmark").glob("*/*_results_direct.jsonl"))
     assert len(files) == 15
     return files
 

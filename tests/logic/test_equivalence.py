@@ -20,8 +20,8 @@ if shutil.which("swipl") is None:
 import logic  # noqa: E402
 from logic import And, Atom, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
 from logic.equivalence_cli import main as equiv_main  # noqa: E402
+from tests.paths import REPO  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def holds(f, model: dict, env: dict | None = None) -> bool:
@@ -255,7 +255,7 @@ def test_cli_jsonl_keeps_order_and_reports_bad_lines():
 def test_cli_via_python_dash_m():
     lines = json.dumps({"a": "exists x . man(x)", "b": "exists y . man(y)"}) + "\n"
     p = subprocess.run([sys.executable, "-m", "logic", "equiv", "--jsonl"], input=lines, capture_output=True,
-                       text=True, cwd=ROOT, timeout=60)
+                       text=True, cwd=REPO, timeout=60)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout.splitlines()[0])["verdict"] == "EQUIVALENT"
 
@@ -264,6 +264,6 @@ def test_cli_via_python_dash_m():
 
 
 def test_prolog_unit_tests_run_in_plain_swipl():
-    p = subprocess.run(["swipl", "-g", "run_tests", "-t", "halt", str(ROOT / "tests" / "prolog" / "test_equivalence.pl")],
+    p = subprocess.run(["swipl", "-g", "run_tests", "-t", "halt", str(Path(__file__).with_name("prolog") / "test_equivalence.pl")],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr

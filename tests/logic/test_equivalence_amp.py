@@ -14,7 +14,7 @@ pytest.importorskip("pyswip")
 
 import logic  # noqa: E402
 from logic import And, Atom, Or, Quant, Var, equivalent_batch  # noqa: E402
-from test_equivalence import check_witness  # noqa: E402
+from tests.logic.test_equivalence import check_witness  # noqa: E402
 
 
 def rows(path: Path) -> list[dict]:

@@ -16,7 +16,7 @@ z3 = pytest.importorskip("z3")
 pytest.importorskip("pyswip")
 
 from logic import And, Atom, Const, Or, Quant, Var, equivalent_batch, to_fol  # noqa: E402
-from test_equivalence import check_witness  # noqa: E402
+from tests.logic.test_equivalence import check_witness  # noqa: E402
 
 UNARY = ["man", "boy", "cup", "saw", "ran"]
 BINARY = ["agent", "patient"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from generators.radd import MonthDate, Option, PropertyFact, RaddInstance, RelationSpan, load_jsonl, render_prompt
 from logic.radd.phrasings import default_phrasings
+from tests.paths import REPO, need_shared
 
 pytest.importorskip("pyswip")
 if shutil.which("swipl") is None:
@@ -18,15 +18,12 @@ if shutil.which("swipl") is None:
 
 from logic.radd import verify, verify_batch, verify_text  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "radd" / "benchmark"
-PL = Path(__file__).resolve().parents[1] / "logic" / "prolog" / "radd.pl"
+PL = REPO / "logic" / "prolog" / "radd.pl"
 
 
 def _instances() -> list[RaddInstance]:
-    if not DATA.exists():
-        pytest.skip(f"RADD data not found at {DATA} (../shared/data is absent on this machine)")
     seen, out = set(), []
-    for f in sorted(DATA.glob("*/*_results_direct.jsonl")):
+    for f in sorted(need_shared("radd/benchmark").glob("*/*_results_direct.jsonl")):
         for inst in load_jsonl(f):
             text = render_prompt(inst)
             if text not in seen:

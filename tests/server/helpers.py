@@ -18,8 +18,8 @@ import grpc
 
 from server.engine.scorer import CandidateScore
 from server.model import DecodeStopped
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(r"ambit server listening on (\S+):(\d+)")
 
 
@@ -112,7 +112,7 @@ class FakeBackend:
 def tiny_gpt2_folder(dest: Path) -> Path:
     """The engine tests' tiny random GPT-2 (real GPT-2 vocabulary) saved as a transformers
     folder, so `python -m server --model <folder>` loads it like any other model."""
-    from tests.engine_fixtures import tiny_gpt2
+    from tests.server.engine.helpers import tiny_gpt2
 
     dest = Path(dest)
     if not (dest / "config.json").exists():

@@ -20,7 +20,7 @@ import server
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc
 from server.limits import Limits
-from tests.server_fixtures import FakeBackend
+from tests.server.helpers import FakeBackend
 
 LF = "exists x . forall y . man(x) AND saw(x, y)"
 

@@ -11,7 +11,7 @@ from server.model import ModelBackend
 @pytest.fixture(scope="module")
 def backend(tmp_path_factory):
     pytest.importorskip("torch")
-    from tests.engine_fixtures import tiny_gpt2
+    from tests.server.engine.helpers import tiny_gpt2
 
     return ModelBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
 

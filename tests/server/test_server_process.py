@@ -12,8 +12,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc
-from tests.server_fixtures import ServerProcess, tiny_gpt2_folder
-from tests.test_server import RADD_INSTANCE
+from tests.server.helpers import ServerProcess, tiny_gpt2_folder
+from tests.server.test_server import RADD_INSTANCE
 
 PROMPT = "Human: a man walked\nComputer:"
 
@@ -164,7 +164,7 @@ def test_load_test_script_reports_json():
     import subprocess
     import sys
 
-    from tests.server_fixtures import REPO
+    from tests.paths import REPO
 
     out = subprocess.run(
         [sys.executable, "benchmarks/load_test.py", "--json", "--clients", "4", "--duration", "3",

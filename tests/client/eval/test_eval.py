@@ -19,9 +19,9 @@ from client.api import AmbitError
 from client.eval.runner import ItemsFailed, RunAborted, check_failures, run_items
 from client.eval.store import ResultsStore, RunMismatch, read_records
 from client.testing import FakeAmbitServicer, FakeServer
+from tests.paths import REPO
+from tests.paths import SHARED_DATA as DATA
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
 
 
 # ---------------------------------------------------------------------------- store / runner

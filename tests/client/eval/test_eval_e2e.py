@@ -11,12 +11,12 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
+from tests.paths import REPO
+from tests.paths import SHARED_DATA as DATA
+
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 
 

@@ -12,14 +12,11 @@ import pytest
 from client.eval import radd as R
 from generators.radd import load_jsonl
 from generators.radd.prompts import parse_choice
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "radd" / "benchmark"
+from tests.paths import need_shared
 
 
 def _need_data() -> Path:
-    if not DATA.exists():
-        pytest.skip(f"RADD data not found at {DATA} (../shared/data is absent on this machine)")
-    return DATA
+    return need_shared("radd/benchmark")
 
 
 def _run(tmp_path: Path, *argv: str) -> dict:

