@@ -1,0 +1,82 @@
+"""The layers of README.md's layout import downwards only: `logic` nothing from `generators`,
+`server` or `client`; `generators` nothing from `server` or `client`; `server.engine` nothing
+from `proto` or `grpc` (the engine knows no RPC).
+
+Checked two ways, because each misses what the other sees:
+- in a fresh interpreter, importing the package and every submodule (walked with pkgutil) leaves
+  no module of a forbidden package in `sys.modules` (this sees imports made through third
+  packages);
+- no import statement in the package's source names a forbidden package, including imports
+  inside functions, which `sys.modules` shows only once the function has run.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paths import REPO
+
+LAYERS = {  # package -> the top-level packages it must not import
+    "logic": ("generators", "server", "client"),
+    "generators": ("server", "client"),
+    "server.engine": ("proto", "grpc"),
+}
+
+# Run with the repository as the working directory, so `python -c` imports this checkout.
+_IMPORT_ALL = """
+import importlib, json, pkgutil, sys
+package = importlib.import_module(sys.argv[1])
+names = [package.__name__] + [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
+for name in names:
+    importlib.import_module(name)
+print(json.dumps({"imported": names, "loaded": sorted(sys.modules)}))
+"""
+
+
+def _import_all(package: str) -> tuple[list[str], list[str]]:
+    """(the package's modules, every module in sys.modules afterwards) from a fresh interpreter."""
+    proc = subprocess.run([sys.executable, "-c", _IMPORT_ALL, package], cwd=REPO, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    return out["imported"], out["loaded"]
+
+
+def _import_statements(path: Path) -> list[tuple[str, int]]:
+    """(absolute module name, line) of every import statement in a file, at any depth."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.module, node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_importing_a_layer_loads_nothing_from_the_layers_above(package: str) -> None:
+    imported, loaded = _import_all(package)
+    assert len(imported) > 1, f"pkgutil found no submodules of {package}"
+    forbidden = LAYERS[package]
+    leaked = [m for m in loaded if m.split(".")[0] in forbidden]
+    assert not leaked, f"importing {package} and its submodules loads {leaked}"
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_no_import_statement_reaches_the_layers_above(package: str) -> None:
+    files = sorted((REPO / package.replace(".", "/")).rglob("*.py"))
+    assert files, f"no source files for {package}"
+    forbidden = LAYERS[package]
+    offending = [
+        f"{path.relative_to(REPO)}:{line} imports {name}"
+        for path in files
+        for name, line in _import_statements(path)
+        if name.split(".")[0] in forbidden
+    ]
+    assert not offending, "\n".join(offending)
