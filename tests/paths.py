@@ -1,7 +1,7 @@
 """Where the tests find the repository and the reference data, in one place for every folder.
 
-The data root is `$AMBIT_DATA` when set, else `../shared/data` next to the repository (the
-same order as the CLIs' `--data` defaults, after the flag itself). Imported as `tests.paths`.
+The data root is `$AMBIT_DATA` when set, else `../shared/data` next to the repository.
+Imported as `tests.paths` (the test folders are packages, so every module has one name).
 """
 
 from __future__ import annotations
