@@ -97,19 +97,7 @@ def serve(
     no_model = no_model or model == NO_MODEL
     stats = Stats()
     core = AmbitCore(limits, prolog_seconds)
-    options = [
-        ("grpc.max_receive_message_length", limits.max_message_bytes),
-        ("grpc.max_send_message_length", limits.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-    ]
-    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
-    server = grpc.server(pool, options=options, interceptors=[RpcInterceptor(stats, SERVICE_NAME)])
-    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
-    health_servicer = health.HealthServicer(experimental_non_blocking=True)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    server, health_servicer = _grpc_server(core, stats, workers, limits)
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise OSError(f"cannot bind {host}:{port}")
@@ -121,16 +109,11 @@ def serve(
             t0 = time.monotonic()
             _start_prolog()
             if not no_model:
-                be = backend
-                if be is None:
-                    from .model import ModelBackend
-
-                    be = ModelBackend.load(model, device=device, dtype=dtype)
+                be = backend if backend is not None else _load_backend(model, device, dtype)
                 info = be.info()
                 core.attach_model(ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
-                for name in ("", SERVICE_NAME):
-                    health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+                _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
             log.info(
                 "ready model=%s device=%s dtype=%s max_batch=%d in %.1f s",
                 core.model_info.get("model_id", NO_MODEL), core.model_info.get("device", "-"),
@@ -150,6 +133,36 @@ def serve(
     else:
         threading.Thread(target=load, name="ambit-load", daemon=True).start()
     return running
+
+
+def _grpc_server(core: AmbitCore, stats: Stats, workers: int, limits: Limits) -> tuple[grpc.Server, health.HealthServicer]:
+    """An unstarted server with AmbitService (behind the interceptor), health (NOT_SERVING
+    until the model is loaded) and reflection."""
+    options = [
+        ("grpc.max_receive_message_length", limits.max_message_bytes),
+        ("grpc.max_send_message_length", limits.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+    ]
+    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
+    server = grpc.server(pool, options=options, interceptors=[RpcInterceptor(stats, SERVICE_NAME)])
+    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
+    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    _set_health(health_servicer, health_pb2.HealthCheckResponse.NOT_SERVING)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    return server, health_servicer
+
+
+def _set_health(health_servicer: health.HealthServicer, status: int) -> None:
+    """The same health status for the server as a whole and for AmbitService."""
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, status)
+
+
+def _load_backend(model: str | None, device: str | None, dtype: str | None) -> Any:
+    from .model import ModelBackend
+
+    return ModelBackend.load(model, device=device, dtype=dtype)
 
 
 def _start_prolog() -> None:
