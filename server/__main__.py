@@ -15,7 +15,7 @@ import threading
 
 from .app import serve
 from .limits import Limits
-from .servicer import DEFAULT_PROLOG_SECONDS
+from .service import DEFAULT_PROLOG_SECONDS
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

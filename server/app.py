@@ -1,4 +1,5 @@
-"""Start the gRPC server: servicer, health checking, reflection, model loading, shutdown.
+"""Start the gRPC server: service core, servicer and interceptor, health checking, reflection,
+model loading, shutdown.
 
 `serve(...)` binds the port at once with health NOT_SERVING, loads the model and starts
 Prolog (in the background when `wait=False`), then turns health SERVING. `RunningServer.stop`
@@ -22,8 +23,10 @@ from grpc_reflection.v1alpha import reflection
 from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
 from .batcher import ModelWorker
+from .interceptor import RpcInterceptor
 from .limits import Limits
-from .servicer import DEFAULT_PROLOG_SECONDS, AmbitServicer
+from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
+from .servicer import AmbitServicer
 from .stats import Stats
 
 log = logging.getLogger("ambit.server")
@@ -39,7 +42,7 @@ class RunningServer:
     server: grpc.Server
     port: int
     host: str
-    servicer: AmbitServicer
+    core: AmbitCore
     health: health.HealthServicer
     ready: threading.Event = field(default_factory=threading.Event)
     startup_error: BaseException | None = None
@@ -63,8 +66,8 @@ class RunningServer:
         self._stopped = True
         self.health.enter_graceful_shutdown()
         self.server.stop(grace).wait()
-        if self.servicer.worker is not None:
-            self.servicer.worker.close()
+        if self.core.worker is not None:
+            self.core.worker.close()
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
         return self.server.wait_for_termination(timeout)
@@ -93,45 +96,28 @@ def serve(
     """
     no_model = no_model or model == NO_MODEL
     stats = Stats()
-    servicer = AmbitServicer(None, limits, stats, prolog_seconds)
-    options = [
-        ("grpc.max_receive_message_length", limits.max_message_bytes),
-        ("grpc.max_send_message_length", limits.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-    ]
-    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
-    server = grpc.server(pool, options=options)
-    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(servicer, server)
-    health_servicer = health.HealthServicer(experimental_non_blocking=True)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    core = AmbitCore(limits, prolog_seconds)
+    server, health_servicer = _grpc_server(core, stats, workers, limits)
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise OSError(f"cannot bind {host}:{port}")
     server.start()
-    running = RunningServer(server, bound, host, servicer, health_servicer)
+    running = RunningServer(server, bound, host, core, health_servicer)
 
     def load() -> None:
         try:
             t0 = time.monotonic()
             _start_prolog()
             if not no_model:
-                be = backend
-                if be is None:
-                    from .model import ModelBackend
-
-                    be = ModelBackend.load(model, device=device, dtype=dtype)
-                servicer.model_info = be.info()
-                servicer.worker = ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue)
+                be = backend if backend is not None else _load_backend(model, device, dtype)
+                info = be.info()
+                core.attach_model(ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
-                for name in ("", SERVICE_NAME):
-                    health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+                _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
             log.info(
                 "ready model=%s device=%s dtype=%s max_batch=%d in %.1f s",
-                servicer.model_info.get("model_id", NO_MODEL), servicer.model_info.get("device", "-"),
-                servicer.model_info.get("dtype", "-"), max_batch, time.monotonic() - t0,
+                core.model_info.get("model_id", NO_MODEL), core.model_info.get("device", "-"),
+                core.model_info.get("dtype", "-"), max_batch, time.monotonic() - t0,
             )
         except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
             log.exception("startup failed")
@@ -147,6 +133,36 @@ def serve(
     else:
         threading.Thread(target=load, name="ambit-load", daemon=True).start()
     return running
+
+
+def _grpc_server(core: AmbitCore, stats: Stats, workers: int, limits: Limits) -> tuple[grpc.Server, health.HealthServicer]:
+    """An unstarted server with AmbitService (behind the interceptor), health (NOT_SERVING
+    until the model is loaded) and reflection."""
+    options = [
+        ("grpc.max_receive_message_length", limits.max_message_bytes),
+        ("grpc.max_send_message_length", limits.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+    ]
+    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
+    server = grpc.server(pool, options=options, interceptors=[RpcInterceptor(stats, SERVICE_NAME)])
+    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
+    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    _set_health(health_servicer, health_pb2.HealthCheckResponse.NOT_SERVING)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    return server, health_servicer
+
+
+def _set_health(health_servicer: health.HealthServicer, status: int) -> None:
+    """The same health status for the server as a whole and for AmbitService."""
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, status)
+
+
+def _load_backend(model: str | None, device: str | None, dtype: str | None) -> Any:
+    from .model import ModelBackend
+
+    return ModelBackend.load(model, device=device, dtype=dtype)
 
 
 def _start_prolog() -> None:

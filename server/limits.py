@@ -1,4 +1,4 @@
-"""Request limits: checked by the servicer, reported by GetModelInfo, documented here.
+"""Request limits: checked by the service core, reported by GetModelInfo, documented here.
 
 Why these numbers: AmP prompts (10 few-shot examples) are ~3k characters and a RADD text
 ~2k, so 64k characters leaves room for long contexts without letting one request hold the

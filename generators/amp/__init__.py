@@ -11,6 +11,7 @@ latest ones (README.md, "Counts", derives each number).
 
 from .generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary
 from .prompts import AMBIGUOUS_TYPES, fewshot_prompts, prompt_text, zeroshot_prompts
+from .prompts import prompt_for_utterance
 from .spec import Family, Lexicon, SpecError, Template, families, lexicon, load_family
 
 __all__ = [

@@ -119,3 +119,31 @@ def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, se
                 prompt = prompt_text(demos, item["surface"])
                 out.append(_record("fewshot", name, idx, item, prompt, fmt, canonical, r))
     return out
+
+
+def prompt_for_utterance(utterance: str, *, setting: str, type: str, ratio: float = 0.0, seed: int = 0,
+                         fmt: str = "fol", shots: int | None = None) -> str:
+    """The prompt `zeroshot_prompts` / `fewshot_prompts` build for the first test item of `type`
+    (same seed, ratio, format and shots), with `utterance` as its test sentence. The server uses
+    it to parse any utterance with an AmP prompt; FOL is canonical in few-shot, as there."""
+    name = _types(type)[0]
+    items = _items(name, seed, 1)
+    if not items:
+        raise ValueError(f"no test items for type {type!r}")
+    idx, _ = items[0]
+    if setting == "zeroshot":
+        rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
+        demos = [(row["surface"], render_lf(row["lf"], fmt, False))
+                 for family, k in families()[name].zeroshot.items() for row in rng.sample(_rows(family), k)]
+        rng.shuffle(demos)
+        return prompt_text(demos, utterance)
+    if setting != "fewshot":
+        raise ValueError(f"unknown prompt setting {setting!r} (zeroshot or fewshot)")
+    shots = prompt_config()["fewshot"]["shots"] if shots is None else shots
+    pool = _pairs(name)
+    rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")
+    chosen = [pool[j] for j in rng.sample(range(len(pool)), shots + 1) if j != idx][:shots]
+    n0 = round(shots * ratio)
+    demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, True)) for i, d in enumerate(chosen)]
+    random.Random(f"amp-fewshot-order:{seed}:{name}:{idx}:{ratio:.3f}").shuffle(demos)
+    return prompt_text(demos, utterance)

@@ -1,0 +1,259 @@
+"""Protobuf messages to the service core's values and back. Enum values the proto does not
+define are the only errors raised here (INVALID_ARGUMENT, reason UNKNOWN_ENUM); every other
+check belongs to the core."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from proto.ambit.v1 import ambit_pb2 as pb
+
+from .service import (
+    CanonicalQuery, DecodingOptions, Distribution, EquivalenceAnswer, EquivalenceQuery, InvalidField,
+    ModelCounters, ParseQuery, PromptSpec, RaddAnswer, RaddQuery, ScoreQuery, ServerInfo, ServiceError,
+    Vocabulary,
+)
+from .service import distribution
+from .stats import Stats
+from .status import item_status, ok_status
+
+FORMATS = {pb.LF_FORMAT_UNSPECIFIED: "fol", pb.LF_FORMAT_FOL: "fol", pb.LF_FORMAT_LISP: "lisp"}
+FORMAT_ENUM = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
+VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VAR_NAMING_V: "v"}
+STRATEGIES = {
+    pb.DECODING_STRATEGY_UNSPECIFIED: "beam", pb.DECODING_STRATEGY_BEAM: "beam", pb.DECODING_STRATEGY_SAMPLE: "sample",
+}
+SETTINGS = {
+    pb.PROMPT_SETTING_UNSPECIFIED: "zeroshot", pb.PROMPT_SETTING_ZEROSHOT: "zeroshot",
+    pb.PROMPT_SETTING_FEWSHOT: "fewshot",
+}
+VERDICTS = {
+    "EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN,
+}
+PARSE_STATUSES = {
+    distribution.OK: pb.PARSE_STATUS_OK, distribution.INVALID: pb.PARSE_STATUS_INVALID,
+    distribution.UNFINISHED: pb.PARSE_STATUS_UNFINISHED,
+}
+CONSISTENCY = {
+    "consistent": pb.CONSISTENCY_CONSISTENT, "inconsistent": pb.CONSISTENCY_INCONSISTENT,
+    "undetermined": pb.CONSISTENCY_UNKNOWN,
+}
+
+
+def enum(table: dict, value: int, field: str, enum_name: str) -> Any:
+    """The domain value of a proto enum value; InvalidField for a value the table lacks."""
+    try:
+        return table[value]
+    except KeyError:
+        raise InvalidField(field, f"unknown {enum_name} value {value}", reason="UNKNOWN_ENUM") from None
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_query(req: pb.ScoreCandidatesRequest) -> ScoreQuery:
+    return ScoreQuery(req.prompt, tuple(req.candidates), req.end_marker)
+
+
+def score_response(req: pb.ScoreCandidatesRequest, scores: list[Any], model_id: str) -> pb.ScoreCandidatesResponse:
+    out = pb.ScoreCandidatesResponse(request_id=req.request_id, model_id=model_id)
+    for s in scores:
+        msg = out.scores.add(
+            text=s.text,
+            tokens=[str(t) for t in s.tokens],
+            token_ids=[int(t) for t in s.token_ids],
+            token_probs=[float(p) for p in s.token_probs],
+            min_prob=float(s.min_prob),
+            min_prob_renorm=float(s.min_prob_renorm),
+            sum_logprob=float(s.sum_logprob),
+            mean_logprob=float(s.mean_logprob),
+        )
+        if req.end_marker and s.end_logprob is not None:
+            msg.end_logprob = float(s.end_logprob)
+    return out
+
+
+def score_batch_result(
+    items: Sequence[pb.ScoreCandidatesRequest], index: int, outcome: Any, model_id: str
+) -> pb.ScoreCandidatesBatchResult:
+    if isinstance(outcome, BaseException):
+        return pb.ScoreCandidatesBatchResult(index=index, status=item_status(outcome))
+    response = score_response(items[index], outcome, model_id)
+    return pb.ScoreCandidatesBatchResult(index=index, status=ok_status(), response=response)
+
+
+# --------------------------------------------------------------------------- logic
+
+
+def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> EquivalenceQuery:
+    fmt = enum(FORMATS, req.format, f"{field}format", "LFFormat")
+    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0)
+
+
+def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
+    """Each item as a query, or the error that kept it from being read."""
+    out: list[EquivalenceQuery | ServiceError] = []
+    for i, item in enumerate(items):
+        try:
+            out.append(equivalence_query(item, f"items[{i}]."))
+        except ServiceError as e:
+            out.append(e)
+    return out
+
+
+def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAnswer) -> pb.CheckEquivalenceResponse:
+    v = answer.verdict
+    out = pb.CheckEquivalenceResponse(
+        request_id=req.request_id, canonical_a=answer.canonical_a, canonical_b=answer.canonical_b,
+        verdict=VERDICTS.get(str(v.verdict), pb.VERDICT_UNKNOWN),
+    )
+    if v.a_entails_b is not None:
+        out.a_entails_b = bool(v.a_entails_b)
+    if v.b_entails_a is not None:
+        out.b_entails_a = bool(v.b_entails_a)
+    if v.witness is not None:
+        out.witness_json = json.dumps(v.witness, sort_keys=True, default=str)
+    return out
+
+
+def equivalence_batch_result(
+    items: Sequence[pb.CheckEquivalenceRequest], index: int, outcome: Any
+) -> pb.CheckEquivalenceBatchResult:
+    if isinstance(outcome, BaseException):
+        return pb.CheckEquivalenceBatchResult(index=index, status=item_status(outcome))
+    response = equivalence_response(items[index], outcome)
+    return pb.CheckEquivalenceBatchResult(index=index, status=ok_status(), response=response)
+
+
+def canonical_query(req: pb.CanonicalizeRequest) -> CanonicalQuery:
+    fmt = enum(FORMATS, req.format, "format", "LFFormat")
+    to = fmt if req.output_format == pb.LF_FORMAT_UNSPECIFIED else enum(
+        FORMATS, req.output_format, "output_format", "LFFormat"
+    )
+    return CanonicalQuery(req.lf, fmt, to, enum(VAR_NAMINGS, req.var_naming, "var_naming", "VarNaming"))
+
+
+def canonical_response(req: pb.CanonicalizeRequest, query: CanonicalQuery, canonical: str) -> pb.CanonicalizeResponse:
+    return pb.CanonicalizeResponse(request_id=req.request_id, canonical=canonical, format=FORMAT_ENUM[query.to])
+
+
+def radd_query(req: pb.VerifyRADDRequest) -> RaddQuery:
+    source = req.WhichOneof("instance_source")
+    value = "" if source is None else getattr(req, source)
+    return RaddQuery(source, value, req.time_limit_ms / 1000.0)
+
+
+def radd_response(req: pb.VerifyRADDRequest, answer: RaddAnswer) -> pb.VerifyRADDResponse:
+    """logic.radd's verdict as the message: one interpretation per option, in option order."""
+    result = answer.result
+    out = pb.VerifyRADDResponse(
+        request_id=req.request_id,
+        answer="" if result.answer_option is None else str(result.answer_option),
+        answer_option=result.answer_option or 0,
+        derivation=list(result.derivation),
+        status=result.status,
+        details_json=json.dumps(result.to_dict(), sort_keys=True, default=str),
+    )
+    for option in answer.instance.options:
+        v = result.interpretations.get(option.reading)
+        if v is None:
+            out.interpretations.add(label=str(option.number), reading=option.reading, relation=option.relation,
+                                    verdict=pb.CONSISTENCY_UNKNOWN)
+            continue
+        out.interpretations.add(
+            label=str(option.number),
+            verdict=CONSISTENCY.get(v.verdict, pb.CONSISTENCY_UNKNOWN),
+            relation=v.relation,
+            explanation="; ".join(v.findings) or (v.derivation[-1] if v.derivation else ""),
+            reading=v.reading,
+            premises=list(v.premises),
+            derivation=list(v.derivation),
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_query(req: pb.ParseDistributionRequest) -> ParseQuery:
+    fmt = enum(FORMATS, req.format, "format", "LFFormat")
+    source = req.WhichOneof("prompt_source")
+    spec = None
+    if source == "prompt_spec":
+        s = req.prompt_spec
+        setting = enum(SETTINGS, s.setting, "prompt_spec.setting", "PromptSetting")
+        spec = PromptSpec(setting, s.type, s.ratio, s.seed, s.num_examples)
+    prompt = req.prompt if source == "prompt" else None
+    return ParseQuery(req.utterance, prompt, spec, fmt, decoding_options(req.decoding))
+
+
+def decoding_options(d: pb.DecodingParams) -> DecodingOptions:
+    vocabulary = None
+    if d.closed_vocabulary:
+        v = d.vocabulary
+        vocabulary = Vocabulary(tuple(v.unary), tuple(v.binary), tuple(v.constants), tuple(v.variables))
+    return DecodingOptions(
+        strategy=enum(STRATEGIES, d.strategy, "decoding.strategy", "DecodingStrategy"),
+        beam_size=d.beam_size, num_samples=d.num_samples, temperature=d.temperature, top_p=d.top_p,
+        max_tokens=d.max_tokens, seed=d.seed if d.HasField("seed") else 0, vocabulary=vocabulary,
+    )
+
+
+def distribution_response(req: pb.ParseDistributionRequest, dist: Distribution) -> pb.ParseDistributionResponse:
+    out = pb.ParseDistributionResponse(
+        request_id=req.request_id, prompt=dist.prompt, model_id=dist.model_id,
+        classes_exact=dist.classes_exact, unparsed_mass=dist.unparsed_mass,
+    )
+    for c in dist.candidates:
+        msg = out.candidates.add(
+            text=c.text, logprob=c.logprob, min_prob=c.min_prob, token_probs=c.token_probs, tokens=c.tokens,
+            probability=c.probability, meaning_class=c.meaning_class, parse_status=PARSE_STATUSES[c.parse_status],
+            canonical=c.canonical,
+        )
+        e = c.parse_error
+        if e is not None:
+            msg.parse_error.CopyFrom(pb.ParseError(
+                message=e.reason, kind=e.kind, position=e.pos, column=e.column, token=e.token, expected=list(e.expected),
+            ))
+    for k in dist.classes:
+        out.classes.add(canonical=k.canonical, probability_mass=k.probability_mass, member_indices=k.member_indices)
+    return out
+
+
+# --------------------------------------------------------------------------- info
+
+
+def model_info_response(req: pb.GetModelInfoRequest, info: ServerInfo) -> pb.GetModelInfoResponse:
+    lim = info.limits
+    return pb.GetModelInfoResponse(
+        request_id=req.request_id,
+        model_id=info.model.get("model_id", ""),
+        device=info.model.get("device", ""),
+        dtype=info.model.get("dtype", ""),
+        vocab_size=info.model.get("vocab_size", 0),
+        formats=list(info.formats),
+        model_loaded=info.model_loaded,
+        limits=pb.Limits(
+            max_prompt_chars=lim.max_prompt_chars, max_candidates=lim.max_candidates,
+            max_candidate_chars=lim.max_candidate_chars, max_lf_chars=lim.max_lf_chars,
+            max_batch_items=lim.max_batch_items, max_beam=lim.max_beam, max_tokens=lim.max_tokens,
+            max_message_bytes=lim.max_message_bytes, max_queue=lim.max_queue,
+        ),
+        max_batch=info.max_batch,
+        server_id=info.server_id,
+        version=info.version,
+    )
+
+
+def stats_response(
+    req: pb.GetStatsRequest, server_id: str, stats: Stats, model: ModelCounters | None
+) -> pb.GetStatsResponse:
+    out = pb.GetStatsResponse(request_id=req.request_id, server_id=server_id, uptime_seconds=stats.uptime())
+    for name, c in stats.snapshot().items():
+        out.methods[name].CopyFrom(pb.MethodStats(requests=c.requests, errors=c.errors, total_seconds=c.total_seconds))
+    out.batch_items = stats.batch_items
+    if model is not None:
+        out.model_batches, out.model_jobs, out.rejected = model.batches, model.jobs, model.rejected
+        out.model_busy_seconds = model.busy_seconds
+    return out

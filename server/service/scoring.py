@@ -1,0 +1,110 @@
+"""Scoring requests: validate, submit to the model worker (where they batch with other
+requests), wait within the deadline; batches go through a sliding window of in-flight jobs."""
+
+from __future__ import annotations
+
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ..batcher import ModelWorker, QueueFull
+from ..limits import Limits
+from . import validate
+from .deadline import Deadline
+from .errors import Cancelled, DeadlineExceeded, InvalidField, Overloaded, ServiceError
+
+
+@dataclass(frozen=True)
+class ScoreQuery:
+    """Candidates to score as continuations of `prompt` (`end_marker`: also score the end)."""
+
+    prompt: str
+    candidates: tuple[str, ...]
+    end_marker: bool = False
+
+
+def check(query: ScoreQuery, limits: Limits, field: str = "") -> None:
+    """Prompt and candidates within the limits; `field` prefixes the field names (batch items)."""
+    validate.text(query.prompt, f"{field}prompt", limits.max_prompt_chars)
+    if not query.candidates:
+        raise InvalidField(f"{field}candidates", "at least one candidate is needed", reason="EMPTY")
+    if len(query.candidates) > limits.max_candidates:
+        raise InvalidField(
+            f"{field}candidates",
+            f"{len(query.candidates)} candidates; the limit is {limits.max_candidates}",
+            reason="TOO_MANY",
+        )
+    for i, c in enumerate(query.candidates):
+        validate.text(c, f"{field}candidates[{i}]", limits.max_candidate_chars)
+
+
+def submit(worker: ModelWorker, query: ScoreQuery, limits: Limits, field: str = "") -> Future:
+    """The checked query queued on the model worker; Overloaded when the queue is full."""
+    check(query, limits, field)
+    try:
+        return worker.submit_score(query.prompt, list(query.candidates), query.end_marker)
+    except QueueFull as e:
+        raise Overloaded(str(e)) from None
+
+
+def wait_for(fut: Future, deadline: Deadline) -> Any:
+    """A model job's result; cancel the job when the deadline passes or the client goes away."""
+    deadline.on_cancel(fut.cancel)
+    try:
+        return fut.result(timeout=deadline.remaining())
+    except FutureTimeout:
+        fut.cancel()
+        raise DeadlineExceeded("deadline exceeded while the model was busy") from None
+    except CancelledError:
+        raise Cancelled("request cancelled") from None
+
+
+Outcome = tuple[int, Any]  # (item index, its result or the exception that failed it)
+
+
+def score_window(
+    worker: ModelWorker, queries: Sequence[ScoreQuery], limits: Limits, deadline: Deadline
+) -> Iterator[Outcome]:
+    """(index, scores or exception) for every item, as each finishes. Items are submitted in a
+    sliding window (so they batch with each other and with other clients' requests, without
+    flooding the queue); an item refused for a full queue waits until some work finishes."""
+    window = max(2 * worker.max_batch, 1)
+    in_flight: dict[Future, int] = {}
+    pending = list(range(len(queries)))[::-1]  # a stack: the next item is at the end
+    try:
+        while True:
+            yield from _fill(worker, queries, limits, pending, in_flight, window)
+            if not in_flight:
+                if not pending:
+                    return
+                continue
+            deadline.check()
+            done, _ = wait(list(in_flight), timeout=deadline.remaining(), return_when=FIRST_COMPLETED)
+            if not done:
+                deadline.check()
+            for fut in done:
+                i = in_flight.pop(fut)
+                try:
+                    yield i, fut.result()
+                except Exception as e:  # noqa: BLE001 - the item's own error
+                    yield i, e
+    finally:
+        for fut in in_flight:
+            fut.cancel()
+
+
+def _fill(
+    worker: ModelWorker, queries: Sequence[ScoreQuery], limits: Limits,
+    pending: list[int], in_flight: dict[Future, int], window: int,
+) -> Iterator[Outcome]:
+    """Submit pending items until the window is full; yield the items refused outright."""
+    while pending and len(in_flight) < window:
+        i = pending.pop()
+        try:
+            in_flight[submit(worker, queries[i], limits, f"items[{i}].")] = i
+        except ServiceError as e:
+            if isinstance(e, Overloaded) and in_flight:
+                pending.append(i)  # retry once some work finishes
+                return
+            yield i, e

@@ -1,0 +1,82 @@
+"""Service errors as gRPC statuses (codes documented in ambit.proto): bad input ->
+INVALID_ARGUMENT with a `google.rpc.BadRequest` field violation (for an LF also an `ErrorInfo`
+with the parse position); queue full -> RESOURCE_EXHAUSTED; deadline -> DEADLINE_EXCEEDED;
+cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; anything else -> INTERNAL,
+whose message says nothing about the cause (the server log has it)."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import Message
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from .service.errors import (
+    Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
+)
+
+log = logging.getLogger("ambit.server")
+
+DOMAIN = "ambit.v1"
+INTERNAL_MESSAGE = "internal error; see the server log"
+
+_CODES: dict[type, grpc.StatusCode] = {
+    InvalidField: grpc.StatusCode.INVALID_ARGUMENT,
+    Overloaded: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
+    Cancelled: grpc.StatusCode.CANCELLED,
+    ModelUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
+}
+
+
+def code_of(exc: BaseException) -> grpc.StatusCode:
+    """The status code for an exception (INTERNAL for anything but a known ServiceError)."""
+    for kind in type(exc).__mro__:
+        if kind in _CODES:
+            return _CODES[kind]
+    return grpc.StatusCode.INTERNAL
+
+
+def _details(exc: BaseException) -> list[Message]:
+    if not isinstance(exc, InvalidField):
+        return []
+    violation = error_details_pb2.BadRequest.FieldViolation(
+        field=exc.field, description=exc.description, reason=exc.reason
+    )
+    details: list[Message] = [error_details_pb2.BadRequest(field_violations=[violation])]
+    if isinstance(exc, MalformedLF):
+        err = exc.error
+        details.append(error_details_pb2.ErrorInfo(
+            reason="LF_PARSE_ERROR",
+            domain=DOMAIN,
+            metadata={
+                "field": exc.field, "kind": err.kind, "position": str(err.pos), "column": str(err.column),
+                "token": err.token, "expected": " ".join(err.expected), "format": err.fmt,
+            },
+        ))
+    return details
+
+
+def to_status(exc: BaseException) -> status_pb2.Status:
+    """The `google.rpc.Status` for an exception, with its error details packed."""
+    code = code_of(exc)
+    message = exc.message if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL else INTERNAL_MESSAGE
+    packed = []
+    for d in _details(exc):
+        a = any_pb2.Any()
+        a.Pack(d)
+        packed.append(a)
+    return status_pb2.Status(code=code.value[0], message=message, details=packed)
+
+
+def item_status(exc: BaseException) -> status_pb2.Status:
+    """The status of one failed batch item; an unexpected error is logged with its traceback."""
+    if code_of(exc) is grpc.StatusCode.INTERNAL:
+        log.error("internal error in a batch item", exc_info=exc)
+    return to_status(exc)
+
+
+def ok_status() -> status_pb2.Status:
+    return status_pb2.Status(code=code_pb2.OK)
