@@ -18,8 +18,9 @@ from server.service import (
     AmbitCore, CanonicalQuery, Deadline, DeadlineExceeded, DecodingOptions, EquivalenceQuery, InvalidField,
     MalformedLF, ModelUnavailable, ParseQuery, PromptSpec, RaddQuery, ScoreQuery, Vocabulary,
 )
-from tests.server_fixtures import REPO, FakeBackend
-from tests.test_server import RADD_INSTANCE
+from tests.paths import REPO
+from tests.server.helpers import FakeBackend
+from tests.server.test_server import RADD_INSTANCE
 
 LF = "exists x . forall y . man(x) AND saw(x, y)"
 
