@@ -4,13 +4,17 @@ appendix A.2): ingredient counts, words, and Prolog non-equivalence to both read
 from __future__ import annotations
 
 import collections
+import io
+import json
 import random
 import time
+from contextlib import redirect_stdout
 
 import pytest
 
 import logic
 from generators.amp import AMBIGUOUS_TYPES, SpecError, families, family_rows, lexicon, load_family, pairs, zeroshot_prompts
+from generators.amp import cli
 from generators.amp.ingredients import check_ingredients, item_ingredients
 
 # Ingredients per prompt, by type (issue #17's table, after the paper's appendix A.2).
@@ -189,3 +193,16 @@ def test_sampled_construction_stays_available():
     assert all(extra_words(r) for r in sampled)  # other words than the test sentence's
     with pytest.raises(ValueError):
         zeroshot_prompts("pp", limit=1, ingredients="other")
+
+
+def _cli(*argv: str) -> list[dict]:
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert cli.main(["amp-prompts", "--setting", "zeroshot", "--type", "conj", "--limit", "3", *argv]) == 0
+    return [json.loads(line) for line in buf.getvalue().splitlines()]
+
+
+def test_cli_ingredients_option():
+    assert _cli() == _cli("--ingredients", "own") == zeroshot_prompts("conj", limit=3)
+    assert _cli("--ingredients", "sampled", "--format", "lisp") == zeroshot_prompts(
+        "conj", limit=3, fmt="lisp", ingredients="sampled")
