@@ -8,7 +8,7 @@ import os
 import sys
 
 from .generate import FORMATS, generate
-from .prompts import fewshot_prompts, zeroshot_prompts
+from .prompts import INGREDIENTS, fewshot_prompts, zeroshot_prompts
 from .spec import families
 
 
@@ -44,6 +44,10 @@ def _prompts_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="fol", choices=FORMATS)
     p.add_argument("--canonical", choices=("yes", "no"), default=None,
                    help="canonical FOL (default: no for zeroshot, yes for fewshot, as AmP's files)")
+    p.add_argument("--ingredients", choices=INGREDIENTS, default="own",
+                   help="zeroshot demonstrations: own (default: unambiguous sentences made from the "
+                        "test sentence's own words, as AmP's appendix A.2) or sampled (examples of "
+                        "the ingredient families with other words)")
     return p
 
 
@@ -66,7 +70,7 @@ def main(argv: list[str]) -> int:
         a = _prompts_parser().parse_args(args)
         canonical = {"yes": True, "no": False, None: a.setting == "fewshot"}[a.canonical]
         if a.setting == "zeroshot":
-            recs = zeroshot_prompts(a.type, a.seed, a.limit, a.format, canonical)
+            recs = zeroshot_prompts(a.type, a.seed, a.limit, a.format, canonical, a.ingredients)
         else:
             recs = fewshot_prompts(a.type, a.ratios, a.seed, a.limit, a.format, canonical, a.shots)
         _write(recs)

@@ -52,25 +52,30 @@ def render_lf(lf: str, fmt: str, canonical: bool = False) -> str:
     return logic.canonical(lf, "fol", to=fmt)
 
 
+def template_rows(fam: Family, t: Template, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:
+    """The rows of one template of a family, in enumeration order."""
+    lex = lexicon()
+    tags = t.tags
+    for filling in _fillings(t, lex):
+        surface = realise(t, filling, lex)
+        bindings = {s: w.lf for s, w in filling.items()}
+        for idx, lf_template in enumerate(t.lfs):
+            yield {
+                "surface": surface,
+                "lf": render_lf(lf_template.format(**bindings), fmt, canonical),
+                "unfilled_template": lf_template,
+                "template_tags": list(tags),
+                "var_bindings": dict(bindings),
+                "template_idx": idx,
+                "type": fam.type,
+            }
+
+
 def family_rows(fam: Family, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:
     """All rows of one family; for an ambiguous family the LF0 and LF1 rows of one utterance
     are adjacent."""
-    lex = lexicon()
     for t in fam.templates:
-        tags = t.tags
-        for filling in _fillings(t, lex):
-            surface = realise(t, filling, lex)
-            bindings = {s: w.lf for s, w in filling.items()}
-            for idx, lf_template in enumerate(t.lfs):
-                yield {
-                    "surface": surface,
-                    "lf": render_lf(lf_template.format(**bindings), fmt, canonical),
-                    "unfilled_template": lf_template,
-                    "template_tags": list(tags),
-                    "var_bindings": dict(bindings),
-                    "template_idx": idx,
-                    "type": fam.type,
-                }
+        yield from template_rows(fam, t, fmt, canonical)
 
 
 def resolve(name: str) -> list[Family]:
@@ -101,15 +106,19 @@ def generate(type: str = "all", fmt: str = "fol", ambiguous_only: bool = False,
 
 
 def pairs(type: str, fmt: str = "fol", canonical: bool = False) -> list[dict]:
-    """One record per ambiguous utterance: `{surface, lf0, lf1, type, row0, row1}`."""
+    """One record per ambiguous utterance: `{surface, lf0, lf1, type, name, row0, row1,
+    template}` (`template`: the Template it was made from, which declares its zero-shot
+    ingredients)."""
     out = []
     for fam in resolve(type):
         if not fam.ambiguous:
             continue
-        rows = family_rows(fam, fmt, canonical)
-        for r0, r1 in zip(rows, rows):
-            out.append({"surface": r0["surface"], "lf0": r0["lf"], "lf1": r1["lf"],
-                        "type": fam.type, "name": fam.name, "row0": r0, "row1": r1})
+        for t in fam.templates:
+            rows = template_rows(fam, t, fmt, canonical)
+            for r0, r1 in zip(rows, rows):
+                out.append({"surface": r0["surface"], "lf0": r0["lf"], "lf1": r1["lf"],
+                            "type": fam.type, "name": fam.name, "row0": r0, "row1": r1,
+                            "template": t})
     return out
 
 

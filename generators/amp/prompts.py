@@ -9,8 +9,10 @@
     Human: <test utterance>
     Computer:
 
-Zero-shot: unambiguous "ingredient" examples (the families and counts listed under `zeroshot:`
-in the type's spec), never an example of the tested type, in seeded random order.
+Zero-shot: unambiguous "ingredient" examples, never an example of the tested type, in seeded
+random order. By default ("own", AmP's appendix A.2) they are made from the test sentence's own
+words through the ingredient templates its template declares (`ingredients.py`); "sampled"
+draws examples with other words from the families listed under `zeroshot:` in the type's spec.
 Few-shot (mixed): `shots` other utterances of the tested type, the first round(shots * r) shown
 with LF0 and the rest with LF1, then shuffled. For one test item the same demonstration
 utterances serve every ratio, so prompts across r differ only in which reading is shown.
@@ -26,9 +28,11 @@ from functools import cache
 from typing import Sequence
 
 from .generate import family_rows, pairs, render_lf, resolve
+from .ingredients import check_ingredients, item_ingredients
 from .spec import families, prompt_config
 
 AMBIGUOUS_TYPES = ("pp", "scope", "revscope", "bound", "conj")
+INGREDIENTS = ("own", "sampled")  # zero-shot constructions; "own" is the default
 
 
 def prompt_text(demos: Sequence[tuple[str, str]], test: str, instruction: str | None = None) -> str:
@@ -49,6 +53,12 @@ def _types(type: str) -> list[str]:
 @cache
 def _pairs(name: str) -> tuple[dict, ...]:
     return tuple(pairs(name))
+
+
+@cache
+def _utterances(name: str) -> frozenset[str]:
+    """Every utterance of an ambiguous type: what no zero-shot ingredient may be."""
+    return frozenset(p["surface"] for p in _pairs(name))
 
 
 @cache
@@ -79,18 +89,35 @@ def _record(setting: str, name: str, idx: int, item: dict, prompt: str, fmt: str
     return rec
 
 
+def _own_demos(name: str, item: dict, rng: random.Random) -> list[tuple[str, str]]:
+    """The item's own ingredients (its template's `ingredients:`), checked to show neither
+    the ambiguous construction nor either reading of the item."""
+    demos = item_ingredients(item["template"], item["row0"]["var_bindings"], rng)
+    check_ingredients(demos, (item["lf0"], item["lf1"]), _utterances(name))
+    return demos
+
+
+def _sampled_demos(name: str, rng: random.Random) -> list[tuple[str, str]]:
+    """Examples of the type's ingredient families (`zeroshot:` in its spec), other words."""
+    return [(row["surface"], row["lf"])
+            for family, k in families()[name].zeroshot.items()
+            for row in rng.sample(_rows(family), k)]
+
+
 def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
-                     fmt: str = "fol", canonical: bool = False) -> list[dict]:
-    """One prompt per test item: ingredient examples of the type's unambiguous families."""
+                     fmt: str = "fol", canonical: bool = False, ingredients: str = "own") -> list[dict]:
+    """One prompt per test item, its demonstrations shuffled with the seed. `ingredients`:
+    "own" (default), the unambiguous sentences made from the item's own words that the AmP
+    paper uses (appendix A.2); "sampled", examples of the type's ingredient families with
+    other words, for comparison."""
+    if ingredients not in INGREDIENTS:
+        raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
     out = []
     for name in _types(type):
-        recipe = families()[name].zeroshot
         for idx, item in _items(name, seed, limit):
             rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
-            demos = []
-            for family, k in recipe.items():
-                for row in rng.sample(_rows(family), k):
-                    demos.append((row["surface"], render_lf(row["lf"], fmt, canonical)))
+            demos = _own_demos(name, item, rng) if ingredients == "own" else _sampled_demos(name, rng)
+            demos = [(s, render_lf(lf, fmt, canonical)) for s, lf in demos]
             rng.shuffle(demos)
             prompt = prompt_text(demos, item["surface"])
             out.append(_record("zeroshot", name, idx, item, prompt, fmt, canonical))

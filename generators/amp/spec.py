@@ -51,6 +51,9 @@ class Template:
     slots: dict[str, str]        # slot -> lexicon class
     lfs: tuple[str, ...]         # LF templates, one per reading (index = template_idx)
     distinct: tuple[frozenset[str], ...]  # groups of slots whose fillers must differ
+    # zero-shot ingredients of an ambiguous template: unambiguous templates over its own slots
+    # (plus, where declared, slots for words the test sentence lacks), one LF each
+    ingredients: tuple["Template", ...] = ()
 
     @property
     def tags(self) -> list[str | None]:
@@ -116,6 +119,33 @@ def _subst(text: str, params: dict[str, str], where: str) -> str:
         raise SpecError(f"{where}: parameter {e} is not defined") from None
 
 
+def _ingredient(raw: dict, where: str, lex: Lexicon, params: dict[str, str],
+                parent: dict[str, str]) -> Template:
+    """One zero-shot ingredient: a surface over the parent template's slots, an optional
+    `slots:` map for words the test sentence lacks, and one LF over the surface's slots."""
+    for key in ("surface", "lf"):
+        if key not in raw:
+            raise SpecError(f"{where}: missing {key!r}")
+    surface = _subst(raw["surface"], params, where)
+    extra = {k: _subst(v, params, where) for k, v in (raw.get("slots") or {}).items()}
+    clash = set(extra) & set(parent)
+    if clash:
+        raise SpecError(f"{where}: slots {sorted(clash)} are already the test sentence's")
+    used = SLOT.findall(surface)
+    unknown = set(used) - set(parent) - set(extra)
+    if unknown or set(extra) - set(used):
+        raise SpecError(f"{where}: surface slots {used} do not match the template's slots "
+                        f"{sorted(parent)} and the ingredient's {sorted(extra)}")
+    for cls in extra.values():
+        lex.words(cls)
+    lf = _subst(raw["lf"], params, where)
+    if set(SLOT.findall(lf)) - set(used):
+        raise SpecError(f"{where}: LF uses slots {sorted(set(SLOT.findall(lf)) - set(used))} "
+                        "that the surface does not")
+    slots = {s: extra.get(s) or parent[s] for s in used}
+    return Template(surface=surface, slots=slots, lfs=(lf,), distinct=())
+
+
 def _template(raw: dict, where: str, lex: Lexicon, n_readings: int) -> list[Template]:
     for key in ("surface", "slots", "lf"):
         if key not in raw:
@@ -146,7 +176,10 @@ def _template(raw: dict, where: str, lex: Lexicon, n_readings: int) -> list[Temp
             extra = set(SLOT.findall(lf)) - set(slots)
             if extra:
                 raise SpecError(f"{where}: LF uses unknown slots {sorted(extra)}")
-        out.append(Template(surface=surface, slots=slots, lfs=lf_texts, distinct=groups))
+        ingredients = tuple(_ingredient(ing, f"{where}: ingredient {i}", lex, params, slots)
+                            for i, ing in enumerate(raw.get("ingredients") or ()))
+        out.append(Template(surface=surface, slots=slots, lfs=lf_texts, distinct=groups,
+                            ingredients=ingredients))
     return out
 
 
@@ -160,6 +193,8 @@ def load_family(path: Path, lex: Lexicon | None = None) -> Family:
     templates: list[Template] = []
     for i, t in enumerate(raw["templates"]):
         templates.extend(_template(t, f"{path}: template {i}", lex, 2 if ambiguous else 1))
+    if not ambiguous and any(t.ingredients for t in templates):
+        raise SpecError(f"{path}: zero-shot ingredients belong to an ambiguous type")
     return Family(
         name=raw["name"],
         type=raw["type"],

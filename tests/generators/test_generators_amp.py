@@ -164,8 +164,8 @@ def _prompt_pairs(prompt: str) -> list[tuple[str, str]]:
     return out
 
 
-def test_zeroshot_prompts_use_only_ingredients(all_pairs):
-    recs = zeroshot_prompts("all", seed=3, limit=3)
+def test_zeroshot_sampled_prompts_use_only_ingredient_families(all_pairs):
+    recs = zeroshot_prompts("all", seed=3, limit=3, ingredients="sampled")
     assert len(recs) == 15
     for rec in recs:
         assert rec["prompt"].startswith("Let's translate what a human user says into what a computer might say.\n\nHuman: ")
