@@ -149,23 +149,31 @@ def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, se
 
 
 def prompt_for_utterance(utterance: str, *, setting: str, type: str, ratio: float = 0.0, seed: int = 0,
-                         fmt: str = "fol", shots: int | None = None) -> str:
-    """The prompt `zeroshot_prompts` / `fewshot_prompts` build for the first test item of `type`
-    (same seed, ratio, format and shots), with `utterance` as its test sentence. The server uses
-    it to parse any utterance with an AmP prompt; FOL is canonical in few-shot, as there."""
+                         fmt: str = "fol", shots: int | None = None, ingredients: str = "own") -> str:
+    """The AmP prompt for `utterance` as its test sentence. Zero-shot: when the utterance is one
+    of the type's generated items, exactly the prompt `zeroshot_prompts` writes for it (its own
+    ingredients, or sampled ones); any other utterance has no bindings to build ingredients
+    from, so it gets the sampled construction of the type's first test item. Few-shot: the
+    demonstrations `fewshot_prompts` chooses for the first test item (same seed, ratio, format
+    and shots). The server uses it to parse any utterance with an AmP prompt."""
     name = _types(type)[0]
-    items = _items(name, seed, 1)
+    items = _items(name, seed, None)
     if not items:
         raise ValueError(f"no test items for type {type!r}")
-    idx, _ = items[0]
     if setting == "zeroshot":
+        if ingredients not in INGREDIENTS:
+            raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
+        own = next(((i, it) for i, it in items if it["surface"] == utterance), None)
+        idx, item = own if own is not None else items[0]
         rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
-        demos = [(row["surface"], render_lf(row["lf"], fmt, False))
-                 for family, k in families()[name].zeroshot.items() for row in rng.sample(_rows(family), k)]
+        use_own = ingredients == "own" and own is not None
+        demos = _own_demos(name, item, rng) if use_own else _sampled_demos(name, rng)
+        demos = [(s, render_lf(lf, fmt, False)) for s, lf in demos]
         rng.shuffle(demos)
         return prompt_text(demos, utterance)
     if setting != "fewshot":
         raise ValueError(f"unknown prompt setting {setting!r} (zeroshot or fewshot)")
+    idx, _ = items[0]
     shots = prompt_config()["fewshot"]["shots"] if shots is None else shots
     pool = _pairs(name)
     rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")

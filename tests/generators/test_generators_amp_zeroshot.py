@@ -206,3 +206,19 @@ def test_cli_ingredients_option():
     assert _cli() == _cli("--ingredients", "own") == zeroshot_prompts("conj", limit=3)
     assert _cli("--ingredients", "sampled", "--format", "lisp") == zeroshot_prompts(
         "conj", limit=3, fmt="lisp", ingredients="sampled")
+
+
+@pytest.mark.parametrize("ingredients", ["own", "sampled"])
+def test_prompt_for_an_item_sentence_is_the_generated_prompt(ingredients):
+    from generators.amp import prompt_for_utterance
+    for rec in zeroshot_prompts(type="pp", seed=2, limit=3, ingredients=ingredients):
+        assert prompt_for_utterance(rec["surface"], setting="zeroshot", type="pp", seed=2,
+                                    ingredients=ingredients) == rec["prompt"]
+
+
+def test_prompt_for_any_other_sentence_falls_back_to_sampled_ingredients():
+    from generators.amp import prompt_for_utterance
+    first = zeroshot_prompts(type="scope", seed=0, limit=1, ingredients="sampled")[0]
+    other = prompt_for_utterance("every blicket saw a dax", setting="zeroshot", type="scope", seed=0)
+    head = first["prompt"][: first["prompt"].rindex("Human:")]
+    assert other == head + "Human: every blicket saw a dax\nComputer:"
