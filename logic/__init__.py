@@ -30,6 +30,34 @@ __all__ = [
     "render", "to_fol", "to_lisp", "to_prolog", "closed_grammar", "convert", "canonical",
 ]
 
-from .equivalence import Verdict, entails, equivalent, equivalent_batch  # noqa: E402
+from . import equivalence as _amp  # noqa: E402
+from . import fol as _fol  # noqa: E402
+from .equivalence import Verdict  # noqa: E402
+from .fol import Decision, decide, decide_batch  # noqa: E402
+from .parse import DIALECTS  # noqa: E402
 
-__all__ += ["Verdict", "entails", "equivalent", "equivalent_batch"]
+
+def equivalent_batch(pairs, fmt: str = "fol", **options):
+    """Verdicts for many pairs. AmP's formats (`fol`, `lisp`) use the AmP procedure
+    (equivalence.py: canonical shortcut, SLD, bounded search); the full first-order dialects
+    (`folio`, `nltk`, `tptp`) the connection prover and model search of fol.py."""
+    if fmt in FORMATS:
+        return _amp.equivalent_batch(pairs, fmt, **options)
+    return _fol.equivalent_batch(pairs, fmt, **options)
+
+
+def equivalent(a, b, fmt: str = "fol", **options) -> Verdict:
+    """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt`, or ASTs)."""
+    return equivalent_batch([(a, b)], fmt, **options)[0]
+
+
+def entails(premises, conclusion, fmt: str = "fol", **options) -> bool | None:
+    """Whether `premises` (one formula, or a list in a full first-order dialect) entail
+    `conclusion`: True, False, or None when undecided within the budget."""
+    if fmt in FORMATS:
+        return _amp.entails(premises, conclusion, fmt, **options)
+    ps = [premises] if isinstance(premises, (str, *_fol.Formula.__args__)) else list(premises)
+    return _fol.entails(ps, conclusion, fmt, **options)
+
+
+__all__ += ["Verdict", "Decision", "DIALECTS", "decide", "decide_batch", "entails", "equivalent", "equivalent_batch"]

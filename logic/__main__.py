@@ -8,6 +8,13 @@
          parses every row; prints parsed / failed counts and the first failures.
   equiv  A B [--format fol|lisp] | --jsonl
          logical equivalence in SWI-Prolog (see `python -m logic equiv --help`).
+  equiv  A B --from folio|nltk|tptp | --from ... --jsonl
+  entails --from folio|nltk|tptp --premises FILE --conclusion TEXT | --from ... --jsonl
+         full first-order logic: proofs and checked countermodels (logic/fol_cli.py).
+
+  canon also converts between the full first-order dialects (--from/--to folio, nltk, tptp);
+  into fol/lisp only what lies inside AmP's fragment (otherwise an error naming what does not
+  fit). Only AmP's formats are canonicalised; the others are converted as they are.
 """
 
 from __future__ import annotations
@@ -19,22 +26,27 @@ import sys
 
 from . import LFParseError, canonical_string, parse
 from .canonical import VAR_MODES
-from .parse import FORMATS
+from .errors import RenderError
+from .parse import DIALECTS, FORMATS
+from .render import render
 
 
 def _canon(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m logic canon", description="Canonicalise LFs, one per line on stdin.")
-    ap.add_argument("--from", dest="src", choices=FORMATS, default="fol", help="input format (default fol)")
-    ap.add_argument("--to", dest="dst", choices=FORMATS, default=None, help="output format (default: same as --from)")
+    ap.add_argument("--from", dest="src", choices=DIALECTS, default="fol", help="input format (default fol)")
+    ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")
     ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
     args = ap.parse_args(argv)
     failed = 0
     out = sys.stdout
     for lineno, line in enumerate(sys.stdin, start=1):
         text = line.rstrip("\r\n")
+        dst = args.dst or args.src
         try:
-            out.write(canonical_string(parse(text, args.src), args.dst or args.src, args.vars) + "\n")
-        except LFParseError as e:
+            f = parse(text, args.src)
+            amp = args.src in FORMATS and dst in FORMATS
+            out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
+        except (LFParseError, RenderError) as e:
             failed += 1
             print(f"line {lineno}: {e}", file=sys.stderr)
             out.write("\n")
@@ -87,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         return _canon(rest)
     if cmd == "check":
         return _check(rest)
+    if cmd == "entails" or (cmd == "equiv" and any(a == "--from" or a.startswith("--from=") for a in rest)):
+        from .fol_cli import main as fol_main
+
+        return fol_main(argv)
     if cmd == "equiv":
         from .equivalence_cli import main as equiv_main
 

@@ -1,7 +1,9 @@
 """The one immutable AST for logical forms, shared by every format and component.
 
-Formats (FOL, Lisp, Prolog terms) exist only at the edges: `logic.parse` reads them into
-these values and `logic.render` writes them back out.
+Formats (AmP's FOL and Lisp; FOLIO, NLTK and TPTP full first-order logic; Prolog terms) exist
+only at the edges: `logic.parse` reads them into these values and `logic.render` writes them
+back out. AmP's fragment uses only `Quant`, `And`, `Or` and `Atom`; full first-order logic adds
+`Not`, `Implies`, `Iff`, `Xor` and `Eq` (`≠` is `Not(Eq(...))`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ Term = Union[Var, Const]
 
 @dataclass(frozen=True, slots=True)
 class Atom:
-    """`pred(arg, ...)`: a predicate applied to one or two terms."""
+    """`pred(arg, ...)`: a predicate applied to any number of terms (AmP uses one or two)."""
 
     pred: str
     args: tuple[Term, ...]
@@ -64,8 +66,74 @@ class Quant:
             raise ValueError(f"quantifier must be one of {QUANTIFIERS}, not {self.kind!r}")
 
 
-Formula = Union[Atom, And, Or, Quant]
+@dataclass(frozen=True, slots=True)
+class Eq:
+    """`left = right`: identity of two individuals."""
+
+    left: Term
+    right: Term
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """`¬ body`."""
+
+    body: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class Implies:
+    """`left → right`."""
+
+    left: "Formula"
+    right: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class Iff:
+    """`left ↔ right`."""
+
+    left: "Formula"
+    right: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class Xor:
+    """`left ⊕ right` (exclusive or: exactly one of the two holds)."""
+
+    left: "Formula"
+    right: "Formula"
+
+
+Formula = Union[Atom, Eq, Not, And, Or, Implies, Iff, Xor, Quant]
 Connective = Union[And, Or]
+Binary = Union[Implies, Iff, Xor]
+BINARY = (Implies, Iff, Xor)
+AMP_NODES = (Atom, And, Or, Quant)  # the node types of AmP's fragment
+
+
+def children(f: Formula) -> tuple[Formula, ...]:
+    """The immediate subformulas of `f`, left to right: the one traversal step every walk uses."""
+    t = type(f)
+    if t is And or t is Or:
+        return f.children
+    if t is Quant or t is Not:
+        return (f.body,)
+    if t is Implies or t is Iff or t is Xor:
+        return (f.left, f.right)
+    if t is Atom or t is Eq:
+        return ()
+    raise TypeError(f"not a formula: {f!r}")
+
+
+def terms(f: Formula) -> tuple[Term, ...]:
+    """The terms written directly in `f` (the arguments of an atom, the sides of an equation)."""
+    t = type(f)
+    if t is Atom:
+        return f.args
+    if t is Eq:
+        return (f.left, f.right)
+    return ()
 
 
 def subformulas(f: Formula) -> Iterator[Formula]:
@@ -74,30 +142,20 @@ def subformulas(f: Formula) -> Iterator[Formula]:
     while stack:
         node = stack.pop()
         yield node
-        match node:
-            case And(children) | Or(children):
-                stack.extend(reversed(children))
-            case Quant(body=body):
-                stack.append(body)
+        stack.extend(reversed(children(node)))
 
 
 def free_vars(f: Formula) -> frozenset[str]:
     """Names of the variables that occur free in `f`."""
-    match f:
-        case Atom(args=args):
-            return frozenset(a.name for a in args if isinstance(a, Var))
-        case And(children) | Or(children):
-            return frozenset().union(*(free_vars(c) for c in children))
-        case Quant(var=var, body=body):
-            return free_vars(body) - {var}
-    raise TypeError(f"not a formula: {f!r}")
+    if type(f) is Quant:
+        return free_vars(f.body) - {f.var}
+    own = frozenset(a.name for a in terms(f) if type(a) is Var)
+    return own.union(*(free_vars(c) for c in children(f)))
 
 
 def constants(f: Formula) -> frozenset[str]:
     """Names of the constants that occur in `f`."""
-    return frozenset(
-        a.name for node in subformulas(f) if isinstance(node, Atom) for a in node.args if isinstance(a, Const)
-    )
+    return frozenset(a.name for node in subformulas(f) for a in terms(node) if type(a) is Const)
 
 
 def predicates(f: Formula) -> frozenset[tuple[str, int]]:
@@ -108,3 +166,8 @@ def predicates(f: Formula) -> frozenset[tuple[str, int]]:
 def size(f: Formula) -> int:
     """Number of nodes (atoms, connectives, quantifiers) in `f`."""
     return sum(1 for _ in subformulas(f))
+
+
+def in_amp_fragment(f: Formula) -> bool:
+    """Whether `f` uses only AmP's constructs (quantifiers, AND, OR, atoms of arity 1 or 2)."""
+    return all(type(n) in AMP_NODES and (type(n) is not Atom or 1 <= len(n.args) <= 2) for n in subformulas(f))

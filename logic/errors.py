@@ -58,3 +58,13 @@ class LFParseError(ValueError):
             "expected": list(self.expected),
             "format": self.fmt,
         }
+
+
+class RenderError(ValueError):
+    """A formula that the requested output format cannot express; `construct` names the part
+    that does not fit (a connective such as `negation`, or a name the format cannot spell)."""
+
+    def __init__(self, message: str, *, construct: str, fmt: str) -> None:
+        super().__init__(message)
+        self.construct = construct
+        self.fmt = fmt

@@ -1,4 +1,5 @@
-"""Read FOL and Lisp logical forms into the AST.
+"""Read logical forms into the AST: AmP's FOL and Lisp here, full first-order logic
+(`folio`, `nltk`, `tptp`) through `fol_parse.py`.
 
 The grammar files in `logic/grammars/` define both languages. Lark (LALR) reads them for
 validation, parse trees and error reports. Reading AmP-scale data through Lark alone runs at
@@ -19,8 +20,11 @@ import lark
 
 from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var, free_vars
 from .errors import LFParseError
+from .fol_parse import DIALECTS as FOL_DIALECTS
+from .fol_parse import parse_dialect
 
-FORMATS = ("fol", "lisp")
+FORMATS = ("fol", "lisp")  # AmP's formats (the ones decoding is constrained to)
+DIALECTS = FORMATS + FOL_DIALECTS  # every format `parse` reads and `render` writes
 MAX_DEPTH = 400  # nesting of connectives/quantifiers; deeper input is rejected, not recursed into
 
 
@@ -31,8 +35,8 @@ def grammar_text(fmt: str) -> str:
 
 
 def _check_format(fmt: str) -> None:
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown LF format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt not in DIALECTS:
+        raise ValueError(f"unknown LF format {fmt!r}: expected one of {', '.join(DIALECTS)}")
 
 
 # --------------------------------------------------------------------------- Lark reader
@@ -109,6 +113,13 @@ _TERMINAL_NAMES = {
     "VAR": "a variable (x, y, z, a, e, i, ...)",
     "CONST": "a name (a capitalised constant such as Mary)",
     "$END": "end of input",
+    "NAME": "a name",
+    "VARIABLE": "a variable (an upper-case word)",
+    "QUOTED": "a 'quoted' name",
+    "NUMBER": "a number",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
 }
 
 
@@ -116,9 +127,10 @@ def _describe_terminal(parser: lark.Lark, name: str) -> str:
     if name in _TERMINAL_NAMES:
         return _TERMINAL_NAMES[name]
     try:
-        return repr(parser.get_terminal(name).pattern.value)
+        pattern = parser.get_terminal(name).pattern
     except KeyError:
         return name
+    return repr(pattern.value) if isinstance(pattern, lark.lexer.PatternStr) else name
 
 
 def parse_with_lark(text: str, fmt: str) -> Formula:
@@ -382,6 +394,8 @@ def parse(text: str, fmt: str = "fol") -> Formula:
         raise TypeError(f"expected an LF string, got {type(text).__name__}")
     if not text.strip():
         raise LFParseError("empty logical form", text=text, pos=0, kind="empty", fmt=fmt)
+    if fmt in FOL_DIALECTS:
+        return parse_dialect(text, fmt)
     try:
         f = _FAST[fmt](text)
     except _TooDeep:
@@ -400,11 +414,3 @@ def detect_format(text: str) -> str:
     if re.search(r"[a-z0-9_]\(", text) or not text.lstrip().startswith("("):
         return "fol"
     return "lisp"
-
-
-def parse_fol(text: str) -> Formula:
-    return parse(text, "fol")
-
-
-def parse_lisp(text: str) -> Formula:
-    return parse(text, "lisp")

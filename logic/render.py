@@ -1,11 +1,17 @@
-"""Write the AST out as FOL, Lisp, or a Prolog term (Blackburn & Bos style).
+"""Write the AST out as AmP's FOL or Lisp, a Prolog term (Blackburn & Bos style), or a full
+first-order dialect (`folio`, `nltk`, `tptp`: fol_render.py).
 
-`parse(render(f, fmt), fmt) == f` for every AST whose connectives have two or more operands.
+`parse(render(f, fmt), fmt) == f` for every AST whose connectives have two or more operands
+(and, for AmP's formats, that lies inside AmP's fragment: `amp_misfit` names what does not).
 """
 
 from __future__ import annotations
 
-from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+import re
+
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
+from .errors import RenderError
+from .fol_render import render_dialect
 
 
 def to_fol(f: Formula) -> str:
@@ -68,15 +74,61 @@ def _quote(name: str) -> str:
     return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-RENDERERS = {"fol": to_fol, "lisp": to_lisp, "prolog": to_prolog}
+_CONNECTIVE_NAMES = {
+    Not: "negation", Implies: "implication", Iff: "biconditional", Xor: "exclusive or", Eq: "equality",
+}
+_AMP_PRED = re.compile(r"[a-z][a-z0-9_]*\Z")
+_AMP_VAR = re.compile(r"[a-z][0-9]*\Z")
+_AMP_CONST = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def amp_misfit(f: Formula) -> str | None:
+    """What keeps `f` out of AmP's FOL/Lisp (a connective, an arity, a name AmP cannot spell),
+    or None when it fits."""
+    for n in subformulas(f):
+        t = type(n)
+        if t in _CONNECTIVE_NAMES:
+            return _CONNECTIVE_NAMES[t]
+        if t is Quant and not _AMP_VAR.match(n.var):
+            return f"variable {n.var!r} (AmP variables are a lower-case letter and digits)"
+        if t is Atom:
+            if not 1 <= len(n.args) <= 2:
+                return f"predicate {n.pred!r} with {len(n.args)} arguments (AmP has arity 1 or 2)"
+            if not _AMP_PRED.match(n.pred):
+                return f"predicate name {n.pred!r} (AmP predicates are [a-z][a-z0-9_]*)"
+            for a in n.args:
+                if type(a) is Const and not _AMP_CONST.match(a.name):
+                    return f"constant {a.name!r} (AmP constants are capitalised: [A-Z][A-Za-z0-9_]*)"
+    return None
+
+
+def _amp(writer):
+    def write(f: Formula) -> str:
+        misfit = amp_misfit(f)
+        if misfit:
+            fmt = writer.__name__[3:]
+            raise RenderError(f"{misfit} does not fit AmP's {fmt} format", construct=misfit, fmt=fmt)
+        return writer(f)
+
+    return write
+
+
+RENDERERS = {
+    "fol": _amp(to_fol), "lisp": _amp(to_lisp), "prolog": to_prolog,
+    "folio": lambda f: render_dialect(f, "folio"),
+    "nltk": lambda f: render_dialect(f, "nltk"),
+    "tptp": lambda f: render_dialect(f, "tptp"),
+}
 
 
 def render(f: Formula, fmt: str = "fol") -> str:
-    """Render in `fol`, `lisp` or `prolog`."""
+    """Render in `fol`, `lisp`, `prolog`, `folio`, `nltk` or `tptp`. RenderError (a ValueError)
+    when the format cannot express `f`, naming the construct that does not fit."""
     try:
-        return RENDERERS[fmt](f)
+        writer = RENDERERS[fmt]
     except KeyError:
         raise ValueError(f"unknown output format {fmt!r}: expected one of {', '.join(RENDERERS)}") from None
+    return writer(f)
 
 
-__all__ = ["render", "to_fol", "to_lisp", "to_prolog", "Const", "Var"]
+__all__ = ["render", "amp_misfit", "to_fol", "to_lisp", "to_prolog", "Const", "Var"]

@@ -1,0 +1,153 @@
+"""Read full first-order logic in the `folio`, `nltk` and `tptp` dialects into the AST.
+
+Each dialect is one grammar file in `logic/grammars/` (Lark, LALR); one transformer serves all
+three, since their rules share names. FOLIO and NLTK tell variables from constants by binding (a
+name no quantifier binds is a constant); TPTP by spelling (upper-case words are variables), so
+there an unbound variable is an error.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import lark
+
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from .errors import LFParseError
+
+DIALECTS = ("folio", "nltk", "tptp")
+_KIND = {"∀": "forall", "∃": "exists", "all": "forall", "exists": "exists", "!": "forall", "?": "exists"}
+
+
+class _Group:
+    """A parenthesised formula: kept as one operand, never merged into an enclosing chain."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: Formula) -> None:
+        self.f = f
+
+
+def _u(x):
+    return x.f if type(x) is _Group else x
+
+
+def _chain(cls, left, right):
+    """`left OP right` for an n-ary OP: an unparenthesised same-op left operand is extended."""
+    if type(left) is cls:
+        return cls(left.children + (_u(right),))
+    return cls((_u(left), _u(right)))
+
+
+class _ToAST(lark.Transformer):
+    """Tree -> AST for the three dialects. Names become `Const` here (TPTP variables `Var`);
+    `_bind` then turns the names a quantifier binds into variables."""
+
+    def start(self, c):
+        return _u(c[0])
+
+    def annotated(self, c):  # fof(name, role, formula).  -- the formula alone
+        return _u(c[2])
+
+    def group(self, c):
+        return _Group(_u(c[0]))
+
+    def quant(self, c):
+        kind = _KIND[str(c[0])]
+        f = _u(c[-1])
+        for v in reversed(c[1:-1]):
+            f = Quant(kind, str(v), f)
+        return f
+
+    def iff(self, c):
+        return Iff(_u(c[0]), _u(c[2]))
+
+    def xor(self, c):
+        return Xor(_u(c[0]), _u(c[2]))
+
+    def imp(self, c):
+        return Implies(_u(c[0]), _u(c[2]))
+
+    def rimp(self, c):
+        return Implies(_u(c[2]), _u(c[0]))
+
+    def disj(self, c):
+        return _chain(Or, c[0], c[2])
+
+    def conj(self, c):
+        return _chain(And, c[0], c[2])
+
+    def neg(self, c):
+        return Not(_u(c[1]))
+
+    def eq(self, c):
+        return Eq(_term(c[0]), _term(c[2]))
+
+    def neq(self, c):
+        return Not(Eq(_term(c[0]), _term(c[2])))
+
+    def atom(self, c):
+        return Atom(_name(c[0]), tuple(_term(t) for t in c[1:]))
+
+
+def _name(tok) -> str:
+    s = str(tok)
+    if tok.type == "QUOTED":
+        return s[1:-1].replace("\\'", "'").replace("\\\\", "\\")
+    return s
+
+
+def _term(tok) -> Term:
+    return Var(str(tok)) if tok.type == "VARIABLE" else Const(_name(tok))
+
+
+def _bind(f: Formula, bound: frozenset[str]) -> Formula:
+    """`f` with every constant named by an enclosing quantifier turned into that variable."""
+    t = type(f)
+    if t is Atom:
+        if bound and any(type(a) is Const and a.name in bound for a in f.args):
+            return Atom(f.pred, tuple(_bind_term(a, bound) for a in f.args))
+        return f
+    if t is Eq:
+        return Eq(_bind_term(f.left, bound), _bind_term(f.right, bound))
+    if t is Quant:
+        return Quant(f.kind, f.var, _bind(f.body, bound | {f.var}))
+    if t is Not:
+        return Not(_bind(f.body, bound))
+    if t is And or t is Or:
+        return t(tuple(_bind(c, bound) for c in f.children))
+    return t(_bind(f.left, bound), _bind(f.right, bound))
+
+
+def _bind_term(a: Term, bound: frozenset[str]) -> Term:
+    return Var(a.name) if type(a) is Const and a.name in bound else a
+
+
+@lru_cache(maxsize=None)
+def dialect_parser(fmt: str) -> lark.Lark:
+    """The LALR parser of a dialect's grammar file, transforming straight into the AST.
+    (The grammars leave shift/reduce choices to Lark's shift preference on purpose: that is
+    what makes a quantifier's scope reach as far right as possible.)"""
+    from .parse import grammar_text
+
+    return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False, transformer=_ToAST())
+
+
+def parse_dialect(text: str, fmt: str) -> Formula:
+    """Parse one formula in `folio`, `nltk` or `tptp`; LFParseError says where and what was expected."""
+    from .parse import _check_closed, _lark_error
+
+    parser = dialect_parser(fmt)
+    try:
+        f = parser.parse(text)
+    except lark.exceptions.UnexpectedInput as e:
+        raise _lark_error(parser, text, fmt, e) from None
+    except RecursionError:
+        raise LFParseError("formula nested too deeply", text=text, pos=0, kind="too_large", fmt=fmt) from None
+    if fmt != "tptp":
+        f = _bind(f, frozenset())
+    _check_closed(f, text, fmt)
+    return f
+
+
+__all__ = ["DIALECTS", "parse_dialect", "dialect_parser"]

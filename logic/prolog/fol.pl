@@ -1,0 +1,517 @@
+/*  fol.pl -- full first-order logic: connection proofs and finite countermodels.
+
+    Formulas arrive as plain terms (logic/fol.py writes them):
+        rel(Pred, Args)   an atom; Args are v(N) (the variable bound by quantifier N) or names
+        eq(S, T)   not(F)   and(F, G)   or(F, G)   imp(F, G)   iff(F, G)   xor(F, G)
+        all(N, F)   some(N, F)
+    Bound variables are numbered names, not Prolog variables, so that a subformula copied by
+    the expansion of iff/xor gets fresh variables each time it is read.
+
+    status(+Fs, +Budget, -S): Fs is a list of Tag-Formula; S is unsat(Proof) (no model: a connection proof, replayed by
+    proof_ok/2 before it is returned), sat(Model) (a finite model of F), or unknown(Which) when
+    the inference budget of that stage ran out.
+
+    Proofs (leanCoP style): F is put in clausal form (negation normal form, Skolem terms for
+    existentials, a definition for a disjunct whose distribution would multiply clauses), then
+    a connection proof is searched from a positive start clause with iterative deepening on
+    the length of the active path, regularity (no literal twice on a path), lemmata (a literal
+    proved on this branch is closed again for free) and restricted backtracking (a first pass
+    commits to the first way a literal is closed; a complete pass follows). Equality is
+    handled by its axioms (reflexivity, symmetry, transitivity, substitution).
+
+    Models (Mace4 style): domain sizes 1, 2, ... ; F is grounded over {1..n}, each constant
+    stands for the element chosen by propositional variables e(C, D) (exactly one per
+    constant; the i-th constant may only take the first i elements: symmetry breaking), and
+    the ground formula is decided by a small DPLL procedure.
+*/
+
+:- module(fol, [ status/3, decide_json/4, equiv_json/4, batch_json/3 ]).
+
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(assoc)).
+:- use_module(library(pairs)).
+:- use_module(library(occurs)).
+
+:- thread_local lit/4, clause_of/3, path_limit_hit/0, skolem_count/1.
+
+
+/* ------------------------------------------------------------------------------------
+   Decisions
+   ------------------------------------------------------------------------------------ */
+
+%  decide_json(+Premises, +Goal, +budget(Inferences, MaxDomain), -Dict): the story-level
+%  verdict. TRUE: premises ∧ ¬goal has no model and premises ∧ goal has one; FALSE the
+%  reverse; UNCERTAIN both have models; INCONSISTENT neither has.
+decide_json(Premises, Goal, Budget, json([verdict=V, with_negated_conclusion=J1, with_conclusion=J2])) :-
+    tagged(Premises, 0, Tagged),
+    status([negated_conclusion-not(Goal)|Tagged], Budget, S1),
+    status_json(S1, J1),  % now, while S1's clauses are the indexed ones
+    status([conclusion-Goal|Tagged], Budget, S2),
+    status_json(S2, J2),
+    story_verdict(S1, S2, V).
+
+%  story_verdict(+StatusWithNegatedGoal, +StatusWithGoal, -Verdict)
+story_verdict(unsat(_), sat(_), 'TRUE') :- !.
+story_verdict(sat(_), unsat(_), 'FALSE') :- !.
+story_verdict(sat(_), sat(_), 'UNCERTAIN') :- !.
+story_verdict(unsat(_), unsat(_), 'INCONSISTENT') :- !.
+story_verdict(_, _, 'UNKNOWN').
+
+%  equiv_json(+A, +B, +Budget, -Dict): A ∧ ¬B and B ∧ ¬A both without a model: equivalent.
+equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
+    status([a-A, negated_b-not(B)], Budget, S1), status_json(S1, J1),
+    (   S1 = sat(_) -> J2 = null
+    ;   status([b-B, negated_a-not(A)], Budget, S2), status_json(S2, J2)
+    ).
+
+%  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order
+batch_json(Items, Budget, Dicts) :- maplist(item_json(Budget), Items, Dicts).
+item_json(Budget, equiv(A, B), D) :- equiv_json(A, B, Budget, D).
+item_json(Budget, decide(Ps, G), D) :- decide_json(Ps, G, Budget, D).
+
+tagged([], _, []).
+tagged([F|Fs], I, [premise(I)-F|Ts]) :- I1 is I + 1, tagged(Fs, I1, Ts).
+
+conj([_-F], F) :- !.
+conj([_-F|Fs], and(F, G)) :- conj(Fs, G).
+
+status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof, Steps).
+status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
+status_json(unknown(Which), json([status=unknown, budget=Which])).
+
+%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a short proof attempt, then the model
+%  search, then the full proof attempt; each within Inferences.
+status(Fs, budget(Inf, MaxDom), S) :-
+    Small is max(1, Inf // 20),
+    conj(Fs, F),
+    (   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
+    ;   bounded(find_model(F, MaxDom), Inf, M), M \== none -> S = sat(M)
+    ;   bounded(refute(Fs), Inf, P2), P2 \== none -> S = unsat(P2)
+    ;   S = unknown(inferences)
+    ).
+
+%  bounded(:Goal(-Out), +Inferences, -Out): Out is Goal's answer, or none when it failed or
+%  ran out of inferences.
+bounded(Goal, Inf, Out) :-
+    catch(call_with_inference_limit(call(Goal, Out0), Inf, R), E, ( print_message(error, E), fail )),
+    R \== inference_limit_exceeded, Out0 \== none, !,
+    Out = Out0.
+bounded(_, _, none).
+
+
+/* ------------------------------------------------------------------------------------
+   Clausal form
+   ------------------------------------------------------------------------------------ */
+
+%  nnf(+F, +Sign, +Env, +Universals, -N): N is F (negated when Sign = neg) in negation normal
+%  form over lit(L) / and / or, with bound variables replaced through Env: a universal by a
+%  fresh Prolog variable, an existential by a Skolem term over the universals in scope.
+nnf(rel(P, As), S, Env, _, lit(L)) :- !, args(As, Env, Ts), signed(S, rel(P, Ts), L).
+nnf(eq(A, B), S, Env, _, lit(L)) :- !, args([A, B], Env, Ts), signed(S, rel('=', Ts), L).
+nnf(not(F), S, Env, Us, N) :- !, flip(S, S1), nnf(F, S1, Env, Us, N).
+nnf(and(F, G), pos, Env, Us, and(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
+nnf(and(F, G), neg, Env, Us, or(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
+nnf(or(F, G), pos, Env, Us, or(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
+nnf(or(F, G), neg, Env, Us, and(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
+nnf(imp(F, G), S, Env, Us, N) :- !, nnf(or(not(F), G), S, Env, Us, N).
+nnf(iff(F, G), S, Env, Us, N) :- !, nnf(and(or(not(F), G), or(F, not(G))), S, Env, Us, N).
+nnf(xor(F, G), S, Env, Us, N) :- !, nnf(not(iff(F, G)), S, Env, Us, N).
+nnf(all(X, F), pos, Env, Us, N) :- !, universal(X, F, pos, Env, Us, N).
+nnf(some(X, F), neg, Env, Us, N) :- !, universal(X, F, neg, Env, Us, N).
+nnf(some(X, F), pos, Env, Us, N) :- !, existential(X, F, pos, Env, Us, N).
+nnf(all(X, F), neg, Env, Us, N) :- existential(X, F, neg, Env, Us, N).
+
+universal(X, F, S, Env, Us, N) :- put_assoc(X, Env, V, Env1), nnf(F, S, Env1, [V|Us], N).
+existential(X, F, S, Env, Us, N) :-
+    next_skolem(K), Sk =.. [sk, K|Us],
+    put_assoc(X, Env, Sk, Env1), nnf(F, S, Env1, Us, N).
+
+next_skolem(K) :-
+    ( retract(skolem_count(K0)) -> true ; K0 = 0 ), K is K0 + 1, assertz(skolem_count(K)).
+
+flip(pos, neg).
+flip(neg, pos).
+signed(pos, A, A).
+signed(neg, A, -A).
+
+args([], _, []).
+args([A|As], Env, [T|Ts]) :- arg_term(A, Env, T), args(As, Env, Ts).
+arg_term(v(X), Env, T) :- !, get_assoc(X, Env, T).
+arg_term(C, _, C).
+
+%  cnf(+N, -Clauses, +Defs0, -Defs): the clauses of NNF formula N (lists of literals); a
+%  disjunct that would multiply more than a few clauses is replaced by a definition atom D
+%  over its variables, with clauses ¬D ∨ C for its clauses C (added to Defs).
+cnf(lit(L), [[L]], D, D).
+cnf(and(A, B), Cs, D0, D) :- cnf(A, CA, D0, D1), cnf(B, CB, D1, D), append(CA, CB, Cs).
+cnf(or(A, B), Cs, D0, D) :-
+    cnf(A, CA0, D0, D1), cnf(B, CB0, D1, D2),
+    length(CA0, NA), length(CB0, NB),
+    (   NA > 1, NB > 1, NA * NB > 4
+    ->  define(A, CA0, CA, D2, D3), define(B, CB0, CB, D3, D)
+    ;   CA = CA0, CB = CB0, D = D2
+    ),
+    product(CA, CB, Cs).
+
+%  product(+CA, +CB, -Cs): every clause of A joined with every clause of B (built without
+%  findall, which would copy the variables the clauses share)
+product([], _, []).
+product([X|Xs], CB, Cs) :- joined(CB, X, Cs, Rest), product(Xs, CB, Rest).
+joined([], _, Cs, Cs).
+joined([Y|Ys], X, [C|Cs], Rest) :- append(X, Y, C), joined(Ys, X, Cs, Rest).
+
+define(_, [C], [C], D, D) :- !.
+define(F, Cs, [[Def]], D0, D) :-
+    term_variables(F, Vs), next_skolem(K),
+    Def = rel(def(K), Vs),
+    maplist([C, [-Def|C]]>>true, Cs, DefCs),
+    append(D0, DefCs, D).
+
+%  clausal_form(+TaggedFormulas, -Clauses): Tag-Clause for every clause (a list of literals A
+%  or -A) of every formula, tagged with where it came from; equality axioms (tag equality)
+%  included when equality occurs.
+clausal_form(TFs, Clauses) :-
+    retractall(skolem_count(_)),
+    foldl(formula_clauses, TFs, Clauses0, []),
+    pairs_values(Clauses0, Cs),
+    equality_axioms(Cs, Eqs),
+    findall(equality-C, member(C, Eqs), TEqs),
+    append(Clauses0, TEqs, Clauses).
+
+formula_clauses(Tag-F, Out, Rest) :-
+    empty_assoc(E),
+    nnf(F, pos, E, [], N),
+    cnf(N, Cs0, [], Defs),
+    append(Cs0, Defs, Cs),
+    foldl([C, [Tag-C|T], T]>>true, Cs, Out, Rest).
+
+equality_axioms(Cs, []) :- \+ ( member(C, Cs), member(L, C), atom_of(L, rel('=', _)) ), !.
+equality_axioms(Cs, [[rel('=', [X, X])],
+                     [-rel('=', [X1, Y1]), rel('=', [Y1, X1])],
+                     [-rel('=', [X2, Y2]), -rel('=', [Y2, Z2]), rel('=', [X2, Z2])]
+                    | Subst]) :-
+    findall(P/N, ( member(C, Cs), member(L, C), atom_of(L, rel(P, As)), P \== '=', length(As, N) ), Ps0),
+    skolem_functors(Cs, Fs),
+    sort(Ps0, Ps),
+    findall(Ax, ( member(P/N, Ps), between(1, N, I), pred_substitution(P, N, I, Ax) ), PAx),
+    findall(Ax, ( member(K/N, Fs), between(1, N, I), fun_substitution(K, N, I, Ax) ), FAx),
+    append(PAx, FAx, Subst).
+
+skolem_functors(Cs, Fs) :-
+    findall(K/N, ( member(C, Cs), member(L, C), atom_of(L, rel(_, As)), sub_term(T, As), compound(T),
+                   T =.. [sk, K|Us], length(Us, N), N > 0 ), Fs0),
+    sort(Fs0, Fs).
+
+atom_of(-A, A) :- !.
+atom_of(A, A).
+
+%  X = Y → (P(..X..) → P(..Y..)) for argument position I of predicate P/N
+pred_substitution(P, N, I, [-rel('=', [X, Y]), -rel(P, As), rel(P, Bs)]) :-
+    length(As, N), same_but(I, As, Bs, X, Y).
+%  X = Y → sk(K, ..X..) = sk(K, ..Y..)
+fun_substitution(K, N, I, [-rel('=', [X, Y]), rel('=', [S, T])]) :-
+    length(As, N), same_but(I, As, Bs, X, Y), S =.. [sk, K|As], T =.. [sk, K|Bs].
+
+same_but(1, [X|As], [Y|As], X, Y) :- !.
+same_but(I, [A|As], [A|Bs], X, Y) :- I1 is I - 1, same_but(I1, As, Bs, X, Y).
+
+
+/* ------------------------------------------------------------------------------------
+   Connection proofs
+   ------------------------------------------------------------------------------------ */
+
+%  refute(+F, -Proof): a connection proof that F's clauses are unsatisfiable, replayed by
+%  proof_ok/2 (a proof that does not replay is an error, never an answer); fails when there
+%  is none (the search space was finite) and runs on otherwise (the caller bounds it).
+refute(Fs, Proof) :-
+    clausal_form(Fs, Tagged),
+    index_clauses(Tagged),
+    deepen(1, Proof0),
+    copy_term(Proof0, Proof),
+    numbervars(Proof, 0, _),
+    pairs_values(Tagged, Clauses),
+    (   proof_ok(Proof, Clauses) -> true
+    ;   throw(error(proof_replay_failed(Proof), _))
+    ).
+
+index_clauses(Clauses) :-
+    retractall(lit(_, _, _, _)), retractall(clause_of(_, _, _)),
+    forall(nth1(I, Clauses, Tag-C),
+           ( assertz(clause_of(I, C, Tag)),
+             forall(select(L, C, Rest), ( key(L, K), assertz(lit(K, L, Rest, I)) )) )).
+
+key(-rel(P, As), neg(P, N)) :- !, length(As, N).
+key(rel(P, As), pos(P, N)) :- length(As, N).
+
+complement(-A, A) :- !.
+complement(A, -A).
+
+%  deepen(+Limit, -Proof): iterative deepening on the path length; first with restricted
+%  backtracking, then complete. Fails once a limit was never reached (the search is finite).
+deepen(Lim, Proof) :-
+    retractall(path_limit_hit),
+    (   start(Lim, rb, Proof) -> true
+    ;   start(Lim, full, Proof) -> true
+    ;   path_limit_hit, Lim1 is Lim + 1, deepen(Lim1, Proof)
+    ).
+
+%  start: a clause with positive literals only opens the proof (an unsatisfiable clause set
+%  always has one).
+start(Lim, Mode, start(I, C, Sub)) :-
+    clause_of(I, C0, _), \+ member(-_, C0),
+    copy_term(C0, C),
+    prove(C, [], Lim, Mode, [], Sub).
+
+%  prove(+Clause, +Path, +Limit, +Mode, +Lemmas, -Steps): every literal of Clause is closed.
+prove([], _, _, _, _, []).
+prove([L|Ls], Path, Lim, Mode, Lem, [S|Ss]) :-
+    (   Mode == rb -> once(close(L, Path, Lim, Mode, Lem, S)) ; close(L, Path, Lim, Mode, Lem, S) ),
+    prove(Ls, Path, Lim, Mode, [L|Lem], Ss).
+
+%  close(+L, +Path, +Limit, +Mode, +Lemmas, -Step): L is a lemma, connects to a complementary
+%  literal on the path (reduction), or to one in a fresh copy of a clause (extension) whose
+%  other literals are then closed with L on the path.
+close(L, _, _, _, Lem, lemma(L)) :- member(M, Lem), M == L, !.
+close(L, Path, Lim, Mode, _, Step) :-
+    complement(L, N), key(N, K),
+    (   member(P, Path), unify_with_occurs_check(P, N), Step = reduction(L)
+    ;   lit(K, N0, Rest, I), unify_with_occurs_check(N0, N),
+        within_limit(Rest, Path, Lim),
+        regular([L|Path], Rest),
+        Step = extension(L, I, [N0|Rest], Sub),
+        prove(Rest, [L|Path], Lim, Mode, [], Sub)
+    ).
+
+within_limit(Rest, Path, Lim) :-
+    (   ground(Rest) -> true
+    ;   length(Path, N), N < Lim -> true
+    ;   ( path_limit_hit -> true ; assertz(path_limit_hit) ), fail
+    ).
+
+%  regularity: no literal of the new clause is already on the path
+regular(Path, Rest) :- \+ ( member(L, Rest), member(P, Path), L == P ).
+
+%  proof_ok(+Proof, +Clauses): an independent replay of a (ground) proof: every clause used is
+%  an instance of an input clause, every extension connects complementary literals, every
+%  reduction meets its complement on the path, every lemma was closed before on its branch.
+proof_ok(start(I, C, Sub), Clauses) :-
+    nth1(I, Clauses, C0), subsumes_term(C0, C),
+    \+ member(-_, C),
+    steps_ok(C, Sub, [], [], Clauses).
+
+steps_ok([], [], _, _, _).
+steps_ok([L|Ls], [S|Ss], Path, Lem, Clauses) :-
+    step_ok(S, L, Path, Lem, Clauses),
+    steps_ok(Ls, Ss, Path, [L|Lem], Clauses).
+
+step_ok(lemma(L0), L, _, Lem, _) :- L0 == L, memberchk_eq(L, Lem).
+step_ok(reduction(L0), L, Path, _, _) :- L0 == L, complement(L, N), memberchk_eq(N, Path).
+step_ok(extension(L0, I, [N|Rest], Sub), L, Path, _, Clauses) :-
+    L0 == L, complement(L, N0), N0 == N,
+    nth1(I, Clauses, C0), permutation_instance(C0, [N|Rest]),
+    steps_ok(Rest, Sub, [L|Path], [], Clauses).
+
+memberchk_eq(X, [Y|Ys]) :- ( X == Y -> true ; memberchk_eq(X, Ys) ).
+
+%  the clause instance lists the connected literal first; the rest keep their order
+permutation_instance(C0, [N|Rest]) :-
+    select(M, C0, Rest0), subsumes_term([M|Rest0], [N|Rest]), !.
+
+%  proof_json(+Proof, -Steps): the proof as a list of steps; each names its clause by number
+%  and writes the literal it closes.
+proof_json(start(I, C, Sub), [json([step=start, clause=I, from=From, literals=Ls])|Steps]) :-
+    clause_of(I, _, Tag), tag_json(Tag, From),
+    maplist(lit_text, C, Ls),
+    foldl(step_json(0), Sub, Steps0, []),
+    Steps = Steps0.
+
+step_json(Depth, lemma(L), [json([step=lemma, depth=Depth, literal=T])|R], R) :- lit_text(L, T).
+step_json(Depth, reduction(L), [json([step=reduction, depth=Depth, literal=T])|R], R) :- lit_text(L, T).
+step_json(Depth, extension(L, I, _, Sub), [json([step=extension, depth=Depth, literal=T, clause=I, from=From])|R0], R) :-
+    lit_text(L, T), clause_of(I, _, Tag), tag_json(Tag, From), D1 is Depth + 1, foldl(step_json(D1), Sub, R0, R).
+
+tag_json(premise(I), I) :- !.
+tag_json(Tag, Tag).
+
+lit_text(L, T) :- with_output_to(string(T), print_lit(L)).
+print_lit(-A) :- !, write('¬'), print_lit(A).
+print_lit(rel('=', [S, T])) :- !, print_term_(S), write(' = '), print_term_(T).
+print_lit(rel(def(K), _)) :- !, format("def~w", [K]).
+print_lit(rel(P, [])) :- !, write(P).
+print_lit(rel(P, As)) :- write(P), write('('), print_args(As), write(')').
+print_args([A]) :- !, print_term_(A).
+print_args([A|As]) :- print_term_(A), write(', '), print_args(As).
+print_term_('$VAR'(N)) :- !, format("X~w", [N]).
+print_term_(T) :- compound(T), T =.. [sk, K|As], !,
+    format("sk~w", [K]), ( As == [] -> true ; write('('), print_args(As), write(')') ).
+print_term_(T) :- write(T).
+
+
+/* ------------------------------------------------------------------------------------
+   Finite models
+   ------------------------------------------------------------------------------------ */
+
+%  find_model(+F, +MaxDomain, -Model): a model of F over {1..n}, n = 1..MaxDomain, as
+%  model(N, Constants, TrueAtoms); none when there is none that small.
+find_model(F, MaxDom, Model) :-
+    constants_of(F, Cs),
+    (   between(1, MaxDom, N), model_of_size(F, Cs, N, Model) -> true ; Model = none ).
+
+constants_of(F, Cs) :- findall(C, const_in(F, C), Cs0), list_to_set(Cs0, Cs).
+const_in(rel(_, As), C) :- member(C, As), C \= v(_).
+const_in(eq(A, B), C) :- member(C, [A, B]), C \= v(_).
+const_in(F, C) :- F =.. [Op|Gs], memberchk(Op, [not, and, or, imp, iff, xor]), member(G, Gs), const_in(G, C).
+const_in(all(_, G), C) :- const_in(G, C).
+const_in(some(_, G), C) :- const_in(G, C).
+
+model_of_size(F, Cs, N, model(N, Vals, Trues)) :-
+    numlist(1, N, D),
+    empty_assoc(E),
+    ground_formula(F, pos, E, D, G),
+    constant_axioms(Cs, 1, N, Ax),
+    tseitin([G|Ax], Clauses, Keys),
+    sat(Clauses),
+    extract(Keys, Cs, Vals, Trues).
+
+%  ground_formula(+F, +Sign, +Env, +Domain, -G): F (negated when Sign = neg) over Domain, as a
+%  propositional formula in NNF over p(Key) / n(Key) literals and true/false; a constant C in
+%  an argument position stands for the element D with e(C, D) true.
+ground_formula(rel(P, As), S, Env, D, G) :- !, ground_args(As, Env, Ts), atom_choice(Ts, P, S, D, G).
+ground_formula(eq(A, B), S, Env, D, G) :- !, ground_args([A, B], Env, Ts), atom_choice(Ts, '=', S, D, G).
+ground_formula(not(F), S, Env, D, G) :- !, flip(S, S1), ground_formula(F, S1, Env, D, G).
+ground_formula(and(F1, F2), S, Env, D, G) :- !, junction(S, and, F1, F2, Env, D, G).
+ground_formula(or(F1, F2), S, Env, D, G) :- !, junction(S, or, F1, F2, Env, D, G).
+ground_formula(imp(F1, F2), S, Env, D, G) :- !, ground_formula(or(not(F1), F2), S, Env, D, G).
+ground_formula(iff(F1, F2), S, Env, D, G) :- !, ground_formula(and(or(not(F1), F2), or(F1, not(F2))), S, Env, D, G).
+ground_formula(xor(F1, F2), S, Env, D, G) :- !, ground_formula(not(iff(F1, F2)), S, Env, D, G).
+ground_formula(all(X, F), S, Env, D, G) :- !, ( S == pos -> Op = and ; Op = or ), instances(Op, X, F, S, Env, D, G).
+ground_formula(some(X, F), S, Env, D, G) :- ( S == pos -> Op = or ; Op = and ), instances(Op, X, F, S, Env, D, G).
+
+junction(pos, Op, F1, F2, Env, D, G) :- ground_formula(F1, pos, Env, D, A), ground_formula(F2, pos, Env, D, B), G =.. [Op, [A, B]].
+junction(neg, Op0, F1, F2, Env, D, G) :- dual(Op0, Op), ground_formula(F1, neg, Env, D, A), ground_formula(F2, neg, Env, D, B), G =.. [Op, [A, B]].
+dual(and, or).
+dual(or, and).
+
+instances(Op, X, F, S, Env, D, G) :-
+    findall(I, ( member(E, D), put_assoc(X, Env, e(E), Env1), ground_formula(F, S, Env1, D, I) ), Is),
+    G =.. [Op, Is].
+
+ground_args([], _, []).
+ground_args([v(X)|As], Env, [T|Ts]) :- !, get_assoc(X, Env, T), ground_args(As, Env, Ts).
+ground_args([C|As], Env, [c(C)|Ts]) :- ground_args(As, Env, Ts).
+
+%  atom_choice(+Args, +P, +Sign, +Domain, -G): P(Args) where constant arguments range over
+%  their possible elements: the disjunction, over element tuples, of "the constants denote
+%  these elements and P holds of them" (exact, since each constant denotes exactly one).
+atom_choice(Ts, P, S, D, G) :-
+    findall(and([and(Conds), Lit]), ( choose(Ts, D, Es, Conds), ground_lit(P, Es, S, Lit) ), Alts),
+    G = or(Alts).
+
+choose([], _, [], []).
+choose([e(E)|Ts], D, [E|Es], Cs) :- choose(Ts, D, Es, Cs).
+choose([c(C)|Ts], D, [E|Es], [p(den(C, E))|Cs]) :- member(E, D), choose(Ts, D, Es, Cs).
+
+ground_lit('=', [A, B], S, L) :- !, ( A == B -> T = pos ; T = neg ), ( T == S -> L = true ; L = false ).
+ground_lit(P, Es, pos, p(atom(P, Es))).
+ground_lit(P, Es, neg, n(atom(P, Es))).
+
+%  each constant denotes exactly one element; the i-th only one of the first i (symmetry)
+constant_axioms([], _, _, []).
+constant_axioms([C|Cs], I, N, [or(Some), and(AtMostOne)|Ax]) :-
+    M is min(I, N), numlist(1, M, Allowed),
+    findall(p(den(C, E)), member(E, Allowed), Some),
+    findall(or([n(den(C, E1)), n(den(C, E2))]), ( member(E1, Allowed), member(E2, Allowed), E1 < E2 ), AtMostOne0),
+    findall(n(den(C, E)), ( between(1, N, E), E > M ), Out),
+    append(AtMostOne0, Out, AtMostOne),
+    I1 is I + 1, constant_axioms(Cs, I1, N, Ax).
+
+%  tseitin(+Formulas, -Clauses, -Keys): clauses (lists of Var-Bool) whose models are those of
+%  the conjunction of Formulas; Keys pairs each atom key with its variable.
+tseitin(Fs, Clauses, Keys) :-
+    foldl(simplify_into, Fs, [], Gs0), reverse(Gs0, Gs),
+    (   memberchk(false, Gs) -> Clauses = [[]], Keys = []
+    ;   exclude(==(true), Gs, Gs1),
+        empty_assoc(A0),
+        foldl(top_clauses, Gs1, A0-[], A-Clauses0),
+        Clauses = Clauses0,
+        assoc_to_list(A, Keys)
+    ).
+
+simplify_into(F, Acc, [G|Acc]) :- simp(F, G).
+
+%  simp(+F, -G): true/false propagated out of and/or; nested same operators flattened
+simp(p(K), p(K)).
+simp(n(K), n(K)).
+simp(true, true).
+simp(false, false).
+simp(and(Fs), G) :- maplist(simp, Fs, Gs0), flatten_op(and, Gs0, Gs),
+    (   memberchk(false, Gs) -> G = false
+    ;   exclude(==(true), Gs, Gs1), ( Gs1 == [] -> G = true ; Gs1 = [G1] -> G = G1 ; G = and(Gs1) )
+    ).
+simp(or(Fs), G) :- maplist(simp, Fs, Gs0), flatten_op(or, Gs0, Gs),
+    (   memberchk(true, Gs) -> G = true
+    ;   exclude(==(false), Gs, Gs1), ( Gs1 == [] -> G = false ; Gs1 = [G1] -> G = G1 ; G = or(Gs1) )
+    ).
+
+flatten_op(_, [], []).
+flatten_op(Op, [G|Gs], Out) :-
+    (   G =.. [Op, Inner] -> append(Inner, Rest, Out) ; Out = [G|Rest] ), flatten_op(Op, Gs, Rest).
+
+top_clauses(and(Fs), S0, S) :- !, foldl(top_clauses, Fs, S0, S).
+top_clauses(F, A0-Cs0, A-[C|Cs0]) :- clause_lits(F, C, A0-Cs0, A-_), !.
+top_clauses(F, A0-Cs0, A-Cs) :- disj(F, C, A0-Cs0, A-Cs1), Cs = [C|Cs1].
+
+clause_lits(p(K), [V-true], A0-_, A-_) :- var_of(K, V, A0, A).
+clause_lits(n(K), [V-false], A0-_, A-_) :- var_of(K, V, A0, A).
+
+%  disj(+F, -Clause, +State0, -State): F (an or of literals and subformulas) as one clause;
+%  a conjunction inside gets a fresh variable T with clauses ¬T ∨ Ci (T → each conjunct).
+disj(or(Fs), C, S0, S) :- !, foldl(disj_lit, Fs, C0-S0, []-S), C = C0.
+disj(F, C, S0, S) :- disj_lit(F, C-S0, []-S).
+
+disj_lit(p(K), [V-true|T]-(A0-Cs), T-(A-Cs)) :- !, var_of(K, V, A0, A).
+disj_lit(n(K), [V-false|T]-(A0-Cs), T-(A-Cs)) :- !, var_of(K, V, A0, A).
+disj_lit(and(Fs), [X-true|T]-S0, T-S) :- !, foldl(implied(X), Fs, S0, S).
+disj_lit(or(Fs), L-S0, T-S) :- foldl(disj_lit, Fs, L-S0, T-S).
+
+implied(X, F, S0, A-[[X-false|C]|Cs]) :- disj(F, C, S0, A-Cs).
+
+var_of(K, V, A0, A) :- ( get_assoc(K, A0, V) -> A = A0 ; put_assoc(K, A0, V, A) ).
+
+%  sat(+Clauses): binds the variables (true/false) so that every clause has a true literal:
+%  DPLL with unit propagation, branching on a literal of a shortest clause.
+sat(Clauses) :-
+    reduce(Clauses, Rest),
+    (   Rest == [] -> true
+    ;   memberchk([V-B], Rest) -> V = B, sat(Rest)
+    ;   shortest(Rest, [V-B|_]),
+        ( V = B ; negate(B, NB), V = NB ),
+        sat(Rest)
+    ).
+
+negate(true, false).
+negate(false, true).
+
+%  reduce(+Clauses, -Open): clauses not yet satisfied, without their false literals; fails on
+%  a clause with no literal left.
+reduce([], []).
+reduce([C|Cs], Out) :-
+    (   satisfied(C) -> Out = Out1
+    ;   exclude(falsified, C, C1), C1 \== [], Out = [C1|Out1]
+    ),
+    reduce(Cs, Out1).
+
+satisfied(C) :- member(V-B, C), V == B, !.
+falsified(V-_) :- nonvar(V).
+
+shortest([C|Cs], S) :- length(C, N), foldl(shorter, Cs, N-C, _-S).
+shorter(C, N0-C0, N-S) :- length(C, L), ( L < N0 -> N-S = L-C ; N-S = N0-C0 ).
+
+extract(Keys, Cs, Vals, Trues) :-
+    findall(C-E, ( member(C, Cs), member(den(C, E)-V, Keys), V == true ), Vals),
+    findall(P-Es, ( member(atom(P, Es)-V, Keys), V == true ), Trues).
+
+model_json(model(N, Vals, Trues), json([size=N, constants=json(CJ), atoms=AJ])) :-
+    findall(C=E, member(C-E, Vals), CJ),
+    findall([P|Es], member(P-Es, Trues), AJ).

@@ -1,0 +1,153 @@
+"""Full first-order decisions: verdicts with evidence, and agreement with Z3 on random input."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
+
+import logic  # noqa: E402
+from logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor  # noqa: E402
+from logic.fol import decide_batch, holds  # noqa: E402
+
+z3 = pytest.importorskip("z3")
+
+STORY = ["∀x (Dog(x) → Animal(x))", "∀x (Animal(x) → ¬Plant(x))", "Dog(bonnie) ⊕ Cat(bonnie)", "¬Cat(bonnie)"]
+
+
+@pytest.mark.parametrize("conclusion,verdict", [
+    ("¬Plant(bonnie)", "TRUE"), ("Plant(bonnie)", "FALSE"), ("Likes(bonnie, rex)", "UNCERTAIN"),
+])
+def test_story_verdicts_with_evidence(conclusion, verdict):
+    d = logic.decide(STORY, conclusion, fmt="folio")
+    assert d.verdict == verdict
+    if verdict == "TRUE":
+        assert set(d.premises_used) <= {0, 1, 2, 3} and 1 in d.premises_used
+        assert d.proof[0]["step"] == "start"
+    if verdict == "UNCERTAIN":
+        assert d.countermodel["constants"]["bonnie"] in d.countermodel["domain"]
+
+
+def test_inconsistent_premises():
+    assert logic.decide(["P(a)", "¬P(a)"], "Q(a)", fmt="folio").verdict == "INCONSISTENT"
+
+
+def test_equality_and_equivalence():
+    assert logic.decide(["a = b", "P(a)"], "P(b)", fmt="folio").verdict == "TRUE"
+    v = logic.equivalent("∀x (P(x) → Q(x))", "¬∃x (P(x) ∧ ¬Q(x))", fmt="folio")
+    assert v.verdict == "EQUIVALENT"
+    w = logic.equivalent("∀x P(x) → Q(a)", "∀x (P(x) → Q(a))", fmt="folio")
+    assert w.verdict == "EQUIVALENT"  # scope reaches right: both are the same formula
+    n = logic.equivalent("(∀x P(x)) → Q(a)", "∀x (P(x) → Q(a))", fmt="folio")
+    assert n.verdict == "NOT_EQUIVALENT" and n.witness["model"]["domain"]
+
+
+def test_budget_exhaustion_is_unknown_not_a_guess():
+    d = logic.decide(["∀x ∃y R(x, y)", "∀x ∀y (R(x, y) → ∃z R(y, z))"], "∃x R(x, x)", fmt="folio",
+                     inferences=2000, max_domain=1)
+    assert d.verdict in ("UNCERTAIN", "UNKNOWN")
+    if d.verdict == "UNKNOWN":
+        assert "budget" in d.reason
+
+
+# --------------------------------------------------------------------------- Z3 agreement
+
+PREDS = [("P", 1), ("Q", 1), ("R", 2)]
+CONSTS = ["a", "b"]
+
+
+def random_formula(bound=frozenset(), depth=2):
+    terms = st.sampled_from([*(Var(v) for v in sorted(bound)), *(Const(c) for c in CONSTS)])
+    atom = st.one_of(
+        *(st.builds(lambda *a, p=p: Atom(p, tuple(a)), *([terms] * n)) for p, n in PREDS),
+        st.builds(Eq, terms, terms),
+    )
+    if depth == 0:
+        return atom
+    sub = random_formula(bound, depth - 1)
+    v = f"x{len(bound)}"
+    return st.one_of(
+        atom, st.builds(Not, sub),
+        st.builds(lambda a, b: And((a, b)), sub, sub), st.builds(lambda a, b: Or((a, b)), sub, sub),
+        st.builds(Implies, sub, sub), st.builds(Iff, sub, sub), st.builds(Xor, sub, sub),
+        st.builds(lambda k, b: Quant(k, v, b), st.sampled_from(["forall", "exists"]),
+                  random_formula(bound | {v}, depth - 1)),
+    )
+
+
+def to_z3(f, env, S, fns):
+    t = type(f)
+    term = lambda a: env[a.name] if type(a) is Var else z3.Const(a.name, S)  # noqa: E731
+    if t is Atom:
+        if f.pred not in fns:
+            fns[f.pred] = z3.Function(f.pred, *([S] * len(f.args)), z3.BoolSort())
+        return fns[f.pred](*[term(a) for a in f.args])
+    if t is Eq:
+        return term(f.left) == term(f.right)
+    if t is Not:
+        return z3.Not(to_z3(f.body, env, S, fns))
+    if t is And or t is Or:
+        return (z3.And if t is And else z3.Or)(*[to_z3(c, env, S, fns) for c in f.children])
+    if t is Quant:
+        v = z3.Const(f"{f.var}_{len(env)}", S)
+        body = to_z3(f.body, {**env, f.var: v}, S, fns)
+        return (z3.ForAll if f.kind == "forall" else z3.Exists)([v], body)
+    a, b = to_z3(f.left, env, S, fns), to_z3(f.right, env, S, fns)
+    return {Implies: z3.Implies, Iff: lambda p, q: p == q, Xor: z3.Xor}[t](a, b)
+
+
+def z3_decide(premises, conclusion):
+    S = z3.DeclareSort("U")
+    fns: dict = {}
+    ps = [to_z3(p, {}, S, fns) for p in premises]
+    c = to_z3(conclusion, {}, S, fns)
+
+    def sat(extra):
+        s = z3.Solver()
+        s.set("timeout", 3000)
+        s.add(*ps, extra)
+        return s.check()
+
+    neg, pos = str(sat(z3.Not(c))), str(sat(c))
+    if "unknown" in (neg, pos):
+        return None
+    return {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "UNCERTAIN",
+            ("unsat", "unsat"): "INCONSISTENT"}[(neg, pos)]
+
+
+def check_agreement(stories):
+    for (ps, c), d in zip(stories, decide_batch(stories, "folio", inferences=200_000, max_domain=5)):
+        want = z3_decide(ps, c)
+        if d.verdict != "UNKNOWN" and want is not None:
+            assert d.verdict == want, (ps, c, d)
+        for key, true, false in (("countermodel", ps, [c]), ("model", [*ps, c], [])):
+            m = getattr(d, key)
+            if m is not None:  # evidence re-checked against the formulas
+                model = {"domain": m["domain"], "constants": m["constants"],
+                         "atoms": {_atom(a) for a in m["true_atoms"]}}
+                assert all(holds(f, model) for f in true) and not any(holds(f, model) for f in false)
+
+
+def _atom(text):
+    if "(" not in text:
+        return (text,)
+    name, rest = text.split("(", 1)
+    return (name, *rest[:-1].split(", "))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.lists(random_formula(), min_size=1, max_size=3), random_formula()), min_size=1, max_size=4))
+def test_never_contradicts_z3(stories):
+    check_agreement(stories)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.lists(random_formula(depth=3), min_size=1, max_size=5), random_formula(depth=3)),
+                min_size=1, max_size=4))
+def test_never_contradicts_z3_bigger(stories):
+    check_agreement(stories)
