@@ -1,0 +1,1 @@
+"""Readings explained: paraphrases, distinguishing situations, clarification questions."""
