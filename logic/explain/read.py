@@ -17,9 +17,9 @@ import lark
 
 from ..ast import And, Atom, Const, Formula, Or, Quant, Term, Var
 from .verbalise import ROLES
-from .wordforms import KEYWORDS, WordForms
+from .wordforms import WordForms
 
-_OPENERS = ("a", "an", "there", "for", "both", "either", "every", "the", "something")
+OPENERS = ("a", "an", "there", "for", "both", "either", "every", "the", "something")
 
 
 class ParaphraseError(ValueError):
@@ -30,7 +30,7 @@ def read(text: str, words: WordForms | None = None) -> Formula:
     """The LF of one controlled-English sentence written with lexicon `words`."""
     words = words or WordForms()
     first = text.split(" ", 1)[0]
-    if first.lower() in _OPENERS:
+    if first.lower() in OPENERS:
         text = first.lower() + text[len(first):]
     try:
         tree = _parser(tuple(sorted(s for s in words.symbols() if " " in s))).parse(text)
@@ -143,4 +143,4 @@ def _conj(parts: list[Formula]) -> Formula:
     return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
-__all__ = ["read", "ParaphraseError", "KEYWORDS"]
+__all__ = ["read", "ParaphraseError", "OPENERS"]
