@@ -12,7 +12,7 @@ import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from ..ast import Formula
+from ..ast import And, Formula, Or
 from ..equivalence import equivalent_batch
 from ..parse import parse
 from .describe import describe, facts
@@ -122,7 +122,6 @@ def _representatives(n: int, verdicts: dict) -> list[int]:
 
 
 def _universal(r: Restricted | None) -> bool:
-    from ..ast import And, Or
     match r:
         case Every():
             return True

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..ast import And, Atom, Const, Formula, Or, Term, Var
-from .restricted import Every, Exists, Restricted, bound_variables, restrict, variables
+from .restricted import Every, Exists, Restricted, bound_variables, restrict
 from .wordforms import WordForms
 
 ROLES = ("agent", "patient", "instrument")
