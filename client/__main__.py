@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         _common(sub.add_parser(name, help=text))
 
     sub.add_parser("eval", help="run an evaluation suite (python -m client eval -h)", add_help=False)
+    sub.add_parser("explain", help="explain readings: paraphrases, situations, question (no model)", add_help=False)
     return parser
 
 
@@ -157,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "eval":
         from client.eval.cli import main as eval_main
         return eval_main(argv[1:])
+    if argv and argv[0] == "explain":
+        from client.explain_cli import main as explain_main
+        return explain_main(argv[1:])
     args = build_parser().parse_args(argv)
     from client.api import AmbitError
     from client.connect import connect

@@ -1,0 +1,148 @@
+"""`explain_readings`: for an utterance and its candidate LFs, a paraphrase of each reading, the
+least situations that tell readings apart, and a clarification question.
+
+Paraphrases and situations use the restricted reading of AmP's universals (`restricted.py`;
+the JSON says `"quantifiers": "restricted"`); telling readings apart starts from the literal
+equivalence checker, whose verdict on LFs as written decides which readings are one meaning.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from ..ast import And, Formula, Or
+from ..equivalence import equivalent_batch
+from ..parse import parse
+from .describe import describe, facts
+from .read import OPENERS
+from .restricted import Every, Exists, Restricted, restrict
+from .situations import find_scene
+from .verbalise import verbalise
+from .wordforms import WordForms
+
+QUANTIFIERS = "restricted"
+
+
+@dataclass(frozen=True)
+class Reading:
+    lf: str
+    paraphrase: str
+    weight: float | None = None
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A least scene in which reading `holds` is true and reading `fails` false."""
+
+    holds: int
+    fails: int
+    domain: list[str]
+    constants: dict[str, str]
+    facts: list[str]
+    description: str
+    size: int
+    searched_from: int  # every domain size from here up to `size` - 1 was searched in full
+    bound: int
+
+
+@dataclass(frozen=True)
+class Question:
+    """"Do you mean (a) ... or (b) ...?" about readings `readings`, and a yes/no question about
+    situation `situation` with the reading each answer picks."""
+
+    text: str
+    readings: list[int]
+    yes_no: str | None = None
+    situation: int | None = None
+    answers: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    utterance: str
+    format: str
+    readings: list[Reading]
+    situations: list[Situation]
+    question: Question | None
+    note: str | None = None
+    quantifiers: str = QUANTIFIERS
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def explain_readings(
+    utterance: str,
+    lfs: Sequence[str],
+    fmt: str = "fol",
+    lexicon: WordForms | None = None,
+    weights: Sequence[float] | None = None,
+) -> Explanation:
+    """Explain the readings `lfs` (strings in `fmt`) of `utterance`; `weights` (e.g. probability
+    mass) choose the two readings the question is about (default: the first two)."""
+    if weights is not None and len(weights) != len(lfs):
+        raise ValueError(f"{len(weights)} weights for {len(lfs)} LFs")
+    formulas: list[Formula] = [parse(lf, fmt) for lf in lfs]
+    words = (lexicon or WordForms()).covering(formulas)
+    readings = [Reading(lf, verbalise(f, words), None if weights is None else float(weights[i]))
+                for i, (lf, f) in enumerate(zip(lfs, formulas))]
+    pairs = list(itertools.combinations(range(len(formulas)), 2))
+    verdicts = dict(zip(pairs, equivalent_batch([(formulas[i], formulas[j]) for i, j in pairs])))
+    distinct = _representatives(len(formulas), verdicts)
+    if len(distinct) < 2:
+        why = "one reading" if len(formulas) == 1 else "the readings are equivalent"
+        return Explanation(utterance, fmt, readings, [], None, f"nothing to tell apart: {why}")
+    restricted = {i: restrict(formulas[i]) for i in distinct}
+    situations: list[Situation] = []
+    for i, j in itertools.combinations(distinct, 2):
+        v = verdicts[(i, j)]
+        for holds, fails, entailed in ((i, j, v.a_entails_b), (j, i, v.b_entails_a)):
+            if entailed and not (_universal(restricted[holds]) or _universal(restricted[fails])):
+                continue  # no universal: literal = restricted reading, and the prover showed no scene
+            scene = find_scene(restricted[holds], restricted[fails])
+            if scene is not None:
+                situations.append(Situation(holds, fails, list(scene.domain), scene.constants, facts(scene, fmt),
+                                            describe(scene, words), len(scene.domain), scene.searched_from,
+                                            scene.bound))
+    order = sorted(distinct, key=lambda k: -(weights[k] if weights is not None else -k))
+    a, b = order[0], order[1]
+    note = None if situations else "no situation within the search bound tells the readings apart"
+    return Explanation(utterance, fmt, readings, situations, _question(utterance, readings, situations, a, b), note)
+
+
+def _representatives(n: int, verdicts: dict) -> list[int]:
+    """One index per class of literally equivalent readings (the first of each)."""
+    reps: list[int] = []
+    for k in range(n):
+        if not any(verdicts[(r, k)].verdict == "EQUIVALENT" for r in reps):
+            reps.append(k)
+    return reps
+
+
+def _universal(r: Restricted | None) -> bool:
+    match r:
+        case Every():
+            return True
+        case Exists(_, _, body):
+            return _universal(body)
+        case And(children) | Or(children):
+            return any(_universal(c) for c in children)
+    return False
+
+
+def _question(utterance: str, readings: list[Reading], situations: list[Situation], a: int, b: int) -> Question:
+    text = f"Do you mean (a) {_inline(readings[a].paraphrase)}, or (b) {_inline(readings[b].paraphrase)}?"
+    for k, s in enumerate(situations):
+        if {s.holds, s.fails} == {a, b}:
+            ask = f"Suppose this: {s.description} Would you say \"{utterance}\" then?"
+            return Question(text, [a, b], ask, k, {"yes": s.holds, "no": s.fails})
+    return Question(text, [a, b])
+
+
+def _inline(paraphrase: str) -> str:
+    """A paraphrase inside a question: no full stop, no capital unless it starts with a name."""
+    first = paraphrase.split(" ", 1)[0]
+    text = paraphrase[:-1]
+    return text[0].lower() + text[1:] if first.lower() in OPENERS else text

@@ -1,0 +1,177 @@
+"""Distinguishing situations: the smallest scene in which one reading is true and another false,
+found and checked in SWI-Prolog (`logic/prolog/situations.pl`) under the restricted reading.
+
+A scene has distinct elements for individuals and events, each with its one noun (or verb),
+names for distinct elements, at most one filler per role of an event, and at least one thing of
+each noun that a universal ranges over ("every boy" presupposes boys). The search tries every
+domain size from the number of names up to `bound` (names + the variables of both readings), so
+a scene returned is of least size within the bound; the model checker confirms it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ast import And, Atom, Const, Or, Var
+from ..prolog_worker import worker
+from .restricted import Every, Exists, Restricted, bound_variables
+
+PROGRAM = "situations.pl"
+TIME_LIMIT = 10.0  # seconds for one search, a backstop: the bound keeps searches small
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A finite model: elements named in `domain`, the sort (noun or verb) of each element,
+    `constants` (name -> element) and the true binary facts (pred, (e1, e2))."""
+
+    domain: tuple[str, ...]
+    sorts: dict[str, str]
+    constants: dict[str, str]
+    facts: tuple[tuple[str, tuple[str, ...]], ...]
+    events: frozenset[str] = field(default_factory=frozenset)
+    searched_from: int = 1
+    bound: int = 0
+
+
+def find_scene(a: Restricted, b: Restricted) -> Scene | None:
+    """The least scene (within the bound) with `a` true and `b` false, or None."""
+    atoms = _atoms(a) + _atoms(b)
+    sorts = sorted({x.pred for x in atoms if len(x.args) == 1})
+    names = sorted({t.name for x in atoms for t in x.args if isinstance(t, Const)})
+    events = _event_sorts(a) | _event_sorts(b)
+    functional = sorted(_functional(atoms))
+    presupposed = sorted(_presupposed(a) | _presupposed(b) | _required(a))
+    bound = len(names) + len(bound_variables(a)) + len(bound_variables(b))
+    w = worker()
+    w.consult(PROGRAM)
+    goal = (f"situations:situation_json({to_term(a, 'a')},{to_term(b, 'b')},{_list(sorts)},{_list(names)},"
+            f"{_list(functional)},{_list(presupposed)},{bound},Out)")
+    d = w.query_json_quiet(goal, time_limit=TIME_LIMIT)
+    if d is None:
+        return None
+    return _scene(d, events, bound)
+
+
+def to_term(r: Restricted | None, tag: str) -> str:
+    """`r` as a situations.pl term; variables `V<tag>_<name>`, names and predicates quoted."""
+    match r:
+        case None:
+            return "true"
+        case Atom(pred, args):
+            return f"rel({_q(pred)},[{','.join(_arg(t, tag) for t in args)}])"
+        case And(children) | Or(children):
+            op = "and" if isinstance(r, And) else "or"
+            return f"{op}([{','.join(to_term(c, tag) for c in children)}])"
+        case Exists(var, kinds, body) | Every(var, kinds, body):
+            op = "ex" if isinstance(r, Exists) else "every"
+            return f"{op}(V{tag}_{var},{_list(k.pred for k in kinds)},{to_term(body, tag)})"
+    raise TypeError(f"not a restricted formula: {r!r}")
+
+
+def _arg(t, tag: str) -> str:
+    return f"V{tag}_{t.name}" if isinstance(t, Var) else _q(t.name)
+
+
+def _q(name: str) -> str:
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _list(items) -> str:
+    return "[" + ",".join(_q(i) for i in items) + "]"
+
+
+def _atoms(r: Restricted | None) -> list[Atom]:
+    match r:
+        case None:
+            return []
+        case Atom():
+            return [r]
+        case And(children) | Or(children):
+            return [a for c in children for a in _atoms(c)]
+        case Exists(_, kinds, body) | Every(_, kinds, body):
+            return list(kinds) + _atoms(body)
+    raise TypeError(r)
+
+
+def _event_vars(r: Restricted) -> set[str]:
+    """Variables that are the first argument of a binary atom (neo-Davidsonian events)."""
+    return {x.args[0].name for x in _atoms(r) if len(x.args) == 2 and isinstance(x.args[0], Var)}
+
+
+def _event_sorts(r: Restricted) -> set[str]:
+    """Sorts given to event variables (their verbs)."""
+    evs = _event_vars(r)
+    return {x.pred for x in _atoms(r) if len(x.args) == 1 and isinstance(x.args[0], Var) and x.args[0].name in evs}
+
+
+def _functional(atoms: list[Atom]) -> set[str]:
+    """Binary predicates whose first argument is always a variable never found second (roles of
+    events): each event has one agent, one patient, ..."""
+    second = {x.args[1] for x in atoms if len(x.args) == 2}
+    binary = {x.pred for x in atoms if len(x.args) == 2}
+    return {p for p in binary
+            if all(isinstance(x.args[0], Var) and x.args[0] not in second for x in atoms if x.pred == p)}
+
+
+def _presupposed(r: Restricted | None) -> set[str]:
+    match r:
+        case Every(_, kinds, body):
+            return ({kinds[0].pred} if len(kinds) == 1 else set()) | _presupposed(body)
+        case Exists(_, _, body):
+            return _presupposed(body)
+        case And(children) | Or(children):
+            return set().union(*(_presupposed(c) for c in children))
+    return set()
+
+
+def _required(r: Restricted | None) -> set[str]:
+    """Sorts without which `r` cannot be true: the kinds of its existentials outside any OR
+    (under a universal too, whose restrictor is presupposed not empty)."""
+    match r:
+        case Exists(_, kinds, body):
+            return ({kinds[0].pred} if len(kinds) == 1 else set()) | _required(body)
+        case Every(_, _, body):
+            return _required(body)
+        case And(children):
+            return set().union(*(_required(c) for c in children))
+        case Atom(pred, (Var(),)):
+            return set()
+    return set()
+
+
+def _scene(d: dict, event_sorts: set[str], bound: int) -> Scene:
+    """Name Prolog's elements: events e1, e2, ...; individuals by their noun's initial (the whole
+    noun where initials clash); named elements by their name in lower case."""
+    sorts = {int(e): s for e, s in d["sorts"]}
+    named = {int(e): c for c, e in d["constants"].items()}
+    elements = range(1, d["size"] + 1)
+    noun_sorts = sorted({s for e, s in sorts.items() if s not in event_sorts and e not in named})
+    initials = [s[0] for s in noun_sorts] + (["e"] if any(s in event_sorts for s in sorts.values()) else [])
+    prefix = {s: s[0] if initials.count(s[0]) == 1 else s for s in noun_sorts}
+    names: dict[int, str] = {}
+    counts: dict[str, int] = {}
+    taken: set[str] = set()
+    for e in elements:
+        if e in named:
+            base = named[e].lower()
+            name = base if base not in taken else f"{base}{e}"
+        else:
+            s = sorts.get(e, "")
+            p = "e" if s in event_sorts else prefix.get(s, "u")
+            counts[p] = counts.get(p, 0) + 1
+            name = f"{p}{counts[p]}"
+        names[e] = name
+        taken.add(name)
+    return Scene(
+        domain=tuple(names[e] for e in elements),
+        sorts={names[e]: s for e, s in sorts.items()},
+        constants={c: names[int(e)] for c, e in d["constants"].items()},
+        facts=tuple((p, tuple(names[int(x)] for x in args)) for p, args in d["facts"]),
+        events=frozenset(names[e] for e, s in sorts.items() if s in event_sorts),
+        searched_from=d["from"],
+        bound=bound,
+    )
+
+
+__all__ = ["Scene", "find_scene", "to_term"]

@@ -1,0 +1,155 @@
+/*  situations.pl -- the smallest scene in which one reading is true and another false.
+
+    Readings come in the restricted reading of logic/explain/restricted.py:
+        rel(P, Args)          an atom (Args: bound variables or names)
+        ex(X, Kinds, F)       there is an X of Kinds (a list of unary predicates) such that F
+        every(X, Kinds, F)    every X of Kinds is such that F      (F = true: nothing more)
+        and(Fs)   or(Fs)      n-ary
+    A scene is model(Dom, Names, Sorts, Facts): elements 1..N; Names pairs each name with its
+    element (distinct names, distinct elements); Sorts gives every unnamed element exactly one
+    sort (its noun, or its verb for an event) and a named element none; Facts is an
+    ordered set of binary rel(P, [E1, E2]). A unary atom is true of an element iff it is the
+    element's sort. Each event has at most one filler per role (the Functional predicates).
+    Presupposition: every noun a universal ranges over has at least one element. Required: the
+    sorts that A cannot be true without (its existentials outside every OR), a pruning only.
+
+    Search (situation/8): domain sizes from the number of names up; for each size every sort
+    assignment (unnamed elements in sort order, which loses nothing since they are
+    interchangeable); then the facts that A's witnesses make true. Once sorts are fixed both
+    readings are monotone in the binary facts (restrictors are unary), so if any scene of that
+    size and sorts makes A true and B false, one made of A's witnesses alone does: the search is
+    complete, and the first scene found is of least size within the bound. Witnesses for an
+    existential are taken among the elements already used and the first unused element of the
+    right sort (the unused ones are interchangeable). Every scene returned is checked by the
+    truth definition holds/2 (A true, B false), independently of how it was built.
+
+    Load with plain `swipl situations.pl`; try
+        ?- situation(every(X,[boy],ex(Y,[dog],rel(saw,[X,Y]))), ex(Y,[dog],every(X,[boy],rel(saw,[X,Y]))),
+                     [boy,dog], [], [], [boy], 6, M).
+*/
+
+:- module(situations, [situation/8, holds/2, situation_json/8]).
+
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(ordsets)).
+:- use_module(library(pairs)).
+
+
+/* ------------------------------------------------------------------------------------
+   The truth definition
+   ------------------------------------------------------------------------------------ */
+
+%  holds(+F, +M): F is true in scene M.
+holds(true, _).
+holds(rel(P, [T]), M) :- denotes(M, T, E), sort_of(M, E, P).
+holds(rel(P, [T, U]), M) :-
+    denotes(M, T, E1), denotes(M, U, E2), M = model(_, _, _, Facts), ord_memberchk(rel(P, [E1, E2]), Facts).
+holds(and(Fs), M) :- forall(member(F, Fs), holds(F, M)).
+holds(or(Fs), M) :- member(F, Fs), holds(F, M), !.
+holds(ex(X, Ks, F), M) :- M = model(Dom, _, _, _), member(E, Dom), of_kinds(M, Ks, E), instance(X, F, E, G), holds(G, M), !.
+holds(every(X, Ks, F), M) :-
+    M = model(Dom, _, _, _),
+    forall(( member(E, Dom), of_kinds(M, Ks, E) ), ( instance(X, F, E, G), holds(G, M) )).
+
+%  instance(+X, +F, +E, -G): G is F with element E for X (F's free variables are already bound).
+instance(X, F, E, G) :- copy_term(X-F, E-G).
+
+denotes(_, T, T) :- integer(T), !.
+denotes(M, T, E) :- M = model(_, Names, _, _), memberchk(T-E, Names).
+
+sort_of(M, E, S) :- M = model(_, _, Sorts, _), memberchk(E-S, Sorts).
+
+of_kinds(M, Ks, E) :- forall(member(K, Ks), sort_of(M, E, K)).
+
+
+/* ------------------------------------------------------------------------------------
+   The search
+   ------------------------------------------------------------------------------------ */
+
+%  situation(+A, +B, +Sorts, +Names, +Functional, +Presupposed, +MaxN, -M): M is a least scene
+%  (at most MaxN elements) with A true and B false.
+situation(A, B, Sorts, Names, Functional, Presupposed, MaxN, M) :-
+    length(Names, K), MinN is max(1, K),
+    between(MinN, MaxN, N),
+    numlist(1, N, Dom),
+    length(Named, K), append(Named, Unnamed, Dom),
+    pairs_keys_values(NameEls, Names, Named),
+    maplist(named_sort(Sorts), Named, NamedSorts),
+    length(Unnamed, U), sort_sequence(U, Sorts, UnnamedSorts),
+    append(NamedSorts, UnnamedSorts, SortList),
+    pairs_keys_values(ElSorts, Dom, SortList),
+    include(has_sort, ElSorts, SortOf),
+    forall(member(S, Presupposed), memberchk(_-S, SortOf)),
+    M0 = model(Dom, NameEls, SortOf, []),
+    copy_term(A, A1),
+    build(A1, M0, Functional, Named, _, [], Facts),
+    M = model(Dom, NameEls, SortOf, Facts),
+    \+ holds(B, M),
+    holds(A, M),
+    !.
+
+has_sort(_-S) :- S \== none.
+
+named_sort(_, _, none).   % a name has no noun: named individuals are not events either
+
+%  sort_sequence(+N, +Sorts, -Seq): Seq is a list of N sorts in the order of Sorts (a multiset).
+sort_sequence(0, _, []) :- !.
+sort_sequence(N, Sorts, [S|Ss]) :-
+    append(_, [S|Rest], Sorts),
+    N1 is N - 1,
+    sort_sequence(N1, [S|Rest], Ss).
+
+%  build(+F, +M, +Functional, +Used0, -Used, +Facts0, -Facts): Facts adds to Facts0 the binary
+%  atoms that make F true in M, choosing a witness for each existential (among the elements of
+%  its kinds in Used0, or the first unused one) and a disjunct for each OR; unary atoms are
+%  checked against the sorts.
+build(true, _, _, U, U, Fs, Fs).
+build(rel(P, [T]), M, _, U, U, Fs, Fs) :- denotes(M, T, E), sort_of(M, E, P).
+build(rel(P, [T1, T2]), M, Functional, U, U, Fs0, Fs) :-
+    denotes(M, T1, E1), denotes(M, T2, E2),
+    (   memberchk(P, Functional)
+    ->  \+ ( member(rel(P, [E1, E]), Fs0), E \== E2 )
+    ;   true
+    ),
+    ord_add_element(Fs0, rel(P, [E1, E2]), Fs).
+build(and(Gs), M, Fn, U0, U, Fs0, Fs) :- foldl(build_in(M, Fn), Gs, U0-Fs0, U-Fs).
+build(or(Gs), M, Fn, U0, U, Fs0, Fs) :- member(G, Gs), build(G, M, Fn, U0, U, Fs0, Fs).
+build(ex(X, Ks, G), M, Fn, U0, U, Fs0, Fs) :-
+    witness(M, Ks, U0, X), ord_add_element(U0, X, U1),
+    build(G, M, Fn, U1, U, Fs0, Fs).
+build(every(X, Ks, G), M, Fn, U0, U, Fs0, Fs) :-
+    M = model(Dom, _, _, _),
+    include(of_kinds(M, Ks), Dom, Es),
+    ord_union(U0, Es, U1),
+    foldl(build_for(X, G, M, Fn), Es, U1-Fs0, U-Fs).
+
+build_in(M, Fn, G, U0-Fs0, U-Fs) :- build(G, M, Fn, U0, U, Fs0, Fs).
+
+build_for(X, G, M, Fn, E, U0-Fs0, U-Fs) :- instance(X, G, E, G1), build(G1, M, Fn, U0, U, Fs0, Fs).
+
+%  witness(+M, +Kinds, +Used, -E): E is of Kinds and used already, or the first unused such.
+witness(M, Ks, Used, E) :-
+    M = model(Dom, _, _, _),
+    include(of_kinds(M, Ks), Dom, Es),
+    (   member(E, Es), ord_memberchk(E, Used)
+    ;   member(E, Es), \+ ord_memberchk(E, Used), !
+    ).
+
+
+/* ------------------------------------------------------------------------------------
+   JSON interface (logic/explain/situations.py)
+   ------------------------------------------------------------------------------------ */
+
+%  situation_json(+A, +B, +Sorts, +Names, +Functional, +Presupposed, +MaxN, -Dict): the scene as
+%  _{size, from, constants, sorts, facts}, or null when none has at most MaxN elements.
+situation_json(A, B, Sorts, Names, Fn, Pre, MaxN, Dict) :-
+    length(Names, K), From is max(1, K),
+    (   situation(A, B, Sorts, Names, Fn, Pre, MaxN, model(Dom, NameEls, SortOf, Facts))
+    ->  length(Dom, N),
+        dict_pairs(Cs, _, NameEls),
+        findall([E, S], member(E-S, SortOf), SD),
+        findall([P, Es], member(rel(P, Es), Facts), FD),
+        Dict = _{size: N, from: From, constants: Cs, sorts: SD, facts: FD}
+    ;   Dict = null
+    ).

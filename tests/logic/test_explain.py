@@ -1,0 +1,175 @@
+"""Readings explained (logic/explain): paraphrases read back to equivalent LFs, distinguishing
+situations that the model checker confirms, questions, the JSON of `python -m client explain`.
+
+Over AmP's ambiguous items: a seeded sample per type here, every item in the slow test."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import logic
+from generators.amp import AMBIGUOUS_TYPES, pairs
+from tests.paths import REPO
+from generators.amp.wordforms import amp_wordforms
+from logic.ast import And, Atom, Const, Or, Var
+from logic.explain import (Every, Exists, WordForms, explain_readings, find_scene, read, restrict,
+                           verbalise)
+
+ROOT = REPO
+WORDS = amp_wordforms()
+
+
+def _holds(r, scene, env=None) -> bool:
+    """Truth of a restricted formula in a scene, written here independently of situations.pl."""
+    env = env or {}
+    val = lambda t: scene.constants[t.name] if isinstance(t, Const) else env[t.name]  # noqa: E731
+    kind = lambda e, ks: all(scene.sorts.get(e) == k.pred for k in ks)  # noqa: E731
+    match r:
+        case None:
+            return True
+        case Atom(pred, (t,)):
+            return scene.sorts.get(val(t)) == pred
+        case Atom(pred, (t, u)):
+            return (pred, (val(t), val(u))) in scene.facts
+        case And(children):
+            return all(_holds(c, scene, env) for c in children)
+        case Or(children):
+            return any(_holds(c, scene, env) for c in children)
+        case Exists(var, ks, body):
+            return any(kind(e, ks) and _holds(body, scene, {**env, var: e}) for e in scene.domain)
+        case Every(var, ks, body):
+            return all(_holds(body, scene, {**env, var: e}) for e in scene.domain if kind(e, ks))
+    raise TypeError(r)
+
+
+def _check_items(items: list[dict]) -> None:
+    """Different paraphrases; read(verbalise(lf)) EQUIVALENT to lf; a confirmed situation."""
+    checks = []
+    for p in items:
+        f0, f1 = logic.parse(p["lf0"]), logic.parse(p["lf1"])
+        words = WORDS.covering([f0, f1])
+        s0, s1 = verbalise(f0, words), verbalise(f1, words)
+        assert s0 != s1, p["surface"]
+        checks += [(f0, read(s0, words)), (f1, read(s1, words))]
+        r0, r1 = restrict(f0), restrict(f1)
+        scenes = [(a, b, find_scene(a, b)) for a, b in ((r0, r1), (r1, r0))]
+        assert any(s is not None for _, _, s in scenes), p["surface"]
+        for a, b, s in scenes:
+            if s is not None:
+                assert _holds(a, s) and not _holds(b, s), (p["surface"], s)
+                assert s.searched_from <= len(s.domain) <= s.bound
+    verdicts = logic.equivalent_batch(checks)
+    bad = [(logic.to_fol(a), logic.to_fol(b), v.verdict) for (a, b), v in zip(checks, verdicts)
+           if v.verdict != "EQUIVALENT"]
+    assert not bad, bad[:3]
+
+
+@pytest.mark.parametrize("kind", AMBIGUOUS_TYPES)
+def test_sample_of_each_type(kind):
+    items = pairs(kind)
+    _check_items(random.Random(f"explain-{kind}").sample(items, 12))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", AMBIGUOUS_TYPES)
+def test_every_ambiguous_item(kind):
+    _check_items(pairs(kind))
+
+
+def test_scope_readings_and_least_situation():
+    every = "forall x . exists y . exists a . boy(x) AND dog(y) AND saw(a) AND agent(a, x) AND patient(a, y)"
+    one = "exists x . forall y . exists a . boy(y) AND dog(x) AND saw(a) AND agent(a, y) AND patient(a, x)"
+    e = explain_readings("every boy saw a dog", [one, every], lexicon=WORDS)
+    assert [r.paraphrase for r in e.readings] == ["There is a dog such that every boy saw the dog.",
+                                                  "For every boy, the boy saw a dog."]
+    # one dog for all boys entails a dog for each boy: only one direction has a situation, and
+    # it needs two boys, two dogs and two seeings (with one boy both readings agree)
+    [s] = e.situations
+    assert (s.holds, s.fails, s.size) == (1, 0, 6)
+    assert s.description == ("There are two boys and two dogs. The first boy saw the first dog. "
+                             "The second boy saw the second dog.")
+    assert "agent(e1, b1)" in s.facts and "boy(b2)" in s.facts
+    assert e.question.answers == {"yes": 1, "no": 0} and e.quantifiers == "restricted"
+
+
+def test_pp_situations_both_ways():
+    e = explain_readings("the man saw Mary with the telescope", [
+        "exists x . exists y . exists a . exists e . man(x) AND telescope(y) AND saw(a) AND agent(a, x) AND "
+        "patient(a, Mary) AND have(e) AND agent(e, Mary) AND patient(e, y)",
+        "exists x . exists y . exists a . man(x) AND telescope(y) AND saw(a) AND agent(a, x) AND patient(a, Mary) "
+        "AND instrument(a, y)"], lexicon=WORDS)
+    assert e.readings[0].paraphrase == "A man saw Mary and Mary had a telescope."
+    assert e.readings[1].paraphrase == "A man saw Mary by means of a telescope."
+    sizes = {(s.holds, s.fails): s.size for s in e.situations}
+    assert sizes == {(0, 1): 5, (1, 0): 4}  # man, Mary, telescope, seeing (+ having)
+    assert all(s.constants == {"Mary": "mary"} for s in e.situations)
+
+
+def test_lisp_facts_and_one_reading():
+    e = explain_readings("a man", ["( exists x ( man x ) )"], fmt="lisp")
+    assert e.situations == [] and e.question is None and "one reading" in e.note
+    e = explain_readings("u", ["( exists x ( AND ( man x ) ( slept x ) ) )", "( exists x ( man x ) )"], fmt="lisp")
+    assert e.situations and all(f.startswith("( ") for s in e.situations for f in s.facts)
+
+
+def test_equivalent_readings_have_nothing_to_tell_apart():
+    e = explain_readings("u", ["exists x . man(x) AND boy(x)", "exists y . boy(y) AND man(y)"])
+    assert e.situations == [] and e.question is None and "equivalent" in e.note
+
+
+GENERIC = [
+    "exists x . blicket(x) AND forall y . foo_bar(x, y)",
+    "forall x . man(x)",
+    "exists x . exists y . man(x) AND man(y) AND saw(x, y)",
+    "forall x . exists y . p(x) AND ( q(y) OR r(x, y) )",
+    "exists e . saw(e) AND patient(e, Mary)",
+    "exists x . exists x . man(x) AND ( exists x . boy(x) )",
+    "forall x . forall y . ( a(x) OR b(y) ) AND c(x, y)",
+]
+
+
+def test_outside_the_fragment_generic_paraphrase_reads_back():
+    checks = []
+    for lf in GENERIC:
+        f = logic.parse(lf)
+        words = WordForms().covering([f])
+        checks.append((f, read(verbalise(f, words), words)))
+    assert all(v.verdict == "EQUIVALENT" for v in logic.equivalent_batch(checks))
+    assert verbalise(logic.parse(GENERIC[0])).startswith("There is a blicket such that for every thing Y")
+
+
+def test_wordforms_from_the_lexicon():
+    assert WORDS.surface("picked_up") == "picked up" and WORDS.surface("binoculars") == "pair of binoculars"
+    f = logic.parse("exists x . exists y . exists a . man(x) AND binoculars(y) AND picked_up(a) AND "
+                    "agent(a, x) AND patient(a, y)")
+    text = verbalise(f, WORDS)
+    assert text == "A man picked up a pair of binoculars."
+    assert logic.equivalent(read(text, WORDS), f).verdict == "EQUIVALENT"
+    assert verbalise(f) == "A man picked up a binoculars."  # no lexicon: underscores as spaces
+
+
+def test_logic_explain_does_not_import_generators():
+    code = "import sys, logic.explain; print(any(m.startswith('generators') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_cli_json():
+    lf0, lf1 = ("exists a . exists e . saw(a) AND agent(a, Ada) AND patient(a, Mary) AND waved(e) AND agent(e, Ada)",
+                "exists a . exists e . saw(a) AND agent(a, Ada) AND patient(a, Mary) AND waved(e) AND agent(e, Mary)")
+    out = subprocess.run([sys.executable, "-m", "client", "explain", "Ada saw Mary and she waved", "--lf", lf0,
+                          "--lf", lf1, "--json"], cwd=ROOT, capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
+    assert d["quantifiers"] == "restricted"
+    assert [r["paraphrase"] for r in d["readings"]] == ["Ada saw Mary and Ada waved.", "Ada saw Mary and Mary waved."]
+    assert {(s["holds"], s["fails"]) for s in d["situations"]} == {(0, 1), (1, 0)}
+    s = d["situations"][0]
+    assert set(s) >= {"holds", "fails", "domain", "constants", "facts", "description"}
+    assert s["constants"] == {"Ada": "ada", "Mary": "mary"} and "agent(e1, ada)" in s["facts"]
+    assert d["question"]["text"].startswith("Do you mean (a) Ada saw Mary and Ada waved, or (b)")
