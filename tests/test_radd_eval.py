@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from client.eval import radd as R
+from client.eval.cli import main as eval_main
 from generators.radd import load_jsonl
 from generators.radd.prompts import parse_choice
 
@@ -23,11 +23,8 @@ def _need_data() -> Path:
 
 
 def _run(tmp_path: Path, *argv: str) -> dict:
-    p = argparse.ArgumentParser()
-    R.add_arguments(p)
-    args = p.parse_args([*argv, "--out", str(tmp_path)])
-    assert R.run(args) == 0
-    for name in ("summary.json", "summary.md", "results.jsonl"):
+    assert eval_main(["radd", *argv, "--out", str(tmp_path)]) == 0
+    for name in ("summary.json", "summary.md", "results.jsonl", "run.json"):
         assert (tmp_path / name).exists()
     return json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
 
@@ -97,6 +94,23 @@ def test_limit_and_chooser_hook(tmp_path):
     rows = R.load_rows([data / "koala" / "P8047_P30_results_direct.jsonl"])
     records = R.evaluate_chooser(rows, lambda inst: inst.label_nr)
     assert all(r["correct"] for r in records)
-    out = R.write_outputs(tmp_path / "hook", records, "oracle")
+    out = R.summarise(records, "oracle")
     assert out["accuracy"] == 1.0 and out["by_model"]["koala"]["n"] == 100
     assert len(load_jsonl(data / "koala" / "P8047_P30_results_direct.jsonl")) == 100
+
+
+def test_in_process_solvers_resume_from_results_jsonl(tmp_path):
+    data = _need_data() / "oasst" / "P6_P19_results_direct.jsonl"
+    first = _run(tmp_path, "--data", str(data), "--solver", "responses", "--limit", "12")
+    results = tmp_path / "results.jsonl"
+    lines = results.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 12
+    # a run killed after 7 items, the 8th torn mid-line: the rerun finishes exactly the rest
+    results.write_text("\n".join(lines[:7]) + "\n" + lines[7][:20], encoding="utf-8")
+    again = _run(tmp_path, "--data", str(data), "--solver", "responses", "--limit", "12")
+    assert again == first
+    ids = [json.loads(x)["id"] for x in results.read_text(encoding="utf-8").splitlines()]
+    assert len(ids) == len(set(ids)) == 12
+    # other arguments into the same folder: refused, nothing mixed
+    assert eval_main(["radd", "--data", str(data), "--solver", "responses", "--limit", "5",
+                      "--out", str(tmp_path)]) == 2
