@@ -205,7 +205,10 @@ def test_radd_model_solver_on_fake_server(tmp_path, fake):
                       "--limit", "2"]) == 0
     s = json.loads((tmp_path / "summary.json").read_text())
     assert s["n"] == 10 and len(s["by_pair"]) == 5 and 0 <= s["accuracy"] <= 1
-    assert set(s["per_class"]) == {"de_dicto", "de_re"}
+    assert set(s["per_class"]) == set(s["per_class_macro"]) == {"de_dicto", "de_re"}
+    assert s["per_class_macro"]["de_re"]["pairs"] == 5
+    md = (tmp_path / "summary.md").read_text()
+    assert "mean over property pairs" in md and "pooled over all instances" in md
     assert sum(sum(row.values()) for row in s["confusion"].values()) == pytest.approx(100)  # percent
     assert (tmp_path / "accuracy_by_pair.png").exists()
 
@@ -300,3 +303,5 @@ def test_eval_all_on_fake_server_writes_index(tmp_path, fake):
     assert "amp-fewshot/summary.md" in md and "FDM" in md
     r = json.loads((tmp_path / "radd-model" / "summary.json").read_text())
     assert r["n"] == 5 and {k for k, v in r["per_class"].items() if v["support"]} == {"de_dicto", "de_re"}
+    assert set(r["per_class_macro"]) == {"de_dicto", "de_re"}
+    assert "per_class_macro" in json.loads((tmp_path / "radd" / "summary.json").read_text())

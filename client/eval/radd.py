@@ -125,6 +125,7 @@ def _block(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     gold = [r["label_name"] for r in records]
     pred = [r["pred"] for r in records]
     s = M.summarise(gold, pred)
+    s["per_class_macro"] = M.per_class_macro(gold, pred, [r["pair"] for r in records])
     pairs = sorted({r["pair"] for r in records})
     s["by_pair"] = {p: M.accuracy(*zip(*[(r["label_name"], r["pred"]) for r in records if r["pair"] == p]))
                     for p in pairs}
@@ -140,16 +141,18 @@ def _cites_premises(verdict: dict[str, Any]) -> bool:
 
 
 def markdown(s: dict[str, Any]) -> str:
+    """``summary.md``: the paper's Table 3 (mean over pairs) beside the pooled figures, Table 4,
+    accuracy per pair, and for the prolog solver its verdict counts."""
     blocks = s.get("by_model") or {s["solver"]: s}
     lines = [f"# RADD — solver `{s['solver']}`", "",
              f"n = {s['n']}, accuracy = {_pct(s['accuracy'])}%", ""]
-    lines += ["## Precision / recall / F1 per class (Table 3 layout)", "",
-              "| model | de dicto P | de dicto R | de dicto F1 | de re P | de re R | de re F1 | accuracy |",
-              "|---|---|---|---|---|---|---|---|"]
-    for name, b in blocks.items():
-        pc = b["per_class"]
-        cells = [_num(pc[c][k]) for c in M.CLASSES for k in ("precision", "recall", "f1")]
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {_num(b['accuracy'])} |")
+    lines += ["## Precision / recall / F1 per class, mean over property pairs "
+              "(`per_class_macro`; the paper's Table 3)", ""]
+    lines += _prf_table(blocks, "per_class_macro", with_accuracy=False)
+    lines += ["", "An undefined figure of a pair (e.g. precision of a class never predicted there) "
+              "counts as 0 in the mean, as in the paper.", "",
+              "## Precision / recall / F1 per class, pooled over all instances (`per_class`)", ""]
+    lines += _prf_table(blocks, "per_class", with_accuracy=True)
     lines += ["", "## Confusion, % of all instances (Table 4 layout; rows gold)", "",
               "| model | gold | de dicto | de re | neither |", "|---|---|---|---|---|"]
     for name, b in blocks.items():
@@ -162,17 +165,33 @@ def markdown(s: dict[str, Any]) -> str:
     for name, b in blocks.items():
         lines.append(f"| {name} | " + " | ".join(_pct(b["by_pair"].get(p)) for p in pairs) + " |")
     if "status" in s:
-        lines += ["", "## Prolog verdicts", "", f"status counts: {s['status']}; derivations citing their "
-                  f"premises: {s['cite_premises']}/{s['n']}"]
-        if s["undecided"]:
-            lines += ["", "Instances the premises do not decide (both readings consistent, or neither):", ""]
-            lines += [f"- {i}" for i in s["undecided"]]
-            lines += ["", "Both readings are consistent when the two relations name the same entity listed "
-                      "with two property values (e.g. one club from two countries). The benchmark's generator "
-                      "pairs (relation, value) rows whose values differ and takes the sentence's value from the "
-                      "row of the gold reading, so which row it picked, and so the label, is not in the text. "
-                      "No reasoning from the premises can recover it; these count as `neither`."]
+        lines += _prolog_section(s)
     return "\n".join(lines) + "\n"
+
+
+def _prf_table(blocks: dict[str, dict[str, Any]], key: str, with_accuracy: bool) -> list[str]:
+    """Rows: model; columns: de dicto P/R/F1, de re P/R/F1 (and accuracy) from ``block[key]``."""
+    head = "| model | de dicto P | de dicto R | de dicto F1 | de re P | de re R | de re F1 |"
+    lines = [head + (" accuracy |" if with_accuracy else ""), "|---" * (7 + with_accuracy) + "|"]
+    for name, b in blocks.items():
+        pc = b[key]
+        cells = [_num(pc[c][k]) for c in M.CLASSES for k in M.FIGURES]
+        lines.append(f"| {name} | " + " | ".join(cells) + (f" | {_num(b['accuracy'])} |" if with_accuracy else " |"))
+    return lines
+
+
+def _prolog_section(s: dict[str, Any]) -> list[str]:
+    lines = ["", "## Prolog verdicts", "", f"status counts: {s['status']}; derivations citing their "
+             f"premises: {s['cite_premises']}/{s['n']}"]
+    if s["undecided"]:
+        lines += ["", "Instances the premises do not decide (both readings consistent, or neither):", ""]
+        lines += [f"- {i}" for i in s["undecided"]]
+        lines += ["", "Both readings are consistent when the two relations name the same entity listed "
+                  "with two property values (e.g. one club from two countries). The benchmark's generator "
+                  "pairs (relation, value) rows whose values differ and takes the sentence's value from the "
+                  "row of the gold reading, so which row it picked, and so the label, is not in the text. "
+                  "No reasoning from the premises can recover it; these count as `neither`."]
+    return lines
 
 
 def _pct(x: float | None) -> str:
