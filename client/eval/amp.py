@@ -1,6 +1,7 @@
 """AmP suites (Stengel-Eskin et al. 2024): zero-shot (Fig. 2, Table 2, Fig. 3) and few-shot
 (Fig. 6, Table 3). ``*_items`` build work items, ``*_process`` turn one item into a record
-with the server's help, ``*_summary`` are pure functions of the records."""
+with the server's help, ``*_summary`` are pure functions of the records; ``ZeroShotSuite`` and
+``FewShotSuite`` put them under the suite protocol (``client.eval.suite``)."""
 
 from __future__ import annotations
 

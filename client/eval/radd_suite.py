@@ -40,7 +40,7 @@ class RaddSuite(Suite):
         return self.fixed_solver or args.solver
 
     def desc(self, ctx: RunContext) -> str:
-        return "radd-model" if self.solver(ctx.args) == "model" else f"radd-{self.solver(ctx.args)}"
+        return f"radd-{self.solver(ctx.args)}"
 
     def options(self) -> Sequence[Option]:
         opts = [option("--data", nargs="+", type=Path, default=DEFAULT_DATA,
