@@ -1,2 +1,3 @@
-"""``client eval``: resumable evaluation runners (AmP zero/few-shot, RADD, implicature),
-metrics as pure functions, and reports (Markdown tables, JSON summaries, PNG plots)."""
+"""``client eval``: evaluation suites under one protocol (``suite.py``, registered in
+``suites.py``), one resumable runner and store, metrics as pure functions, and reports
+(Markdown tables, JSON summaries, PNG plots)."""

@@ -1,15 +1,17 @@
 """AmP suites (Stengel-Eskin et al. 2024): zero-shot (Fig. 2, Table 2, Fig. 3) and few-shot
 (Fig. 6, Table 3). ``*_items`` build work items, ``*_process`` turn one item into a record
-with the server's help, ``*_summary`` are pure functions of the records."""
+with the server's help, ``*_summary`` are pure functions of the records; ``ZeroShotSuite`` and
+``FewShotSuite`` put them under the suite protocol (``client.eval.suite``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from client.eval import metrics as M
 from client.eval import report as R
+from client.eval.suite import Option, RunContext, Suite, csv_of, option
 
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 RATIOS = tuple(round(0.1 * i, 1) for i in range(11))
@@ -214,3 +216,83 @@ def write_fewshot_reports(out: Path, records: Sequence[dict], summary: dict) -> 
     R.token_confidence_html(_token_items(records), out / "fig4_tokens.html",
                             f"Token confidence, few-shot — {summary['model']}")
     return ["summary.json", "summary.md", "fig6_lf0_vs_ratio.png", "fig4_tokens.html"]
+
+
+# ---------------------------------------------------------------------------- the suites
+
+AMP_OPTIONS = (
+    option("--types", type=csv_of(str), default=list(TYPES)),
+    option("--ratios", type=csv_of(float), default=list(RATIOS)),
+    option("--format", dest="fmt", choices=("fol", "lisp"), default="fol"),
+    option("--beam", type=int, help="beam size (default 5 zero-shot, 1 few-shot)"),
+    option("--no-equiv", dest="equivalence", action="store_false",
+           help="skip Prolog equivalence checks (canonical match only)"),
+)
+
+
+class _AmpSuite(Suite):
+    """What the zero-shot and few-shot suites share: options, run key, per-item work."""
+
+    default_beam: int
+    process_item: Callable[..., dict]  # (client, item, fmt=, beam=, equivalence=) -> record
+
+    def options(self) -> Sequence[Option]:
+        return AMP_OPTIONS
+
+    def beam(self, args) -> int:
+        return args.beam or self.default_beam
+
+    def run_key(self, ctx: RunContext) -> dict:
+        a = ctx.args
+        return {"suite": self.name, "model": ctx.model, "types": a.types, "seed": a.seed,
+                "limit": a.limit, "format": a.fmt, "beam": self.beam(a), "equivalence": a.equivalence}
+
+    def processor(self, ctx: RunContext):
+        a, beam = ctx.args, self.beam(ctx.args)
+        return lambda item: self.process_item(ctx.client, item, fmt=a.fmt, beam=beam,
+                                          equivalence=a.equivalence)
+
+
+class ZeroShotSuite(_AmpSuite):
+    name = "amp-zeroshot"
+    default_beam = 5
+
+    def items(self, ctx: RunContext) -> list[dict]:
+        a = ctx.args
+        return zeroshot_items(a.types, a.seed, a.limit, a.fmt)
+
+    process_item = staticmethod(zeroshot_process)
+
+    def summarise(self, records, items, ctx: RunContext) -> dict:
+        return zeroshot_summary(records, ctx.model)
+
+    def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
+        write_zeroshot_reports(ctx.out, records, summary)
+
+    def headline(self, summary: dict) -> str:
+        return "; ".join(f"{t}: LF0 {R.pct(v['acc_lf0'])}% LF1 {R.pct(v['acc_lf1'])}% ZM5 "
+                         f"{R.pct(v['zm']['5'])}%" for t, v in summary["by_type"].items())
+
+
+class FewShotSuite(_AmpSuite):
+    name = "amp-fewshot"
+    default_beam = 1
+
+    def run_key(self, ctx: RunContext) -> dict:
+        return {**super().run_key(ctx), "ratios": [ratio_key(r) for r in ctx.args.ratios]}
+
+    def items(self, ctx: RunContext) -> list[dict]:
+        a = ctx.args
+        return fewshot_items(a.types, a.ratios, a.seed, a.limit, a.fmt)
+
+    process_item = staticmethod(fewshot_process)
+
+    def summarise(self, records, items, ctx: RunContext) -> dict:
+        return fewshot_summary(records, ctx.model)
+
+    def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
+        write_fewshot_reports(ctx.out, records, summary)
+
+    def headline(self, summary: dict) -> str:
+        return "; ".join(f"{t}: FDM {R.num(v['fdm'], 2)} FIM {R.num(v['fim'], 2)}"
+                         for t, v in summary["by_type"].items())

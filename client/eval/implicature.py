@@ -12,6 +12,7 @@ from pathlib import Path
 
 from client.eval import metrics as M
 from client.eval import report as R
+from client.eval.suite import Option, RunContext, Suite, csv_of, option
 
 KS = (0, 1, 5, 10, 15, 30)
 TEMPLATES = (1, 2, 3, 4, 5, 6)
@@ -56,3 +57,33 @@ def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
     R.write_text(out / "summary.md", R.implicature_markdown(summ))
     R.plot_implicature_vs_k(summ, out / "accuracy_vs_k.png")
     return ["summary.json", "summary.md", "accuracy_vs_k.png"]
+
+
+class ImplicatureSuite(Suite):
+    name = "implicature"
+
+    def options(self) -> Sequence[Option]:
+        return (option("--k", dest="ks", type=csv_of(int), default=list(KS)),
+                option("--templates", type=csv_of(int), default=list(TEMPLATES)))
+
+    def run_key(self, ctx: RunContext) -> dict:
+        a = ctx.args
+        return {"suite": self.name, "model": ctx.model, "ks": a.ks, "templates": a.templates,
+                "seed": a.seed, "limit": a.limit}
+
+    def items(self, ctx: RunContext) -> list[dict]:
+        a = ctx.args
+        return items(a.data / "implicature", a.ks, a.templates, a.seed, a.limit)
+
+    def processor(self, ctx: RunContext):
+        return lambda item: process(ctx.client, item)
+
+    def summarise(self, records, items, ctx: RunContext) -> dict:
+        return summary(records, ctx.model)
+
+    def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
+        write_reports(ctx.out, records, summary)
+
+    def headline(self, summary: dict) -> str:
+        return "; ".join(f"k={k}: {R.pct(v['mean'])}% ± {R.pct(v['std'])}"
+                         for k, v in summary["by_k"].items())

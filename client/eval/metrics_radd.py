@@ -4,6 +4,10 @@ Predictions are readings ("de_dicto" | "de_re") or None ("neither": no usable an
 As in the paper's `calc_metrics.py`: a chosen option equal to the label is the label's class,
 any other chosen option is the other class, no choice is "neither"; precision, recall and F1
 per class over gold de_dicto/de_re; the confusion table in percent of all instances.
+
+Two per-class figures: ``per_class`` pools all instances (one precision over every
+prediction); ``per_class_macro`` computes precision, recall and F1 within each property pair
+and takes their mean over the pairs, which is what the paper's Table 3 reports.
 """
 
 from __future__ import annotations
@@ -42,6 +46,34 @@ def precision_recall_f1(gold: Sequence[str], pred: Sequence[str | None], cls: st
     else:
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": precision, "recall": recall, "f1": f1, "support": n_gold}
+
+
+FIGURES = ("precision", "recall", "f1")
+
+
+def per_class_macro(gold: Sequence[str], pred: Sequence[str | None],
+                    groups: Sequence[str]) -> dict[str, dict]:
+    """Per class, the mean over groups (property pairs) of each group's precision, recall, F1.
+
+    A figure a group leaves undefined (precision when the class is never predicted there,
+    recall when it never occurs there, F1 when either is) counts as 0 in the mean, as the
+    paper's own computation does (scikit-learn's ``zero_division`` default); such groups are
+    counted in ``undefined``, and ``pairs`` is the number of groups averaged over. With no
+    groups at all every figure is None.
+    """
+    _check(gold, pred)
+    if len(groups) != len(gold):
+        raise ValueError(f"{len(gold)} gold labels but {len(groups)} property pairs")
+    names = sorted(set(groups))
+    per_group = {g: ([x for x, k in zip(gold, groups) if k == g], [p for p, k in zip(pred, groups) if k == g])
+                 for g in names}
+    out: dict[str, dict] = {}
+    for cls in CLASSES:
+        figs = [precision_recall_f1(*per_group[g], cls) for g in names]
+        out[cls] = {f: (sum(d[f] or 0.0 for d in figs) / len(figs) if figs else None) for f in FIGURES}
+        out[cls]["pairs"] = len(figs)
+        out[cls]["undefined"] = {f: sum(d[f] is None for d in figs) for f in FIGURES}
+    return out
 
 
 def confusion_percent(gold: Sequence[str], pred: Sequence[str | None]) -> dict[str, dict[str, float]]:

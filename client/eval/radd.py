@@ -1,18 +1,14 @@
-"""`python -m client eval radd`: RADD accuracy, per-class P/R/F1 and confusion (paper Tables 3/4).
+"""RADD rows, result records and summaries: accuracy, per-class P/R/F1 and confusion (paper
+Tables 3/4), shared by every solver of the ``radd`` suite (``client.eval.radd_suite``).
 
-Solvers (all in-process, no server):
-  prolog     the regularity reasoning of `logic.radd` (identical prompts verified once);
-  responses  the models' recorded replies in the benchmark files (`results.choice`, or the
-             raw `responses` parsed as the paper did when `results` is absent);
-  a callable `choose(instance) -> option number | None` through `evaluate_chooser` (the hook
-  the model solver uses).
-Writes DIR/summary.json, DIR/summary.md and DIR/results.jsonl.
+Where an answer comes from is the solver's business: the regularity reasoning of
+``logic.radd``, the models' recorded replies (``recorded_choice``), this server's model
+(``client.eval.radd_model``), or any ``choose(instance) -> option number | None`` through
+``evaluate_chooser``. This module turns answers into records and records into tables.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +19,6 @@ from generators.radd.instance import RaddInstance
 from generators.radd.loader import iter_jsonl
 from generators.radd.prompts import parse_choice
 
-DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "radd" / "benchmark"
-SOLVERS = ("prolog", "responses", "model")
 
 
 @dataclass(frozen=True)
@@ -41,68 +35,23 @@ class Row:
         return self.instance.pair
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--data FILE|DIR...`, `--solver`, `--out`, `--limit`. Options the parser already has
-    keep their definition, except `--data`, which is widened to take several paths (a single
-    path is stored as-is, so a shared data root keeps working for the other suites)."""
-    actions = {s: a for a in parser._actions for s in a.option_strings}
-    data_default = actions["--data"].default if "--data" in actions else DEFAULT_DATA
-    if "--data" in actions:
-        parser._handle_conflict_resolve(None, [("--data", actions["--data"])])
-    parser.add_argument("--data", nargs="+", type=Path, action=_Paths, default=data_default,
-                        help="RADD JSONL files, or folders searched for *_results_*.jsonl "
-                             "(a data root holding radd/benchmark works too)")
-    if "--solver" not in actions:
-        parser.add_argument("--solver", choices=SOLVERS, default="prolog")
-    if "--out" not in actions:
-        parser.add_argument("--out", type=Path, default=Path("runs/radd"))
-    if "--limit" not in actions:
-        parser.add_argument("--limit", type=int, default=None, help="first N instances only")
-
-
-class _Paths(argparse.Action):
-    """One path stays a path, several become a list."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, values[0] if len(values) == 1 else list(values))
-
-
-def run(args: argparse.Namespace) -> int:
-    data = args.data if isinstance(args.data, (list, tuple)) else [args.data]
-    rows = load_rows(data_files(data))
-    if args.solver == "prolog":
-        rows = unique_instances(rows)
-    if getattr(args, "limit", None) is not None:
-        rows = rows[: args.limit]
-    if args.solver == "prolog":
-        records = solve_prolog(rows)
-    elif args.solver == "responses":
-        records = [record(r, recorded_choice(r.raw, r.instance.prompt_style)) for r in rows]
-    else:
-        raise SystemExit("--solver model is run by the client (client.eval.radd_model); "
-                         "use evaluate_chooser(rows, choose) with a chooser of your own")
-    write_outputs(Path(args.out), records, args.solver)
-    s = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
-    print(f"radd {args.solver}: n={s['n']} accuracy={100 * (s['accuracy'] or 0):.1f}% -> {args.out}")
-    return 0
-
-
 # -- data ----------------------------------------------------------------------------------
 
 
 def data_files(paths: Iterable[Path]) -> list[Path]:
     """Files as given; folders (or a data root holding radd/benchmark) searched recursively."""
+    paths = [Path(p) for p in paths]
     files: list[Path] = []
-    for p in map(Path, paths):
+    for p in paths:
         if p.is_dir():
             root = p / "radd" / "benchmark" if (p / "radd" / "benchmark").is_dir() else p
             files += sorted(root.rglob("*_results_*.jsonl"))
         elif p.is_file():
             files.append(p)
         else:
-            raise SystemExit(f"error: no such RADD file or folder: {p}")
+            raise FileNotFoundError(f"--data: no such RADD file or folder: {p}")
     if not files:
-        raise SystemExit("error: no RADD result files found")
+        raise FileNotFoundError(f"--data: no RADD result files (*_results_*.jsonl) under {', '.join(map(str, paths))}")
     return files
 
 
@@ -149,13 +98,6 @@ def record(row: Row, choice: int | None, **extra: Any) -> dict[str, Any]:
             "correct": pred == inst.label_name, **extra}
 
 
-def solve_prolog(rows: Sequence[Row]) -> list[dict[str, Any]]:
-    from logic.radd import verify_batch
-
-    verdicts = verify_batch([r.instance for r in rows])
-    return [record(r, v.answer_option, status=v.status, verdict=v.to_dict()) for r, v in zip(rows, verdicts)]
-
-
 def evaluate_chooser(rows: Sequence[Row], choose: Callable[[RaddInstance], int | None]) -> list[dict[str, Any]]:
     """The hook for other solvers: records for `choose(instance) -> option number | None`."""
     return [record(r, choose(r.instance)) for r in rows]
@@ -183,6 +125,7 @@ def _block(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     gold = [r["label_name"] for r in records]
     pred = [r["pred"] for r in records]
     s = M.summarise(gold, pred)
+    s["per_class_macro"] = M.per_class_macro(gold, pred, [r["pair"] for r in records])
     pairs = sorted({r["pair"] for r in records})
     s["by_pair"] = {p: M.accuracy(*zip(*[(r["label_name"], r["pred"]) for r in records if r["pair"] == p]))
                     for p in pairs}
@@ -198,16 +141,18 @@ def _cites_premises(verdict: dict[str, Any]) -> bool:
 
 
 def markdown(s: dict[str, Any]) -> str:
+    """``summary.md``: the paper's Table 3 (mean over pairs) beside the pooled figures, Table 4,
+    accuracy per pair, and for the prolog solver its verdict counts."""
     blocks = s.get("by_model") or {s["solver"]: s}
     lines = [f"# RADD — solver `{s['solver']}`", "",
              f"n = {s['n']}, accuracy = {_pct(s['accuracy'])}%", ""]
-    lines += ["## Precision / recall / F1 per class (Table 3 layout)", "",
-              "| model | de dicto P | de dicto R | de dicto F1 | de re P | de re R | de re F1 | accuracy |",
-              "|---|---|---|---|---|---|---|---|"]
-    for name, b in blocks.items():
-        pc = b["per_class"]
-        cells = [_num(pc[c][k]) for c in M.CLASSES for k in ("precision", "recall", "f1")]
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {_num(b['accuracy'])} |")
+    lines += ["## Precision / recall / F1 per class, mean over property pairs "
+              "(`per_class_macro`; the paper's Table 3)", ""]
+    lines += _prf_table(blocks, "per_class_macro", with_accuracy=False)
+    lines += ["", "An undefined figure of a pair (e.g. precision of a class never predicted there) "
+              "counts as 0 in the mean, as in the paper.", "",
+              "## Precision / recall / F1 per class, pooled over all instances (`per_class`)", ""]
+    lines += _prf_table(blocks, "per_class", with_accuracy=True)
     lines += ["", "## Confusion, % of all instances (Table 4 layout; rows gold)", "",
               "| model | gold | de dicto | de re | neither |", "|---|---|---|---|---|"]
     for name, b in blocks.items():
@@ -220,28 +165,33 @@ def markdown(s: dict[str, Any]) -> str:
     for name, b in blocks.items():
         lines.append(f"| {name} | " + " | ".join(_pct(b["by_pair"].get(p)) for p in pairs) + " |")
     if "status" in s:
-        lines += ["", "## Prolog verdicts", "", f"status counts: {s['status']}; derivations citing their "
-                  f"premises: {s['cite_premises']}/{s['n']}"]
-        if s["undecided"]:
-            lines += ["", "Instances the premises do not decide (both readings consistent, or neither):", ""]
-            lines += [f"- {i}" for i in s["undecided"]]
-            lines += ["", "Both readings are consistent when the two relations name the same entity listed "
-                      "with two property values (e.g. one club from two countries). The benchmark's generator "
-                      "pairs (relation, value) rows whose values differ and takes the sentence's value from the "
-                      "row of the gold reading, so which row it picked, and so the label, is not in the text. "
-                      "No reasoning from the premises can recover it; these count as `neither`."]
+        lines += _prolog_section(s)
     return "\n".join(lines) + "\n"
 
 
-def write_outputs(out: Path, records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
-    out.mkdir(parents=True, exist_ok=True)
-    s = summarise(records, solver)
-    (out / "summary.json").write_text(json.dumps(s, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "summary.md").write_text(markdown(s), encoding="utf-8")
-    with (out / "results.jsonl").open("w", encoding="utf-8") as f:
-        for r in records:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    return s
+def _prf_table(blocks: dict[str, dict[str, Any]], key: str, with_accuracy: bool) -> list[str]:
+    """Rows: model; columns: de dicto P/R/F1, de re P/R/F1 (and accuracy) from ``block[key]``."""
+    head = "| model | de dicto P | de dicto R | de dicto F1 | de re P | de re R | de re F1 |"
+    lines = [head + (" accuracy |" if with_accuracy else ""), "|---" * (7 + with_accuracy) + "|"]
+    for name, b in blocks.items():
+        pc = b[key]
+        cells = [_num(pc[c][k]) for c in M.CLASSES for k in M.FIGURES]
+        lines.append(f"| {name} | " + " | ".join(cells) + (f" | {_num(b['accuracy'])} |" if with_accuracy else " |"))
+    return lines
+
+
+def _prolog_section(s: dict[str, Any]) -> list[str]:
+    lines = ["", "## Prolog verdicts", "", f"status counts: {s['status']}; derivations citing their "
+             f"premises: {s['cite_premises']}/{s['n']}"]
+    if s["undecided"]:
+        lines += ["", "Instances the premises do not decide (both readings consistent, or neither):", ""]
+        lines += [f"- {i}" for i in s["undecided"]]
+        lines += ["", "Both readings are consistent when the two relations name the same entity listed "
+                  "with two property values (e.g. one club from two countries). The benchmark's generator "
+                  "pairs (relation, value) rows whose values differ and takes the sentence's value from the "
+                  "row of the gold reading, so which row it picked, and so the label, is not in the text. "
+                  "No reasoning from the premises can recover it; these count as `neither`."]
+    return lines
 
 
 def _pct(x: float | None) -> str:
@@ -250,13 +200,3 @@ def _pct(x: float | None) -> str:
 
 def _num(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m client eval radd", description=__doc__.split("\n\n")[0])
-    add_arguments(p)
-    return run(p.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

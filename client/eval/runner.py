@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from client.eval.progress import Progress
 from client.eval.store import ResultsStore
+from client.eval.suite import RunContext, Suite
 
 ERRORS = "errors.jsonl"
 # gRPC status codes worth another try: nothing is wrong with the item itself.
@@ -109,21 +110,7 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
             state["in_a_row"] = 0
 
     try:
-        if workers <= 1:
-            for item in todo:
-                one(item)
-                progress.update()
-        else:
-            with cf.ThreadPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(one, item) for item in todo]
-                try:
-                    for fut in cf.as_completed(futures):
-                        fut.result()
-                        progress.update()
-                except BaseException:
-                    for f in futures:
-                        f.cancel()
-                    raise
+        _each(todo, one, workers, progress)
     finally:
         progress.close()
     store.failed += state["failed"]
@@ -131,8 +118,41 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     return [r for r in store.records() if r["id"] in wanted]
 
 
+def _each(todo: Sequence[dict], one: Callable[[dict], None], workers: int, progress: Progress) -> None:
+    """``one(item)`` for every item, on ``workers`` threads; the first exception stops the rest."""
+    if workers <= 1:
+        for item in todo:
+            one(item)
+            progress.update()
+        return
+    with cf.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(one, item) for item in todo]
+        try:
+            for fut in cf.as_completed(futures):
+                fut.result()
+                progress.update()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+
+
 def check_failures(store: ResultsStore, summary: dict | None = None) -> None:
     """Raise :class:`ItemsFailed`, carrying ``summary``, when items of this run failed (call
     after writing the reports)."""
     if store.failed:
         raise ItemsFailed([(str(store.dir / ERRORS), store.failed)], summary)
+
+
+def run_suite(suite: Suite, ctx: RunContext) -> dict:
+    """Run ``suite`` into ``ctx.out`` resumably; write its reports; return its summary.
+
+    Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
+    """
+    items = suite.items(ctx)
+    with ResultsStore(ctx.out, suite.run_key(ctx)) as store:
+        records = run_items(store, items, suite.processor(ctx), desc=suite.desc(ctx), workers=ctx.workers)
+    summary = suite.summarise(records, items, ctx)
+    suite.write_reports(records, summary, ctx)
+    check_failures(store, summary)
+    return summary

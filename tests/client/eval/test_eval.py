@@ -205,7 +205,10 @@ def test_radd_model_solver_on_fake_server(tmp_path, fake):
                       "--limit", "2"]) == 0
     s = json.loads((tmp_path / "summary.json").read_text())
     assert s["n"] == 10 and len(s["by_pair"]) == 5 and 0 <= s["accuracy"] <= 1
-    assert set(s["per_class"]) == {"de_dicto", "de_re"}
+    assert set(s["per_class"]) == set(s["per_class_macro"]) == {"de_dicto", "de_re"}
+    assert s["per_class_macro"]["de_re"]["pairs"] == 5
+    md = (tmp_path / "summary.md").read_text()
+    assert "mean over property pairs" in md and "pooled over all instances" in md
     assert sum(sum(row.values()) for row in s["confusion"].values()) == pytest.approx(100)  # percent
     assert (tmp_path / "accuracy_by_pair.png").exists()
 
@@ -300,3 +303,21 @@ def test_eval_all_on_fake_server_writes_index(tmp_path, fake):
     assert "amp-fewshot/summary.md" in md and "FDM" in md
     r = json.loads((tmp_path / "radd-model" / "summary.json").read_text())
     assert r["n"] == 5 and {k for k, v in r["per_class"].items() if v["support"]} == {"de_dicto", "de_re"}
+    assert set(r["per_class_macro"]) == {"de_dicto", "de_re"}
+    assert "per_class_macro" in json.loads((tmp_path / "radd" / "summary.json").read_text())
+
+
+def test_every_suite_is_registered_with_its_own_options():
+    from client.eval.cli import build_parser
+    from client.eval.suites import ALL, SUITES
+    assert list(SUITES) == ["amp-zeroshot", "amp-fewshot", "radd", "implicature"]
+    assert [name for name, _ in ALL] == ["amp-zeroshot", "amp-fewshot", "implicature", "radd", "radd-model"]
+    parser = build_parser()
+    radd = parser.parse_args(["radd", "--out", "o", "--data", "a.jsonl", "b", "--solver", "responses"])
+    assert [str(p) for p in radd.data] == ["a.jsonl", "b"] and radd.solver == "responses"
+    # in `all` the common --data (one data root) stays, and no --solver: its RADD entries fix one
+    every = parser.parse_args(["all", "--out", "o", "--data", "root", "--k", "0,1", "--ratios", "0,1"])
+    assert str(every.data) == "root" and every.ks == [0, 1] and every.ratios == [0.0, 1.0]
+    assert not hasattr(every, "solver")
+    with pytest.raises(SystemExit):
+        parser.parse_args(["amp-zeroshot", "--out", "o", "--k", "1"])  # an implicature option

@@ -55,3 +55,44 @@ def test_summarise_and_errors():
         M.accuracy(["de_dicto"], [])
     with pytest.raises(ValueError):
         M.accuracy(["dicto"], ["de_re"])
+
+
+def test_macro_over_pairs_differs_from_pooled_worked_by_hand():
+    # pair A: gold dd dd re re, pred dd dd dd re
+    #   de_dicto: tp 2, predicted 3, gold 2 -> P 2/3, R 1,   F1 2*(2/3)*1/(2/3+1) = 0.8
+    #   de_re:    tp 1, predicted 1, gold 2 -> P 1,   R 1/2, F1 2*1*(1/2)/(3/2) = 2/3
+    # pair B: gold dd re re re, pred dd dd dd None
+    #   de_dicto: tp 1, predicted 3, gold 1 -> P 1/3, R 1,   F1 2*(1/3)/(4/3) = 0.5
+    #   de_re:    tp 0, predicted 0, gold 3 -> P undefined (0), R 0, F1 undefined (0)
+    gold = ["de_dicto", "de_dicto", "de_re", "de_re", "de_dicto", "de_re", "de_re", "de_re"]
+    pred = ["de_dicto", "de_dicto", "de_dicto", "de_re", "de_dicto", "de_dicto", "de_dicto", None]
+    pairs = ["A"] * 4 + ["B"] * 4
+    macro = M.per_class_macro(gold, pred, pairs)
+    # mean over the two pairs
+    #   de_dicto: P (2/3 + 1/3)/2 = 0.5, R (1 + 1)/2 = 1, F1 (0.8 + 0.5)/2 = 0.65
+    #   de_re:    P (1 + 0)/2 = 0.5,     R (1/2 + 0)/2 = 0.25, F1 (2/3 + 0)/2 = 1/3
+    assert macro["de_dicto"]["precision"] == pytest.approx(0.5)
+    assert macro["de_dicto"]["recall"] == pytest.approx(1.0)
+    assert macro["de_dicto"]["f1"] == pytest.approx(0.65)
+    assert macro["de_re"]["precision"] == pytest.approx(0.5)
+    assert macro["de_re"]["recall"] == pytest.approx(0.25)
+    assert macro["de_re"]["f1"] == pytest.approx(1 / 3)
+    assert macro["de_re"]["pairs"] == 2
+    assert macro["de_re"]["undefined"] == {"precision": 1, "recall": 0, "f1": 1}
+    assert macro["de_dicto"]["undefined"] == {"precision": 0, "recall": 0, "f1": 0}
+    # pooled over all 8 instances
+    #   de_dicto: tp 3, predicted 6, gold 3 -> P 0.5, R 1,   F1 2*0.5/1.5 = 2/3
+    #   de_re:    tp 1, predicted 1, gold 5 -> P 1,   R 0.2, F1 2*0.2/1.2 = 1/3
+    pooled = {c: M.precision_recall_f1(gold, pred, c) for c in M.CLASSES}
+    assert pooled["de_dicto"]["f1"] == pytest.approx(2 / 3)
+    assert pooled["de_re"]["precision"] == pytest.approx(1.0)
+    assert pooled["de_re"]["recall"] == pytest.approx(0.2)
+    assert pooled["de_re"]["f1"] == pytest.approx(1 / 3)
+
+
+def test_macro_errors_and_empty_input():
+    with pytest.raises(ValueError, match="property pairs"):
+        M.per_class_macro(["de_dicto"], ["de_re"], [])
+    empty = M.per_class_macro([], [], [])
+    assert empty["de_re"] == {"precision": None, "recall": None, "f1": None, "pairs": 0,
+                              "undefined": {"precision": 0, "recall": 0, "f1": 0}}

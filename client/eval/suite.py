@@ -1,0 +1,105 @@
+"""The one protocol every evaluation suite implements, and the registry of suites by name.
+
+A suite says what its command-line options are, which items it has, how one item becomes a
+result record (the request to the server, or an in-process solver), how the records
+aggregate into ``summary.json`` and which reports it writes. One runner
+(:func:`client.eval.runner.run_suite`) and one resumable store (:mod:`client.eval.store`)
+serve them all, so every suite resumes, retries and reports failures the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_DATA = Path(os.environ.get("AMBIT_DATA", REPO.parent / "shared" / "data"))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option: ``parser.add_argument(*flags, **kwargs)``."""
+
+    flags: tuple[str, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(*self.flags, **self.kwargs)
+
+
+def option(*flags: str, **kwargs: Any) -> Option:
+    return Option(tuple(flags), kwargs)
+
+
+def csv_of(cast: Callable[[str], Any]) -> Callable[[str], list]:
+    """An argparse ``type`` for comma-separated values: ``"0,0.5,1"`` → ``[0.0, 0.5, 1.0]``."""
+    def parse(text: str) -> list:
+        try:
+            return [cast(x) for x in text.split(",") if x.strip()]
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+    return parse
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What one suite run sees: the parsed options, its output folder, and the server
+    (``client`` and its ``model`` id are None for suites that run in-process)."""
+
+    args: argparse.Namespace
+    out: Path
+    client: Any = None
+    model: str | None = None
+
+    @property
+    def workers(self) -> int:
+        servers = len(self.client.servers) if self.client is not None else 1
+        return self.args.workers or max(1, servers)
+
+
+class Suite(ABC):
+    """A named evaluation: items → one record per item → summary → reports."""
+
+    name: str  # the sub-command (``python -m client eval <name>``)
+
+    def desc(self, ctx: RunContext) -> str:
+        """The label of progress lines and of ``errors.jsonl`` entries."""
+        return self.name
+
+    def options(self) -> Sequence[Option]:
+        """This suite's own options (besides the common ones of ``client.eval.cli``)."""
+        return ()
+
+    def needs_server(self, args: argparse.Namespace) -> bool:
+        return True
+
+    @abstractmethod
+    def run_key(self, ctx: RunContext) -> dict[str, Any]:
+        """The arguments that define the run: a rerun resumes only under an equal key."""
+
+    @abstractmethod
+    def items(self, ctx: RunContext) -> list[dict[str, Any]]:
+        """Work items, each with a unique ``id``."""
+
+    @abstractmethod
+    def processor(self, ctx: RunContext) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        """``process(item) -> record``: the work for one item."""
+
+    @abstractmethod
+    def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
+        """``summary.json`` from the finished records (sorted by id; ``items`` gives the
+        suite's own order)."""
+
+    @abstractmethod
+    def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:
+        """``summary.json``, ``summary.md`` and plots into ``ctx.out``."""
+
+    @abstractmethod
+    def headline(self, summary: dict) -> str:
+        """One line for the index of ``client eval all``."""
+
