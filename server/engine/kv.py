@@ -48,3 +48,24 @@ def gather(cache, idx: torch.Tensor):
     for layer in new.layers:
         layer.reorder_cache(idx)  # index_select: new tensors, the original layer keeps its own
     return new
+
+
+class KVStepper:
+    """One decode's model side: a prompt pass, then one token per live row, reordering the cache."""
+
+    def __init__(self, lm: LoadedModel) -> None:
+        self.lm = lm
+        self.cache = None
+
+    def prefill(self, ids: list[int], rows: int = 1) -> torch.Tensor:
+        """Log-probs [rows, V] of the token after `ids`, with the cache copied to `rows` rows."""
+        logp, cache = forward(self.lm, torch.tensor([ids], device=self.lm.device), keep=1)
+        self.cache = cache if rows == 1 else expand(cache, rows)
+        return logp[:, -1].expand(rows, -1)
+
+    def step(self, parents: list[int], tokens: list[int]) -> torch.Tensor:
+        """Log-probs [len(tokens), V] after appending `tokens[i]` to cache row `parents[i]`."""
+        dev = self.lm.device
+        select(self.cache, torch.tensor(parents, device=dev))
+        logp, self.cache = forward(self.lm, torch.tensor([[t] for t in tokens], device=dev), self.cache)
+        return logp[:, -1]
