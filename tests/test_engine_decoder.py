@@ -189,3 +189,53 @@ def test_concurrent_calls_on_one_decoder(tiny_lm):
     for fmt, texts in got.items():
         for text in texts:
             logic.parse(text, fmt)
+
+
+def test_concurrent_calls_keep_their_own_statistics(tiny_lm):
+    """Two threads on one Decoder: each call's statistics equal those of the same call run alone."""
+    import threading
+
+    dec = Decoder(tiny_lm)
+    prompt = amp_prompt(TEST_SENTENCES["scope"])
+    calls = {"short": dict(beam=2, max_tokens=3), "long": dict(beam=5, max_tokens=12)}
+
+    def counts(stats):
+        return stats.steps, stats.tokens, stats.full_masks
+
+    alone = {name: counts(dec.beam_search(prompt, grammar=TINY_FOL, early_stop=False, **kw).stats)
+             for name, kw in calls.items()}
+    assert alone["short"] != alone["long"]
+    got: dict = {}
+
+    def run(name):
+        got[name] = dec.beam_search(prompt, grammar=TINY_FOL, early_stop=False, **calls[name]).stats
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {name: counts(s) for name, s in got.items()} == alone
+    for s in got.values():
+        assert 0 < s.model_s + s.grammar_s <= s.total_s
+
+
+def test_null_constraint_admits_any_sequence(tiny_lm):
+    """Unconstrained beam search is plain beam search: with beam=1 it follows the greedy path (and,
+    since every prefix may end under the null constraint, returns the best-ending prefix of it)."""
+    import torch
+
+    from server.engine.kv import forward
+
+    prompt = amp_prompt(TEST_SENTENCES["pp"])
+    hyp = Decoder(tiny_lm).beam_search(prompt, beam=1, max_tokens=5, constrained=False, early_stop=False).hypotheses[0]
+    core = tiny_lm.encode(prompt.rstrip(" "))
+    ids = list(core)
+    end = set(tiny_lm.end_token_ids())
+    for _ in range(5):
+        logp, _ = forward(tiny_lm, torch.tensor([ids], device=tiny_lm.device), keep=1)
+        row = logp[0, -1].clone()
+        row[list(end)] = float("-inf")
+        ids.append(int(row.argmax()))
+    assert hyp.finished and hyp.token_ids
+    assert hyp.token_ids == ids[len(core):][: len(hyp.token_ids)]
