@@ -1,8 +1,14 @@
-"""Small helpers over the model's forward pass and its KV cache (transformers 5 `cache=`)."""
+"""Small helpers over the model's forward pass and its KV cache.
+
+Recent transformers 5 releases take the KV cache as `cache=` (`past_key_values=` deprecated);
+earlier 5.x releases (the GPU host has 5.17) know only `past_key_values=` and would silently
+ignore `cache=`, so the name is read from the model's `forward` signature.
+"""
 
 from __future__ import annotations
 
 import copy
+import inspect
 
 import torch
 
@@ -24,8 +30,17 @@ def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torc
     if cache is None:
         cache = DynamicCache(config=lm.model.config)
     extra = {} if position_ids is None else {"position_ids": position_ids}
-    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True, logits_to_keep=keep, **extra)
+    extra[cache_kwarg(lm)] = cache
+    out = lm.model(input_ids=ids, attention_mask=attention_mask, use_cache=True, logits_to_keep=keep, **extra)
     return torch.log_softmax(out.logits.float(), dim=-1), cache
+
+
+def cache_kwarg(lm: LoadedModel) -> str:
+    """`cache` when the model's forward takes it, else `past_key_values` (older transformers 5)."""
+    if "cache_kwarg" not in lm.memo:
+        params = inspect.signature(lm.model.forward).parameters
+        lm.memo["cache_kwarg"] = "cache" if "cache" in params else "past_key_values"
+    return lm.memo["cache_kwarg"]
 
 
 def expand(cache, n: int):
