@@ -159,22 +159,22 @@ def main() -> None:
     for i, p in enumerate(prompts):  # both modes on the same prompt, in alternating order
         stats = {}
         for constrained in ((True, False) if i % 2 == 0 else (False, True)):
-            _, w, c = timed(lambda: dec.beam_search(p, beam=args.beam, max_tokens=args.max_tokens,
-                                                    constrained=constrained, early_stop=False))
+            res, w, c = timed(lambda: dec.beam_search(p, beam=args.beam, max_tokens=args.max_tokens,
+                                                      constrained=constrained, early_stop=False))
             wall[constrained] += w
             cpu[constrained] += c
-            stats[constrained] = dict(dec.stats)
+            stats[constrained] = res.stats
         st = stats[True]
-        fractions.append(st["grammar_s"] / st["total_s"])
-        step_us.append(1e6 * st["grammar_s"] / st["steps"])
-        rows += st["tokens"]
-        steps += st["steps"]
-        if stats[False]["tokens"] != st["tokens"]:
-            print(f"note: rows advanced differ ({st['tokens']} vs {stats[False]['tokens']})", file=sys.stderr)
+        fractions.append(st.grammar_s / st.total_s)
+        step_us.append(1e6 * st.grammar_s / st.steps)
+        rows += st.tokens
+        steps += st.steps
+        if stats[False].tokens != st.tokens:
+            print(f"note: rows advanced differ ({st.tokens} vs {stats[False].tokens})", file=sys.stderr)
 
-    hyps = dec.beam_search(prompts[0], beam=args.beam, max_tokens=64)  # a real, early-stopped decode
-    samples, sample_s, _ = timed(lambda: dec.sample(prompts[0], args.beam, max_tokens=64, seed=0))
-    sample_tokens = dec.stats["tokens"]
+    hyps = dec.beam_search(prompts[0], beam=args.beam, max_tokens=64).hypotheses  # a real, early-stopped decode
+    sampled, sample_s, _ = timed(lambda: dec.sample(prompts[0], args.beam, max_tokens=64, seed=0))
+    samples, sample_tokens = sampled.hypotheses, sampled.stats.tokens
 
     cands = [" " + h.text for h in hyps][:5]
     while len(cands) < 5:

@@ -1,26 +1,56 @@
 #!/usr/bin/env bash
-# Engine check on the accelerator when there is one (CUDA), else on the CPU:
-# the exactness tests (scorer vs naive forward, beam vs brute force, outputs parse, default model
-# included) and the decode benchmark, in under 5 minutes on a GPU.
-#   benchmarks/gpu_check.sh [out_dir]      (writes bench.json and pytest.txt there)
+# Engine check on the accelerator when there is one (CUDA), and the same figures on the CPU:
+#  (a) exactness: scorer vs naive forward (tiny GPT-2 fp32 1e-4; a random model of the default's
+#      size, fp32 1e-4 and bf16 0.1), beam >= |language| equals brute force, every output parses;
+#  (b) speed on a model of the default's size with random weights (`random:.gpu/smollm2`):
+#      grammar time per step, constrained / unconstrained beam-5, cross-prompt batched scoring /
+#      sequential at batch 16, tokens/s for beam, sampling and scoring;
+#  (c) (b) again on the CPU for comparison.
+# Needs the folders of benchmarks/gpu_pack.sh (.whl, .gpu); installs the wheels into a temporary
+# target on PYTHONPATH. Writes gpu_check.json and pytest.txt into $OUT (or the first argument).
+#   bash benchmarks/gpu_check.sh [out_dir]        (AMBIT_CPU_SHORT=1: a short CPU configuration)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 OUT=${1:-${OUT:-/tmp/ambit-gpu-check}}
 mkdir -p "$OUT"
+[ -d .gpu/smollm2 ] && ls .whl/*.whl > /dev/null || { echo "run benchmarks/gpu_pack.sh first" >&2; exit 2; }
+SITE=$(mktemp -d /tmp/ambit-site.XXXXXX)
+trap 'rm -rf "$SITE"' EXIT
+"$PY" -m pip install -q --no-index --no-deps --target "$SITE" .whl/*.whl
+export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
+export AMBIT_RANDOM_MODEL=.gpu/smollm2
 DEVICE=$("$PY" -c 'import torch; print("cuda" if torch.cuda.is_available() else "cpu")')
 echo "device: $DEVICE"
+[ "$DEVICE" = cuda ] && { nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true; }
+# the engine must import without Prolog or gRPC
+"$PY" -c 'import sys, server.engine, logic; bad = [m for m in sys.modules if m.split(".")[0] in ("pyswip", "grpc", "proto")]; assert not bad, bad'
+AMBIT_DEVICE="$DEVICE" "$PY" -m pytest -q -p no:cacheprovider -m "not slow" \
+  tests/server/engine/test_engine_scorer.py tests/server/engine/test_engine_decoder.py 2>&1 | tee "$OUT/pytest.txt"
+[ "${PIPESTATUS[0]}" = 0 ]
+BENCH=(benchmarks/decode_bench.py --json --model "random:$AMBIT_RANDOM_MODEL")
 if [ "$DEVICE" = cuda ]; then
-  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
-  ARGS=(--device cuda --prompts 5 --max-tokens 32 --repeat 5)
-  TESTS=(tests/server/engine/test_engine_scorer.py tests/server/engine/test_engine_decoder.py)
-  MARK=()                      # slow tests included: they use the default model
-else
-  ARGS=(--prompts 2 --max-tokens 16 --repeat 2)
-  TESTS=(tests/server/engine)
-  MARK=(-m "not slow")         # the CPU run keeps to the fast set
+  "$PY" "${BENCH[@]}" --device cuda --prompts 5 --max-tokens 32 --repeat 5 > "$OUT/bench_cuda.json"
+  "$PY" "${BENCH[@]}" --device cuda --dtype float32 --prompts 3 --max-tokens 32 --repeat 3 > "$OUT/bench_cuda_fp32.json"
 fi
-export AMBIT_DEVICE="$DEVICE"
-"$PY" -m pytest -q -p no:cacheprovider "${MARK[@]}" "${TESTS[@]}" 2>&1 | tee "$OUT/pytest.txt"
-"$PY" benchmarks/decode_bench.py --json "${ARGS[@]}" | tee "$OUT/bench.json"
+if [ "${AMBIT_CPU_SHORT:-0}" = 1 ]; then
+  CPU_ARGS=(--prompts 1 --max-tokens 6 --repeat 1 --batch-items 4 --no-e-tiny)
+else
+  CPU_ARGS=(--prompts 2 --max-tokens 16 --repeat 2 --batch-items 16)
+fi
+"$PY" "${BENCH[@]}" --device cpu "${CPU_ARGS[@]}" > "$OUT/bench_cpu.json"
+"$PY" - "$OUT" <<'PYEOF'
+"""One JSON file: every benchmark run of this check, keyed by device, with the test summary."""
+import json, sys
+from pathlib import Path
+
+out = Path(sys.argv[1])
+runs = {p.stem.removeprefix("bench_"): json.loads(p.read_text()) for p in sorted(out.glob("bench_*.json"))}
+tests = (out / "pytest.txt").read_text().strip().splitlines()[-1]
+(out / "gpu_check.json").write_text(json.dumps({"tests": tests, "runs": runs}, indent=1))
+for p in out.glob("bench_*.json"):
+    p.unlink()
+print(json.dumps({"tests": tests, **{k: {m: v for m, v in r.items() if m[:2] in ("a_", "b_", "d_", "e_")}
+                                     for k, r in runs.items()}}, indent=1))
+PYEOF

@@ -91,7 +91,7 @@ class ModelBackend:
                 max_tokens=params.max_tokens, grammar=grammar, seed=params.seed,
             )
         try:
-            return fn(prompt, should_stop=should_stop, **kwargs)
+            return fn(prompt, should_stop=should_stop, **kwargs).hypotheses
         except DecodeCancelled as e:
             raise DecodeStopped(str(e)) from None
 

@@ -3,11 +3,11 @@
 No gRPC here: the servicers call these classes.
 """
 
-from .decoder import DecodeCancelled, Decoder, Hypothesis
+from .decoder import DecodeCancelled, Decoded, Decoder, DecodeStats, Hypothesis
 from .loading import LoadedModel, ModelLoadError, load_model
 from .scorer import CandidateScore, Scorer
 
 __all__ = [
-    "CandidateScore", "DecodeCancelled", "Decoder", "Hypothesis", "LoadedModel", "ModelLoadError", "Scorer",
+    "CandidateScore", "DecodeCancelled", "Decoded", "Decoder", "DecodeStats", "Hypothesis", "LoadedModel", "ModelLoadError", "Scorer",
     "load_model",
 ]

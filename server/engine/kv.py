@@ -1,8 +1,14 @@
-"""Small helpers over the model's forward pass and its KV cache (transformers 5 `cache=`)."""
+"""Small helpers over the model's forward pass and its KV cache.
+
+Recent transformers 5 releases take the KV cache as `cache=` (`past_key_values=` deprecated);
+earlier 5.x releases (the GPU host has 5.17) know only `past_key_values=` and would silently
+ignore `cache=`, so the name is read from the model's `forward` signature.
+"""
 
 from __future__ import annotations
 
 import copy
+import inspect
 
 import torch
 
@@ -24,8 +30,17 @@ def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torc
     if cache is None:
         cache = DynamicCache(config=lm.model.config)
     extra = {} if position_ids is None else {"position_ids": position_ids}
-    out = lm.model(input_ids=ids, attention_mask=attention_mask, cache=cache, use_cache=True, logits_to_keep=keep, **extra)
+    extra[cache_kwarg(lm)] = cache
+    out = lm.model(input_ids=ids, attention_mask=attention_mask, use_cache=True, logits_to_keep=keep, **extra)
     return torch.log_softmax(out.logits.float(), dim=-1), cache
+
+
+def cache_kwarg(lm: LoadedModel) -> str:
+    """`cache` when the model's forward takes it, else `past_key_values` (older transformers 5)."""
+    if "cache_kwarg" not in lm.memo:
+        params = inspect.signature(lm.model.forward).parameters
+        lm.memo["cache_kwarg"] = "cache" if "cache" in params else "past_key_values"
+    return lm.memo["cache_kwarg"]
 
 
 def expand(cache, n: int):
@@ -48,3 +63,24 @@ def gather(cache, idx: torch.Tensor):
     for layer in new.layers:
         layer.reorder_cache(idx)  # index_select: new tensors, the original layer keeps its own
     return new
+
+
+class KVStepper:
+    """One decode's model side: a prompt pass, then one token per live row, reordering the cache."""
+
+    def __init__(self, lm: LoadedModel) -> None:
+        self.lm = lm
+        self.cache = None
+
+    def prefill(self, ids: list[int], rows: int = 1) -> torch.Tensor:
+        """Log-probs [rows, V] of the token after `ids`, with the cache copied to `rows` rows."""
+        logp, cache = forward(self.lm, torch.tensor([ids], device=self.lm.device), keep=1)
+        self.cache = cache if rows == 1 else expand(cache, rows)
+        return logp[:, -1].expand(rows, -1)
+
+    def step(self, parents: list[int], tokens: list[int]) -> torch.Tensor:
+        """Log-probs [len(tokens), V] after appending `tokens[i]` to cache row `parents[i]`."""
+        dev = self.lm.device
+        select(self.cache, torch.tensor(parents, device=dev))
+        logp, self.cache = forward(self.lm, torch.tensor([[t] for t in tokens], device=dev), self.cache)
+        return logp[:, -1]

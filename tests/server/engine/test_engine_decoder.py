@@ -61,7 +61,7 @@ def test_beam_equals_brute_force_ranking(tiny_lm, fmt, grammar):
     prompt = amp_prompt(TEST_SENTENCES["scope"], fmt)
     scores = Scorer(tiny_lm).score(prompt, [" " + s for s in lang], end_marker=True)
     ref = sorted(((c.sum_logprob + c.end_logprob, s) for s, c in zip(lang, scores)), reverse=True)
-    hyps = Decoder(tiny_lm).beam_search(prompt, fmt=fmt, beam=len(lang), max_tokens=24, grammar=grammar)
+    hyps = Decoder(tiny_lm).beam_search(prompt, fmt=fmt, beam=len(lang), max_tokens=24, grammar=grammar).hypotheses
     assert [h.text for h in hyps] == [s for _, s in ref]
     for h, (score, _), c in zip(hyps, ref, scores):
         assert h.finished
@@ -80,7 +80,7 @@ def test_small_beam_scores_match_the_scorer(tiny_lm):
     prompt = amp_prompt(TEST_SENTENCES["pp"])
     scores = Scorer(tiny_lm).score(prompt, [" " + s for s in lang], end_marker=True)
     exact = {s: c.sum_logprob + c.end_logprob for s, c in zip(lang, scores)}
-    hyps = Decoder(tiny_lm).beam_search(prompt, beam=3, max_tokens=24, grammar=TINY_FOL)
+    hyps = Decoder(tiny_lm).beam_search(prompt, beam=3, max_tokens=24, grammar=TINY_FOL).hypotheses
     assert len(hyps) == 3 and all(h.finished for h in hyps)
     # a narrow beam may miss the best string (that is beam search), but what it returns is
     # ranked and scored exactly as the scorer ranks and scores it
@@ -95,8 +95,8 @@ def test_outputs_parse_tiny_model(tiny_lm, fmt):
     n_finished = 0
     for kind, sentence in TEST_SENTENCES.items():
         prompt = amp_prompt(sentence, fmt)
-        hyps = dec.beam_search(prompt, fmt=fmt, beam=3, max_tokens=32, grammar=closed(fmt))
-        hyps += dec.sample(prompt, 3, fmt=fmt, max_tokens=32, grammar=closed(fmt), seed=1)
+        hyps = dec.beam_search(prompt, fmt=fmt, beam=3, max_tokens=32, grammar=closed(fmt)).hypotheses
+        hyps += dec.sample(prompt, 3, fmt=fmt, max_tokens=32, grammar=closed(fmt), seed=1).hypotheses
         for h in hyps:
             if h.finished:
                 logic.parse(h.text, fmt)
@@ -109,13 +109,13 @@ def test_outputs_parse_tiny_model(tiny_lm, fmt):
 def test_sampling_is_seeded_and_respects_top_p(tiny_lm):
     dec = Decoder(tiny_lm)
     prompt = amp_prompt(TEST_SENTENCES["conj"])
-    a = dec.sample(prompt, 4, max_tokens=20, grammar=TINY_FOL, seed=5)
-    b = dec.sample(prompt, 4, max_tokens=20, grammar=TINY_FOL, seed=5)
+    a = dec.sample(prompt, 4, max_tokens=20, grammar=TINY_FOL, seed=5).hypotheses
+    b = dec.sample(prompt, 4, max_tokens=20, grammar=TINY_FOL, seed=5).hypotheses
     assert [h.text for h in a] == [h.text for h in b]
     for h in a:
         assert h.finished
         logic.parse(h.text, "fol")
-    greedy = dec.sample(prompt, 3, max_tokens=20, grammar=TINY_FOL, seed=1, top_p=1e-9)
+    greedy = dec.sample(prompt, 3, max_tokens=20, grammar=TINY_FOL, seed=1, top_p=1e-9).hypotheses
     assert len({h.text for h in greedy}) == 1  # top-p -> 0 is greedy under the constraint
 
 
@@ -129,7 +129,7 @@ def test_cancellation(tiny_lm):
 
 
 def test_unconstrained_beam_runs(tiny_lm):
-    hyps = Decoder(tiny_lm).beam_search(amp_prompt(TEST_SENTENCES["pp"]), beam=2, max_tokens=6, constrained=False)
+    hyps = Decoder(tiny_lm).beam_search(amp_prompt(TEST_SENTENCES["pp"]), beam=2, max_tokens=6, constrained=False).hypotheses
     assert len(hyps) == 2
 
 
@@ -157,8 +157,8 @@ def test_default_model_outputs_parse(smol_lm):  # noqa: F811
         kinds = list(TEST_SENTENCES) if fmt == "fol" else ["scope", "conj"]  # Lisp: a sample
         for kind in kinds:
             prompt = amp_prompt(TEST_SENTENCES[kind], fmt)
-            hyps = dec.beam_search(prompt, fmt=fmt, beam=5, max_tokens=64)
-            hyps += dec.sample(prompt, 3, fmt=fmt, max_tokens=64, seed=0, temperature=0.7)
+            hyps = dec.beam_search(prompt, fmt=fmt, beam=5, max_tokens=64).hypotheses
+            hyps += dec.sample(prompt, 3, fmt=fmt, max_tokens=64, seed=0, temperature=0.7).hypotheses
             for h in hyps:
                 assert h.finished, (kind, fmt, h.text)
                 logic.parse(h.text, fmt)
@@ -172,13 +172,13 @@ def test_concurrent_calls_on_one_decoder(tiny_lm):
 
     dec = Decoder(tiny_lm)
     jobs = {fmt: (amp_prompt(TEST_SENTENCES["scope"], fmt), g) for fmt, g in (("fol", TINY_FOL), ("lisp", TINY_LISP))}
-    serial = {fmt: [h.text for h in dec.beam_search(p, fmt=fmt, beam=4, max_tokens=24, grammar=g)]
+    serial = {fmt: [h.text for h in dec.beam_search(p, fmt=fmt, beam=4, max_tokens=24, grammar=g).hypotheses]
               for fmt, (p, g) in jobs.items()}
     got: dict = {}
 
     def run(fmt):
         p, g = jobs[fmt]
-        got[fmt] = [h.text for h in dec.beam_search(p, fmt=fmt, beam=4, max_tokens=24, grammar=g)]
+        got[fmt] = [h.text for h in dec.beam_search(p, fmt=fmt, beam=4, max_tokens=24, grammar=g).hypotheses]
 
     threads = [threading.Thread(target=run, args=(fmt,)) for fmt in jobs]
     for t in threads:
@@ -189,3 +189,53 @@ def test_concurrent_calls_on_one_decoder(tiny_lm):
     for fmt, texts in got.items():
         for text in texts:
             logic.parse(text, fmt)
+
+
+def test_concurrent_calls_keep_their_own_statistics(tiny_lm):
+    """Two threads on one Decoder: each call's statistics equal those of the same call run alone."""
+    import threading
+
+    dec = Decoder(tiny_lm)
+    prompt = amp_prompt(TEST_SENTENCES["scope"])
+    calls = {"short": dict(beam=2, max_tokens=3), "long": dict(beam=5, max_tokens=12)}
+
+    def counts(stats):
+        return stats.steps, stats.tokens, stats.full_masks
+
+    alone = {name: counts(dec.beam_search(prompt, grammar=TINY_FOL, early_stop=False, **kw).stats)
+             for name, kw in calls.items()}
+    assert alone["short"] != alone["long"]
+    got: dict = {}
+
+    def run(name):
+        got[name] = dec.beam_search(prompt, grammar=TINY_FOL, early_stop=False, **calls[name]).stats
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {name: counts(s) for name, s in got.items()} == alone
+    for s in got.values():
+        assert 0 < s.model_s + s.grammar_s <= s.total_s
+
+
+def test_null_constraint_admits_any_sequence(tiny_lm):
+    """Unconstrained beam search is plain beam search: with beam=1 it follows the greedy path (and,
+    since every prefix may end under the null constraint, returns the best-ending prefix of it)."""
+    import torch
+
+    from server.engine.kv import forward
+
+    prompt = amp_prompt(TEST_SENTENCES["pp"])
+    hyp = Decoder(tiny_lm).beam_search(prompt, beam=1, max_tokens=5, constrained=False, early_stop=False).hypotheses[0]
+    core = tiny_lm.encode(prompt.rstrip(" "))
+    ids = list(core)
+    end = set(tiny_lm.end_token_ids())
+    for _ in range(5):
+        logp, _ = forward(tiny_lm, torch.tensor([ids], device=tiny_lm.device), keep=1)
+        row = logp[0, -1].clone()
+        row[list(end)] = float("-inf")
+        ids.append(int(row.argmax()))
+    assert hyp.finished and hyp.token_ids
+    assert hyp.token_ids == ids[len(core):][: len(hyp.token_ids)]

@@ -1,0 +1,68 @@
+"""The decoding-constraint interface, and its null version (any token sequence is allowed).
+
+A constraint is a rule set (`Constraint`) whose state after a token prefix is an immutable
+value (`PartialParse`): `append(token)` returns the child state (or None when the token is
+not allowed there), so beams fork by keeping values, never by sharing mutable state. The
+search loops in `beam.py` and `sampling.py` see only this interface, so constrained and
+unconstrained decoding run the same code. The grammar constraint lives in `grammar.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+import torch
+
+
+class PartialParse(Protocol):
+    """The constraint's state after a prefix of tokens (immutable)."""
+
+    def can_end(self) -> bool:
+        """True when the output may end after this prefix."""
+        ...
+
+    def is_stopped(self) -> bool:
+        """True when no token may follow this prefix."""
+        ...
+
+    def append(self, token: int) -> PartialParse | None:
+        """The state after `token`, or None when the token may not follow this prefix."""
+        ...
+
+
+class Constraint(Protocol):
+    """A rule set over token sequences: where decoding starts, and masks for many states at once."""
+
+    def start(self) -> PartialParse:
+        """The state of the empty prefix."""
+        ...
+
+    def allowed_next(self, parses: Sequence[PartialParse], vocab: int, device: torch.device) -> torch.Tensor | None:
+        """Bool [len(parses), vocab] on `device`: the tokens each state's grammar admits next
+        (a necessary condition; `append` has the last word); None when every token is."""
+        ...
+
+
+class NullPartialParse:
+    """The state of the null constraint: every prefix may end and go on."""
+
+    def can_end(self) -> bool:
+        return True
+
+    def is_stopped(self) -> bool:
+        return False
+
+    def append(self, token: int) -> NullPartialParse:
+        return self
+
+
+class NullConstraint:
+    """No constraint: plain decoding (the benchmarks' baseline)."""
+
+    _STATE = NullPartialParse()
+
+    def start(self) -> NullPartialParse:
+        return self._STATE
+
+    def allowed_next(self, parses: Sequence[PartialParse], vocab: int, device: torch.device) -> None:
+        return None
