@@ -31,8 +31,17 @@ def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torc
         cache = DynamicCache(config=lm.model.config)
     extra = {} if position_ids is None else {"position_ids": position_ids}
     extra[cache_kwarg(lm)] = cache
+    rows = None
+    if isinstance(keep, torch.Tensor) and keep.dim() == 2:
+        # transformers reads a tensor `logits_to_keep` as 1D positions shared by every row (a 2D
+        # one is not read per row in every version), so keep the distinct positions, then pick
+        # each row's own from them
+        keep, rows = torch.unique(keep, return_inverse=True)
     out = lm.model(input_ids=ids, attention_mask=attention_mask, use_cache=True, logits_to_keep=keep, **extra)
-    return torch.log_softmax(out.logits.float(), dim=-1), cache
+    logits = out.logits
+    if rows is not None:
+        logits = logits.gather(1, rows[..., None].expand(-1, -1, logits.shape[-1]))
+    return torch.log_softmax(logits.float(), dim=-1), cache
 
 
 def cache_kwarg(lm: LoadedModel) -> str:
