@@ -39,7 +39,9 @@ def _csv(cast):
 
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, type=Path, help="output directory")
+    from client import credentials
     p.add_argument("--server", help="host:port[,host:port...] (default: embedded server)")
+    credentials.add_arguments(p)
     p.add_argument("--model", help="model for the embedded server (default: the server's default)")
     p.add_argument("--limit", type=int, help="items per cell (type / ratio / template example)")
     p.add_argument("--seed", type=int, default=0)
@@ -206,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.suite == "radd" and args.solver != "model":
             from client.eval import radd_model
             return radd_model.run_external(args)  # in-process solvers: no server needed
-        with connect(args.server, args.model, timeout=args.timeout) as client:
+        from client.credentials import from_args
+        with connect(args.server, args.model, timeout=args.timeout, security=from_args(args)) as client:
             if args.suite == "all":
                 run_all(args, client)
             elif args.suite == "implicature":
