@@ -24,7 +24,7 @@ from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
 from .auth import AuthInterceptor, TokenStore
 from .batcher import ModelWorker
-from .interceptor import RpcInterceptor
+from .interceptor import ReadyGate, RpcInterceptor
 from .limits import Limits
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
@@ -114,7 +114,8 @@ def serve(
     no_model = no_model or model == NO_MODEL
     stats = Stats()
     core = AmbitCore(limits, prolog_seconds)
-    server, health_servicer = _grpc_server(core, stats, workers, limits, tokens)
+    serving = threading.Event()
+    server, health_servicer = _grpc_server(core, stats, workers, limits, tokens, serving)
     address = f"{host}:{port}"
     bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
     if bound == 0:
@@ -131,6 +132,7 @@ def serve(
                 info = be.info()
                 core.attach_model(ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
+                serving.set()
                 _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
             log.info(
                 "ready model=%s device=%s dtype=%s max_batch=%d in %.1f s",
@@ -154,11 +156,12 @@ def serve(
 
 
 def _grpc_server(
-    core: AmbitCore, stats: Stats, workers: int, limits: Limits, tokens: TokenStore | None
+    core: AmbitCore, stats: Stats, workers: int, limits: Limits, tokens: TokenStore | None,
+    serving: threading.Event,
 ) -> tuple[grpc.Server, health.HealthServicer]:
-    """An unstarted server with AmbitService (behind the interceptors: token check first when
-    `tokens` is given, then deadlines/statuses/stats), health (NOT_SERVING until the model is
-    loaded, open without a token) and reflection."""
+    """An unstarted server with AmbitService behind the interceptors (the token check when
+    `tokens` is given; UNAVAILABLE until `serving` is set; deadlines, statuses, stats), health
+    (NOT_SERVING until the model is loaded, open without a token) and reflection."""
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", limits.max_message_bytes),
@@ -166,7 +169,7 @@ def _grpc_server(
     ]
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
     interceptors: list[grpc.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
-    interceptors.append(RpcInterceptor(stats, SERVICE_NAME))
+    interceptors += [ReadyGate(serving, SERVICE_NAME), RpcInterceptor(stats, SERVICE_NAME)]
     server = grpc.server(pool, options=options, interceptors=interceptors)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
