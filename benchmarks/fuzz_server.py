@@ -3,7 +3,8 @@
     python benchmarks/fuzz_server.py --json                 # 10,000 cases
     python benchmarks/fuzz_server.py --cases 500 --seed 1
 
-The server runs in this process (`server.serve`, real gRPC on 127.0.0.1, real SWI-Prolog) with
+The server runs in a child process (this script with `--serve`: `server.serve`, real gRPC on
+127.0.0.1, real SWI-Prolog), so its resident memory is measured apart from the fuzzer's, with
 the tests' FakeBackend (`tests/server/helpers.py`) as its model: scores and beams are a pure
 function of the text, so the model RPCs run at full speed and the fuzzing reaches validation,
 batching, Prolog and the status mapping rather than matrix products.
@@ -23,9 +24,9 @@ not name), `late` (calls that outlived their deadline by more than --slack secon
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -70,8 +71,8 @@ INTS = {D.FieldDescriptor.TYPE_INT32: (-2**31, 2**31 - 1), D.FieldDescriptor.TYP
         D.FieldDescriptor.TYPE_SINT32: (-2**31, 2**31 - 1), D.FieldDescriptor.TYPE_SINT64: (-2**63, 2**63 - 1)}
 
 
-def rss_bytes() -> int:
-    with open("/proc/self/statm") as fh:
+def rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
@@ -229,15 +230,12 @@ def _code(number: int) -> grpc.StatusCode:
 
 def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dict:
     """Start a server, fuzz it with `cases` cases, and report (see the module docstring)."""
-    from server import serve
-    from tests.server.helpers import FakeBackend
-
-    srv = serve(backend=FakeBackend(), port=0)
+    child = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
-        fuzzer = Fuzzer(f"127.0.0.1:{srv.port}", deadline, slack)
+        port = int(child.stdout.readline().split()[-1])
+        fuzzer = Fuzzer(f"127.0.0.1:{port}", deadline, slack)
         before_alive = fuzzer.alive()
-        gc.collect()
-        rss_before = rss_bytes()
+        rss_before = rss_bytes(child.pid)
         names = sorted(VALID)
         case = st.sampled_from(names).flatmap(lambda n: st.one_of(
             st.tuples(st.just(n), message(SERVICE.methods_by_name[n].input_type), st.just(False)),
@@ -254,12 +252,12 @@ def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dic
         t0 = time.monotonic()
         one()
         seconds = time.monotonic() - t0
-        gc.collect()
-        rss_after = rss_bytes()
+        rss_after = rss_bytes(child.pid)
         fuzz_cases = fuzzer.cases - len(VALID)
         after_alive = fuzzer.alive()
     finally:
-        srv.stop(0)
+        child.terminate()
+        child.wait(30)
     ok = {n for n, c in after_alive.items() if c == "OK"}
     return {
         "cases": fuzz_cases, "seconds": round(seconds, 1), "cases_per_s": round(fuzz_cases / seconds, 1),
@@ -275,6 +273,19 @@ def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dic
     }
 
 
+def serve_fake() -> None:
+    """The child: a server with the FakeBackend on a free loopback port, until terminated."""
+    import signal
+
+    from server import serve
+    from tests.server.helpers import FakeBackend
+
+    srv = serve(backend=FakeBackend(), port=0)
+    print(f"fuzz server on {srv.port}", flush=True)
+    signal.sigwait({signal.SIGTERM})
+    srv.stop(0)
+
+
 def targets_met(report: dict) -> bool:
     return (report["crashes"] == 0 and report["undocumented"] == 0 and report["late"] == 0
             and report["alive"] and report["rss_ratio"] <= 1.2)
@@ -287,7 +298,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deadline", type=float, default=5.0, help="per-call deadline, seconds (default 5)")
     ap.add_argument("--slack", type=float, default=1.0, help="how far past its deadline a call counts as late")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child server
     args = ap.parse_args(argv)
+    if args.serve:
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        serve_fake()
+        return 0
     report = run(args.cases, args.seed, args.deadline, args.slack)
     report["targets_met"] = targets_met(report)
     if args.json:
