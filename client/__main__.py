@@ -16,7 +16,9 @@ from typing import Any
 
 
 def _common(p: argparse.ArgumentParser) -> None:
+    from client import credentials
     p.add_argument("--server", help="host:port[,host:port...] (default: embedded server)")
+    credentials.add_arguments(p)
     p.add_argument("--model", help="model for the embedded server")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--timeout", type=float, default=600.0, help="per-call deadline, seconds")
@@ -164,8 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from client.api import AmbitError
     from client.connect import connect
+    from client.credentials import from_args
     try:
-        with connect(args.server, args.model, timeout=args.timeout, quiet=args.json) as client:
+        security = from_args(args)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=security) as client:
             result = _call(client, args)
     except AmbitError as err:
         if args.json:

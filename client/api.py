@@ -21,6 +21,7 @@ from typing import Any
 import grpc
 
 from client.channel import make_channel, split_servers
+from client.credentials import ClientSecurity, token_from
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc as pb_grpc
 
@@ -213,14 +214,21 @@ class Client:
     ``timeout``: default per-call deadline in seconds (None: no deadline).
     ``wait_for_ready``: queue calls while no server is reachable (until the deadline)
     instead of failing at once with ``UNAVAILABLE``.
+    ``tls_ca``: PEM CA file that verifies the server (TLS); ``tls_cert``/``tls_key``: client
+    certificate and key (mTLS); ``token``: bearer token sent with every call (default
+    ``$AMBIT_TOKEN``). ``security`` gives all four at once (``client.credentials``).
     """
 
     def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
-                 wait_for_ready: bool = False):
+                 wait_for_ready: bool = False, *, tls_ca: str | None = None, tls_cert: str | None = None,
+                 tls_key: str | None = None, token: str | None = None,
+                 security: ClientSecurity | None = None):
         self.servers = split_servers(address)
         self.timeout = timeout
         self.wait_for_ready = wait_for_ready
-        self._channel = make_channel(self.servers)
+        if security is None:
+            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None))
+        self._channel = make_channel(self.servers, security)
         self._stub = pb_grpc.AmbitServiceStub(self._channel)
         self._ids = itertools.count()
         self._prefix = uuid.uuid4().hex[:8]

@@ -4,16 +4,36 @@ One address: a plain channel. Several: one channel whose target lists every addr
 the ``ipv4:``/``ipv6:`` resolver (gRPC's own static address list), with the
 ``round_robin`` load-balancing policy, so successive calls go to successive servers
 (gRPC naming doc: ``ipv4:address[:port][,address[:port],...]``).
+
+Failover: a call that fails with UNAVAILABLE before the server answered (the server died or
+restarted under it) is retried by gRPC itself on the channel's next ready server, up to
+``RETRY_ATTEMPTS`` attempts in all (``retryPolicy`` in the service config; every AmbitService
+RPC is a pure computation, so a retry is safe).
+
+Security (``client.credentials.ClientSecurity``): with a CA (or a client certificate) the channel
+is TLS and verifies the server; with several servers every certificate must be valid for the
+first server's host name (``grpc.ssl_target_name_override``). A token is sent as
+``authorization: Bearer ...`` metadata on every call, health checks included.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import socket
+from typing import Any, Callable
 
 import grpc
 
+from client.credentials import ClientSecurity
+
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+RETRY_ATTEMPTS = 5
+SERVICE_CONFIG = json.dumps({"methodConfig": [{
+    "name": [{"service": "ambit.v1.AmbitService"}],
+    "retryPolicy": {"maxAttempts": RETRY_ATTEMPTS, "initialBackoff": "0.2s", "maxBackoff": "2s",
+                    "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]},
+}]})
 
 
 def split_servers(spec: str | list[str] | tuple[str, ...]) -> list[str]:
@@ -52,6 +72,8 @@ def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
     options: list[tuple[str, object]] = [
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.enable_retries", 1),
+        ("grpc.service_config", SERVICE_CONFIG),
     ]
     if len(servers) == 1:
         return servers[0], options
@@ -70,6 +92,45 @@ def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
     return target, options
 
 
-def make_channel(servers: str | list[str]) -> grpc.Channel:
-    target, options = target_for(split_servers(servers))
-    return grpc.insecure_channel(target, options=options)
+def make_channel(servers: str | list[str], security: ClientSecurity = ClientSecurity()) -> grpc.Channel:
+    """A channel to ``servers``: TLS when ``security`` has a CA or a client certificate, the
+    bearer token added to every call when it has one."""
+    servers = split_servers(servers)
+    target, options = target_for(servers)
+    if security.tls:
+        ca, key, cert = security.pem()
+        if len(servers) > 1:
+            options.append(("grpc.ssl_target_name_override", _host_port(servers[0])[0]))
+        creds = grpc.ssl_channel_credentials(root_certificates=ca, private_key=key, certificate_chain=cert)
+        channel = grpc.secure_channel(target, creds, options=options)
+    else:
+        channel = grpc.insecure_channel(target, options=options)
+    if security.token:
+        channel = grpc.intercept_channel(channel, BearerToken(security.token))
+    return channel
+
+
+class _Details(grpc.ClientCallDetails):
+    def __init__(self, details: grpc.ClientCallDetails, metadata: list[tuple[str, str]]) -> None:
+        self.method, self.timeout, self.credentials = details.method, details.timeout, details.credentials
+        self.wait_for_ready, self.compression = details.wait_for_ready, details.compression
+        self.metadata = metadata
+
+
+class BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Adds ``authorization: Bearer <token>`` to every unary and server-streaming call."""
+
+    def __init__(self, token: str) -> None:
+        self._header = ("authorization", f"Bearer {token}")
+
+    def __repr__(self) -> str:
+        return "BearerToken(***)"
+
+    def _with_token(self, details: grpc.ClientCallDetails) -> grpc.ClientCallDetails:
+        return _Details(details, [*(details.metadata or ()), self._header])
+
+    def intercept_unary_unary(self, continuation: Callable, details: grpc.ClientCallDetails, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(self, continuation: Callable, details: grpc.ClientCallDetails, request: Any) -> Any:
+        return continuation(self._with_token(details), request)

@@ -8,14 +8,17 @@ import sys
 from collections.abc import Iterator
 
 from client.api import Client
+from client.credentials import ClientSecurity
 
 
 @contextlib.contextmanager
 def connect(servers: str | None, model: str | None = None, timeout: float | None = 600.0,
-            quiet: bool = False) -> Iterator[Client]:
-    """Yield a client; an embedded server (private port, default model) is stopped on exit."""
+            quiet: bool = False, security: ClientSecurity | None = None) -> Iterator[Client]:
+    """Yield a client; an embedded server (private port, default model) is stopped on exit.
+    ``security`` (TLS files, token) applies to ``servers``; the embedded server is loopback
+    plaintext and needs none."""
     if servers:
-        with Client(servers, timeout=timeout) as client:
+        with Client(servers, timeout=timeout, security=security) as client:
             yield client
         return
     import server  # the server package: heavy imports (torch, model) only when embedding

@@ -223,9 +223,9 @@ def equivalent_batch(
         try:
             results = future.result()
         except PrologError as e:
-            if not e.timed_out:
+            if e.reason == "error":
                 raise
-            results = [_OVER_TIME] * len(todo)
+            results = [{**_OVER_TIME, "witness": {"reason": e.reason}}] * len(todo)  # a budget ran out
         for i, d in zip(todo, results):
             out[i] = _verdict(d)
     return out  # type: ignore[return-value]
@@ -267,7 +267,7 @@ def entails(
     try:
         d = worker().query_json_quiet(goal, time_limit=time_limit * 2 + 5.0)
     except PrologError as e:
-        if e.timed_out:
+        if e.reason != "error":  # a budget ran out: undecided
             return None
         raise
     return d["entails"]

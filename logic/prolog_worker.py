@@ -4,7 +4,12 @@ pyswip is not thread-safe (a class-level "query open" flag, one embedded engine)
 Prolog call in ambit goes through `worker().run(...)`: any number of Python threads may call
 it at once; calls are queued and executed one after another on the worker thread. Each call
 carries a time budget that Prolog itself enforces (`call_with_time_limit/2`), so no input can
-hang the caller.
+hang the caller, and an inference budget derived from it (`call_with_inference_limit/3`,
+`INFERENCES_PER_SECOND`), which bounds the work the same way however loaded the machine is.
+The worker's Prolog thread runs under `STACK_LIMIT_BYTES` (the `stack_limit` flag), so a goal
+that builds a huge term ends in a resource error within milliseconds instead of taking a
+gigabyte. A failed goal (resource error, uncaught exception, a Python error in a job) fails only
+its own call: the engine is left with no open query and the next call is answered.
 
 Programs exchange data with Python as JSON text (`atom_json_term/3`), which keeps results
 plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
@@ -22,6 +27,16 @@ from pathlib import Path
 from typing import Any, Callable
 
 PROLOG_DIR = Path(str(resources.files("logic").joinpath("prolog")))
+# AmP-sized proofs and RADD instances use a few MB of stack; SWI's default is 1 GB.
+STACK_LIMIT_BYTES = 256 * 1024 * 1024
+# Above SWI's ~20-30 M inferences/s here, so on an idle machine the time limit comes first; on a
+# loaded one the inference limit stops the same work at the same point.
+INFERENCES_PER_SECOND = 50_000_000
+
+
+def inference_budget(seconds: float) -> int:
+    """The inference limit that goes with a time limit of `seconds`."""
+    return max(1_000_000, int(seconds * INFERENCES_PER_SECOND))
 
 
 class PrologUnavailable(RuntimeError):
@@ -29,11 +44,23 @@ class PrologUnavailable(RuntimeError):
 
 
 class PrologError(RuntimeError):
-    """A Prolog goal raised an error, or ran past its time budget (`timed_out`)."""
+    """A Prolog goal raised an error, or ran past a budget. `reason`: `time_limit`,
+    `inference_limit`, `memory` (a resource error: stack limit) or `error`; `timed_out` is true
+    for `time_limit`."""
 
-    def __init__(self, message: str, timed_out: bool = False) -> None:
+    def __init__(self, message: str, timed_out: bool = False, reason: str | None = None) -> None:
         super().__init__(message)
         self.timed_out = timed_out
+        self.reason = reason or ("time_limit" if timed_out else "error")
+
+    @classmethod
+    def from_payload(cls, payload: str) -> "PrologError":
+        """The error for a caught Prolog error term (its text)."""
+        if payload.startswith("inference_limit_exceeded"):
+            return cls("Prolog inference budget exceeded", reason="inference_limit")
+        if payload.startswith("error(resource_error("):
+            return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
+        return cls(f"Prolog error: {payload}")
 
 
 _STOP = object()
@@ -62,6 +89,7 @@ class PrologWorker:
 
             self._prolog = Prolog
             list(Prolog.query("use_module(library(time)), use_module(library(http/json))"))
+            list(Prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT_BYTES})"))
         except Exception as e:  # pragma: no cover - depends on the machine
             self._ready.set_exception(PrologUnavailable(f"cannot start SWI-Prolog through pyswip: {e}"))
             return
@@ -102,12 +130,17 @@ class PrologWorker:
 
         self.run(load)
 
-    def query_json(self, goal: str, out_var: str = "Out", time_limit: float = 5.0) -> Any:
-        """Solve `goal` once under a time limit; `out_var` must be bound to a JSON-able term
+    def query_json(
+        self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
+    ) -> Any:
+        """Solve `goal` once under a time limit and an inference limit (`inferences`, default
+        `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
         (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
         or None when the goal fails."""
         wrapped = (
-            f"catch(call_with_time_limit({time_limit:.6f}, ({goal})), Err, true), "
+            f"catch(call_with_time_limit({time_limit:.6f}, "
+            f"call_with_inference_limit(({goal}), {inferences or inference_budget(time_limit)}, Inf)), Err, true), "
+            f"( nonvar(Err) -> true ; Inf == inference_limit_exceeded -> Err = Inf ; true ), "
             f"( var(Err) -> with_output_to(atom(Payload), json_write_dict(current_output, {out_var}, [width(0)])), Tag = ok"
             f" ; Err = time_limit_exceeded -> Tag = timeout, Payload = ''"
             f" ; Tag = error, term_to_atom(Err, Payload) )"
@@ -125,23 +158,28 @@ class PrologWorker:
             return json.loads(payload)
         if tag == "timeout":
             raise PrologError("Prolog time budget exceeded", timed_out=True)
-        raise PrologError(f"Prolog error: {payload}")
+        raise PrologError.from_payload(payload)
 
-    def query_json_quiet(self, goal: str, out_var: str = "Out", time_limit: float = 5.0) -> Any:
+    def query_json_quiet(
+        self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
+    ) -> Any:
         """`query_json`, for large goals and results: the goal text is read inside Prolog
         (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON text
         crosses over. Same contract: the Python value of `out_var`, None when the goal fails,
         PrologError on an error or when the time budget runs out."""
-        return self.submit_json_quiet(goal, out_var, time_limit).result()
+        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
 
-    def submit_json_quiet(self, goal: str, out_var: str = "Out", time_limit: float = 5.0) -> Future:
+    def submit_json_quiet(
+        self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
+    ) -> Future:
         """`query_json_quiet` without waiting: a Future of its value (or of its PrologError), so
         that a caller can prepare the next goal while Prolog solves this one."""
         if not self._json_call_loaded:
             self.consult("json_call.pl")
             self._json_call_loaded = True
         text = goal.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
-        call = f"json_call:json_call('{text}', '{_escape(out_var)}', {time_limit:.6f}, Reply)"
+        call = (f"call_with_inference_limit(json_call:json_call('{text}', '{_escape(out_var)}', {time_limit:.6f}, Reply), "
+                f"{inferences or inference_budget(time_limit)}, _)")
 
         def solve(prolog) -> Any:
             sols = list(prolog.query(call, maxresult=1))
@@ -152,7 +190,7 @@ class PrologWorker:
                 return json.loads(reply[3:])
             if reply == "timeout":
                 raise PrologError("Prolog time budget exceeded", timed_out=True)
-            raise PrologError(f"Prolog error: {reply[6:]}")
+            raise PrologError.from_payload(reply[6:])
 
         return self.submit(solve)
 

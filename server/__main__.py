@@ -3,6 +3,9 @@
 Prints `ambit server listening on HOST:PORT` as soon as the port is bound (with --port 0 this
 is how callers learn the port), then `ambit server ready` once the model is loaded and Prolog
 is up (health SERVING). SIGTERM/SIGINT: drain, finish in-flight RPCs within --grace, exit 0.
+SIGHUP: re-read --auth-token-file. Security options (`server.security`): --tls-cert/--tls-key
+(TLS), --tls-client-ca (mTLS), --auth-token-file (bearer tokens); a non-loopback --host needs
+TLS and a token file, or --insecure (exit 2 with a message saying what to add).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import threading
 
 from .app import serve
 from .limits import Limits
+from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS
 
 
@@ -34,6 +38,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--prolog-seconds", type=float, default=DEFAULT_PROLOG_SECONDS,
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
+    ap.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
+    ap.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    ap.add_argument("--tls-client-ca", help="PEM CA bundle: require and verify client certificates (mTLS)")
+    ap.add_argument("--auth-token-file", help="accepted bearer tokens, one per line; re-read on SIGHUP")
+    ap.add_argument("--insecure", action="store_true",
+                    help="allow a non-loopback --host without TLS and a token (logs a warning)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return ap.parse_args(argv)
 
@@ -48,12 +58,21 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    running = serve(
-        model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
-        workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
-        limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
-        no_model=args.no_model, wait=False,
-    )
+    security = ServerSecurity(args.tls_cert, args.tls_key, args.tls_client_ca, args.auth_token_file, args.insecure)
+    try:
+        running = serve(
+            model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
+            workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
+            limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
+            no_model=args.no_model, wait=False, security=security,
+        )
+    except ValueError as e:  # SecurityConfigError, TokenFileError: bad security options
+        print(f"ambit server: {e}", file=sys.stderr, flush=True)
+        return 2
+    if security.exposed_unprotected(args.host):
+        logging.getLogger("ambit.server").warning(
+            "--insecure: serving %s without TLS and a token; anyone who can reach it can use it", args.host)
+    signal.signal(signal.SIGHUP, lambda *_: running.reload_tokens())
     print(f"ambit server listening on {running.address}", flush=True)
     while not running.ready.wait(0.1):
         if stop.is_set():

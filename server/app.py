@@ -22,9 +22,11 @@ from grpc_reflection.v1alpha import reflection
 
 from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
+from .auth import AuthInterceptor, TokenStore
 from .batcher import ModelWorker
-from .interceptor import RpcInterceptor
+from .interceptor import ReadyGate, RpcInterceptor
 from .limits import Limits
+from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
 from .servicer import AmbitServicer
 from .stats import Stats
@@ -44,6 +46,7 @@ class RunningServer:
     host: str
     core: AmbitCore
     health: health.HealthServicer
+    tokens: TokenStore | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     startup_error: BaseException | None = None
     _stopped: bool = False
@@ -51,6 +54,15 @@ class RunningServer:
     @property
     def address(self) -> str:
         return f"{self.host}:{self.port}"
+
+    def reload_tokens(self) -> None:
+        """Re-read the token file (SIGHUP); a bad file keeps the current tokens and is logged."""
+        if self.tokens is None:
+            return
+        try:
+            log.info("token file reloaded: %d token(s)", self.tokens.reload())
+        except ValueError as e:
+            log.error("token file not reloaded, current tokens kept: %s", e)
 
     def wait_ready(self, timeout: float | None = None) -> None:
         """Block until the model is loaded and Prolog started; re-raise a startup failure."""
@@ -87,22 +99,29 @@ def serve(
     backend: Any = None,
     no_model: bool = False,
     wait: bool = True,
+    security: ServerSecurity = ServerSecurity(),
 ) -> RunningServer:
     """Start an ambit server in this process.
 
     model: engine model spec (None: the default model); `no_model=True` (or model="none")
     serves the logic RPCs only. `backend` replaces the engine entirely (tests). port=0 picks a
     free port (see `.port`). With `wait=True` returns once ready (health SERVING).
+    `security`: TLS, mTLS and token options; a non-loopback `host` without TLS and a token
+    raises SecurityConfigError unless `security.insecure` (see `server.security`).
     """
+    security.validate(host)
+    credentials, tokens = security.credentials(), security.token_store()
     no_model = no_model or model == NO_MODEL
     stats = Stats()
     core = AmbitCore(limits, prolog_seconds)
-    server, health_servicer = _grpc_server(core, stats, workers, limits)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    serving = threading.Event()
+    server, health_servicer = _grpc_server(core, stats, workers, limits, tokens, serving)
+    address = f"{host}:{port}"
+    bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
     if bound == 0:
         raise OSError(f"cannot bind {host}:{port}")
     server.start()
-    running = RunningServer(server, bound, host, core, health_servicer)
+    running = RunningServer(server, bound, host, core, health_servicer, tokens)
 
     def load() -> None:
         try:
@@ -113,6 +132,7 @@ def serve(
                 info = be.info()
                 core.attach_model(ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
+                serving.set()
                 _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
             log.info(
                 "ready model=%s device=%s dtype=%s max_batch=%d in %.1f s",
@@ -135,16 +155,22 @@ def serve(
     return running
 
 
-def _grpc_server(core: AmbitCore, stats: Stats, workers: int, limits: Limits) -> tuple[grpc.Server, health.HealthServicer]:
-    """An unstarted server with AmbitService (behind the interceptor), health (NOT_SERVING
-    until the model is loaded) and reflection."""
+def _grpc_server(
+    core: AmbitCore, stats: Stats, workers: int, limits: Limits, tokens: TokenStore | None,
+    serving: threading.Event,
+) -> tuple[grpc.Server, health.HealthServicer]:
+    """An unstarted server with AmbitService behind the interceptors (the token check when
+    `tokens` is given; UNAVAILABLE until `serving` is set; deadlines, statuses, stats), health
+    (NOT_SERVING until the model is loaded, open without a token) and reflection."""
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", limits.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ]
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
-    server = grpc.server(pool, options=options, interceptors=[RpcInterceptor(stats, SERVICE_NAME)])
+    interceptors: list[grpc.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
+    interceptors += [ReadyGate(serving, SERVICE_NAME), RpcInterceptor(stats, SERVICE_NAME)]
+    server = grpc.server(pool, options=options, interceptors=interceptors)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -7,6 +7,7 @@ reflection) pass through untouched."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any, Callable, Iterator
 
@@ -93,3 +94,27 @@ class RpcInterceptor(grpc.ServerInterceptor):
         if code is grpc.StatusCode.INTERNAL:
             log.error("internal error in %s (request_id=%s)", method, request.request_id, exc_info=exc)
         context.abort_with_status(rpc_status.to_status(to_status(exc)))
+
+
+class ReadyGate(grpc.ServerInterceptor):
+    """Answers UNAVAILABLE to the RPCs of `service` until `ready` is set (model loading, Prolog
+    starting): a retryable status, so a client spreading work over several servers sends the
+    call to another one instead of failing it; health and reflection pass through."""
+
+    def __init__(self, ready: threading.Event, service: str) -> None:
+        self.ready = ready
+        self.prefix = f"/{service}/"
+
+    def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
+        handler = continuation(handler_call_details)
+        if handler is None or self.ready.is_set() or not handler_call_details.method.startswith(self.prefix):
+            return handler
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(_starting, handler.request_deserializer,
+                                                       handler.response_serializer)
+        return grpc.unary_stream_rpc_method_handler(_starting, handler.request_deserializer,
+                                                    handler.response_serializer)
+
+
+def _starting(request: Any, context: grpc.ServicerContext) -> None:
+    context.abort(grpc.StatusCode.UNAVAILABLE, "server starting (model loading); retry or use another server")

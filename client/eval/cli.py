@@ -29,6 +29,10 @@ ALL_DEFAULT_LIMIT = 10
 COMMON = (
     option("--out", required=True, type=Path, help="output directory"),
     option("--server", help="host:port[,host:port...] (default: embedded server)"),
+    option("--tls-ca", help="PEM CA bundle that verifies the server (turns TLS on)"),
+    option("--tls-cert", help="PEM client certificate chain (mTLS, with --tls-key)"),
+    option("--tls-key", help="PEM private key of --tls-cert"),
+    option("--auth-token-file", help="bearer token file (first token used; default $AMBIT_TOKEN)"),
     option("--model", help="model for the embedded server (default: the server's default)"),
     option("--limit", type=int, help="items per cell (type / ratio / template example)"),
     option("--seed", type=int, default=0),
@@ -100,7 +104,9 @@ def _run(args: argparse.Namespace) -> None:
     if suite is not None and not suite.needs_server(args):
         run_suite(suite, RunContext(args, args.out))  # in-process solvers: no server
         return
-    with connect(args.server, args.model, timeout=args.timeout) as client:
+    from client.credentials import from_args
+    security = from_args(args)  # ValueError names the unreadable file
+    with connect(args.server, args.model, timeout=args.timeout, security=security) as client:
         if suite is None:
             run_all(args, client)
         else:
@@ -114,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         _run(args)
-    except RunMismatch as err:
+    except (RunMismatch, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except ItemsFailed as err:

@@ -57,3 +57,49 @@ def test_cli_parse_on_embedded_default_model():
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert 1 <= len(out["candidates"]) <= 2 and out["model_id"]
+
+
+def _results(folder) -> list[dict]:
+    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.mark.slow
+def test_eval_survives_a_killed_and_restarted_server(tmp_path):
+    """Three servers; one is SIGKILLed mid-run and restarted on its port: the run finishes with
+    exactly the results of an undisturbed run (no item lost, none duplicated)."""
+    import time
+
+    from tests.server.helpers import ServerProcess, tiny_gpt2_folder
+
+    model = str(tiny_gpt2_folder(tmp_path / "tiny"))
+    servers = [ServerProcess("--model", model, ready_timeout=300) for _ in range(3)]
+    spec = ",".join(s.address for s in servers)
+    args = [sys.executable, "-m", "client", "eval", "amp-fewshot", "--server", spec, "--types", "scope,pp",
+            "--ratios", "0,0.5,1", "--limit", "2", "--no-equiv", "--timeout", "120"]
+    try:
+        calm = subprocess.run([*args, "--out", str(tmp_path / "calm")], cwd=REPO, capture_output=True,
+                              text=True, timeout=900)
+        assert calm.returncode == 0, calm.stderr
+        run = subprocess.Popen([*args, "--workers", "6", "--out", str(tmp_path / "storm")], cwd=REPO,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        results = tmp_path / "storm" / "results.jsonl"
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and run.poll() is None:
+            if results.exists() and len(results.read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.05)
+        victim = servers[1]
+        victim.proc.kill()  # SIGKILL, calls in flight on it included
+        victim.proc.wait(10)
+        time.sleep(2.0)
+        servers[1] = ServerProcess("--model", model, "--port", str(victim.port), ready_timeout=300)
+        _, err = run.communicate(timeout=900)
+        assert run.returncode == 0, err
+    finally:
+        for s in servers:
+            s.kill()
+    calm_records, storm_records = _results(tmp_path / "calm"), _results(tmp_path / "storm")
+    storm_ids = [r["id"] for r in storm_records]
+    assert len(storm_ids) == len(set(storm_ids)) == len(calm_records) > 2
+    assert sorted(storm_records, key=lambda r: r["id"]) == sorted(calm_records, key=lambda r: r["id"])

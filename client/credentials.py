@@ -1,0 +1,75 @@
+"""What a client presents to a protected server: the CA that verifies the server (TLS), its own
+certificate and key (mTLS), and a bearer token (`authorization: Bearer ...` on every call).
+
+The token comes from `--auth-token-file` (its first token) or else `$AMBIT_TOKEN`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+TOKEN_ENV = "AMBIT_TOKEN"
+
+
+@dataclass(frozen=True)
+class ClientSecurity:
+    """PEM file paths (`tls_ca` turns TLS on; `tls_cert` + `tls_key` add a client certificate)
+    and the bearer token. `repr` never shows the token."""
+
+    tls_ca: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    token: str | None = None
+
+    def __repr__(self) -> str:
+        token = "None" if self.token is None else "'***'"
+        return f"ClientSecurity(tls_ca={self.tls_ca!r}, tls_cert={self.tls_cert!r}, tls_key={self.tls_key!r}, token={token})"
+
+    @property
+    def tls(self) -> bool:
+        return self.tls_ca is not None or self.tls_cert is not None
+
+    def pem(self) -> tuple[bytes | None, bytes | None, bytes | None]:
+        """(root CA, client key, client certificate chain) as bytes, for
+        `grpc.ssl_channel_credentials`; ValueError naming the option when one is unusable."""
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("--tls-cert and --tls-key go together: give both")
+        return _read(self.tls_ca, "--tls-ca"), _read(self.tls_key, "--tls-key"), _read(self.tls_cert, "--tls-cert")
+
+
+def token_from(token_file: str | None) -> str | None:
+    """The first token in `token_file`, else `$AMBIT_TOKEN`, else None."""
+    if token_file is None:
+        return os.environ.get(TOKEN_ENV) or None
+    try:
+        lines = Path(token_file).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ValueError(f"--auth-token-file {token_file}: {e.strerror or e}") from None
+    for line in lines:
+        if line.strip() and not line.strip().startswith("#"):
+            return line.strip()
+    raise ValueError(f"--auth-token-file {token_file} holds no token")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The client's TLS and token options."""
+    p.add_argument("--tls-ca", help="PEM CA bundle that verifies the server (turns TLS on)")
+    p.add_argument("--tls-cert", help="PEM client certificate chain (mTLS, with --tls-key)")
+    p.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    p.add_argument("--auth-token-file", help=f"bearer token file (first token used; default ${TOKEN_ENV})")
+
+
+def from_args(args: argparse.Namespace) -> ClientSecurity:
+    return ClientSecurity(args.tls_ca, args.tls_cert, args.tls_key, token_from(args.auth_token_file))
+
+
+def _read(path: str | None, option: str) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise ValueError(f"{option} {path}: {e.strerror or e}") from None
