@@ -20,10 +20,10 @@ OPTIONS = ("Option 1", "Option 2")
 ANSWER_CUE = "\n\nAnswer: "
 
 
-def select_rows(data: Sequence[Path], limit: int | None) -> list[radd.Row]:
-    """Distinct instances, per pair with the two classes interleaved, ``limit`` per pair
-    (the prolog and responses solvers' ``--limit`` takes the first N overall)."""
-    rows = radd.unique_instances(radd.load_rows(radd.data_files(data)))
+def select_rows(rows: Sequence[radd.Row], limit: int | None) -> list[radd.Row]:
+    """Distinct instances of ``rows``, per pair with the two classes interleaved, ``limit`` per
+    pair (the prolog and responses solvers' ``--limit`` takes the first N overall)."""
+    rows = radd.unique_instances(rows)
     by_pair: dict[str, list] = defaultdict(list)
     for r in rows:
         by_pair[r.pair].append(r)
