@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -160,7 +161,7 @@ class RaddSuite(Suite):
         R.write_text(ctx.out / "summary.md", radd.markdown({**summary, "by_model": {summary["model"]: summary}})
                      + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check).\n"
                      + source)
-        RM.plot(summary, ctx.out / "accuracy_by_pair.png")
+        RM.plot(summary, ctx.out / "accuracy_by_pair.png", dict(Counter(r["pair"] for r in records)))
 
     def headline(self, summary: dict) -> str:
         if "accuracy" not in summary:
