@@ -274,9 +274,11 @@ def _display(token: str) -> str:
 
 
 def _token_row(label: str, tokens: Sequence[Mapping]) -> str:
-    """One parse: its label, then its tokens as cells that wrap, each token over its p."""
+    """One parse: its label, then its tokens as cells that wrap, each token over its p (to two
+    decimals; three on hovering)."""
     cells = "".join(
-        f'<span class="tok" style="background:{_colour(t.get("prob"))}">'
+        f'<span class="tok" style="background:{_colour(t.get("prob"))}" '
+        f'title="p={"—" if t.get("prob") is None else format(t["prob"], ".3f")}">'
         f'<span class="t">{html.escape(_display(str(t.get("text", ""))))}</span>'
         f'<span class="p">{"—" if t.get("prob") is None else format(t["prob"], ".2f")}</span></span>'
         for t in tokens)
