@@ -85,3 +85,23 @@ def test_main_job_finishes_in_a_bare_clone(tmp_path):
     for report in ("amp-zeroshot/fig2_accuracy.png", "amp-zeroshot/fig4_tokens.html",
                    "amp-fewshot/fig6_lf0_vs_ratio.png", "radd-model/accuracy_by_pair.png"):
         assert (out / report).stat().st_size > 0, report
+
+
+def test_all_without_data_skips_implicature_and_runs_radd_generated(tmp_path, capsys):
+    from client.testing import FakeAmbitServicer, FakeServer
+    srv = FakeServer(FakeAmbitServicer())
+    try:
+        out = tmp_path / "all"
+        assert cli.main(["all", "--out", str(out), "--server", srv.address, "--data", str(tmp_path / "none"),
+                         "--limit", "1", "--types", "pp", "--ratios", "0,1"]) == 0
+    finally:
+        srv.stop(0)
+    assert "skipped implicature" in capsys.readouterr().err
+    index = json.loads((out / "summary.json").read_text())
+    assert set(index["skipped"]) == {"implicature"} and "implicature" not in index["suites"]
+    assert index["skipped"]["implicature"]["origin"].startswith("github.com/LauraRuis/do-pigs-fly")
+    assert "**skipped**" in (out / "summary.md").read_text()
+    assert not (out / "implicature").exists()
+    for name in ("radd", "radd-model"):
+        assert json.loads((out / name / "summary.json").read_text())["source"] == "generated"
+        assert "generated instances" in index["suites"][name]["headline"]
