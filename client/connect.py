@@ -1,5 +1,6 @@
 """Open a :class:`Client` on ``--server`` addresses, or on a server started in-process
-(``server.serve(model=..., port=0)``) when no address is given."""
+(``server.serve(model=..., port=0)``) when no address is given. An address without a port
+dials the server's default port, 50051 (``python -m server``'s default)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,27 @@ from collections.abc import Iterator
 from client.api import Client
 from client.credentials import ClientSecurity
 
+DEFAULT_PORT = 50051  # python -m server's default --port
+
+
+def with_default_port(servers: str) -> str:
+    """``servers`` (``host[:port][,host[:port]...]``) with ``:50051`` added to every address
+    that names no port: ``localhost`` → ``localhost:50051``, ``::1`` or ``[::1]`` →
+    ``[::1]:50051``. Targets with a scheme (``dns:///...``, ``unix:...``) are left as given."""
+    out = []
+    for addr in (a.strip() for a in servers.split(",")):
+        if not addr or ":/" in addr or addr.startswith("unix:"):
+            out.append(addr)
+        elif addr.startswith("["):
+            out.append(addr if "]:" in addr else f"{addr}:{DEFAULT_PORT}")
+        elif addr.count(":") > 1:  # a bare IPv6 address
+            out.append(f"[{addr}]:{DEFAULT_PORT}")
+        elif ":" not in addr:
+            out.append(f"{addr}:{DEFAULT_PORT}")
+        else:
+            out.append(addr)
+    return ",".join(out)
+
 
 @contextlib.contextmanager
 def connect(servers: str | None, model: str | None = None, timeout: float | None = 600.0,
@@ -18,7 +40,7 @@ def connect(servers: str | None, model: str | None = None, timeout: float | None
     ``security`` (TLS files, token) applies to ``servers``; the embedded server is loopback
     plaintext and needs none."""
     if servers:
-        with Client(servers, timeout=timeout, security=security) as client:
+        with Client(with_default_port(servers), timeout=timeout, security=security) as client:
             yield client
         return
     import server  # the server package: heavy imports (torch, model) only when embedding

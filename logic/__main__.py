@@ -1,11 +1,14 @@
 """`python -m logic canon|check|equiv ...`: the logic layer on the command line.
 
-  canon  [--from fol|lisp] [--to fol|lisp] [--vars amp|v]
+  canon  [--from fol|lisp] [--to fol|lisp] [--vars amp|v] [--max-chars 4096]
          one LF per line on stdin -> its canonical form per line on stdout, same order; a line
          that fails to parse: a message on stderr (line number, position), an empty line in its
          place, and exit status 2 at the end.
-  check  FILE.jsonl --field lf --format fol|lisp
-         parses every row; prints parsed / failed counts and the first failures.
+  check  FILE.jsonl --field lf --format fol|lisp [--max-chars 4096]
+         parses every row; prints parsed / failed counts and the first failures. An LF longer
+         than --max-chars (default: the server's limit, 4,096) fails; a file with no rows is an
+         error (exit 1). A string that fails in one format but parses in the other says so
+         ("this looks like FOL: pass --format fol").
   equiv  A B [--format fol|lisp] | --jsonl
          logical equivalence in SWI-Prolog (see `python -m logic equiv --help`).
   equiv  A B --from folio|nltk|tptp | --from ... --jsonl
@@ -31,22 +34,56 @@ from .parse import DIALECTS, FORMATS
 from .render import render
 
 
+DEFAULT_MAX_CHARS = 4_096  # the server's limit on an LF (server/limits.py, max_lf_chars)
+FORMAT_NAMES = {"fol": "FOL", "lisp": "Lisp"}
+
+
+def _explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
+    """The error, plus "this looks like Lisp: pass --format lisp" when the text parses in the
+    other of AmP's two formats."""
+    other = "lisp" if fmt == "fol" else "fol"
+    try:
+        parse(text, other)
+    except LFParseError:
+        return str(err)
+    return f"{err}; this looks like {FORMAT_NAMES[other]}: pass {flag} {other}"
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of characters, not {n}")
+    return n
+
+
 def _canon(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m logic canon", description="Canonicalise LFs, one per line on stdin.")
     ap.add_argument("--from", dest="src", choices=DIALECTS, default="fol", help="input format (default fol)")
     ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")
     ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
+    ap.add_argument("--max-chars", type=_positive, default=DEFAULT_MAX_CHARS,
+                    help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     args = ap.parse_args(argv)
     failed = 0
     out = sys.stdout
     for lineno, line in enumerate(sys.stdin, start=1):
         text = line.rstrip("\r\n")
         dst = args.dst or args.src
+        if len(text) > args.max_chars:
+            failed += 1
+            print(f"line {lineno}: {len(text)} characters, over --max-chars {args.max_chars}", file=sys.stderr)
+            out.write("\n")
+            continue
         try:
             f = parse(text, args.src)
             amp = args.src in FORMATS and dst in FORMATS
             out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
-        except (LFParseError, RenderError) as e:
+        except LFParseError as e:
+            failed += 1
+            hint = _explain(e, text, args.src, "--from") if args.src in FORMATS else str(e)
+            print(f"line {lineno}: {hint}", file=sys.stderr)
+            out.write("\n")
+        except RenderError as e:
             failed += 1
             print(f"line {lineno}: {e}", file=sys.stderr)
             out.write("\n")
@@ -60,6 +97,8 @@ def _check(argv: list[str]) -> int:
     ap.add_argument("--field", default="lf", help="the JSON field holding the LF (default lf)")
     ap.add_argument("--format", choices=FORMATS, default="fol")
     ap.add_argument("--show", type=int, default=5, help="how many failures to print (default 5)")
+    ap.add_argument("--max-chars", type=_positive, default=DEFAULT_MAX_CHARS,
+                    help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     args = ap.parse_args(argv)
     ok = 0
     failures: list[str] = []
@@ -75,6 +114,10 @@ def _check(argv: list[str]) -> int:
             try:
                 row = json.loads(line)
                 text = row[args.field]
+                if isinstance(text, str) and len(text) > args.max_chars:
+                    failures.append(f"{args.file}:{lineno}: field {args.field!r}: {len(text)} characters, "
+                                    f"over --max-chars {args.max_chars}")
+                    continue
                 parse(text, args.format)
                 ok += 1
             except json.JSONDecodeError as e:
@@ -82,7 +125,11 @@ def _check(argv: list[str]) -> int:
             except (KeyError, TypeError):
                 failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
             except LFParseError as e:
-                failures.append(f"{args.file}:{lineno}: field {args.field!r}: {e}")
+                failures.append(f"{args.file}:{lineno}: field {args.field!r}: "
+                                f"{_explain(e, text, args.format, '--format')}")
+    if not ok and not failures:
+        print(f"{args.file}: no rows to check (the file is empty or blank)", file=sys.stderr)
+        return 1
     print(f"parsed: {ok}  failed: {len(failures)}")
     for f in failures[: args.show]:
         print(f)

@@ -11,10 +11,12 @@ same strings and build the same trees.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
+from typing import Callable, Iterator
 
 import lark
 
@@ -268,12 +270,16 @@ def _fast_fol(text: str) -> Formula:
             items.append(unit(depth))
         if not ops:
             return items[0], False
-        node, chained = items[-1], False
+        # right to left: a run of one operator becomes one n-ary node, which becomes the last
+        # child of the run to its left (children gathered in lists: linear in the chain)
+        node, run_op, run = items[-1], "", []
         for op, item in zip(reversed(ops), reversed(items[:-1])):
-            cls = And if op == "AND" else Or
-            node = cls((item,) + node.children) if chained and type(node) is cls else cls((item, node))
-            chained = True
-        return node, chained
+            if op != run_op:
+                if run_op:
+                    node = (And if run_op == "AND" else Or)(tuple(reversed(run)))
+                run_op, run = op, [node]
+            run.append(item)
+        return (And if run_op == "AND" else Or)(tuple(reversed(run))), True
 
     def unit(depth: int) -> Formula:
         nonlocal i
@@ -386,6 +392,25 @@ class _TooDeep(Exception):
 
 _FAST: dict[str, Callable[[str], Formula]] = {"fol": _fast_fol, "lisp": _fast_lisp}
 
+# Reading a large input allocates one tuple per token and node; Python's cyclic collector would
+# rescan all of them again and again as they pile up, which made 2 MB take several times as
+# long as 1 MB. The trees are acyclic, so the collector is paused while a large input is read
+# (benchmarks/logic_bench.py --sizes measures the time per MB).
+GC_PAUSE_CHARS = 65_536
+
+
+@contextlib.contextmanager
+def _gc_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector for the block when ``pause`` (and it was on)."""
+    was_on = pause and gc.isenabled()
+    if was_on:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
 
 def parse(text: str, fmt: str = "fol") -> Formula:
     """Parse one logical form. Raises `LFParseError` (position, token, expectations)."""
@@ -397,7 +422,8 @@ def parse(text: str, fmt: str = "fol") -> Formula:
     if fmt in FOL_DIALECTS:
         return parse_dialect(text, fmt)
     try:
-        f = _FAST[fmt](text)
+        with _gc_paused(len(text) >= GC_PAUSE_CHARS):
+            f = _FAST[fmt](text)
     except _TooDeep:
         raise LFParseError(
             f"formula nested deeper than {MAX_DEPTH} levels", text=text, pos=0, kind="too_large", fmt=fmt

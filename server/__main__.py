@@ -21,11 +21,15 @@ from .limits import Limits
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS
 
+DEFAULT_PORT = 50051  # also client.connect.DEFAULT_PORT: a --server address without a port dials it
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m server", description="ambit gRPC server")
     ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    ap.add_argument("--port", type=int, default=50051, help="port; 0 picks a free one (printed)")
+    ap.add_argument("--port", type=int, default=DEFAULT_PORT,
+                    help=f"port (default {DEFAULT_PORT}, where clients dial an address without one); "
+                         "0 picks a free one (printed)")
     ap.add_argument("--model", default=None, help="model spec or folder (default: SmolLM2-135M-Instruct)")
     ap.add_argument("--no-model", action="store_true", help="logic RPCs only; model RPCs answer FAILED_PRECONDITION")
     ap.add_argument("--device", default=None, help="cpu, cuda, cuda:0 ... (default: the engine's choice)")

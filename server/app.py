@@ -18,7 +18,6 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
@@ -26,6 +25,7 @@ from .auth import AuthInterceptor, TokenStore
 from .batcher import ModelWorker
 from .interceptor import ReadyGate, RpcInterceptor
 from .limits import Limits
+from .reflection import enable_reflection
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
 from .servicer import AmbitServicer
@@ -175,7 +175,7 @@ def _grpc_server(
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     _set_health(health_servicer, health_pb2.HealthCheckResponse.NOT_SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    enable_reflection((SERVICE_NAME, health.SERVICE_NAME), server)  # v1 and v1alpha
     return server, health_servicer
 
 

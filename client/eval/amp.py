@@ -193,7 +193,8 @@ def _token_items(records: Sequence[dict], limit: int = 50) -> list[dict]:
         top = r["predictions"][0]["text"] if r["predictions"] else ""
         rows = [{"label": f"predicted: {top}", "tokens": r["tokens_pred"]},
                 {"label": f"LF0 (P={R.num(r['p_lf0'])})", "tokens": r["tokens_lf0"]},
-                {"label": "LF1", "tokens": r["tokens_lf1"]}]
+                {"label": f"LF1 (P={R.num(None if r['p_lf0'] is None else 1 - r['p_lf0'])})",
+                 "tokens": r["tokens_lf1"]}]
         items.append({"id": r["id"], "surface": r["surface"], "rows": rows})
     return items
 

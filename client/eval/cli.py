@@ -5,7 +5,12 @@ Suites: amp-zeroshot, amp-fewshot, radd, implicature, all. Results go to
 arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
 records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.
 
-Exit status: 0 done; 1 a server error stopped the run (or many items failed in a row);
+Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
+``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
+data is absent is skipped with one line naming the missing file, where the data set comes from
+and how to point ambit at it (``all`` lists the skipped suites in its summary).
+
+Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
 2 the output directory belongs to a run with other arguments; 3 the run finished and its reports
 are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to retry them).
 """
@@ -21,7 +26,7 @@ from collections.abc import Iterable
 from client.eval import report as R
 from client.eval.runner import ItemsFailed, RunAborted, run_suite
 from client.eval.store import RunMismatch
-from client.eval.suite import DEFAULT_DATA, Option, RunContext, option
+from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, option
 from client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
@@ -68,15 +73,29 @@ def build_parser(prog: str = "python -m client eval") -> argparse.ArgumentParser
     return parser
 
 
-def run_all(args: argparse.Namespace, client) -> dict:
-    """Every suite of ``ALL`` into ``DIR/<name>/``, then the index ``DIR/summary.{json,md}``."""
-    if args.limit is None:
-        args.limit = ALL_DEFAULT_LIMIT
+def check_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> dict[str, MissingData]:
+    """The requested suites whose reference data is absent, by name; one line on stderr each."""
+    skipped = {}
+    for name, suite in named:
+        missing = suite.missing_data(args)
+        if missing is not None:
+            skipped[name] = missing
+            print(missing.line(), file=sys.stderr, flush=True)
+    return skipped
+
+
+def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -> dict:
+    """Every suite of ``ALL`` with its data into ``DIR/<name>/``, then the index
+    ``DIR/summary.{json,md}`` (which also lists the ``skipped`` suites and why)."""
     model = client.info().model_id
-    index = {"suite": "all", "model": model, "limit": args.limit, "suites": {}}
+    index = {"suite": "all", "model": model, "limit": args.limit, "suites": {},
+             "skipped": {name: m.to_dict() for name, m in skipped.items()}}
     md = [f"# ambit evaluation — {model} (limit {args.limit})\n"]
     failures: list[tuple[str, int]] = []
     for name, suite in ALL:
+        if name in skipped:
+            md.append(f"- {name}: **skipped** — {skipped[name].line()}")
+            continue
         t0 = time.monotonic()
         try:
             summary, failed = run_suite(suite, RunContext(args, args.out / name, client, model)), 0
@@ -97,20 +116,27 @@ def run_all(args: argparse.Namespace, client) -> dict:
     return index
 
 
-def _run(args: argparse.Namespace) -> None:
-    """The chosen suite (or ``all``), with a server when it needs one."""
+def _run(args: argparse.Namespace) -> bool:
+    """The chosen suite (or ``all``), with a server when it needs one; suites whose data is
+    absent are skipped before the server starts. False when the one chosen suite was skipped."""
     from client.connect import connect
     suite = SUITES.get(args.suite)
+    if suite is None and args.limit is None:
+        args.limit = ALL_DEFAULT_LIMIT
+    skipped = check_data(ALL if suite is None else [(args.suite, suite)], args)
+    if suite is not None and skipped:
+        return False
     if suite is not None and not suite.needs_server(args):
         run_suite(suite, RunContext(args, args.out))  # in-process solvers: no server
-        return
+        return True
     from client.credentials import from_args
     security = from_args(args)  # ValueError names the unreadable file
     with connect(args.server, args.model, timeout=args.timeout, security=security) as client:
         if suite is None:
-            run_all(args, client)
+            run_all(args, client, skipped)
         else:
             run_suite(suite, RunContext(args, args.out, client, client.info().model_id))
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     try:
-        _run(args)
+        ran = _run(args)
     except (RunMismatch, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -132,5 +158,6 @@ def main(argv: list[str] | None = None) -> int:
     except AmbitError as err:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
         return 1
-    print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s", file=sys.stderr)
+    print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s" if ran
+          else f"{args.suite}: skipped for missing data, nothing written", file=sys.stderr)
     return 0

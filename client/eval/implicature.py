@@ -12,10 +12,13 @@ from pathlib import Path
 
 from client.eval import metrics as M
 from client.eval import report as R
-from client.eval.suite import Option, RunContext, Suite, csv_of, option
+from client.eval.suite import MissingData, Option, RunContext, Suite, csv_of, data_root, option
 
 KS = (0, 1, 5, 10, 15, 30)
 TEMPLATES = (1, 2, 3, 4, 5, 6)
+# what the suite reads under <data root>/implicature (test items, dev demos, prompt templates)
+NEEDED = ("test_conversational_implicatures.csv", "dev_conversational_implicatures.csv",
+          "prompt_templates.txt")
 
 
 def items(data_dir: Path, ks: Sequence[int], templates: Sequence[int], seed: int,
@@ -65,6 +68,14 @@ class ImplicatureSuite(Suite):
     def options(self) -> Sequence[Option]:
         return (option("--k", dest="ks", type=csv_of(int), default=list(KS)),
                 option("--templates", type=csv_of(int), default=list(TEMPLATES)))
+
+    def missing_data(self, args) -> MissingData | None:
+        folder = data_root(args) / "implicature"
+        absent = tuple(folder / f for f in NEEDED if not (folder / f).is_file())
+        if not absent:
+            return None
+        return MissingData(self.name, absent, "the conversational implicature pairs of Ruis et al. (2023)",
+                           "github.com/LauraRuis/do-pigs-fly (data/)", "implicature/")
 
     def run_key(self, ctx: RunContext) -> dict:
         a = ctx.args

@@ -20,10 +20,10 @@ OPTIONS = ("Option 1", "Option 2")
 ANSWER_CUE = "\n\nAnswer: "
 
 
-def select_rows(data: Sequence[Path], limit: int | None) -> list[radd.Row]:
-    """Distinct instances, per pair with the two classes interleaved, ``limit`` per pair
-    (the prolog and responses solvers' ``--limit`` takes the first N overall)."""
-    rows = radd.unique_instances(radd.load_rows(radd.data_files(data)))
+def select_rows(rows: Sequence[radd.Row], limit: int | None) -> list[radd.Row]:
+    """Distinct instances of ``rows``, per pair with the two classes interleaved, ``limit`` per
+    pair (the prolog and responses solvers' ``--limit`` takes the first N overall)."""
+    rows = radd.unique_instances(rows)
     by_pair: dict[str, list] = defaultdict(list)
     for r in rows:
         by_pair[r.pair].append(r)
@@ -52,15 +52,18 @@ def model_chooser(client) -> Callable[[str], dict]:
     return choose
 
 
-def plot(s: dict, path: Path) -> None:
+def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:
+    """Accuracy per property pair, each bar labelled with its value and its n items."""
     import matplotlib.pyplot as plt
     pairs = list(s["by_pair"])
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.bar(range(len(pairs)), [100 * (s["by_pair"][p] or 0) for p in pairs])
-    ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    bars = R.labelled_bars(ax, range(len(pairs)), [s["by_pair"][p] for p in pairs],
+                    [n_by_pair.get(p, 0) for p in pairs], 0.6, "accuracy", "C0")
+    chance = ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
     ax.set_xticks(list(range(len(pairs))), pairs, rotation=20, fontsize=7)
     ax.set_ylabel("accuracy (%)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 115)
+    ax.set_yticks(range(0, 101, 20))
     ax.set_title(f"RADD — solver {s['solver']} — {s.get('model', '')}", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.legend(handles=[bars, chance], fontsize=7, loc="upper right")
     R._save(fig, path)

@@ -8,20 +8,30 @@
 All three run through the common runner and store, so each resumes from ``results.jsonl``.
 Only ``model`` needs a server. ``client eval all`` runs it twice: ``radd`` (prolog, on the
 first ``10 × --limit`` instances) and ``radd-model`` (``--limit`` instances per pair).
+
+Instances come from ``--source``: ``benchmark`` (the paper's files under ``--data``),
+``generated`` (built by ``generators.radd`` from its bundled demo facts, so the suite runs in a
+bare clone; only ``prolog`` and ``model`` can answer them) or ``auto`` (the default: the
+benchmark when its files are under ``--data``, else generated, and the summary says which).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from client.eval import radd
 from client.eval import radd_model as RM
 from client.eval import report as R
-from client.eval.suite import DEFAULT_DATA, Option, RunContext, Suite, option
+from client.eval.suite import DEFAULT_DATA, REPO, MissingData, Option, RunContext, Suite, option
 
 SOLVERS = ("prolog", "responses", "model")
+SOURCES = ("auto", "benchmark", "generated")
+DEMO_FACTS = REPO / "generators" / "radd" / "data" / "demo_facts.json"
+ORIGIN = "github.com/sfschouten/exploiting-ambiguity (benchmark/<model>/<pair>_results_direct.jsonl)"
 # in `client eval all` the prolog solver takes this many instances per unit of --limit
 ALL_PROLOG_LIMIT_FACTOR = 10
 
@@ -40,7 +50,7 @@ class RaddSuite(Suite):
         return self.fixed_solver or args.solver
 
     def desc(self, ctx: RunContext) -> str:
-        return f"radd-{self.solver(ctx.args)}"
+        return self.desc_for(ctx.args)
 
     def options(self) -> Sequence[Option]:
         opts = [option("--data", nargs="+", type=Path, default=DEFAULT_DATA,
@@ -50,13 +60,42 @@ class RaddSuite(Suite):
             opts.append(option("--solver", choices=SOLVERS, default="prolog",
                                help="prolog: regularity reasoning; responses: the benchmark's recorded "
                                     "replies; model: this server's model scores 'Option 1' vs 'Option 2'"))
+        opts.append(option("--source", choices=SOURCES, default="auto",
+                           help="benchmark: the paper's files under --data; generated: instances built "
+                                "from generators/radd/data/demo_facts.json; auto (default): the benchmark "
+                                "when found, else generated"))
         return opts
+
+    def source(self, args: argparse.Namespace) -> str:
+        """``benchmark`` or ``generated``: ``auto`` resolved by whether the benchmark is there."""
+        chosen = getattr(args, "source", "auto")
+        if chosen != "auto":
+            return chosen
+        return "benchmark" if _benchmark_files(args) else "generated"
+
+    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
+        source = getattr(args, "source", "auto")
+        if source == "generated" and self.solver(args) == "responses":
+            raise ValueError("radd --solver responses needs the benchmark's recorded replies: "
+                             "use --source benchmark")
+        if source == "benchmark" and not _benchmark_files(args):
+            files = tuple(_data_paths(args))
+            return MissingData(self.desc_for(args), files, "the RADD benchmark (Schouten et al., 2023)",
+                               ORIGIN, "radd/benchmark/")
+        if source == "auto" and self.solver(args) == "responses" and not _benchmark_files(args):
+            return MissingData(self.desc_for(args), tuple(_data_paths(args)),
+                               "the RADD benchmark's recorded replies", ORIGIN, "radd/benchmark/")
+        return None
+
+    def desc_for(self, args: argparse.Namespace) -> str:
+        return f"radd-{self.solver(args)}"
 
     def needs_server(self, args: argparse.Namespace) -> bool:
         return self.solver(args) == "model"
 
     def run_key(self, ctx: RunContext) -> dict:
-        solver, data = self.solver(ctx.args), [str(p) for p in _data_paths(ctx.args)]
+        solver, source = self.solver(ctx.args), self.source(ctx.args)
+        data = [str(p) for p in _data_paths(ctx.args)] if source == "benchmark" else [str(DEMO_FACTS)]
         if solver == "model":
             return {"suite": "radd", "solver": solver, "model": ctx.model, "limit": ctx.args.limit,
                     "data": data, "cue": RM.ANSWER_CUE}
@@ -69,10 +108,17 @@ class RaddSuite(Suite):
         return args.limit
 
     def items(self, ctx: RunContext) -> list[dict]:
-        solver, data = self.solver(ctx.args), _data_paths(ctx.args)
+        solver, source = self.solver(ctx.args), self.source(ctx.args)
+        if source == "benchmark":
+            rows = radd.load_rows(radd.data_files(_data_paths(ctx.args)))
+        else:
+            if getattr(ctx.args, "source", "auto") == "auto":
+                print(f"{self.desc(ctx)}: no RADD benchmark under {', '.join(map(str, _data_paths(ctx.args)))} "
+                      f"(from {ORIGIN}); using instances generated from {DEMO_FACTS.relative_to(REPO)}",
+                      file=sys.stderr)
+            rows = generated_rows(DEMO_FACTS, ctx.args.seed)
         if solver == "model":
-            return [{"id": RM.item_id(r), "row": r} for r in RM.select_rows(data, ctx.args.limit)]
-        rows = radd.load_rows(radd.data_files(data))
+            return [{"id": RM.item_id(r), "row": r} for r in RM.select_rows(rows, ctx.args.limit)]
         if solver == "prolog":
             rows = radd.unique_instances(rows)
         return [{"id": r.source, "row": r} for r in rows[: self._limit(ctx.args)]]
@@ -96,6 +142,7 @@ class RaddSuite(Suite):
         records = sorted(records, key=lambda r: order[r["id"]])  # the data's own order
         solver = self.solver(ctx.args)
         s = radd.summarise(records, solver)
+        s["source"] = self.source(ctx.args)
         if solver == "model":
             s.pop("by_model", None)
             s["model"] = ctx.model
@@ -104,17 +151,23 @@ class RaddSuite(Suite):
 
     def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:
         R.write_json(ctx.out / "summary.json", summary)
+        source = (f"\nInstances: generated from `{DEMO_FACTS.relative_to(REPO)}` (`--source generated`), "
+                  "not the paper's benchmark.\n" if summary.get("source") == "generated" else "")
         if summary["solver"] != "model":
-            R.write_text(ctx.out / "summary.md", radd.markdown(summary))
+            R.write_text(ctx.out / "summary.md", radd.markdown(summary) + source)
             print(f"radd {summary['solver']}: n={summary['n']} accuracy={100 * (summary['accuracy'] or 0):.1f}% "
                   f"-> {ctx.out}")
             return
         R.write_text(ctx.out / "summary.md", radd.markdown({**summary, "by_model": {summary["model"]: summary}})
-                     + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check).\n")
-        RM.plot(summary, ctx.out / "accuracy_by_pair.png")
+                     + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check).\n"
+                     + source)
+        RM.plot(summary, ctx.out / "accuracy_by_pair.png", dict(Counter(r["pair"] for r in records)))
 
     def headline(self, summary: dict) -> str:
-        return f"accuracy {R.pct(summary['accuracy'])}% (n={summary.get('n')})" if "accuracy" in summary else ""
+        if "accuracy" not in summary:
+            return ""
+        generated = ", generated instances" if summary.get("source") == "generated" else ""
+        return f"accuracy {R.pct(summary['accuracy'])}% (n={summary.get('n')}{generated})"
 
 
 def _prolog_record(item: dict) -> dict:
@@ -127,3 +180,20 @@ def _data_paths(args: argparse.Namespace) -> list[Path]:
     """``--data``: one root (the common option of ``all``) or the RADD suite's list of paths."""
     data = args.data
     return [Path(d) for d in data] if isinstance(data, (list, tuple)) else [Path(data)]
+
+
+def _benchmark_files(args: argparse.Namespace) -> list[Path]:
+    """The benchmark files under ``--data``, or [] when there are none."""
+    try:
+        return radd.data_files(_data_paths(args))
+    except FileNotFoundError:
+        return []
+
+
+def generated_rows(facts: Path, seed: int) -> list[radd.Row]:
+    """Instances built by ``generators.radd`` from ``facts``, as rows of the benchmark's layout
+    (the ``model`` column reads ``generated``; ``source`` is ``<facts file>:<n>``)."""
+    from generators.radd.generate import generate, load_facts, to_row
+    instances = [inst for i, fs in enumerate(load_facts(facts)) for inst in generate(fs, seed=seed + i)]
+    return [radd.Row(inst, to_row(inst), "generated", f"{facts.name}:{n}")
+            for n, inst in enumerate(instances, 1)]

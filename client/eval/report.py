@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 
@@ -59,6 +60,49 @@ def _ordered(keys) -> list[str]:
     return [t for t in TYPES if t in keys] + sorted(k for k in keys if k not in TYPES)
 
 
+# --- figure conventions (README, "Figures"): every bar says its value and n, a 0 bar is drawn
+# at 0, a missing cell reads "no data", spread is a 95% Wilson interval, few items → strip plot
+
+MIN_HISTOGRAM_ITEMS = 20  # below this a histogram's bars are noise: draw every item instead
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default): a confidence interval of
+    the mean of n 0/1 outcomes that stays inside [0, 1] and is honest at small n."""
+    if n <= 0:
+        raise ValueError(f"wilson_interval: n must be positive, not {n}")
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def labelled_bars(ax, xs: Sequence[float], fractions: Sequence[float | None], ns: Sequence[int],
+                  width: float, label: str, color: str) -> Patch:
+    """Bars of percentages, each labelled "value% / n=N" above it; a 0 bar is drawn as a thick
+    line at 0 (so it cannot be mistaken for an empty axis); a missing cell (None, or n = 0)
+    is marked "no data". Returns the legend handle of the series."""
+    for x, f, n in zip(xs, fractions, ns):
+        if f is None or not n:
+            ax.text(x, 2, "no data", ha="center", va="bottom", rotation=90, fontsize=7, color="grey")
+            continue
+        ax.bar(x, 100 * f, width, color=color)
+        if f == 0:
+            ax.hlines(0, x - width / 2, x + width / 2, colors=color, lw=4, clip_on=False)
+        ax.text(x, 100 * f + 1.5, f"{100 * f:.0f}%\nn={n}", ha="center", va="bottom", fontsize=6.5)
+    return Patch(color=color, label=label)
+
+
+def _offsets(count: int, step: float) -> list[float]:
+    """Small symmetric horizontal offsets that keep ``count`` overlapping series apart."""
+    return [step * (i - (count - 1) / 2) for i in range(count)]
+
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+
+
 # --- AmP zero-shot -------------------------------------------------------------------
 
 def zeroshot_markdown(summary: Mapping) -> str:
@@ -79,33 +123,49 @@ def zeroshot_markdown(summary: Mapping) -> str:
 
 
 def plot_zeroshot_accuracy(summary: Mapping, path: str | Path) -> None:
-    """Fig. 2: LF0 and LF1 exact-match accuracy per ambiguity type."""
+    """Fig. 2: LF0 and LF1 exact-match accuracy per ambiguity type, each bar with its n."""
     by = summary["by_type"]
     types = _ordered(by)
     xs = range(len(types))
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, ax = plt.subplots(figsize=(7, 3.8))
     w = 0.38
-    ax.bar([x - w / 2 for x in xs], [100 * (by[t]["acc_lf0"] or 0) for t in types], w, label="LF0")
-    ax.bar([x + w / 2 for x in xs], [100 * (by[t]["acc_lf1"] or 0) for t in types], w, label="LF1")
+    ns = [by[t]["n"] for t in types]
+    handles = [labelled_bars(ax, [x - w / 2 for x in xs], [by[t]["acc_lf0"] for t in types], ns, w, "LF0", "C0"),
+               labelled_bars(ax, [x + w / 2 for x in xs], [by[t]["acc_lf1"] for t in types], ns, w, "LF1", "C1")]
     ax.set_xticks(list(xs), types)
     ax.set_ylabel("exact-match accuracy (%)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 115)
+    ax.set_yticks(range(0, 101, 20))
     ax.set_title(f"Zero-shot accuracy — {summary.get('model', '')}", fontsize=9)
-    ax.legend()
+    ax.legend(handles=handles, fontsize=7, loc="upper right")
     _save(fig, path)
 
 
 def plot_p_lf0_distribution(p_by_type: Mapping[str, Sequence[float]], path: str | Path,
                             title: str = "") -> None:
-    """Fig. 3: distribution of the renormalised P(LF0) per ambiguity type."""
+    """Fig. 3: distribution of the renormalised P(LF0) per ambiguity type: a histogram when a
+    type has at least ``MIN_HISTOGRAM_ITEMS`` items, else a strip plot of every item."""
     types = _ordered(p_by_type)
-    fig, axes = plt.subplots(1, max(1, len(types)), figsize=(2.2 * max(1, len(types)), 2.8),
-                             sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, max(1, len(types)), figsize=(2.4 * max(1, len(types)), 2.9),
+                             squeeze=False)
     for ax, t in zip(axes[0], types):
-        ax.hist([p for p in p_by_type[t] if p is not None], bins=10, range=(0, 1), color="C0")
-        ax.set_title(t, fontsize=9)
+        ps = [p for p in p_by_type[t] if p is not None]
+        if len(ps) >= MIN_HISTOGRAM_ITEMS:
+            ax.hist(ps, bins=10, range=(0, 1), color="C0")
+            ax.set_ylabel("items")
+            ax.yaxis.get_major_locator().set_params(integer=True)
+        else:  # strip plot: one dot per item, spread vertically (deterministically) to stay apart
+            ys = [(i * 0.618) % 1 for i in range(len(ps))]
+            ax.scatter(ps, ys, s=18, color="C0", alpha=0.8)
+            ax.set_ylim(-0.15, 1.15)
+            ax.set_yticks([])
+            if not ps:
+                ax.text(0.5, 0.5, "no data", ha="center", va="center", color="grey", fontsize=8)
+        ax.set_xlim(-0.05, 1.05)
+        ax.set_title(f"{t} (n={len(ps)})", fontsize=9)
         ax.set_xlabel("P(LF0)")
-    axes[0][0].set_ylabel("items")
+    fig.text(0.01, 0.01, f"strip plot (one dot per item) below {MIN_HISTOGRAM_ITEMS} items, "
+             "histogram from there", fontsize=6.5, color="grey")
     if title:
         fig.suptitle(title, fontsize=9)
     _save(fig, path)
@@ -130,18 +190,23 @@ def fewshot_markdown(summary: Mapping) -> str:
 
 def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
     """Fig. 6: LF0 accuracy of the top-1 prediction against the ratio of LF0 demonstrations,
-    one line per type; beside it the mean forced-decode P(LF0) (what FIM measures)."""
+    one line per type; beside it the mean forced-decode P(LF0) (what FIM measures). Each type
+    has its own marker and a small horizontal offset, so series at the same value stay apart."""
     by = summary["by_type"]
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9, 3.5), sharex=True)
-    for t in _ordered(by):
+    types = _ordered(by)
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)
+    for t, dx, marker in zip(types, _offsets(len(types), 0.012), MARKERS):
         rs = sorted(by[t]["acc_lf0_by_ratio"], key=float)
-        xs = [float(r) for r in rs]
-        ax.plot(xs, [100 * (by[t]["acc_lf0_by_ratio"][r] or 0) for r in rs], marker="o", label=t)
+        xs = [float(r) + dx for r in rs]
+        acc = [by[t]["acc_lf0_by_ratio"][r] for r in rs]
+        ax.plot(xs, [100 * a if a is not None else float("nan") for a in acc], marker=marker, ms=5,
+                alpha=0.85, label=t, clip_on=False)
         ps = by[t].get("p_lf0_mean_by_ratio", {})
-        ax2.plot(xs, [ps.get(r) if ps.get(r) is not None else float("nan") for r in rs], marker="o", label=t)
+        ax2.plot(xs, [ps.get(r) if ps.get(r) is not None else float("nan") for r in rs], marker=marker,
+                 ms=5, alpha=0.85, label=t, clip_on=False)
     for a, top in ((ax, 100), (ax2, 1)):
         a.plot([0, 1], [0, top], ls="--", color="grey", lw=1, label="ideal")
-        a.set_xlabel("ratio r of LF0 demonstrations")
+        a.set_xlabel("ratio r of LF0 demonstrations (types offset slightly to stay apart)")
         a.set_ylim(0, top)
     ax.set_ylabel("LF0 accuracy of top-1 (%)")
     ax2.set_ylabel("mean P(LF0), forced decode")
@@ -169,21 +234,27 @@ def implicature_markdown(summary: Mapping) -> str:
 
 
 def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
-    """Accuracy against the number of demonstrations k: mean over templates ± std band."""
+    """Accuracy against the number of demonstrations k: the mean over templates with its 95%
+    Wilson interval (every template sees the same items, so that mean is the pooled accuracy
+    of the cell's n pairs), the interval inside 0–100%, and n beside each point."""
     by_k = summary["by_k"]
-    ks = sorted(by_k, key=int)
+    ks = [k for k in sorted(by_k, key=int) if by_k[k]["mean"] is not None and by_k[k]["n"]]
     xs = [int(k) for k in ks]
-    ms = [100 * (by_k[k]["mean"] or 0) for k in ks]
-    ss = [100 * (by_k[k]["std"] or 0) for k in ks]
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ms = [100 * by_k[k]["mean"] for k in ks]
+    cis = [wilson_interval(by_k[k]["mean"] * by_k[k]["n"], by_k[k]["n"]) for k in ks]
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
     ax.plot(xs, ms, marker="o", label="mean over templates")
-    ax.fill_between(xs, [m - s for m, s in zip(ms, ss)], [m + s for m, s in zip(ms, ss)], alpha=0.2)
+    ax.fill_between(xs, [100 * lo for lo, _ in cis], [100 * hi for _, hi in cis], alpha=0.2,
+                    label="95% Wilson interval")
+    for x, m, k in zip(xs, ms, ks):
+        ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, 6),
+                    ha="center", fontsize=6.5)
     ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
     ax.set_xlabel("k (in-context examples)")
     ax.set_ylabel("accuracy (%)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 105)
     ax.set_title(f"Implicature — {summary.get('model', '')}", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="lower left")
     _save(fig, path)
 
 
@@ -203,16 +274,29 @@ def _display(token: str) -> str:
 
 
 def _token_row(label: str, tokens: Sequence[Mapping]) -> str:
-    spans = "".join(
+    """One parse: its label, then its tokens as cells that wrap, each token over its p (to two
+    decimals; three on hovering)."""
+    cells = "".join(
         f'<span class="tok" style="background:{_colour(t.get("prob"))}" '
-        f'title="p={t.get("prob", 0):.3f}">{html.escape(_display(str(t.get("text", ""))))}</span>'
+        f'title="p={"—" if t.get("prob") is None else format(t["prob"], ".3f")}">'
+        f'<span class="t">{html.escape(_display(str(t.get("text", ""))))}</span>'
+        f'<span class="p">{"—" if t.get("prob") is None else format(t["prob"], ".2f")}</span></span>'
         for t in tokens)
-    return f"<tr><th>{html.escape(label)}</th><td>{spans}</td></tr>"
+    return f'<div class="row"><div class="label">{html.escape(label)}</div><div class="toks">{cells}</div></div>'
+
+
+def _colour_legend(steps: int = 11) -> str:
+    """The colour scale: swatches from p = 0 to p = 1, plus the grey of a missing p."""
+    swatches = "".join(f'<span class="swatch" style="background:{_colour(i / (steps - 1))}">'
+                       f'{i / (steps - 1):.1f}</span>' for i in range(steps))
+    return (f'<div class="legend">token probability p: {swatches}'
+            f'<span class="swatch" style="background:{_colour(None)}">no p</span></div>')
 
 
 def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str) -> None:
     """One block per item: the surface, then each parse's tokens coloured by the model's
-    probability of that token (red = unlikely, green = likely); mouse-over gives p.
+    probability of that token (red = unlikely, green = likely), with p printed under each
+    token; rows wrap to the page width, and a legend shows the colour scale.
 
     Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}]}]}``.
     """
@@ -220,12 +304,17 @@ def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str
     for it in items:
         rows = "".join(_token_row(r["label"], r["tokens"]) for r in it["rows"])
         blocks.append(f'<div class="item"><h3>{html.escape(str(it["id"]))}: '
-                      f'{html.escape(str(it.get("surface", "")))}</h3><table>{rows}</table></div>')
+                      f'{html.escape(str(it.get("surface", "")))}</h3>{rows}</div>')
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;max-width:70em;margin:auto}} .tok{{font-family:monospace;
-white-space:pre;padding:1px 0;border-right:1px solid #fff}} th{{text-align:left;padding-right:1em;
-vertical-align:top;white-space:nowrap}} .item{{margin-bottom:1.2em}}</style></head><body>
-<h1>{html.escape(title)}</h1><p>Token probabilities under forced decoding: red = low, green = high.
-The lowest-probability token decides the min-prob score (P(LF0) is renormalised over LF0/LF1).</p>
+<style>body{{font-family:sans-serif;max-width:70em;margin:auto;padding:0 1em}}
+.toks{{display:flex;flex-wrap:wrap;gap:1px}} .tok{{display:inline-flex;flex-direction:column;
+align-items:center;font-family:monospace;padding:1px 2px}} .t{{white-space:pre}}
+.p{{font-size:0.7em;color:#222}} .label{{font-size:0.85em;margin:0.4em 0 0.1em;overflow-wrap:anywhere}}
+.item{{margin-bottom:1.2em}} .legend{{position:sticky;top:0;background:#fff;padding:0.3em 0}}
+.swatch{{display:inline-block;font-size:0.75em;padding:2px 5px;font-family:monospace}}</style></head><body>
+<h1>{html.escape(title)}</h1><p>Token probabilities under forced decoding, printed under each token
+and shown by colour (red = low, green = high). The lowest-probability token decides the min-prob
+score; P(LF0) and P(LF1) are renormalised over the two LFs (they sum to 1).</p>
+{_colour_legend()}
 {''.join(blocks)}</body></html>"""
     write_text(path, page)

@@ -18,7 +18,38 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_DATA = Path(os.environ.get("AMBIT_DATA", REPO.parent / "shared" / "data"))
+# The one data root: ``--data`` when given, else ``$AMBIT_DATA``, else ``../shared/data`` beside
+# the checkout (README, "Reference data").
+DEFAULT_DATA = Path(os.environ.get("AMBIT_DATA") or REPO.parent / "shared" / "data")
+HOW_TO_POINT = "point ambit at a data root with --data DIR or $AMBIT_DATA (default ../shared/data)"
+
+
+@dataclass(frozen=True)
+class MissingData:
+    """Reference data a suite needs and cannot find: the missing files, the data set they belong
+    to, and the public repository it comes from. A suite with missing data is skipped before
+    any model work (``client eval`` prints :meth:`line`; ``all`` lists it in its summary)."""
+
+    suite: str
+    files: tuple[Path, ...]
+    dataset: str
+    origin: str  # the public repository (and path in it) the data set comes from
+    layout: str  # where the files go under the data root
+
+    def line(self) -> str:
+        return (f"skipped {self.suite}: missing {', '.join(map(str, self.files))} — {self.dataset}, "
+                f"from {self.origin}; put {'them' if len(self.files) > 1 else 'it'} under <data root>/{self.layout} and {HOW_TO_POINT}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": "missing data", "files": [str(f) for f in self.files],
+                "dataset": self.dataset, "origin": self.origin, "layout": self.layout,
+                "message": self.line()}
+
+
+def data_root(args: argparse.Namespace) -> Path:
+    """The data root of a run: ``--data`` (the first path where a suite takes several)."""
+    data = args.data
+    return Path(data[0] if isinstance(data, (list, tuple)) else data)
 
 
 @dataclass(frozen=True)
@@ -77,6 +108,11 @@ class Suite(ABC):
 
     def needs_server(self, args: argparse.Namespace) -> bool:
         return True
+
+    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
+        """What reference data this run needs and cannot find (checked before any model
+        work); None when it has all it needs, as suites that generate their items do."""
+        return None
 
     @abstractmethod
     def run_key(self, ctx: RunContext) -> dict[str, Any]:

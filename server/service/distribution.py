@@ -52,12 +52,20 @@ class Distribution:
 
 
 def candidates(hyps: list[Any], fmt: str) -> list[Candidate]:
-    """Candidates with parse status, canonical form and probability normalised over the list."""
+    """Candidates with parse status, canonical form and probability, most probable first.
+
+    ``probability`` is the candidate's sequence probability (exp of its summed token
+    log-probability) renormalised over the returned candidates, so the list sums to 1. The
+    decoder ranks its beams by its own score, which can differ; the response lists them by
+    this probability. Ties break by the higher ``min_prob`` (the least likely token), then by
+    the decoder's order.
+    """
     logps = [float(h.logprob) for h in hyps]
     top = max(logps, default=0.0)
     weights = [math.exp(lp - top) if math.isfinite(lp) else 0.0 for lp in logps]
     total = sum(weights) or 1.0
-    return [_candidate(h, w / total, fmt) for h, w in zip(hyps, weights)]
+    out = [_candidate(h, w / total, fmt) for h, w in zip(hyps, weights)]
+    return sorted(out, key=lambda c: (-c.probability, -c.min_prob))  # stable: decoder order last
 
 
 def _candidate(h: Any, probability: float, fmt: str) -> Candidate:

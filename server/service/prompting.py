@@ -1,6 +1,7 @@
 """The prompt and decoding options of a parse request: a literal prompt (with `{utterance}`
-filled in) or an AmP prompt from `generators.amp`, and decoding parameters with their
-defaults applied, checked against the limits."""
+filled in), an AmP prompt from `generators.amp`, or, for a request with only an utterance,
+the default prompt (`default_prompt`: a few-shot mix over the five AmP types), and decoding
+parameters with their defaults applied, checked against the limits."""
 
 from __future__ import annotations
 
@@ -72,9 +73,42 @@ def prompt(query: ParseQuery, limits: Limits) -> str:
     elif query.spec is not None:
         validate.text(utterance, "utterance", limits.max_prompt_chars)
         text = spec_prompt(query.spec, utterance, query.fmt)
+    elif utterance:
+        text = default_prompt(utterance, query.fmt)
     else:
-        raise InvalidField("prompt", "set either prompt or prompt_spec", reason="EMPTY")
+        raise InvalidField("utterance", "set an utterance (parsed with the default prompt), "
+                           "a prompt or a prompt_spec", reason="EMPTY")
     return validate.text(text, "prompt", limits.max_prompt_chars)
+
+
+DEFAULT_SHOTS_PER_TYPE = 2  # the default prompt shows each AmP type once with LF0, once with LF1
+
+
+def default_prompt(utterance: str, fmt: str) -> str:
+    """The prompt of a request that gives only an utterance: a few-shot mix over all five AmP
+    types (pp, scope, revscope, bound, conj), two generated examples of each, one shown with
+    LF0 and one with LF1 so that no reading is favoured, in a fixed shuffled order; then the
+    utterance. Built by ``generators.amp`` (its instruction and layout); the same bytes on
+    every call."""
+    from generators import amp
+
+    return amp.prompt_text(_default_demos(fmt), utterance)
+
+
+@functools.cache
+def _default_demos(fmt: str) -> tuple[tuple[str, str], ...]:
+    import random
+
+    from generators import amp
+
+    demos = []
+    for t in amp.AMBIGUOUS_TYPES:
+        pool = amp.pairs(t)
+        picked = random.Random(f"ambit-default-prompt:{t}").sample(range(len(pool)), DEFAULT_SHOTS_PER_TYPE)
+        demos += [(pool[j]["surface"], amp.render_lf(pool[j][f"lf{i % 2}"], fmt, True))
+                  for i, j in enumerate(picked)]
+    random.Random("ambit-default-prompt:order").shuffle(demos)
+    return tuple(demos)
 
 
 def spec_prompt(spec: PromptSpec, utterance: str, fmt: str) -> str:

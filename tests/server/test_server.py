@@ -195,7 +195,7 @@ def test_stats_count_requests_per_method(stub):
         ("ScoreCandidates", pb.ScoreCandidatesRequest(prompt="p", candidates=["a", ""]), "candidates[1]", "empty"),
         ("ScoreCandidates", pb.ScoreCandidatesRequest(prompt="p", candidates=["a"] * 257), "candidates", "limit"),
         ("ScoreCandidates", pb.ScoreCandidatesRequest(prompt="p" * 70_000, candidates=["a"]), "prompt", "limit"),
-        ("ParseDistribution", pb.ParseDistributionRequest(utterance="u"), "prompt", "prompt_spec"),
+        ("ParseDistribution", pb.ParseDistributionRequest(), "utterance", "prompt_spec"),
         ("ParseDistribution", pb.ParseDistributionRequest(prompt="p", format=5), "format", "unknown"),
         (
             "ParseDistribution",

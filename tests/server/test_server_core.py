@@ -133,7 +133,7 @@ def test_prompt_specs_use_the_generated_amp_prompt(core, spec):
 @pytest.mark.parametrize(
     "query,field,reason",
     [
-        (ParseQuery("u"), "prompt", "EMPTY"),
+        (ParseQuery(""), "utterance", "EMPTY"),
         (ParseQuery("", spec=PromptSpec("zeroshot", "scope")), "utterance", "EMPTY"),
         (ParseQuery("u", spec=PromptSpec("zeroshot", "")), "prompt_spec.type", "EMPTY"),
         (ParseQuery("u", spec=PromptSpec("fewshot", "scope", ratio=1.5)), "prompt_spec.ratio", "OUT_OF_RANGE"),

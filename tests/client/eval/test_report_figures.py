@@ -1,0 +1,98 @@
+"""The figures say what they show: bars carry value and n, a 0 bar is drawn, a missing cell
+reads "no data", overlapping series are kept apart, spread is a 95% Wilson interval inside the
+axis, small samples get a strip plot, and the token page prints every p and both P(LF)."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.collections import LineCollection, PathCollection, PolyCollection
+
+from client.eval import amp
+from client.eval import report as R
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures the plot functions would save, kept open for inspection."""
+    figs = []
+    monkeypatch.setattr(R, "_save", lambda fig, path: figs.append(fig))
+    yield figs
+    for f in figs:
+        plt.close(f)
+
+
+def _texts(fig) -> list[str]:
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+def test_wilson_interval_contains_the_proportion_and_narrows_with_n():
+    for k, n in ((0, 2), (1, 2), (2, 2), (7, 12), (50, 100)):
+        lo, hi = R.wilson_interval(k, n)
+        assert 0 <= lo <= k / n <= hi <= 1
+    assert R.wilson_interval(0, 2)[1] > R.wilson_interval(0, 20)[1] > 0
+    # the textbook value for 0 of 10 at 95%: upper bound z²/(n+z²)
+    assert math.isclose(R.wilson_interval(0, 10)[1], R.Z95 ** 2 / (10 + R.Z95 ** 2))
+    with pytest.raises(ValueError, match="n must be positive"):
+        R.wilson_interval(0, 0)
+
+
+def test_zero_bars_are_drawn_and_labelled_and_missing_cells_say_no_data(drawn):
+    summary = {"model": "m", "by_type": {
+        "pp": {"n": 2, "acc_lf0": 0.0, "acc_lf1": 0.5},
+        "scope": {"n": 0, "acc_lf0": None, "acc_lf1": None}}}
+    R.plot_zeroshot_accuracy(summary, "unused.png")
+    (fig,) = drawn
+    texts = _texts(fig)
+    assert "0%\nn=2" in texts and "50%\nn=2" in texts and texts.count("no data") == 2
+    ax = fig.axes[0]
+    zero_lines = [c for c in ax.collections if isinstance(c, LineCollection)]
+    assert len(zero_lines) == 1 and all(seg[0][1] == 0 for seg in zero_lines[0].get_segments())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["LF0", "LF1"]
+
+
+def test_fewshot_series_at_the_same_value_stay_apart(drawn):
+    same = {"acc_lf0_by_ratio": {"0.0": 0.0, "1.0": 0.0}, "p_lf0_mean_by_ratio": {"0.0": 0.5, "1.0": 0.5}}
+    R.plot_fewshot_accuracy({"model": "m", "by_type": {t: same for t in amp.TYPES}}, "unused.png")
+    ax = drawn[0].axes[0]
+    series = [l for l in ax.lines if l.get_label() in amp.TYPES]
+    assert len({tuple(l.get_xdata()) for l in series}) == len(amp.TYPES)
+    assert len({l.get_marker() for l in series}) == len(amp.TYPES)
+
+
+def test_implicature_interval_is_wilson_and_inside_the_axis(drawn):
+    by_k = {"0": {"mean": 1.0, "std": 0.0, "n": 4, "by_template": {"1": 1.0}},
+            "5": {"mean": 0.5, "std": 0.5, "n": 4, "by_template": {"1": 0.0, "2": 1.0}}}
+    R.plot_implicature_vs_k({"model": "m", "by_k": by_k}, "unused.png")
+    ax = drawn[0].axes[0]
+    (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert ys.min() >= 0 and ys.max() <= 100
+    assert math.isclose(ys.min(), 100 * R.wilson_interval(2, 4)[0], rel_tol=1e-9)
+    assert any("Wilson" in t.get_text() for t in ax.get_legend().get_texts())
+    assert "100%\nn=4" in _texts(drawn[0])
+
+
+def test_p_lf0_uses_a_strip_plot_below_the_histogram_threshold(drawn):
+    few = [0.1, 0.9]
+    many = [i / (R.MIN_HISTOGRAM_ITEMS + 4) for i in range(R.MIN_HISTOGRAM_ITEMS + 4)]
+    R.plot_p_lf0_distribution({"pp": few, "scope": many}, "unused.png")
+    strip, hist = drawn[0].axes
+    assert [len(c.get_offsets()) for c in strip.collections if isinstance(c, PathCollection)] == [2]
+    assert not strip.patches and strip.get_title() == "pp (n=2)"
+    assert len(hist.patches) == 10 and sum(p.get_height() for p in hist.patches) == len(many)
+
+
+def test_token_page_prints_every_p_both_lf_probabilities_and_a_legend(tmp_path):
+    toks = [{"text": "Ġexists", "prob": 0.25}, {"text": "Ġx", "prob": None}]
+    record = {"id": "pp/1", "surface": "Alan saw Mary", "p_lf0": 0.25,
+              "predictions": [{"text": "exists x . man(x)"}],
+              "tokens_pred": toks, "tokens_lf0": toks, "tokens_lf1": toks}
+    path = tmp_path / "fig4.html"
+    R.token_confidence_html(amp._token_items([record]), path, "t")
+    page = path.read_text()
+    assert "LF0 (P=0.250)" in page and "LF1 (P=0.750)" in page
+    assert page.count('<span class="p">0.25</span>') == 3 and page.count('<span class="p">—</span>') == 3
+    assert 'class="legend"' in page and "nowrap" not in page and "flex-wrap:wrap" in page
