@@ -202,30 +202,34 @@ def _display(token: str) -> str:
     return token.replace("Ġ", " ").replace("Ċ", "⏎")
 
 
-def _token_row(label: str, tokens: Sequence[Mapping]) -> str:
+def _token_row(label: str, tokens: Sequence[Mapping], paraphrase: str | None = None) -> str:
     spans = "".join(
         f'<span class="tok" style="background:{_colour(t.get("prob"))}" '
         f'title="p={t.get("prob", 0):.3f}">{html.escape(_display(str(t.get("text", ""))))}</span>'
         for t in tokens)
-    return f"<tr><th>{html.escape(label)}</th><td>{spans}</td></tr>"
+    said = f'<td class="para">{html.escape(paraphrase)}</td>' if paraphrase else "<td></td>"
+    return f"<tr><th>{html.escape(label)}</th><td>{spans}</td>{said}</tr>"
 
 
 def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str) -> None:
     """One block per item: the surface, then each parse's tokens coloured by the model's
-    probability of that token (red = unlikely, green = likely); mouse-over gives p.
+    probability of that token (red = unlikely, green = likely; mouse-over gives p), next to the
+    parse's controlled-English paraphrase when the row has one (`client.eval.explained`).
 
-    Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}]}]}``.
+    Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}], "paraphrase"?}]}``.
     """
     blocks = []
     for it in items:
-        rows = "".join(_token_row(r["label"], r["tokens"]) for r in it["rows"])
+        rows = "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
         blocks.append(f'<div class="item"><h3>{html.escape(str(it["id"]))}: '
                       f'{html.escape(str(it.get("surface", "")))}</h3><table>{rows}</table></div>')
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;max-width:70em;margin:auto}} .tok{{font-family:monospace;
 white-space:pre;padding:1px 0;border-right:1px solid #fff}} th{{text-align:left;padding-right:1em;
-vertical-align:top;white-space:nowrap}} .item{{margin-bottom:1.2em}}</style></head><body>
+vertical-align:top;white-space:nowrap}} .item{{margin-bottom:1.2em}}
+.para{{font-style:italic;padding-left:1em;vertical-align:top}}</style></head><body>
 <h1>{html.escape(title)}</h1><p>Token probabilities under forced decoding: red = low, green = high.
-The lowest-probability token decides the min-prob score (P(LF0) is renormalised over LF0/LF1).</p>
+The lowest-probability token decides the min-prob score (P(LF0) is renormalised over LF0/LF1).
+Beside each LF, its reading in controlled English (universals read as restricted).</p>
 {''.join(blocks)}</body></html>"""
     write_text(path, page)
