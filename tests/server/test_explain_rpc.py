@@ -162,3 +162,17 @@ def test_prolog_budget_run_out_is_deadline_exceeded():
     with pytest.raises(DeadlineExceeded):
         core.explain_readings(query, Deadline())
     assert core.explain_readings(ExplainQuery(UTTERANCE, (ONE_DOG, EVERY_BOY)), Deadline()).situations
+
+
+def test_no_model_server_explains_readings():
+    r = server.serve(no_model=True, port=0)
+    try:
+        with grpc.insecure_channel(r.address) as ch:
+            s = ambit_pb2_grpc.AmbitServiceStub(ch)
+            resp = s.ExplainReadings(pb.ExplainReadingsRequest(utterance=UTTERANCE, lfs=[ONE_DOG, EVERY_BOY]))
+            assert resp.situations and resp.question.yes_no
+            with pytest.raises(grpc.RpcError) as exc:
+                s.ParseDistribution(pb.ParseDistributionRequest(prompt="p", explain=True))
+            assert exc.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    finally:
+        r.stop(0)
