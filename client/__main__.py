@@ -1,6 +1,6 @@
 """``python -m client <command> ...``: one-off calls to an ambit server, and ``eval``.
 
-Commands: parse, score, equiv, canon, radd, health, info, stats, eval.
+Commands: parse, score, equiv, canon, radd, health, info, stats, eval, explain.
 Every command takes ``--server host:port[,host:port...]`` (default: start an embedded
 server with the default model) and ``--json`` for machine-readable output. A server error
 prints the gRPC status code name and the server's message, and exits with status 1.
@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         _common(sub.add_parser(name, help=text))
 
     sub.add_parser("eval", help="run an evaluation suite (python -m client eval -h)", add_help=False)
-    sub.add_parser("explain", help="explain readings: paraphrases, situations, question (no model)", add_help=False)
+    sub.add_parser("explain", help="explain readings: paraphrases, situations, question (python -m client explain -h)",
+                   add_help=False)
     return parser
 
 

@@ -22,6 +22,7 @@ import grpc
 
 from client.channel import make_channel, split_servers
 from client.credentials import ClientSecurity, token_from
+from client.explanation import ExplainedDistribution, Explanation, explanation
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc as pb_grpc
 
@@ -376,6 +377,44 @@ class Client:
         except grpc.RpcError as err:
             raise _wrap(err) from None
         return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+
+    # -- readings explained
+    def explain_readings(self, utterance: str, lfs: Sequence[str], *, fmt: str = "fol",
+                         weights: Sequence[float] | None = None, time_limit_ms: int = 0,
+                         timeout: float | None = None) -> Explanation:
+        """Paraphrases of ``lfs`` (two or more readings of ``utterance``), the least situations
+        that tell them apart and a clarification question (``weights``: the question is about
+        the two heaviest). No model is involved."""
+        r = self._call("ExplainReadings", pb.ExplainReadingsRequest(
+            request_id=self._rid(), utterance=utterance, lfs=list(lfs), format=_fmt(fmt),
+            weights=list(weights or ()), time_limit_ms=time_limit_ms), timeout)
+        return explanation(r, utterance, fmt)
+
+    def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol", k: int = 5,
+                        strategy: str = "beam", setting: str | None = None, type: str = "", ratio: float = 0.0,
+                        timeout: float | None = None) -> ExplainedDistribution:
+        """``parse_distribution`` with ``explain`` on: every meaning class's paraphrase, and the
+        two heaviest classes explained. Prompt as there: literal ``prompt``, else the AmP prompt
+        of ``setting``, else the utterance itself."""
+        sample = strategy == "sample"
+        req = pb.ParseDistributionRequest(
+            request_id=self._rid(), utterance=utterance, format=_fmt(fmt), explain=True,
+            decoding=pb.DecodingParams(
+                strategy=pb.DECODING_STRATEGY_SAMPLE if sample else pb.DECODING_STRATEGY_BEAM,
+                beam_size=0 if sample else k, num_samples=k if sample else 0))
+        if prompt is None and setting is not None:
+            req.prompt_spec.CopyFrom(pb.PromptSpec(
+                setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
+                type=type, ratio=ratio))
+        else:
+            req.prompt = "{utterance}" if prompt is None else prompt
+        r = self._call("ParseDistribution", req, timeout)
+        dist = ParseDistribution(
+            candidates=[_candidate(c) for c in r.candidates],
+            classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices)) for c in r.classes],
+            classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id, unparsed_mass=r.unparsed_mass)
+        explained = explanation(r.explanation, utterance, fmt) if r.HasField("explanation") else None
+        return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
 
 
 def _code_name(code: int) -> str:

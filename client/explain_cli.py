@@ -1,32 +1,49 @@
-"""``python -m client explain UTTERANCE --lf A --lf B [--format fol|lisp] [--json]``: the readings
-of an utterance explained (paraphrases, distinguishing situations, a clarification question),
-computed locally by `logic.explain` with AmP's word forms; no model and no server needed."""
+"""``python -m client explain UTTERANCE [--lf A --lf B ...] [--format fol|lisp] [--json]``: the
+readings of an utterance explained (paraphrases, distinguishing situations, a clarification
+question).
+
+With ``--lf``: the given readings, computed locally by `logic.explain` with AmP's word forms (no
+model, no server), or by a server's ExplainReadings when ``--server`` is given. Without ``--lf``:
+a server (``--server``, else an embedded one with ``--model``, as ``client parse``) decodes the
+utterance, groups the parses into meaning classes and explains the two heaviest; the readings
+are printed with their probability mass."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import Sequence
 
 from generators.amp.wordforms import amp_wordforms
 from logic import LFParseError
-from logic.explain import Explanation, explain_readings
+from logic.explain import Explanation, Reading, explain_readings
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m client explain", description=__doc__.split("\n\n")[0])
     p.add_argument("utterance")
-    p.add_argument("--lf", action="append", required=True, help="a reading's LF (repeat for each reading)")
+    p.add_argument("--lf", action="append", help="a reading's LF (repeat for each reading); none: ask a model")
     p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--server", help="host:port[,host:port...] (default: local with --lf, else embedded server)")
+    p.add_argument("--model", help="model for the embedded server (without --lf)")
+    p.add_argument("--timeout", type=float, default=600.0, help="per-call deadline, seconds")
+    p.add_argument("--prompt", help='literal prompt, without --lf ("{utterance}" is filled in; default: the utterance)')
+    p.add_argument("--setting", choices=("zeroshot", "fewshot"), help="let the server build an AmP prompt instead")
+    p.add_argument("--type", default="", help="AmP ambiguity type (with --setting)")
+    p.add_argument("-k", type=int, default=5, help="beam size (without --lf)")
     return p
 
 
-def human(e: Explanation) -> str:
-    """The explanation as text: readings, situations (description and facts), question."""
+def human(e: Explanation, extra: Sequence[str] = ()) -> str:
+    """The explanation as text: readings (with their mass when weighed), situations (description
+    and facts), question; `extra` lines go after the readings."""
     lines = [f"utterance: {e.utterance}  (universals read as {e.quantifiers})"]
     for i, r in enumerate(e.readings):
-        lines += [f"reading {i}: {r.paraphrase}", f"  {r.lf}"]
+        mass = "" if r.weight is None else f" (mass {r.weight:.3f})"
+        lines += [f"reading {i}{mass}: {r.paraphrase}", f"  {r.lf}"]
+    lines += extra
     for s in e.situations:
         lines += [f"situation: reading {s.holds} true, reading {s.fails} false ({s.size} elements, least size):",
                   f"  {s.description}", f"  facts: {', '.join(s.facts)}"]
@@ -40,14 +57,52 @@ def human(e: Explanation) -> str:
     return "\n".join(lines)
 
 
+def from_model(client, args: argparse.Namespace) -> tuple[Explanation, dict]:
+    """The server's explained parse distribution as one Explanation whose readings are all the
+    meaning classes (weight = probability mass), and the distribution's own figures."""
+    out = client.parse_explained(args.utterance, args.prompt, fmt=args.fmt, k=args.k, setting=args.setting,
+                                 type=args.type)
+    dist = out.distribution
+    readings = [Reading(c.canonical, p, c.probability_mass) for c, p in zip(dist.classes, out.paraphrases)]
+    figures = {"model_id": dist.model_id, "classes_exact": dist.classes_exact, "unparsed_mass": dist.unparsed_mass}
+    e = out.explanation
+    if e is None:
+        why = "one reading" if readings else "no candidate parsed"
+        return Explanation(args.utterance, args.fmt, readings, [], None, f"nothing to tell apart: {why}"), figures
+    return Explanation(e.utterance, e.format, readings, e.situations, e.question, e.note, e.quantifiers), figures
+
+
+def explain(args: argparse.Namespace) -> tuple[Explanation, dict]:
+    """The explanation the arguments ask for, and figures of the distribution it came from."""
+    if args.lf and not args.server:
+        return explain_readings(args.utterance, args.lf, args.fmt, lexicon=amp_wordforms()), {}
+    from client.connect import connect
+
+    with connect(args.server, args.model, timeout=args.timeout, quiet=args.json) as client:
+        if args.lf:
+            return client.explain_readings(args.utterance, args.lf, fmt=args.fmt), {}
+        return from_model(client, args)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from client.api import AmbitError
+
     try:
-        e = explain_readings(args.utterance, args.lf, args.fmt, lexicon=amp_wordforms())
+        e, figures = explain(args)
     except LFParseError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(json.dumps(e.to_dict(), ensure_ascii=False, indent=2) if args.json else human(e))
+    except AmbitError as err:
+        print(f"error: {err.code}: {err.message}", file=sys.stderr)
+        for v in err.violations:
+            print(f"  {v['field']}: {v['description']}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({**e.to_dict(), **figures}, ensure_ascii=False, indent=2))
+    else:
+        extra = [f"unparsed mass {figures['unparsed_mass']:.3f}; model {figures['model_id']}"] if figures else []
+        print(human(e, extra))
     return 0
 
 

@@ -9,8 +9,10 @@ from typing import Any, Sequence
 
 from proto.ambit.v1 import ambit_pb2 as pb
 
+from logic.explain import Explanation
+
 from .service import (
-    CanonicalQuery, DecodingOptions, Distribution, EquivalenceAnswer, EquivalenceQuery, InvalidField,
+    CanonicalQuery, DecodingOptions, Distribution, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, InvalidField,
     ModelCounters, ParseQuery, PromptSpec, RaddAnswer, RaddQuery, ScoreQuery, ServerInfo, ServiceError,
     Vocabulary,
 )
@@ -185,7 +187,7 @@ def parse_query(req: pb.ParseDistributionRequest) -> ParseQuery:
         setting = enum(SETTINGS, s.setting, "prompt_spec.setting", "PromptSetting")
         spec = PromptSpec(setting, s.type, s.ratio, s.seed, s.num_examples)
     prompt = req.prompt if source == "prompt" else None
-    return ParseQuery(req.utterance, prompt, spec, fmt, decoding_options(req.decoding))
+    return ParseQuery(req.utterance, prompt, spec, fmt, decoding_options(req.decoding), req.explain)
 
 
 def decoding_options(d: pb.DecodingParams) -> DecodingOptions:
@@ -217,7 +219,45 @@ def distribution_response(req: pb.ParseDistributionRequest, dist: Distribution) 
                 message=e.reason, kind=e.kind, position=e.pos, column=e.column, token=e.token, expected=list(e.expected),
             ))
     for k in dist.classes:
-        out.classes.add(canonical=k.canonical, probability_mass=k.probability_mass, member_indices=k.member_indices)
+        out.classes.add(canonical=k.canonical, probability_mass=k.probability_mass, member_indices=k.member_indices,
+                        paraphrase=k.paraphrase)
+    if dist.explanation is not None:
+        out.explanation.CopyFrom(explanation_message(dist.explanation))
+    return out
+
+
+# --------------------------------------------------------------------------- explaining
+
+
+def explain_query(req: pb.ExplainReadingsRequest) -> ExplainQuery:
+    fmt = enum(FORMATS, req.format, "format", "LFFormat")
+    return ExplainQuery(req.utterance, tuple(req.lfs), fmt, tuple(req.weights), req.time_limit_ms / 1000.0)
+
+
+def explain_response(req: pb.ExplainReadingsRequest, e: Explanation) -> pb.ExplainReadingsResponse:
+    out = explanation_message(e)
+    out.request_id = req.request_id
+    return out
+
+
+def explanation_message(e: Explanation) -> pb.ExplainReadingsResponse:
+    """`logic.explain`'s Explanation as the message (no request_id)."""
+    out = pb.ExplainReadingsResponse(note=e.note or "", quantifiers=e.quantifiers)
+    for r in e.readings:
+        msg = out.readings.add(lf=r.lf, paraphrase=r.paraphrase)
+        if r.weight is not None:
+            msg.weight = r.weight
+    for s in e.situations:
+        out.situations.add(
+            holds=s.holds, fails=s.fails, domain=s.domain, constants=s.constants, facts=s.facts,
+            description=s.description, size=s.size, searched_from=s.searched_from, bound=s.bound,
+        )
+    q = e.question
+    if q is not None:
+        out.question.CopyFrom(pb.ClarificationQuestion(text=q.text, readings=q.readings, yes_no=q.yes_no or "",
+                                                       answers=q.answers))
+        if q.situation is not None:
+            out.question.situation = q.situation
     return out
 
 

@@ -67,3 +67,7 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
 
     def GetStats(self, request: pb.GetStatsRequest, context: CallContext) -> pb.GetStatsResponse:
         return convert.stats_response(request, self.core.server_id, self.stats, self.core.model_counters())
+
+    def ExplainReadings(self, request: pb.ExplainReadingsRequest, context: CallContext) -> pb.ExplainReadingsResponse:
+        answer = self.core.explain_readings(convert.explain_query(request), context.deadline)
+        return convert.explain_response(request, answer)

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from client.eval import explained
 from client.eval import metrics as M
 from client.eval import report as R
 from client.eval.suite import Option, RunContext, Suite, csv_of, option
@@ -104,6 +105,7 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, equivalence: bool
         "tokens_lf0": _tokens(scores[0].tokens, scores[0].token_probs),
         "tokens_lf1": _tokens(scores[1].tokens, scores[1].token_probs),
         "tokens_pred": _tokens(top.tokens, top.token_probs) if top else [],
+        **explained.paraphrases(dist, item, fmt),
     }
 
 
@@ -191,10 +193,11 @@ def _token_items(records: Sequence[dict], limit: int = 50) -> list[dict]:
     items = []
     for r in records[:limit]:
         top = r["predictions"][0]["text"] if r["predictions"] else ""
-        rows = [{"label": f"predicted: {top}", "tokens": r["tokens_pred"]},
-                {"label": f"LF0 (P={R.num(r['p_lf0'])})", "tokens": r["tokens_lf0"]},
+        rows = [{"label": f"predicted: {top}", "tokens": r["tokens_pred"], "paraphrase": r.get("paraphrase_pred")},
+                {"label": f"LF0 (P={R.num(r['p_lf0'])})", "tokens": r["tokens_lf0"],
+                 "paraphrase": r.get("paraphrase_lf0")},
                 {"label": f"LF1 (P={R.num(None if r['p_lf0'] is None else 1 - r['p_lf0'])})",
-                 "tokens": r["tokens_lf1"]}]
+                 "tokens": r["tokens_lf1"], "paraphrase": r.get("paraphrase_lf1")}]
         items.append({"id": r["id"], "surface": r["surface"], "rows": rows})
     return items
 

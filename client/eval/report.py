@@ -273,16 +273,18 @@ def _display(token: str) -> str:
     return token.replace("Ġ", " ").replace("Ċ", "⏎")
 
 
-def _token_row(label: str, tokens: Sequence[Mapping]) -> str:
+def _token_row(label: str, tokens: Sequence[Mapping], paraphrase: str | None = None) -> str:
     """One parse: its label, then its tokens as cells that wrap, each token over its p (to two
-    decimals; three on hovering)."""
+    decimals; three on hovering), then its controlled-English paraphrase when it has one."""
     cells = "".join(
         f'<span class="tok" style="background:{_colour(t.get("prob"))}" '
         f'title="p={"—" if t.get("prob") is None else format(t["prob"], ".3f")}">'
         f'<span class="t">{html.escape(_display(str(t.get("text", ""))))}</span>'
         f'<span class="p">{"—" if t.get("prob") is None else format(t["prob"], ".2f")}</span></span>'
         for t in tokens)
-    return f'<div class="row"><div class="label">{html.escape(label)}</div><div class="toks">{cells}</div></div>'
+    said = f'<div class="para">{html.escape(paraphrase)}</div>' if paraphrase else ""
+    return (f'<div class="row"><div class="label">{html.escape(label)}</div>'
+            f'<div class="toks">{cells}</div>{said}</div>')
 
 
 def _colour_legend(steps: int = 11) -> str:
@@ -296,13 +298,14 @@ def _colour_legend(steps: int = 11) -> str:
 def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str) -> None:
     """One block per item: the surface, then each parse's tokens coloured by the model's
     probability of that token (red = unlikely, green = likely), with p printed under each
-    token; rows wrap to the page width, and a legend shows the colour scale.
+    token; rows wrap to the page width, and a legend shows the colour scale. A row with a
+    ``paraphrase`` shows the parse's controlled-English reading under it (`client.eval.explained`).
 
-    Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}]}]}``.
+    Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}], "paraphrase"?}]}``.
     """
     blocks = []
     for it in items:
-        rows = "".join(_token_row(r["label"], r["tokens"]) for r in it["rows"])
+        rows = "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
         blocks.append(f'<div class="item"><h3>{html.escape(str(it["id"]))}: '
                       f'{html.escape(str(it.get("surface", "")))}</h3>{rows}</div>')
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
@@ -311,10 +314,12 @@ def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str
 align-items:center;font-family:monospace;padding:1px 2px}} .t{{white-space:pre}}
 .p{{font-size:0.7em;color:#222}} .label{{font-size:0.85em;margin:0.4em 0 0.1em;overflow-wrap:anywhere}}
 .item{{margin-bottom:1.2em}} .legend{{position:sticky;top:0;background:#fff;padding:0.3em 0}}
-.swatch{{display:inline-block;font-size:0.75em;padding:2px 5px;font-family:monospace}}</style></head><body>
+.swatch{{display:inline-block;font-size:0.75em;padding:2px 5px;font-family:monospace}}
+.para{{font-style:italic;font-size:0.9em;margin:0.1em 0 0.3em 1em}}</style></head><body>
 <h1>{html.escape(title)}</h1><p>Token probabilities under forced decoding, printed under each token
 and shown by colour (red = low, green = high). The lowest-probability token decides the min-prob
-score; P(LF0) and P(LF1) are renormalised over the two LFs (they sum to 1).</p>
+score; P(LF0) and P(LF1) are renormalised over the two LFs (they sum to 1). Under a parse, in
+italics, its reading in controlled English (universals read as restricted).</p>
 {_colour_legend()}
 {''.join(blocks)}</body></html>"""
     write_text(path, page)

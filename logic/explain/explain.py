@@ -79,9 +79,12 @@ def explain_readings(
     fmt: str = "fol",
     lexicon: WordForms | None = None,
     weights: Sequence[float] | None = None,
+    time_limit: float | None = None,
 ) -> Explanation:
     """Explain the readings `lfs` (strings in `fmt`) of `utterance`; `weights` (e.g. probability
-    mass) choose the two readings the question is about (default: the first two)."""
+    mass) choose the two readings the question is about (default: the first two). `time_limit`
+    (seconds) bounds each Prolog call, the equivalence batch and each scene search (None: their
+    own defaults); a search over it raises the worker's PrologError (`timed_out`)."""
     if weights is not None and len(weights) != len(lfs):
         raise ValueError(f"{len(weights)} weights for {len(lfs)} LFs")
     formulas: list[Formula] = [parse(lf, fmt) for lf in lfs]
@@ -89,7 +92,8 @@ def explain_readings(
     readings = [Reading(lf, verbalise(f, words), None if weights is None else float(weights[i]))
                 for i, (lf, f) in enumerate(zip(lfs, formulas))]
     pairs = list(itertools.combinations(range(len(formulas)), 2))
-    verdicts = dict(zip(pairs, equivalent_batch([(formulas[i], formulas[j]) for i, j in pairs])))
+    limit = {} if time_limit is None else {"time_limit": time_limit}
+    verdicts = dict(zip(pairs, equivalent_batch([(formulas[i], formulas[j]) for i, j in pairs], **limit)))
     distinct = _representatives(len(formulas), verdicts)
     if len(distinct) < 2:
         why = "one reading" if len(formulas) == 1 else "the readings are equivalent"
@@ -101,7 +105,7 @@ def explain_readings(
         for holds, fails, entailed in ((i, j, v.a_entails_b), (j, i, v.b_entails_a)):
             if entailed and not (_universal(restricted[holds]) or _universal(restricted[fails])):
                 continue  # no universal: literal = restricted reading, and the prover showed no scene
-            scene = find_scene(restricted[holds], restricted[fails])
+            scene = find_scene(restricted[holds], restricted[fails], **limit)
             if scene is not None:
                 situations.append(Situation(holds, fails, list(scene.domain), scene.constants, facts(scene, fmt),
                                             describe(scene, words), len(scene.domain), scene.searched_from,

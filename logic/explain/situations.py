@@ -34,8 +34,9 @@ class Scene:
     bound: int = 0
 
 
-def find_scene(a: Restricted, b: Restricted) -> Scene | None:
-    """The least scene (within the bound) with `a` true and `b` false, or None."""
+def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT) -> Scene | None:
+    """The least scene (within the bound) with `a` true and `b` false, or None; `time_limit`
+    seconds at most (over it: the worker's PrologError, `timed_out`)."""
     atoms = _atoms(a) + _atoms(b)
     sorts = sorted({x.pred for x in atoms if len(x.args) == 1})
     names = sorted({t.name for x in atoms for t in x.args if isinstance(t, Const)})
@@ -47,7 +48,7 @@ def find_scene(a: Restricted, b: Restricted) -> Scene | None:
     w.consult(PROGRAM)
     goal = (f"situations:situation_json({to_term(a, 'a')},{to_term(b, 'b')},{_list(sorts)},{_list(names)},"
             f"{_list(functional)},{_list(presupposed)},{bound},Out)")
-    d = w.query_json_quiet(goal, time_limit=TIME_LIMIT)
+    d = w.query_json_quiet(goal, time_limit=time_limit)
     if d is None:
         return None
     return _scene(d, events, bound)

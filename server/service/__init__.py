@@ -5,6 +5,7 @@ from .core import DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, Mo
 from .deadline import Deadline
 from .distribution import Candidate, Distribution, MeaningClass
 from .equivalence import EquivalenceAnswer, EquivalenceQuery
+from .explain import ExplainQuery
 from .errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
 )
@@ -15,7 +16,7 @@ from .scoring import ScoreQuery
 __all__ = [
     "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate", "Deadline",
     "DeadlineExceeded", "DecodingOptions", "Distribution", "EquivalenceAnswer", "EquivalenceQuery",
-    "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable", "Overloaded",
+    "ExplainQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable", "Overloaded",
     "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo", "ServiceError",
     "Vocabulary",
 ]

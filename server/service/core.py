@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 import logic
+from logic.explain import Explanation
 
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
 from ..model import DecodeStopped
-from . import distribution, equivalence, prompting, radd, scoring, validate
+from . import distribution, equivalence, explain, prompting, radd, scoring, validate
 from .deadline import Deadline
 from .errors import Cancelled, ModelUnavailable, Overloaded
 
@@ -106,6 +107,10 @@ class AmbitCore:
     def verify_radd(self, query: radd.RaddQuery, deadline: Deadline) -> radd.RaddAnswer:
         return radd.verify(query, self.limits, deadline, self.prolog_seconds)
 
+    def explain_readings(self, query: explain.ExplainQuery, deadline: Deadline) -> Explanation:
+        """Paraphrases, distinguishing situations and a question for the query's readings."""
+        return explain.explain(query, self.limits, deadline, self.prolog_seconds)
+
     # -- parsing ------------------------------------------------------------------------
     def parse_distribution(self, query: prompting.ParseQuery, deadline: Deadline) -> distribution.Distribution:
         """Decode the prompt, then group the candidates into meaning classes."""
@@ -130,6 +135,8 @@ class AmbitCore:
             return str(logic.equivalent(a, b, fmt=fmt, time_limit=budget).verdict)
 
         distribution.group(out, equivalent)
+        if query.explain:
+            explain.explain_classes(out, query.utterance, fmt, deadline, self.prolog_seconds)
         return out
 
     # -- info ---------------------------------------------------------------------------

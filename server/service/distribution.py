@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import logic
 from logic import LFParseError
+from logic.explain import Explanation
 
 OK, INVALID, UNFINISHED = "ok", "invalid", "unfinished"  # parse statuses
 
@@ -32,11 +33,13 @@ class Candidate:
 
 @dataclass(frozen=True)
 class MeaningClass:
-    """Equivalent candidates: the best member's canonical form, their total probability."""
+    """Equivalent candidates: the best member's canonical form, their total probability, and
+    (when explained) the canonical form's paraphrase."""
 
     canonical: str
     probability_mass: float
     member_indices: list[int]
+    paraphrase: str = ""
 
 
 @dataclass
@@ -49,6 +52,7 @@ class Distribution:
     classes: list[MeaningClass] = field(default_factory=list)
     classes_exact: bool = True  # False when an equivalence check was UNKNOWN
     unparsed_mass: float = 0.0
+    explanation: Explanation | None = None  # the two heaviest classes explained, when asked
 
 
 def candidates(hyps: list[Any], fmt: str) -> list[Candidate]:

@@ -55,13 +55,15 @@ class DecodingOptions:
 
 @dataclass(frozen=True)
 class ParseQuery:
-    """What to parse: an utterance, its prompt (literal `prompt` or `spec`), format, decoding."""
+    """What to parse: an utterance, its prompt (literal `prompt` or `spec`), format, decoding;
+    `explain`: also explain the meaning classes (`server.service.explain`)."""
 
     utterance: str = ""
     prompt: str | None = None
     spec: PromptSpec | None = None
     fmt: str = "fol"
     decoding: DecodingOptions = field(default_factory=DecodingOptions)
+    explain: bool = False
 
 
 def prompt(query: ParseQuery, limits: Limits) -> str:

@@ -166,17 +166,19 @@ class LFCandidate(_message.Message):
     def __init__(self, text: _Optional[str] = ..., logprob: _Optional[float] = ..., min_prob: _Optional[float] = ..., token_probs: _Optional[_Iterable[float]] = ..., tokens: _Optional[_Iterable[str]] = ..., parse_status: _Optional[_Union[ParseStatus, str]] = ..., canonical: _Optional[str] = ..., parse_error: _Optional[_Union[ParseError, _Mapping]] = ..., probability: _Optional[float] = ..., meaning_class: _Optional[int] = ...) -> None: ...
 
 class MeaningClass(_message.Message):
-    __slots__ = ("canonical", "probability_mass", "member_indices")
+    __slots__ = ("canonical", "probability_mass", "member_indices", "paraphrase")
     CANONICAL_FIELD_NUMBER: _ClassVar[int]
     PROBABILITY_MASS_FIELD_NUMBER: _ClassVar[int]
     MEMBER_INDICES_FIELD_NUMBER: _ClassVar[int]
+    PARAPHRASE_FIELD_NUMBER: _ClassVar[int]
     canonical: str
     probability_mass: float
     member_indices: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, canonical: _Optional[str] = ..., probability_mass: _Optional[float] = ..., member_indices: _Optional[_Iterable[int]] = ...) -> None: ...
+    paraphrase: str
+    def __init__(self, canonical: _Optional[str] = ..., probability_mass: _Optional[float] = ..., member_indices: _Optional[_Iterable[int]] = ..., paraphrase: _Optional[str] = ...) -> None: ...
 
 class ParseDistributionRequest(_message.Message):
-    __slots__ = ("request_id", "utterance", "prompt", "prompt_spec", "format", "decoding", "parameters")
+    __slots__ = ("request_id", "utterance", "prompt", "prompt_spec", "format", "decoding", "parameters", "explain")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -191,6 +193,7 @@ class ParseDistributionRequest(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     DECODING_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     utterance: str
     prompt: str
@@ -198,10 +201,11 @@ class ParseDistributionRequest(_message.Message):
     format: LFFormat
     decoding: DecodingParams
     parameters: _containers.ScalarMap[str, str]
-    def __init__(self, request_id: _Optional[str] = ..., utterance: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_spec: _Optional[_Union[PromptSpec, _Mapping]] = ..., format: _Optional[_Union[LFFormat, str]] = ..., decoding: _Optional[_Union[DecodingParams, _Mapping]] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    explain: bool
+    def __init__(self, request_id: _Optional[str] = ..., utterance: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_spec: _Optional[_Union[PromptSpec, _Mapping]] = ..., format: _Optional[_Union[LFFormat, str]] = ..., decoding: _Optional[_Union[DecodingParams, _Mapping]] = ..., parameters: _Optional[_Mapping[str, str]] = ..., explain: _Optional[bool] = ...) -> None: ...
 
 class ParseDistributionResponse(_message.Message):
-    __slots__ = ("request_id", "candidates", "classes", "classes_exact", "prompt", "model_id", "unparsed_mass")
+    __slots__ = ("request_id", "candidates", "classes", "classes_exact", "prompt", "model_id", "unparsed_mass", "explanation")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     CLASSES_FIELD_NUMBER: _ClassVar[int]
@@ -209,6 +213,7 @@ class ParseDistributionResponse(_message.Message):
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     MODEL_ID_FIELD_NUMBER: _ClassVar[int]
     UNPARSED_MASS_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     candidates: _containers.RepeatedCompositeFieldContainer[LFCandidate]
     classes: _containers.RepeatedCompositeFieldContainer[MeaningClass]
@@ -216,7 +221,8 @@ class ParseDistributionResponse(_message.Message):
     prompt: str
     model_id: str
     unparsed_mass: float
-    def __init__(self, request_id: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[LFCandidate, _Mapping]]] = ..., classes: _Optional[_Iterable[_Union[MeaningClass, _Mapping]]] = ..., classes_exact: _Optional[bool] = ..., prompt: _Optional[str] = ..., model_id: _Optional[str] = ..., unparsed_mass: _Optional[float] = ...) -> None: ...
+    explanation: ExplainReadingsResponse
+    def __init__(self, request_id: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[LFCandidate, _Mapping]]] = ..., classes: _Optional[_Iterable[_Union[MeaningClass, _Mapping]]] = ..., classes_exact: _Optional[bool] = ..., prompt: _Optional[str] = ..., model_id: _Optional[str] = ..., unparsed_mass: _Optional[float] = ..., explanation: _Optional[_Union[ExplainReadingsResponse, _Mapping]] = ...) -> None: ...
 
 class ScoreCandidatesRequest(_message.Message):
     __slots__ = ("request_id", "prompt", "candidates", "end_marker", "parameters")
@@ -529,3 +535,104 @@ class GetStatsResponse(_message.Message):
     batch_items: int
     model_busy_seconds: float
     def __init__(self, request_id: _Optional[str] = ..., server_id: _Optional[str] = ..., methods: _Optional[_Mapping[str, MethodStats]] = ..., model_batches: _Optional[int] = ..., model_jobs: _Optional[int] = ..., rejected: _Optional[int] = ..., uptime_seconds: _Optional[float] = ..., batch_items: _Optional[int] = ..., model_busy_seconds: _Optional[float] = ...) -> None: ...
+
+class ExplainReadingsRequest(_message.Message):
+    __slots__ = ("request_id", "utterance", "lfs", "format", "weights", "parameters", "time_limit_ms")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    UTTERANCE_FIELD_NUMBER: _ClassVar[int]
+    LFS_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    utterance: str
+    lfs: _containers.RepeatedScalarFieldContainer[str]
+    format: LFFormat
+    weights: _containers.RepeatedScalarFieldContainer[float]
+    parameters: _containers.ScalarMap[str, str]
+    time_limit_ms: int
+    def __init__(self, request_id: _Optional[str] = ..., utterance: _Optional[str] = ..., lfs: _Optional[_Iterable[str]] = ..., format: _Optional[_Union[LFFormat, str]] = ..., weights: _Optional[_Iterable[float]] = ..., parameters: _Optional[_Mapping[str, str]] = ..., time_limit_ms: _Optional[int] = ...) -> None: ...
+
+class ExplainedReading(_message.Message):
+    __slots__ = ("lf", "paraphrase", "weight")
+    LF_FIELD_NUMBER: _ClassVar[int]
+    PARAPHRASE_FIELD_NUMBER: _ClassVar[int]
+    WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    lf: str
+    paraphrase: str
+    weight: float
+    def __init__(self, lf: _Optional[str] = ..., paraphrase: _Optional[str] = ..., weight: _Optional[float] = ...) -> None: ...
+
+class Situation(_message.Message):
+    __slots__ = ("holds", "fails", "domain", "constants", "facts", "description", "size", "searched_from", "bound")
+    class ConstantsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    HOLDS_FIELD_NUMBER: _ClassVar[int]
+    FAILS_FIELD_NUMBER: _ClassVar[int]
+    DOMAIN_FIELD_NUMBER: _ClassVar[int]
+    CONSTANTS_FIELD_NUMBER: _ClassVar[int]
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    SEARCHED_FROM_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    holds: int
+    fails: int
+    domain: _containers.RepeatedScalarFieldContainer[str]
+    constants: _containers.ScalarMap[str, str]
+    facts: _containers.RepeatedScalarFieldContainer[str]
+    description: str
+    size: int
+    searched_from: int
+    bound: int
+    def __init__(self, holds: _Optional[int] = ..., fails: _Optional[int] = ..., domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., facts: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ..., size: _Optional[int] = ..., searched_from: _Optional[int] = ..., bound: _Optional[int] = ...) -> None: ...
+
+class ClarificationQuestion(_message.Message):
+    __slots__ = ("text", "readings", "yes_no", "situation", "answers")
+    class AnswersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    READINGS_FIELD_NUMBER: _ClassVar[int]
+    YES_NO_FIELD_NUMBER: _ClassVar[int]
+    SITUATION_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    readings: _containers.RepeatedScalarFieldContainer[int]
+    yes_no: str
+    situation: int
+    answers: _containers.ScalarMap[str, int]
+    def __init__(self, text: _Optional[str] = ..., readings: _Optional[_Iterable[int]] = ..., yes_no: _Optional[str] = ..., situation: _Optional[int] = ..., answers: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class ExplainReadingsResponse(_message.Message):
+    __slots__ = ("request_id", "readings", "situations", "question", "note", "quantifiers")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    READINGS_FIELD_NUMBER: _ClassVar[int]
+    SITUATIONS_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    QUANTIFIERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    readings: _containers.RepeatedCompositeFieldContainer[ExplainedReading]
+    situations: _containers.RepeatedCompositeFieldContainer[Situation]
+    question: ClarificationQuestion
+    note: str
+    quantifiers: str
+    def __init__(self, request_id: _Optional[str] = ..., readings: _Optional[_Iterable[_Union[ExplainedReading, _Mapping]]] = ..., situations: _Optional[_Iterable[_Union[Situation, _Mapping]]] = ..., question: _Optional[_Union[ClarificationQuestion, _Mapping]] = ..., note: _Optional[str] = ..., quantifiers: _Optional[str] = ...) -> None: ...

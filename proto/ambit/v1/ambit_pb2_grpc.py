@@ -79,6 +79,11 @@ class AmbitServiceStub:
                 request_serializer=ambit_dot_v1_dot_ambit__pb2.GetStatsRequest.SerializeToString,
                 response_deserializer=ambit_dot_v1_dot_ambit__pb2.GetStatsResponse.FromString,
                 _registered_method=True)
+        self.ExplainReadings = channel.unary_unary(
+                '/ambit.v1.AmbitService/ExplainReadings',
+                request_serializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsRequest.SerializeToString,
+                response_deserializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsResponse.FromString,
+                _registered_method=True)
 
 
 class AmbitServiceServicer:
@@ -147,6 +152,14 @@ class AmbitServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExplainReadings(self, request, context):
+        """Readings explained: a controlled-English paraphrase of each LF, the least situations that
+        tell them apart, and a clarification question. Logic only: no model needed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AmbitServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -194,6 +207,11 @@ def add_AmbitServiceServicer_to_server(servicer, server):
                     servicer.GetStats,
                     request_deserializer=ambit_dot_v1_dot_ambit__pb2.GetStatsRequest.FromString,
                     response_serializer=ambit_dot_v1_dot_ambit__pb2.GetStatsResponse.SerializeToString,
+            ),
+            'ExplainReadings': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExplainReadings,
+                    request_deserializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsRequest.FromString,
+                    response_serializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -439,6 +457,33 @@ class AmbitService:
             '/ambit.v1.AmbitService/GetStats',
             ambit_dot_v1_dot_ambit__pb2.GetStatsRequest.SerializeToString,
             ambit_dot_v1_dot_ambit__pb2.GetStatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExplainReadings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ambit.v1.AmbitService/ExplainReadings',
+            ambit_dot_v1_dot_ambit__pb2.ExplainReadingsRequest.SerializeToString,
+            ambit_dot_v1_dot_ambit__pb2.ExplainReadingsResponse.FromString,
             options,
             channel_credentials,
             insecure,
