@@ -46,6 +46,18 @@ def test_equality_and_equivalence():
     assert n.verdict == "NOT_EQUIVALENT" and n.witness["model"]["domain"]
 
 
+@pytest.mark.parametrize("a,b", [
+    # operands of ⊕ / ↔ are named once (definitional clausal form), not copied into every clause
+    ("P(a) ⊕ P(a) ⊕ R(b, b) ⊕ (∃x (Q(a) ↔ R(x, x)))", "P(a) ⊕ P(a) ⊕ R(b, b) ⊕ (∃x (Q(a) ↔ ¬¬¬¬R(x, x)))"),
+    ("(R(a, a) ⊕ R(b, b) ⊕ (P(b) → Q(b))) ∧ (∃x (P(x) ∧ R(x, x)))",
+     "¬(R(a, a) ⊕ R(b, b) ↔ ¬¬(¬¬P(b) → Q(b))) ∧ (∃x (P(x) ∧ R(x, x)))"),
+])
+def test_nested_iff_and_xor_are_decided(a, b):
+    v = logic.equivalent(a, b, fmt="folio")
+    assert v.verdict == "EQUIVALENT", v
+    assert logic.equivalent(a, f"¬({b})", fmt="folio").verdict == "NOT_EQUIVALENT"
+
+
 def test_budget_exhaustion_is_unknown_not_a_guess():
     d = logic.decide(["∀x ∃y R(x, y)", "∀x ∀y (R(x, y) → ∃z R(y, z))"], "∃x R(x, x)", fmt="folio",
                      inferences=2000, max_domain=1)
