@@ -80,12 +80,15 @@ status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof
 status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
 status_json(unknown(Which), json([status=unknown, budget=Which])).
 
-%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a short proof attempt, then the model
+%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a search for a small model
+%  (most stories have one of one or two elements), a short proof attempt, then the full model
 %  search, then the full proof attempt; each within Inferences.
 status(Fs, budget(Inf, MaxDom), S) :-
     Small is max(1, Inf // 20),
     conj(Fs, F),
-    (   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
+    SmallDom is min(2, MaxDom),
+    (   bounded(find_model(F, SmallDom), Small, M0), M0 \== none -> S = sat(M0)
+    ;   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
     ;   bounded(find_model(F, MaxDom), Inf, M), M \== none -> S = sat(M)
     ;   bounded(refute(Fs), Inf, P2), P2 \== none -> S = unsat(P2)
     ;   S = unknown(inferences)

@@ -131,9 +131,18 @@ def z3_decide(premises, conclusion):
             ("unsat", "unsat"): "INCONSISTENT"}[(neg, pos)]
 
 
-def check_agreement(stories):
+UNKNOWN_BOUND = 0.02  # ambit may leave at most this share of the verdicts Z3 reaches undecided
+
+
+def check_agreement(stories) -> tuple[int, int]:
+    """Assert that no verdict contradicts Z3's and that every model is real; return (stories Z3
+    decides, of those the ones ambit leaves UNKNOWN)."""
+    decided = unknown = 0
     for (ps, c), d in zip(stories, decide_batch(stories, "folio", inferences=200_000, max_domain=5)):
         want = z3_decide(ps, c)
+        if want is not None:
+            decided += 1
+            unknown += d.verdict == "UNKNOWN"
         if d.verdict != "UNKNOWN" and want is not None:
             assert d.verdict == want, (ps, c, d)
         for key, true, false in (("countermodel", ps, [c]), ("model", [*ps, c], [])):
@@ -142,6 +151,23 @@ def check_agreement(stories):
                 model = {"domain": m["domain"], "constants": m["constants"],
                          "atoms": {_atom(a) for a in m["true_atoms"]}}
                 assert all(holds(f, model) for f in true) and not any(holds(f, model) for f in false)
+    return decided, unknown
+
+
+def agreement_run(strategy, examples: int) -> None:
+    """Run check_agreement on `examples` random story lists, then hold ambit's UNKNOWNs (on the
+    stories Z3 decides) to UNKNOWN_BOUND: undecided answers are counted, never skipped."""
+    tally = [0, 0]
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(strategy)
+    def run(stories):
+        decided, unknown = check_agreement(stories)
+        tally[0] += decided
+        tally[1] += unknown
+
+    run()
+    assert tally[1] <= UNKNOWN_BOUND * tally[0], f"ambit UNKNOWN on {tally[1]} of {tally[0]} stories Z3 decides"
 
 
 def _atom(text):
@@ -151,15 +177,12 @@ def _atom(text):
     return (name, *rest[:-1].split(", "))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.lists(random_formula(), min_size=1, max_size=3), random_formula()), min_size=1, max_size=4))
-def test_never_contradicts_z3(stories):
-    check_agreement(stories)
+def test_never_contradicts_z3():
+    agreement_run(st.lists(st.tuples(st.lists(random_formula(), min_size=1, max_size=3), random_formula()),
+                           min_size=1, max_size=4), 25)
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.lists(random_formula(depth=3), min_size=1, max_size=5), random_formula(depth=3)),
-                min_size=1, max_size=4))
-def test_never_contradicts_z3_bigger(stories):
-    check_agreement(stories)
+def test_never_contradicts_z3_bigger():
+    agreement_run(st.lists(st.tuples(st.lists(random_formula(depth=3), min_size=1, max_size=5), random_formula(depth=3)),
+                           min_size=1, max_size=4), 300)
