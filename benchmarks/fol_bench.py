@@ -12,7 +12,7 @@ ambit's AST, E the TPTP that ambit's renderer writes.
 Reported: disagreements between ambit's definite verdicts and any definite Z3 or E verdict (target
 0, each listed), ambit's UNKNOWN rate on items Z3 or E decide (target <= 1%), median time per
 story (ambit single call, ambit through the CLI with process start-up, Z3, E) with ratios,
-batched equivalence pairs/s, and batched throughput with 1 vs 2 Prolog workers. E is skipped
+batched equivalence pairs/s, and batched throughput with 1 vs 2 Prolog worker processes. E is skipped
 with a line saying so when `eprover` is not on PATH.
 """
 
@@ -438,6 +438,16 @@ def main(argv: list[str] | None = None) -> int:
         story_out["ratio_to_z3"]["e"] = round(story_out["median_ms"]["e"] / m["z3"], 3)
         pair_out["vs_e"] = compare("e", pair_v[:n], e_pv, pair_list[:n])
         pair_out["median_ms"]["e"] = round(statistics.median(e_pt) * 1e3, 2)
+    # 1 vs 2 Prolog worker processes on the same batches (the pool started and warmed first)
+    fol.decide_batch(story_list[:fol.CHUNK * 2], "folio", workers=2)
+    by_workers = {}
+    for w in (1, 2):
+        _, ds = timed(fol.decide_batch, story_list, "folio", workers=w)
+        _, dp = timed(fol.equivalent_batch, pair_list, "folio", workers=w)
+        by_workers[w] = {"stories_per_s": round(len(story_list) / ds, 1), "pairs_per_s": round(len(pair_list) / dp, 1)}
+    out["workers"] = {"1": by_workers[1], "2": by_workers[2],
+                      "speedup_2_vs_1": {k: round(by_workers[2][k] / by_workers[1][k], 2) for k in by_workers[1]},
+                      "load_average_1min": round(os.getloadavg()[0], 2)}
     out["story_results"] = story_out
     out["pair_results"] = pair_out
     out["targets_met"] = {

@@ -35,6 +35,9 @@ class PrologError(RuntimeError):
         super().__init__(message)
         self.timed_out = timed_out
 
+    def __reduce__(self):  # keep `timed_out` when the error crosses from a pool process
+        return (PrologError, (str(self), self.timed_out))
+
 
 _STOP = object()
 
