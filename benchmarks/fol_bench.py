@@ -302,9 +302,9 @@ def e_equiv(a, b, cpu_limit, tmp) -> str | None:
 # --------------------------------------------------------------------------- measuring
 
 
-def timed(fn, *args):
+def timed(fn, *args, **kwargs):
     t = time.perf_counter()
-    r = fn(*args)
+    r = fn(*args, **kwargs)
     return r, time.perf_counter() - t
 
 

@@ -320,15 +320,19 @@ close(L, _, _, _, Lem, lemma(L)) :- member(M, Lem), M == L, !.
 close(L, Path, Lim, Mode, _, Step) :-
     complement(L, N), key(N, K),
     (   member(P, Path), unify_with_occurs_check(P, N), Step = reduction(L)
-    ;   lit(K, N0, Rest, I), unify_with_occurs_check(N0, N),
-        within_limit(Rest, Path, Lim),
+    ;   lit(K, N0, Rest, I), ( ground(Rest) -> Ground = true ; Ground = false ),
+        unify_with_occurs_check(N0, N),
+        within_limit(Ground, Path, Lim),
         regular([L|Path], Rest),
         Step = extension(L, I, [N0|Rest], Sub),
         prove(Rest, [L|Path], Lim, Mode, [], Sub)
     ).
 
-within_limit(Rest, Path, Lim) :-
-    (   ground(Rest) -> true
+%  within_limit(+Ground, +Path, +Limit): an input clause that is ground (checked before the
+%  connection binds it: an instance made ground by unification still counts) may extend any
+%  path; any other only a path shorter than Limit.
+within_limit(Ground, Path, Lim) :-
+    (   Ground == true -> true
     ;   length(Path, N), N < Lim -> true
     ;   ( path_limit_hit -> true ; assertz(path_limit_hit) ), fail
     ).

@@ -51,8 +51,10 @@ def test_equality_and_equivalence():
     ("P(a) ⊕ P(a) ⊕ R(b, b) ⊕ (∃x (Q(a) ↔ R(x, x)))", "P(a) ⊕ P(a) ⊕ R(b, b) ⊕ (∃x (Q(a) ↔ ¬¬¬¬R(x, x)))"),
     ("(R(a, a) ⊕ R(b, b) ⊕ (P(b) → Q(b))) ∧ (∃x (P(x) ∧ R(x, x)))",
      "¬(R(a, a) ⊕ R(b, b) ↔ ¬¬(¬¬P(b) → Q(b))) ∧ (∃x (P(x) ∧ R(x, x)))"),
+    # a clause instance made ground by a connection is still held to the path limit
+    ("∀x (P(x) → (∃y (R(y, y) ∨ P(y))))", "∀x (P(x) → (∃y (¬¬R(y, y) ∨ P(y))))"),
 ])
-def test_nested_iff_and_xor_are_decided(a, b):
+def test_hard_cases_are_decided(a, b):
     v = logic.equivalent(a, b, fmt="folio")
     assert v.verdict == "EQUIVALENT", v
     assert logic.equivalent(a, f"¬({b})", fmt="folio").verdict == "NOT_EQUIVALENT"
