@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, free_vars
 from .parse import parse
+from . import prolog_pool
 from .prolog_worker import PrologError, worker
 
 DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
@@ -172,17 +173,21 @@ def _budget(inferences: int, max_domain: int) -> str:
     return f"budget({int(inferences)},{int(max_domain)})"
 
 
-def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict | None]:
-    """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks; None for an item of
-    a chunk that ran past its time backstop."""
-    w = worker()
-    w.consult(PROGRAM)
+def _run(items: list[str], inferences: int, max_domain: int, time_limit: float, workers: int = 1) -> list[dict | None]:
+    """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
+    each); None for an item of a chunk that ran past its time backstop. With `workers` > 1 the
+    chunks run side by side on that many Prolog processes (prolog_pool.py)."""
     out: list[dict | None] = []
     futures = []
+    if workers <= 1:
+        w = worker()
+        w.consult(PROGRAM)
     for i in range(0, len(items), CHUNK):
         chunk = items[i:i + CHUNK]
         goal = f"fol:batch_json([{','.join(chunk)}],{_budget(inferences, max_domain)},Out)"
-        futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=time_limit * len(chunk) + 5.0)))
+        limit = time_limit * len(chunk) + 5.0
+        fut = w.submit_json_quiet(goal, time_limit=limit) if workers <= 1 else prolog_pool.submit(PROGRAM, goal, limit, workers)
+        futures.append((len(chunk), fut))
     for n, fut in futures:
         try:
             out.extend(fut.result())
@@ -200,11 +205,13 @@ def decide_batch(
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int = DEFAULT_MAX_DOMAIN,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
 ) -> list[Decision]:
-    """`decide` for many (premises, conclusion) stories, in order, in few Prolog round trips."""
+    """`decide` for many (premises, conclusion) stories, in order, in few Prolog round trips
+    (one goal per chunk of CHUNK stories; chunks spread over `workers` Prolog processes)."""
     parsed = [([formula(p, fmt) for p in ps], formula(c, fmt)) for ps, c in stories]
     items = [f"decide([{','.join(to_term(p) for p in ps)}],{to_term(c)})" for ps, c in parsed]
-    answers = _run(items, inferences, max_domain, time_limit)
+    answers = _run(items, inferences, max_domain, time_limit, workers)
     return [_decision(d, ps, c) for d, (ps, c) in zip(answers, parsed)]
 
 
@@ -238,9 +245,10 @@ def equivalent_batch(
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int = DEFAULT_MAX_DOMAIN,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
 ) -> list:
-    """Full first-order equivalence of many pairs: `logic.equivalence.Verdict`s, in order; the
-    witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
+    """Full first-order equivalence of many pairs: `logic.equivalence.Verdict`s, in order (chunks
+    spread over `workers` Prolog processes); the witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
     the answer is UNKNOWN."""
     from .equivalence import Verdict
 
@@ -253,7 +261,7 @@ def equivalent_batch(
         else:
             todo.append(i)
     answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
-                   inferences, max_domain, time_limit)
+                   inferences, max_domain, time_limit, workers)
     for i, d in zip(todo, answers):
         out[i] = _verdict(d, *parsed[i])
     return out

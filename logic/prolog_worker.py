@@ -62,6 +62,9 @@ class PrologError(RuntimeError):
             return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
         return cls(f"Prolog error: {payload}")
 
+    def __reduce__(self):  # keep `timed_out` when the error crosses from a pool process
+        return (PrologError, (str(self), self.timed_out))
+
 
 _STOP = object()
 

@@ -33,7 +33,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(occurs)).
 
-:- thread_local lit/4, clause_of/3, path_limit_hit/0, skolem_count/1.
+:- thread_local lit/4, clause_of/3, path_limit_hit/0, skolem_count/1, definition/1.
 
 
 /* ------------------------------------------------------------------------------------
@@ -80,12 +80,15 @@ status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof
 status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
 status_json(unknown(Which), json([status=unknown, budget=Which])).
 
-%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a short proof attempt, then the model
+%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a search for a small model
+%  (most stories have one of one or two elements), a short proof attempt, then the full model
 %  search, then the full proof attempt; each within Inferences.
 status(Fs, budget(Inf, MaxDom), S) :-
     Small is max(1, Inf // 20),
     conj(Fs, F),
-    (   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
+    SmallDom is min(2, MaxDom),
+    (   bounded(find_model(F, SmallDom), Small, M0), M0 \== none -> S = sat(M0)
+    ;   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
     ;   bounded(find_model(F, MaxDom), Inf, M), M \== none -> S = sat(M)
     ;   bounded(refute(Fs), Inf, P2), P2 \== none -> S = unsat(P2)
     ;   S = unknown(inferences)
@@ -115,7 +118,7 @@ nnf(and(F, G), neg, Env, Us, or(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg
 nnf(or(F, G), pos, Env, Us, or(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
 nnf(or(F, G), neg, Env, Us, and(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
 nnf(imp(F, G), S, Env, Us, N) :- !, nnf(or(not(F), G), S, Env, Us, N).
-nnf(iff(F, G), S, Env, Us, N) :- !, nnf(and(or(not(F), G), or(F, not(G))), S, Env, Us, N).
+nnf(iff(F, G), S, Env, Us, N) :- !, named(F, Env, Us, A), named(G, Env, Us, B), iff_nnf(S, A, B, N).
 nnf(xor(F, G), S, Env, Us, N) :- !, nnf(not(iff(F, G)), S, Env, Us, N).
 nnf(all(X, F), pos, Env, Us, N) :- !, universal(X, F, pos, Env, Us, N).
 nnf(some(X, F), neg, Env, Us, N) :- !, universal(X, F, neg, Env, Us, N).
@@ -129,6 +132,30 @@ existential(X, F, S, Env, Us, N) :-
 
 next_skolem(K) :-
     ( retract(skolem_count(K0)) -> true ; K0 = 0 ), K is K0 + 1, assertz(skolem_count(K)).
+
+%  iff_nnf(+Sign, +A, +B, -N): A ↔ B (Sign pos) or A ⊕ B (neg) over literals A, B
+iff_nnf(pos, lit(A), lit(B), and(or(lit(NA), lit(B)), or(lit(A), lit(NB)))) :- complement(A, NA), complement(B, NB).
+iff_nnf(neg, lit(A), lit(B), and(or(lit(A), lit(B)), or(lit(NA), lit(NB)))) :- complement(A, NA), complement(B, NB).
+
+%  named(+F, +Env, +Us, -Lit): a literal equivalent to F: F's own when F is an atom or a
+%  negated one, else a definition atom D over the universals F mentions, with D → F and
+%  ¬D → ¬F recorded as definition/1 (so an operand of ↔ or ⊕ is written once per polarity,
+%  not copied into every clause: the clausal form stays linear in the formula).
+named(F, Env, Us, lit(L)) :- literal_formula(F), !, nnf(F, pos, Env, Us, lit(L)).
+named(F, Env, Us, lit(D)) :-
+    nnf(F, pos, Env, Us, P), nnf(F, neg, Env, Us, Q),
+    term_variables(P-Q, All), universals_in(All, Us, Vs),
+    next_skolem(K), D = rel(def(K), Vs), complement(D, ND),
+    assertz(definition(or(lit(ND), P))),
+    assertz(definition(or(lit(D), Q))).
+
+universals_in([], _, []).
+universals_in([V|Vs], Us, Out) :-
+    ( memberchk_eq(V, Us) -> Out = [V|Out1] ; Out = Out1 ), universals_in(Vs, Us, Out1).
+
+literal_formula(rel(_, _)).
+literal_formula(eq(_, _)).
+literal_formula(not(F)) :- literal_formula(F).
 
 flip(pos, neg).
 flip(neg, pos).
@@ -165,7 +192,7 @@ define(_, [C], [C], D, D) :- !.
 define(F, Cs, [[Def]], D0, D) :-
     term_variables(F, Vs), next_skolem(K),
     Def = rel(def(K), Vs),
-    maplist([C, [-Def|C]]>>true, Cs, DefCs),
+    guarded(Cs, -Def, DefCs),
     append(D0, DefCs, D).
 
 %  clausal_form(+TaggedFormulas, -Clauses): Tag-Clause for every clause (a list of literals A
@@ -181,10 +208,21 @@ clausal_form(TFs, Clauses) :-
 
 formula_clauses(Tag-F, Out, Rest) :-
     empty_assoc(E),
+    retractall(definition(_)),
     nnf(F, pos, E, [], N),
-    cnf(N, Cs0, [], Defs),
-    append(Cs0, Defs, Cs),
-    foldl([C, [Tag-C|T], T]>>true, Cs, Out, Rest).
+    findall(G, retract(definition(G)), Gs),
+    foldl(nnf_clauses, [N|Gs], Cs, []),
+    tag_all(Cs, Tag, Out, Rest).
+
+%  (written without yall lambdas: their copy semantics depend on whether library(yall) was
+%  loaded when this file was compiled, and a copied Def would lose its shared variables)
+guarded([], _, []).
+guarded([C|Cs], G, [[G|C]|Gs]) :- guarded(Cs, G, Gs).
+
+tag_all([], _, Rest, Rest).
+tag_all([C|Cs], Tag, [Tag-C|Out], Rest) :- tag_all(Cs, Tag, Out, Rest).
+
+nnf_clauses(N, Cs, Rest) :- cnf(N, Cs0, [], Defs), append(Cs0, Defs, Cs1), append(Cs1, Rest, Cs).
 
 equality_axioms(Cs, []) :- \+ ( member(C, Cs), member(L, C), atom_of(L, rel('=', _)) ), !.
 equality_axioms(Cs, [[rel('=', [X, X])],
@@ -247,14 +285,20 @@ key(rel(P, As), pos(P, N)) :- length(As, N).
 complement(-A, A) :- !.
 complement(A, -A).
 
-%  deepen(+Limit, -Proof): iterative deepening on the path length; first with restricted
-%  backtracking, then complete. Fails once a limit was never reached (the search is finite).
+%  deepen(+Limit, -Proof): iterative deepening on the path length. Below complete_from/1
+%  only restricted backtracking (each literal closed in its first way) is tried; the
+%  complete search joins once the limit reaches it, or earlier when the restricted pass
+%  failed without meeting the limit (so restricting was what failed). Fails once no pass
+%  reached its limit (the search space is finite).
 deepen(Lim, Proof) :-
     retractall(path_limit_hit),
     (   start(Lim, rb, Proof) -> true
-    ;   start(Lim, full, Proof) -> true
+    ;   complete_from(C), Lim < C, path_limit_hit -> Lim1 is Lim + 1, deepen(Lim1, Proof)
+    ;   retractall(path_limit_hit), start(Lim, full, Proof) -> true
     ;   path_limit_hit, Lim1 is Lim + 1, deepen(Lim1, Proof)
     ).
+
+complete_from(5).
 
 %  start: a clause with positive literals only opens the proof (an unsatisfiable clause set
 %  always has one).
@@ -276,15 +320,19 @@ close(L, _, _, _, Lem, lemma(L)) :- member(M, Lem), M == L, !.
 close(L, Path, Lim, Mode, _, Step) :-
     complement(L, N), key(N, K),
     (   member(P, Path), unify_with_occurs_check(P, N), Step = reduction(L)
-    ;   lit(K, N0, Rest, I), unify_with_occurs_check(N0, N),
-        within_limit(Rest, Path, Lim),
+    ;   lit(K, N0, Rest, I), ( ground(Rest) -> Ground = true ; Ground = false ),
+        unify_with_occurs_check(N0, N),
+        within_limit(Ground, Path, Lim),
         regular([L|Path], Rest),
         Step = extension(L, I, [N0|Rest], Sub),
         prove(Rest, [L|Path], Lim, Mode, [], Sub)
     ).
 
-within_limit(Rest, Path, Lim) :-
-    (   ground(Rest) -> true
+%  within_limit(+Ground, +Path, +Limit): an input clause that is ground (checked before the
+%  connection binds it: an instance made ground by unification still counts) may extend any
+%  path; any other only a path shorter than Limit.
+within_limit(Ground, Path, Lim) :-
+    (   Ground == true -> true
     ;   length(Path, N), N < Lim -> true
     ;   ( path_limit_hit -> true ; assertz(path_limit_hit) ), fail
     ).
