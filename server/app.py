@@ -106,8 +106,7 @@ def serve(
     model: engine model spec (None: the default model); `no_model=True` (or model="none")
     serves the logic RPCs only. `backend` replaces the engine entirely (tests). port=0 picks a
     free port (see `.port`). With `wait=True` returns once ready (health SERVING).
-    `security`: TLS, mTLS and token options; a non-loopback `host` without TLS and a token
-    raises SecurityConfigError unless `security.insecure` (see `server.security`).
+    `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
     """
     security.validate(host)
     credentials, tokens = security.credentials(), security.token_store()
@@ -116,10 +115,7 @@ def serve(
     core = AmbitCore(limits, prolog_seconds)
     serving = threading.Event()
     server, health_servicer = _grpc_server(core, stats, workers, limits, tokens, serving)
-    address = f"{host}:{port}"
-    bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
-    if bound == 0:
-        raise OSError(f"cannot bind {host}:{port}")
+    bound = _bind(server, host, port, credentials)
     server.start()
     running = RunningServer(server, bound, host, core, health_servicer, tokens)
 
@@ -134,11 +130,7 @@ def serve(
             if not running._stopped:
                 serving.set()
                 _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
-            log.info(
-                "ready model=%s device=%s dtype=%s max_batch=%d in %.1f s",
-                core.model_info.get("model_id", NO_MODEL), core.model_info.get("device", "-"),
-                core.model_info.get("dtype", "-"), max_batch, time.monotonic() - t0,
-            )
+            _log_ready(core, max_batch, time.monotonic() - t0)
         except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
             log.exception("startup failed")
             running.startup_error = e
@@ -153,6 +145,21 @@ def serve(
     else:
         threading.Thread(target=load, name="ambit-load", daemon=True).start()
     return running
+
+
+def _bind(server: grpc.Server, host: str, port: int, credentials: Any) -> int:
+    """Bind host:port, plaintext or with TLS credentials; the bound port (port 0 picks one)."""
+    address = f"{host}:{port}"
+    bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
+    if bound == 0:
+        raise OSError(f"cannot bind {host}:{port}")
+    return bound
+
+
+def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
+    info = core.model_info
+    log.info("ready model=%s device=%s dtype=%s max_batch=%d in %.1f s", info.get("model_id", NO_MODEL),
+             info.get("device", "-"), info.get("dtype", "-"), max_batch, seconds)
 
 
 def _grpc_server(
