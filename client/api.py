@@ -23,6 +23,8 @@ import grpc
 from client.channel import make_channel, split_servers
 from client.credentials import ClientSecurity, token_from
 from client.explanation import ExplainedDistribution, Explanation, explanation
+from client.generation import Reply, Turn
+from client import generation as _gen
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc as pb_grpc
 
@@ -416,6 +418,14 @@ class Client:
         explained = explanation(r.explanation, utterance, fmt) if r.HasField("explanation") else None
         return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
 
+
+    def generate(self, messages: Sequence[Turn], *, max_new_tokens: int = 0, use_chat_template: bool | None = None,
+                 temperature: float = 0.0, top_p: float = 1.0, seed: int | None = None,
+                 timeout: float | None = None) -> Reply:
+        """The model's reply to chat turns ((role, content) or dicts): greedy unless
+        ``temperature`` > 0; the model's chat template unless ``use_chat_template`` is False."""
+        req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed)
+        return _gen.reply(self._call("Generate", req, timeout))
 
 def _code_name(code: int) -> str:
     """The gRPC status name for an integer code (``3`` → ``INVALID_ARGUMENT``)."""

@@ -12,7 +12,8 @@ from proto.ambit.v1 import ambit_pb2 as pb
 from logic.explain import Explanation
 
 from .service import (
-    CanonicalQuery, DecodingOptions, Distribution, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, InvalidField,
+    CanonicalQuery, DecodingOptions, Distribution, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, GenerateQuery,
+    InvalidField,
     ModelCounters, ParseQuery, PromptSpec, RaddAnswer, RaddQuery, ScoreQuery, ServerInfo, ServiceError,
     Vocabulary,
 )
@@ -297,3 +298,22 @@ def stats_response(
         out.model_batches, out.model_jobs, out.rejected = model.batches, model.jobs, model.rejected
         out.model_busy_seconds = model.busy_seconds
     return out
+
+
+# --------------------------------------------------------------------------- generation
+
+
+def generate_query(req: pb.GenerateRequest) -> GenerateQuery:
+    return GenerateQuery(
+        messages=tuple((m.role, m.content) for m in req.messages), max_new_tokens=req.max_new_tokens,
+        use_chat_template=req.use_chat_template if req.HasField("use_chat_template") else None,
+        temperature=req.temperature, top_p=req.top_p or 1.0, seed=req.seed if req.HasField("seed") else 0,
+    )
+
+
+def generate_response(req: pb.GenerateRequest, g: Any, model_id: str) -> pb.GenerateResponse:
+    """`g` is the engine's `Generation`."""
+    return pb.GenerateResponse(
+        request_id=req.request_id, text=g.text, prompt=g.prompt, prompt_tokens=g.prompt_tokens,
+        new_tokens=g.new_tokens, finish_reason=g.finish_reason, model_id=model_id, chat_template=g.chat_template,
+    )

@@ -95,3 +95,34 @@ class ModelBackend:
         except DecodeCancelled as e:
             raise DecodeStopped(str(e)) from None
 
+
+    # -- free-text generation (issue 20) ---------------------------------------------------
+    def generate(self, turns: list[tuple[str, str]], params: "GenerateParams",
+                 should_stop: Callable[[], bool]) -> Any:
+        """The model's reply (an engine `Generation`) to `turns` ((role, content) pairs);
+        raises DecodeStopped once should_stop() is true."""
+        from server.engine import DecodeCancelled
+        from server.engine.generate import ChatTurn, generate
+
+        try:
+            return generate(self.lm, [ChatTurn(r, c) for r, c in turns], params.max_new_tokens,
+                            use_chat_template=params.use_chat_template, temperature=params.temperature,
+                            top_p=params.top_p, seed=params.seed, should_stop=should_stop)
+        except DecodeCancelled as e:
+            raise DecodeStopped(str(e)) from None
+
+    def has_chat_template(self) -> bool:
+        from server.engine.generate import has_chat_template
+
+        return has_chat_template(self.lm)
+
+
+@dataclass(frozen=True)
+class GenerateParams:
+    """Validated generation options: greedy when temperature is 0."""
+
+    max_new_tokens: int
+    use_chat_template: bool
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int = 0

@@ -71,3 +71,7 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
     def ExplainReadings(self, request: pb.ExplainReadingsRequest, context: CallContext) -> pb.ExplainReadingsResponse:
         answer = self.core.explain_readings(convert.explain_query(request), context.deadline)
         return convert.explain_response(request, answer)
+
+    def Generate(self, request: pb.GenerateRequest, context: CallContext) -> pb.GenerateResponse:
+        reply = self.core.generate(convert.generate_query(request), context.deadline)
+        return convert.generate_response(request, reply, self.core.model_id)

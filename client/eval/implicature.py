@@ -1,8 +1,11 @@
-"""Implicature suite (Ruis et al. 2023): coherent vs incoherent likelihood per template and k.
+"""Implicature suite (Ruis et al. 2023), accuracy per template and k, by one of two protocols.
 
-A pair is correct when the model gives the coherent final word (" yes"/" no") a higher
-log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
-comparing the full texts)."""
+``score``: a pair is correct when the model gives the coherent final word (" yes"/" no") a
+higher log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
+comparing the full texts). ``generate``: the prompt as a chat turn, the greedy reply read as
+yes/no (``client.eval.implicature_generate``; ``--cot`` asks for reasoning first); unreadable
+replies are counted and wrong. ``auto`` (the default): generate for models with a chat template.
+Reports carry the paper's human (86.2%, best 92%) and random (50%) reference lines."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+from client.eval import implicature_generate as G
 from client.eval import metrics as M
 from client.eval import report as R
+from client.eval.radd_model import PROTOCOLS, resolve_protocol
 from client.eval.suite import MissingData, Option, RunContext, Suite, csv_of, data_root, option
 
 KS = (0, 1, 5, 10, 15, 30)
@@ -52,7 +57,12 @@ def summary(records: Sequence[dict], model: str) -> dict:
     gold = [r["label"] for r in records]
     pred = [r["predicted"] for r in records]
     prf = {c: M.precision_recall_f1(gold, pred, c) for c in ("yes", "no")} if records else {}
-    return {"suite": "implicature", "model": model, "by_k": by_k, "per_class": prf}
+    out = {"suite": "implicature", "model": model, "by_k": by_k, "per_class": prf,
+           "reference": R.IMPLICATURE_REFERENCE}
+    if any(r.get("protocol") == "generate" for r in records):
+        for k, block in by_k.items():
+            block["unparseable"] = sum(r["predicted"] is None for r in records if str(r["k"]) == k)
+    return out
 
 
 def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
@@ -67,7 +77,27 @@ class ImplicatureSuite(Suite):
 
     def options(self) -> Sequence[Option]:
         return (option("--k", dest="ks", type=csv_of(int), default=list(KS)),
-                option("--templates", type=csv_of(int), default=list(TEMPLATES)))
+                option("--templates", type=csv_of(int), default=list(TEMPLATES)),
+                option("--protocol", choices=PROTOCOLS, default="auto",
+                       help="generate: a greedy chat reply read as yes/no; score: likelihood of the coherent vs "
+                            "incoherent word; auto (default): generate for models with a chat template"),
+                option("--cot", action="store_true",
+                       help="generate protocol: ask for step-by-step reasoning, read the final yes/no"),
+                option("--implicature-tokens", type=int, default=None,
+                       help=f"generate protocol: reply budget (default {G.DEFAULT_MAX_NEW_TOKENS}, "
+                            f"{G.DEFAULT_COT_TOKENS} with --cot)"))
+
+    def protocol(self, ctx: RunContext) -> str:
+        """``--protocol``, ``auto`` resolved once per run by asking the server."""
+        if getattr(ctx.args, "protocol", "auto") == "auto":
+            ctx.args.protocol = resolve_protocol(ctx.client, "auto")
+        if ctx.args.protocol == "score" and getattr(ctx.args, "cot", False):
+            raise ValueError("implicature --cot reads a generated answer: it needs --protocol generate")
+        return ctx.args.protocol
+
+    def _tokens(self, args) -> int:
+        n = getattr(args, "implicature_tokens", None)
+        return n or (G.DEFAULT_COT_TOKENS if getattr(args, "cot", False) else G.DEFAULT_MAX_NEW_TOKENS)
 
     def missing_data(self, args) -> MissingData | None:
         folder = data_root(args) / "implicature"
@@ -79,18 +109,27 @@ class ImplicatureSuite(Suite):
 
     def run_key(self, ctx: RunContext) -> dict:
         a = ctx.args
-        return {"suite": self.name, "model": ctx.model, "ks": a.ks, "templates": a.templates,
-                "seed": a.seed, "limit": a.limit}
+        key = {"suite": self.name, "model": ctx.model, "ks": a.ks, "templates": a.templates,
+               "seed": a.seed, "limit": a.limit}
+        if self.protocol(ctx) == "generate":  # score runs keep their old key, so they resume
+            key.update(protocol="generate", cot=bool(a.cot), max_new_tokens=self._tokens(a))
+        return key
 
     def items(self, ctx: RunContext) -> list[dict]:
         a = ctx.args
         return items(a.data / "implicature", a.ks, a.templates, a.seed, a.limit)
 
     def processor(self, ctx: RunContext):
+        if self.protocol(ctx) == "generate":
+            cot, n = bool(ctx.args.cot), self._tokens(ctx.args)
+            return lambda item: G.process(ctx.client, item, cot, n)
         return lambda item: process(ctx.client, item)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        return summary(records, ctx.model)
+        s = summary(records, ctx.model)
+        s["protocol"] = self.protocol(ctx)
+        s["cot"] = bool(getattr(ctx.args, "cot", False))
+        return s
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_reports(ctx.out, records, summary)

@@ -1,6 +1,8 @@
 """RADD metrics as pure functions, in the layout of the paper's Tables 3 and 4.
 
-Predictions are readings ("de_dicto" | "de_re") or None ("neither": no usable answer).
+Predictions are readings ("de_dicto" | "de_re"), "both_consistent" (a solver that finds the
+premises leave both readings open, as the prolog solver does for a few instances) or None
+("neither": no usable answer, e.g. an unparseable reply).
 As in the paper's `calc_metrics.py`: a chosen option equal to the label is the label's class,
 any other chosen option is the other class, no choice is "neither"; precision, recall and F1
 per class over gold de_dicto/de_re; the confusion table in percent of all instances.
@@ -15,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 CLASSES = ("de_dicto", "de_re")
+BOTH = "both_consistent"
 NEITHER = "neither"
-COLUMNS = (*CLASSES, NEITHER)
+COLUMNS = (*CLASSES, BOTH, NEITHER)
 
 
 def reading_of(choice: int | None, label_nr: int, label_name: str) -> str | None:
@@ -94,12 +97,13 @@ def summarise(gold: Sequence[str], pred: Sequence[str | None]) -> dict:
         "per_class": {c: precision_recall_f1(gold, pred, c) for c in CLASSES},
         "confusion": confusion_percent(gold, pred),
         "neither": sum(p is None for p in pred),
+        "both_consistent": sum(p == BOTH for p in pred),
     }
 
 
 def _check(gold: Sequence, pred: Sequence) -> None:
     if len(gold) != len(pred):
         raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
-    bad = {g for g in gold if g not in CLASSES} | {p for p in pred if p is not None and p not in CLASSES}
+    bad = {g for g in gold if g not in CLASSES} | {p for p in pred if p is not None and p not in (*CLASSES, BOTH)}
     if bad:
         raise ValueError(f"unknown classes {sorted(bad)}")

@@ -90,11 +90,13 @@ def _reply_text(response: Any) -> str:
 # -- solvers -------------------------------------------------------------------------------
 
 
-def record(row: Row, choice: int | None, **extra: Any) -> dict[str, Any]:
+def record(row: Row, choice: int | None, pred: str | None = None, **extra: Any) -> dict[str, Any]:
+    """One item's record; ``pred`` overrides the reading read from ``choice`` (the prolog
+    solver's "both_consistent"). ``style`` defaults to the instance's prompt style."""
     inst = row.instance
-    pred = M.reading_of(choice, inst.label_nr, inst.label_name)
-    return {"id": row.source, "model": row.model, "pair": inst.pair, "label_nr": inst.label_nr,
-            "label_name": inst.label_name, "choice": choice, "pred": pred,
+    pred = pred or M.reading_of(choice, inst.label_nr, inst.label_name)
+    return {"id": row.source, "model": row.model, "pair": inst.pair, "style": inst.prompt_style,
+            "label_nr": inst.label_nr, "label_name": inst.label_name, "choice": choice, "pred": pred,
             "correct": pred == inst.label_name, **extra}
 
 
@@ -107,10 +109,22 @@ def evaluate_chooser(rows: Sequence[Row], choose: Callable[[RaddInstance], int |
 
 
 def summarise(records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"suite": "radd", "solver": solver, **_block(records)}
+    """Figures of one model in one prompt style at the top level; with several models or
+    styles, ``by_model`` and ``by_style`` (style -> model -> figures) instead, and no top-level
+    accuracy: figures of different models or styles are never pooled (the paper's tables
+    keep Direct and CoT, and each model, apart)."""
     models = sorted({r["model"] for r in records})
+    styles = sorted({r.get("style", "direct") for r in records})
+    out: dict[str, Any] = {"suite": "radd", "solver": solver}
+    if len(models) <= 1 and len(styles) <= 1:
+        out.update(_block(records))
+    else:
+        out.update(n=len(records), accuracy=None, pooled=False)
     if solver != "prolog":
         out["by_model"] = {m: _block([r for r in records if r["model"] == m]) for m in models}
+    out["by_style"] = {st: {m: _block(sub) for m in models
+                            if (sub := [r for r in records if r.get("style", "direct") == st and r["model"] == m])}
+                       for st in styles}
     if solver == "prolog":
         status: dict[str, int] = defaultdict(int)
         for r in records:
@@ -141,32 +155,42 @@ def _cites_premises(verdict: dict[str, Any]) -> bool:
 
 
 def markdown(s: dict[str, Any]) -> str:
-    """``summary.md``: the paper's Table 3 (mean over pairs) beside the pooled figures, Table 4,
-    accuracy per pair, and for the prolog solver its verdict counts."""
-    blocks = s.get("by_model") or {s["solver"]: s}
-    lines = [f"# RADD — solver `{s['solver']}`", "",
-             f"n = {s['n']}, accuracy = {_pct(s['accuracy'])}%", ""]
-    lines += ["## Precision / recall / F1 per class, mean over property pairs "
-              "(`per_class_macro`; the paper's Table 3)", ""]
+    """``summary.md``: per prompt style (as the paper's tables split Direct and CoT), the
+    paper's Table 3 (mean over pairs) beside the pooled figures, Table 4 and accuracy per pair,
+    a row per model; for the prolog solver its verdict counts."""
+    head = f"n = {s['n']}" + (f", accuracy = {_pct(s['accuracy'])}%" if s.get("accuracy") is not None else
+                              " (figures per model and style below; different models are not pooled)")
+    lines = [f"# RADD — solver `{s['solver']}`" + (f", protocol `{s['protocol']}`" if s.get("protocol") else ""),
+             "", head, ""]
+    for style, blocks in s["by_style"].items():
+        lines += [f"## Prompt style `{style}`", ""] + _style_section(blocks) + [""]
+    lines += ["An undefined figure of a pair (e.g. precision of a class never predicted there) counts as 0 in "
+              "the mean, as in the paper. *both consistent*: the solver found the premises leave both readings "
+              "open; *neither*: no usable answer (an unparseable reply), as the paper counts it."]
+    if "status" in s:
+        lines += _prolog_section(s)
+    return "\n".join(lines) + "\n"
+
+
+def _style_section(blocks: dict[str, dict[str, Any]]) -> list[str]:
+    """The tables of one prompt style, a row per model."""
+    lines = ["### Precision / recall / F1 per class, mean over property pairs (`per_class_macro`; the paper's "
+             "Table 3)", ""]
     lines += _prf_table(blocks, "per_class_macro", with_accuracy=False)
-    lines += ["", "An undefined figure of a pair (e.g. precision of a class never predicted there) "
-              "counts as 0 in the mean, as in the paper.", "",
-              "## Precision / recall / F1 per class, pooled over all instances (`per_class`)", ""]
+    lines += ["", "### Precision / recall / F1 per class, pooled over all instances (`per_class`)", ""]
     lines += _prf_table(blocks, "per_class", with_accuracy=True)
-    lines += ["", "## Confusion, % of all instances (Table 4 layout; rows gold)", "",
-              "| model | gold | de dicto | de re | neither |", "|---|---|---|---|---|"]
+    lines += ["", "### Confusion, % of all instances (Table 4 layout; rows gold)", "",
+              "| model | gold | de dicto | de re | both consistent | neither |", "|---|---|---|---|---|---|"]
     for name, b in blocks.items():
         for g in M.CLASSES:
             row = b["confusion"][g]
             lines.append(f"| {name} | {g.replace('_', ' ')} | " + " | ".join(f"{row[c]:.1f}" for c in M.COLUMNS) + " |")
     pairs = sorted({p for b in blocks.values() for p in b["by_pair"]})
-    lines += ["", "## Accuracy (%) per property pair", "",
+    lines += ["", "### Accuracy (%) per property pair", "",
               "| model | " + " | ".join(pairs) + " |", "|---" * (len(pairs) + 1) + "|"]
     for name, b in blocks.items():
         lines.append(f"| {name} | " + " | ".join(_pct(b["by_pair"].get(p)) for p in pairs) + " |")
-    if "status" in s:
-        lines += _prolog_section(s)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _prf_table(blocks: dict[str, dict[str, Any]], key: str, with_accuracy: bool) -> list[str]:
@@ -190,7 +214,7 @@ def _prolog_section(s: dict[str, Any]) -> list[str]:
                   "with two property values (e.g. one club from two countries). The benchmark's generator "
                   "pairs (relation, value) rows whose values differ and takes the sentence's value from the "
                   "row of the gold reading, so which row it picked, and so the label, is not in the text. "
-                  "No reasoning from the premises can recover it; these count as `neither`."]
+                  "No reasoning from the premises can recover it; these count as `both consistent`."]
     return lines
 
 

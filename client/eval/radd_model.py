@@ -1,13 +1,21 @@
-"""RADD with this server's language model as the solver.
+"""RADD with this server's language model as the solver, by one of two protocols.
 
-The model scores the continuations "Option 1" and "Option 2" of the benchmark's direct
-prompt (``messages[0]`` plus an answer cue) by forced decoding (ScoreCandidates) and picks
-the likelier. Rows, records and tables come from ``client.eval.radd``; this module adds the
-choice of rows, the chooser and a per-pair plot.
+  generate  the paper's protocol for dialogue models: the instance as a chat turn through the
+            model's chat template, a greedy reply, read with the rules that read the recorded
+            replies (``generators.radd.prompts.parse_choice``); for ``step_by_step5`` the
+            benchmark's two-turn dialogue (the first reply stays in the history, then the
+            style's follow-up asks for the option). An unreadable reply is "neither".
+  score     for base models: the likelihoods of "Option 1" and "Option 2" after the direct
+            prompt plus an answer cue (ScoreCandidates); always one of the two.
+
+``auto`` (the default) is ``generate`` when the server's model has a chat template, else
+``score``. Rows, records and tables come from ``client.eval.radd``; this module adds the
+choice of rows, the two choosers and a per-pair plot.
 """
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -15,9 +23,17 @@ from pathlib import Path
 from client.eval import radd
 from client.eval import report as R
 from client.eval.metrics_radd import CLASSES
+from generators.radd.prompts import PROMPT_STYLES, parse_choice
+from generators.radd.render import render_messages
 
 OPTIONS = ("Option 1", "Option 2")
 ANSWER_CUE = "\n\nAnswer: "
+PROTOCOLS = ("auto", "generate", "score")
+STYLES = tuple(PROMPT_STYLES)
+# budgets: the first (reasoning) turn gets room for a chain of thought, the follow-up only
+# has to name an option
+DEFAULT_MAX_NEW_TOKENS = 512
+DEFAULT_ANSWER_TOKENS = 64
 
 
 def select_rows(rows: Sequence[radd.Row], limit: int | None) -> list[radd.Row]:
@@ -38,9 +54,34 @@ def select_rows(rows: Sequence[radd.Row], limit: int | None) -> list[radd.Row]:
     return out
 
 
-def item_id(row: radd.Row) -> str:
-    """The model solver's item id: ``<pair>/<line>``."""
-    return f"{row.pair}/{row.source.rsplit(':', 1)[-1]}"
+def draw_per_pair(rows: Sequence[radd.Row], n: int, seed: int) -> list[radd.Row]:
+    """``n`` distinct instances drawn at random per property pair (seeded by ``seed`` and the
+    pair's name, so adding a pair changes no other pair's draw), in the data's order."""
+    if n < 1:
+        raise ValueError(f"--limit-per-pair must be at least 1, not {n}")
+    rows = radd.unique_instances(rows)
+    by_pair: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        by_pair[r.pair].append(i)
+    keep: set[int] = set()
+    for pair, idx in by_pair.items():
+        keep.update(random.Random(f"{seed}:{pair}").sample(idx, min(n, len(idx))))
+    return [r for i, r in enumerate(rows) if i in keep]
+
+
+def item_id(row: radd.Row, style: str | None = None) -> str:
+    """The model solver's item id: ``<pair>/<line>``, prefixed by ``<style>/`` when given."""
+    base = f"{row.pair}/{row.source.rsplit(':', 1)[-1]}"
+    return f"{style}/{base}" if style else base
+
+
+def user_turns(row: radd.Row, style: str) -> list[str]:
+    """The user turns of ``style`` for the row: the benchmark's own text when the row was
+    recorded in that style, else rendered from the parsed instance (byte-exact renderer)."""
+    if row.raw.get("prompt_style", row.instance.prompt_style) == style and len(row.raw["messages"]) == len(
+            PROMPT_STYLES[style]):
+        return list(row.raw["messages"])
+    return render_messages(row.instance, style)
 
 
 def model_chooser(client) -> Callable[[str], dict]:
@@ -50,6 +91,39 @@ def model_chooser(client) -> Callable[[str], dict]:
         lps = [s.sum_logprob for s in scores]
         return {"choice": 1 + max(range(len(lps)), key=lambda i: lps[i]), "logprobs": lps}
     return choose
+
+
+def dialogue_chooser(client, max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
+                     answer_tokens: int = DEFAULT_ANSWER_TOKENS) -> Callable[[list[str], str], dict]:
+    """``choose(user_turns, style) -> {"choice", "replies", "finish", "new_tokens"}``: the
+    model answers each user turn in turn (greedy, its replies kept in the history); the
+    choice is read from the replies as the paper read recorded ones (None: "neither")."""
+    def choose(turns: list[str], style: str) -> dict:
+        history: list[tuple[str, str]] = []
+        replies, finish, tokens = [], [], []
+        for i, turn in enumerate(turns):
+            history.append(("user", turn))
+            r = client.generate(history, max_new_tokens=max_new_tokens if i == 0 else answer_tokens)
+            history.append(("assistant", r.text))
+            replies.append(r.text)
+            finish.append(r.finish_reason)
+            tokens.append(r.new_tokens)
+        return {"choice": parse_choice(style, replies), "replies": replies, "finish": finish, "new_tokens": tokens}
+    return choose
+
+
+def resolve_protocol(client, protocol: str) -> str:
+    """``auto``: ``generate`` when the server's model has a chat template (asked with a
+    one-token reply), else ``score``; ``score`` too for a server without the Generate RPC."""
+    from client.api import AmbitError
+    if protocol != "auto":
+        return protocol
+    try:
+        return "generate" if client.generate([("user", "Hi")], max_new_tokens=1).chat_template else "score"
+    except AmbitError as e:
+        if e.code == "UNIMPLEMENTED":
+            return "score"
+        raise
 
 
 def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:
@@ -64,6 +138,7 @@ def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))
-    ax.set_title(f"RADD — solver {s['solver']} — {s.get('model', '')}", fontsize=9)
+    protocol = f", protocol {s['protocol']}" if s.get("protocol") else ""
+    ax.set_title(f"RADD — solver {s['solver']}{protocol} — {s.get('model', '')}", fontsize=9)
     ax.legend(handles=[bars, chance], fontsize=7, loc="upper right")
     R._save(fig, path)

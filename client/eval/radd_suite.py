@@ -3,11 +3,14 @@
   prolog     the regularity reasoning of ``logic.radd`` (identical prompts verified once);
   responses  the models' recorded replies in the benchmark files (``results.choice``, or the
              raw ``responses`` parsed as the paper did when ``results`` is absent);
-  model      this server's model scores "Option 1" vs "Option 2" (``client.eval.radd_model``).
+  model      this server's model: ``--protocol generate`` (a greedy chat reply, parsed like the
+             recorded ones; two turns for ``--style step_by_step5``) or ``score`` ("Option 1"
+             vs "Option 2" by likelihood); see ``client.eval.radd_model``.
 
 All three run through the common runner and store, so each resumes from ``results.jsonl``.
-Only ``model`` needs a server. ``client eval all`` runs it twice: ``radd`` (prolog, on the
-first ``10 × --limit`` instances) and ``radd-model`` (``--limit`` instances per pair).
+Only ``model`` needs a server. ``--limit-per-pair N`` draws N instances per property pair
+(seeded by ``--seed``); ``client eval all`` runs the suite twice with it: ``radd`` (prolog,
+``10 × N`` per pair) and ``radd-model`` (N per pair), N defaulting to ``--limit``.
 
 Instances come from ``--source``: ``benchmark`` (the paper's files under ``--data``),
 ``generated`` (built by ``generators.radd`` from its bundled demo facts, so the suite runs in a
@@ -23,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from client.eval import metrics_radd as M
 from client.eval import radd
 from client.eval import radd_model as RM
 from client.eval import report as R
@@ -59,7 +63,22 @@ class RaddSuite(Suite):
         if self.fixed_solver is None:
             opts.append(option("--solver", choices=SOLVERS, default="prolog",
                                help="prolog: regularity reasoning; responses: the benchmark's recorded "
-                                    "replies; model: this server's model scores 'Option 1' vs 'Option 2'"))
+                                    "replies; model: this server's model (see --protocol)"))
+        opts += [option("--limit-per-pair", type=int,
+                        help="draw this many instances per property pair (seeded by --seed)")]
+        if self.fixed_solver in (None, "model"):
+            opts += [
+                option("--protocol", choices=RM.PROTOCOLS, default="auto",
+                       help="model solver: generate (a greedy chat reply parsed like the recorded ones), score "
+                            "(likelihood of 'Option 1' vs 'Option 2'); auto (default): generate for models "
+                            "with a chat template, else score"),
+                option("--style", nargs="+", choices=RM.STYLES, default=["direct"],
+                       help="model solver, generate protocol: prompt styles to run (each reported apart)"),
+                option("--max-new-tokens", type=int, default=RM.DEFAULT_MAX_NEW_TOKENS,
+                       help="budget of the first reply (the chain of thought in step_by_step5)"),
+                option("--answer-tokens", type=int, default=RM.DEFAULT_ANSWER_TOKENS,
+                       help="budget of the step_by_step5 follow-up reply that names the option"),
+            ]
         opts.append(option("--source", choices=SOURCES, default="auto",
                            help="benchmark: the paper's files under --data; generated: instances built "
                                 "from generators/radd/data/demo_facts.json; auto (default): the benchmark "
@@ -96,16 +115,44 @@ class RaddSuite(Suite):
     def run_key(self, ctx: RunContext) -> dict:
         solver, source = self.solver(ctx.args), self.source(ctx.args)
         data = [str(p) for p in _data_paths(ctx.args)] if source == "benchmark" else [str(DEMO_FACTS)]
+        per_pair = self._per_pair(ctx.args)
+        drawn = {"limit_per_pair": per_pair, "seed": ctx.args.seed} if per_pair else {}
         if solver == "model":
-            return {"suite": "radd", "solver": solver, "model": ctx.model, "limit": ctx.args.limit,
-                    "data": data, "cue": RM.ANSWER_CUE}
-        return {"suite": "radd", "solver": solver, "limit": self._limit(ctx.args), "data": data}
+            protocol = self.protocol(ctx)
+            key = {"suite": "radd", "solver": solver, "model": ctx.model, "limit": ctx.args.limit,
+                   "data": data, "protocol": protocol, **drawn}
+            if protocol == "score":
+                return {**key, "cue": RM.ANSWER_CUE}
+            return {**key, "styles": ctx.args.style, "max_new_tokens": ctx.args.max_new_tokens,
+                    "answer_tokens": ctx.args.answer_tokens}
+        return {"suite": "radd", "solver": solver, "limit": self._limit(ctx.args), "data": data, **drawn}
+
+    def protocol(self, ctx: RunContext) -> str:
+        """The model solver's protocol, ``auto`` resolved once per run by asking the server."""
+        chosen = getattr(ctx.args, "protocol", "auto")
+        if chosen == "auto":
+            chosen = ctx.args.protocol = RM.resolve_protocol(ctx.client, chosen)
+        if chosen == "score" and set(self._styles(ctx.args)) != {"direct"}:
+            raise ValueError("radd --protocol score compares 'Option 1' and 'Option 2' after the direct prompt; "
+                             "--style step_by_step5 needs --protocol generate")
+        return chosen
+
+    def _styles(self, args: argparse.Namespace) -> list[str]:
+        return list(getattr(args, "style", None) or ["direct"])
+
+    def _per_pair(self, args: argparse.Namespace) -> int | None:
+        """``--limit-per-pair``; in ``client eval all`` it defaults to ``--limit``, and the cheap
+        prolog solver takes ``10 ×`` as many."""
+        n = getattr(args, "limit_per_pair", None)
+        if getattr(args, "suite", None) == "all":
+            n = n or args.limit
+            if n is not None and self.solver(args) == "prolog":
+                return n * ALL_PROLOG_LIMIT_FACTOR
+        return n
 
     def _limit(self, args: argparse.Namespace) -> int | None:
-        """The prolog and responses solvers take the first N instances overall."""
-        if getattr(args, "suite", None) == "all" and args.limit is not None:
-            return args.limit * ALL_PROLOG_LIMIT_FACTOR  # prolog is cheap
-        return args.limit
+        """Without ``--limit-per-pair``, the prolog and responses solvers take the first N overall."""
+        return None if self._per_pair(args) else args.limit
 
     def items(self, ctx: RunContext) -> list[dict]:
         solver, source = self.solver(ctx.args), self.source(ctx.args)
@@ -117,9 +164,17 @@ class RaddSuite(Suite):
                       f"(from {ORIGIN}); using instances generated from {DEMO_FACTS.relative_to(REPO)}",
                       file=sys.stderr)
             rows = generated_rows(DEMO_FACTS, ctx.args.seed)
+        per_pair = self._per_pair(ctx.args)
         if solver == "model":
-            return [{"id": RM.item_id(r), "row": r} for r in RM.select_rows(rows, ctx.args.limit)]
-        if solver == "prolog":
+            rows = RM.draw_per_pair(rows, per_pair, ctx.args.seed) if per_pair else RM.select_rows(rows, ctx.args.limit)
+            if self.protocol(ctx) == "score":
+                return [{"id": RM.item_id(r), "row": r, "style": "direct"} for r in rows]
+            return [{"id": RM.item_id(r, st), "row": r, "style": st} for st in self._styles(ctx.args) for r in rows]
+        if per_pair:
+            rows = RM.draw_per_pair(rows, per_pair, ctx.args.seed) if solver == "prolog" else [
+                r for m in sorted({r.model for r in rows})
+                for r in RM.draw_per_pair([r for r in rows if r.model == m], per_pair, ctx.args.seed)]
+        elif solver == "prolog":
             rows = radd.unique_instances(rows)
         return [{"id": r.source, "row": r} for r in rows[: self._limit(ctx.args)]]
 
@@ -130,12 +185,21 @@ class RaddSuite(Suite):
         if solver == "responses":
             return lambda item: radd.record(item["row"], radd.recorded_choice(
                 item["row"].raw, item["row"].instance.prompt_style))
-        choose = RM.model_chooser(ctx.client)
+        if self.protocol(ctx) == "score":
+            choose = RM.model_chooser(ctx.client)
 
-        def model_record(item: dict) -> dict:
-            got = choose(item["row"].raw["messages"][0])
-            return {**radd.record(item["row"], got["choice"], logprobs=got["logprobs"]), "model": ctx.model}
-        return model_record
+            def score_record(item: dict) -> dict:
+                got = choose(item["row"].raw["messages"][0])
+                return {**radd.record(item["row"], got["choice"], logprobs=got["logprobs"], protocol="score"),
+                        "model": ctx.model, "style": "direct"}
+            return score_record
+        talk = RM.dialogue_chooser(ctx.client, ctx.args.max_new_tokens, ctx.args.answer_tokens)
+
+        def generate_record(item: dict) -> dict:
+            got = talk(RM.user_turns(item["row"], item["style"]), item["style"])
+            return {**radd.record(item["row"], got.pop("choice"), protocol="generate", **got),
+                    "model": ctx.model, "style": item["style"]}
+        return generate_record
 
     def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
         order = {it["id"]: i for i, it in enumerate(items)}
@@ -143,10 +207,14 @@ class RaddSuite(Suite):
         solver = self.solver(ctx.args)
         s = radd.summarise(records, solver)
         s["source"] = self.source(ctx.args)
+        if self._per_pair(ctx.args):
+            s["limit_per_pair"] = self._per_pair(ctx.args)
         if solver == "model":
             s.pop("by_model", None)
             s["model"] = ctx.model
+            s["protocol"] = self.protocol(ctx)
             s["option1_rate"] = sum(r["choice"] == 1 for r in records) / len(records) if records else None
+            s["truncated"] = sum("length" in r.get("finish", ()) for r in records)
         return s
 
     def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:
@@ -158,22 +226,31 @@ class RaddSuite(Suite):
             print(f"radd {summary['solver']}: n={summary['n']} accuracy={100 * (summary['accuracy'] or 0):.1f}% "
                   f"-> {ctx.out}")
             return
-        R.write_text(ctx.out / "summary.md", radd.markdown({**summary, "by_model": {summary["model"]: summary}})
-                     + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check).\n"
-                     + source)
-        RM.plot(summary, ctx.out / "accuracy_by_pair.png", dict(Counter(r["pair"] for r in records)))
+        replies = (f" {summary['truncated']} item(s) had a reply cut by its token budget "
+                   "(--max-new-tokens / --answer-tokens)." if summary["protocol"] == "generate" else "")
+        R.write_text(ctx.out / "summary.md", radd.markdown(summary)
+                     + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check)."
+                     + replies + "\n" + source)
+        for i, (style, blocks) in enumerate(summary["by_style"].items()):  # the first keeps the old name
+            block = {**blocks[summary["model"]], "solver": "model", "protocol": f"{summary['protocol']}, {style}",
+                     "model": summary["model"]}
+            RM.plot(block, ctx.out / ("accuracy_by_pair.png" if i == 0 else f"accuracy_by_pair_{style}.png"),
+                    dict(Counter(r["pair"] for r in records if r["style"] == style)))
 
     def headline(self, summary: dict) -> str:
-        if "accuracy" not in summary:
+        if "by_style" not in summary:
             return ""
         generated = ", generated instances" if summary.get("source") == "generated" else ""
-        return f"accuracy {R.pct(summary['accuracy'])}% (n={summary.get('n')}{generated})"
+        cells = [f"{style} {name}: {R.pct(b['accuracy'])}% (n={b['n']})"
+                 for style, blocks in summary["by_style"].items() for name, b in blocks.items()]
+        return "accuracy " + "; ".join(cells) + generated
 
 
 def _prolog_record(item: dict) -> dict:
     from logic.radd import verify
     v = verify(item["row"].instance)
-    return radd.record(item["row"], v.answer_option, status=v.status, verdict=v.to_dict())
+    both = M.BOTH if v.status == "both" else None  # the premises leave both readings open
+    return radd.record(item["row"], v.answer_option, both, status=v.status, verdict=v.to_dict())
 
 
 def _data_paths(args: argparse.Namespace) -> list[Path]:

@@ -217,6 +217,11 @@ def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
 
 # --- implicature ---------------------------------------------------------------------
 
+# reference lines of the implicature paper (papers/003_*, the human study, line 519 of the text)
+IMPLICATURE_REFERENCE = {"human": 0.862, "human_best": 0.92, "random": 0.5,
+                         "source": "Ruis et al. (2023), human evaluation on the test set"}
+
+
 def implicature_markdown(summary: Mapping) -> str:
     by_k = summary["by_k"]
     ks = sorted(by_k, key=int)
@@ -229,7 +234,20 @@ def implicature_markdown(summary: Mapping) -> str:
         m, s = by_k[k]["mean"], by_k[k]["std"]
         row.append("—" if m is None else f"{100 * m:.1f} ± {100 * s:.1f}")
         rows.append(row)
-    out.append(md_table(["k", "n", *[f"T{t}" for t in templates], "mean ± std"], rows))
+    unparseable = any("unparseable" in by_k[k] for k in ks)
+    if unparseable:
+        for row, k in zip(rows, ks):
+            row.append(by_k[k]["unparseable"])
+    out.append(md_table(["k", "n", *[f"T{t}" for t in templates], "mean ± std",
+                         *(["unparseable"] if unparseable else [])], rows))
+    if summary.get("protocol"):
+        how = {"score": "likelihood of the coherent vs incoherent final word",
+               "generate": "greedy reply read as yes/no" + (" after step-by-step reasoning (`--cot`)"
+                                                           if summary.get("cot") else "")}
+        out.append(f"\nProtocol `{summary['protocol']}`: {how.get(summary['protocol'], '')}.")
+    ref = IMPLICATURE_REFERENCE
+    out.append(f"\nReference: humans {100 * ref['human']:.1f}% (best {100 * ref['human_best']:.0f}%), "
+               f"random {100 * ref['random']:.0f}% — {ref['source']}.")
     return "\n".join(out)
 
 
@@ -249,11 +267,16 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     for x, m, k in zip(xs, ms, ks):
         ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, 6),
                     ha="center", fontsize=6.5)
-    ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
+    ref = IMPLICATURE_REFERENCE
+    ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1,
+               label=f"humans {100 * ref['human']:.1f}% (best {100 * ref['human_best']:.0f}%)")
+    ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1, label=f"random {100 * ref['random']:.0f}%")
+    ax.text(0.99, 0.01, f"reference: {ref['source']}", transform=ax.transAxes, ha="right", va="bottom", fontsize=5.5)
     ax.set_xlabel("k (in-context examples)")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 105)
-    ax.set_title(f"Implicature — {summary.get('model', '')}", fontsize=9)
+    protocol = f" — {summary['protocol']}{' + CoT' if summary.get('cot') else ''}" if summary.get("protocol") else ""
+    ax.set_title(f"Implicature — {summary.get('model', '')}{protocol}", fontsize=9)
     ax.legend(fontsize=7, loc="lower left")
     _save(fig, path)
 

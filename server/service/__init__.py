@@ -6,6 +6,7 @@ from .deadline import Deadline
 from .distribution import Candidate, Distribution, MeaningClass
 from .equivalence import EquivalenceAnswer, EquivalenceQuery
 from .explain import ExplainQuery
+from .generation import GenerateQuery
 from .errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
 )
@@ -16,7 +17,7 @@ from .scoring import ScoreQuery
 __all__ = [
     "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate", "Deadline",
     "DeadlineExceeded", "DecodingOptions", "Distribution", "EquivalenceAnswer", "EquivalenceQuery",
-    "ExplainQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable", "Overloaded",
+    "ExplainQuery", "GenerateQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable", "Overloaded",
     "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo", "ServiceError",
     "Vocabulary",
 ]

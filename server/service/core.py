@@ -14,7 +14,7 @@ from logic.explain import Explanation
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
 from ..model import DecodeStopped
-from . import distribution, equivalence, explain, prompting, radd, scoring, validate
+from . import distribution, equivalence, explain, generation, prompting, radd, scoring, validate
 from .deadline import Deadline
 from .errors import Cancelled, ModelUnavailable, Overloaded
 
@@ -151,3 +151,8 @@ class AmbitCore:
         """The model worker's counters (None without a model)."""
         w = self.worker
         return None if w is None else ModelCounters(w.batches, w.jobs, w.rejected, w.busy_seconds)
+
+    # -- generation (issue 20) ----------------------------------------------------------
+    def generate(self, query: generation.GenerateQuery, deadline: Deadline) -> Any:
+        """The model's free-text reply (an engine `Generation`) to the query's chat turns."""
+        return generation.generate(self._worker(), query, self.limits, deadline)

@@ -636,3 +636,58 @@ class ExplainReadingsResponse(_message.Message):
     note: str
     quantifiers: str
     def __init__(self, request_id: _Optional[str] = ..., readings: _Optional[_Iterable[_Union[ExplainedReading, _Mapping]]] = ..., situations: _Optional[_Iterable[_Union[Situation, _Mapping]]] = ..., question: _Optional[_Union[ClarificationQuestion, _Mapping]] = ..., note: _Optional[str] = ..., quantifiers: _Optional[str] = ...) -> None: ...
+
+class ChatMessage(_message.Message):
+    __slots__ = ("role", "content")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    role: str
+    content: str
+    def __init__(self, role: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
+
+class GenerateRequest(_message.Message):
+    __slots__ = ("request_id", "messages", "max_new_tokens", "use_chat_template", "temperature", "top_p", "seed", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    MAX_NEW_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    USE_CHAT_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    TOP_P_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    messages: _containers.RepeatedCompositeFieldContainer[ChatMessage]
+    max_new_tokens: int
+    use_chat_template: bool
+    temperature: float
+    top_p: float
+    seed: int
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., max_new_tokens: _Optional[int] = ..., use_chat_template: _Optional[bool] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., seed: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class GenerateResponse(_message.Message):
+    __slots__ = ("request_id", "text", "prompt", "prompt_tokens", "new_tokens", "finish_reason", "model_id", "chat_template")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    NEW_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
+    MODEL_ID_FIELD_NUMBER: _ClassVar[int]
+    CHAT_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    text: str
+    prompt: str
+    prompt_tokens: int
+    new_tokens: int
+    finish_reason: str
+    model_id: str
+    chat_template: bool
+    def __init__(self, request_id: _Optional[str] = ..., text: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_tokens: _Optional[int] = ..., new_tokens: _Optional[int] = ..., finish_reason: _Optional[str] = ..., model_id: _Optional[str] = ..., chat_template: _Optional[bool] = ...) -> None: ...

@@ -84,6 +84,11 @@ class AmbitServiceStub:
                 request_serializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsRequest.SerializeToString,
                 response_deserializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsResponse.FromString,
                 _registered_method=True)
+        self.Generate = channel.unary_unary(
+                '/ambit.v1.AmbitService/Generate',
+                request_serializer=ambit_dot_v1_dot_ambit__pb2.GenerateRequest.SerializeToString,
+                response_deserializer=ambit_dot_v1_dot_ambit__pb2.GenerateResponse.FromString,
+                _registered_method=True)
 
 
 class AmbitServiceServicer:
@@ -160,6 +165,13 @@ class AmbitServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Generate(self, request, context):
+        """The model's free-text reply to chat turns (greedy or sampled), through its chat template.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AmbitServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -212,6 +224,11 @@ def add_AmbitServiceServicer_to_server(servicer, server):
                     servicer.ExplainReadings,
                     request_deserializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsRequest.FromString,
                     response_serializer=ambit_dot_v1_dot_ambit__pb2.ExplainReadingsResponse.SerializeToString,
+            ),
+            'Generate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Generate,
+                    request_deserializer=ambit_dot_v1_dot_ambit__pb2.GenerateRequest.FromString,
+                    response_serializer=ambit_dot_v1_dot_ambit__pb2.GenerateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -484,6 +501,33 @@ class AmbitService:
             '/ambit.v1.AmbitService/ExplainReadings',
             ambit_dot_v1_dot_ambit__pb2.ExplainReadingsRequest.SerializeToString,
             ambit_dot_v1_dot_ambit__pb2.ExplainReadingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Generate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ambit.v1.AmbitService/Generate',
+            ambit_dot_v1_dot_ambit__pb2.GenerateRequest.SerializeToString,
+            ambit_dot_v1_dot_ambit__pb2.GenerateResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -43,8 +43,8 @@ def test_precision_undefined_when_never_predicted():
 
 def test_confusion_in_percent_of_all_instances():
     c = M.confusion_percent(GOLD, PRED)
-    assert c["de_dicto"] == pytest.approx({"de_dicto": 200 / 6, "de_re": 100 / 6, "neither": 0.0})
-    assert c["de_re"] == pytest.approx({"de_dicto": 100 / 6, "de_re": 100 / 6, "neither": 100 / 6})
+    assert c["de_dicto"] == pytest.approx({"de_dicto": 200 / 6, "de_re": 100 / 6, "both_consistent": 0.0, "neither": 0.0})
+    assert c["de_re"] == pytest.approx({"de_dicto": 100 / 6, "de_re": 100 / 6, "both_consistent": 0.0, "neither": 100 / 6})
     assert sum(v for row in c.values() for v in row.values()) == pytest.approx(100.0)
 
 
