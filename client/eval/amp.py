@@ -27,16 +27,8 @@ def ratio_key(r: float) -> str:
 
 # ---------------------------------------------------------------------------- items
 
-def zeroshot_items(types: Sequence[str], seed: int, limit: int | None, fmt: str,
-                   data: Path | None = None, ingredients: str = "own") -> list[dict]:
-    """Zero-shot work items (see :mod:`client.eval.amp_items`)."""
-    return amp_items.zeroshot_items(types, seed, limit, fmt, data, ingredients).items
-
-
-def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limit: int | None,
-                  fmt: str, data: Path | None = None) -> list[dict]:
-    """Few-shot work items (see :mod:`client.eval.amp_items`)."""
-    return amp_items.fewshot_items(types, ratios, seed, limit, fmt, data).items
+zeroshot_items = amp_items.zeroshot_items
+fewshot_items = amp_items.fewshot_items
 
 
 # ---------------------------------------------------------------------------- one item

@@ -3,22 +3,13 @@
 With AmP's archives under the data root the items are its released test splits (zero-shot:
 200 per type; few-shot: 100 per type, the same at every ratio, demonstrations from the
 released train split); without them a generated held-out split stands in
-(``generators.amp.splits``). ``Items.source`` says which (``run.json``: ``items_source``).
+(``generators.amp.splits``). :func:`items_source` says which (``run.json``: ``items_source``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-
-
-@dataclass(frozen=True)
-class Items:
-    """Work items and where they come from."""
-
-    items: list[dict]
-    source: str  # amp-release | generated
 
 
 def items_source(data: Path | None, setting: str, types: Sequence[str]) -> str:
@@ -34,15 +25,15 @@ def _check_types(types: Sequence[str]) -> None:
         raise ValueError(f"--types: unknown AmP type(s) {bad}; expected some of {list(AMBIGUOUS_TYPES)}")
 
 
-def _source(sources: set[str]) -> str:
-    if len(sources) != 1:
+def _one_source(sources: set[str]) -> None:
+    """Refuse a run whose types would mix released and generated items."""
+    if len(sources) > 1:
         raise FileNotFoundError(f"AmP archives found for some types only ({sorted(sources)}): "
                                 "check the data root's amp/zeroshot folders")
-    return sources.pop()
 
 
 def zeroshot_items(types: Sequence[str], seed: int, limit: int | None, fmt: str,
-                   data: Path | None = None, ingredients: str = "own") -> Items:
+                   data: Path | None = None, ingredients: str = "own") -> list[dict]:
     """Zero-shot items per type: the test split (``limit`` kept), each with its prompt."""
     from generators.amp import splits, zeroshot_item_prompt
     _check_types(types)
@@ -54,7 +45,8 @@ def zeroshot_items(types: Sequence[str], seed: int, limit: int | None, fmt: str,
         for idx, item in enumerate(test):
             rec = zeroshot_item_prompt(t, idx, item, seed=seed, fmt=fmt, ingredients=ingredients)
             items.append({**rec, "id": f"{t}/{rec['id']}", "type": t})
-    return Items(items, _source(sources))
+    _one_source(sources)
+    return items
 
 
 def release_matched(types: Sequence[str], data: Path | None, seed: int) -> dict[str, dict[str, int]]:
@@ -69,7 +61,7 @@ def release_matched(types: Sequence[str], data: Path | None, seed: int) -> dict[
 
 
 def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limit: int | None,
-                  fmt: str, data: Path | None = None) -> Items:
+                  fmt: str, data: Path | None = None) -> list[dict]:
     """Few-shot items per type and ratio: the test split (``limit`` kept), demonstrations from
     the train split, the same utterances at every ratio. Released LFs are shown as released
     (FOL) or rendered canonically (Lisp, as AmP's Lisp files are); generated ones canonically."""
@@ -85,4 +77,5 @@ def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limi
             for rec in fewshot_item_prompts(t, idx, item, split.train, ratios, seed=seed, fmt=fmt,
                                             canonical=canonical):
                 items.append({**rec, "id": f"{t}/{rec['id']}", "type": t})
-    return Items(items, _source(sources))
+    _one_source(sources)
+    return items

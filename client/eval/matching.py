@@ -44,8 +44,9 @@ def _verdicts(pairs: Sequence[tuple[str, str]], fmt: str) -> list[str]:
 
 def match_predictions(preds: Sequence[dict], golds: Sequence[str], fmt: str, match: str) -> list[list[str | None]]:
     """Per gold LF, per prediction: ``"canonical"`` (equal canonical forms), a Prolog verdict
-    (``EQUIVALENT``, ``NOT_EQUIVALENT``, ``UNKNOWN``; only under ``match="equivalence"``), or
-    None (the prediction did not parse, or canonical forms differ under the canonical match).
+    (``EQUIVALENT``, ``NOT_EQUIVALENT``, ``UNKNOWN``, or ``NOT_PARSED`` for a prediction the
+    reader rejects; only under ``match="equivalence"``), or None (the decoder's status is not
+    OK, or canonical forms differ under the canonical match).
 
     ``preds`` are the decoder's candidates (``text``, ``canonical``, ``status``)."""
     if match not in MATCHES:
