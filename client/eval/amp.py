@@ -5,10 +5,13 @@ with the server's help, ``*_summary`` are pure functions of the records; ``ZeroS
 
 from __future__ import annotations
 
+import argparse
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from client.eval import amp_items
+from client.eval import matching as MT
 from client.eval import explained
 from client.eval import metrics as M
 from client.eval import report as R
@@ -23,58 +26,13 @@ def ratio_key(r: float) -> str:
     return f"{float(r):.1f}"
 
 
-def _canonical(text: str, fmt: str) -> str | None:
-    import logic
-    try:
-        return logic.canonical(text, fmt)
-    except Exception:
-        return None
-
-
 # ---------------------------------------------------------------------------- items
 
-def zeroshot_items(types: Sequence[str], seed: int, limit: int | None, fmt: str) -> list[dict]:
-    from generators import amp
-    items = []
-    for t in types:
-        for rec in amp.zeroshot_prompts(t, seed=seed, limit=limit, fmt=fmt):
-            items.append({**rec, "id": f"{t}/{rec['id']}", "type": t})
-    return items
-
-
-def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limit: int | None,
-                  fmt: str) -> list[dict]:
-    from generators import amp
-    items = []
-    for t in types:
-        for rec in amp.fewshot_prompts(t, ratios=list(ratios), seed=seed, limit=limit, fmt=fmt):
-            items.append({**rec, "id": f"{t}/{rec['id']}", "type": t})
-    return items
+zeroshot_items = amp_items.zeroshot_items
+fewshot_items = amp_items.fewshot_items
 
 
 # ---------------------------------------------------------------------------- one item
-
-def _ranks(client, preds: Sequence[dict], lf: str, canon: str | None, fmt: str,
-           equivalence: bool) -> tuple[int | None, int | None]:
-    """(rank by canonical match, rank by Prolog equivalence) of ``lf`` among ``preds``."""
-    exact = M.first_rank([p["canonical"] for p in preds], canon) if canon else None
-    if not equivalence:
-        return exact, None
-    for i, p in enumerate(preds):
-        if exact is not None and i >= exact:
-            return exact, exact
-        if p["status"] != "OK":
-            continue
-        try:
-            verdict = client.equivalent(p["text"], lf, fmt=fmt).verdict
-        except Exception as err:  # an LF the server cannot read is simply not a match
-            p.setdefault("equiv_errors", []).append(str(err))
-            continue
-        p.setdefault("verdicts", []).append(verdict)
-        if verdict == "EQUIVALENT":
-            return exact, i
-    return exact, exact
-
 
 def continuation(prompt: str, lf: str) -> str:
     """The LF as a continuation of the prompt: after "Computer:" the model writes " <LF>"."""
@@ -85,14 +43,18 @@ def _tokens(tokens: Sequence[str], probs: Sequence[float]) -> list[dict]:
     return [{"text": t, "prob": p} for t, p in zip(tokens, probs)]
 
 
-def _decode_and_score(client, item: dict, fmt: str, beam: int, equivalence: bool) -> dict:
-    dist = client.parse_distribution(item.get("surface", ""), prompt=item["prompt"], fmt=fmt, k=beam)
+def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, grammar: str) -> dict:
+    dist = client.parse_distribution(item.get("surface", ""), prompt=item["prompt"], fmt=fmt, k=beam,
+                                     closed_vocabulary=grammar == "closed")
     preds = [{"text": c.text, "canonical": c.canonical or None, "status": c.parse_status,
               "logprob": c.logprob, "min_prob": c.min_prob, "probability": c.probability}
              for c in dist.candidates]
-    c0, c1 = _canonical(item["lf0"], fmt), _canonical(item["lf1"], fmt)
-    r0, r0e = _ranks(client, preds, item["lf0"], c0, fmt, equivalence)
-    r1, r1e = _ranks(client, preds, item["lf1"], c1, fmt, equivalence)
+    table = MT.match_predictions(preds, (item["lf0"], item["lf1"]), fmt, match)
+    for p, m0, m1 in zip(preds, *table):
+        p["match_lf0"], p["match_lf1"] = m0, m1
+    canon = [MT.first_match(row, "canonical") for row in table]
+    equiv = [MT.first_match(row, "equivalence") if match == "equivalence" else None for row in table]
+    ranks = equiv if match == "equivalence" else canon
     scores = client.score(item["prompt"], [continuation(item["prompt"], item["lf0"]),
                                            continuation(item["prompt"], item["lf1"])]).scores
     s0, s1 = scores[0].min_prob, scores[1].min_prob
@@ -100,7 +62,9 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, equivalence: bool
     return {
         "type": item["type"], "surface": item.get("surface", ""), "lf0": item["lf0"], "lf1": item["lf1"],
         "predictions": preds, "model_id": dist.model_id,
-        "rank_lf0": r0, "rank_lf1": r1, "rank_lf0_equiv": r0e, "rank_lf1_equiv": r1e,
+        "rank_lf0": ranks[0], "rank_lf1": ranks[1],
+        "rank_lf0_canonical": canon[0], "rank_lf1_canonical": canon[1],
+        "rank_lf0_equiv": equiv[0], "rank_lf1_equiv": equiv[1],
         "min_prob_lf0": s0, "min_prob_lf1": s1, "p_lf0": M.renormalised_p0(s0, s1),
         "tokens_lf0": _tokens(scores[0].tokens, scores[0].token_probs),
         "tokens_lf1": _tokens(scores[1].tokens, scores[1].token_probs),
@@ -110,15 +74,16 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, equivalence: bool
 
 
 def zeroshot_process(client, item: dict, fmt: str = "fol", beam: int = 5,
-                     equivalence: bool = True) -> dict:
-    return _decode_and_score(client, item, fmt, beam, equivalence)
+                     match: str = "equivalence", grammar: str = "closed") -> dict:
+    return _decode_and_score(client, item, fmt, beam, match, grammar)
 
 
-def fewshot_process(client, item: dict, fmt: str = "fol", beam: int = 1,
-                    equivalence: bool = True) -> dict:
-    rec = _decode_and_score(client, item, fmt, beam, equivalence)
+def fewshot_process(client, item: dict, fmt: str = "fol", beam: int = 5,
+                    match: str = "equivalence", grammar: str = "closed") -> dict:
+    rec = _decode_and_score(client, item, fmt, beam, match, grammar)
     rec["ratio"] = float(item["ratio"])
     rec["top1"] = _label(rec["rank_lf0"], rec["rank_lf1"])
+    rec["top1_canonical"] = _label(rec["rank_lf0_canonical"], rec["rank_lf1_canonical"])
     rec["top1_equiv"] = _label(rec["rank_lf0_equiv"], rec["rank_lf1_equiv"])
     return rec
 
@@ -141,50 +106,113 @@ def _by_type(records: Iterable[dict]) -> dict[str, list[dict]]:
     return {t: out[t] for t in R._ordered(out)}
 
 
-def zeroshot_summary(records: Sequence[dict], model: str) -> dict:
+def _checks(recs: Sequence[dict]) -> dict[str, int]:
+    """Over every prediction and both gold LFs: matches the equivalence match accepted and
+    the canonical match rejected, and Prolog's UNKNOWN verdicts (each counted as no match)."""
+    cells = [p.get(f"match_lf{g}") for r in recs for p in r["predictions"] for g in (0, 1)]
+    return {"equiv_only": sum(c == "EQUIVALENT" for c in cells), "unknown": sum(c == "UNKNOWN" for c in cells)}
+
+
+def _ranked(recs: Sequence[dict], suffix: str) -> list[tuple[int | None, int | None]]:
+    return [(r[f"rank_lf0{suffix}"], r[f"rank_lf1{suffix}"]) for r in recs]
+
+
+def _acc_zm(ranks: Sequence[tuple[int | None, int | None]], equivalence_ran: bool = True) -> tuple:
+    if not equivalence_ran:
+        return None, None, {str(k): None for k in ZM_KS}
+    return (M.accuracy(r0 == 0 for r0, _ in ranks), M.accuracy(r1 == 0 for _, r1 in ranks),
+            {str(k): M.zm_k(ranks, k) for k in ZM_KS})
+
+
+def _protocol(settings: dict) -> dict:
+    """The protocol fields every AmP summary carries (``run.json`` holds them too)."""
+    keys = ("beam", "grammar", "match", "items_source", "ingredients", "release_matched")
+    return {k: settings[k] for k in keys if k in settings}
+
+
+def zeroshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
+    settings = settings or {}
+    equivalence_ran = settings.get("match", "equivalence") == "equivalence"
     by_type = {}
     for t, recs in _by_type(records).items():
-        ranks = [(r["rank_lf0"], r["rank_lf1"]) for r in recs]
-        ranks_eq = [(r["rank_lf0_equiv"], r["rank_lf1_equiv"]) for r in recs]
+        acc0, acc1, zm = _acc_zm(_ranked(recs, ""))
+        c0, c1, zmc = _acc_zm(_ranked(recs, "_canonical"))
+        e0, e1, zme = _acc_zm(_ranked(recs, "_equiv"), equivalence_ran)
         ps = [r["p_lf0"] for r in recs if r["p_lf0"] is not None]
         by_type[t] = {
             "n": len(recs),
-            "acc_lf0": M.accuracy(r0 == 0 for r0, _ in ranks),
-            "acc_lf1": M.accuracy(r1 == 0 for _, r1 in ranks),
-            "acc_lf0_equiv": M.accuracy(r0 == 0 for r0, _ in ranks_eq),
-            "acc_lf1_equiv": M.accuracy(r1 == 0 for _, r1 in ranks_eq),
-            "zm": {str(k): M.zm_k(ranks, k) for k in ZM_KS},
-            "zm_equiv": {str(k): M.zm_k(ranks_eq, k) for k in ZM_KS},
+            "acc_lf0": acc0, "acc_lf1": acc1, "zm": zm,
+            "acc_lf0_canonical": c0, "acc_lf1_canonical": c1, "zm_canonical": zmc,
+            "acc_lf0_equiv": e0, "acc_lf1_equiv": e1, "zm_equiv": zme,
+            **_checks(recs),
             "p_lf0_mean": M.mean_std(ps)[0],
             "p_lf0_std": M.mean_std(ps)[1],
             "parse_ok_top1": M.accuracy(r["predictions"][0]["status"] == "OK"
                                         for r in recs if r["predictions"]),
         }
-    return {"suite": "amp-zeroshot", "model": model, "by_type": by_type}
+    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), "by_type": by_type}
 
 
-def fewshot_summary(records: Sequence[dict], model: str) -> dict:
+def _by_ratio(recs: Sequence[dict], key: str) -> dict[float, list]:
+    out: dict[float, list] = defaultdict(list)
+    for r in recs:
+        out[r["ratio"]].append(r[key])
+    return out
+
+
+def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
+    settings = settings or {}
+    equivalence_ran = settings.get("match", "equivalence") == "equivalence"
     by_type = {}
     for t, recs in _by_type(records).items():
-        labels: dict[float, list] = defaultdict(list)
-        labels_eq: dict[float, list] = defaultdict(list)
+        labels, canon, equiv = (_by_ratio(recs, k) for k in ("top1", "top1_canonical", "top1_equiv"))
         ps: dict[float, list] = defaultdict(list)
         for r in recs:
-            labels[r["ratio"]].append(r["top1"])
-            labels_eq[r["ratio"]].append(r["top1_equiv"])
             if r["p_lf0"] is not None:
                 ps[r["ratio"]].append(r["p_lf0"])
         ratios = sorted(labels)
+
+        def acc(lab: dict[float, list], want: int) -> dict[str, float | None]:
+            return {ratio_key(r): M.accuracy(x == want for x in lab[r]) for r in ratios}
+
         by_type[t] = {
             "n": len(recs),
-            "fdm": M.fdm(labels), "fim": M.fim(ps), "fdm_equiv": M.fdm(labels_eq),
-            "acc_lf0_by_ratio": {ratio_key(r): M.accuracy(x == 0 for x in labels[r]) for r in ratios},
-            "acc_lf1_by_ratio": {ratio_key(r): M.accuracy(x == 1 for x in labels[r]) for r in ratios},
-            "acc_lf0_equiv_by_ratio": {ratio_key(r): M.accuracy(x == 0 for x in labels_eq[r])
-                                       for r in ratios},
+            "fdm": M.fdm(labels), "fim": M.fim(ps), "fdm_canonical": M.fdm(canon),
+            "fdm_equiv": M.fdm(equiv) if equivalence_ran else None,
+            **_checks(recs),
+            "acc_lf0_by_ratio": acc(labels, 0), "acc_lf1_by_ratio": acc(labels, 1),
+            "acc_lf0_canonical_by_ratio": acc(canon, 0),
+            "acc_lf0_equiv_by_ratio": acc(equiv, 0) if equivalence_ran else None,
             "p_lf0_mean_by_ratio": {ratio_key(r): M.mean_std(ps[r])[0] for r in ratios},
         }
-    return {"suite": "amp-fewshot", "model": model, "by_type": by_type}
+    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), "by_type": by_type}
+
+
+def protocol_markdown(summary: dict) -> str:
+    """The lines of ``summary.md`` that say how the numbers were made, and how LF0/LF1 of
+    conjunctions relate to the paper's Table 1."""
+    by = summary["by_type"]
+    out = ["\n## Protocol\n",
+           f"- decoding: beam {summary.get('beam')}, {summary.get('grammar')} grammar; matches by "
+           f"{summary.get('match')}" + (" (Prolog EQUIVALENT, canonical equality as the fast path)"
+                                        if summary.get("match") == "equivalence" else " (canonical strings)"),
+           f"- test items: {summary.get('items_source')}"]
+    matched = summary.get("release_matched")
+    if matched:
+        out.append("- released items matched to a generator template (own-word ingredients): "
+                   + ", ".join(f"{t} {v['matched']}/{v['n']}" for t, v in matched.items()))
+    if summary.get("ingredients"):
+        out.append(f"- zero-shot ingredients: {summary['ingredients']}")
+    if summary.get("match") == "equivalence":
+        out.append("- predictions the equivalence match accepted and the canonical match rejected: "
+                   + ", ".join(f"{t} {v['equiv_only']}" for t, v in by.items())
+                   + "; UNKNOWN verdicts (counted as no match): "
+                   + ", ".join(f"{t} {v['unknown']}" for t, v in by.items()))
+    if "conj" in by:
+        out.append("- conj: LF0/LF1 follow AmP's released data (`template_idx`): for \"the woman drank "
+                   "and ate or slept\", LF0 = drank ∧ (ate ∨ slept), LF1 = (drank ∧ ate) ∨ slept. "
+                   "The paper's Table 1 names them the other way round.")
+    return "\n".join(out) + "\n"
 
 
 # ---------------------------------------------------------------------------- reports
@@ -204,7 +232,7 @@ def _token_items(records: Sequence[dict], limit: int = 50) -> list[dict]:
 
 def write_zeroshot_reports(out: Path, records: Sequence[dict], summary: dict) -> list[str]:
     R.write_json(out / "summary.json", summary)
-    R.write_text(out / "summary.md", R.zeroshot_markdown(summary))
+    R.write_text(out / "summary.md", R.zeroshot_markdown(summary) + protocol_markdown(summary))
     R.plot_zeroshot_accuracy(summary, out / "fig2_accuracy.png")
     p_by_type = {t: [r["p_lf0"] for r in recs] for t, recs in _by_type(records).items()}
     R.plot_p_lf0_distribution(p_by_type, out / "fig3_p_lf0.png", f"P(LF0) — {summary['model']}")
@@ -215,7 +243,7 @@ def write_zeroshot_reports(out: Path, records: Sequence[dict], summary: dict) ->
 
 def write_fewshot_reports(out: Path, records: Sequence[dict], summary: dict) -> list[str]:
     R.write_json(out / "summary.json", summary)
-    R.write_text(out / "summary.md", R.fewshot_markdown(summary))
+    R.write_text(out / "summary.md", R.fewshot_markdown(summary) + protocol_markdown(summary))
     R.plot_fewshot_accuracy(summary, out / "fig6_lf0_vs_ratio.png")
     R.token_confidence_html(_token_items(records), out / "fig4_tokens.html",
                             f"Token confidence, few-shot — {summary['model']}")
@@ -224,51 +252,85 @@ def write_fewshot_reports(out: Path, records: Sequence[dict], summary: dict) -> 
 
 # ---------------------------------------------------------------------------- the suites
 
+def _positive(text: str) -> int:
+    """An argparse ``type``: an integer of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, not {text!r}")
+    return n
+
+
 AMP_OPTIONS = (
     option("--types", type=csv_of(str), default=list(TYPES)),
     option("--ratios", type=csv_of(float), default=list(RATIOS)),
     option("--format", dest="fmt", choices=("fol", "lisp"), default="fol"),
-    option("--beam", type=int, help="beam size (default 5 zero-shot, 1 few-shot)"),
-    option("--no-equiv", dest="equivalence", action="store_false",
-           help="skip Prolog equivalence checks (canonical match only)"),
+    option("--beam", type=_positive, default=5, help="beam size (default 5, the paper's)"),
+    option("--grammar", choices=("closed", "open"), default="closed",
+           help="closed: only the AmP lexicon's predicates and constants and the variables "
+                "x y z a e i (the paper's restriction); open: any predicate and variable"),
+    option("--match", choices=MT.MATCHES, default="equivalence",
+           help="equivalence: a prediction matches a gold LF when Prolog says EQUIVALENT; "
+                "canonical: equal canonical strings"),
+    option("--no-equiv", dest="match", action="store_const", const="canonical",
+           help="the same as --match canonical"),
 )
+INGREDIENTS_OPTION = option(
+    "--ingredients", choices=("own", "sampled"), default="own",
+    help="zero-shot demonstrations: own (made from the test sentence's own words, the paper's) "
+         "or sampled (ingredient families with other words)")
 
 
 class _AmpSuite(Suite):
     """What the zero-shot and few-shot suites share: options, run key, per-item work."""
 
-    default_beam: int
-    process_item: Callable[..., dict]  # (client, item, fmt=, beam=, equivalence=) -> record
+    setting: str  # zeroshot | fewshot
+    process_item: Callable[..., dict]  # (client, item, fmt=, beam=, match=, grammar=) -> record
 
     def options(self) -> Sequence[Option]:
         return AMP_OPTIONS
 
-    def beam(self, args) -> int:
-        return args.beam or self.default_beam
+    def settings(self, ctx: RunContext) -> dict:
+        """The protocol of this run: what ``run.json`` and ``summary.json`` record."""
+        a = ctx.args
+        return {"beam": a.beam, "grammar": a.grammar, "match": a.match,
+                "items_source": amp_items.items_source(a.data, self.setting, a.types)}
 
     def run_key(self, ctx: RunContext) -> dict:
         a = ctx.args
         return {"suite": self.name, "model": ctx.model, "types": a.types, "seed": a.seed,
-                "limit": a.limit, "format": a.fmt, "beam": self.beam(a), "equivalence": a.equivalence}
+                "limit": a.limit, "format": a.fmt, **self.settings(ctx)}
 
     def processor(self, ctx: RunContext):
-        a, beam = ctx.args, self.beam(ctx.args)
-        return lambda item: self.process_item(ctx.client, item, fmt=a.fmt, beam=beam,
-                                          equivalence=a.equivalence)
+        a = ctx.args
+        return lambda item: self.process_item(ctx.client, item, fmt=a.fmt, beam=a.beam,
+                                              match=a.match, grammar=a.grammar)
 
 
 class ZeroShotSuite(_AmpSuite):
     name = "amp-zeroshot"
-    default_beam = 5
+    setting = "zeroshot"
+
+    def options(self) -> Sequence[Option]:
+        return (*AMP_OPTIONS, INGREDIENTS_OPTION)
+
+    def settings(self, ctx: RunContext) -> dict:
+        return {**super().settings(ctx), "ingredients": ctx.args.ingredients}
 
     def items(self, ctx: RunContext) -> list[dict]:
         a = ctx.args
-        return zeroshot_items(a.types, a.seed, a.limit, a.fmt)
+        return zeroshot_items(a.types, a.seed, a.limit, a.fmt, a.data, a.ingredients)
 
     process_item = staticmethod(zeroshot_process)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        return zeroshot_summary(records, ctx.model)
+        a = ctx.args
+        settings = self.settings(ctx)
+        if settings["items_source"] == "amp-release":
+            settings["release_matched"] = amp_items.release_matched(a.types, a.data, a.seed)
+        return zeroshot_summary(records, ctx.model, settings)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_zeroshot_reports(ctx.out, records, summary)
@@ -280,19 +342,19 @@ class ZeroShotSuite(_AmpSuite):
 
 class FewShotSuite(_AmpSuite):
     name = "amp-fewshot"
-    default_beam = 1
+    setting = "fewshot"
 
     def run_key(self, ctx: RunContext) -> dict:
         return {**super().run_key(ctx), "ratios": [ratio_key(r) for r in ctx.args.ratios]}
 
     def items(self, ctx: RunContext) -> list[dict]:
         a = ctx.args
-        return fewshot_items(a.types, a.ratios, a.seed, a.limit, a.fmt)
+        return fewshot_items(a.types, a.ratios, a.seed, a.limit, a.fmt, a.data)
 
     process_item = staticmethod(fewshot_process)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        return fewshot_summary(records, ctx.model)
+        return fewshot_summary(records, ctx.model, self.settings(ctx))
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_fewshot_reports(ctx.out, records, summary)

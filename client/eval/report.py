@@ -109,11 +109,11 @@ def zeroshot_markdown(summary: Mapping) -> str:
     by = summary["by_type"]
     types = _ordered(by)
     out = [f"# AmP zero-shot — {summary.get('model', '?')}\n"]
-    out.append("## Exact-match accuracy (Fig. 2), % — canonical match / Prolog equivalence\n")
+    out.append(f"## Accuracy (Fig. 2), % — {summary.get('match', 'canonical')} match; canonical string match alongside\n")
     out.append(md_table(
-        ["type", "n", "LF0", "LF1", "LF0 (equiv)", "LF1 (equiv)", "mean P(LF0)"],
+        ["type", "n", "LF0", "LF1", "LF0 (canonical)", "LF1 (canonical)", "mean P(LF0)"],
         [[t, by[t]["n"], pct(by[t]["acc_lf0"]), pct(by[t]["acc_lf1"]),
-          pct(by[t]["acc_lf0_equiv"]), pct(by[t]["acc_lf1_equiv"]), num(by[t]["p_lf0_mean"])]
+          pct(by[t].get("acc_lf0_canonical")), pct(by[t].get("acc_lf1_canonical")), num(by[t]["p_lf0_mean"])]
          for t in types]))
     out.append("\n## ZM_k: both LFs in the top k (Table 2), %\n")
     ks = sorted({k for t in types for k in by[t]["zm"]}, key=int)

@@ -10,12 +10,14 @@ latest ones (README.md, "Counts", derives each number).
 """
 
 from .generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary
-from .prompts import AMBIGUOUS_TYPES, fewshot_prompts, prompt_text, zeroshot_prompts
+from .prompts import AMBIGUOUS_TYPES, INGREDIENTS, fewshot_item_prompts, fewshot_prompts, prompt_text
+from .prompts import zeroshot_item_prompt, zeroshot_prompts
 from .prompts import prompt_for_utterance
 from .spec import Family, Lexicon, SpecError, Template, families, lexicon, load_family
 
 __all__ = [
-    "AMBIGUOUS_TYPES", "FORMATS", "Family", "Lexicon", "SpecError", "Template", "families",
+    "AMBIGUOUS_TYPES", "FORMATS", "INGREDIENTS", "Family", "Lexicon", "SpecError", "Template", "families",
+    "fewshot_item_prompts", "zeroshot_item_prompt",
     "family_rows", "fewshot_prompts", "generate", "lexicon", "load_family", "pairs",
     "prompt_text", "render_lf", "vocabulary", "zeroshot_prompts",
 ]

@@ -112,16 +112,25 @@ def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
     other words, for comparison."""
     if ingredients not in INGREDIENTS:
         raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
-    out = []
-    for name in _types(type):
-        for idx, item in _items(name, seed, limit):
-            rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
-            demos = _own_demos(name, item, rng) if ingredients == "own" else _sampled_demos(name, rng)
-            demos = [(s, render_lf(lf, fmt, canonical)) for s, lf in demos]
-            rng.shuffle(demos)
-            prompt = prompt_text(demos, item["surface"])
-            out.append(_record("zeroshot", name, idx, item, prompt, fmt, canonical))
-    return out
+    return [zeroshot_item_prompt(name, idx, item, seed, fmt, canonical, ingredients)
+            for name in _types(type) for idx, item in _items(name, seed, limit)]
+
+
+def zeroshot_item_prompt(name: str, idx: int, item: dict, seed: int = 0, fmt: str = "fol",
+                         canonical: bool = False, ingredients: str = "own") -> dict:
+    """The zero-shot record of one test item of type `name` (a pair record: generated, or
+    released with its `template` attached, see splits.py). An item without a template has no
+    own-word ingredients and gets the sampled construction; `ingredients` in the record says
+    which construction the prompt has."""
+    if ingredients not in INGREDIENTS:
+        raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
+    rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
+    used = "own" if ingredients == "own" and item.get("template") is not None else "sampled"
+    demos = _own_demos(name, item, rng) if used == "own" else _sampled_demos(name, rng)
+    demos = [(s, render_lf(lf, fmt, canonical)) for s, lf in demos]
+    rng.shuffle(demos)
+    rec = _record("zeroshot", name, idx, item, prompt_text(demos, item["surface"]), fmt, canonical)
+    return {**rec, "ingredients": used}
 
 
 def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, seed: int = 0,
@@ -129,22 +138,33 @@ def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, se
                     shots: int | None = None) -> list[dict]:
     """Mixed prompts: per test item and ratio r, `shots` same-type demonstrations,
     round(shots * r) of them with LF0. FOL is canonical by default, as in AmP's few-shot files."""
+    return [rec for name in _types(type) for idx, item in _items(name, seed, limit)
+            for rec in fewshot_item_prompts(name, idx, item, _pairs(name), ratios, seed, fmt,
+                                            canonical, shots, exclude=idx)]
+
+
+def fewshot_item_prompts(name: str, idx: int, item: dict, pool: Sequence[dict],
+                         ratios: Sequence[float] | None = None, seed: int = 0, fmt: str = "fol",
+                         canonical: bool = True, shots: int | None = None,
+                         exclude: int | None = None) -> list[dict]:
+    """The few-shot records of one test item, one per ratio: `shots` demonstrations drawn from
+    `pool` (never `pool[exclude]`, never the item's own utterance), the same ones at every
+    ratio, round(shots * r) of them shown with LF0, then shuffled."""
     cfg = prompt_config()["fewshot"]
     ratios = list(cfg["ratios"] if ratios is None else ratios)
     shots = cfg["shots"] if shots is None else shots
+    if len(pool) < shots + 1:
+        raise ValueError(f"{name}: a pool of {len(pool)} utterances is too small for {shots} shots")
+    rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")
+    chosen = [pool[j] for j in rng.sample(range(len(pool)), shots + 1)
+              if j != exclude and pool[j]["surface"] != item["surface"]][:shots]
     out = []
-    for name in _types(type):
-        pool = _pairs(name)
-        for idx, item in _items(name, seed, limit):
-            rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")
-            chosen = [pool[j] for j in rng.sample(range(len(pool)), shots + 1) if j != idx][:shots]
-            for r in ratios:
-                n0 = round(shots * r)
-                demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, canonical))
-                         for i, d in enumerate(chosen)]
-                random.Random(f"amp-fewshot-order:{seed}:{name}:{idx}:{r:.3f}").shuffle(demos)
-                prompt = prompt_text(demos, item["surface"])
-                out.append(_record("fewshot", name, idx, item, prompt, fmt, canonical, r))
+    for r in ratios:
+        n0 = round(shots * r)
+        demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, canonical))
+                 for i, d in enumerate(chosen)]
+        random.Random(f"amp-fewshot-order:{seed}:{name}:{idx}:{r:.3f}").shuffle(demos)
+        out.append(_record("fewshot", name, idx, item, prompt_text(demos, item["surface"]), fmt, canonical, r))
     return out
 
 
