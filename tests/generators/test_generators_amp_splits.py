@@ -14,6 +14,9 @@ from tests.paths import need_shared
 @pytest.fixture()
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("AMBIT_CACHE", str(tmp_path / "cache"))
+    # the releases read so far in this process are memoised: read them again from this cache
+    splits._release_zeroshot.cache_clear()
+    splits._release_fewshot.cache_clear()
     return tmp_path / "cache"
 
 
