@@ -1,9 +1,11 @@
 """Load test of the gRPC server on loopback: N concurrent clients over a mix of equivalence
 checks and scoring requests, then the scoring throughput with dynamic batching against batch
-size 1, measured side by side in one run.
+size 1, measured side by side in one run; or, with --soak, one long mixed run watched minute
+by minute.
 
     python benchmarks/load_test.py --json                  # 32 clients, 60 s mixed + 2 x 20 s scoring
     python benchmarks/load_test.py --duration 10 --scoring-duration 5 --model default
+    python benchmarks/load_test.py --soak 600 --json       # 32 clients, 10 minutes, every RPC kind
 
 Phases (each bounded by its duration and by --max-requests):
   1. mixed      server with the default --max-batch; a share of the clients (--score-share)
@@ -16,6 +18,21 @@ Phases (each bounded by its duration and by --max-requests):
 code; RESOURCE_EXHAUSTED (the bounded queue at work) is reported apart from real errors.
 Servers bind 127.0.0.1 only. `--model tiny` (default) is a random 2-layer GPT-2 with the real
 GPT-2 vocabulary, built in a temp folder; `--model default` is SmolLM2-135M.
+
+Soak (`--soak SECONDS`): one server (a child process, the same model), `--clients` closed-loop
+clients split over five RPCs by SOAK_MIX (ScoreCandidates and ParseDistribution against the
+server's model, CheckEquivalence, Canonicalize, VerifyRADD on the demo facts' instances), for
+SECONDS or --max-requests, whichever comes first. Reported per window (--window, default 60 s):
+requests, errors by status, p50/p99 latency (overall and per RPC), and the server's resident
+memory (psutil, the server process and any children) at the window's end. Every non-OK status
+counts as an error here, RESOURCE_EXHAUSTED included. Targets (SOAK_TARGETS): 0 errors;
+`p99_ratio`, the largest over the RPCs of p99 in the last window / p99 in the first, <= 1.5 (per
+RPC, because the overall p99 falls where the fast RPCs' calls end and the slow ones' begin, and
+so follows the mix rather than the server; it is reported too, as `p99_ratio_all`); resident
+memory at the end / at the end of the first window <= 1.10 (the first window is the warm-up:
+thread stacks and allocator arenas for the concurrent handlers, Prolog's atoms and programs;
+growth after it is what a leak looks like; `memory_ratio_vs_before` compares with the idle
+server before the load).
 """
 
 from __future__ import annotations
@@ -23,6 +40,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import random
 import re
@@ -38,6 +56,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import grpc
+import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -218,6 +237,217 @@ def run_phase(address: str, clients: int, duration: float, max_requests: int, sc
     return tally
 
 
+# --------------------------------------------------------------------------- soak
+
+# Clients per RPC out of every 32 (scaled to --clients): the model RPCs, the Prolog RPCs and a
+# pure-Python one, so that every layer of the server sees a steady load for the whole run.
+SOAK_MIX = (("ScoreCandidates", 8), ("CheckEquivalence", 7), ("VerifyRADD", 7), ("Canonicalize", 5),
+            ("ParseDistribution", 5))
+SOAK_TARGETS = {"errors": 0, "p99_ratio": 1.5, "memory_ratio": 1.10}
+# The default request cap per second of soak: ~6x the ~800 requests/s this mix reached here.
+SOAK_REQUESTS_PER_SECOND = 5_000
+PARSE_DECODING = pb.DecodingParams(beam_size=2, max_tokens=32)  # bounded work per decode
+
+
+def soak_requests(n_items: int, seed: int) -> dict[str, list]:
+    """Request messages per RPC: AmP zero-shot items (scoring, decoding, equivalence pairs,
+    canonicalisation in both formats and namings) and the RADD demo facts' instances, as JSON
+    and as benchmark text."""
+    import logic
+    from generators import amp
+    from generators.radd import render_prompt
+    from generators.radd.generate import generate, load_facts
+
+    recs = amp.zeroshot_prompts(type="all", seed=seed, limit=max(1, n_items // len(amp.AMBIGUOUS_TYPES)))
+    lfs = [lf for r in recs for lf in (r["lf0"], r["lf1"])]
+    demo = REPO / "generators" / "radd" / "data" / "demo_facts.json"
+    radd = [i for n, fs in enumerate(load_facts(demo)) for i in generate(fs, seed=n)]
+    return {
+        "ScoreCandidates": [pb.ScoreCandidatesRequest(prompt=r["prompt"], candidates=[" " + r["lf0"], " " + r["lf1"]])
+                            for r in recs],
+        "ParseDistribution": [pb.ParseDistributionRequest(utterance=r["surface"], prompt=r["prompt"],
+                                                          decoding=PARSE_DECODING) for r in recs],
+        "CheckEquivalence": [pb.CheckEquivalenceRequest(a=a, b=b) for r in recs for a, b in
+                             ((r["lf0"], r["lf1"]), (r["lf0"], logic.canonical(r["lf0"], "fol", vars="v")))],
+        "Canonicalize": [pb.CanonicalizeRequest(lf=lf, var_naming=naming, output_format=out)
+                         for lf in lfs for naming, out in ((pb.VAR_NAMING_V, pb.LF_FORMAT_FOL),
+                                                           (pb.VAR_NAMING_AMP, pb.LF_FORMAT_LISP))],
+        "VerifyRADD": [req for inst in radd for req in (pb.VerifyRADDRequest(instance_json=json.dumps(inst.to_dict())),
+                                                        pb.VerifyRADDRequest(text=render_prompt(inst)))],
+    }
+
+
+def soak_roles(clients: int) -> list[str]:
+    """The RPC each client calls: SOAK_MIX scaled to `clients`, every RPC at least once when
+    there are enough clients."""
+    total = sum(w for _, w in SOAK_MIX)
+    roles = [m for m, w in SOAK_MIX for _ in range(max(1, round(w * clients / total)))]
+    while len(roles) > clients:  # rounding up overshot: take from the largest share
+        biggest = Counter(roles).most_common(1)[0][0]
+        roles.remove(biggest)
+    while len(roles) < clients:
+        roles.append(SOAK_MIX[len(roles) % len(SOAK_MIX)][0])
+    return roles
+
+
+def server_rss(proc: psutil.Process) -> int:
+    """Resident bytes of the server process and its children (none today; a Prolog pool would be)."""
+    total = proc.memory_info().rss
+    for child in proc.children(recursive=True):
+        try:
+            total += child.memory_info().rss
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def _p(sorted_lat: list[float], q: float) -> float | None:
+    """The q-quantile (nearest rank) in ms; None when there is no latency."""
+    if not sorted_lat:
+        return None
+    return round(1000 * sorted_lat[min(len(sorted_lat) - 1, int(q * len(sorted_lat)))], 1)
+
+
+def window_summary(index: int, window: float, calls: list[tuple[str, str, float]], rss: int) -> dict:
+    """One window's figures from its (method, code, latency) calls."""
+    lat = sorted(dt for _, code, dt in calls if code == "OK")
+    errors = Counter(code for _, code, _ in calls if code != "OK")
+    per_rpc = {}
+    for method in sorted({m for m, _, _ in calls}):
+        m_lat = sorted(dt for m, code, dt in calls if m == method and code == "OK")
+        per_rpc[method] = {"ok": len(m_lat), "p50_ms": _p(m_lat, 0.5), "p99_ms": _p(m_lat, 0.99)}
+    return {"window": index, "start_s": round(index * window, 1), "requests": len(calls), "ok": len(lat),
+            "errors": sum(errors.values()), "errors_by_status": dict(errors), "p50_ms": _p(lat, 0.5),
+            "p99_ms": _p(lat, 0.99), "server_rss_mb": round(rss / 2**20, 1), "per_rpc": per_rpc}
+
+
+def run_soak(server: Server, clients: int, seconds: float, window: float, max_requests: int,
+             requests: dict[str, list], seed: int, timeout: float) -> dict:
+    """Closed-loop clients on `server` for `seconds` (or `max_requests`), figures per window."""
+    roles = soak_roles(clients)
+    proc = psutil.Process(server.proc.pid)
+    n_windows = max(1, math.ceil(seconds / window))
+    # warm-up: one call of each kind, so lazy first-use work (grammar compiles, Prolog consults)
+    # is not in the first window's p99
+    with grpc.insecure_channel(server.address) as ch:
+        stub = ambit_pb2_grpc.AmbitServiceStub(ch)
+        for method, reqs in requests.items():
+            getattr(stub, method)(reqs[0], timeout=timeout)
+    rss_before = server_rss(proc)
+    records: list[list[tuple[float, str, str, float]]] = [[] for _ in range(clients)]
+    rss_samples: list[int] = []
+    lock = threading.Lock()
+    issued = [0]
+    t0 = time.monotonic()
+    t_end = t0 + seconds
+    done = threading.Event()
+
+    def client(k: int) -> None:
+        rng = random.Random(seed * 1000 + k)
+        method = roles[k]
+        with grpc.insecure_channel(server.address) as ch:
+            call = getattr(ambit_pb2_grpc.AmbitServiceStub(ch), method)
+            while time.monotonic() < t_end:
+                with lock:
+                    if issued[0] >= max_requests:
+                        return
+                    issued[0] += 1
+                request = rng.choice(requests[method])
+                t_call = time.perf_counter()
+                try:
+                    call(request, timeout=timeout)
+                    code = "OK"
+                except grpc.RpcError as e:
+                    code = e.code().name
+                records[k].append((time.monotonic() - t0, method, code, time.perf_counter() - t_call))
+
+    def sampler() -> None:
+        """The server's resident memory at every window's end (and at the end of the run)."""
+        for i in range(1, n_windows + 1):
+            if done.wait(max(0.0, t0 + min(i * window, seconds) - time.monotonic())):
+                return
+            rss_samples.append(server_rss(proc))
+
+    threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(clients)]
+    watcher = threading.Thread(target=sampler, daemon=True)
+    watcher.start()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - t0
+    done.set()
+    watcher.join()
+    rss_end = server_rss(proc)
+    rss_samples += [rss_end] * (n_windows - len(rss_samples))  # the run ended early (--max-requests)
+
+    by_window: list[list[tuple[str, str, float]]] = [[] for _ in range(n_windows)]
+    for rec in records:
+        for t_done, method, code, dt in rec:
+            # calls still in flight at the end land in the last window
+            by_window[min(n_windows - 1, int(t_done // window))].append((method, code, dt))
+    windows = [window_summary(i, window, calls, rss_samples[i]) for i, calls in enumerate(by_window)]
+    first, last = windows[0], windows[-1]
+    p99_ratio_all = round(last["p99_ms"] / first["p99_ms"], 3) if first["p99_ms"] and last["p99_ms"] else None
+    by_rpc = {m: round(last["per_rpc"][m]["p99_ms"] / first["per_rpc"][m]["p99_ms"], 3)
+              if first["per_rpc"].get(m, {}).get("p99_ms") and last["per_rpc"].get(m, {}).get("p99_ms") else None
+              for m in sorted(set(roles))}
+    p99_ratio = None if None in by_rpc.values() else max(by_rpc.values())
+    memory_ratio = round(rss_samples[-1] / rss_samples[0], 3)  # last window's end / first window's end
+    errors = sum(w["errors"] for w in windows)
+    return {
+        "seconds": round(wall, 1), "window_s": window, "clients": clients, "roles": dict(Counter(roles)),
+        "requests": sum(w["requests"] for w in windows), "errors": errors,
+        "errors_by_status": dict(sum((Counter(w["errors_by_status"]) for w in windows), Counter())),
+        "p99_first_ms": first["p99_ms"], "p99_last_ms": last["p99_ms"], "p99_ratio_all": p99_ratio_all,
+        "p99_ratio_by_rpc": by_rpc, "p99_ratio": p99_ratio,
+        "server_rss_before_mb": round(rss_before / 2**20, 1),
+        "server_rss_start_mb": round(rss_samples[0] / 2**20, 1), "server_rss_end_mb": round(rss_end / 2**20, 1),
+        "memory_ratio": memory_ratio, "memory_ratio_vs_before": round(rss_end / rss_before, 3),
+        "targets": SOAK_TARGETS,
+        "targets_met": {"errors": errors <= SOAK_TARGETS["errors"],
+                        "p99_ratio": p99_ratio is not None and p99_ratio <= SOAK_TARGETS["p99_ratio"],
+                        "memory_ratio": memory_ratio <= SOAK_TARGETS["memory_ratio"]},
+        "windows": windows,
+    }
+
+
+def soak_main(args: argparse.Namespace) -> int:
+    """`--soak`: one server, one long mixed run; prints the per-window report."""
+    requests = soak_requests(args.items, args.seed)
+    load_start = os.getloadavg()
+    tmp = Path(tempfile.mkdtemp(prefix="ambit-soak-"))
+    try:
+        model = {"tiny": lambda: tiny_model(tmp), "default": lambda: None}.get(args.model, lambda: args.model)()
+        server = Server(model, ["--max-batch", str(args.max_batch)])
+        try:
+            report = run_soak(server, args.clients, args.soak, args.window,
+                              args.max_requests or int(SOAK_REQUESTS_PER_SECOND * args.soak), requests,
+                              args.seed, args.timeout)
+            report["server_stats"] = server.stats()
+        finally:
+            report_exit = server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    result = {"mode": "soak", "model": args.model, "max_batch": args.max_batch, **report,
+              "server_exit_code": report_exit,
+              "load_average_start": [round(x, 2) for x in load_start],
+              "load_average_end": [round(x, 2) for x in os.getloadavg()], "cpus": os.cpu_count()}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for w in result["windows"]:
+            print(f"window {w['window']:2d} ({w['start_s']:6.0f} s)  requests {w['requests']:6d}  errors "
+                  f"{w['errors_by_status'] or 0}  p50 {w['p50_ms']} ms  p99 {w['p99_ms']} ms  "
+                  f"server RSS {w['server_rss_mb']} MB")
+        print(f"{result['requests']} requests in {result['seconds']} s, {result['errors']} errors; p99 last/first "
+              f"{result['p99_ratio']} (worst RPC; by RPC {result['p99_ratio_by_rpc']}; target <= "
+              f"{SOAK_TARGETS['p99_ratio']}); memory end/start {result['memory_ratio']} (target <= "
+              f"{SOAK_TARGETS['memory_ratio']}); load average {result['load_average_start'][0]} -> "
+              f"{result['load_average_end'][0]} on {result['cpus']} CPUs")
+    return 0 if result["errors"] == 0 else 1
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -227,17 +457,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of the mixed phase (default 60)")
     ap.add_argument("--scoring-duration", type=float, default=20.0, help="seconds of each scoring phase (default 20)")
     ap.add_argument("--slice", type=float, default=10.0, help="the scoring phases alternate in slices of this length")
-    ap.add_argument("--max-requests", type=int, default=200_000, help="cap per phase")
+    ap.add_argument("--max-requests", type=int, default=None,
+                    help="cap per phase (default 200,000; with --soak, 5,000 per second of soak)")
     ap.add_argument("--score-share", type=float, default=0.5, help="share of scoring clients in the mixed phase")
     ap.add_argument("--model", default="tiny", help="tiny (random GPT-2, default), default (SmolLM2), or a spec")
     ap.add_argument("--max-batch", type=int, default=16, help="the batched server's --max-batch")
     ap.add_argument("--items", type=int, default=200, help="AmP items in the workload")
     ap.add_argument("--timeout", type=float, default=120.0, help="per-request deadline (s)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--soak", type=float, default=None, metavar="SECONDS",
+                    help="soak mode: one mixed run of every RPC kind for SECONDS, reported per --window")
+    ap.add_argument("--window", type=float, default=60.0, help="soak: seconds per reported window (default 60)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     if args.clients < 1 or args.clients > 256:
         ap.error("--clients must be 1..256")
+    if args.soak is not None:
+        if args.soak <= 0 or args.window <= 0:
+            ap.error("--soak and --window must be positive")
+        return soak_main(args)
+    args.max_requests = args.max_requests or 200_000
 
     scoring, pairs = workload(args.items, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="ambit-load-"))

@@ -1,6 +1,7 @@
 """Service errors as gRPC statuses (codes documented in ambit.proto): bad input ->
 INVALID_ARGUMENT with a `google.rpc.BadRequest` field violation (for an LF also an `ErrorInfo`
-with the parse position); queue full -> RESOURCE_EXHAUSTED; deadline -> DEADLINE_EXCEEDED;
+with the parse position); queue full -> RESOURCE_EXHAUSTED; a Prolog resource limit (inference
+budget, stack memory) -> RESOURCE_EXHAUSTED with an `ErrorInfo` whose metadata names the reason; deadline -> DEADLINE_EXCEEDED;
 cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; anything else -> INTERNAL,
 whose message says nothing about the cause (the server log has it)."""
 
@@ -14,7 +15,8 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from .service.errors import (
-    Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
+    Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted,
+    ServiceError,
 )
 
 log = logging.getLogger("ambit.server")
@@ -25,6 +27,7 @@ INTERNAL_MESSAGE = "internal error; see the server log"
 _CODES: dict[type, grpc.StatusCode] = {
     InvalidField: grpc.StatusCode.INVALID_ARGUMENT,
     Overloaded: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    PrologExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
     DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
     Cancelled: grpc.StatusCode.CANCELLED,
     ModelUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
@@ -40,6 +43,10 @@ def code_of(exc: BaseException) -> grpc.StatusCode:
 
 
 def _details(exc: BaseException) -> list[Message]:
+    if isinstance(exc, PrologExhausted):
+        return [error_details_pb2.ErrorInfo(
+            reason=f"PROLOG_{exc.reason.upper()}", domain=DOMAIN, metadata={"reason": exc.reason},
+        )]
     if not isinstance(exc, InvalidField):
         return []
     violation = error_details_pb2.BadRequest.FieldViolation(

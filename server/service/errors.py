@@ -45,6 +45,16 @@ class Overloaded(ServiceError):
     """The model queue is full."""
 
 
+class PrologExhausted(ServiceError):
+    """A Prolog resource limit stopped the work before it had an answer: `reason` is the
+    `PrologError.reason` of logic/prolog_worker.py (`inference_limit`, `memory`), so a client
+    can tell a request that is too big for its budget from a server fault."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class DeadlineExceeded(ServiceError):
     """The request's deadline (or its Prolog budget) ran out."""
 

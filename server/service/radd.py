@@ -12,9 +12,12 @@ from logic.prolog_worker import PrologError
 from ..limits import Limits
 from . import validate
 from .deadline import Deadline
-from .errors import DeadlineExceeded, InvalidField
+from .errors import DeadlineExceeded, InvalidField, PrologExhausted
 
 SOURCES = ("text", "instance_json")
+# PrologError reasons (logic/prolog_worker.py) that mean "this instance needs more than its
+# budget": RESOURCE_EXHAUSTED for the client, not a server fault.
+RESOURCE_REASONS = ("inference_limit", "memory")
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,8 @@ def read_instance(query: RaddQuery, limits: Limits) -> Any:
 
 
 def verify(query: RaddQuery, limits: Limits, deadline: Deadline, default_s: float) -> RaddAnswer:
-    """Which options are consistent with the regularity, with the derivation."""
+    """Which options are consistent with the regularity, with the derivation. A Prolog budget
+    that runs out ends as DeadlineExceeded (time) or PrologExhausted (inferences, memory)."""
     from logic import radd
 
     instance = read_instance(query, limits)
@@ -59,6 +63,9 @@ def verify(query: RaddQuery, limits: Limits, deadline: Deadline, default_s: floa
     except PrologError as e:
         if e.timed_out:
             raise DeadlineExceeded(f"Prolog budget of {budget:.2f} s exhausted") from None
+        if e.reason in RESOURCE_REASONS:
+            raise PrologExhausted(f"RADD verification stopped by a Prolog resource limit ({e.reason}): {e}",
+                                  e.reason) from None
         raise
     deadline.check()
     return RaddAnswer(instance, result)
