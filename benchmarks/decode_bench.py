@@ -3,7 +3,7 @@
 (a) grammar overhead per decode step (llguidance checks, masks, canonical/scope checks) as a
     fraction of the step, constrained beam-5 (target <= 5% mean);
 (b) constrained beam-5 wall / unconstrained beam-5 wall on the same prompts, both run for the
-    same number of steps (target <= 1.15);
+    same number of steps (target <= 1.10);
 (c) scoring 5 candidates after a shared prompt / scoring 1 (target <= 1.6);
 (d) tokens/s: beam rows advanced per second, sampled tokens per second, scored tokens per second;
 (e) `Scorer.score_batch` over 16 AmP-like items (few-shot prompts of different lengths, ~400
@@ -226,7 +226,7 @@ def main() -> None:
         **({f"e_batch{args.batch_items}_{k}": v for k, v in e.items()}),
         "load_average_1min": round(__import__("os").getloadavg()[0], 2),
         "examples": {"beam_top": hyps[0].text if hyps else None, "sample": samples[0].text if samples else None},
-        "targets": {"a": 0.05, "b": 1.15, "c": 1.6},
+        "targets": {"a": 0.05, "b": 1.10, "c": 1.6},
     }
     # on a CPU, judged on CPU time (wall time on a shared machine measures the neighbours);
     # on a GPU the host CPU time means little, so wall time
@@ -234,7 +234,7 @@ def main() -> None:
     out["pass_basis"] = basis
     out["pass"] = {
         "a": out["a_grammar_fraction_mean"] <= 0.05,
-        "b": out[f"b_constrained_over_unconstrained_{basis}"] <= 1.15,
+        "b": out[f"b_constrained_over_unconstrained_{basis}"] <= 1.10,
         "c": out[f"c_score5_over_score1_{basis}"] <= 1.6,
     }
     if e:  # (e) has no target yet: the ratio itself, on the same basis

@@ -15,12 +15,19 @@ could rank higher. Under the null constraint every candidate is valid, so the to
 suffice and no mask is computed. Search stops when `beam` hypotheses have finished and no live
 beam can beat the `beam`-th of them (scores only fall), or at `max_tokens`.
 
-On an accelerator the forward pass runs asynchronously: the constraint's CPU work at the start of
-a step (`can_end`, `is_stopped`) is done before the first read of the new log-probs.
+Accelerators. The forward pass runs asynchronously, so the constraint's CPU work for a step is
+done before the first read of its log-probs: `can_end`, `is_stopped`, and (`eager_masks`, the
+default on an accelerator) the full masks of the new beams, computed right after the forward is
+launched and applied on the device with one `masked_fill` before the top-k, so a model that ranks
+illegal tokens first (random weights) costs no probes and no second round trip. Each step then
+reads the device once: the top-k values and ids and the end log-probs, in one copy. On a CPU the
+forward is synchronous and a mask that is rarely needed is pure cost, so masks stay lazy there.
+Both ways select the same children: the first `beam` valid candidates in score order.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import torch
@@ -37,10 +44,11 @@ class BeamSearch:
     """One beam-search call: its constraint, its statistics clock, its beams."""
 
     def __init__(self, lm: LoadedModel, token_text: Callable[[int], str], constraint: Constraint, lead: str,
-                 beam: int, topk_margin: int, clock: StatsClock) -> None:
+                 beam: int, topk_margin: int, clock: StatsClock, eager_masks: bool | None = None) -> None:
         self.lm, self.token_text, self.constraint, self.lead = lm, token_text, constraint, lead
         self.beam, self.topk_margin, self.clock = beam, topk_margin, clock
         self.end_ids = torch.tensor(lm.end_token_ids(), device=lm.device)
+        self.eager_masks = lm.device.type != "cpu" if eager_masks is None else eager_masks
 
     def run(self, prompt_ids: list[int], max_tokens: int, early_stop: bool,
             cancel: Callable[[], None]) -> list[Hypothesis]:
@@ -49,11 +57,13 @@ class BeamSearch:
         with clock.model():
             dist = stepper.prefill(prompt_ids)
         beams = [Path((), (), 0.0, "", self.constraint.start())]
+        mask = self._eager_mask(beams, dist, max_tokens > 0)
         finished: dict[str, Hypothesis] = {}
         for step in range(max_tokens + 1):
             cancel()
-            self._finish(beams, dist, finished)
-            live = self._select(beams, dist) if step < max_tokens else []
+            view = self._read(beams, dist, mask)
+            self._finish(beams, view, finished)
+            live = self._select(beams, view) if step < max_tokens else []
             clock.steps += 1
             if not live:
                 if step < max_tokens:
@@ -67,6 +77,7 @@ class BeamSearch:
                 dist = stepper.step([parent for _, parent in live], [p.ids[-1] for p, _ in live])
             clock.tokens += len(live)
             beams = [p for p, _ in live]
+            mask = self._eager_mask(beams, dist, step + 1 < max_tokens)
         out = sorted(finished.values(), key=lambda h: h.score, reverse=True)[: self.beam]
         if len(out) < self.beam:  # budget ran out: report the best unfinished paths too
             rest = sorted(beams, key=lambda p: p.logprob, reverse=True)[: self.beam - len(out)]
@@ -76,34 +87,50 @@ class BeamSearch:
     def _hyp(self, p: Path, end_lp: float | None) -> Hypothesis:
         return hypothesis(p, self.lead, self.lm.tokenizer.convert_ids_to_tokens(list(p.ids)), end_lp)
 
-    def _finish(self, beams: list[Path], dist: torch.Tensor, finished: dict[str, Hypothesis]) -> None:
-        """Put every beam that may end into `finished` (the best score per text)."""
+    def _eager_mask(self, beams: list[Path], dist: torch.Tensor, needed: bool) -> torch.Tensor | None:
+        """The beams' full masks on the device (while the forward pass runs), when masks are eager."""
+        if not (self.eager_masks and needed):
+            return None
+        with self.clock.grammar():
+            mask = self.constraint.allowed_next([p.parse for p in beams], dist.shape[1], dist.device)
+            if mask is not None:
+                self.clock.full_masks += sum(not p.parse.is_stopped() for p in beams)
+        return mask
+
+    def _read(self, beams: list[Path], dist: torch.Tensor, mask: torch.Tensor | None) -> _StepView:
+        """The step's device work (scores of the candidates, their top-k, the end log-probs) and
+        its one copy to the host."""
         with self.clock.grammar():
             ends = [i for i, p in enumerate(beams) if p.parse.can_end()]
-        if not ends:
-            return
-        end_lp = torch.logsumexp(dist[:, self.end_ids], dim=-1)
-        for i in ends:
-            h = self._hyp(beams[i], float(end_lp[i]))
-            if h.text not in finished or finished[h.text].score < h.score:
-                finished[h.text] = h
-
-    def _select(self, beams: list[Path], dist: torch.Tensor) -> list[tuple[Path, int]]:
-        """Up to `beam` live children (path, parent row), best first."""
-        with self.clock.grammar():
             stopped = [i for i, p in enumerate(beams) if p.parse.is_stopped()]
-        vocab = dist.shape[1]
         scores = dist.clone()
+        if mask is not None:
+            scores.masked_fill_(~mask, _NEG_INF)
         scores[:, self.end_ids] = _NEG_INF
         if stopped:
             scores[stopped] = _NEG_INF
-        base = torch.tensor([p.logprob for p in beams], device=dist.device)
-        k = min(vocab, self.beam + self.topk_margin)
+        k = min(scores.shape[1], self.beam + self.topk_margin)
         vals, idx = torch.topk(scores, k, dim=-1)
-        tau = float((vals[:, -1] + base).max())  # unseen candidates score at most this
-        cand = (vals + base[:, None]).flatten()
+        end_lp = torch.logsumexp(dist[:, self.end_ids], dim=-1, keepdim=True)
+        host = torch.cat([vals, idx.to(vals.dtype), end_lp.to(vals.dtype)], dim=1).cpu()  # exact ids: V < 2**24
+        base = torch.tensor([p.logprob for p in beams], dtype=vals.dtype)
+        return _StepView(scores, base, host[:, :k] + base[:, None], host[:, k:2 * k].long().tolist(),
+                         host[:, -1].tolist(), ends, len(beams) - len(stopped), mask is not None)
+
+    def _finish(self, beams: list[Path], view: _StepView, finished: dict[str, Hypothesis]) -> None:
+        """Put every beam that may end into `finished` (the best score per text)."""
+        for i in view.ends:
+            h = self._hyp(beams[i], view.end_lp[i])
+            if h.text not in finished or finished[h.text].score < h.score:
+                finished[h.text] = h
+
+    def _select(self, beams: list[Path], view: _StepView) -> list[tuple[Path, int]]:
+        """Up to `beam` live children (path, parent row), best first."""
+        vocab, k = view.scores.shape[1], view.cand.shape[1]
+        tau = float(view.cand[:, -1].max())  # unseen candidates score at most this
+        cand = view.cand.flatten()
         order = torch.argsort(cand, descending=True).tolist()
-        cand_l, idx_l = cand.tolist(), idx.tolist()
+        cand_l = cand.tolist()
         children: dict[tuple[int, int], Path | None] = {}
         live: list[tuple[Path, int]] = []
         complete = True
@@ -115,25 +142,27 @@ class BeamSearch:
                 complete = False
                 break
             b = j // k
-            child = self._child(beams[b], b, idx_l[b][j % k], s, children)
+            child = self._child(beams[b], b, view.idx[b][j % k], s, children)
             if child is not None:
                 live.append((child, b))
                 if len(live) == self.beam:
                     return live
-        if complete and k == vocab:
-            return live
-        return self._select_masked(beams, scores, base, len(beams) - len(stopped), children)
+        if complete and (k == vocab or (view.masked and tau == _NEG_INF)):
+            return live  # every allowed candidate was tried
+        return self._select_masked(beams, view, children)
 
-    def _select_masked(self, beams: list[Path], scores: torch.Tensor, base: torch.Tensor, n_open: int,
+    def _select_masked(self, beams: list[Path], view: _StepView,
                        children: dict[tuple[int, int], Path | None]) -> list[tuple[Path, int]]:
         """The fallback of `_select`: every allowed candidate under full masks, in order."""
+        scores = view.scores
         vocab = scores.shape[1]
-        with self.clock.grammar():
-            mask = self.constraint.allowed_next([p.parse for p in beams], vocab, scores.device)
-            if mask is not None:
-                scores.masked_fill_(~mask, _NEG_INF)
-                self.clock.full_masks += n_open
-        cand = (scores + base[:, None]).flatten()
+        if not view.masked:
+            with self.clock.grammar():
+                mask = self.constraint.allowed_next([p.parse for p in beams], vocab, scores.device)
+                if mask is not None:
+                    scores.masked_fill_(~mask, _NEG_INF)
+                    self.clock.full_masks += view.n_open
+        cand = (scores + view.base.to(scores.device)[:, None]).flatten()
         n_ok = int(torch.isfinite(cand).sum())
         vals, order = torch.topk(cand, n_ok)
         live: list[tuple[Path, int]] = []
@@ -156,3 +185,19 @@ class BeamSearch:
             memo[key] = None if parse is None else parent.extend(t, score - parent.logprob, score,
                                                                  self.token_text(t), parse)
         return memo[key]
+
+
+@dataclass(frozen=True)
+class _StepView:
+    """One step's scores on the device (ends, stopped rows and eager masks at -inf) and what the host
+    read of them: each beam's top-k candidates (total log-prob, token id), the end log-probs, the
+    beams that may end, the open beams' count, and whether `scores` is masked already."""
+
+    scores: torch.Tensor
+    base: torch.Tensor
+    cand: torch.Tensor
+    idx: list[list[int]]
+    end_lp: list[float]
+    ends: list[int]
+    n_open: int
+    masked: bool

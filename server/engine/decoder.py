@@ -27,9 +27,12 @@ class Decoder:
     """Constrained beam search and sampling for one loaded model (thread-safe: per-call state
     lives in the search objects; the grammar tables are shared and locked)."""
 
-    def __init__(self, lm: LoadedModel, topk_margin: int = 8) -> None:
+    def __init__(self, lm: LoadedModel, topk_margin: int = 8, eager_masks: bool | None = None) -> None:
+        """`eager_masks`: beam search computes every step's full masks while the forward pass runs
+        (default: on an accelerator; see `beam.py`); the hypotheses are the same either way."""
         self.lm = lm
         self.topk_margin = topk_margin
+        self.eager_masks = eager_masks
         self.tables = GrammarTables(lm)
 
     def constraint(self, fmt: str, grammar: str | None, lead: str, *, constrained: bool = True,
@@ -71,7 +74,8 @@ class Decoder:
         self.tables.lltokenizer()  # built once per model, not counted as a step's cost
         with clock.grammar():
             constraint = self.constraint(fmt, grammar, lead, constrained=constrained, check_scope=check_scope)
-        search = BeamSearch(self.lm, self.tables.text, constraint, lead, beam, self.topk_margin, clock)
+        search = BeamSearch(self.lm, self.tables.text, constraint, lead, beam, self.topk_margin, clock,
+                            self.eager_masks)
         hyps = search.run(self.lm.encode(core), max_tokens, early_stop, lambda: check_cancel(should_stop, deadline))
         return Decoded(hyps, clock.freeze())
 

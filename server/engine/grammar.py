@@ -19,13 +19,15 @@ force past is dropped too: byte-level BPE pre-tokenisers join a space to the fol
 when it equals the tokenisation of its text, so each LF is reached by one path and its score
 agrees with the scorer. Sampling keeps any path (`canonical=False`): only the grammar and scope.
 
-Masks. `allowed_next` fills the masks of many matchers at once with
-`llguidance.torch.fill_next_token_bitmask_par` and unpacks the bits with numpy on a CPU (a shift
-on the device otherwise) for a `masked_fill`. Measured here on the default model's 49,152-token
-vocabulary with 5 FOL matchers (one thread): one `compute_bitmask()` per matcher plus unpacking
-~790 us; the batched fill plus numpy unpacking ~420 us. `apply_token_bitmask_inplace` applied
-the packed mask in ~330 us instead of ~630 us, but its `torch.compile` took 29 s on its first
-call, longer than many whole requests, so it is not used.
+Masks. `allowed_next` fills the masks of many matchers at once (llguidance's batched
+`fill_next_token_bitmask_par`, through `llguidance.numpy`) into a packed int32 array and unpacks
+the bits with numpy on a CPU (one copy of the packed words and a shift on the device otherwise) for
+a `masked_fill`. Measured here on the default model's 49,152-token vocabulary with 5 FOL matchers
+(one thread): one `compute_bitmask()` per matcher plus unpacking ~790 us; the batched fill plus
+numpy unpacking ~420 us. Never import `llguidance.torch`: its `@torch.compile` kernel pulls in
+`torch._dynamo` at import (2-5 s here, charged to the first decode that needs a full mask: it was
+most of the grammar time the GPU check measured), and `apply_token_bitmask_inplace`'s compile took
+29 s on its first call.
 """
 
 from __future__ import annotations
@@ -66,14 +68,14 @@ def grammar_with_lead(text: str, lead: str) -> str:
     return new
 
 
-def unpack_bitmask(words: torch.Tensor, vocab: int, device: torch.device) -> torch.Tensor:
+def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch.Tensor:
     """Bool [n, vocab] on `device` from llguidance's packed int32 [n, ceil(vocab/32)] (bit k of word w
     is token 32w+k)."""
     if device.type == "cpu":
-        bits = np.unpackbits(words.numpy().view(np.uint8), axis=1, bitorder="little")[:, :vocab]
+        bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :vocab]
         return torch.from_numpy(bits.view(bool))
-    w = words.to(device)
-    return ((w[:, :, None] >> _SHIFTS.to(device)) & 1).bool().flatten(1)[:, :vocab]
+    w = torch.from_numpy(words).to(device, non_blocking=True)
+    return ((w[:, :, None] >> _SHIFTS.to(device, non_blocking=True)) & 1).bool().flatten(1)[:, :vocab]
 
 
 class GrammarTables:
@@ -148,9 +150,9 @@ class GrammarConstraint:
         return self._start
 
     def allowed_next(self, parses: Sequence[GrammarParse], vocab: int, device: torch.device) -> torch.Tensor:
-        import llguidance.torch
+        import llguidance.numpy  # not llguidance.torch (see the module docstring)
 
-        words = torch.zeros((len(parses), (vocab + 31) // 32), dtype=torch.int32)  # stopped rows: nothing
+        words = np.zeros((len(parses), (vocab + 31) // 32), dtype=np.int32)  # stopped rows: nothing
         first: dict[int, int] = {}  # a matcher shared by several rows (sampling's start) is filled once
         rows, copies = [], []
         for i, p in enumerate(parses):
@@ -162,7 +164,7 @@ class GrammarConstraint:
             else:
                 copies.append((i, j))
         if rows:
-            llguidance.torch.fill_next_token_bitmask_par(self.tables.executor(), rows, words)
+            llguidance.numpy.fill_next_token_bitmask_par(self.tables.executor(), rows, words)
         for i, j in copies:
             words[i] = words[j]
         return unpack_bitmask(words, vocab, device)

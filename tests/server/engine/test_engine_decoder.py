@@ -239,3 +239,32 @@ def test_null_constraint_admits_any_sequence(tiny_lm):
         ids.append(int(row.argmax()))
     assert hyp.finished and hyp.token_ids
     assert hyp.token_ids == ids[len(core):][: len(hyp.token_ids)]
+
+
+@pytest.mark.parametrize("fmt", ["fol", "lisp"])
+def test_eager_masks_select_the_same_hypotheses(tiny_lm, fmt):
+    """Full masks computed up front (the accelerator default) and masks computed only when the
+    top-k run short (the CPU default) give the same hypotheses, scores and token paths."""
+    lazy, eager = Decoder(tiny_lm, eager_masks=False), Decoder(tiny_lm, eager_masks=True)
+    grammar = {"fol": TINY_FOL, "lisp": TINY_LISP}[fmt]
+    lang = tiny_language(fmt)
+    prompt = amp_prompt(TEST_SENTENCES["scope"], fmt)
+    runs = [(grammar, len(lang), 24), (closed(fmt), 3, 32), (None, 4, 12)]
+    for g, beam, max_tokens in runs:
+        a, b = (d.beam_search(prompt, fmt=fmt, beam=beam, max_tokens=max_tokens, grammar=g) for d in (lazy, eager))
+        assert [(h.text, h.token_ids, h.score, h.token_probs) for h in a.hypotheses] == \
+               [(h.text, h.token_ids, h.score, h.token_probs) for h in b.hypotheses]
+        assert b.stats.full_masks >= a.stats.full_masks > 0
+    brute = eager.beam_search(prompt, fmt=fmt, beam=len(lang), max_tokens=24, grammar=grammar).hypotheses
+    assert sorted(h.text for h in brute) == sorted(lang) and all(h.finished for h in brute)
+
+
+def test_masks_do_not_import_torch_compile_kernels(tiny_lm):
+    """`llguidance.torch` pulls in torch._dynamo at import (seconds, once per process, charged to the
+    first decode that needs a full mask): the masks go through `llguidance.numpy` instead."""
+    import sys
+
+    prompt = amp_prompt(TEST_SENTENCES["scope"])
+    res = Decoder(tiny_lm, eager_masks=True).beam_search(prompt, beam=2, max_tokens=4, grammar=closed("fol"))
+    assert res.stats.full_masks > 0
+    assert "llguidance.torch" not in sys.modules
