@@ -32,7 +32,8 @@ class Decision:
     """A story's verdict (one of DECISIONS) with its evidence: `proof` (steps; each names the
     clause it uses and where that clause came from: a premise index, `negated_conclusion`,
     `conclusion`, `equality`), `premises_used` (indices), `countermodel` / `model`
-    (domain, constants, true atoms), `reason` when UNKNOWN (which budget ran out)."""
+    (domain, constants, true atoms); when UNKNOWN, `budget` names the budget that ran out
+    (`inferences` or `time_limit`) and `reason` says it in words."""
 
     verdict: str
     premises_used: list[int] = field(default_factory=list)
@@ -40,6 +41,7 @@ class Decision:
     countermodel: dict | None = None
     model: dict | None = None
     reason: str | None = None
+    budget: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -217,7 +219,7 @@ def decide_batch(
 
 def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
     if d is None:
-        return Decision("UNKNOWN", reason="time_limit")
+        return Decision("UNKNOWN", reason="time_limit", budget="time_limit")
     neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
     v = d["verdict"]
     if v == "TRUE":
@@ -229,7 +231,7 @@ def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
     if v == "INCONSISTENT":
         return Decision(v, _used(neg["proof"]), proof=neg["proof"])
     which = [k for k, s in (("with_negated_conclusion", neg), ("with_conclusion", pos)) if s["status"] == "unknown"]
-    return Decision(v, reason=f"inference budget ran out ({', '.join(which)})")
+    return Decision(v, reason=f"inference budget ran out ({', '.join(which)})", budget="inferences")
 
 
 def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> Decision:

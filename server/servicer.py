@@ -71,3 +71,14 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
     def ExplainReadings(self, request: pb.ExplainReadingsRequest, context: CallContext) -> pb.ExplainReadingsResponse:
         answer = self.core.explain_readings(convert.explain_query(request), context.deadline)
         return convert.explain_response(request, answer)
+
+    def CheckEntailment(self, request: pb.CheckEntailmentRequest, context: CallContext) -> pb.CheckEntailmentResponse:
+        answer = self.core.check_entailment(convert.entailment_query(request), context.deadline)
+        return convert.entailment_response(request, answer)
+
+    def CheckEntailmentBatch(
+        self, request: pb.CheckEntailmentBatchRequest, context: CallContext
+    ) -> Iterator[pb.CheckEntailmentBatchResult]:
+        items = request.items
+        for i, outcome in self.core.check_entailment_batch(convert.entailment_items(items), context.deadline):
+            yield convert.entailment_batch_result(items, i, outcome)

@@ -14,7 +14,7 @@ from logic.explain import Explanation
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
 from ..model import DecodeStopped
-from . import distribution, equivalence, explain, prompting, radd, scoring, validate
+from . import distribution, entailment, equivalence, explain, prompting, radd, scoring, validate
 from .deadline import Deadline
 from .errors import Cancelled, ModelUnavailable, Overloaded
 
@@ -151,3 +151,13 @@ class AmbitCore:
         """The model worker's counters (None without a model)."""
         w = self.worker
         return None if w is None else ModelCounters(w.batches, w.jobs, w.rejected, w.busy_seconds)
+
+    # -- entailment (full first-order logic) ---------------------------------------------
+    def check_entailment(self, query: entailment.EntailmentQuery, deadline: Deadline) -> logic.Decision:
+        return entailment.check(query, self.limits, deadline, self.prolog_seconds)
+
+    def check_entailment_batch(
+        self, items: Sequence[entailment.Item], deadline: Deadline
+    ) -> Iterator[entailment.Outcome]:
+        """(index, decision or error) per item, in order; unreadable items come as their error."""
+        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds)
