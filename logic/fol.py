@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, free_vars
 from .parse import parse
-from . import prolog_pool
+from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
 
 DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
@@ -260,6 +260,8 @@ def equivalent_batch(
     for i, (a, b) in enumerate(parsed):
         if a == b:
             out[i] = Verdict("EQUIVALENT", True, True, {"method": "identical"})
+        elif (v := _propositional(a, b)) is not None:
+            out[i] = v
         else:
             todo.append(i)
     answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
@@ -267,6 +269,29 @@ def equivalent_batch(
     for i, d in zip(todo, answers):
         out[i] = _verdict(d, *parsed[i])
     return out
+
+
+def _propositional(a: Formula, b: Formula):
+    """The verdict of the truth table over `a`'s and `b`'s closed parts (fol_prop.py) when it
+    settles the pair: always when they agree on every row, and on ground atoms when they differ
+    (the row, checked by `holds`, is the countermodel); None otherwise."""
+    from .equivalence import Verdict
+
+    t = fol_prop.table(a, b)
+    if t is None:
+        return None
+    if t.a == t.b:
+        return Verdict("EQUIVALENT", True, True, {"method": "propositional", "parts": len(t.parts)})
+    if not t.ground:
+        return None
+    ab, ba = t.entails(t.a, t.b), t.entails(t.b, t.a)
+    if not ab:
+        return Verdict("NOT_EQUIVALENT", False, ba, {
+            "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
+            "model": _checked(t.model(t.first_row(t.a & ~t.b)), [a], [b])})
+    return Verdict("NOT_EQUIVALENT", True, False, {
+        "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
+        "model": _checked(t.model(t.first_row(t.b & ~t.a)), [b], [a])})
 
 
 def _verdict(d: dict | None, a: Formula, b: Formula):

@@ -1,0 +1,122 @@
+"""The propositional shortcut of full first-order equivalence (fol.py): when two formulas are
+Boolean combinations of a few closed parts (ground atoms, equalities, quantified subformulas
+taken whole), one truth table over those parts settles what it can, before any Prolog work.
+
+Sound by construction: if A ↔ B is a propositional tautology over the parts, it is valid.
+When every part is a ground atom (no equality, no quantifier) the parts are independent (any
+truth assignment is a model with one element per constant), so a row where A and B differ is
+a countermodel and the table decides both directions exactly. Chains of ⊕ / ↔ over ground
+parts, which send the clausal prover through its whole budget, are answered here at once.
+The table is bit-parallel: column i is an integer whose bit r is bit i of the row number r.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor, free_vars
+
+MAX_PARTS = 16  # 2^16 rows: a 64 Kibit integer per column
+
+
+@dataclass(frozen=True)
+class Table:
+    """A's and B's truth tables over `parts` (row r: part i is true iff bit i of r is set)."""
+
+    parts: tuple[Formula, ...]
+    a: int
+    b: int
+
+    @property
+    def ground(self) -> bool:
+        """Every part a ground atom: the rows are exactly the models, up to the rest."""
+        return all(type(p) is Atom for p in self.parts)
+
+    def entails(self, x: int, y: int) -> bool:
+        return x & ~y == 0
+
+    def first_row(self, bits: int) -> int:
+        """The lowest row whose bit is set in `bits` (non-zero)."""
+        return (bits & -bits).bit_length() - 1
+
+    def model(self, row: int) -> dict:
+        """The row as a model in fol.pl's shape: one element per constant, the row's true atoms."""
+        names = sorted({t.name for p in self.parts for t in p.args if type(t) is Const})
+        element = {c: i + 1 for i, c in enumerate(names)}
+        atoms = [[p.pred, *(element[t.name] for t in p.args)] for i, p in enumerate(self.parts) if row >> i & 1]
+        return {"size": max(len(names), 1), "constants": element, "atoms": atoms}
+
+
+def strip_vacuous(f: Formula) -> Formula:
+    """`f` without quantifiers whose variable does not occur in their body (∀x P(a) is P(a):
+    domains are non-empty)."""
+    t = type(f)
+    if t is Quant:
+        body = strip_vacuous(f.body)
+        return Quant(f.kind, f.var, body) if f.var in free_vars(body) else body
+    if t is Not:
+        return Not(strip_vacuous(f.body))
+    if t is And or t is Or:
+        return t(tuple(strip_vacuous(c) for c in f.children))
+    if t is Implies or t is Iff or t is Xor:
+        return t(strip_vacuous(f.left), strip_vacuous(f.right))
+    return f
+
+
+def table(a: Formula, b: Formula) -> Table | None:
+    """The truth tables of closed `a` and `b` over their shared parts; None past MAX_PARTS."""
+    index: dict[Formula, int] = {}
+    a, b = strip_vacuous(a), strip_vacuous(b)
+    if not (_collect(a, index) and _collect(b, index)):
+        return None
+    rows = 1 << len(index)
+    full = (1 << rows) - 1
+    columns = [_column(i, rows, full) for i in range(len(index))]
+    parts = tuple(index)
+    return Table(parts, _value(a, index, columns, full), _value(b, index, columns, full))
+
+
+def _is_part(f: Formula) -> bool:
+    return type(f) in (Atom, Eq, Quant)
+
+
+def _collect(f: Formula, index: dict[Formula, int]) -> bool:
+    """Number `f`'s parts (first appearance first); False once there are too many."""
+    if _is_part(f):
+        if type(f) is Eq and f.left == f.right:
+            return True
+        index.setdefault(f, len(index))
+        return len(index) <= MAX_PARTS
+    return all(_collect(c, index) for c in _operands(f))
+
+
+def _operands(f: Formula) -> tuple[Formula, ...]:
+    return (f.body,) if type(f) is Not else f.children if type(f) in (And, Or) else (f.left, f.right)
+
+
+def _column(i: int, rows: int, full: int) -> int:
+    """Bits r of 0..rows-1 set where bit i of r is set: blocks of 2^i ones after 2^i zeros."""
+    half = 1 << i
+    period = (1 << (2 * half)) - 1
+    return (((1 << half) - 1) << half) * (full // period)
+
+
+def _value(f: Formula, index: dict[Formula, int], columns: list[int], full: int) -> int:
+    """`f`'s truth table: one bit per row."""
+    t = type(f)
+    if t is Eq and f.left == f.right:
+        return full
+    if _is_part(f):
+        return columns[index[f]]
+    if t is Not:
+        return full ^ _value(f.body, index, columns, full)
+    if t is And or t is Or:
+        out = full if t is And else 0
+        for c in f.children:
+            v = _value(c, index, columns, full)
+            out = out & v if t is And else out | v
+        return out
+    left, right = _value(f.left, index, columns, full), _value(f.right, index, columns, full)
+    if t is Implies:
+        return (full ^ left) | right
+    return left ^ right if t is Xor else full ^ left ^ right
