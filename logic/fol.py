@@ -273,8 +273,9 @@ def equivalent_batch(
 
 def _propositional(a: Formula, b: Formula):
     """The verdict of the truth table over `a`'s and `b`'s closed parts (fol_prop.py) when it
-    settles the pair: always when they agree on every row, and on ground atoms when they differ
-    (the row, checked by `holds`, is the countermodel); None otherwise."""
+    settles the pair: when they agree on every row (or their bodies do, under a shared
+    quantifier prefix), and on ground atoms when they differ (the row, checked by `holds`, is
+    the countermodel); None otherwise."""
     from .equivalence import Verdict
 
     t = fol_prop.table(a, b)
@@ -283,6 +284,11 @@ def _propositional(a: Formula, b: Formula):
     if t.a == t.b:
         return Verdict("EQUIVALENT", True, True, {"method": "propositional", "parts": len(t.parts)})
     if not t.ground:
+        bodies = fol_prop.common_prefix_bodies(a, b)
+        inner = fol_prop.table(*bodies) if bodies else None
+        if inner is not None and inner.a == inner.b:
+            return Verdict("EQUIVALENT", True, True, {"method": "propositional_under_quantifiers",
+                                                      "parts": len(inner.parts)})
         return None
     ab, ba = t.entails(t.a, t.b), t.entails(t.b, t.a)
     if not ab:

@@ -7,6 +7,7 @@ When every part is a ground atom (no equality, no quantifier) the parts are inde
 truth assignment is a model with one element per constant), so a row where A and B differ is
 a countermodel and the table decides both directions exactly. Chains of ⊕ / ↔ over ground
 parts, which send the clausal prover through its whole budget, are answered here at once.
+Under a quantifier prefix both formulas share, equal tables of the bodies settle equivalence too.
 The table is bit-parallel: column i is an integer whose bit r is bit i of the row number r.
 """
 
@@ -63,8 +64,20 @@ def strip_vacuous(f: Formula) -> Formula:
     return f
 
 
+def common_prefix_bodies(a: Formula, b: Formula) -> tuple[Formula, Formula] | None:
+    """The bodies under the quantifier prefix `a` and `b` share (same kinds, same variables,
+    vacuous quantifiers dropped); None when they share none. If the bodies are equivalent for
+    every value of the prefix's variables, so are `a` and `b`."""
+    a, b = strip_vacuous(a), strip_vacuous(b)
+    peeled = False
+    while type(a) is Quant and type(b) is Quant and (a.kind, a.var) == (b.kind, b.var):
+        a, b, peeled = a.body, b.body, True
+    return (a, b) if peeled else None
+
+
 def table(a: Formula, b: Formula) -> Table | None:
-    """The truth tables of closed `a` and `b` over their shared parts; None past MAX_PARTS."""
+    """The truth tables of `a` and `b` over their shared parts; None past MAX_PARTS. Equal
+    tables make `a` ↔ `b` valid, for open formulas too (every value of their free variables)."""
     index: dict[Formula, int] = {}
     a, b = strip_vacuous(a), strip_vacuous(b)
     if not (_collect(a, index) and _collect(b, index)):
