@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, free_vars
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
@@ -291,13 +291,14 @@ def _propositional(a: Formula, b: Formula):
                                                       "parts": len(inner.parts)})
         return None
     ab, ba = t.entails(t.a, t.b), t.entails(t.b, t.a)
+    names = constants(a) | constants(b)
     if not ab:
         return Verdict("NOT_EQUIVALENT", False, ba, {
             "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
-            "model": _checked(t.model(t.first_row(t.a & ~t.b)), [a], [b])})
+            "model": _checked(t.model(t.first_row(t.a & ~t.b), names), [a], [b])})
     return Verdict("NOT_EQUIVALENT", True, False, {
         "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
-        "model": _checked(t.model(t.first_row(t.b & ~t.a)), [b], [a])})
+        "model": _checked(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
 
 
 def _verdict(d: dict | None, a: Formula, b: Formula):

@@ -3,7 +3,7 @@ Boolean combinations of a few closed parts (ground atoms, equalities, quantified
 taken whole), one truth table over those parts settles what it can, before any Prolog work.
 
 Sound by construction: if A ↔ B is a propositional tautology over the parts, it is valid.
-When every part is a ground atom (no equality, no quantifier) the parts are independent (any
+Parts are compared after `normalize`. When every part is a ground atom (no equality, no quantifier) the parts are independent (any
 truth assignment is a model with one element per constant), so a row where A and B differ is
 a countermodel and the table decides both directions exactly. Chains of ⊕ / ↔ over ground
 parts, which send the clausal prover through its whole budget, are answered here at once.
@@ -14,6 +14,7 @@ The table is bit-parallel: column i is an integer whose bit r is bit i of the ro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor, free_vars
 
@@ -40,35 +41,58 @@ class Table:
         """The lowest row whose bit is set in `bits` (non-zero)."""
         return (bits & -bits).bit_length() - 1
 
-    def model(self, row: int) -> dict:
-        """The row as a model in fol.pl's shape: one element per constant, the row's true atoms."""
-        names = sorted({t.name for p in self.parts for t in p.args if type(t) is Const})
+    def model(self, row: int, constants: Iterable[str]) -> dict:
+        """The row as a model in fol.pl's shape: one element per constant (the formulas' own,
+        which normalizing may have dropped from the parts), the row's true atoms."""
+        names = sorted({*constants, *(t.name for p in self.parts for t in p.args if type(t) is Const)})
         element = {c: i + 1 for i, c in enumerate(names)}
         atoms = [[p.pred, *(element[t.name] for t in p.args)] for i, p in enumerate(self.parts) if row >> i & 1]
         return {"size": max(len(names), 1), "constants": element, "atoms": atoms}
 
 
-def strip_vacuous(f: Formula) -> Formula:
-    """`f` without quantifiers whose variable does not occur in their body (∀x P(a) is P(a):
-    domains are non-empty)."""
+TRUE = Eq(Const("⊤"), Const("⊤"))  # valid (reflexivity): the constant true, never a part
+DUAL = {"forall": "exists", "exists": "forall"}
+
+
+def normalize(f: Formula) -> Formula:
+    """`f` with the same meaning, in a form that makes equal parts more often equal: no ¬¬, ¬
+    moved under quantifiers (¬∀x F is ∃x ¬F), no vacuous quantifiers (domains are non-empty),
+    and a quantifier over a propositionally valid or unsatisfiable body replaced by TRUE / ¬TRUE."""
     t = type(f)
     if t is Quant:
-        body = strip_vacuous(f.body)
-        return Quant(f.kind, f.var, body) if f.var in free_vars(body) else body
+        return _quantified(f.kind, f.var, normalize(f.body))
     if t is Not:
-        return Not(strip_vacuous(f.body))
+        body = normalize(f.body)
+        if type(body) is Not:
+            return body.body
+        if type(body) is Quant:
+            return _quantified(DUAL[body.kind], body.var, normalize(Not(body.body)))
+        return Not(body)
     if t is And or t is Or:
-        return t(tuple(strip_vacuous(c) for c in f.children))
+        return t(tuple(normalize(c) for c in f.children))
     if t is Implies or t is Iff or t is Xor:
-        return t(strip_vacuous(f.left), strip_vacuous(f.right))
+        return t(normalize(f.left), normalize(f.right))
     return f
+
+
+def _quantified(kind: str, var: str, body: Formula) -> Formula:
+    """`kind var . body` for a normalized body, simplified as `normalize` says."""
+    if var not in free_vars(body):
+        return body
+    index: dict[Formula, int] = {}
+    if _collect(body, index):
+        full = (1 << (1 << len(index))) - 1
+        value = _value(body, index, _columns(len(index), full), full)
+        if value in (0, full):
+            return TRUE if value else Not(TRUE)
+    return Quant(kind, var, body)
 
 
 def common_prefix_bodies(a: Formula, b: Formula) -> tuple[Formula, Formula] | None:
     """The bodies under the quantifier prefix `a` and `b` share (same kinds, same variables,
     vacuous quantifiers dropped); None when they share none. If the bodies are equivalent for
     every value of the prefix's variables, so are `a` and `b`."""
-    a, b = strip_vacuous(a), strip_vacuous(b)
+    a, b = normalize(a), normalize(b)
     peeled = False
     while type(a) is Quant and type(b) is Quant and (a.kind, a.var) == (b.kind, b.var):
         a, b, peeled = a.body, b.body, True
@@ -79,14 +103,12 @@ def table(a: Formula, b: Formula) -> Table | None:
     """The truth tables of `a` and `b` over their shared parts; None past MAX_PARTS. Equal
     tables make `a` ↔ `b` valid, for open formulas too (every value of their free variables)."""
     index: dict[Formula, int] = {}
-    a, b = strip_vacuous(a), strip_vacuous(b)
+    a, b = normalize(a), normalize(b)
     if not (_collect(a, index) and _collect(b, index)):
         return None
-    rows = 1 << len(index)
-    full = (1 << rows) - 1
-    columns = [_column(i, rows, full) for i in range(len(index))]
-    parts = tuple(index)
-    return Table(parts, _value(a, index, columns, full), _value(b, index, columns, full))
+    full = (1 << (1 << len(index))) - 1
+    columns = _columns(len(index), full)
+    return Table(tuple(index), _value(a, index, columns, full), _value(b, index, columns, full))
 
 
 def _is_part(f: Formula) -> bool:
@@ -107,11 +129,10 @@ def _operands(f: Formula) -> tuple[Formula, ...]:
     return (f.body,) if type(f) is Not else f.children if type(f) in (And, Or) else (f.left, f.right)
 
 
-def _column(i: int, rows: int, full: int) -> int:
-    """Bits r of 0..rows-1 set where bit i of r is set: blocks of 2^i ones after 2^i zeros."""
-    half = 1 << i
-    period = (1 << (2 * half)) - 1
-    return (((1 << half) - 1) << half) * (full // period)
+def _columns(n: int, full: int) -> list[int]:
+    """Column i: the rows r (bits of `full`) where bit i of r is set, i.e. blocks of 2^i ones
+    after 2^i zeros."""
+    return [(((1 << (1 << i)) - 1) << (1 << i)) * (full // ((1 << (2 << i)) - 1)) for i in range(n)]
 
 
 def _value(f: Formula, index: dict[Formula, int], columns: list[int], full: int) -> int:
