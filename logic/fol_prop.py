@@ -14,6 +14,7 @@ The table is bit-parallel: column i is an integer whose bit r is bit i of the ro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor, free_vars
@@ -23,9 +24,10 @@ MAX_PARTS = 16  # 2^16 rows: a 64 Kibit integer per column
 
 @dataclass(frozen=True)
 class Table:
-    """A's and B's truth tables over `parts` (row r: part i is true iff bit i of r is set)."""
+    """A's and B's truth tables over `parts` (row r: part i is true iff bit i of r is set); a
+    part is given by its `_key` (the atom itself, for atoms)."""
 
-    parts: tuple[Formula, ...]
+    parts: tuple
     a: int
     b: int
 
@@ -79,7 +81,7 @@ def _quantified(kind: str, var: str, body: Formula) -> Formula:
     """`kind var . body` for a normalized body, simplified as `normalize` says."""
     if var not in free_vars(body):
         return body
-    index: dict[Formula, int] = {}
+    index: dict = {}
     if _collect(body, index):
         full = (1 << (1 << len(index))) - 1
         value = _value(body, index, _columns(len(index), full), full)
@@ -102,7 +104,7 @@ def common_prefix_bodies(a: Formula, b: Formula) -> tuple[Formula, Formula] | No
 def table(a: Formula, b: Formula) -> Table | None:
     """The truth tables of `a` and `b` over their shared parts; None past MAX_PARTS. Equal
     tables make `a` ↔ `b` valid, for open formulas too (every value of their free variables)."""
-    index: dict[Formula, int] = {}
+    index: dict = {}
     a, b = normalize(a), normalize(b)
     if not (_collect(a, index) and _collect(b, index)):
         return None
@@ -115,14 +117,33 @@ def _is_part(f: Formula) -> bool:
     return type(f) in (Atom, Eq, Quant)
 
 
-def _collect(f: Formula, index: dict[Formula, int]) -> bool:
-    """Number `f`'s parts (first appearance first); False once there are too many."""
+def _collect(f: Formula, index: dict) -> bool:
+    """Number `f`'s parts by their `_key` (first appearance first); False once there are too many."""
     if _is_part(f):
         if type(f) is Eq and f.left == f.right:
             return True
-        index.setdefault(f, len(index))
+        key = _key(f)
+        if key is None:
+            return False
+        index.setdefault(key, len(index))
         return len(index) <= MAX_PARTS
     return all(_collect(c, index) for c in _operands(f))
+
+
+@lru_cache(maxsize=4096)
+def _key(part: Formula):
+    """What identifies a part: an atom or equality itself; a quantified formula by its kind, its
+    variable and its body's truth table over the body's parts in a fixed order, so that bodies
+    equal up to propositional rewriting make one part (None: the body has too many parts)."""
+    if type(part) is not Quant:
+        return part
+    index: dict = {}
+    if not _collect(part.body, index):
+        return None
+    order = sorted(index, key=repr)
+    index = {k: i for i, k in enumerate(order)}
+    full = (1 << (1 << len(index))) - 1
+    return part.kind, part.var, tuple(order), _value(part.body, index, _columns(len(index), full), full)
 
 
 def _operands(f: Formula) -> tuple[Formula, ...]:
@@ -135,13 +156,13 @@ def _columns(n: int, full: int) -> list[int]:
     return [(((1 << (1 << i)) - 1) << (1 << i)) * (full // ((1 << (2 << i)) - 1)) for i in range(n)]
 
 
-def _value(f: Formula, index: dict[Formula, int], columns: list[int], full: int) -> int:
+def _value(f: Formula, index: dict, columns: list[int], full: int) -> int:
     """`f`'s truth table: one bit per row."""
     t = type(f)
     if t is Eq and f.left == f.right:
         return full
     if _is_part(f):
-        return columns[index[f]]
+        return columns[index[_key(f)]]
     if t is Not:
         return full ^ _value(f.body, index, columns, full)
     if t is And or t is Or:
