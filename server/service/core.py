@@ -102,7 +102,7 @@ class AmbitCore:
 
     def canonicalize(self, query: CanonicalQuery) -> str:
         f = validate.lf(query.lf, query.fmt, "lf", self.limits.max_lf_chars)
-        return logic.canonical(f, query.fmt, to=query.to, vars=query.vars)
+        return logic.canonical_form(f, query.fmt, to=query.to, vars=query.vars)
 
     def verify_radd(self, query: radd.RaddQuery, deadline: Deadline) -> radd.RaddAnswer:
         return radd.verify(query, self.limits, deadline, self.prolog_seconds)

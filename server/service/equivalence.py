@@ -58,7 +58,7 @@ def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple[logic.F
 def _shown(f: logic.Formula, fmt: str) -> str:
     """AmP's formats: the canonical form; the full first-order dialects (no canonical form):
     the formula as parsed, rendered back in its dialect."""
-    return logic.canonical(f, fmt) if fmt in logic.FORMATS else logic.render(f, fmt)
+    return logic.canonical_form(f, fmt) if fmt in logic.FORMATS else logic.render(f, fmt)
 
 
 def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float) -> EquivalenceAnswer:
