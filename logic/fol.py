@@ -16,6 +16,7 @@ from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Te
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
+from .render import quote
 
 DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
 DEFAULT_INFERENCES = 2_000_000  # per stage (short proof, model search, full proof) and check
@@ -98,11 +99,6 @@ def to_term(f: Formula) -> str:
 
 def _arg(a: Term, env: dict[str, int]) -> str:
     return f"v({env[a.name]})" if type(a) is Var else quote(a.name)
-
-
-def quote(name: str) -> str:
-    """A name as a quoted Prolog atom."""
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 # --------------------------------------------------------------------------- models
