@@ -43,7 +43,7 @@ def amp_pairs(per_type: int) -> list[tuple[str, str]]:
             for r0, r1 in zip(rows, rows[1:]):
                 if n < per_type and r0["surface"] == r1["surface"] and (r0["template_idx"], r1["template_idx"]) == (0, 1):
                     pairs.append((r0["lf"], r1["lf"]))
-                    pairs.append((r0["lf"], logic.canonical(r0["lf"])))
+                    pairs.append((r0["lf"], logic.canonical_form(r0["lf"])))
                     n += 1
     return pairs
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["AmbitError", "CandidateScore", "Client", "Equivalence", "LFCandidate", "MeaningClass",
+__all__ = ["AmbitError", "CandidateScore", "Client", "Entailment", "Equivalence", "LFCandidate", "MeaningClass",
            "ModelInfo", "ParseDistribution", "RaddVerdict", "Scores", "Stats"]
 
 

@@ -1,6 +1,6 @@
 """``python -m client <command> ...``: one-off calls to an ambit server, and ``eval``.
 
-Commands: parse, score, equiv, canon, radd, health, info, stats, eval, explain.
+Commands: parse, score, equiv, entails, canon, radd, health, info, stats, eval, explain.
 Every command takes ``--server host:port[,host:port...]`` (default: start an embedded
 server with the default model) and ``--json`` for machine-readable output. A server error
 prints the gRPC status code name and the server's message, and exits with status 1.
@@ -13,6 +13,8 @@ import dataclasses
 import json
 import sys
 from typing import Any
+
+EQUIVALENCE_FORMATS = ("fol", "lisp", "folio", "nltk", "tptp")  # equiv / entails (proto LFFormat)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -50,7 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("a")
     p.add_argument("b")
-    p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
+    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default="fol")
+    p.add_argument("--time-limit-ms", type=int, default=0)
+
+    p = sub.add_parser("entails", help="do premises entail a conclusion (full first-order logic, Prolog)")
+    _common(p)
+    p.add_argument("--premises", required=True, metavar="FILE",
+                   help="the premises, one formula per line (blank lines skipped; - for stdin)")
+    p.add_argument("--conclusion", required=True, metavar="TEXT")
+    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default="folio")
     p.add_argument("--time-limit-ms", type=int, default=0)
 
     p = sub.add_parser("canon", help="canonical form of an LF")
@@ -101,6 +111,8 @@ def _human(command: str, result: Any) -> str:
         w = "" if result.witness is None else f"\nwitness: {json.dumps(result.witness)}"
         return (f"{result.verdict}\nA ⊨ B: {result.a_entails_b}\nB ⊨ A: {result.b_entails_a}"
                 f"\ncanonical A: {result.canonical_a}\ncanonical B: {result.canonical_b}{w}")
+    if command == "entails":
+        return _human_entailment(result)
     if command == "canon":
         return result
     if command == "radd":
@@ -121,6 +133,31 @@ def _human(command: str, result: Any) -> str:
     return str(result)
 
 
+def _human_entailment(e: Any) -> str:
+    lines = [e.verdict + (f" ({e.reason})" if e.reason else "")]
+    if e.premises_used:
+        lines.append(f"premises used: {', '.join(str(i) for i in e.premises_used)}")
+    for s in e.proof:
+        where = f"premise {s['premise_index']}" if "premise_index" in s else s["source"]
+        what = s.get("literal") or " ∨ ".join(s.get("literals", []))
+        lines.append(f"  {'  ' * s['depth']}{s['step']} {what}" + (f" [{where}]" if where else ""))
+    for name in ("countermodel", "model"):
+        m = getattr(e, name)
+        if m is not None:
+            consts = ", ".join(f"{c}={d}" for c, d in sorted(m["constants"].items()))
+            lines.append(f"{name}: domain {{{', '.join(m['domain'])}}}; {consts or 'no constants'}; "
+                         f"true: {', '.join(m['true_atoms']) or '(none)'}")
+    return "\n".join(lines)
+
+
+def _premises(path: str) -> list[str]:
+    """The premises file's formulas, one per non-blank line."""
+    if path == "-":
+        return [line.strip() for line in sys.stdin if line.strip()]
+    with open(path, encoding="utf-8") as fh:
+        return [line.strip() for line in fh if line.strip()]
+
+
 def _json(command: str, result: Any) -> Any:
     if command == "canon":
         return {"canonical": result}
@@ -139,6 +176,9 @@ def _call(client, args) -> Any:
         return client.score(args.prompt, args.candidates, end_marker=args.end_marker)
     if c == "equiv":
         return client.equivalent(args.a, args.b, fmt=args.fmt, time_limit_ms=args.time_limit_ms)
+    if c == "entails":
+        return client.check_entailment(_premises(args.premises), args.conclusion, fmt=args.fmt,
+                                       time_limit_ms=args.time_limit_ms)
     if c == "canon":
         return client.canonicalize(args.lf, fmt=args.fmt, to=args.to, vars=args.vars)
     if c == "radd":

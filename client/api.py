@@ -22,13 +22,15 @@ import grpc
 
 from client.channel import make_channel, split_servers
 from client.credentials import ClientSecurity, token_from
+from client.entailment import Entailment, entailment, request as entailment_request
 from client.explanation import ExplainedDistribution, Explanation, explanation
 from client.generation import Reply, Turn
 from client import generation as _gen
 from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc as pb_grpc
 
-_FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
+_FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP, "folio": pb.LF_FORMAT_FOLIO,
+            "nltk": pb.LF_FORMAT_NLTK, "tptp": pb.LF_FORMAT_TPTP}
 _FORMAT_NAMES = {v: k for k, v in _FORMATS.items()}
 _VERDICTS = {pb.VERDICT_EQUIVALENT: "EQUIVALENT", pb.VERDICT_NOT_EQUIVALENT: "NOT_EQUIVALENT",
              pb.VERDICT_UNKNOWN: "UNKNOWN", pb.VERDICT_UNSPECIFIED: "UNSPECIFIED"}
@@ -60,6 +62,18 @@ def _violations(err: grpc.RpcError) -> list[dict]:
             detail.Unpack(br)
             out += [{"field": v.field, "description": v.description} for v in br.field_violations]
     return out
+
+
+def _item_error(status) -> AmbitError:
+    """The error of one failed batch item (a `google.rpc.Status`), with its field violations."""
+    from google.rpc import error_details_pb2
+    violations = []
+    for detail in status.details:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            br = error_details_pb2.BadRequest()
+            detail.Unpack(br)
+            violations += [{"field": v.field, "description": v.description} for v in br.field_violations]
+    return AmbitError(_code_name(status.code), status.message, violations)
 
 
 def _wrap(err: grpc.RpcError) -> AmbitError:
@@ -417,6 +431,33 @@ class Client:
             classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id, unparsed_mass=r.unparsed_mass)
         explained = explanation(r.explanation, utterance, fmt) if r.HasField("explanation") else None
         return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
+
+    def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = "folio",
+                         time_limit_ms: int = 0, timeout: float | None = None) -> Entailment:
+        """Do the premises entail the conclusion (full first-order logic)? TRUE, FALSE,
+        UNCERTAIN, INCONSISTENT or UNKNOWN, with a proof or checked finite models."""
+        req = entailment_request(self._rid(), premises, conclusion, _fmt(fmt), time_limit_ms)
+        return entailment(self._call("CheckEntailment", req, timeout))
+
+    def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = "folio",
+                               time_limit_ms: int = 0,
+                               timeout: float | None = None) -> list[Entailment | AmbitError]:
+        """Many (premises, conclusion) stories in one streaming call; results in input order, an
+        :class:`AmbitError` (with the failing field) in place of any story the server rejected."""
+        reqs = [entailment_request("", ps, c, _fmt(fmt), time_limit_ms) for ps, c in stories]
+        batch = pb.CheckEntailmentBatchRequest(request_id=self._rid(), items=reqs)
+        out: list[Entailment | AmbitError | None] = [None] * len(reqs)
+        try:
+            for res in self._stub.CheckEntailmentBatch(
+                    batch, timeout=self.timeout if timeout is None else timeout,
+                    wait_for_ready=self.wait_for_ready):
+                out[res.index] = _item_error(res.status) if res.status.code else entailment(res.response)
+        except grpc.RpcError as err:
+            raise _wrap(err) from None
+        missing = [i for i, x in enumerate(out) if x is None]
+        if missing:
+            raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
+        return out  # type: ignore[return-value]
 
 
     def generate(self, messages: Sequence[Turn], *, max_new_tokens: int = 0, use_chat_template: bool | None = None,

@@ -96,7 +96,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         cands = []
         for i, text in enumerate(texts[:k]):
             try:
-                canon, status = logic.canonical(text, "fol"), pb.PARSE_STATUS_OK
+                canon, status = logic.canonical_form(text, "fol"), pb.PARSE_STATUS_OK
             except Exception:
                 canon, status = "", pb.PARSE_STATUS_INVALID
             toks = text.split(" ")
@@ -112,7 +112,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         self._count("CheckEquivalence")
         import logic
         try:
-            ca, cb = logic.canonical(request.a, "fol"), logic.canonical(request.b, "fol")
+            ca, cb = logic.canonical_form(request.a, "fol"), logic.canonical_form(request.b, "fol")
         except Exception as err:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"cannot parse: {err}")
         same = ca == cb
@@ -128,7 +128,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         import logic
         try:
             return pb.CanonicalizeResponse(request_id=request.request_id,
-                                           canonical=logic.canonical(request.lf, "fol"), format=pb.LF_FORMAT_FOL)
+                                           canonical=logic.canonical_form(request.lf, "fol"), format=pb.LF_FORMAT_FOL)
         except Exception as err:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"lf: {err}")
 

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from .ast import And, Atom, Formula, Or, Quant, Var, free_vars
 from .canonical import canonical_string
 from .parse import parse
+from .render import quote
 from .prolog_worker import PrologError, worker
 
 VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
@@ -52,8 +53,8 @@ def to_prolog_bb(f: Formula, tag: str = "") -> str:
     def go(g: Formula, env: dict[str, str]) -> None:
         match g:
             case Atom(pred, args):
-                out.append(f"rel({_quote(pred)},[")
-                out.append(",".join(env[a.name] if isinstance(a, Var) else _quote(a.name) for a in args))
+                out.append(f"rel({quote(pred)},[")
+                out.append(",".join(env[a.name] if isinstance(a, Var) else quote(a.name) for a in args))
                 out.append("])")
             case Quant(kind, var, body):
                 name = f"V{tag}_{counter[0]}"
@@ -74,10 +75,6 @@ def to_prolog_bb(f: Formula, tag: str = "") -> str:
 
     go(f, {})
     return "".join(out)
-
-
-def _quote(name: str) -> str:
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _formula(x: LF, fmt: str) -> Formula:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, free_vars
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
 from .parse import parse
-from . import prolog_pool
+from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
+from .render import quote
 
 DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
 DEFAULT_INFERENCES = 2_000_000  # per stage (short proof, model search, full proof) and check
@@ -32,7 +33,8 @@ class Decision:
     """A story's verdict (one of DECISIONS) with its evidence: `proof` (steps; each names the
     clause it uses and where that clause came from: a premise index, `negated_conclusion`,
     `conclusion`, `equality`), `premises_used` (indices), `countermodel` / `model`
-    (domain, constants, true atoms), `reason` when UNKNOWN (which budget ran out)."""
+    (domain, constants, true atoms); when UNKNOWN, `budget` names the budget that ran out
+    (`inferences` or `time_limit`) and `reason` says it in words."""
 
     verdict: str
     premises_used: list[int] = field(default_factory=list)
@@ -40,6 +42,7 @@ class Decision:
     countermodel: dict | None = None
     model: dict | None = None
     reason: str | None = None
+    budget: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -96,11 +99,6 @@ def to_term(f: Formula) -> str:
 
 def _arg(a: Term, env: dict[str, int]) -> str:
     return f"v({env[a.name]})" if type(a) is Var else quote(a.name)
-
-
-def quote(name: str) -> str:
-    """A name as a quoted Prolog atom."""
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 # --------------------------------------------------------------------------- models
@@ -217,7 +215,7 @@ def decide_batch(
 
 def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
     if d is None:
-        return Decision("UNKNOWN", reason="time_limit")
+        return Decision("UNKNOWN", reason="time_limit", budget="time_limit")
     neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
     v = d["verdict"]
     if v == "TRUE":
@@ -229,7 +227,7 @@ def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
     if v == "INCONSISTENT":
         return Decision(v, _used(neg["proof"]), proof=neg["proof"])
     which = [k for k, s in (("with_negated_conclusion", neg), ("with_conclusion", pos)) if s["status"] == "unknown"]
-    return Decision(v, reason=f"inference budget ran out ({', '.join(which)})")
+    return Decision(v, reason=f"inference budget ran out ({', '.join(which)})", budget="inferences")
 
 
 def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> Decision:
@@ -258,6 +256,8 @@ def equivalent_batch(
     for i, (a, b) in enumerate(parsed):
         if a == b:
             out[i] = Verdict("EQUIVALENT", True, True, {"method": "identical"})
+        elif (v := _propositional(a, b)) is not None:
+            out[i] = v
         else:
             todo.append(i)
     answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
@@ -265,6 +265,36 @@ def equivalent_batch(
     for i, d in zip(todo, answers):
         out[i] = _verdict(d, *parsed[i])
     return out
+
+
+def _propositional(a: Formula, b: Formula):
+    """The verdict of the truth table over `a`'s and `b`'s closed parts (fol_prop.py) when it
+    settles the pair: when they agree on every row (or their bodies do, under a shared
+    quantifier prefix), and on ground atoms when they differ (the row, checked by `holds`, is
+    the countermodel); None otherwise."""
+    from .equivalence import Verdict
+
+    t = fol_prop.table(a, b)
+    if t is None:
+        return None
+    if t.a == t.b:
+        return Verdict("EQUIVALENT", True, True, {"method": "propositional", "parts": len(t.parts)})
+    if not t.ground:
+        bodies = fol_prop.common_prefix_bodies(a, b)
+        inner = fol_prop.table(*bodies) if bodies else None
+        if inner is not None and inner.a == inner.b:
+            return Verdict("EQUIVALENT", True, True, {"method": "propositional_under_quantifiers",
+                                                      "parts": len(inner.parts)})
+        return None
+    ab, ba = t.entails(t.a, t.b), t.entails(t.b, t.a)
+    names = constants(a) | constants(b)
+    if not ab:
+        return Verdict("NOT_EQUIVALENT", False, ba, {
+            "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
+            "model": _checked(t.model(t.first_row(t.a & ~t.b), names), [a], [b])})
+    return Verdict("NOT_EQUIVALENT", True, False, {
+        "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
+        "model": _checked(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
 
 
 def _verdict(d: dict | None, a: Formula, b: Formula):

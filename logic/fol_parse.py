@@ -135,8 +135,15 @@ def dialect_parser(fmt: str) -> lark.Lark:
 
 def parse_dialect(text: str, fmt: str) -> Formula:
     """Parse one formula in `folio`, `nltk` or `tptp`; LFParseError says where and what was expected."""
-    from .parse import _check_closed, _lark_error
+    from .parse import _lark_error
 
+    if fmt == "folio":
+        from . import folio_read  # the hand-written reader of the common input; Lark for the rest
+
+        try:
+            return _finish(folio_read.read(text), text, fmt)
+        except folio_read.Reject:
+            pass
     parser = dialect_parser(fmt)
     try:
         f = parser.parse(text)
@@ -144,6 +151,13 @@ def parse_dialect(text: str, fmt: str) -> Formula:
         raise _lark_error(parser, text, fmt, e) from None
     except RecursionError:
         raise LFParseError("formula nested too deeply", text=text, pos=0, kind="too_large", fmt=fmt) from None
+    return _finish(f, text, fmt)
+
+
+def _finish(f: Formula, text: str, fmt: str) -> Formula:
+    """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed."""
+    from .parse import _check_closed
+
     if fmt != "tptp":
         f = _bind(f, frozenset())
     _check_closed(f, text, fmt)

@@ -49,7 +49,7 @@ def to_prolog(f: Formula) -> str:
     """
     match f:
         case Atom(pred, args):
-            return f"rel({_quote(pred)}, [{', '.join(_prolog_term(a) for a in args)}])"
+            return f"rel({quote(pred)}, [{', '.join(_prolog_term(a) for a in args)}])"
         case Quant(kind, var, body):
             q = "some" if kind == "exists" else "all"
             return f"{q}({_prolog_var(var)}, {to_prolog(body)})"
@@ -67,10 +67,11 @@ def _prolog_var(name: str) -> str:
 
 
 def _prolog_term(t: Term) -> str:
-    return _prolog_var(t.name) if isinstance(t, Var) else _quote(t.name)
+    return _prolog_var(t.name) if isinstance(t, Var) else quote(t.name)
 
 
-def _quote(name: str) -> str:
+def quote(name: str) -> str:
+    """A name as a quoted Prolog atom: the one quoting of every Prolog term logic/ writes."""
     return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 

@@ -12,8 +12,8 @@ from proto.ambit.v1 import ambit_pb2 as pb
 from logic.explain import Explanation
 
 from .service import (
-    CanonicalQuery, DecodingOptions, Distribution, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, GenerateQuery,
-    InvalidField,
+    CanonicalQuery, DecodingOptions, Distribution, EntailmentQuery, EquivalenceAnswer, EquivalenceQuery, ExplainQuery,
+    GenerateQuery, InvalidField,
     ModelCounters, ParseQuery, PromptSpec, RaddAnswer, RaddQuery, ScoreQuery, ServerInfo, ServiceError,
     Vocabulary,
 )
@@ -23,6 +23,9 @@ from .status import item_status, ok_status
 
 FORMATS = {pb.LF_FORMAT_UNSPECIFIED: "fol", pb.LF_FORMAT_FOL: "fol", pb.LF_FORMAT_LISP: "lisp"}
 FORMAT_ENUM = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
+FOL_DIALECTS = {pb.LF_FORMAT_FOLIO: "folio", pb.LF_FORMAT_NLTK: "nltk", pb.LF_FORMAT_TPTP: "tptp"}
+EQUIVALENCE_FORMATS = {**FORMATS, **FOL_DIALECTS}  # CheckEquivalence: AmP's formats and full FOL
+ENTAILMENT_FORMATS = {**EQUIVALENCE_FORMATS, pb.LF_FORMAT_UNSPECIFIED: "folio"}  # CheckEntailment
 VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VAR_NAMING_V: "v"}
 STRATEGIES = {
     pb.DECODING_STRATEGY_UNSPECIFIED: "beam", pb.DECODING_STRATEGY_BEAM: "beam", pb.DECODING_STRATEGY_SAMPLE: "sample",
@@ -90,7 +93,7 @@ def score_batch_result(
 
 
 def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> EquivalenceQuery:
-    fmt = enum(FORMATS, req.format, f"{field}format", "LFFormat")
+    fmt = enum(EQUIVALENCE_FORMATS, req.format, f"{field}format", "LFFormat")
     return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0)
 
 
@@ -317,3 +320,69 @@ def generate_response(req: pb.GenerateRequest, g: Any, model_id: str) -> pb.Gene
         request_id=req.request_id, text=g.text, prompt=g.prompt, prompt_tokens=g.prompt_tokens,
         new_tokens=g.new_tokens, finish_reason=g.finish_reason, model_id=model_id, chat_template=g.chat_template,
     )
+
+
+# --------------------------------------------------------------------------- entailment
+
+ENTAILMENT_VERDICTS = {
+    "TRUE": pb.ENTAILMENT_VERDICT_TRUE, "FALSE": pb.ENTAILMENT_VERDICT_FALSE,
+    "UNCERTAIN": pb.ENTAILMENT_VERDICT_UNCERTAIN, "INCONSISTENT": pb.ENTAILMENT_VERDICT_INCONSISTENT,
+    "UNKNOWN": pb.ENTAILMENT_VERDICT_UNKNOWN,
+}
+
+
+def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> EntailmentQuery:
+    fmt = enum(ENTAILMENT_FORMATS, req.format, f"{field}format", "LFFormat")
+    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0)
+
+
+def entailment_items(items: Sequence[pb.CheckEntailmentRequest]) -> list[EntailmentQuery | ServiceError]:
+    """Each item as a query, or the error that kept it from being read."""
+    out: list[EntailmentQuery | ServiceError] = []
+    for i, item in enumerate(items):
+        try:
+            out.append(entailment_query(item, f"items[{i}]."))
+        except ServiceError as e:
+            out.append(e)
+    return out
+
+
+def proof_step(step: dict) -> pb.ProofStep:
+    """One step of logic.Decision's proof; `from` is a premise index or the clause's origin."""
+    origin = step.get("from", "")
+    out = pb.ProofStep(step=step["step"], depth=step.get("depth", 0), clause=step.get("clause", 0),
+                       literal=step.get("literal", ""), literals=step.get("literals", []))
+    if isinstance(origin, int):
+        out.source, out.premise_index = "premise", origin
+    else:
+        out.source = origin
+    return out
+
+
+def finite_model(target: pb.FiniteModel, model: dict) -> None:
+    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms)."""
+    target.domain.extend(model["domain"])
+    target.constants.update(model["constants"])
+    target.true_atoms.extend(model["true_atoms"])
+
+
+def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntailmentResponse:
+    """The response for a `logic.Decision`."""
+    out = pb.CheckEntailmentResponse(
+        request_id=req.request_id, verdict=ENTAILMENT_VERDICTS[d.verdict], premises_used=d.premises_used,
+        proof=[proof_step(s) for s in d.proof or []], unknown_budget=d.budget or "", reason=d.reason or "",
+    )
+    if d.countermodel is not None:
+        finite_model(out.countermodel, d.countermodel)
+    if d.model is not None:
+        finite_model(out.model, d.model)
+    return out
+
+
+def entailment_batch_result(
+    items: Sequence[pb.CheckEntailmentRequest], index: int, outcome: Any
+) -> pb.CheckEntailmentBatchResult:
+    if isinstance(outcome, BaseException):
+        return pb.CheckEntailmentBatchResult(index=index, status=item_status(outcome))
+    response = entailment_response(items[index], outcome)
+    return pb.CheckEntailmentBatchResult(index=index, status=ok_status(), response=response)

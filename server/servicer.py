@@ -75,3 +75,14 @@ class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
     def Generate(self, request: pb.GenerateRequest, context: CallContext) -> pb.GenerateResponse:
         reply = self.core.generate(convert.generate_query(request), context.deadline)
         return convert.generate_response(request, reply, self.core.model_id)
+
+    def CheckEntailment(self, request: pb.CheckEntailmentRequest, context: CallContext) -> pb.CheckEntailmentResponse:
+        answer = self.core.check_entailment(convert.entailment_query(request), context.deadline)
+        return convert.entailment_response(request, answer)
+
+    def CheckEntailmentBatch(
+        self, request: pb.CheckEntailmentBatchRequest, context: CallContext
+    ) -> Iterator[pb.CheckEntailmentBatchResult]:
+        items = request.items
+        for i, outcome in self.core.check_entailment_batch(convert.entailment_items(items), context.deadline):
+            yield convert.entailment_batch_result(items, i, outcome)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from logic.prolog_worker import worker
 from logic.radd.instance import READINGS, MonthDate
@@ -144,8 +144,3 @@ def _verdict(r: dict[str, Any]) -> RaddVerdict:
         derivation=derivation,
         notes=notes,
     )
-
-
-def iter_premise_numbers(verdict: RaddVerdict) -> Iterable[str]:
-    for v in verdict.interpretations.values():
-        yield from v.premises

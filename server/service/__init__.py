@@ -4,6 +4,7 @@ failures as `ServiceError`s. No gRPC here; `server.servicer` and `server.convert
 from .core import DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ServerInfo
 from .deadline import Deadline
 from .distribution import Candidate, Distribution, MeaningClass
+from .entailment import EntailmentQuery
 from .equivalence import EquivalenceAnswer, EquivalenceQuery
 from .explain import ExplainQuery
 from .generation import GenerateQuery
@@ -16,8 +17,9 @@ from .scoring import ScoreQuery
 
 __all__ = [
     "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate", "Deadline",
-    "DeadlineExceeded", "DecodingOptions", "Distribution", "EquivalenceAnswer", "EquivalenceQuery",
-    "ExplainQuery", "GenerateQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable", "Overloaded",
+    "DeadlineExceeded", "DecodingOptions", "Distribution", "EntailmentQuery", "EquivalenceAnswer", "EquivalenceQuery",
+    "ExplainQuery", "GenerateQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable",
+    "Overloaded",
     "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo", "ServiceError",
     "Vocabulary",
 ]

@@ -14,7 +14,7 @@ from logic.explain import Explanation
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
 from ..model import DecodeStopped
-from . import distribution, equivalence, explain, generation, prompting, radd, scoring, validate
+from . import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
 from .deadline import Deadline
 from .errors import Cancelled, ModelUnavailable, Overloaded
 
@@ -102,7 +102,7 @@ class AmbitCore:
 
     def canonicalize(self, query: CanonicalQuery) -> str:
         f = validate.lf(query.lf, query.fmt, "lf", self.limits.max_lf_chars)
-        return logic.canonical(f, query.fmt, to=query.to, vars=query.vars)
+        return logic.canonical_form(f, query.fmt, to=query.to, vars=query.vars)
 
     def verify_radd(self, query: radd.RaddQuery, deadline: Deadline) -> radd.RaddAnswer:
         return radd.verify(query, self.limits, deadline, self.prolog_seconds)
@@ -156,3 +156,13 @@ class AmbitCore:
     def generate(self, query: generation.GenerateQuery, deadline: Deadline) -> Any:
         """The model's free-text reply (an engine `Generation`) to the query's chat turns."""
         return generation.generate(self._worker(), query, self.limits, deadline)
+
+    # -- entailment (full first-order logic) ---------------------------------------------
+    def check_entailment(self, query: entailment.EntailmentQuery, deadline: Deadline) -> logic.Decision:
+        return entailment.check(query, self.limits, deadline, self.prolog_seconds)
+
+    def check_entailment_batch(
+        self, items: Sequence[entailment.Item], deadline: Deadline
+    ) -> Iterator[entailment.Outcome]:
+        """(index, decision or error) per item, in order; unreadable items come as their error."""
+        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds)

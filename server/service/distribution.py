@@ -86,7 +86,7 @@ def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
         c.parse_error = e
         return c
     if finished:
-        c.canonical = logic.canonical(f, fmt)
+        c.canonical = logic.canonical_form(f, fmt)
     else:
         c.parse_status = UNFINISHED
     return c

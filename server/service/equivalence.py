@@ -52,7 +52,13 @@ class _Checked:
 def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple[logic.Formula, logic.Formula, str, str]:
     a = validate.lf(query.a, query.fmt, f"{field}a", limits.max_lf_chars)
     b = validate.lf(query.b, query.fmt, f"{field}b", limits.max_lf_chars)
-    return a, b, logic.canonical(a, query.fmt), logic.canonical(b, query.fmt)
+    return a, b, _shown(a, query.fmt), _shown(b, query.fmt)
+
+
+def _shown(f: logic.Formula, fmt: str) -> str:
+    """AmP's formats: the canonical form; the full first-order dialects (no canonical form):
+    the formula as parsed, rendered back in its dialect."""
+    return logic.canonical_form(f, fmt) if fmt in logic.FORMATS else logic.render(f, fmt)
 
 
 def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float) -> EquivalenceAnswer:

@@ -90,7 +90,7 @@ def check_items(items: list[dict], rng: random.Random) -> dict:
         expect.append(("readings", it))
         for key in ("lf0", "lf1"):
             f = logic.parse(it[key])
-            pairs.append((f, logic.parse(logic.canonical(f))))
+            pairs.append((f, logic.parse(logic.canonical_form(f))))
             expect.append(("canonical", it))
             pairs.append((f, renamed_shuffled(f, rng)))
             expect.append(("renamed", it))

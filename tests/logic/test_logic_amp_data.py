@@ -43,8 +43,8 @@ def check_aligned(fol_dir: Path) -> int:
         a, b = rows(fol_file), rows(lisp_dir / fol_file.name)
         assert len(a) == len(b), fol_file.name
         for i, (ra, rb) in enumerate(zip(a, b), start=1):
-            ca = logic.canonical(ra["lf"], "fol")
-            cb = logic.canonical(rb["lf"], "lisp", to="fol")
+            ca = logic.canonical_form(ra["lf"], "fol")
+            cb = logic.canonical_form(rb["lf"], "lisp", to="fol")
             assert ca == cb, f"{fol_file.parent.name}/{fol_file.name} row {i}: {ca} != {cb}"
             n += 1
     return n
@@ -61,7 +61,7 @@ def test_aligned_test_eval_twins_share_canonical_form(amp):
     amp.split("fewshot", "50-50-5k-train-100-perc-ambig_lisp")
     lisp_rows = rows(fol.with_name("50-50-5k-train-100-perc-ambig_lisp") / "test_eval.jsonl")
     for i, (a, b) in enumerate(zip(rows(fol / "test_eval.jsonl"), lisp_rows), start=1):
-        assert logic.canonical(a["lf"], "fol") == logic.canonical(b["lf"], "lisp", to="fol"), f"row {i}"
+        assert logic.canonical_form(a["lf"], "fol") == logic.canonical_form(b["lf"], "lisp", to="fol"), f"row {i}"
 
 
 @pytest.mark.slow
@@ -87,5 +87,5 @@ def test_amp_lisp_files_are_already_canonical_in_operand_order(amp):
     for row in rows(path):
         if "OR" in row["lf"]:
             continue  # AmP orders operator subtrees by node id, we by content
-        ours = logic.canonical(row["lf"], "lisp")
+        ours = logic.canonical_form(row["lf"], "lisp")
         assert preds(ours) == preds(row["lf"]), row["lf"]

@@ -102,7 +102,7 @@ def test_score_batch_streams_every_item_with_its_own_status(stub):
 def test_canonicalize(stub):
     resp = stub.Canonicalize(pb.CanonicalizeRequest(request_id="c", lf="exists y . man(y) AND walk(y)"))
     assert resp.request_id == "c" and resp.format == pb.LF_FORMAT_FOL
-    assert resp.canonical == logic.canonical("exists y . man(y) AND walk(y)", "fol")
+    assert resp.canonical == logic.canonical_form("exists y . man(y) AND walk(y)", "fol")
     lisp = stub.Canonicalize(
         pb.CanonicalizeRequest(lf="exists y . man(y)", output_format=pb.LF_FORMAT_LISP, var_naming=pb.VAR_NAMING_V)
     )

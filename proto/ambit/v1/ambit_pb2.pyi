@@ -13,6 +13,9 @@ class LFFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LF_FORMAT_UNSPECIFIED: _ClassVar[LFFormat]
     LF_FORMAT_FOL: _ClassVar[LFFormat]
     LF_FORMAT_LISP: _ClassVar[LFFormat]
+    LF_FORMAT_FOLIO: _ClassVar[LFFormat]
+    LF_FORMAT_NLTK: _ClassVar[LFFormat]
+    LF_FORMAT_TPTP: _ClassVar[LFFormat]
 
 class VarNaming(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -52,9 +55,21 @@ class Consistency(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CONSISTENCY_CONSISTENT: _ClassVar[Consistency]
     CONSISTENCY_INCONSISTENT: _ClassVar[Consistency]
     CONSISTENCY_UNKNOWN: _ClassVar[Consistency]
+
+class EntailmentVerdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENTAILMENT_VERDICT_UNSPECIFIED: _ClassVar[EntailmentVerdict]
+    ENTAILMENT_VERDICT_TRUE: _ClassVar[EntailmentVerdict]
+    ENTAILMENT_VERDICT_FALSE: _ClassVar[EntailmentVerdict]
+    ENTAILMENT_VERDICT_UNCERTAIN: _ClassVar[EntailmentVerdict]
+    ENTAILMENT_VERDICT_INCONSISTENT: _ClassVar[EntailmentVerdict]
+    ENTAILMENT_VERDICT_UNKNOWN: _ClassVar[EntailmentVerdict]
 LF_FORMAT_UNSPECIFIED: LFFormat
 LF_FORMAT_FOL: LFFormat
 LF_FORMAT_LISP: LFFormat
+LF_FORMAT_FOLIO: LFFormat
+LF_FORMAT_NLTK: LFFormat
+LF_FORMAT_TPTP: LFFormat
 VAR_NAMING_UNSPECIFIED: VarNaming
 VAR_NAMING_AMP: VarNaming
 VAR_NAMING_V: VarNaming
@@ -76,6 +91,12 @@ CONSISTENCY_UNSPECIFIED: Consistency
 CONSISTENCY_CONSISTENT: Consistency
 CONSISTENCY_INCONSISTENT: Consistency
 CONSISTENCY_UNKNOWN: Consistency
+ENTAILMENT_VERDICT_UNSPECIFIED: EntailmentVerdict
+ENTAILMENT_VERDICT_TRUE: EntailmentVerdict
+ENTAILMENT_VERDICT_FALSE: EntailmentVerdict
+ENTAILMENT_VERDICT_UNCERTAIN: EntailmentVerdict
+ENTAILMENT_VERDICT_INCONSISTENT: EntailmentVerdict
+ENTAILMENT_VERDICT_UNKNOWN: EntailmentVerdict
 
 class ParseError(_message.Message):
     __slots__ = ("message", "kind", "position", "column", "token", "expected")
@@ -691,3 +712,99 @@ class GenerateResponse(_message.Message):
     model_id: str
     chat_template: bool
     def __init__(self, request_id: _Optional[str] = ..., text: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_tokens: _Optional[int] = ..., new_tokens: _Optional[int] = ..., finish_reason: _Optional[str] = ..., model_id: _Optional[str] = ..., chat_template: _Optional[bool] = ...) -> None: ...
+
+class CheckEntailmentRequest(_message.Message):
+    __slots__ = ("request_id", "premises", "conclusion", "format", "time_limit_ms", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PREMISES_FIELD_NUMBER: _ClassVar[int]
+    CONCLUSION_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    premises: _containers.RepeatedScalarFieldContainer[str]
+    conclusion: str
+    format: LFFormat
+    time_limit_ms: int
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class ProofStep(_message.Message):
+    __slots__ = ("step", "depth", "clause", "source", "premise_index", "literal", "literals")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    DEPTH_FIELD_NUMBER: _ClassVar[int]
+    CLAUSE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    PREMISE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    LITERAL_FIELD_NUMBER: _ClassVar[int]
+    LITERALS_FIELD_NUMBER: _ClassVar[int]
+    step: str
+    depth: int
+    clause: int
+    source: str
+    premise_index: int
+    literal: str
+    literals: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, step: _Optional[str] = ..., depth: _Optional[int] = ..., clause: _Optional[int] = ..., source: _Optional[str] = ..., premise_index: _Optional[int] = ..., literal: _Optional[str] = ..., literals: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class FiniteModel(_message.Message):
+    __slots__ = ("domain", "constants", "true_atoms")
+    class ConstantsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    DOMAIN_FIELD_NUMBER: _ClassVar[int]
+    CONSTANTS_FIELD_NUMBER: _ClassVar[int]
+    TRUE_ATOMS_FIELD_NUMBER: _ClassVar[int]
+    domain: _containers.RepeatedScalarFieldContainer[str]
+    constants: _containers.ScalarMap[str, str]
+    true_atoms: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CheckEntailmentResponse(_message.Message):
+    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    PREMISES_USED_FIELD_NUMBER: _ClassVar[int]
+    PROOF_FIELD_NUMBER: _ClassVar[int]
+    COUNTERMODEL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWN_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    verdict: EntailmentVerdict
+    premises_used: _containers.RepeatedScalarFieldContainer[int]
+    proof: _containers.RepeatedCompositeFieldContainer[ProofStep]
+    countermodel: FiniteModel
+    model: FiniteModel
+    unknown_budget: str
+    reason: str
+    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class CheckEntailmentBatchRequest(_message.Message):
+    __slots__ = ("request_id", "items")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    items: _containers.RepeatedCompositeFieldContainer[CheckEntailmentRequest]
+    def __init__(self, request_id: _Optional[str] = ..., items: _Optional[_Iterable[_Union[CheckEntailmentRequest, _Mapping]]] = ...) -> None: ...
+
+class CheckEntailmentBatchResult(_message.Message):
+    __slots__ = ("index", "status", "response")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    status: _status_pb2.Status
+    response: CheckEntailmentResponse
+    def __init__(self, index: _Optional[int] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., response: _Optional[_Union[CheckEntailmentResponse, _Mapping]] = ...) -> None: ...

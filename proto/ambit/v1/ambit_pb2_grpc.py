@@ -89,6 +89,16 @@ class AmbitServiceStub:
                 request_serializer=ambit_dot_v1_dot_ambit__pb2.GenerateRequest.SerializeToString,
                 response_deserializer=ambit_dot_v1_dot_ambit__pb2.GenerateResponse.FromString,
                 _registered_method=True)
+        self.CheckEntailment = channel.unary_unary(
+                '/ambit.v1.AmbitService/CheckEntailment',
+                request_serializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentRequest.SerializeToString,
+                response_deserializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentResponse.FromString,
+                _registered_method=True)
+        self.CheckEntailmentBatch = channel.unary_stream(
+                '/ambit.v1.AmbitService/CheckEntailmentBatch',
+                request_serializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentBatchRequest.SerializeToString,
+                response_deserializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentBatchResult.FromString,
+                _registered_method=True)
 
 
 class AmbitServiceServicer:
@@ -172,6 +182,21 @@ class AmbitServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckEntailment(self, request, context):
+        """Full first-order entailment of one story: do the premises entail the conclusion, its
+        negation, neither, or are they inconsistent; with a proof or a checked finite model.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CheckEntailmentBatch(self, request, context):
+        """Many stories; one result per item, in order, each with its own status.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AmbitServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -229,6 +254,16 @@ def add_AmbitServiceServicer_to_server(servicer, server):
                     servicer.Generate,
                     request_deserializer=ambit_dot_v1_dot_ambit__pb2.GenerateRequest.FromString,
                     response_serializer=ambit_dot_v1_dot_ambit__pb2.GenerateResponse.SerializeToString,
+            ),
+            'CheckEntailment': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckEntailment,
+                    request_deserializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentRequest.FromString,
+                    response_serializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentResponse.SerializeToString,
+            ),
+            'CheckEntailmentBatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.CheckEntailmentBatch,
+                    request_deserializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentBatchRequest.FromString,
+                    response_serializer=ambit_dot_v1_dot_ambit__pb2.CheckEntailmentBatchResult.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -528,6 +563,60 @@ class AmbitService:
             '/ambit.v1.AmbitService/Generate',
             ambit_dot_v1_dot_ambit__pb2.GenerateRequest.SerializeToString,
             ambit_dot_v1_dot_ambit__pb2.GenerateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckEntailment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ambit.v1.AmbitService/CheckEntailment',
+            ambit_dot_v1_dot_ambit__pb2.CheckEntailmentRequest.SerializeToString,
+            ambit_dot_v1_dot_ambit__pb2.CheckEntailmentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckEntailmentBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/ambit.v1.AmbitService/CheckEntailmentBatch',
+            ambit_dot_v1_dot_ambit__pb2.CheckEntailmentBatchRequest.SerializeToString,
+            ambit_dot_v1_dot_ambit__pb2.CheckEntailmentBatchResult.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,140 @@
+"""A hand-written reader for the common FOLIO input: the same trees as the Lark grammar
+(`grammars/folio.lark`, read by fol_parse.py) at a fraction of the cost. It only accepts; on
+anything it does not read it raises `Reject`, and the caller asks Lark, which then gives the
+error with its position and expectations (so accept/reject and errors are Lark's).
+
+Precedence climbing over the grammar's levels: ↔ (left) > → (right) > ∨ ⊕ (left) > ∧ (left) >
+¬; a quantifier in any operand position takes everything up to the closing parenthesis or the
+end (what the grammar's shift preference does). Names are `Const`s here; `_bind` in
+fol_parse.py turns bound ones into variables, as for Lark's trees.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor
+from .fol_parse import _chain, _Group, _u
+
+_TOKEN = re.compile(r"[ \t\f\r\n]*(?:([∀∃¬∧∨⊕→↔⟷=≠(),])|([^\W_][\w\-'’.]*))")
+_KIND = {"∀": "forall", "∃": "exists"}
+_END = ("", "")
+
+
+class Reject(Exception):
+    """Input this reader does not take; Lark decides."""
+
+
+def tokens(text: str) -> list[tuple[str, str]]:
+    """(symbol, "") or ("", name) per token, then _END."""
+    out, pos, n = [], 0, len(text)
+    while True:
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            if text[pos:].strip(" \t\f\r\n"):
+                raise Reject
+            out.append(_END)
+            return out
+        out.append((m.group(1) or "", m.group(2) or ""))
+        pos = m.end()
+        if pos == n:
+            out.append(_END)
+            return out
+
+
+class _Reader:
+    def __init__(self, toks: list[tuple[str, str]]) -> None:
+        self.toks, self.i = toks, 0
+
+    def peek(self) -> str:
+        return self.toks[self.i][0]
+
+    def take(self, symbol: str) -> None:
+        if self.toks[self.i][0] != symbol:
+            raise Reject
+        self.i += 1
+
+    def name(self) -> str:
+        name = self.toks[self.i][1]
+        if not name:
+            raise Reject
+        self.i += 1
+        return name
+
+    def formula(self):
+        return self.quant() if self.peek() in _KIND else self.iff()
+
+    def quant(self) -> Quant:
+        kind = _KIND[self.peek()]
+        self.i += 1
+        var = self.name()
+        return Quant(kind, var, _u(self.formula()))
+
+    def operand(self, level):
+        return self.quant() if self.peek() in _KIND else level()
+
+    def iff(self):
+        left = self.imp()
+        while self.peek() in ("↔", "⟷"):
+            self.i += 1
+            left = Iff(_u(left), _u(self.operand(self.imp)))
+        return left
+
+    def imp(self):
+        left = self.disj()
+        if self.peek() != "→":
+            return left
+        self.i += 1
+        return Implies(_u(left), _u(self.operand(self.imp)))
+
+    def disj(self):
+        left = self.conj()
+        while (op := self.peek()) in ("∨", "⊕"):
+            self.i += 1
+            right = self.operand(self.conj)
+            left = _chain(Or, left, right) if op == "∨" else Xor(_u(left), _u(right))
+        return left
+
+    def conj(self):
+        left = self.unary()
+        while self.peek() == "∧":
+            self.i += 1
+            left = _chain(And, left, self.operand(self.unary))
+        return left
+
+    def unary(self):
+        if self.peek() == "¬":
+            self.i += 1
+            return Not(_u(self.operand(self.unary)))
+        if self.peek() == "(":
+            self.i += 1
+            f = self.formula()
+            self.take(")")
+            return _Group(_u(f))
+        name = self.name()
+        symbol = self.peek()
+        if symbol == "(":
+            self.i += 1
+            args = [Const(self.name())]
+            while self.peek() == ",":
+                self.i += 1
+                args.append(Const(self.name()))
+            self.take(")")
+            return Atom(name, tuple(args))
+        if symbol in ("=", "≠"):
+            self.i += 1
+            eq = Eq(Const(name), Const(self.name()))
+            return eq if symbol == "=" else Not(eq)
+        return Atom(name, ())
+
+
+def read(text: str) -> Formula:
+    """The FOLIO formula in `text` (names as constants); Reject for anything else."""
+    r = _Reader(tokens(text))
+    try:
+        f = _u(r.formula())
+    except RecursionError:
+        raise Reject from None
+    if r.toks[r.i] != _END:
+        raise Reject
+    return f

@@ -1,0 +1,87 @@
+"""Entailment checks over full first-order logic (`logic.decide`): one story, or a batch sent to
+Prolog in chunks (one round trip per chunk) and answered in order, each item with its own result
+or error. Same budget and deadline handling as `equivalence.py`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import logic
+from logic import Decision
+
+from ..limits import Limits
+from . import validate
+from .deadline import Deadline
+from .errors import InvalidField, ServiceError
+
+CHUNK = 64  # stories per Prolog round trip in a batch
+
+
+@dataclass(frozen=True)
+class EntailmentQuery:
+    """Premises and a conclusion in one format; `time_limit_s` is the Prolog budget per story
+    (0: the server default)."""
+
+    premises: tuple[str, ...]
+    conclusion: str
+    fmt: str = "folio"
+    time_limit_s: float = 0.0
+
+
+Story = tuple[list[logic.Formula], logic.Formula]
+Item = EntailmentQuery | ServiceError  # a query, or why it could not be read
+Outcome = tuple[int, Decision | Exception]
+
+
+def _parse(query: EntailmentQuery, limits: Limits, field: str) -> Story:
+    """The story's formulas; the first one that does not parse fails it, naming its field."""
+    if len(query.premises) > limits.max_batch_items:
+        raise InvalidField(f"{field}premises", f"{len(query.premises)} premises; the limit is "
+                           f"{limits.max_batch_items}", reason="TOO_MANY")
+    premises = [validate.lf(p, query.fmt, f"{field}premises[{i}]", limits.max_lf_chars)
+                for i, p in enumerate(query.premises)]
+    return premises, validate.lf(query.conclusion, query.fmt, f"{field}conclusion", limits.max_lf_chars)
+
+
+def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s: float) -> Decision:
+    """One story's decision, within the request's budget and deadline."""
+    premises, conclusion = _parse(query, limits, "")
+    budget = deadline.budget(query.time_limit_s, default_s)
+    decision = logic.decide(premises, conclusion, fmt=query.fmt, time_limit=budget)
+    deadline.check()
+    return decision
+
+
+def check_batch(items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float) -> Iterator[Outcome]:
+    """(index, decision or error) for every item, in order, chunk by chunk; an item that fails
+    validation gets its own error and the rest go on."""
+    validate.batch_size(items, limits.max_batch_items)
+    for start in range(0, len(items), CHUNK):
+        deadline.check()
+        results: dict[int, Decision | Exception] = {}
+        stories: dict[int, Story] = {}
+        budgets: list[float] = []
+        for i in range(start, min(start + CHUNK, len(items))):
+            item = items[i]
+            try:
+                if isinstance(item, ServiceError):
+                    raise item
+                stories[i] = _parse(item, limits, f"items[{i}].")
+            except ServiceError as e:
+                results[i] = e
+                continue
+            budgets.append(deadline.budget(item.time_limit_s, default_s))  # past the deadline: the batch stops
+        if stories:
+            results.update(_decide(stories, min(budgets)))
+        deadline.check()
+        yield from sorted(results.items())
+
+
+def _decide(stories: dict[int, Story], budget: float) -> dict[int, Decision | Exception]:
+    """One Prolog round trip for a chunk's readable stories; a failure fails each of them."""
+    try:
+        decisions = logic.decide_batch(list(stories.values()), time_limit=budget)
+    except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
+        return {i: e for i in stories}
+    return dict(zip(stories, decisions))
