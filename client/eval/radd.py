@@ -113,6 +113,8 @@ def summarise(records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
     styles, ``by_model`` and ``by_style`` (style -> model -> figures) instead, and no top-level
     accuracy: figures of different models or styles are never pooled (the paper's tables
     keep Direct and CoT, and each model, apart)."""
+    if solver == "prolog":  # one solver, whichever model's file an instance was read from
+        records = [{**r, "model": "prolog"} for r in records]
     models = sorted({r["model"] for r in records})
     styles = sorted({r.get("style", "direct") for r in records})
     out: dict[str, Any] = {"suite": "radd", "solver": solver}
