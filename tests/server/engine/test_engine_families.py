@@ -90,7 +90,13 @@ def test_two_token_candidate_fills_two_masks(bert):
 
 
 def test_kind_is_decided_at_load_time_from_the_config(t5, bert, tmp_path):
-    assert model_kind(t5.model.config) == "seq2seq" and model_kind(bert.model.config) == "masked"
+    from transformers import BertConfig, DistilBertConfig, GPT2Config
+
+    assert model_kind(t5.model.config) == "seq2seq"
+    assert model_kind(BertConfig(architectures=["BertForMaskedLM"])) == "masked"
+    assert model_kind(DistilBertConfig()) == "masked"  # no causal head exists for the type
+    assert model_kind(BertConfig()) == "causal"  # BERT has a causal head too: the architectures decide
+    assert model_kind(GPT2Config()) == "causal"
     for lm, kind in ((t5, "seq2seq"), (bert, "masked")):
         folder = save(lm, tmp_path / kind)
         loaded = load_model(str(folder), device="cpu")
