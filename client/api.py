@@ -178,6 +178,7 @@ class ModelInfo:
     server_id: str
     version: str
     limits: dict[str, int]
+    kind: str = ""                  # causal | seq2seq | masked ("" from an older server)
 
 
 @dataclass(frozen=True)
@@ -374,7 +375,8 @@ class Client:
         limits = {f.name: getattr(r.limits, f.name) for f in r.limits.DESCRIPTOR.fields}
         return ModelInfo(model_id=r.model_id, device=r.device, dtype=r.dtype, vocab_size=r.vocab_size,
                          formats=list(r.formats), model_loaded=r.model_loaded, max_batch=r.max_batch,
-                         server_id=r.server_id, version=r.version, limits=limits)
+                         server_id=r.server_id, version=r.version, limits=limits,
+                         kind=r.model_kind)
 
     def stats(self, timeout: float | None = None) -> Stats:
         r = self._call("GetStats", pb.GetStatsRequest(request_id=self._rid()), timeout)

@@ -276,6 +276,7 @@ def model_info_response(req: pb.GetModelInfoRequest, info: ServerInfo) -> pb.Get
         device=info.model.get("device", ""),
         dtype=info.model.get("dtype", ""),
         vocab_size=info.model.get("vocab_size", 0),
+        model_kind=info.model.get("kind", ""),
         formats=list(info.formats),
         model_loaded=info.model_loaded,
         limits=pb.Limits(

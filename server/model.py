@@ -34,11 +34,12 @@ class ModelBackend:
     """A loaded language model with a scorer and a grammar-constrained decoder."""
 
     def __init__(self, lm: Any) -> None:
-        from server.engine import Decoder, Scorer
+        from server.engine import Decoder
 
         self.lm = lm
-        self.scorer = Scorer(lm)
-        self.decoder = Decoder(lm)
+        self.kind = str(getattr(lm, "kind", "causal"))
+        self.scorer = scorer_for(lm, self.kind)
+        self.decoder = Decoder(lm) if self.kind == "causal" else None
 
     @classmethod
     def load(cls, spec: str | None = None, device: str | None = None, dtype: str | None = None) -> "ModelBackend":
@@ -53,6 +54,7 @@ class ModelBackend:
             "device": str(getattr(lm, "device", "")),
             "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
             "vocab_size": int(getattr(lm, "vocab_size", 0) or 0),
+            "kind": self.kind,
         }
 
     def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
@@ -81,6 +83,8 @@ class ModelBackend:
         """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
         from server.engine import DecodeCancelled
 
+        if self.decoder is None:
+            raise ValueError(f"constrained decoding needs a causal model; this one is {self.kind}")
         if params.strategy == "beam":
             fn = self.decoder.beam_search
             kwargs = dict(fmt=fmt, beam=params.k, max_tokens=params.max_tokens, grammar=grammar)
@@ -104,6 +108,8 @@ class ModelBackend:
         from server.engine import DecodeCancelled
         from server.engine.generate import ChatTurn, generate
 
+        if self.kind == "masked":
+            raise ValueError("a masked model does not generate text: use ScoreCandidates (masked scoring)")
         try:
             return generate(self.lm, [ChatTurn(r, c) for r, c in turns], params.max_new_tokens,
                             use_chat_template=params.use_chat_template, temperature=params.temperature,
@@ -115,6 +121,15 @@ class ModelBackend:
         from server.engine.generate import has_chat_template
 
         return has_chat_template(self.lm)
+
+
+def scorer_for(lm: Any, kind: str) -> Any:
+    """The engine scorer of the model's family (`server/engine/kinds.py`)."""
+    from server.engine import Scorer
+    from server.engine.masked import MaskedScorer
+    from server.engine.seq2seq import Seq2SeqScorer
+
+    return {"causal": Scorer, "seq2seq": Seq2SeqScorer, "masked": MaskedScorer}[kind](lm)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@
 higher log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
 comparing the full texts). ``generate``: the prompt as a chat turn, the greedy reply read as
 yes/no (``client.eval.implicature_generate``; ``--cot`` asks for reasoning first); unreadable
-replies are counted and wrong. ``auto`` (the default): generate for models with a chat template.
+replies are counted and wrong. ``auto`` (the default): generate for models with a chat template. A masked model (BERT)
+is scored at the mask the template's ``phrase_to_put_mask`` places (``process_masked``).
 Reports carry the paper's human (86.2%, best 92%) and random (50%) reference lines."""
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ def process(client, item: dict) -> dict:
             "correct": coh.sum_logprob > inc.sum_logprob,
             "predicted": item["label"] if coh.sum_logprob > inc.sum_logprob
             else item["incoherent_word"].strip()}
+
+
+def process_masked(client, item: dict) -> dict:
+    """A masked model (BERT, RoBERTa): " yes" vs " no" at the mask that replaces the yes/no word
+    in the template's `phrase_to_put_mask` (`masked_prompt`), as the paper scores masked LMs."""
+    coh, inc = item["coherent_word"].strip(), item["incoherent_word"].strip()
+    s_coh, s_inc = client.score(item["masked_prompt"], [coh, inc]).scores
+    right = s_coh.sum_logprob > s_inc.sum_logprob
+    return {"template": item["template"], "k": item["k"], "label": item["label"],
+            "example_id": item.get("example_id"), "scoring": "masked",
+            "logprob_coherent": s_coh.sum_logprob, "logprob_incoherent": s_inc.sum_logprob,
+            "correct": right, "predicted": item["label"] if right else inc}
 
 
 def summary(records: Sequence[dict], model: str) -> dict:
@@ -87,10 +100,19 @@ class ImplicatureSuite(Suite):
                        help=f"generate protocol: reply budget (default {G.DEFAULT_MAX_NEW_TOKENS}, "
                             f"{G.DEFAULT_COT_TOKENS} with --cot)"))
 
+    def kind(self, ctx: RunContext) -> str:
+        """The server's model family (causal | seq2seq | masked), asked once per run."""
+        if getattr(ctx.args, "model_kind", None) is None:
+            ctx.args.model_kind = ctx.client.info().kind or "causal"
+        return ctx.args.model_kind
+
     def protocol(self, ctx: RunContext) -> str:
-        """``--protocol``, ``auto`` resolved once per run by asking the server."""
+        """``--protocol``, ``auto`` resolved once per run by asking the server (masked models
+        cannot generate: always ``score``, which is masked scoring for them)."""
         if getattr(ctx.args, "protocol", "auto") == "auto":
-            ctx.args.protocol = resolve_protocol(ctx.client, "auto")
+            ctx.args.protocol = "score" if self.kind(ctx) == "masked" else resolve_protocol(ctx.client, "auto")
+        if ctx.args.protocol == "generate" and self.kind(ctx) == "masked":
+            raise ValueError("implicature --protocol generate needs a model that generates; this server's is masked")
         if ctx.args.protocol == "score" and getattr(ctx.args, "cot", False):
             raise ValueError("implicature --cot reads a generated answer: it needs --protocol generate")
         return ctx.args.protocol
@@ -113,6 +135,8 @@ class ImplicatureSuite(Suite):
                "seed": a.seed, "limit": a.limit}
         if self.protocol(ctx) == "generate":  # score runs keep their old key, so they resume
             key.update(protocol="generate", cot=bool(a.cot), max_new_tokens=self._tokens(a))
+        elif self.kind(ctx) == "masked":
+            key.update(scoring="masked")
         return key
 
     def items(self, ctx: RunContext) -> list[dict]:
@@ -123,12 +147,15 @@ class ImplicatureSuite(Suite):
         if self.protocol(ctx) == "generate":
             cot, n = bool(ctx.args.cot), self._tokens(ctx.args)
             return lambda item: G.process(ctx.client, item, cot, n)
+        if self.kind(ctx) == "masked":
+            return lambda item: process_masked(ctx.client, item)
         return lambda item: process(ctx.client, item)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
         s = summary(records, ctx.model)
         s["protocol"] = self.protocol(ctx)
         s["cot"] = bool(getattr(ctx.args, "cot", False))
+        s["model_kind"] = self.kind(ctx)
         return s
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:

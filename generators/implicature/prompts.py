@@ -126,6 +126,9 @@ def build_records(
                         "incoherent_word": incoherent_word,
                         "coherent": prefix + coherent_word,
                         "incoherent": prefix + incoherent_word,
+                        # masked models: the slot in place of the bare yes/no word (phrase_to_put_mask)
+                        "masked_prompt": prefix[: len(prefix) - len(template.stem(example.utterance, example.response))]
+                        + template.masked(example.utterance, example.response),
                     }
                 )
     return records

@@ -21,6 +21,7 @@ KEYS = (
     "prompt_instruction_text",
 )
 FINAL_SLOT = " %s"  # every template ends with its yes/no slot, after one space
+MASK_SLOT = "<mask>"  # where a masked model's mask goes; server/engine/masked.py reads the same text
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,13 @@ class Template:
     def stem(self, utterance: str, response: str) -> str:
         """The filled template up to (not including) the space before the yes/no word."""
         return self.example_template_text[: -len(FINAL_SLOT)] % (utterance, response)
+
+    def masked(self, utterance: str, response: str, slot: str = MASK_SLOT) -> str:
+        """The filled template with `slot` in the `%s` of `phrase_to_put_mask` (the yes/no word's
+        place), as the paper's code masks it for masked LMs (`implicature: <mask>`)."""
+        phrase = self.phrase_to_put_mask
+        head, _, tail = self.example_template_text.rpartition(phrase)
+        return (head % (utterance, response)) + phrase.replace("%s", slot) + tail
 
     def fill(self, utterance: str, response: str, label: str) -> str:
         """The filled template; equal to `example_template_text % (utterance, response, label)`."""
@@ -59,9 +67,10 @@ def _check(template: Template, where: str) -> None:
         raise ImplicatureDataError(
             f"{where}: example_template_text {text!r} needs exactly three %s, the last at the end"
         )
-    if template.phrase_to_put_mask not in text:
+    if template.phrase_to_put_mask not in text or template.phrase_to_put_mask.count("%s") != 1:
         raise ImplicatureDataError(
-            f"{where}: phrase_to_put_mask {template.phrase_to_put_mask!r} is not in the template"
+            f"{where}: phrase_to_put_mask {template.phrase_to_put_mask!r} is not in the template "
+            "with one %s (the yes/no slot)"
         )
 
 

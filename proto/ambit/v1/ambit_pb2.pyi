@@ -487,7 +487,7 @@ class GetModelInfoRequest(_message.Message):
     def __init__(self, request_id: _Optional[str] = ...) -> None: ...
 
 class GetModelInfoResponse(_message.Message):
-    __slots__ = ("request_id", "model_id", "device", "dtype", "vocab_size", "formats", "model_loaded", "limits", "max_batch", "server_id", "version")
+    __slots__ = ("request_id", "model_id", "device", "dtype", "vocab_size", "formats", "model_loaded", "limits", "max_batch", "server_id", "version", "model_kind")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MODEL_ID_FIELD_NUMBER: _ClassVar[int]
     DEVICE_FIELD_NUMBER: _ClassVar[int]
@@ -499,6 +499,7 @@ class GetModelInfoResponse(_message.Message):
     MAX_BATCH_FIELD_NUMBER: _ClassVar[int]
     SERVER_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    MODEL_KIND_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     model_id: str
     device: str
@@ -510,7 +511,8 @@ class GetModelInfoResponse(_message.Message):
     max_batch: int
     server_id: str
     version: str
-    def __init__(self, request_id: _Optional[str] = ..., model_id: _Optional[str] = ..., device: _Optional[str] = ..., dtype: _Optional[str] = ..., vocab_size: _Optional[int] = ..., formats: _Optional[_Iterable[str]] = ..., model_loaded: _Optional[bool] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., max_batch: _Optional[int] = ..., server_id: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+    model_kind: str
+    def __init__(self, request_id: _Optional[str] = ..., model_id: _Optional[str] = ..., device: _Optional[str] = ..., dtype: _Optional[str] = ..., vocab_size: _Optional[int] = ..., formats: _Optional[_Iterable[str]] = ..., model_loaded: _Optional[bool] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., max_batch: _Optional[int] = ..., server_id: _Optional[str] = ..., version: _Optional[str] = ..., model_kind: _Optional[str] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("request_id",)

@@ -1,0 +1,73 @@
+"""Forced-decode scoring for encoder-decoder models (T5, Flan-T5, T0, BART): the prompt is the
+encoder input, each candidate the decoder target, read with teacher forcing.
+
+Same interface and scores as `scorer.Scorer` (`CandidateScore` per candidate, every target
+token scored, `end_marker` = log P(an end token) after the last one). The encoder runs once per
+prompt and its states serve a right-padded batch of candidates (the decoder is causal, so a real
+target token never attends to a later pad). A candidate's targets are its own tokens without
+special tokens (`" yes"` and `"yes"` both read `▁yes` under SentencePiece); the decoder starts
+from the model's `decoder_start_token_id`.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .loading import LoadedModel
+from .scorer import CandidateScore, build_score, renormalise
+
+
+class Seq2SeqScorer:
+    """Teacher-forced scores of candidate targets given the prompt as encoder input."""
+
+    def __init__(self, lm: LoadedModel, max_batch: int = 32) -> None:
+        self.lm = lm
+        self.max_batch = max_batch
+
+    def _start_id(self) -> int:
+        cfg = self.lm.model.config
+        start = getattr(cfg, "decoder_start_token_id", None)
+        if start is None:
+            start = self.lm.tokenizer.pad_token_id
+        if start is None:
+            raise ValueError(f"model {self.lm.model_id!r} has no decoder_start_token_id or pad token")
+        return int(start)
+
+    @torch.inference_mode()
+    def score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> list[CandidateScore]:
+        if not candidates:
+            return []
+        lm = self.lm
+        enc = lm.tokenizer(prompt, return_tensors="pt")
+        ids, mask = enc["input_ids"].to(lm.device), enc["attention_mask"].to(lm.device)
+        hidden = lm.model.get_encoder()(input_ids=ids, attention_mask=mask).last_hidden_state
+        targets = [lm.tokenizer(c, add_special_tokens=False)["input_ids"] for c in candidates]
+        end_ids = torch.tensor(lm.end_token_ids(), device=lm.device) if end_marker else None
+        out: list[CandidateScore] = []
+        for lo in range(0, len(candidates), self.max_batch):
+            chunk = list(range(lo, min(lo + self.max_batch, len(candidates))))
+            logp = self._decoder_logp(hidden, mask, [targets[i] for i in chunk])
+            for row, i in enumerate(chunk):
+                t = targets[i]
+                lps = [float(logp[row, j, t[j]]) for j in range(len(t))]
+                end_lp = None if end_ids is None else float(torch.logsumexp(logp[row, len(t)][end_ids], dim=0))
+                out.append(build_score(lm.tokenizer, candidates[i], t, lps, end_lp))
+        renormalise(out)
+        return out
+
+    def _decoder_logp(self, hidden: torch.Tensor, mask: torch.Tensor, targets: list[list[int]]) -> torch.Tensor:
+        """Log-distributions [B, T+1, V]: row b, position j predicts target token j of `targets[b]`
+        (position len(target) predicts what follows the candidate)."""
+        lm = self.lm
+        pad = lm.tokenizer.pad_token_id or 0
+        width = max(len(t) for t in targets)
+        dec = torch.tensor([[self._start_id()] + t + [pad] * (width - len(t)) for t in targets], device=lm.device)
+        n = len(targets)
+        out = lm.model(encoder_outputs=(hidden.expand(n, -1, -1),), attention_mask=mask.expand(n, -1),
+                       decoder_input_ids=dec, use_cache=False)
+        return torch.log_softmax(out.logits.float(), dim=-1)
+
+    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[CandidateScore]]:
+        """One `score` per prompt: encoder inputs differ in length, and the encoder pass is the
+        prompt's only shared work."""
+        return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
