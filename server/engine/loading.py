@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -301,13 +302,16 @@ def _cached_sha(gguf: Path) -> str:
     key = hashlib.sha256(f"{gguf.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:24]
     memo = cache_dir() / ".sha" / key
     try:
-        return memo.read_text().strip()
+        sha = memo.read_text().strip()
+        if len(sha) == 64:  # a whole digest (memos are replaced atomically; older ones may not be)
+            return sha
     except OSError:
         pass
     sha = sha256_file(gguf)
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_suffix(f".{os.getpid()}")
+        # one temporary file per writer: threads of one process share the pid
+        tmp = memo.with_suffix(f".{os.getpid()}-{threading.get_ident()}")
         tmp.write_text(sha)
         os.replace(tmp, memo)
     except OSError:
