@@ -220,40 +220,10 @@ def pairs(n: int, rng: random.Random) -> list[tuple[str, str]]:
 
 
 def z3_checker():
-    import z3
+    """Z3 in process (`logic.z3_bridge`): the conjunction of formulas -> sat / unsat / unknown."""
+    from logic.z3_bridge import z3_check
 
-    def term(a, env, S):
-        return env[a.name] if type(a) is Var else z3.Const("c_" + a.name, S)
-
-    def tr(f, env, S, fns):
-        t = type(f)
-        if t is Atom:
-            key = (f.pred, len(f.args))
-            if key not in fns:
-                fns[key] = z3.Function(f"{f.pred}_{len(f.args)}", *([S] * len(f.args)), z3.BoolSort())
-            return fns[key](*[term(a, env, S) for a in f.args])
-        if t is Eq:
-            return term(f.left, env, S) == term(f.right, env, S)
-        if t is Not:
-            return z3.Not(tr(f.body, env, S, fns))
-        if t is And or t is Or:
-            return (z3.And if t is And else z3.Or)(*[tr(c, env, S, fns) for c in f.children])
-        if t is Quant:
-            v = z3.Const(f"{f.var}_{len(env)}", S)
-            body = tr(f.body, {**env, f.var: v}, S, fns)
-            return (z3.ForAll if f.kind == "forall" else z3.Exists)([v], body)
-        a, b = tr(f.left, env, S, fns), tr(f.right, env, S, fns)
-        return {Implies: z3.Implies, Iff: lambda p, q: p == q, Xor: z3.Xor}[t](a, b)
-
-    def check(fs, timeout_ms):
-        S = z3.DeclareSort("U")
-        fns: dict = {}
-        s = z3.Solver()
-        s.set("timeout", timeout_ms)
-        s.add(*[tr(f, {}, S, fns) for f in fs])
-        return str(s.check())
-
-    return check
+    return z3_check
 
 
 def z3_story(check, ps, c, timeout_ms) -> str | None:

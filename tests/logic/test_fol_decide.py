@@ -13,6 +13,7 @@ pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolo
 import logic  # noqa: E402
 from logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor  # noqa: E402
 from logic.fol import decide_batch, holds  # noqa: E402
+from logic.z3_bridge import z3_story  # noqa: E402
 
 z3 = pytest.importorskip("z3")
 
@@ -100,44 +101,8 @@ def random_formula(bound=frozenset(), depth=2):
     )
 
 
-def to_z3(f, env, S, fns):
-    t = type(f)
-    term = lambda a: env[a.name] if type(a) is Var else z3.Const(a.name, S)  # noqa: E731
-    if t is Atom:
-        if f.pred not in fns:
-            fns[f.pred] = z3.Function(f.pred, *([S] * len(f.args)), z3.BoolSort())
-        return fns[f.pred](*[term(a) for a in f.args])
-    if t is Eq:
-        return term(f.left) == term(f.right)
-    if t is Not:
-        return z3.Not(to_z3(f.body, env, S, fns))
-    if t is And or t is Or:
-        return (z3.And if t is And else z3.Or)(*[to_z3(c, env, S, fns) for c in f.children])
-    if t is Quant:
-        v = z3.Const(f"{f.var}_{len(env)}", S)
-        body = to_z3(f.body, {**env, f.var: v}, S, fns)
-        return (z3.ForAll if f.kind == "forall" else z3.Exists)([v], body)
-    a, b = to_z3(f.left, env, S, fns), to_z3(f.right, env, S, fns)
-    return {Implies: z3.Implies, Iff: lambda p, q: p == q, Xor: z3.Xor}[t](a, b)
-
-
 def z3_decide(premises, conclusion):
-    S = z3.DeclareSort("U")
-    fns: dict = {}
-    ps = [to_z3(p, {}, S, fns) for p in premises]
-    c = to_z3(conclusion, {}, S, fns)
-
-    def sat(extra):
-        s = z3.Solver()
-        s.set("timeout", 3000)
-        s.add(*ps, extra)
-        return s.check()
-
-    neg, pos = str(sat(z3.Not(c))), str(sat(c))
-    if "unknown" in (neg, pos):
-        return None
-    return {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "UNCERTAIN",
-            ("unsat", "unsat"): "INCONSISTENT"}[(neg, pos)]
+    return z3_story(premises, conclusion, 3000)
 
 
 # ambit may leave at most this share of the stories Z3 decides UNKNOWN (default budgets). Measured
