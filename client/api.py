@@ -33,7 +33,6 @@ from proto.ambit.v1 import ambit_pb2_grpc as pb_grpc
 
 _FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP, "folio": pb.LF_FORMAT_FOLIO,
             "nltk": pb.LF_FORMAT_NLTK, "tptp": pb.LF_FORMAT_TPTP}
-_FORMAT_NAMES = {v: k for k, v in _FORMATS.items()}
 
 def _fmt(name: str) -> int:
     try:
