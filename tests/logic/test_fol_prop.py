@@ -12,7 +12,7 @@ from logic import equivalent, parse
 from logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
 from logic.fol import _propositional, holds
 from logic.fol_prop import common_prefix_bodies, table
-from tests.logic.test_fol_decide import to_z3
+from logic.z3_bridge import to_z3
 
 z3 = pytest.importorskip("z3")
 
