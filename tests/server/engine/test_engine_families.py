@@ -113,3 +113,12 @@ def test_backend_picks_the_family_scorer_and_reports_the_kind(t5, bert):
         assert backend.info()["kind"] == kind and isinstance(backend.scorer, cls)
         (a, b), = backend.score_batch([(f"you did {MASK_SLOT}" if kind == "masked" else "you did", ["yes", "no"])])
         assert a.min_prob_renorm + b.min_prob_renorm == pytest.approx(1.0)
+
+
+def test_the_mask_slot_is_spelled_alike_where_prompts_are_written_and_read():
+    """generators/implicature writes the slot into masked prompts; server/engine/masked.py finds
+    it there (neither layer may import the other, so this test ties the two together)."""
+    from generators.implicature import templates
+    from server.engine import masked
+
+    assert templates.MASK_SLOT == masked.MASK_SLOT
