@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import grpc
 
 from client.channel import make_channel, split_servers
 from client.credentials import ClientSecurity, token_from
-from client.errors import AmbitError, _code_name, _item_error, _wrap
+from client.errors import AmbitError, _item_error, _wrap
 from client.results import (  # noqa: F401  (re-exported: `client.api` is where users find them)
     _CONSISTENCY, CandidateScore, Equivalence, Interpretation, LFCandidate, MeaningClass, ModelInfo,
     ParseDistribution, RaddVerdict, Scores, Stats, _candidate, _equivalence, _json_or_none, _score,
@@ -142,21 +143,25 @@ class Client:
         order, an :class:`AmbitError` in place of any item the server rejected."""
         reqs = [self._score_request(p, c, end_marker) for p, c in items]
         batch = pb.ScoreCandidatesBatchRequest(request_id=self._rid(), items=reqs)
-        out: list[Scores | AmbitError | None] = [None] * len(reqs)
+        return self._stream("ScoreCandidatesBatch", batch, len(reqs), timeout,
+                            lambda r: Scores([_score(s) for s in r.scores], r.model_id), _item_error)
+
+    def _stream(self, method: str, batch, n: int, timeout: float | None,
+                convert: Callable[[Any], Any], failed: Callable[[Any], AmbitError]) -> list:
+        """Results of a streaming batch call in input order: `convert(response)` per item that
+        succeeded, `failed(status)` per item the server rejected."""
+        out: list = [None] * n
         try:
-            for res in self._stub.ScoreCandidatesBatch(
+            for res in getattr(self._stub, method)(
                     batch, timeout=self.timeout if timeout is None else timeout,
                     wait_for_ready=self.wait_for_ready):
-                if res.status.code != 0:
-                    out[res.index] = AmbitError(_code_name(res.status.code), res.status.message)
-                else:
-                    out[res.index] = Scores([_score(s) for s in res.response.scores], res.response.model_id)
+                out[res.index] = failed(res.status) if res.status.code else convert(res.response)
         except grpc.RpcError as err:
             raise _wrap(err) from None
         missing = [i for i, x in enumerate(out) if x is None]
         if missing:
             raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
-        return out  # type: ignore[return-value]
+        return out
 
     def equivalent(self, a: str, b: str, *, fmt: str = "fol", time_limit_ms: int = 0,
                    timeout: float | None = None) -> Equivalence:
@@ -266,18 +271,7 @@ class Client:
         :class:`AmbitError` (with the failing field) in place of any story the server rejected."""
         reqs = [entailment_request("", ps, c, _fmt(fmt), time_limit_ms) for ps, c in stories]
         batch = pb.CheckEntailmentBatchRequest(request_id=self._rid(), items=reqs)
-        out: list[Entailment | AmbitError | None] = [None] * len(reqs)
-        try:
-            for res in self._stub.CheckEntailmentBatch(
-                    batch, timeout=self.timeout if timeout is None else timeout,
-                    wait_for_ready=self.wait_for_ready):
-                out[res.index] = _item_error(res.status) if res.status.code else entailment(res.response)
-        except grpc.RpcError as err:
-            raise _wrap(err) from None
-        missing = [i for i, x in enumerate(out) if x is None]
-        if missing:
-            raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
-        return out  # type: ignore[return-value]
+        return self._stream("CheckEntailmentBatch", batch, len(reqs), timeout, entailment, _item_error)
 
 
     def generate(self, messages: Sequence[Turn], *, max_new_tokens: int = 0, use_chat_template: bool | None = None,
