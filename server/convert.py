@@ -5,7 +5,7 @@ check belongs to the core."""
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from proto.ambit.v1 import ambit_pb2 as pb
 
@@ -80,13 +80,18 @@ def score_response(req: pb.ScoreCandidatesRequest, scores: list[Any], model_id: 
     return out
 
 
+def batch_result(result_type: Any, index: int, outcome: Any, respond: Callable[[Any], Any]) -> Any:
+    """One streamed batch result: the item's error status, or OK with `respond(outcome)`."""
+    if isinstance(outcome, BaseException):
+        return result_type(index=index, status=item_status(outcome))
+    return result_type(index=index, status=ok_status(), response=respond(outcome))
+
+
 def score_batch_result(
     items: Sequence[pb.ScoreCandidatesRequest], index: int, outcome: Any, model_id: str
 ) -> pb.ScoreCandidatesBatchResult:
-    if isinstance(outcome, BaseException):
-        return pb.ScoreCandidatesBatchResult(index=index, status=item_status(outcome))
-    response = score_response(items[index], outcome, model_id)
-    return pb.ScoreCandidatesBatchResult(index=index, status=ok_status(), response=response)
+    return batch_result(pb.ScoreCandidatesBatchResult, index, outcome,
+                        lambda o: score_response(items[index], o, model_id))
 
 
 # --------------------------------------------------------------------------- logic
@@ -126,10 +131,8 @@ def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAns
 def equivalence_batch_result(
     items: Sequence[pb.CheckEquivalenceRequest], index: int, outcome: Any
 ) -> pb.CheckEquivalenceBatchResult:
-    if isinstance(outcome, BaseException):
-        return pb.CheckEquivalenceBatchResult(index=index, status=item_status(outcome))
-    response = equivalence_response(items[index], outcome)
-    return pb.CheckEquivalenceBatchResult(index=index, status=ok_status(), response=response)
+    return batch_result(pb.CheckEquivalenceBatchResult, index, outcome,
+                        lambda o: equivalence_response(items[index], o))
 
 
 def canonical_query(req: pb.CanonicalizeRequest) -> CanonicalQuery:
@@ -383,7 +386,5 @@ def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntai
 def entailment_batch_result(
     items: Sequence[pb.CheckEntailmentRequest], index: int, outcome: Any
 ) -> pb.CheckEntailmentBatchResult:
-    if isinstance(outcome, BaseException):
-        return pb.CheckEntailmentBatchResult(index=index, status=item_status(outcome))
-    response = entailment_response(items[index], outcome)
-    return pb.CheckEntailmentBatchResult(index=index, status=ok_status(), response=response)
+    return batch_result(pb.CheckEntailmentBatchResult, index, outcome,
+                        lambda o: entailment_response(items[index], o))
