@@ -102,15 +102,19 @@ def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> Equiv
     return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0)
 
 
-def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
-    """Each item as a query, or the error that kept it from being read."""
-    out: list[EquivalenceQuery | ServiceError] = []
+def read_items(items: Sequence[Any], read: Callable[[Any, str], Any]) -> list[Any]:
+    """Each batch item as `read(item, "items[i].")`, or the ServiceError that kept it from being read."""
+    out: list[Any] = []
     for i, item in enumerate(items):
         try:
-            out.append(equivalence_query(item, f"items[{i}]."))
+            out.append(read(item, f"items[{i}]."))
         except ServiceError as e:
             out.append(e)
     return out
+
+
+def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
+    return read_items(items, equivalence_query)
 
 
 def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAnswer) -> pb.CheckEquivalenceResponse:
@@ -341,14 +345,7 @@ def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> Entailm
 
 
 def entailment_items(items: Sequence[pb.CheckEntailmentRequest]) -> list[EntailmentQuery | ServiceError]:
-    """Each item as a query, or the error that kept it from being read."""
-    out: list[EntailmentQuery | ServiceError] = []
-    for i, item in enumerate(items):
-        try:
-            out.append(entailment_query(item, f"items[{i}]."))
-        except ServiceError as e:
-            out.append(e)
-    return out
+    return read_items(items, entailment_query)
 
 
 def proof_step(step: dict) -> pb.ProofStep:
