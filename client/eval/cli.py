@@ -94,7 +94,7 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
     failures: list[tuple[str, int]] = []
     for name, suite in ALL:
         if name in skipped:
-            md.append(f"- {name}: **skipped** — {skipped[name].line()}")
+            md.append(f"- {name}: **skipped** — {skipped[name].reason()}")
             continue
         t0 = time.monotonic()
         try:

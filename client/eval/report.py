@@ -123,7 +123,8 @@ def zeroshot_markdown(summary: Mapping) -> str:
 
 
 def plot_zeroshot_accuracy(summary: Mapping, path: str | Path) -> None:
-    """Fig. 2: LF0 and LF1 exact-match accuracy per ambiguity type, each bar with its n."""
+    """Fig. 2: LF0 and LF1 accuracy per ambiguity type (matched as the summary's `match` says:
+    logical equivalence or canonical strings), each bar with its n."""
     by = summary["by_type"]
     types = _ordered(by)
     xs = range(len(types))
@@ -133,7 +134,8 @@ def plot_zeroshot_accuracy(summary: Mapping, path: str | Path) -> None:
     handles = [labelled_bars(ax, [x - w / 2 for x in xs], [by[t]["acc_lf0"] for t in types], ns, w, "LF0", "C0"),
                labelled_bars(ax, [x + w / 2 for x in xs], [by[t]["acc_lf1"] for t in types], ns, w, "LF1", "C1")]
     ax.set_xticks(list(xs), types)
-    ax.set_ylabel("exact-match accuracy (%)")
+    match = "equivalent to gold" if summary.get("match", "equivalence") == "equivalence" else "canonical string match"
+    ax.set_ylabel(f"accuracy (%), {match}")
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))
     ax.set_title(f"Zero-shot accuracy — {summary.get('model', '')}", fontsize=9)

@@ -37,8 +37,12 @@ class MissingData:
     layout: str  # where the files go under the data root
 
     def line(self) -> str:
-        return (f"skipped {self.suite}: missing {', '.join(map(str, self.files))} — {self.dataset}, "
-                f"from {self.origin}; put {'them' if len(self.files) > 1 else 'it'} under <data root>/{self.layout} and {HOW_TO_POINT}")
+        return f"skipped {self.suite}: {self.reason()}"
+
+    def reason(self) -> str:
+        """What is missing, where it comes from and how to point ambit at it."""
+        return (f"missing {', '.join(map(str, self.files))} — {self.dataset}, from {self.origin}; "
+                f"put {'them' if len(self.files) > 1 else 'it'} under <data root>/{self.layout} and {HOW_TO_POINT}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"reason": "missing data", "files": [str(f) for f in self.files],
