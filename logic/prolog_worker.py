@@ -17,6 +17,7 @@ plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
 
 from __future__ import annotations
 
+import atexit
 import json
 import queue
 import shutil
@@ -67,6 +68,7 @@ class PrologError(RuntimeError):
 
 
 _STOP = object()
+_HALT = object()
 
 
 class PrologWorker:
@@ -91,7 +93,7 @@ class PrologWorker:
             from pyswip import Prolog
 
             self._prolog = Prolog
-            list(Prolog.query("use_module(library(time)), use_module(library(http/json))"))
+            list(Prolog.query("use_module(library(time))"))
             list(Prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT_BYTES})"))
         except Exception as e:  # pragma: no cover - depends on the machine
             self._ready.set_exception(PrologUnavailable(f"cannot start SWI-Prolog through pyswip: {e}"))
@@ -100,6 +102,9 @@ class PrologWorker:
         while True:
             job = self._jobs.get()
             if job is _STOP:
+                return
+            if job is _HALT:
+                _halt_prolog()
                 return
             fn, fut = job
             if not fut.set_running_or_notify_cancel():
@@ -200,6 +205,25 @@ class PrologWorker:
     def close(self) -> None:
         self._jobs.put(_STOP)
 
+    def halt(self, timeout: float = 5.0) -> None:
+        """At exit: after the calls already queued, shut Prolog down on the worker thread (the
+        thread that started it, Prolog's main thread). Done from Python's main thread instead,
+        Prolog's clean-up waits a second for a thread it cannot stop, and warns "Failed to stop
+        Prolog threads": a second added to every short-lived process that used Prolog."""
+        if self._thread.is_alive():
+            self._jobs.put(_HALT)
+            self._thread.join(timeout)
+
+
+def _halt_prolog() -> None:
+    try:
+        from pyswip import core
+
+        if core.PL_is_initialised(None, None):
+            core.PL_cleanup(0)  # afterwards pyswip's own exit handler finds Prolog stopped
+    except Exception:  # pragma: no cover - a different libswipl: exit is only slower
+        pass
+
 
 def _text(x: Any) -> str:
     return x.decode("utf-8") if isinstance(x, bytes) else str(x)
@@ -219,4 +243,7 @@ def worker() -> PrologWorker:
     with _WORKER_LOCK:
         if _WORKER is None:
             _WORKER = PrologWorker()
+            # Registered after pyswip's own clean-up handler, so it runs first (LIFO): the
+            # worker thread releases its engine before Prolog halts.
+            atexit.register(_WORKER.halt)
         return _WORKER
