@@ -493,18 +493,24 @@ simp(p(K), p(K)).
 simp(n(K), n(K)).
 simp(true, true).
 simp(false, false).
-simp(and(Fs), G) :- maplist(simp, Fs, Gs0), flatten_op(and, Gs0, Gs),
-    (   memberchk(false, Gs) -> G = false
-    ;   exclude(==(true), Gs, Gs1), ( Gs1 == [] -> G = true ; Gs1 = [G1] -> G = G1 ; G = and(Gs1) )
-    ).
-simp(or(Fs), G) :- maplist(simp, Fs, Gs0), flatten_op(or, Gs0, Gs),
-    (   memberchk(true, Gs) -> G = true
-    ;   exclude(==(false), Gs, Gs1), ( Gs1 == [] -> G = false ; Gs1 = [G1] -> G = G1 ; G = or(Gs1) )
-    ).
+simp(and(Fs), G) :- ( junct(Fs, and, true, false, Gs) -> wrap(Gs, and, true, G) ; G = false ).
+simp(or(Fs), G) :- ( junct(Fs, or, false, true, Gs) -> wrap(Gs, or, false, G) ; G = true ).
 
-flatten_op(_, [], []).
-flatten_op(Op, [G|Gs], Out) :-
-    (   G =.. [Op, Inner] -> append(Inner, Rest, Out) ; Out = [G|Rest] ), flatten_op(Op, Gs, Rest).
+%  junct(+Fs, +Op, +Unit, +Zero, -Gs): the simplified operands of Op(Fs) in order, an operand
+%  that is itself an Op spliced in and Unit dropped; fails when one is Zero (one pass).
+junct([], _, _, _, []).
+junct([F|Fs], Op, Unit, Zero, Out) :-
+    simp(F, G),
+    (   G == Zero -> fail
+    ;   G == Unit -> Out = Rest
+    ;   functor(G, Op, 1) -> arg(1, G, Inner), append(Inner, Rest, Out)
+    ;   Out = [G|Rest]
+    ),
+    junct(Fs, Op, Unit, Zero, Rest).
+
+wrap([], _, Unit, Unit) :- !.
+wrap([G], _, _, G) :- !.
+wrap(Gs, Op, _, G) :- G =.. [Op, Gs].
 
 top_clauses(and(Fs), S0, S) :- !, foldl(top_clauses, Fs, S0, S).
 top_clauses(F, A0-Cs0, A-[C|Cs0]) :- clause_lits(F, C, A0-Cs0, A-_), !.
@@ -545,13 +551,18 @@ negate(false, true).
 %  a clause with no literal left.
 reduce([], []).
 reduce([C|Cs], Out) :-
-    (   satisfied(C) -> Out = Out1
-    ;   exclude(falsified, C, C1), C1 \== [], Out = [C1|Out1]
+    (   open_lits(C, C1) -> C1 \== [], Out = [C1|Out1]
+    ;   Out = Out1
     ),
     reduce(Cs, Out1).
 
-satisfied(C) :- member(V-B, C), V == B, !.
-falsified(V-_) :- nonvar(V).
+%  open_lits(+Clause, -Open): fails when a literal of Clause is true; else Open is its literals
+%  not yet assigned, in order (one pass, no meta-calls: this is the model search's inner loop).
+open_lits([], []).
+open_lits([V-B|Ls], Out) :-
+    (   var(V) -> Out = [V-B|Out1], open_lits(Ls, Out1)
+    ;   V \== B, open_lits(Ls, Out)
+    ).
 
 shortest([C|Cs], S) :- length(C, N), foldl(shorter, Cs, N-C, _-S).
 shorter(C, N0-C0, N-S) :- length(C, L), ( L < N0 -> N-S = L-C ; N-S = N0-C0 ).
