@@ -8,7 +8,6 @@
 :- module(json_call, [json_call/4]).
 
 :- use_module(library(time)).
-:- use_module(library(http/json)).
 
 %  json_call(+Text, +OutName, +Seconds, -Reply): solve the goal read from Text once within
 %  Seconds. Reply is a string: "ok " followed by the JSON of the variable named OutName,
@@ -21,6 +20,60 @@ json_call(Text, OutName, Seconds, Reply) :-
 
 reply(Error, Out, Reply) :-
     var(Error), !,
-    with_output_to(string(Reply), ( write('ok '), json_write_dict(current_output, Out, [width(0)]) )).
+    catch(with_output_to(string(Reply), ( write('ok '), json(Out) )), E, reply(E, Out, Reply)).
 reply(time_limit_exceeded, _, "timeout") :- !.
 reply(Error, _, Reply) :- format(string(Reply), "error ~q", [Error]).
+
+
+/*  A JSON writer for the replies (library(http/json) takes longer to load than everything
+    else a short-lived process asks of Prolog). It writes what json_write_dict/3 writes for
+    these terms: dicts and json([Key=Value, Key-Value ...]) as objects (a dict's keys in
+    standard order), lists as arrays, true/false/null as themselves, other atoms and strings
+    as JSON strings, numbers as numbers; anything else is a type_error(json_term, X).
+*/
+
+json(X) :- var(X), !, instantiation_error(X).
+json(X) :- is_dict(X), !, dict_pairs(X, _, Pairs), object(Pairs).
+json(json(Pairs)) :- !, object(Pairs).
+json(X) :- is_list(X), !, put_char('['), items(X), put_char(']').
+json(X) :- number(X), !, number_json(X).
+json(X) :- atom(X), memberchk(X, [true, false, null]), !, write(X).
+json(X) :- ( atom(X) ; string(X) ), !, string_json(X).
+json(X) :- type_error(json_term, X).
+
+number_json(X) :- integer(X), !, write(X).
+number_json(X) :- X =:= X, abs(X) =\= inf, !, write(X).  % finite floats; NaN and infinities are no JSON
+number_json(X) :- type_error(json_term, X).
+
+items([]).
+items([X|Xs]) :- json(X), ( Xs == [] -> true ; put_char(','), items(Xs) ).
+
+object(Pairs) :- put_char('{'), members(Pairs), put_char('}').
+
+members([]).
+members([P|Ps]) :- member_json(P), ( Ps == [] -> true ; put_char(','), members(Ps) ).
+
+member_json(K=V) :- !, key(K), put_char(':'), json(V).
+member_json(K-V) :- !, key(K), put_char(':'), json(V).
+member_json(P) :- type_error(json_member, P).
+
+key(K) :- ( atom(K) ; string(K) ), !, string_json(K).
+key(K) :- number(K), !, format("\"~w\"", [K]).
+key(K) :- type_error(json_key, K).
+
+%  a string as JSON: plain text written as it is; ", \\ and control characters escaped
+string_json(S) :-
+    put_char('"'),
+    atom_codes(S, Cs),
+    (   maplist(plain, Cs) -> write(S) ; maplist(code_json, Cs) ),
+    put_char('"').
+
+plain(C) :- C >= 32, C =\= 0'", C =\= 0'\\.
+
+code_json(0'") :- !, write('\\"').
+code_json(0'\\) :- !, write('\\\\').
+code_json(0'\n) :- !, write('\\n').
+code_json(0'\t) :- !, write('\\t').
+code_json(0'\r) :- !, write('\\r').
+code_json(C) :- C < 32, !, format("\\u~|~`0t~16r~4+", [C]).
+code_json(C) :- put_code(C).
