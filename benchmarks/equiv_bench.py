@@ -9,6 +9,8 @@ latency per call; a "check" is one pair's verdict with both entailment direction
 canonical forms are equal are answered without Prolog (`canonical_shortcut`); the by-kind
 figures show each kind of pair alone and with Prolog deciding every pair. CPU-second
 figures (process CPU time, the Prolog worker thread included) make runs on a busy machine comparable.
+`workers` compares the same batches on 1 and on 2 Prolog processes (`workers=2`: prolog_pool.py),
+interleaved, medians of --rounds; the speedup is meaningful only on an otherwise idle machine.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import logic  # noqa: E402
+from logic import prolog_pool  # noqa: E402
 
 AMP = Path(__file__).resolve().parents[2] / "shared" / "data" / "amp" / "zeroshot"
 
@@ -118,6 +121,18 @@ def main(argv: list[str] | None = None) -> int:
             rates[k].append(batched(ps, **kw))
     by_kind = {k: round(statistics.median(v), 1) for k, v in rates.items()}
 
+    # 1 vs 2 Prolog processes on the same batches (the pool started and warmed first)
+    prolog_pool.warm(2, "equivalence.pl", "json_call.pl")
+    logic.equivalent_batch(pairs[: args.batch], workers=2)
+    by_workers: dict[str, dict[int, list[float]]] = {"all_pairs": {1: [], 2: []}, "all_pairs_prolog_only": {1: [], 2: []}}
+    for _ in range(args.rounds):
+        for k, kw in (("all_pairs", {}), ("all_pairs_prolog_only", {"canonical_shortcut": False})):
+            for w in (1, 2):
+                by_workers[k][w].append(batched(pairs, workers=w, **kw))
+    workers = {k: {"1": round(statistics.median(v[1]), 1), "2": round(statistics.median(v[2]), 1),
+                   "speedup_2_vs_1": round(statistics.median(v[2]) / statistics.median(v[1]), 2)}
+               for k, v in by_workers.items()}
+
     n = len(pairs)
     out = {
         "pairs": n,
@@ -131,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         "batched_ast_input": {"checks_per_s": round(n / batch_ast_total, 1),
                               "checks_per_cpu_s": round(n / batch_ast_cpu, 1)},
         "batched_checks_per_s_by_kind": by_kind,
+        "workers": workers,
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpus": os.cpu_count(),
         "batch_speedup_vs_single": round(sum(single_str) / batch_total, 2),

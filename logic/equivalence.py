@@ -160,6 +160,7 @@ def equivalent_batch(
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int | None = None,
     canonical_shortcut: bool = True,
+    workers: int = 1,
 ) -> list[Verdict]:
     """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
     `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
@@ -167,8 +168,16 @@ def equivalent_batch(
     forms are EQUIVALENT without asking Prolog (witness method `canonical`) unless
     `canonical_shortcut` is False, which makes Prolog prove every pair. Strings are parsed in
     `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
-    chunk is parsed and rendered while Prolog solves the previous one."""
+    chunk is parsed and rendered while Prolog solves the previous one. With `workers` > 1 the
+    pairs are cut into chunks that run side by side on that many processes (prolog_pool.py),
+    with the same answers."""
     pairs = list(pairs)
+    if workers > 1:
+        from . import prolog_pool
+
+        return prolog_pool.map_chunks(equivalent_batch, pairs, workers, fmt=fmt, time_limit=time_limit,
+                                      inferences=inferences, max_domain=max_domain,
+                                      canonical_shortcut=canonical_shortcut)
     opts = _opts(time_limit, inferences, max_domain)
     pending: list[tuple[list[int], Future]] = []
     out: list[Verdict | None] = [None] * len(pairs)

@@ -11,11 +11,13 @@ With --jsonl every input line gets one output line, in order; a line that cannot
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from typing import IO
 
 from .equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT, equivalent, equivalent_batch
+from . import jsonl
 from .errors import LFParseError
 from .parse import FORMATS, parse
 from .prolog_worker import PrologError
@@ -31,7 +33,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="read {a, b, format?} JSON lines on stdin")
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds per pair")
     p.add_argument("--inferences", type=int, default=DEFAULT_INFERENCES, help="inference budget per stage")
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     return p
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -41,7 +53,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     args = _parser().parse_args(argv[1:] if argv and argv[0] == "equiv" else argv)
     budget = {"time_limit": args.time_limit, "inferences": args.inferences}
     if args.jsonl:
-        return _jsonl(stdin, stdout, args.format, budget)
+        return _jsonl(stdin, stdout, args.format, budget, args.workers)
     if args.a is None or args.b is None:
         _parser().print_usage(sys.stderr)
         print("error: give two LFs, or --jsonl", file=sys.stderr)
@@ -56,30 +68,11 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     return 0
 
 
-def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict) -> int:
-    status = 0
-    pending: list[tuple[int, object, object]] = []  # (line index, a AST, b AST)
-    results: dict[int, dict] = {}
-    next_out = 0
-    n = 0
-
-    def flush() -> None:
-        nonlocal next_out
-        nonlocal status
-        if pending:
-            try:
-                verdicts = [v.to_dict() for v in equivalent_batch([(a, b) for _, a, b in pending], **budget)]
-            except PrologError as e:
-                verdicts, status = [{"error": str(e)}] * len(pending), 2
-            for (i, _, _), v in zip(pending, verdicts):
-                results[i] = v
-            pending.clear()
-        while next_out in results:
-            stdout.write(json.dumps(results.pop(next_out)) + "\n")
-            next_out += 1
-        stdout.flush()
-
-    for n, line in enumerate(stdin):
+def _answer(default_fmt: str, budget: dict, lines: list[str]) -> list[tuple[str, bool]]:
+    """One batch of JSON lines: (output line, ok) per line, in order."""
+    out: list[tuple[str, bool] | None] = [None] * len(lines)
+    todo: list[tuple[int, object, object]] = []  # (line index, a AST, b AST)
+    for n, line in enumerate(lines):
         try:
             row = json.loads(line)
             if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
@@ -87,14 +80,22 @@ def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict) -> i
             fmt = row.get("format", default_fmt)
             if fmt not in FORMATS:
                 raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-            pending.append((n, parse(row["a"], fmt), parse(row["b"], fmt)))
+            todo.append((n, parse(row["a"], fmt), parse(row["b"], fmt)))
         except LFParseError as e:
-            results[n] = {"error": str(e), "details": e.to_dict()}
-            status = 2
+            out[n] = (json.dumps({"error": str(e), "details": e.to_dict()}), False)
         except ValueError as e:  # json.JSONDecodeError is a ValueError
-            results[n] = {"error": str(e)}
-            status = 2
-        if len(pending) >= BATCH:
-            flush()
-    flush()
-    return status
+            out[n] = (json.dumps({"error": str(e)}), False)
+    if todo:
+        try:
+            verdicts = [(v.to_dict(), True) for v in equivalent_batch([(a, b) for _, a, b in todo], **budget)]
+        except PrologError as e:
+            verdicts = [({"error": str(e)}, False)] * len(todo)
+        for (n, _, _), (v, ok) in zip(todo, verdicts):
+            out[n] = (json.dumps(v), ok)
+    return out  # type: ignore[return-value]
+
+
+def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict, workers: int = 1) -> int:
+    answer = functools.partial(_answer, default_fmt, budget)
+    # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
+    return jsonl.run(stdin, stdout, answer, BATCH if workers == 1 else BATCH // 4, workers)

@@ -35,6 +35,10 @@ class LFParseError(ValueError):
     def column(self) -> int:
         return self.pos + 1
 
+    def __reduce__(self):  # crosses from a worker process (prolog_pool.py) intact
+        return (_rebuild_parse_error, (self.reason, self.text, self.pos, self.token, self.expected, self.kind,
+                                       self.fmt))
+
     def _describe(self) -> str:
         where = f"at character {self.column}"
         msg = f"{self.reason} {where}"
@@ -58,6 +62,10 @@ class LFParseError(ValueError):
             "expected": list(self.expected),
             "format": self.fmt,
         }
+
+
+def _rebuild_parse_error(reason, text, pos, token, expected, kind, fmt) -> LFParseError:
+    return LFParseError(reason, text=text, pos=pos, token=token, expected=expected, kind=kind, fmt=fmt)
 
 
 class RenderError(ValueError):

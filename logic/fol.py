@@ -171,21 +171,18 @@ def _budget(inferences: int, max_domain: int) -> str:
     return f"budget({int(inferences)},{int(max_domain)})"
 
 
-def _run(items: list[str], inferences: int, max_domain: int, time_limit: float, workers: int = 1) -> list[dict | None]:
+def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict | None]:
     """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
-    each); None for an item of a chunk that ran past its time backstop. With `workers` > 1 the
-    chunks run side by side on that many Prolog processes (prolog_pool.py)."""
+    each; the next chunk is written while Prolog solves one); None for an item of a chunk that
+    ran past its time backstop."""
     out: list[dict | None] = []
     futures = []
-    if workers <= 1:
-        w = worker()
-        w.consult(PROGRAM)
+    w = worker()
+    w.consult(PROGRAM)
     for i in range(0, len(items), CHUNK):
         chunk = items[i:i + CHUNK]
         goal = f"fol:batch_json([{','.join(chunk)}],{_budget(inferences, max_domain)},Out)"
-        limit = time_limit * len(chunk) + 5.0
-        fut = w.submit_json_quiet(goal, time_limit=limit) if workers <= 1 else prolog_pool.submit(PROGRAM, goal, limit, workers)
-        futures.append((len(chunk), fut))
+        futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=time_limit * len(chunk) + 5.0)))
     for n, fut in futures:
         try:
             out.extend(fut.result())
@@ -206,10 +203,15 @@ def decide_batch(
     workers: int = 1,
 ) -> list[Decision]:
     """`decide` for many (premises, conclusion) stories, in order, in few Prolog round trips
-    (one goal per chunk of CHUNK stories; chunks spread over `workers` Prolog processes)."""
+    (one goal per chunk of CHUNK stories). With `workers` > 1 the stories are cut into chunks
+    that run side by side on that many processes (prolog_pool.py), each reading, solving and
+    checking its own; the answers are the same."""
+    if workers > 1:
+        return prolog_pool.map_chunks(decide_batch, list(stories), workers, fmt=fmt, inferences=inferences,
+                                      max_domain=max_domain, time_limit=time_limit)
     parsed = [([formula(p, fmt) for p in ps], formula(c, fmt)) for ps, c in stories]
     items = [f"decide([{','.join(to_term(p) for p in ps)}],{to_term(c)})" for ps, c in parsed]
-    answers = _run(items, inferences, max_domain, time_limit, workers)
+    answers = _run(items, inferences, max_domain, time_limit)
     return [_decision(d, ps, c) for d, (ps, c) in zip(answers, parsed)]
 
 
@@ -245,10 +247,15 @@ def equivalent_batch(
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
 ) -> list:
-    """Full first-order equivalence of many pairs: `logic.equivalence.Verdict`s, in order (chunks
-    spread over `workers` Prolog processes); the witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
-    the answer is UNKNOWN."""
+    """Full first-order equivalence of many pairs: `logic.equivalence.Verdict`s, in order; the
+    witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
+    the answer is UNKNOWN. With `workers` > 1 the pairs run in chunks side by side on that many
+    processes (prolog_pool.py), with the same answers."""
     from .equivalence import Verdict
+
+    if workers > 1:
+        return prolog_pool.map_chunks(equivalent_batch, list(pairs), workers, fmt=fmt, inferences=inferences,
+                                      max_domain=max_domain, time_limit=time_limit)
 
     parsed = [(formula(a, fmt), formula(b, fmt)) for a, b in pairs]
     out: list = [None] * len(parsed)
@@ -261,7 +268,7 @@ def equivalent_batch(
         else:
             todo.append(i)
     answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
-                   inferences, max_domain, time_limit, workers)
+                   inferences, max_domain, time_limit)
     for i, d in zip(todo, answers):
         out[i] = _verdict(d, *parsed[i])
     return out

@@ -13,11 +13,13 @@ the run goes on and the exit status is 2 when some line failed.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from typing import IO, Any
 
-from . import fol
+from . import fol, jsonl
+from .equivalence_cli import positive_int
 from .errors import LFParseError
 from .parse import DIALECTS, parse
 
@@ -30,6 +32,8 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
     p.add_argument("--inferences", type=int, default=fol.DEFAULT_INFERENCES, help="inference budget per stage")
     p.add_argument("--max-domain", type=int, default=fol.DEFAULT_MAX_DOMAIN, help="largest model searched")
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     if cmd == "equiv":
         p.add_argument("a", nargs="?")
         p.add_argument("b", nargs="?")
@@ -88,40 +92,38 @@ class _Bad(Exception):
         self.field, self.index = field, index
 
 
+def _answer(cmd: str, fmt: str, budget: dict, lines: list[str]) -> list[tuple[str, bool]]:
+    """One batch of JSON lines: (output line, ok) per line, in order. A line that cannot be
+    read gets its error; when the checks themselves fail, every readable line gets that error."""
+    out: list[tuple[str, bool] | None] = [None] * len(lines)
+    todo: list[tuple[int, tuple]] = []
+    read = _read_equiv if cmd == "equiv" else _read_story
+    for n, line in enumerate(lines):
+        try:
+            todo.append((n, read(json.loads(line), fmt)))
+        except _Bad as e:
+            out[n] = (json.dumps(_error(e.err, e.field, e.index), ensure_ascii=False), False)
+        except ValueError as e:  # not JSON
+            out[n] = (json.dumps(_error(e, "", None), ensure_ascii=False), False)
+    if todo:
+        items = [x for _, x in todo]
+        try:
+            if cmd == "equiv":
+                answers = [(v.to_dict(), True) for v in fol.equivalent_batch(items, fmt, **budget)]
+            else:
+                answers = [(d.to_dict(), True) for d in fol.decide_batch(items, fmt, **budget)]
+        except Exception as e:  # noqa: BLE001 - reported on each line, the run goes on
+            answers = [(_error(e, "", None), False)] * len(todo)
+        for (n, _), (a, ok) in zip(todo, answers):
+            out[n] = (json.dumps(a, ensure_ascii=False), ok)
+    return out  # type: ignore[return-value]
+
+
 def _jsonl(cmd: str, args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     budget = {"inferences": args.inferences, "max_domain": args.max_domain}
-    status = 0
-    pending: list[tuple[int, tuple]] = []
-    done: dict[int, dict] = {}
-    nxt = 0
-
-    def flush() -> None:
-        nonlocal nxt
-        if pending:
-            items = [x for _, x in pending]
-            if cmd == "equiv":
-                answers = [v.to_dict() for v in fol.equivalent_batch(items, args.fmt, **budget)]
-            else:
-                answers = [d.to_dict() for d in fol.decide_batch(items, args.fmt, **budget)]
-            done.update({i: a for (i, _), a in zip(pending, answers)})
-            pending.clear()
-        while nxt in done:
-            stdout.write(json.dumps(done.pop(nxt), ensure_ascii=False) + "\n")
-            nxt += 1
-        stdout.flush()
-
-    read = _read_equiv if cmd == "equiv" else _read_story
-    for n, line in enumerate(stdin):
-        try:
-            pending.append((n, read(json.loads(line), args.fmt)))
-        except _Bad as e:
-            done[n], status = _error(e.err, e.field, e.index), 2
-        except ValueError as e:  # not JSON
-            done[n], status = _error(e, "", None), 2
-        if len(pending) >= BATCH:
-            flush()
-    flush()
-    return status
+    answer = functools.partial(_answer, cmd, args.fmt, budget)
+    # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
+    return jsonl.run(stdin, stdout, answer, BATCH if args.workers == 1 else BATCH // 4, args.workers)
 
 
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:

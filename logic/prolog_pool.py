@@ -1,43 +1,72 @@
-"""Prolog work spread over worker processes, so that a batch uses every core.
+"""Batches spread over worker processes, so that a batch uses every core.
 
-pyswip binds the Python side to one thread, and one embedded Prolog serves each process; a
-pool of processes started with `spawn` (never `fork`: a forked copy of a process that already
-embeds Prolog is unsafe), each with its own `PrologWorker`, runs independent goals side by
-side. Goals and answers cross as text and JSON values, as with the in-process worker.
+pyswip binds the Python side to one thread, and one embedded Prolog serves each process. A pool
+of processes started with `spawn` (never `fork`: a forked copy of a process that already embeds
+Prolog is unsafe) runs the chunks of a batch side by side, each process with its own Prolog.
+A chunk travels whole: the worker process reads the formulas, asks its Prolog and checks the
+evidence, so the parent's share of the work is splitting the batch and joining the answers.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Sequence
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 _LOCK = threading.Lock()
-
-
-def _solve(program: str, goal: str, time_limit: float) -> Any:
-    """In a pool process: `goal`'s JSON answer from `program` (loaded once per process)."""
-    from .prolog_worker import worker
-
-    w = worker()
-    w.consult(program)
-    return w.query_json_quiet(goal, time_limit=time_limit)
+CHUNKS_PER_WORKER = 4  # smaller chunks balance the load; each chunk costs one round trip
+MIN_CHUNK = 8
 
 
 def pool(workers: int) -> ProcessPoolExecutor:
-    """The process-wide pool of `workers` Prolog processes, started on first use."""
+    """The process-wide pool of `workers` processes, started on first use."""
     with _LOCK:
         if workers not in _POOLS:
             _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
         return _POOLS[workers]
 
 
-def submit(program: str, goal: str, time_limit: float, workers: int) -> Future:
-    """Solve `goal` (a `query_json_quiet` goal binding `Out`) on one of `workers` processes;
-    a Future of its value, or of its PrologError."""
-    return pool(workers).submit(_solve, program, goal, time_limit)
+def chunks(n: int, workers: int) -> list[range]:
+    """`range(n)` cut into about CHUNKS_PER_WORKER pieces per worker, of nearly equal sizes (at
+    least MIN_CHUNK items each, unless there are fewer)."""
+    k = max(1, min(workers * CHUNKS_PER_WORKER, n // MIN_CHUNK))
+    bounds = [n * i // k for i in range(k + 1)]
+    return [range(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
-__all__ = ["pool", "submit"]
+def map_chunks(fn: Callable[..., list], items: Sequence[Any], workers: int, /, **kwargs: Any) -> list:
+    """`fn(chunk, **kwargs)` for chunks of `items` on `workers` processes, concatenated in order
+    (the same list `fn(items, **kwargs)` gives). `fn` must be a module-level function. The first
+    exception a chunk raises is raised here."""
+    items = list(items)
+    futures = [pool(workers).submit(fn, items[r.start:r.stop], **kwargs) for r in chunks(len(items), workers)]
+    out: list = []
+    for f in futures:
+        out.extend(f.result())
+    return out
+
+
+def _ready(programs: tuple[str, ...]) -> int:
+    import os
+    import time
+
+    from .prolog_worker import worker
+
+    for p in programs:
+        worker().consult(p)
+    time.sleep(0.3)  # stay busy, so that each of the first tasks lands on its own process
+    return os.getpid()
+
+
+def warm(workers: int, *programs: str) -> None:
+    """Start the `workers` processes and load `programs` (files in logic/prolog/) in each, so
+    that a batch does not pay for start-up."""
+    p = pool(workers)
+    futures = [p.submit(_ready, programs) for _ in range(workers)]
+    for f in futures:
+        f.result()
+
+
+__all__ = ["chunks", "map_chunks", "pool", "warm"]

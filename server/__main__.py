@@ -41,6 +41,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="pending model jobs before RESOURCE_EXHAUSTED (default 256)")
     ap.add_argument("--prolog-seconds", type=float, default=DEFAULT_PROLOG_SECONDS,
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
+    ap.add_argument("--prolog-workers", type=int, default=1,
+                    help="Prolog processes for batch equivalence/entailment RPCs (default 1: in the server's own)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
     ap.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
     ap.add_argument("--tls-key", help="PEM private key of --tls-cert")
@@ -68,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
             workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
             limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
+            prolog_workers=args.prolog_workers,
             no_model=args.no_model, wait=False, security=security,
         )
     except ValueError as e:  # SecurityConfigError, TokenFileError: bad security options

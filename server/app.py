@@ -96,6 +96,7 @@ def serve(
     batch_wait_ms: float = 5.0,
     limits: Limits = Limits(),
     prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
+    prolog_workers: int = 1,
     backend: Any = None,
     no_model: bool = False,
     wait: bool = True,
@@ -107,12 +108,14 @@ def serve(
     serves the logic RPCs only. `backend` replaces the engine entirely (tests). port=0 picks a
     free port (see `.port`). With `wait=True` returns once ready (health SERVING).
     `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
+    `prolog_workers` > 1: batch equivalence and entailment RPCs spread over that many Prolog
+    processes (started with the server).
     """
     security.validate(host)
     credentials, tokens = security.credentials(), security.token_store()
     no_model = no_model or model == NO_MODEL
     stats = Stats()
-    core = AmbitCore(limits, prolog_seconds)
+    core = AmbitCore(limits, prolog_seconds, prolog_workers)
     serving = threading.Event()
     server, health_servicer = _grpc_server(core, stats, workers, limits, tokens, serving)
     bound = _bind(server, host, port, credentials)
@@ -122,7 +125,7 @@ def serve(
     def load() -> None:
         try:
             t0 = time.monotonic()
-            _start_prolog()
+            _start_prolog(prolog_workers)
             if not no_model:
                 be = backend if backend is not None else _load_backend(model, device, dtype)
                 info = be.info()
@@ -198,8 +201,9 @@ def _load_backend(model: str | None, device: str | None, dtype: str | None) -> A
     return ModelBackend.load(model, device=device, dtype=dtype)
 
 
-def _start_prolog() -> None:
-    """Start the Prolog worker and consult the equivalence and RADD programs."""
+def _start_prolog(workers: int = 1) -> None:
+    """Start the Prolog worker and consult the equivalence and RADD programs (and, with
+    `workers` > 1, start the pool of Prolog processes for batches)."""
     from logic.prolog_worker import PrologUnavailable, worker
 
     try:
@@ -213,5 +217,9 @@ def _start_prolog() -> None:
     try:
         worker().consult(radd.PROGRAM)
         logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt="fol", time_limit=10.0)  # consults + warms up
+        if workers > 1:
+            from logic import prolog_pool
+
+            prolog_pool.warm(workers, "equivalence.pl", "fol.pl", "json_call.pl")
     except Exception:  # noqa: BLE001 - the RPCs report their own errors
         log.warning("Prolog warm-up failed", exc_info=True)

@@ -58,9 +58,11 @@ class ModelCounters:
 class AmbitCore:
     """The operations of AmbitService on plain values."""
 
-    def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS) -> None:
+    def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
+                 prolog_workers: int = 1) -> None:
         self.limits = limits
         self.prolog_seconds = prolog_seconds
+        self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
         self.server_id = uuid.uuid4().hex[:12]
         self.worker: ModelWorker | None = None  # None until the model is loaded (or with no model)
         self.model_info: dict = {}
@@ -98,7 +100,7 @@ class AmbitCore:
         self, items: Sequence[equivalence.Item], deadline: Deadline
     ) -> Iterator[equivalence.Outcome]:
         """(index, answer or error) per item, in order; unreadable items come as their error."""
-        return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds)
+        return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers)
 
     def canonicalize(self, query: CanonicalQuery) -> str:
         f = validate.lf(query.lf, query.fmt, "lf", self.limits.max_lf_chars)
@@ -165,4 +167,4 @@ class AmbitCore:
         self, items: Sequence[entailment.Item], deadline: Deadline
     ) -> Iterator[entailment.Outcome]:
         """(index, decision or error) per item, in order; unreadable items come as their error."""
-        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds)
+        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers)

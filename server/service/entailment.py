@@ -53,9 +53,12 @@ def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s:
     return decision
 
 
-def check_batch(items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float) -> Iterator[Outcome]:
+def check_batch(
+    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1
+) -> Iterator[Outcome]:
     """(index, decision or error) for every item, in order, chunk by chunk; an item that fails
-    validation gets its own error and the rest go on."""
+    validation gets its own error and the rest go on. `workers` > 1: each chunk is spread over
+    that many Prolog processes."""
     validate.batch_size(items, limits.max_batch_items)
     for start in range(0, len(items), CHUNK):
         deadline.check()
@@ -73,15 +76,15 @@ def check_batch(items: Sequence[Item], limits: Limits, deadline: Deadline, defau
                 continue
             budgets.append(deadline.budget(item.time_limit_s, default_s))  # past the deadline: the batch stops
         if stories:
-            results.update(_decide(stories, min(budgets)))
+            results.update(_decide(stories, min(budgets), workers))
         deadline.check()
         yield from sorted(results.items())
 
 
-def _decide(stories: dict[int, Story], budget: float) -> dict[int, Decision | Exception]:
+def _decide(stories: dict[int, Story], budget: float, workers: int = 1) -> dict[int, Decision | Exception]:
     """One Prolog round trip for a chunk's readable stories; a failure fails each of them."""
     try:
-        decisions = logic.decide_batch(list(stories.values()), time_limit=budget)
+        decisions = logic.decide_batch(list(stories.values()), time_limit=budget, workers=workers)
     except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
         return {i: e for i in stories}
     return dict(zip(stories, decisions))

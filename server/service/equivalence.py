@@ -75,10 +75,11 @@ Outcome = tuple[int, EquivalenceAnswer | Exception]
 
 
 def check_batch(
-    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float
+    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1
 ) -> Iterator[Outcome]:
     """(index, answer or error) for every item, in order, chunk by chunk; an item that fails
-    validation gets its own error and the rest go on."""
+    validation gets its own error and the rest go on. `workers` > 1: each chunk is spread over
+    that many Prolog processes."""
     validate.batch_size(items, limits.max_batch_items)
     for start in range(0, len(items), CHUNK):
         deadline.check()
@@ -94,7 +95,7 @@ def check_batch(
             budget = deadline.budget(item.time_limit_s, default_s)  # past the deadline: the batch stops
             checked.append(_Checked(i, *parsed, item.fmt, budget))
         for fmt in {c.fmt for c in checked}:
-            results.update(_decide([c for c in checked if c.fmt == fmt], fmt))
+            results.update(_decide([c for c in checked if c.fmt == fmt], fmt, workers))
         deadline.check()
         yield from sorted(results.items())
 
@@ -105,11 +106,11 @@ def _read(item: Item, limits: Limits, field: str) -> tuple[logic.Formula, logic.
     return _parse(item, limits, field)
 
 
-def _decide(group: list[_Checked], fmt: str) -> dict[int, EquivalenceAnswer | Exception]:
+def _decide(group: list[_Checked], fmt: str, workers: int = 1) -> dict[int, EquivalenceAnswer | Exception]:
     """One Prolog round trip for a chunk's items of one format; a failure fails each item."""
     try:
         verdicts = logic.equivalent_batch(
-            [(c.a, c.b) for c in group], fmt=fmt, time_limit=min(c.budget for c in group)
+            [(c.a, c.b) for c in group], fmt=fmt, time_limit=min(c.budget for c in group), workers=workers
         )
     except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
         return {c.index: e for c in group}

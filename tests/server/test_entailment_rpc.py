@@ -138,3 +138,23 @@ def test_amp_only_rpcs_refuse_the_full_dialects(stub):
         stub.Canonicalize(pb.CanonicalizeRequest(lf="P(a)", format=pb.LF_FORMAT_FOLIO))
     assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert _details(rpc_status.from_call(exc.value))[0].field_violations[0].reason == "UNKNOWN_ENUM"
+
+
+def test_prolog_workers_spread_batches_with_the_same_answers(stub):
+    """A server started with prolog_workers=2 runs batch chunks on two Prolog processes; every
+    answer, error and evidence is the one the single-process server gives."""
+    items = [pb.CheckEntailmentRequest(premises=DOGS, conclusion=c)
+             for c in ("Animal(rex)", "Cat(rex)", "¬Animal(rex)", "Dog(rex")] * 10
+    eq = [pb.CheckEquivalenceRequest(a="∀x (P(x) → Q(x))", b=b, format=pb.LF_FORMAT_FOLIO)
+          for b in ("∀y (¬Q(y) → ¬P(y))", "∃x (P(x) ∧ ¬Q(x))", "∀x (P(x) →")] * 10
+    running = server.serve(no_model=True, port=0, prolog_workers=2)
+    try:
+        with grpc.insecure_channel(running.address) as ch:
+            pooled = ambit_pb2_grpc.AmbitServiceStub(ch)
+            for call, req in ((lambda s: s.CheckEntailmentBatch, pb.CheckEntailmentBatchRequest(items=items)),
+                              (lambda s: s.CheckEquivalenceBatch, pb.CheckEquivalenceBatchRequest(items=eq))):
+                one = [r.SerializeToString(deterministic=True) for r in call(stub)(req)]
+                two = [r.SerializeToString(deterministic=True) for r in call(pooled)(req)]
+                assert len(one) == len(req.items) and two == one
+    finally:
+        running.stop(1)
