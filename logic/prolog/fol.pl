@@ -453,8 +453,13 @@ ground_args([C|As], Env, [c(C)|Ts]) :- ground_args(As, Env, Ts).
 %  their possible elements: the disjunction, over element tuples, of "the constants denote
 %  these elements and P holds of them" (exact, since each constant denotes exactly one).
 atom_choice(Ts, P, S, D, G) :-
-    findall(and([and(Conds), Lit]), ( choose(Ts, D, Es, Conds), ground_lit(P, Es, S, Lit) ), Alts),
-    G = or(Alts).
+    (   elements(Ts, Es) -> ground_lit(P, Es, S, G)  % no constant: the one alternative, as simp/2 leaves it
+    ;   findall(and([and(Conds), Lit]), ( choose(Ts, D, Es, Conds), ground_lit(P, Es, S, Lit) ), Alts),
+        G = or(Alts)
+    ).
+
+elements([], []).
+elements([e(E)|Ts], [E|Es]) :- elements(Ts, Es).
 
 choose([], _, [], []).
 choose([e(E)|Ts], D, [E|Es], Cs) :- choose(Ts, D, Es, Cs).
