@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from .ast import And, Atom, Formula, Or, Quant, Var, free_vars
 from .canonical import canonical_string
 from .parse import parse
-from .render import quote
+from .quoting import quote
 from .prolog_worker import PrologError, worker
 
 VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")

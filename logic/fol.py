@@ -16,7 +16,7 @@ from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Te
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
-from .render import quote
+from .quoting import quote
 
 DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
 DEFAULT_INFERENCES = 2_000_000  # per stage (short proof, model search, full proof) and check

@@ -26,6 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
+from .quoting import escape
+
 PROLOG_DIR = Path(str(resources.files("logic").joinpath("prolog")))
 # AmP-sized proofs and RADD instances use a few MB of stack; SWI's default is 1 GB.
 STACK_LIMIT_BYTES = 256 * 1024 * 1024
@@ -128,7 +130,7 @@ class PrologWorker:
 
         def load(prolog) -> None:
             if key not in self._consulted:
-                list(prolog.query(f"consult('{_escape(key)}')"))
+                list(prolog.query(f"consult('{escape(key)}')"))
                 self._consulted.add(key)
 
         self.run(load)
@@ -180,8 +182,8 @@ class PrologWorker:
         if not self._json_call_loaded:
             self.consult("json_call.pl")
             self._json_call_loaded = True
-        text = goal.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
-        call = (f"call_with_inference_limit(json_call:json_call('{text}', '{_escape(out_var)}', {time_limit:.6f}, Reply), "
+        text = escape(goal, newlines=True)
+        call = (f"call_with_inference_limit(json_call:json_call('{text}', '{escape(out_var)}', {time_limit:.6f}, Reply), "
                 f"{inferences or inference_budget(time_limit)}, _)")
 
         def solve(prolog) -> Any:
@@ -203,10 +205,6 @@ class PrologWorker:
 
 def _text(x: Any) -> str:
     return x.decode("utf-8") if isinstance(x, bytes) else str(x)
-
-
-def _escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("'", "\\'")
 
 
 _WORKER: PrologWorker | None = None

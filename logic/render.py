@@ -12,6 +12,7 @@ import re
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
 from .errors import RenderError
 from .fol_render import render_dialect
+from .quoting import quote
 
 
 def to_fol(f: Formula) -> str:
@@ -68,11 +69,6 @@ def _prolog_var(name: str) -> str:
 
 def _prolog_term(t: Term) -> str:
     return _prolog_var(t.name) if isinstance(t, Var) else quote(t.name)
-
-
-def quote(name: str) -> str:
-    """A name as a quoted Prolog atom: the one quoting of every Prolog term logic/ writes."""
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 _CONNECTIVE_NAMES = {
