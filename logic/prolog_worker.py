@@ -141,37 +141,16 @@ class PrologWorker:
         """Solve `goal` once under a time limit and an inference limit (`inferences`, default
         `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
         (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
-        or None when the goal fails."""
-        wrapped = (
-            f"catch(call_with_time_limit({time_limit:.6f}, "
-            f"call_with_inference_limit(({goal}), {inferences or inference_budget(time_limit)}, Inf)), Err, true), "
-            f"( nonvar(Err) -> true ; Inf == inference_limit_exceeded -> Err = Inf ; true ), "
-            f"( var(Err) -> with_output_to(atom(Payload), json_write_dict(current_output, {out_var}, [width(0)])), Tag = ok"
-            f" ; Err = time_limit_exceeded -> Tag = timeout, Payload = ''"
-            f" ; Tag = error, term_to_atom(Err, Payload) )"
-        )
-
-        def solve(prolog):
-            sols = list(prolog.query(wrapped, maxresult=1))
-            return (str(sols[0]["Tag"]), _text(sols[0]["Payload"])) if sols else None
-
-        res = self.run(solve)
-        if res is None:
-            return None
-        tag, payload = res
-        if tag == "ok":
-            return json.loads(payload)
-        if tag == "timeout":
-            raise PrologError("Prolog time budget exceeded", timed_out=True)
-        raise PrologError.from_payload(payload)
+        or None when the goal fails; PrologError (reason `time_limit`, `inference_limit`, `memory`
+        or `error`) when it raises or runs past a budget. The goal text is read inside Prolog
+        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON
+        text crosses over."""
+        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
 
     def query_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
     ) -> Any:
-        """`query_json`, for large goals and results: the goal text is read inside Prolog
-        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON text
-        crosses over. Same contract: the Python value of `out_var`, None when the goal fails,
-        PrologError on an error or when the time budget runs out."""
+        """`query_json` (the same call, under the name its callers use for large goals)."""
         return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
 
     def submit_json_quiet(
