@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, constants, free_vars
+from .ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, constants, free_vars
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
@@ -94,7 +94,7 @@ def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     raise TypeError(f"not a formula: {f!r}")
 
 
-def _model(d: dict, names: Iterable[str]) -> dict:
+def _model(d: dict) -> dict:
     """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
     (none occur) are absent."""
     el = lambda e: f"d{e}"  # noqa: E731
@@ -108,7 +108,7 @@ def _model(d: dict, names: Iterable[str]) -> dict:
 def _checked(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:
     """The model, after checking that every formula of `true` holds in it and none of `false`;
     a model that fails the check is a bug in the search, raised, never reported."""
-    m = _model(d, ())
+    m = _model(d)
     for f in true:
         if not holds(f, m):
             raise PrologError(f"model search returned a model that does not satisfy {f!r}")

@@ -133,8 +133,6 @@ def _required(r: Restricted | None) -> set[str]:
             return _required(body)
         case And(children):
             return set().union(*(_required(c) for c in children))
-        case Atom(pred, (Var(),)):
-            return set()
     return set()
 
 
