@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 import logic  # noqa: E402
 from logic import fol, prolog_pool  # noqa: E402
-from logic.ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, free_vars  # noqa: E402
+from logic.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
 from logic.fol_render import render_dialect  # noqa: E402
 
 UNARY = ["Dog", "Cat", "Animal", "Plant", "Pet", "Wild", "Loud", "Small", "Happy", "Student", "Teacher", "Green"]
@@ -166,23 +166,12 @@ def _at_random_node(f: Formula, rng: random.Random, change: Callable[[Formula], 
 
     def walk(g: Formula, path: tuple[int, ...]) -> None:
         paths.append(path)
-        for i, c in enumerate(_kids(g)):
+        for i, c in enumerate(children(g)):
             walk(c, path + (i,))
 
     walk(f, ())
     path = rng.choice(paths)
     return _replace(f, path, lambda g: rng.choice(change(g)))
-
-
-def _kids(g: Formula) -> tuple[Formula, ...]:
-    t = type(g)
-    if t in (And, Or):
-        return g.children
-    if t in (Not, Quant):
-        return (g.body,)
-    if t in (Implies, Iff, Xor):
-        return (g.left, g.right)
-    return ()
 
 
 def _replace(g: Formula, path: tuple[int, ...], fn: Callable[[Formula], Formula]) -> Formula:

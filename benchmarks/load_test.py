@@ -81,7 +81,7 @@ def workload(n_items: int, seed: int) -> tuple[list[tuple[str, list[str]]], list
     pairs = []
     for r in recs:
         pairs.append((r["lf0"], r["lf1"]))
-        pairs.append((r["lf0"], logic.canonical(r["lf0"], "fol", vars="v")))
+        pairs.append((r["lf0"], logic.canonical_form(r["lf0"], "fol", vars="v")))
     return scoring, pairs
 
 
@@ -268,7 +268,7 @@ def soak_requests(n_items: int, seed: int) -> dict[str, list]:
         "ParseDistribution": [pb.ParseDistributionRequest(utterance=r["surface"], prompt=r["prompt"],
                                                           decoding=PARSE_DECODING) for r in recs],
         "CheckEquivalence": [pb.CheckEquivalenceRequest(a=a, b=b) for r in recs for a, b in
-                             ((r["lf0"], r["lf1"]), (r["lf0"], logic.canonical(r["lf0"], "fol", vars="v")))],
+                             ((r["lf0"], r["lf1"]), (r["lf0"], logic.canonical_form(r["lf0"], "fol", vars="v")))],
         "Canonicalize": [pb.CanonicalizeRequest(lf=lf, var_naming=naming, output_format=out)
                          for lf in lfs for naming, out in ((pb.VAR_NAMING_V, pb.LF_FORMAT_FOL),
                                                            (pb.VAR_NAMING_AMP, pb.LF_FORMAT_LISP))],

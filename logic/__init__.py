@@ -23,16 +23,11 @@ def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None,
     return canonical_string(f, to or fmt, vars)
 
 
-# Deprecated alias of `canonical_form` (it hides the module logic/canonical.py): kept while
-# generators/amp/, client/eval/amp.py and benchmarks/load_test.py still call `logic.canonical`.
-canonical = canonical_form
-
-
 __all__ = [
     "QUANTIFIERS", "And", "Atom", "Const", "Formula", "Or", "Quant", "Term", "Var",
     "constants", "free_vars", "predicates", "canonical_string", "canonicalize", "simplify",
     "LFParseError", "FORMATS", "detect_format", "grammar_text", "parse", "parse_with_lark",
-    "render", "to_fol", "to_lisp", "to_prolog", "closed_grammar", "convert", "canonical_form", "canonical",
+    "render", "to_fol", "to_lisp", "to_prolog", "closed_grammar", "convert", "canonical_form",
 ]
 
 from . import equivalence as _amp  # noqa: E402

@@ -106,10 +106,6 @@ class Xor:
 
 
 Formula = Union[Atom, Eq, Not, And, Or, Implies, Iff, Xor, Quant]
-Connective = Union[And, Or]
-Binary = Union[Implies, Iff, Xor]
-BINARY = (Implies, Iff, Xor)
-AMP_NODES = (Atom, And, Or, Quant)  # the node types of AmP's fragment
 
 
 def children(f: Formula) -> tuple[Formula, ...]:
@@ -161,13 +157,3 @@ def constants(f: Formula) -> frozenset[str]:
 def predicates(f: Formula) -> frozenset[tuple[str, int]]:
     """(name, arity) of every predicate used in `f`."""
     return frozenset((n.pred, len(n.args)) for n in subformulas(f) if isinstance(n, Atom))
-
-
-def size(f: Formula) -> int:
-    """Number of nodes (atoms, connectives, quantifiers) in `f`."""
-    return sum(1 for _ in subformulas(f))
-
-
-def in_amp_fragment(f: Formula) -> bool:
-    """Whether `f` uses only AmP's constructs (quantifiers, AND, OR, atoms of arity 1 or 2)."""
-    return all(type(n) in AMP_NODES and (type(n) is not Atom or 1 <= len(n.args) <= 2) for n in subformulas(f))

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from .ast import And, Atom, Formula, Or, Quant, Var, free_vars
 from .canonical import canonical_string
 from .parse import parse
-from .render import quote
+from .render import prolog_term
 from .prolog_worker import PrologError, worker
 
 VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
@@ -47,34 +47,7 @@ def to_prolog_bb(f: Formula, tag: str = "") -> str:
     names stay apart and formulas sharing one goal text (tags differ) share no variable.
     Constants and predicates are quoted atoms. The text is read inside Prolog (json_call.pl), so
     no variable binding crosses back into Python."""
-    out: list[str] = []
-    counter = [0]
-
-    def go(g: Formula, env: dict[str, str]) -> None:
-        match g:
-            case Atom(pred, args):
-                out.append(f"rel({quote(pred)},[")
-                out.append(",".join(env[a.name] if isinstance(a, Var) else quote(a.name) for a in args))
-                out.append("])")
-            case Quant(kind, var, body):
-                name = f"V{tag}_{counter[0]}"
-                counter[0] += 1
-                out.append(f"{'some' if kind == 'exists' else 'all'}({name},")
-                go(body, {**env, var: name})
-                out.append(")")
-            case And(children) | Or(children):
-                op = "and(" if isinstance(g, And) else "or("
-                for c in children[:-1]:
-                    out.append(op)
-                    go(c, env)
-                    out.append(",")
-                go(children[-1], env)
-                out.append(")" * (len(children) - 1))
-            case _:
-                raise TypeError(f"not a formula: {g!r}")
-
-    go(f, {})
-    return "".join(out)
+    return prolog_term(f, "fresh", tag, sep=",", full=False)
 
 
 def _formula(x: LF, fmt: str) -> Formula:

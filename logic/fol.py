@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
+from .ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, constants, free_vars
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
-from .render import quote
+from .render import prolog_term
 
 DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
 DEFAULT_INFERENCES = 2_000_000  # per stage (short proof, model search, full proof) and check
@@ -60,45 +60,7 @@ def formula(x: LF, fmt: str) -> Formula:
 def to_term(f: Formula) -> str:
     """`f` as the Prolog term fol.pl reads: quantifiers numbered, `v(N)` for their variables,
     names as quoted atoms."""
-    out: list[str] = []
-    count = [0]
-
-    def go(g: Formula, env: dict[str, int]) -> None:
-        t = type(g)
-        if t is Atom:
-            out.append(f"rel({quote(g.pred)},[{','.join(_arg(a, env) for a in g.args)}])")
-        elif t is Eq:
-            out.append(f"eq({_arg(g.left, env)},{_arg(g.right, env)})")
-        elif t is Quant:
-            n = count[0] = count[0] + 1
-            out.append(f"{'all' if g.kind == 'forall' else 'some'}({n},")
-            go(g.body, {**env, g.var: n})
-            out.append(")")
-        elif t is Not:
-            out.append("not(")
-            go(g.body, env)
-            out.append(")")
-        elif t is And or t is Or:
-            op = "and(" if t is And else "or("
-            for c in g.children[:-1]:
-                out.append(op)
-                go(c, env)
-                out.append(",")
-            go(g.children[-1], env)
-            out.append(")" * (len(g.children) - 1))
-        else:
-            out.append({Implies: "imp(", Iff: "iff(", Xor: "xor("}[t])
-            go(g.left, env)
-            out.append(",")
-            go(g.right, env)
-            out.append(")")
-
-    go(f, {})
-    return "".join(out)
-
-
-def _arg(a: Term, env: dict[str, int]) -> str:
-    return f"v({env[a.name]})" if type(a) is Var else quote(a.name)
+    return prolog_term(f, "numbered", sep=",")
 
 
 # --------------------------------------------------------------------------- models
@@ -132,7 +94,7 @@ def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     raise TypeError(f"not a formula: {f!r}")
 
 
-def _model(d: dict, names: Iterable[str]) -> dict:
+def _model(d: dict) -> dict:
     """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
     (none occur) are absent."""
     el = lambda e: f"d{e}"  # noqa: E731
@@ -146,7 +108,7 @@ def _model(d: dict, names: Iterable[str]) -> dict:
 def _checked(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:
     """The model, after checking that every formula of `true` holds in it and none of `false`;
     a model that fails the check is a bug in the search, raised, never reported."""
-    m = _model(d, ())
+    m = _model(d)
     for f in true:
         if not holds(f, m):
             raise PrologError(f"model search returned a model that does not satisfy {f!r}")

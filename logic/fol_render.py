@@ -15,6 +15,7 @@ from typing import Callable
 
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 from .errors import RenderError
+from .quoting import quote
 
 # precedence levels: a node of level L may stand unparenthesised where level >= L is required
 _LEVEL = {Iff: 1, Xor: 3, Implies: 2, Or: 3, And: 4, Not: 5, Atom: 6, Eq: 6, Quant: 0}
@@ -62,7 +63,7 @@ def _tptp_name(name: str, role: str) -> str:
         return name
     if _TPTP_LOWER.match(name) and name != "fof":
         return name
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return quote(name)
 
 
 SYNTAX = {

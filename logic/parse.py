@@ -165,12 +165,12 @@ def _lark_error(parser: lark.Lark, text: str, fmt: str, e: lark.exceptions.Unexp
         token, expected, reason = "", [], "unexpected end of input"
     descr = tuple(_describe_terminal(parser, n) for n in expected)
     kind = "syntax"
-    if "VAR" in expected and token[:1].isupper() and _after_quantifier(text, pos, fmt):
+    if "VAR" in expected and token[:1].isupper() and _after_quantifier(text, pos):
         reason, kind = f"a quantifier must bind a variable, not the constant {token!r}", "quantified_constant"
     return LFParseError(f"{fmt.upper()} {reason}", text=text, pos=pos, token=token, expected=descr, kind=kind, fmt=fmt)
 
 
-def _after_quantifier(text: str, pos: int, fmt: str) -> bool:
+def _after_quantifier(text: str, pos: int) -> bool:
     before = text[:pos]
     return before.endswith(("exists ", "forall "))
 

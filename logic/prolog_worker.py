@@ -27,6 +27,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
+from .quoting import escape
+
 PROLOG_DIR = Path(str(resources.files("logic").joinpath("prolog")))
 # AmP-sized proofs and RADD instances use a few MB of stack; SWI's default is 1 GB.
 STACK_LIMIT_BYTES = 256 * 1024 * 1024
@@ -133,7 +135,7 @@ class PrologWorker:
 
         def load(prolog) -> None:
             if key not in self._consulted:
-                list(prolog.query(f"consult('{_escape(key)}')"))
+                list(prolog.query(f"consult('{escape(key)}')"))
                 self._consulted.add(key)
 
         self.run(load)
@@ -144,37 +146,16 @@ class PrologWorker:
         """Solve `goal` once under a time limit and an inference limit (`inferences`, default
         `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
         (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
-        or None when the goal fails."""
-        wrapped = (
-            f"catch(call_with_time_limit({time_limit:.6f}, "
-            f"call_with_inference_limit(({goal}), {inferences or inference_budget(time_limit)}, Inf)), Err, true), "
-            f"( nonvar(Err) -> true ; Inf == inference_limit_exceeded -> Err = Inf ; true ), "
-            f"( var(Err) -> with_output_to(atom(Payload), json_write_dict(current_output, {out_var}, [width(0)])), Tag = ok"
-            f" ; Err = time_limit_exceeded -> Tag = timeout, Payload = ''"
-            f" ; Tag = error, term_to_atom(Err, Payload) )"
-        )
-
-        def solve(prolog):
-            sols = list(prolog.query(wrapped, maxresult=1))
-            return (str(sols[0]["Tag"]), _text(sols[0]["Payload"])) if sols else None
-
-        res = self.run(solve)
-        if res is None:
-            return None
-        tag, payload = res
-        if tag == "ok":
-            return json.loads(payload)
-        if tag == "timeout":
-            raise PrologError("Prolog time budget exceeded", timed_out=True)
-        raise PrologError.from_payload(payload)
+        or None when the goal fails; PrologError (reason `time_limit`, `inference_limit`, `memory`
+        or `error`) when it raises or runs past a budget. The goal text is read inside Prolog
+        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON
+        text crosses over."""
+        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
 
     def query_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
     ) -> Any:
-        """`query_json`, for large goals and results: the goal text is read inside Prolog
-        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON text
-        crosses over. Same contract: the Python value of `out_var`, None when the goal fails,
-        PrologError on an error or when the time budget runs out."""
+        """`query_json` (the same call, under the name its callers use for large goals)."""
         return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
 
     def submit_json_quiet(
@@ -185,8 +166,8 @@ class PrologWorker:
         if not self._json_call_loaded:
             self.consult("json_call.pl")
             self._json_call_loaded = True
-        text = goal.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
-        call = (f"call_with_inference_limit(json_call:json_call('{text}', '{_escape(out_var)}', {time_limit:.6f}, Reply), "
+        text = escape(goal, newlines=True)
+        call = (f"call_with_inference_limit(json_call:json_call('{text}', '{escape(out_var)}', {time_limit:.6f}, Reply), "
                 f"{inferences or inference_budget(time_limit)}, _)")
 
         def solve(prolog) -> Any:
@@ -227,10 +208,6 @@ def _halt_prolog() -> None:
 
 def _text(x: Any) -> str:
     return x.decode("utf-8") if isinstance(x, bytes) else str(x)
-
-
-def _escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("'", "\\'")
 
 
 _WORKER: PrologWorker | None = None

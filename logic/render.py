@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, subformulas
 from .errors import RenderError
 from .fol_render import render_dialect
+from .quoting import quote
 
 
 def to_fol(f: Formula) -> str:
@@ -45,34 +46,99 @@ def to_prolog(f: Formula) -> str:
 
     Bound variables become Prolog variables (`V_x`), constants quoted atoms (`'Mary'`),
     atoms `rel(Pred, [Args])` so predicate names never clash with Prolog built-ins.
-    n-ary connectives become right-nested binary ones.
+    n-ary connectives become right-nested binary ones. AmP's fragment only (TypeError outside it).
     """
-    match f:
-        case Atom(pred, args):
-            return f"rel({quote(pred)}, [{', '.join(_prolog_term(a) for a in args)}])"
-        case Quant(kind, var, body):
-            q = "some" if kind == "exists" else "all"
-            return f"{q}({_prolog_var(var)}, {to_prolog(body)})"
-        case And(children) | Or(children):
-            op = "and" if isinstance(f, And) else "or"
-            out = to_prolog(children[-1])
-            for c in reversed(children[:-1]):
-                out = f"{op}({to_prolog(c)}, {out})"
-            return out
-    raise TypeError(f"not a formula: {f!r}")
+    return prolog_term(f, "names", sep=", ", full=False)
 
 
-def _prolog_var(name: str) -> str:
-    return f"V_{name}"
+PROLOG_VARIABLES = ("names", "fresh", "numbered")
+_PROLOG_QUANT = {"exists": "some(", "forall": "all("}
+_PROLOG_BINARY = {Implies: "imp(", Iff: "iff(", Xor: "xor("}
 
 
-def _prolog_term(t: Term) -> str:
-    return _prolog_var(t.name) if isinstance(t, Var) else quote(t.name)
+class _ByName(dict):
+    """The variables of `names` mode: every variable (bound or free) is `V_<name>`."""
+
+    __slots__ = ()
+
+    def __missing__(self, name: str) -> str:
+        return "V_" + name
 
 
-def quote(name: str) -> str:
-    """A name as a quoted Prolog atom: the one quoting of every Prolog term logic/ writes."""
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = ", ", full: bool = True) -> str:
+    """`f` as a Prolog term: the one writer of the Prolog term language of logic/prolog/*.pl.
+
+    `rel(Pred, [Args])` for atoms (names quoted), `some(X, F)` / `all(X, F)`, `and(F, G)` /
+    `or(F, G)` (n-ary connectives right-nested), `not(F)`, `imp(F, G)`, `iff(F, G)`,
+    `xor(F, G)`, `eq(S, T)`; `sep` separates arguments (`", "` or `","`). `variables` says how
+    a quantifier's variable is written:
+    - `names`: `V_<name>` at the quantifier and at every occurrence (free ones too): the
+      public `prolog` format (`to_prolog`);
+    - `fresh`: a fresh Prolog variable `V<tag>_<n>` per quantifier, n = 0, 1, ... in
+      pre-order, so shadowed names stay apart and terms with different tags share no variable
+      (equivalence.pl: `equivalence.to_prolog_bb`); a free variable is a KeyError;
+    - `numbered`: quantifier n = 1, 2, ... in pre-order as `all(N, F)` / `some(N, F)`, its
+      occurrences `v(N)` (fol.pl: `fol.to_term`); a free variable is a KeyError.
+    `full` False keeps to AmP's fragment (atoms, and, or, quantifiers): any other node is a
+    TypeError, as for every node that is not a formula."""
+    if variables not in PROLOG_VARIABLES:
+        raise ValueError(f"variables must be one of {PROLOG_VARIABLES}, not {variables!r}")
+    by_name = variables == "names"
+    numbered = variables == "numbered"
+    out: list[str] = []
+    put = out.append
+    count = [0]  # quantifiers written so far
+
+    def go(g: Formula, env: dict[str, str]) -> None:
+        t = type(g)
+        if t is Atom:
+            put("rel(" + quote(g.pred) + sep + "["
+                + sep.join([env[a.name] if type(a) is Var else quote(a.name) for a in g.args]) + "])")
+        elif t is Quant:
+            if by_name:
+                name = "V_" + g.var
+            else:
+                n = count[0]
+                count[0] = n + 1
+                if numbered:
+                    name = str(n + 1)
+                    env = {**env, g.var: f"v({name})"}
+                else:
+                    name = f"V{tag}_{n}"
+                    env = {**env, g.var: name}
+            put(_PROLOG_QUANT[g.kind] + name + sep)
+            go(g.body, env)
+            put(")")
+        elif t is And or t is Or:
+            head = "and(" if t is And else "or("
+            cs = g.children
+            for c in cs[:-1]:
+                put(head)
+                go(c, env)
+                put(sep)
+            go(cs[-1], env)
+            put(")" * (len(cs) - 1))
+        elif not full:
+            raise TypeError(f"not a formula: {g!r}")
+        elif t is Not:
+            put("not(")
+            go(g.body, env)
+            put(")")
+        elif t is Eq:
+            a, b = g.left, g.right
+            put("eq(" + (env[a.name] if type(a) is Var else quote(a.name)) + sep
+                + (env[b.name] if type(b) is Var else quote(b.name)) + ")")
+        elif t is Implies or t is Iff or t is Xor:
+            put(_PROLOG_BINARY[t])
+            go(g.left, env)
+            put(sep)
+            go(g.right, env)
+            put(")")
+        else:
+            raise TypeError(f"not a formula: {g!r}")
+
+    go(f, _ByName() if by_name else {})
+    return "".join(out)
 
 
 _CONNECTIVE_NAMES = {
@@ -132,4 +198,4 @@ def render(f: Formula, fmt: str = "fol") -> str:
     return writer(f)
 
 
-__all__ = ["render", "amp_misfit", "to_fol", "to_lisp", "to_prolog", "Const", "Var"]
+__all__ = ["render", "amp_misfit", "to_fol", "to_lisp", "to_prolog", "prolog_term", "Const", "Var"]

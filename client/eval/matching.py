@@ -19,7 +19,7 @@ def canonical_or_none(text: str, fmt: str) -> str | None:
     """The canonical form of ``text``, or None when it does not parse."""
     import logic
     try:
-        return logic.canonical(text, fmt)
+        return logic.canonical_form(text, fmt)
     except logic.LFParseError:
         return None
 

@@ -49,7 +49,7 @@ def render_lf(lf: str, fmt: str, canonical: bool = False) -> str:
         raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
     if fmt == "fol" and not canonical:
         return lf
-    return logic.canonical(lf, "fol", to=fmt)
+    return logic.canonical_form(lf, "fol", to=fmt)
 
 
 def template_rows(fam: Family, t: Template, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:

@@ -52,9 +52,9 @@ def check_ingredients(demos: list[tuple[str, str]], readings: tuple[str, str],
     """Raise SpecError unless every ingredient's LF parses, no ingredient is an utterance of
     the ambiguous type (`utterances`), and none has either reading of the item (`readings`,
     FOL) as its LF, compared by canonical form."""
-    own = {logic.canonical(lf) for lf in readings}
+    own = {logic.canonical_form(lf) for lf in readings}
     for surface, lf in demos:
         if surface in utterances:
             raise SpecError(f"ingredient {surface!r} is an example of the ambiguous construction")
-        if logic.canonical(logic.parse(lf, "fol")) in own:
+        if logic.canonical_form(logic.parse(lf, "fol")) in own:
             raise SpecError(f"ingredient {surface!r} has a reading of the test sentence: {lf}")

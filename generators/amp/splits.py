@@ -136,7 +136,7 @@ def _template_for(name: str, item: dict) -> Template | None:
     """The template of type `name` that, filled with the item's bindings, gives its surface and
     (canonically) its LF0 and LF1; None when no template does."""
     lex, bindings = lexicon(), item["row0"]["var_bindings"]
-    want = (logic.canonical(item["lf0"]), logic.canonical(item["lf1"]))
+    want = (logic.canonical_form(item["lf0"]), logic.canonical_form(item["lf1"]))
     for t in families()[name].templates:
         if set(t.slots) != set(bindings) or len(t.lfs) != 2:
             continue
@@ -145,7 +145,7 @@ def _template_for(name: str, item: dict) -> Template | None:
             continue
         if realise(t, {s: by_lf[s][bindings[s]] for s in t.slots}, lex) != item["surface"]:
             continue
-        if tuple(logic.canonical(lf.format(**bindings)) for lf in t.lfs) == want:
+        if tuple(logic.canonical_form(lf.format(**bindings)) for lf in t.lfs) == want:
             return t
     return None
 

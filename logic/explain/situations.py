@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..ast import And, Atom, Const, Or, Var
 from ..prolog_worker import worker
+from ..quoting import quote
 from .restricted import Every, Exists, Restricted, bound_variables
 
 PROGRAM = "situations.pl"
@@ -60,7 +61,7 @@ def to_term(r: Restricted | None, tag: str) -> str:
         case None:
             return "true"
         case Atom(pred, args):
-            return f"rel({_q(pred)},[{','.join(_arg(t, tag) for t in args)}])"
+            return f"rel({quote(pred)},[{','.join(_arg(t, tag) for t in args)}])"
         case And(children) | Or(children):
             op = "and" if isinstance(r, And) else "or"
             return f"{op}([{','.join(to_term(c, tag) for c in children)}])"
@@ -71,15 +72,11 @@ def to_term(r: Restricted | None, tag: str) -> str:
 
 
 def _arg(t, tag: str) -> str:
-    return f"V{tag}_{t.name}" if isinstance(t, Var) else _q(t.name)
-
-
-def _q(name: str) -> str:
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return f"V{tag}_{t.name}" if isinstance(t, Var) else quote(t.name)
 
 
 def _list(items) -> str:
-    return "[" + ",".join(_q(i) for i in items) + "]"
+    return "[" + ",".join(quote(i) for i in items) + "]"
 
 
 def _atoms(r: Restricted | None) -> list[Atom]:
@@ -136,8 +133,6 @@ def _required(r: Restricted | None) -> set[str]:
             return _required(body)
         case And(children):
             return set().union(*(_required(c) for c in children))
-        case Atom(pred, (Var(),)):
-            return set()
     return set()
 
 

@@ -1,8 +1,9 @@
 /*  json_call.pl -- solve a goal given as text and return one variable's value as JSON text.
 
-    Used by PrologWorker.query_json_quiet: the goal is read here, inside Prolog, so the only
-    variable pyswip sees (and converts to Python) is Reply, however large the goal and its
-    bindings are (pyswip converts every named variable of a query, ~0.1 ms each at best).
+    Used by PrologWorker.query_json (and query_json_quiet, submit_json_quiet): the goal is read
+    here, inside Prolog, so the only variable pyswip sees (and converts to Python) is Reply,
+    however large the goal and its bindings are (pyswip converts every named variable of a
+    query, ~0.1 ms each at best).
 */
 
 :- module(json_call, [json_call/4]).

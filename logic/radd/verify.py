@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from logic.prolog_worker import worker
+from logic.quoting import escape
 from logic.radd.instance import READINGS, MonthDate
 from logic.radd.parse import parse_prompt
 
@@ -69,7 +70,7 @@ def verify_batch(instances: Sequence[Any], time_limit: float | None = None) -> l
         chunk = [prolog_input(inst, n) for n, inst in enumerate(instances[i : i + CHUNK], i)]
         text = json.dumps(chunk, ensure_ascii=False)
         limit = time_limit if time_limit is not None else 5.0 + SECONDS_PER_INSTANCE * len(chunk)
-        results = w.query_json(f"radd_verify_json('{_quote(text)}', Out)", time_limit=limit)
+        results = w.query_json(f"radd_verify_json('{escape(text)}', Out)", time_limit=limit)
         if results is None or len(results) != len(chunk):
             raise RuntimeError("radd.pl failed on a batch of instances")
         out.extend(_verdict(r) for r in results)
@@ -104,10 +105,6 @@ def _ym(date: Any) -> list[int]:
         return [int(date[0]), int(date[1])]
     md = MonthDate.from_text(date) if isinstance(date, str) else date
     return [md.year, md.month]
-
-
-def _quote(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("'", "\\'")
 
 
 def _interp(r: dict[str, Any]) -> InterpretationVerdict:

@@ -54,7 +54,7 @@ def test_rows_have_amp_schema():
 def test_readings_differ_and_parse(all_pairs):
     for t, ps in all_pairs.items():
         for p in ps[:: max(1, len(ps) // 200)]:
-            assert logic.canonical(p["lf0"]) != logic.canonical(p["lf1"]), p
+            assert logic.canonical_form(p["lf0"]) != logic.canonical_form(p["lf1"]), p
 
 
 def test_no_lexeme_twice(all_pairs):
@@ -108,7 +108,7 @@ def test_articles_and_plurals():
 
 def test_conj_readings_follow_released_data(all_pairs):
     p = next(p for p in all_pairs["conj"] if p["surface"] == "the woman drank and ate or slept")
-    assert logic.canonical(p["lf0"]) == logic.canonical(
+    assert logic.canonical_form(p["lf0"]) == logic.canonical_form(
         "exists x . exists a . exists e . exists i . woman(x) AND drank(a) AND agent(a, x) AND "
         "( ( ate(e) AND agent(e, x) ) OR ( slept(i) AND agent(i, x) ) )")
 
@@ -118,7 +118,7 @@ def test_lisp_is_canonical_conversion():
     lisp = list(itertools.islice(generate("scope", fmt="lisp", ambiguous_only=True), 6))
     assert len(lisp) == 6
     for f, l in zip(fol, lisp):
-        assert l["lf"] == logic.canonical(f["lf"], "fol", to="lisp")
+        assert l["lf"] == logic.canonical_form(f["lf"], "fol", to="lisp")
         assert l["lf"].startswith("( ")
 
 
@@ -186,8 +186,8 @@ def test_fewshot_ratio(ratio, all_pairs):
         demos = _prompt_pairs(rec["prompt"])
         assert len(demos) == 10 and rec["ratio"] == ratio
         assert rec["surface"] not in {s for s, _ in demos}
-        n0 = sum(lf == logic.canonical(by_surface[s]["lf0"]) for s, lf in demos)
-        n1 = sum(lf == logic.canonical(by_surface[s]["lf1"]) for s, lf in demos)
+        n0 = sum(lf == logic.canonical_form(by_surface[s]["lf0"]) for s, lf in demos)
+        n1 = sum(lf == logic.canonical_form(by_surface[s]["lf1"]) for s, lf in demos)
         assert (n0, n1) == (round(10 * ratio), 10 - round(10 * ratio))
 
 

@@ -53,7 +53,7 @@ def _generated(name: str) -> dict[str, dict]:
 def _canonical(name: str, surface: str, fmt: str) -> tuple[str, str]:
     """Our (LF0, LF1) for one utterance, canonical, in `fmt`."""
     p = _generated(name)[surface]
-    return logic.canonical(p["lf0"], "fol", to=fmt), logic.canonical(p["lf1"], "fol", to=fmt)
+    return logic.canonical_form(p["lf0"], "fol", to=fmt), logic.canonical_form(p["lf1"], "fol", to=fmt)
 
 
 def _check(files: list[Path]) -> dict[str, int]:
@@ -76,7 +76,7 @@ def _check(files: list[Path]) -> dict[str, int]:
             continue
         surfaces.setdefault(name, set()).add(surface)
         ours = _canonical(name, surface, fmt)[idx]
-        if logic.canonical(lf, fmt) != ours:
+        if logic.canonical_form(lf, fmt) != ours:
             wrong.append((fmt, amp_type, surface, idx, lf))
     assert not missing, f"{len(missing)} AmP utterances not generated, e.g. {missing[:3]}"
     assert not wrong, f"{len(wrong)} AmP LFs differ from ours, e.g. {wrong[:3]}"

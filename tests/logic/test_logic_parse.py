@@ -53,6 +53,28 @@ def test_prolog_rendering():
     assert t == "some(V_x, all(V_y, and(rel('saw', [V_x, V_y]), and(rel('man', [V_x]), rel('named', ['Mary'])))))"
 
 
+
+def test_one_prolog_writer_for_every_term_language():
+    """render.prolog_term writes the public `prolog` format, equivalence.pl's terms (fresh
+    variables per quantifier) and fol.pl's (numbered quantifiers), over the whole AST."""
+    from logic.ast import Eq, Implies, Not
+    from logic.equivalence import to_prolog_bb
+    from logic.fol import to_term
+    from logic.render import prolog_term
+
+    f = parse("exists x . forall y . saw(x, y) AND ( exists x . man(x) ) AND named(Mary)")
+    assert to_prolog_bb(f, "3a") == ("some(V3a_0,all(V3a_1,and(rel('saw',[V3a_0,V3a_1]),"
+                                     "and(some(V3a_2,rel('man',[V3a_2])),rel('named',['Mary'])))))")
+    assert to_term(f) == "some(1,all(2,and(rel('saw',[v(1),v(2)]),and(some(3,rel('man',[v(3)])),rel('named',['Mary'])))))"
+    assert prolog_term(f) == logic.to_prolog(f)
+    full = Quant("forall", "x", Implies(Not(Atom("o'k", (Var("x"),))), Eq(Var("x"), Const("A\\b"))))
+    assert to_term(full) == "all(1,imp(not(rel('o\\'k',[v(1)])),eq(v(1),'A\\\\b')))"
+    assert prolog_term(full) == "all(V_x, imp(not(rel('o\\'k', [V_x])), eq(V_x, 'A\\\\b')))"
+    for writer in (logic.to_prolog, to_prolog_bb):  # AmP's fragment only
+        with pytest.raises(TypeError):
+            writer(full)
+
+
 def test_closed_grammar_accepts_lexicon_only():
     import lark
 

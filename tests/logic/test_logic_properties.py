@@ -156,6 +156,18 @@ def test_canonical_examples():
     assert canonical_string(parse(d)) == "exists x . ( saw(x) OR tall(x) ) AND man(x)"
 
 
+
+def test_logic_canonical_is_the_module_and_canonical_form_the_function():
+    import types
+
+    import logic.canonical as module
+
+    assert isinstance(logic.canonical, types.ModuleType) and logic.canonical is module
+    assert module.canonical_string is canonical_string
+    assert callable(logic.canonical_form) and not isinstance(logic.canonical_form, types.ModuleType)
+    assert "canonical" not in logic.__all__
+    assert logic.canonical_form("exists y . man(y)") == "exists x . man(x)"
+
 @settings(max_examples=300, deadline=None)
 @given(formulas(), st.sampled_from(["amp", "v"]))
 def test_fast_fol_canonical_string_equals_rendered_canonical_ast(f, mode):
