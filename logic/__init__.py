@@ -1,15 +1,37 @@
 """ambit's logic layer: logical forms (FOL and Lisp) parsed into one AST, rendered,
 converted and canonicalised; equivalence and RADD reasoning in SWI-Prolog.
 
-Importable without torch or grpc.
+Importable without torch or grpc. The canonical form, the grammar builder and AmP's
+equivalence procedure load on first use (`__getattr__`), so that a short-lived process that
+only reads formulas or checks full first-order logic does not pay for them.
 """
 
+from __future__ import annotations
+
+import importlib
+
 from .ast import QUANTIFIERS, And, Atom, Const, Formula, Or, Quant, Term, Var, constants, free_vars, predicates
-from .canonical import canonical_string, canonicalize, simplify
 from .errors import LFParseError
 from .parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
 from .render import render, to_fol, to_lisp, to_prolog
-from .vocab import closed_grammar
+
+_LAZY = {"canonical_string": "canonical", "canonicalize": "canonical", "simplify": "canonical",
+         "closed_grammar": "vocab", "Verdict": "equivalence"}
+
+
+def __getattr__(name: str):
+    """The names of `_LAZY` from their modules, and submodules (`logic.canonical`), on first use."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def convert(text: str, src: str = "fol", dst: str = "lisp") -> str:
@@ -19,6 +41,8 @@ def convert(text: str, src: str = "fol", dst: str = "lisp") -> str:
 
 def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None, vars: str = "amp") -> str:
     """Canonical string of an LF given as text (in `fmt`) or as an AST, rendered in `to`."""
+    from .canonical import canonical_string
+
     f = parse(text, fmt) if isinstance(text, str) else text
     return canonical_string(f, to or fmt, vars)
 
@@ -30,9 +54,7 @@ __all__ = [
     "render", "to_fol", "to_lisp", "to_prolog", "closed_grammar", "convert", "canonical_form",
 ]
 
-from . import equivalence as _amp  # noqa: E402
 from . import fol as _fol  # noqa: E402
-from .equivalence import Verdict  # noqa: E402
 from .fol import Decision, decide, decide_batch  # noqa: E402
 from .parse import DIALECTS  # noqa: E402
 
@@ -42,7 +64,9 @@ def equivalent_batch(pairs, fmt: str = "fol", **options):
     (equivalence.py: canonical shortcut, SLD, bounded search); the full first-order dialects
     (`folio`, `nltk`, `tptp`) the connection prover and model search of fol.py."""
     if fmt in FORMATS:
-        return _amp.equivalent_batch(pairs, fmt, **options)
+        from . import equivalence
+
+        return equivalence.equivalent_batch(pairs, fmt, **options)
     return _fol.equivalent_batch(pairs, fmt, **options)
 
 
@@ -55,7 +79,9 @@ def entails(premises, conclusion, fmt: str = "fol", **options) -> bool | None:
     """Whether `premises` (one formula, or a list in a full first-order dialect) entail
     `conclusion`: True, False, or None when undecided within the budget."""
     if fmt in FORMATS:
-        return _amp.entails(premises, conclusion, fmt, **options)
+        from . import equivalence
+
+        return equivalence.entails(premises, conclusion, fmt, **options)
     ps = [premises] if isinstance(premises, (str, *_fol.Formula.__args__)) else list(premises)
     return _fol.entails(ps, conclusion, fmt, **options)
 

@@ -27,8 +27,7 @@ import json
 import signal
 import sys
 
-from . import LFParseError, canonical_string, parse
-from .canonical import VAR_MODES
+from . import LFParseError, parse
 from .errors import RenderError
 from .parse import DIALECTS, FORMATS
 from .render import render
@@ -57,6 +56,8 @@ def _positive(text: str) -> int:
 
 
 def _canon(argv: list[str]) -> int:
+    from .canonical import VAR_MODES, canonical_string
+
     ap = argparse.ArgumentParser(prog="python -m logic canon", description="Canonicalise LFs, one per line on stdin.")
     ap.add_argument("--from", dest="src", choices=DIALECTS, default="fol", help="input format (default fol)")
     ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")

@@ -33,17 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="read {a, b, format?} JSON lines on stdin")
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds per pair")
     p.add_argument("--inferences", type=int, default=DEFAULT_INFERENCES, help="inference budget per stage")
-    p.add_argument("--workers", type=positive_int, default=1,
+    p.add_argument("--workers", type=jsonl.positive_int, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     return p
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer of at least 1."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
 
 
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:

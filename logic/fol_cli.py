@@ -19,7 +19,6 @@ import sys
 from typing import IO, Any
 
 from . import fol, jsonl
-from .equivalence_cli import positive_int
 from .errors import LFParseError
 from .parse import DIALECTS, parse
 
@@ -32,7 +31,7 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
     p.add_argument("--inferences", type=int, default=fol.DEFAULT_INFERENCES, help="inference budget per stage")
     p.add_argument("--max-domain", type=int, default=fol.DEFAULT_MAX_DOMAIN, help="largest model searched")
-    p.add_argument("--workers", type=positive_int, default=1,
+    p.add_argument("--workers", type=jsonl.positive_int, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     if cmd == "equiv":
         p.add_argument("a", nargs="?")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import lark
-
 from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 from .errors import LFParseError
 
@@ -39,9 +37,10 @@ def _chain(cls, left, right):
     return cls((_u(left), _u(right)))
 
 
-class _ToAST(lark.Transformer):
+class _Rules:
     """Tree -> AST for the three dialects. Names become `Const` here (TPTP variables `Var`);
-    `_bind` then turns the names a quantifier binds into variables."""
+    `_bind` then turns the names a quantifier binds into variables. (Mixed into a
+    `lark.Transformer` in `dialect_parser`: Lark is imported only when a grammar is needed.)"""
 
     def start(self, c):
         return _u(c[0])
@@ -128,7 +127,12 @@ def dialect_parser(fmt: str) -> lark.Lark:
     """The LALR parser of a dialect's grammar file, transforming straight into the AST.
     (The grammars leave shift/reduce choices to Lark's shift preference on purpose: that is
     what makes a quantifier's scope reach as far right as possible.)"""
+    import lark
+
     from .parse import grammar_text
+
+    class _ToAST(_Rules, lark.Transformer):
+        pass
 
     return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False, transformer=_ToAST())
 
@@ -144,6 +148,8 @@ def parse_dialect(text: str, fmt: str) -> Formula:
             return _finish(folio_read.read(text), text, fmt)
         except folio_read.Reject:
             pass
+    import lark
+
     parser = dialect_parser(fmt)
     try:
         f = parser.parse(text)

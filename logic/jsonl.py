@@ -9,12 +9,21 @@ formulas, asks its own Prolog and writes the JSON, so the parent only moves text
 
 from __future__ import annotations
 
+import argparse
 from collections import deque
 from itertools import islice
 from typing import IO, Callable, Iterator
 
 Answer = Callable[[list[str]], list[tuple[str, bool]]]
 IN_FLIGHT_PER_WORKER = 2
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 def batches(stdin: IO[str], size: int) -> Iterator[list[str]]:
@@ -52,4 +61,4 @@ def run(stdin: IO[str], stdout: IO[str], answer: Answer, batch: int, workers: in
     return 2 if failed else 0
 
 
-__all__ = ["Answer", "batches", "run"]
+__all__ = ["Answer", "batches", "positive_int", "run"]

@@ -18,8 +18,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
 
-import lark
-
 from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var, free_vars
 from .errors import LFParseError
 from .fol_parse import DIALECTS as FOL_DIALECTS
@@ -44,10 +42,14 @@ def _check_format(fmt: str) -> None:
 # --------------------------------------------------------------------------- Lark reader
 
 
-class _ToAST(lark.Transformer):
+# Lark is imported only when it is needed (an input the fast readers reject, an error to
+# describe, a grammar to build): it is most of the import time of a short-lived process.
+
+
+class _Rules:
     """Lark tree -> AST, for both grammars (same rule names). In FOL an unparenthesised
     right-hand chain of the same operator is merged into one n-ary node; in Lisp every
-    `( AND ...)` is its own node."""
+    `( AND ...)` is its own node. (Mixed into a `lark.Transformer` by `_transformer`.)"""
 
     def __init__(self, fmt: str) -> None:
         super().__init__()
@@ -104,8 +106,20 @@ def _term(tok) -> Term:
 
 
 @lru_cache(maxsize=None)
+def _transformer() -> type:
+    import lark
+
+    class _ToAST(_Rules, lark.Transformer):
+        pass
+
+    return _ToAST
+
+
+@lru_cache(maxsize=None)
 def lark_parser(fmt: str) -> lark.Lark:
     """The LALR parser built from the grammar file (trees, no transformer)."""
+    import lark
+
     return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False)
 
 
@@ -126,6 +140,8 @@ _TERMINAL_NAMES = {
 
 
 def _describe_terminal(parser: lark.Lark, name: str) -> str:
+    import lark
+
     if name in _TERMINAL_NAMES:
         return _TERMINAL_NAMES[name]
     try:
@@ -137,17 +153,21 @@ def _describe_terminal(parser: lark.Lark, name: str) -> str:
 
 def parse_with_lark(text: str, fmt: str) -> Formula:
     """Parse with Lark only; raises `LFParseError` with Lark's position and expectations."""
+    import lark
+
     parser = lark_parser(fmt)
     try:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
         raise _lark_error(parser, text, fmt, e) from None
-    f = _ungroup(_ToAST(fmt).transform(tree))
+    f = _ungroup(_transformer()(fmt).transform(tree))
     _check_closed(f, text, fmt)
     return f
 
 
 def _lark_error(parser: lark.Lark, text: str, fmt: str, e: lark.exceptions.UnexpectedInput) -> LFParseError:
+    import lark
+
     pos = getattr(e, "pos_in_stream", None)
     if pos is None:
         pos = len(text)

@@ -9,10 +9,12 @@ evidence, so the parent's share of the work is splitting the batch and joining t
 
 from __future__ import annotations
 
-import multiprocessing
+import atexit
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 _LOCK = threading.Lock()
@@ -22,10 +24,24 @@ MIN_CHUNK = 8
 
 def pool(workers: int) -> ProcessPoolExecutor:
     """The process-wide pool of `workers` processes, started on first use."""
+    import multiprocessing  # here, not at the top: most processes never start a pool
+    from concurrent.futures import ProcessPoolExecutor
+
     with _LOCK:
         if workers not in _POOLS:
+            if not _POOLS:
+                atexit.register(shutdown)
             _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
         return _POOLS[workers]
+
+
+def shutdown() -> None:
+    """Stop every pool (at exit, before the interpreter tears down the modules they use)."""
+    with _LOCK:
+        pools = list(_POOLS.values())
+        _POOLS.clear()
+    for p in pools:
+        p.shutdown(wait=True, cancel_futures=True)
 
 
 def chunks(n: int, workers: int) -> list[range]:
@@ -69,4 +85,4 @@ def warm(workers: int, *programs: str) -> None:
         f.result()
 
 
-__all__ = ["chunks", "map_chunks", "pool", "warm"]
+__all__ = ["chunks", "map_chunks", "pool", "shutdown", "warm"]
