@@ -133,12 +133,23 @@ def terms(f: Formula) -> tuple[Term, ...]:
 
 
 def subformulas(f: Formula) -> Iterator[Formula]:
-    """Every subformula of `f`, `f` first (pre-order)."""
+    """Every subformula of `f`, `f` first (pre-order): `children`'s dispatch, inlined (this is
+    the loop under every collecting walk)."""
     stack = [f]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         yield node
-        stack.extend(reversed(children(node)))
+        t = type(node)
+        if t is And or t is Or:
+            extend(node.children[::-1])
+        elif t is Quant or t is Not:
+            push(node.body)
+        elif t is Implies or t is Iff or t is Xor:
+            push(node.right)
+            push(node.left)
+        elif t is not Atom and t is not Eq:
+            raise TypeError(f"not a formula: {node!r}")
 
 
 def free_vars(f: Formula) -> frozenset[str]:

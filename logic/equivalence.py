@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from .ast import And, Atom, Formula, Or, Quant, Var, free_vars
+from .ast import And, Atom, Formula, Or, Quant, Var, free_vars, subformulas
 from .canonical import canonical_string
 from .parse import parse
 from .render import prolog_term
@@ -65,17 +65,7 @@ def _atoms_key(f: Formula) -> list:
     """The sorted atoms of `f` with every variable written `_`: canonicalisation keeps each atom
     (it renames variables, reorders operands, drops only vacuous quantifiers), so formulas whose
     keys differ cannot have equal canonical forms. A cheap filter before canonicalising."""
-    out: list = []
-    stack = [f]
-    while stack:
-        g = stack.pop()
-        t = type(g)
-        if t is Atom:
-            out.append((g.pred, *[a.name if type(a) is not Var else "_" for a in g.args]))
-        elif t is Quant:
-            stack.append(g.body)
-        else:
-            stack.extend(g.children)
+    out = [(g.pred, *[a.name if type(a) is not Var else "_" for a in g.args]) for g in subformulas(f) if type(g) is Atom]
     out.sort()
     return out
 
