@@ -197,11 +197,22 @@ class PrologWorker:
 
 
 def _halt_prolog() -> None:
+    """On the worker thread: when it is Prolog's main thread (it started Prolog: the usual
+    case), shut Prolog down here, and pyswip's own exit handler then finds it stopped; when
+    Prolog was started on another thread (pyswip imported and used there first), release this
+    thread's engine, so that Prolog's clean-up on that thread has no thread left to wait for."""
     try:
+        import ctypes
+
         from pyswip import core
 
-        if core.PL_is_initialised(None, None):
-            core.PL_cleanup(0)  # afterwards pyswip's own exit handler finds Prolog stopped
+        if not core.PL_is_initialised(None, None):
+            return
+        if core.PL_thread_self() == 1:
+            core.PL_cleanup(0)
+        else:
+            core._lib.PL_thread_destroy_engine.restype = ctypes.c_int
+            core._lib.PL_thread_destroy_engine()
     except Exception:  # pragma: no cover - a different libswipl: exit is only slower
         pass
 

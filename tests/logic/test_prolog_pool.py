@@ -106,6 +106,13 @@ def test_a_short_run_leaves_no_prolog_thread_behind():
     r = _cli(["entails", "--from", "folio", "--jsonl"], json.dumps({"premises": ["P(a)"], "conclusion": "P(a)"}) + "\n")
     assert r.returncode == 0 and json.loads(r.stdout)["verdict"] == "TRUE"
     assert "Failed to stop Prolog threads" not in r.stderr
+    # Prolog started on the main thread (pyswip imported and used there first): the worker's
+    # engine is released instead
+    code = ("from pyswip import Prolog; list(Prolog.query('X = 1')); "
+            "from logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 2'))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "2"
+    assert "Failed to stop Prolog threads" not in r.stderr
 
 
 def test_workers_must_be_positive():
