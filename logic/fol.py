@@ -9,7 +9,7 @@ Verdicts are never guesses: when a budget runs out the answer is UNKNOWN and say
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Sequence
 
 from .ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, constants, free_vars
@@ -45,7 +45,11 @@ class Decision:
     budget: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        """The fields that are set (a shallow dict: the evidence is plain JSON values already)."""
+        return {k: v for k in _DECISION_FIELDS if (v := getattr(self, k)) is not None}
+
+
+_DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
 
 def formula(x: LF, fmt: str) -> Formula:

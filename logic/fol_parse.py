@@ -161,11 +161,14 @@ def parse_dialect(text: str, fmt: str) -> Formula:
 
 
 def _finish(f: Formula, text: str, fmt: str) -> Formula:
-    """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed."""
+    """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed.
+    (FOLIO and NLTK readers write every name as a constant and `_bind` makes variables only of
+    bound ones, so their trees are closed by construction; TPTP spells variables, so its
+    trees are checked.)"""
+    if fmt != "tptp":
+        return _bind(f, frozenset())
     from .parse import _check_closed
 
-    if fmt != "tptp":
-        f = _bind(f, frozenset())
     _check_closed(f, text, fmt)
     return f
 
