@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import queue
+import re
 import shutil
+import subprocess
 import threading
 from concurrent.futures import Future
 from importlib import resources
@@ -92,6 +95,7 @@ class PrologWorker:
     # -- worker thread -------------------------------------------------------------
     def _loop(self) -> None:
         try:
+            _locate_swipl()
             from pyswip import Prolog
 
             self._prolog = Prolog
@@ -194,6 +198,36 @@ class PrologWorker:
         if self._thread.is_alive():
             self._jobs.put(_HALT)
             self._thread.join(timeout)
+
+
+def _locate_swipl() -> None:
+    """Tell pyswip where SWI-Prolog lives (LIBSWIPL_PATH, SWI_HOME_DIR), from a small cache
+    under `$AMBIT_CACHE` (default ~/.cache/ambit) keyed by the `swipl` executable's path, size
+    and time: otherwise pyswip runs `swipl --dump-runtime-variables` in every process that
+    starts Prolog. Variables already set are left alone; any failure leaves pyswip to look."""
+    if os.environ.get("LIBSWIPL_PATH") and os.environ.get("SWI_HOME_DIR"):
+        return
+    try:
+        exe = os.path.realpath(shutil.which("swipl") or "")
+        st = os.stat(exe)
+        key = f"{exe}|{st.st_size}|{st.st_mtime_ns}"
+        cache = Path(os.environ.get("AMBIT_CACHE") or Path.home() / ".cache" / "ambit") / "swipl.json"
+        try:
+            found = json.loads(cache.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            found = {}
+        if found.get("key") != key or not os.path.exists(found.get("LIBSWIPL_PATH", "")):
+            out = subprocess.run([exe, "--dump-runtime-variables"], capture_output=True, text=True, timeout=30).stdout
+            dump = dict(re.findall(r'^(\w+)="(.*)";$', out, re.M))
+            found = {"key": key, "LIBSWIPL_PATH": dump["PLLIBSWIPL"], "SWI_HOME_DIR": dump["PLBASE"]}
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(found), encoding="utf-8")
+            os.replace(tmp, cache)
+    except Exception:  # noqa: BLE001 - an older swipl (no PLLIBSWIPL), no cache folder: pyswip looks itself
+        return
+    os.environ.setdefault("LIBSWIPL_PATH", found["LIBSWIPL_PATH"])
+    os.environ.setdefault("SWI_HOME_DIR", found["SWI_HOME_DIR"])
 
 
 def _halt_prolog() -> None:

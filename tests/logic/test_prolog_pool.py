@@ -4,6 +4,7 @@ process, errors that cross intact, and the JSON-lines CLIs with --workers."""
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import shutil
 import subprocess
@@ -118,3 +119,22 @@ def test_a_short_run_leaves_no_prolog_thread_behind():
 def test_workers_must_be_positive():
     r = _cli(["entails", "--from", "folio", "--jsonl", "--workers", "0"], "")
     assert r.returncode == 2 and "--workers" in r.stderr
+
+
+def test_swipl_location_is_cached_and_a_bad_cache_is_replaced(tmp_path):
+    """pyswip is told where SWI-Prolog lives from a cache (no `swipl --dump-runtime-variables`
+    per process); a corrupt or stale cache is rewritten, and Prolog starts either way."""
+    code = ("import os; from logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 3')); "
+            "print(os.environ['LIBSWIPL_PATH'])")
+    env = {k: v for k, v in os.environ.items() if k not in ("LIBSWIPL_PATH", "SWI_HOME_DIR")}
+    env["AMBIT_CACHE"] = str(tmp_path)
+    cache = tmp_path / "swipl.json"
+    for before in (None, "not json", json.dumps({"key": "stale", "LIBSWIPL_PATH": "/nowhere", "SWI_HOME_DIR": "/"})):
+        if before is not None:
+            cache.write_text(before)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
+        assert r.returncode == 0, r.stderr
+        three, lib = r.stdout.split()
+        saved = json.loads(cache.read_text())
+        assert three == "3" and lib == saved["LIBSWIPL_PATH"] and Path(lib).exists()
+        assert saved["key"].startswith(os.path.realpath(shutil.which("swipl")))
