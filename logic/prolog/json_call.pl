@@ -34,25 +34,33 @@ reply(Error, _, Reply) :- format(string(Reply), "error ~q", [Error]).
 */
 
 json(X) :- var(X), !, instantiation_error(X).
-json(X) :- is_dict(X), !, dict_pairs(X, _, Pairs), object(Pairs).
-json(json(Pairs)) :- !, object(Pairs).
-json(X) :- is_list(X), !, put_char('['), items(X), put_char(']').
+json(X) :- atom(X), !, atom_json(X).
+json(X) :- string(X), !, string_json(X).
 json(X) :- number(X), !, number_json(X).
-json(X) :- atom(X), memberchk(X, [true, false, null]), !, write(X).
-json(X) :- ( atom(X) ; string(X) ), !, string_json(X).
+json([]) :- !, write('[]').
+json([X|Xs]) :- !, put_char('['), json(X), items(Xs), put_char(']').
+json(json(Pairs)) :- !, object(Pairs).
+json(X) :- is_dict(X), !, dict_pairs(X, _, Pairs), object(Pairs).
 json(X) :- type_error(json_term, X).
+
+atom_json(true) :- !, write(true).
+atom_json(false) :- !, write(false).
+atom_json(null) :- !, write(null).
+atom_json(A) :- string_json(A).
 
 number_json(X) :- integer(X), !, write(X).
 number_json(X) :- X =:= X, abs(X) =\= inf, !, write(X).  % finite floats; NaN and infinities are no JSON
 number_json(X) :- type_error(json_term, X).
 
-items([]).
-items([X|Xs]) :- json(X), ( Xs == [] -> true ; put_char(','), items(Xs) ).
+items([]) :- !.
+items([X|Xs]) :- !, put_char(','), json(X), items(Xs).
+items(T) :- type_error(list, T).
 
-object(Pairs) :- put_char('{'), members(Pairs), put_char('}').
+object([]) :- !, write('{}').
+object([P|Ps]) :- put_char('{'), member_json(P), members(Ps), put_char('}').
 
 members([]).
-members([P|Ps]) :- member_json(P), ( Ps == [] -> true ; put_char(','), members(Ps) ).
+members([P|Ps]) :- put_char(','), member_json(P), members(Ps).
 
 member_json(K=V) :- !, key(K), put_char(':'), json(V).
 member_json(K-V) :- !, key(K), put_char(':'), json(V).
@@ -62,14 +70,20 @@ key(K) :- ( atom(K) ; string(K) ), !, string_json(K).
 key(K) :- number(K), !, format("\"~w\"", [K]).
 key(K) :- type_error(json_key, K).
 
-%  a string as JSON: plain text written as it is; ", \\ and control characters escaped
+%  a string as JSON: text without ", \ or control characters (found by split_string/4, in C)
+%  written as it is; otherwise code by code, those escaped
 string_json(S) :-
     put_char('"'),
-    atom_codes(S, Cs),
-    (   maplist(plain, Cs) -> write(S) ; maplist(code_json, Cs) ),
+    (   specials(Sep, Nul), split_string(S, Sep, "", [_]), \+ sub_atom(S, _, _, _, Nul)
+    ->  write(S)
+    ;   atom_codes(S, Cs), maplist(code_json, Cs)
+    ),
     put_char('"').
 
-plain(C) :- C >= 32, C =\= 0'", C =\= 0'\\.
+%  specials(-Sep, -Nul): ", \ and the control characters 1-31 as split_string/4's separators
+%  (which stop at a NUL), and NUL, looked for apart
+:- dynamic specials/2.
+:- numlist(1, 31, Cs), string_codes(Sep, [0'", 0'\\|Cs]), atom_codes(Nul, [0]), assertz(specials(Sep, Nul)).
 
 code_json(0'") :- !, write('\\"').
 code_json(0'\\) :- !, write('\\\\').

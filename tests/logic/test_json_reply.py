@@ -35,3 +35,9 @@ def test_a_term_that_is_not_json_is_an_error(term):
         worker().query_json_quiet(f"Out = {term}")
     assert e.value.reason == "error" and "json" in str(e.value)
     assert worker().query_json_quiet("Out = 1") == 1
+
+
+def test_every_control_character_and_nul_is_escaped():
+    codes = list(range(0, 32)) + [ord('"'), ord("\\"), 0x7F, 0xE9, 0x1F600]
+    got = worker().query_json_quiet(f"atom_codes(A, [97, {', '.join(map(str, codes))}, 98]), Out = json([k=A])")
+    assert got == {"k": "a" + "".join(map(chr, codes)) + "b"}
