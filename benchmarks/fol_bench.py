@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--e-cpu-limit", type=int, default=5, help="E's CPU seconds per check")
     ap.add_argument("--z3-timeout-ms", type=int, default=5000, help="Z3's limit per check")
     ap.add_argument("--cli-singles", type=int, default=5, help="stories checked by one CLI process each")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the 1-vs-2-worker figures (median)")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the 1-vs-2-worker figures (median)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     story_list = stories(args.stories, rng)
