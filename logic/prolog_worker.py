@@ -11,8 +11,10 @@ that builds a huge term ends in a resource error within milliseconds instead of 
 gigabyte. A failed goal (resource error, uncaught exception, a Python error in a job) fails only
 its own call: the engine is left with no open query and the next call is answered.
 
-Programs exchange data with Python as JSON text (`atom_json_term/3`), which keeps results
-plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
+Programs exchange data with Python as JSON text (written by `prolog/json_call.pl`), which
+keeps results plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
+At exit Prolog is shut down from the worker thread (`halt`), so a short-lived process ends
+at once.
 """
 
 from __future__ import annotations
