@@ -4,6 +4,7 @@ or error. Same budget and deadline handling as `equivalence.py`."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -11,12 +12,9 @@ import logic
 from logic import Decision
 
 from ..limits import Limits
-from . import validate
+from . import batch, validate
 from .deadline import Deadline
 from .errors import InvalidField, ServiceError
-
-CHUNK = 64  # stories per Prolog round trip in a batch
-
 
 @dataclass(frozen=True)
 class EntailmentQuery:
@@ -56,35 +54,17 @@ def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s:
 def check_batch(
     items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1
 ) -> Iterator[Outcome]:
-    """(index, decision or error) for every item, in order, chunk by chunk; an item that fails
-    validation gets its own error and the rest go on. `workers` > 1: each chunk is spread over
-    that many Prolog processes."""
-    validate.batch_size(items, limits.max_batch_items)
-    for start in range(0, len(items), CHUNK):
-        deadline.check()
-        results: dict[int, Decision | Exception] = {}
-        stories: dict[int, Story] = {}
-        budgets: list[float] = []
-        for i in range(start, min(start + CHUNK, len(items))):
-            item = items[i]
-            try:
-                if isinstance(item, ServiceError):
-                    raise item
-                stories[i] = _parse(item, limits, f"items[{i}].")
-            except ServiceError as e:
-                results[i] = e
-                continue
-            budgets.append(deadline.budget(item.time_limit_s, default_s))  # past the deadline: the batch stops
-        if stories:
-            results.update(_decide(stories, min(budgets), workers))
-        deadline.check()
-        yield from sorted(results.items())
+    """(index, decision or error) for every item, in order, chunk by chunk (`batch.run`); an
+    item that fails validation gets its own error and the rest go on. `workers` > 1: each chunk
+    is spread over that many Prolog processes."""
+    return batch.run(items, limits, deadline, default_s, _parse, functools.partial(_decide, workers=workers))
 
 
-def _decide(stories: dict[int, Story], budget: float, workers: int = 1) -> dict[int, Decision | Exception]:
+def _decide(ready: list[batch.Ready], workers: int = 1) -> dict[int, Decision | Exception]:
     """One Prolog round trip for a chunk's readable stories; a failure fails each of them."""
     try:
-        decisions = logic.decide_batch(list(stories.values()), time_limit=budget, workers=workers)
+        decisions = logic.decide_batch([r.value for r in ready], time_limit=min(r.budget for r in ready),
+                                       workers=workers)
     except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
-        return {i: e for i in stories}
-    return dict(zip(stories, decisions))
+        return {r.index: e for r in ready}
+    return {r.index: d for r, d in zip(ready, decisions)}

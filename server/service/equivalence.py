@@ -3,6 +3,7 @@ and format) and answered in order, each item with its own result or error."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -10,12 +11,9 @@ import logic
 from logic.equivalence import Verdict
 
 from ..limits import Limits
-from . import validate
+from . import batch, validate
 from .deadline import Deadline
 from .errors import ServiceError
-
-CHUNK = 64  # items per Prolog round trip in a batch
-
 
 @dataclass(frozen=True)
 class EquivalenceQuery:
@@ -34,19 +32,6 @@ class EquivalenceAnswer:
     canonical_a: str
     canonical_b: str
     verdict: Verdict
-
-
-@dataclass(frozen=True)
-class _Checked:
-    """A query whose LFs parsed: what Prolog needs, and the canonical forms for the answer."""
-
-    index: int
-    a: logic.Formula
-    b: logic.Formula
-    canonical_a: str
-    canonical_b: str
-    fmt: str
-    budget: float
 
 
 def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple[logic.Formula, logic.Formula, str, str]:
@@ -77,41 +62,23 @@ Outcome = tuple[int, EquivalenceAnswer | Exception]
 def check_batch(
     items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1
 ) -> Iterator[Outcome]:
-    """(index, answer or error) for every item, in order, chunk by chunk; an item that fails
-    validation gets its own error and the rest go on. `workers` > 1: each chunk is spread over
-    that many Prolog processes."""
-    validate.batch_size(items, limits.max_batch_items)
-    for start in range(0, len(items), CHUNK):
-        deadline.check()
-        results: dict[int, EquivalenceAnswer | Exception] = {}
-        checked: list[_Checked] = []
-        for i in range(start, min(start + CHUNK, len(items))):
-            item = items[i]
-            try:
-                parsed = _read(item, limits, f"items[{i}].")
-            except ServiceError as e:
-                results[i] = e
-                continue
-            budget = deadline.budget(item.time_limit_s, default_s)  # past the deadline: the batch stops
-            checked.append(_Checked(i, *parsed, item.fmt, budget))
-        for fmt in {c.fmt for c in checked}:
-            results.update(_decide([c for c in checked if c.fmt == fmt], fmt, workers))
-        deadline.check()
-        yield from sorted(results.items())
+    """(index, answer or error) for every item, in order, chunk by chunk (`batch.run`); an item
+    that fails validation gets its own error and the rest go on. `workers` > 1: each chunk is
+    spread over that many Prolog processes."""
+    return batch.run(items, limits, deadline, default_s, _parse, functools.partial(_decide, workers=workers))
 
 
-def _read(item: Item, limits: Limits, field: str) -> tuple[logic.Formula, logic.Formula, str, str]:
-    if isinstance(item, ServiceError):
-        raise item
-    return _parse(item, limits, field)
-
-
-def _decide(group: list[_Checked], fmt: str, workers: int = 1) -> dict[int, EquivalenceAnswer | Exception]:
-    """One Prolog round trip for a chunk's items of one format; a failure fails each item."""
-    try:
-        verdicts = logic.equivalent_batch(
-            [(c.a, c.b) for c in group], fmt=fmt, time_limit=min(c.budget for c in group), workers=workers
-        )
-    except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
-        return {c.index: e for c in group}
-    return {c.index: EquivalenceAnswer(c.canonical_a, c.canonical_b, v) for c, v in zip(group, verdicts)}
+def _decide(ready: list[batch.Ready], workers: int = 1) -> dict[int, EquivalenceAnswer | Exception]:
+    """One Prolog round trip per format among a chunk's readable items; a failure fails each
+    item of its format."""
+    out: dict[int, EquivalenceAnswer | Exception] = {}
+    for fmt in {r.query.fmt for r in ready}:
+        group = [r for r in ready if r.query.fmt == fmt]
+        try:
+            verdicts = logic.equivalent_batch([r.value[:2] for r in group], fmt=fmt,
+                                              time_limit=min(r.budget for r in group), workers=workers)
+        except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
+            out.update({r.index: e for r in group})
+            continue
+        out.update({r.index: EquivalenceAnswer(*r.value[2:], v) for r, v in zip(group, verdicts)})
+    return out

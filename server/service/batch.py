@@ -1,0 +1,63 @@
+"""The loop under the batch RPCs of the logic checks (equivalence, entailment): each item is
+read on its own (an unreadable item gets its own error and the rest go on), the readable ones
+are decided chunk by chunk (one Prolog round trip per chunk), and answers come in input order,
+with the deadline checked between chunks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from ..limits import Limits
+from . import validate
+from .deadline import Deadline
+from .errors import ServiceError
+
+CHUNK = 64  # items per Prolog round trip
+
+
+@dataclass(frozen=True)
+class Ready:
+    """An item that was read: its index, the query, what `read` made of it, its Prolog budget."""
+
+    index: int
+    query: Any
+    value: Any
+    budget: float
+
+
+def run(
+    items: Sequence[Any],
+    limits: Limits,
+    deadline: Deadline,
+    default_s: float,
+    read: Callable[[Any, Limits, str], Any],
+    decide: Callable[[list[Ready]], dict[int, Any]],
+) -> Iterator[tuple[int, Any]]:
+    """(index, answer or error) for every item, in order. `read(query, limits, field_prefix)`
+    raises a ServiceError naming the field; `decide(ready)` answers a chunk's readable items
+    (index -> answer or exception). An item may already be a ServiceError (it could not be
+    converted): it is reported as it is."""
+    validate.batch_size(items, limits.max_batch_items)
+    for start in range(0, len(items), CHUNK):
+        deadline.check()
+        results: dict[int, Any] = {}
+        ready: list[Ready] = []
+        for i in range(start, min(start + CHUNK, len(items))):
+            item = items[i]
+            try:
+                if isinstance(item, ServiceError):
+                    raise item
+                value = read(item, limits, f"items[{i}].")
+            except ServiceError as e:
+                results[i] = e
+                continue
+            # past the deadline, budget() raises: the batch stops
+            ready.append(Ready(i, item, value, deadline.budget(item.time_limit_s, default_s)))
+        if ready:
+            results.update(decide(ready))
+        deadline.check()
+        yield from sorted(results.items())
+
+
+__all__ = ["CHUNK", "Ready", "run"]
