@@ -1,0 +1,131 @@
+"""The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py).
+
+One `eprover` process per question, the problem written to its stdin in TPTP (ambit's own
+renderer, fol_render.py). The answer is read from E's SZS status line; a proof is kept as the
+TSTP derivation E prints between `SZS output start` and `SZS output end` (`--proof-object`).
+A run can be stopped from another thread (`EProcess.stop`), which is how the portfolio ends E
+once another prover has answered.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+from .ast import Formula
+from .fol_render import render_dialect
+
+EXECUTABLE = "eprover"
+# SZS statuses of a problem with a conjecture: "Theorem" (axioms ⊨ conjecture), "CounterSatisfiable"
+# (axioms ∧ ¬conjecture has a model); without one, "Unsatisfiable" / "Satisfiable".
+PROVED = ("Theorem", "Unsatisfiable", "ContradictoryAxioms")
+REFUTED = ("CounterSatisfiable", "Satisfiable")
+
+
+def available() -> bool:
+    """Whether `eprover` is on PATH."""
+    return shutil.which(EXECUTABLE) is not None
+
+
+def problem(axioms: Sequence[Formula], conjecture: Formula | None) -> str:
+    """A TPTP problem: one `fof(aN, axiom, ...)` line per axiom, then the conjecture, if any."""
+    lines = [f"fof(a{i}, axiom, {render_dialect(a, 'tptp')})." for i, a in enumerate(axioms)]
+    if conjecture is not None:
+        lines.append(f"fof(goal, conjecture, {render_dialect(conjecture, 'tptp')}).")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class EResult:
+    """E's answer: `status` is the SZS status word (None when E printed none: stopped, killed,
+    out of time before it could say), `proved` True for PROVED statuses, False for REFUTED ones,
+    None otherwise; `tstp` the derivation when E found a proof (`--proof-object`)."""
+
+    status: str | None
+    tstp: str | None = None
+
+    @property
+    def proved(self) -> bool | None:
+        if self.status in PROVED:
+            return True
+        if self.status in REFUTED:
+            return False
+        return None
+
+
+def parse_output(out: str) -> EResult:
+    """The SZS status and the TSTP derivation (if any) from E's standard output."""
+    status = None
+    proof: list[str] | None = None
+    kept: str | None = None
+    for line in out.splitlines():
+        if line.startswith("# SZS status "):
+            status = line.split()[3]
+        elif line.startswith("# SZS output start"):
+            proof = []
+        elif line.startswith("# SZS output end"):
+            kept, proof = "\n".join(proof or []) + "\n", None
+        elif proof is not None:
+            proof.append(line)
+    return EResult(status, kept)
+
+
+def axioms_used(tstp: str) -> list[int]:
+    """The indices N of the `aN` axioms (as `problem` names them) that a TSTP derivation cites."""
+    return sorted({int(n) for n in re.findall(r"^fof\(a(\d+), axiom,", tstp, re.M)})
+
+
+class EProcess:
+    """One running `eprover` on a problem text; `result()` waits, `stop()` ends it early."""
+
+    def __init__(self, text: str, time_limit: float, proof_object: bool = True) -> None:
+        args = [EXECUTABLE, "--auto", "-s", f"--cpu-limit={max(1, math.ceil(time_limit))}"]
+        if proof_object:
+            args.append("--proof-object")
+        self.time_limit = time_limit
+        self._stopped = threading.Event()
+        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, text=True)
+        self._text = text
+
+    def result(self) -> EResult:
+        """E's answer once it exits, or EResult(None) when it was stopped or ran past
+        `time_limit` (wall clock, + 0.1 s) and was killed."""
+        try:
+            out, _ = self._proc.communicate(self._text, timeout=self.time_limit + 0.1)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.communicate()
+            return EResult("Timeout")
+        except (BrokenPipeError, ValueError):  # stopped while its input was being written
+            self._proc.wait()
+            return EResult(None)
+        if self._stopped.is_set():
+            return EResult(None)
+        return parse_output(out)
+
+    def stop(self) -> None:
+        """End E now (from any thread); `result()` then returns EResult(None)."""
+        self._stopped.set()
+        if self._proc.poll() is None:
+            self._proc.kill()
+
+
+def prove(axioms: Sequence[Formula], conjecture: Formula | None, time_limit: float,
+          proof_object: bool = True) -> EResult:
+    """E's answer for axioms ⊢ conjecture (no conjecture: whether the axioms are unsatisfiable)."""
+    return EProcess(problem(axioms, conjecture), time_limit, proof_object).result()
+
+
+def prove_file(path: str, time_limit: float, proof_object: bool = False) -> EResult:
+    """E's answer for a TPTP problem file as it is (roles, comments and all)."""
+    with open(path, encoding="utf-8") as fh:
+        return EProcess(fh.read(), time_limit, proof_object).result()
+
+
+__all__ = ["axioms_used", "EProcess", "EResult", "PROVED", "REFUTED", "available", "parse_output", "problem", "prove", "prove_file"]

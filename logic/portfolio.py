@@ -1,0 +1,485 @@
+"""A portfolio of provers: ambit's Prolog prover (fol.py), E (eprover.py) and Z3 (z3_prover.py)
+on the same question, side by side, under the same budget.
+
+A question is cut into parts, each a set of formulas whose satisfiability is asked: a story into
+premises ∧ ¬conclusion (`with_negated_conclusion`) and premises ∧ conclusion (`with_conclusion`),
+an equivalence into a ∧ ¬b (`a_not_b`) and b ∧ ¬a (`b_not_a`). Every prover works on every part;
+the first definite answer for a part settles it, and once every part is settled the others are
+stopped (E killed, Z3 interrupted; Prolog ends within its own budget). A second definite answer
+that contradicts the first is an error (`ProverDisagreement`), raised, never dropped; one that
+arrives after the answer was returned is logged and kept in `LATE_DISAGREEMENTS`.
+
+Evidence says which prover settled each part (`answered_by`); a proof by E is kept as its TSTP
+derivation (`tstp`), a proof by Prolog as Prolog's replayed proof, and a model from Z3 counts only
+after ambit's own model checker (`fol.holds`) has checked it. `prover="prolog"` is fol.py alone;
+the default is the portfolio when `eprover` is installed, else Prolog alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+from . import eprover, fol
+from .ast import Formula, Not, constants
+
+PROVERS = ("prolog", "portfolio")
+STORY_PARTS = ("with_negated_conclusion", "with_conclusion")
+EQUIV_PARTS = ("a_not_b", "b_not_a")
+GRACE_S = 0.5  # beyond the time limit, for process start-up and the last answers to arrive
+LATE_DISAGREEMENTS: list[dict] = []
+log = logging.getLogger(__name__)
+
+
+class ProverDisagreement(RuntimeError):
+    """Two provers gave contradicting definite answers for the same part of a question."""
+
+    def __init__(self, part: str, first: "Answer", second: "Answer") -> None:
+        super().__init__(f"provers disagree on {part}: {first.prover} says {first.status}, "
+                         f"{second.prover} says {second.status}")
+        self.part, self.first, self.second = part, first, second
+
+
+class ModelCheckFailed(RuntimeError):
+    """A prover returned a model that ambit's model checker rejects."""
+
+
+def default_prover() -> str:
+    """`portfolio` when E is installed, else `prolog`."""
+    return "portfolio" if eprover.available() else "prolog"
+
+
+# --------------------------------------------------------------------------- questions and answers
+
+
+@dataclass(frozen=True)
+class Part:
+    """Is `axioms ∧ ¬conjecture` satisfiable? (`formulas` is that set.)"""
+
+    name: str
+    axioms: tuple[Formula, ...]
+    conjecture: Formula
+
+    @property
+    def formulas(self) -> list[Formula]:
+        return [*self.axioms, Not(self.conjecture)]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A story (premises, conclusion) or a pair (a, b), cut into parts."""
+
+    kind: str  # "story" or "equiv"
+    parts: tuple[Part, ...]
+    premises: tuple[Formula, ...] = ()
+    conclusion: Formula | None = None
+    pair: tuple[Formula, Formula] | None = None
+
+
+def story(premises: Sequence[Formula], conclusion: Formula) -> Question:
+    ps = tuple(premises)
+    return Question("story", (Part(STORY_PARTS[0], ps, conclusion), Part(STORY_PARTS[1], ps, Not(conclusion))),
+                    premises=ps, conclusion=conclusion)
+
+
+def pair(a: Formula, b: Formula) -> Question:
+    return Question("equiv", (Part(EQUIV_PARTS[0], (a,), b), Part(EQUIV_PARTS[1], (b,), a)), pair=(a, b))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A prover's definite answer for one part: "unsat" or "sat", with its evidence (`proof`,
+    `tstp`, `model` (checked), `saturation`)."""
+
+    part: str
+    prover: str
+    status: str
+    evidence: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    time_limit: float = fol.DEFAULT_TIME_LIMIT
+    inferences: int = fol.DEFAULT_INFERENCES
+    max_domain: int = fol.DEFAULT_MAX_DOMAIN
+    proof_object: bool = True
+
+
+class Member(Protocol):
+    """One prover of the portfolio: `start` begins work on every part of `q` (on threads of its
+    own), calls `post` with each definite Answer and `done(name, reasons)` once at the end
+    (reasons: part -> why it gave no answer), and returns a function that stops it."""
+
+    name: str
+
+    def start(self, q: Question, budget: Budget, post: Callable[[Answer], None],
+              done: Callable[[str, dict[str, str]], None]) -> Callable[[], None]: ...
+
+
+def _thread(fn: Callable[[], None], name: str) -> None:
+    threading.Thread(target=fn, name=name, daemon=True).start()
+
+
+class PrologMember:
+    """ambit's own prover (fol.py): answers both parts at once, with replayed proofs and checked models."""
+
+    name = "prolog"
+
+    def start(self, q, budget, post, done):
+        def work() -> None:
+            t0 = time.perf_counter()
+            opts = {"time_limit": budget.time_limit, "inferences": budget.inferences, "max_domain": budget.max_domain}
+            reasons: dict[str, str] = {}
+            try:
+                if q.kind == "story":
+                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
+                    for part, status, ev in _story_parts(d):
+                        post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
+                    if d.verdict == "UNKNOWN":
+                        reasons = {p: d.reason or "unknown" for p in STORY_PARTS}
+                else:
+                    v = fol.equivalent_batch([q.pair], **opts)[0]
+                    for part, status, ev in _equiv_parts(v):
+                        post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
+                    if v.verdict == "UNKNOWN":
+                        reasons = {p: str(v.witness.get("reason", "unknown")) for p in EQUIV_PARTS}
+            except Exception as e:  # noqa: BLE001 - reported as this member's reason
+                reasons = {p.name: f"error: {e}" for p in q.parts}
+            done(self.name, reasons)
+
+        _thread(work, "portfolio-prolog")
+        return lambda: None
+
+
+def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:
+    """fol's story Decision as per-part answers."""
+    neg, pos = STORY_PARTS
+    proof = {"proof": d.proof, "premises_used": d.premises_used} if d.proof is not None else {}
+    return {
+        "TRUE": [(neg, "unsat", proof), (pos, "sat", {"model": d.model})],
+        "FALSE": [(neg, "sat", {"model": d.countermodel}), (pos, "unsat", proof)],
+        "UNCERTAIN": [(neg, "sat", {"model": d.countermodel}), (pos, "sat", {"model": d.model})],
+        "INCONSISTENT": [(neg, "unsat", proof), (pos, "unsat", proof)],
+    }.get(d.verdict, [])
+
+
+def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
+    """fol's equivalence Verdict as per-part answers."""
+    out = []
+    w = v.witness or {}
+    for part, entails, direction, proof_key in ((EQUIV_PARTS[0], v.a_entails_b, "a_entails_b", "proof_a_entails_b"),
+                                                (EQUIV_PARTS[1], v.b_entails_a, "b_entails_a", "proof_b_entails_a")):
+        if entails is True:
+            out.append((part, "unsat", {"proof": w[proof_key]} if proof_key in w else {"method": w.get("method")}))
+        elif entails is False:
+            out.append((part, "sat", {"model": w["model"]} if w.get("direction") == direction else {}))
+    return out
+
+
+class EMember:
+    """E: one process per part (axioms ⊢ conjecture); Theorem settles a part as unsat (the TSTP
+    derivation kept), CounterSatisfiable as sat (E's saturation, without a model)."""
+
+    name = "eprover"
+
+    def start(self, q, budget, post, done):
+        procs = {p.name: eprover.EProcess(eprover.problem(p.axioms, p.conjecture), budget.time_limit,
+                                          budget.proof_object) for p in q.parts}
+        reasons: dict[str, str] = {}
+        left = [len(procs)]
+        lock = threading.Lock()
+
+        def work(part: str, proc: eprover.EProcess) -> None:
+            t0 = time.perf_counter()
+            try:
+                r = proc.result()
+            except OSError as e:
+                r, reasons[part] = eprover.EResult(None), f"error: {e}"
+            if r.proved is True:
+                ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.tstp else {}
+                post(Answer(part, self.name, "unsat", ev, time.perf_counter() - t0))
+            elif r.proved is False:
+                post(Answer(part, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
+            else:
+                reasons.setdefault(part, f"SZS status {r.status}" if r.status else "stopped")
+            with lock:
+                left[0] -= 1
+                if left[0] == 0:
+                    done(self.name, reasons)
+
+        for part, proc in procs.items():
+            _thread(lambda part=part, proc=proc: work(part, proc), f"portfolio-e-{part}")
+        return lambda: [p.stop() for p in procs.values()]
+
+
+class Z3Member:
+    """Z3: one check per part in its own context; a model counts only once `fol.holds` has checked it."""
+
+    name = "z3"
+
+    def start(self, q, budget, post, done):
+        from . import z3_prover
+
+        checks = {p.name: (p, z3_prover.Z3Check(p.formulas, budget.time_limit)) for p in q.parts}
+        reasons: dict[str, str] = {}
+        left = [len(checks)]
+        lock = threading.Lock()
+
+        def work(part: Part, check: Any) -> None:
+            t0 = time.perf_counter()
+            try:
+                r = check.result()
+                if r.status == "unsat":
+                    post(Answer(part.name, self.name, "unsat", {}, time.perf_counter() - t0))
+                elif r.status == "sat" and r.model is not None:
+                    post(Answer(part.name, self.name, "sat", {"model": checked_model(r.model, part.formulas)},
+                                time.perf_counter() - t0))
+                else:
+                    reasons[part.name] = r.reason or r.status
+            except ModelCheckFailed as e:
+                reasons[part.name] = f"error: {e}"
+                log.error("z3: %s", e)
+            except Exception as e:  # noqa: BLE001 - z3 failing is this member's reason, the others go on
+                reasons[part.name] = f"error: {e}"
+            with lock:
+                left[0] -= 1
+                if left[0] == 0:
+                    done(self.name, reasons)
+
+        for name, (part, check) in checks.items():
+            _thread(lambda part=part, check=check: work(part, check), f"portfolio-z3-{name}")
+        return lambda: [c.stop() for _, c in checks.values()]
+
+
+def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:
+    """A model ({"domain", "constants", "atoms"}) after ambit's model checker (`fol.holds`) has
+    found every formula true in it, in fol's evidence shape (`true_atoms` as text); names the
+    model leaves out are mapped to its first element. ModelCheckFailed when a formula is false."""
+    names = set().union(*(constants(f) for f in formulas)) if formulas else set()
+    m = {**m, "constants": {**{c: m["domain"][0] for c in names}, **m["constants"]}}
+    for f in formulas:
+        if not fol.holds(f, m):
+            raise ModelCheckFailed(f"the model does not satisfy {f!r}")
+    return {"domain": m["domain"], "constants": {c: e for c, e in m["constants"].items() if c in names},
+            "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"])}
+
+
+def members() -> list[Member]:
+    """The portfolio's provers on this machine: Prolog and Z3 always, E when installed."""
+    out: list[Member] = [PrologMember(), Z3Member()]
+    if eprover.available():
+        out.insert(1, EMember())
+    return out
+
+
+# --------------------------------------------------------------------------- the race
+
+
+class _Race:
+    """Answers of one question as they arrive: the first definite one per part wins."""
+
+    def __init__(self, q: Question) -> None:
+        self.q = q
+        self.events: queue.Queue = queue.Queue()
+        self.settled: dict[str, Answer] = {}
+        self.reasons: dict[str, dict[str, str]] = {}
+        self.closed = False
+        self.lock = threading.Lock()
+
+    def post(self, a: Answer) -> None:
+        with self.lock:
+            if self.closed:
+                first = self.settled.get(a.part)
+                if first is not None and first.status != a.status:
+                    record = {"part": a.part, "first": (first.prover, first.status), "late": (a.prover, a.status)}
+                    LATE_DISAGREEMENTS.append(record)
+                    log.error("portfolio: late disagreement %s", record)
+                return
+        self.events.put(("answer", a))
+
+    def done(self, name: str, reasons: dict[str, str]) -> None:
+        self.events.put(("done", (name, reasons)))
+
+
+def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
+         wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]]]:
+    """Every prover on every part of `q`: the first definite answer per part, and for each prover
+    why it gave none where it gave none. Returns once every part is settled (or, with
+    `wait_for_all`, once every prover has finished), or at the time limit. ProverDisagreement
+    when two definite answers for a part contradict each other."""
+    provers = list(provers) if provers is not None else members()
+    r = _Race(q)
+    stops = [m.start(q, budget, r.post, r.done) for m in provers]
+    running = {m.name for m in provers}
+    deadline = time.monotonic() + budget.time_limit + GRACE_S
+    try:
+        while running:
+            if not wait_for_all and len(r.settled) == len(q.parts):
+                break
+            try:
+                kind, x = r.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                for name in running:
+                    r.reasons.setdefault(name, {p.name: "time_limit" for p in q.parts})
+                break
+            if kind == "done":
+                running.discard(x[0])
+                r.reasons[x[0]] = x[1]
+                continue
+            first = r.settled.setdefault(x.part, x)
+            if first.status != x.status:
+                raise ProverDisagreement(x.part, first, x)
+    finally:
+        with r.lock:
+            r.closed = True
+        for stop in stops:
+            stop()
+    return r.settled, r.reasons
+
+
+# --------------------------------------------------------------------------- answers in fol's schema
+
+
+@dataclass(frozen=True)
+class PortfolioDecision(fol.Decision):
+    """fol's Decision, plus which prover settled each part (`answered_by`), E's derivations
+    (`tstp`, by part) and, when UNKNOWN, each prover's reason (`reasons`)."""
+
+    answered_by: dict | None = None
+    tstp: dict | None = None
+    reasons: dict | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for k in ("answered_by", "tstp", "reasons"):
+            if (v := getattr(self, k)) is not None:
+                out[k] = v
+        return out
+
+
+_STORY = {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "UNCERTAIN",
+          ("unsat", "unsat"): "INCONSISTENT"}
+
+
+def _story_decision(settled: dict[str, Answer], reasons: dict) -> PortfolioDecision:
+    neg, pos = settled.get(STORY_PARTS[0]), settled.get(STORY_PARTS[1])
+    answered_by = {p: a.prover for p, a in settled.items()}
+    tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence} or None
+    if neg is None or pos is None:
+        return PortfolioDecision("UNKNOWN", reason="no prover decided " + ", ".join(
+            p for p in STORY_PARTS if p not in settled) + " within the budget", budget="time_limit",
+            answered_by=answered_by or None, tstp=tstp, reasons=reasons)
+    verdict = _STORY[(neg.status, pos.status)]
+    proof_part = {"TRUE": neg, "FALSE": pos, "INCONSISTENT": neg}.get(verdict)
+    proof = proof_part.evidence.get("proof") if proof_part else None
+    used = proof_part.evidence.get("premises_used", []) if proof_part else []
+    return PortfolioDecision(
+        verdict, list(used), proof=proof,
+        countermodel=neg.evidence.get("model") if neg.status == "sat" else None,
+        model=pos.evidence.get("model") if pos.status == "sat" else None,
+        answered_by=answered_by, tstp=tstp)
+
+
+def _equiv_verdict(settled: dict[str, Answer], reasons: dict):
+    from .equivalence import Verdict
+
+    ab, ba = settled.get(EQUIV_PARTS[0]), settled.get(EQUIV_PARTS[1])
+    answered_by = {p: a.prover for p, a in settled.items()}
+    tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence}
+    entails = lambda a: None if a is None else a.status == "unsat"  # noqa: E731
+    for a, direction, true_in, false_in in ((ab, "a_entails_b", "a", "b"), (ba, "b_entails_a", "b", "a")):
+        if a is not None and a.status == "sat":
+            w = {"direction": direction, "true_in_model": true_in, "false_in_model": false_in,
+                 "answered_by": answered_by}
+            if "model" in a.evidence:
+                w["model"] = a.evidence["model"]
+            else:
+                w["saturation"] = a.evidence.get("saturation")
+            return Verdict("NOT_EQUIVALENT", entails(ab), entails(ba), w)
+    if ab is not None and ba is not None:
+        w: dict[str, Any] = {"method": "portfolio", "answered_by": answered_by}
+        for a, key in ((ab, "proof_a_entails_b"), (ba, "proof_b_entails_a")):
+            if "proof" in a.evidence:
+                w[key] = a.evidence["proof"]
+        if tstp:
+            w["tstp"] = tstp
+        return Verdict("EQUIVALENT", True, True, w)
+    return Verdict("UNKNOWN", entails(ab), entails(ba), {"reason": "time_limit", "answered_by": answered_by,
+                                                         "reasons": reasons})
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def _check_prover(prover: str | None) -> str:
+    prover = prover or default_prover()
+    if prover not in PROVERS:
+        raise ValueError(f"prover must be one of {', '.join(PROVERS)}, not {prover!r}")
+    return prover
+
+
+def _budget(opts: dict) -> Budget:
+    unknown = set(opts) - {"time_limit", "inferences", "max_domain", "proof_object"}
+    if unknown:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    return Budget(**opts)
+
+
+def decide(premises: Sequence[fol.LF], conclusion: fol.LF, fmt: str = "folio", *, prover: str | None = None,
+           provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> fol.Decision:
+    """fol.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the
+    portfolio (`"portfolio"`); default: `default_prover()`. `provers` replaces the portfolio's
+    members (tests inject stand-ins through it)."""
+    return decide_batch([(premises, conclusion)], fmt, prover=prover, provers=provers,
+                        wait_for_all=wait_for_all, **opts)[0]
+
+
+def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = "folio", *,
+                 prover: str | None = None, provers: Sequence[Member] | None = None,
+                 wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[fol.Decision]:
+    """`decide` for many stories, in order (the portfolio takes them one at a time)."""
+    if _check_prover(prover) == "prolog" and provers is None:
+        opts.pop("proof_object", None)
+        return fol.decide_batch(stories, fmt, workers=workers, **opts)
+    budget = _budget(opts)
+    out = []
+    for ps, c in stories:
+        q = story([fol.formula(p, fmt) for p in ps], fol.formula(c, fmt))
+        out.append(_story_decision(*race(q, budget, provers, wait_for_all)))
+    return out
+
+
+def equivalent(a: fol.LF, b: fol.LF, fmt: str = "folio", **options: Any):
+    """Full first-order equivalence by Prolog alone or by the portfolio (see `decide`)."""
+    return equivalent_batch([(a, b)], fmt, **options)[0]
+
+
+def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio", *, prover: str | None = None,
+                     provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
+                     **opts: Any) -> list:
+    """Verdicts (logic.equivalence.Verdict) for many pairs, in order; see `decide`."""
+    if _check_prover(prover) == "prolog" and provers is None:
+        opts.pop("proof_object", None)
+        return fol.equivalent_batch(pairs, fmt, workers=workers, **opts)
+    budget = _budget(opts)
+    out = []
+    for a, b in pairs:
+        fa, fb = fol.formula(a, fmt), fol.formula(b, fmt)
+        if fa == fb:
+            from .equivalence import Verdict
+
+            out.append(Verdict("EQUIVALENT", True, True, {"method": "identical"}))
+            continue
+        out.append(_equiv_verdict(*race(pair(fa, fb), budget, provers, wait_for_all)))
+    return out
+
+
+__all__ = ["EQUIV_PARTS", "LATE_DISAGREEMENTS", "PROVERS", "STORY_PARTS", "Answer", "Budget", "EMember",
+           "Member", "ModelCheckFailed", "PortfolioDecision", "PrologMember", "ProverDisagreement", "Question",
+           "Z3Member", "checked_model", "decide", "decide_batch", "default_prover", "equivalent",
+           "equivalent_batch", "members", "pair", "race", "story"]
