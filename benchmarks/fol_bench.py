@@ -1,6 +1,7 @@
 """Full first-order logic: ambit vs Z3 (in process) vs E prover (one process per check), side by side.
 
     .venv/bin/python benchmarks/fol_bench.py [--json] [--stories 200] [--pairs 1000] [--seed 0]
+    .venv/bin/python benchmarks/fol_bench.py --section classic [--json] [--time-limit 5]
 
 Input is generated with the seed: FOLIO-style stories (premises + conclusion; monadic mostly, a
 few binary predicates, constants, quantifiers two or three deep) and equivalence pairs (a random
@@ -15,6 +16,11 @@ story (ambit single call, ambit through the CLI with process start-up, with 1 an
 worker processes, Z3, E) with ratios, batched equivalence pairs/s, and batched throughput with
 1 vs 2 Prolog worker processes (interleaved, medians of --rounds; meaningful only on an otherwise
 idle machine). E is skipped with a line saying so when `eprover` is not on PATH.
+
+The classic-problems section (fol_classic.py; `--section classic` runs it alone): Pelletier's
+problems, non-theorems and hard small problems from benchmarks/problems/, each solved by ambit's
+Prolog prover alone, the portfolio, E alone and Z3 alone, with the issue's targets printed next
+to the measured figures under `classic.targets`.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import logic  # noqa: E402
 from logic import fol, prolog_pool  # noqa: E402
 from logic.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
 from logic.fol_render import render_dialect  # noqa: E402
+from fol_classic import classic_section  # noqa: E402
 
 UNARY = ["Dog", "Cat", "Animal", "Plant", "Pet", "Wild", "Loud", "Small", "Happy", "Student", "Teacher", "Green"]
 BINARY = ["Likes", "Owns", "Chases"]
@@ -315,7 +322,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--z3-timeout-ms", type=int, default=5000, help="Z3's limit per check")
     ap.add_argument("--cli-singles", type=int, default=5, help="stories checked by one CLI process each")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the 1-vs-2-worker figures (median)")
+    ap.add_argument("--section", choices=("all", "classic"), default="all",
+                    help="all (default): every section; classic: the classic problems alone")
+    ap.add_argument("--time-limit", type=float, default=fol.DEFAULT_TIME_LIMIT,
+                    help="seconds per classic problem, for every solver")
     args = ap.parse_args(argv)
+    if args.section == "classic":
+        return _print({"classic": classic_section(args.time_limit)}, args.json)
     rng = random.Random(args.seed)
     story_list = stories(args.stories, rng)
     pair_list = pairs(args.pairs, rng)
@@ -431,10 +444,12 @@ def main(argv: list[str] | None = None) -> int:
         "two_workers_at_least_1_7x": min(out["workers"]["speedup_2_vs_1"].values()) >= 1.7,
         "batched_pairs_at_least_500_per_s": pair_out["batched_pairs_per_s"] >= 500,
     }
-    if args.json:
-        print(json.dumps(out, ensure_ascii=False))
-    else:
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+    out["classic"] = classic_section(args.time_limit)
+    return _print(out, args.json)
+
+
+def _print(out: dict, as_json: bool) -> int:
+    print(json.dumps(out, ensure_ascii=False) if as_json else json.dumps(out, ensure_ascii=False, indent=2))
     return 0
 
 

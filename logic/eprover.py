@@ -81,12 +81,15 @@ def axioms_used(tstp: str) -> list[int]:
 
 
 class EProcess:
-    """One running `eprover` on a problem text; `result()` waits, `stop()` ends it early."""
+    """One running `eprover` on a problem text (written to its stdin) or a problem file (`path`;
+    E's automatic mode can choose differently for the two); `result()` waits, `stop()` ends it early."""
 
-    def __init__(self, text: str, time_limit: float, proof_object: bool = True) -> None:
+    def __init__(self, text: str | None, time_limit: float, proof_object: bool = True, path: str | None = None) -> None:
         args = [EXECUTABLE, "--auto", "-s", f"--cpu-limit={max(1, math.ceil(time_limit))}"]
         if proof_object:
             args.append("--proof-object")
+        if path is not None:
+            args.append(path)
         self.time_limit = time_limit
         self._stopped = threading.Event()
         self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -97,7 +100,7 @@ class EProcess:
         """E's answer once it exits, or EResult(None) when it was stopped or ran past
         `time_limit` (wall clock, + 0.1 s) and was killed."""
         try:
-            out, _ = self._proc.communicate(self._text, timeout=self.time_limit + 0.1)
+            out, _ = self._proc.communicate(self._text or "", timeout=self.time_limit + 0.1)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.communicate()
@@ -124,8 +127,7 @@ def prove(axioms: Sequence[Formula], conjecture: Formula | None, time_limit: flo
 
 def prove_file(path: str, time_limit: float, proof_object: bool = False) -> EResult:
     """E's answer for a TPTP problem file as it is (roles, comments and all)."""
-    with open(path, encoding="utf-8") as fh:
-        return EProcess(fh.read(), time_limit, proof_object).result()
+    return EProcess(None, time_limit, proof_object, path=path).result()
 
 
 __all__ = ["axioms_used", "EProcess", "EResult", "PROVED", "REFUTED", "available", "parse_output", "problem", "prove", "prove_file"]

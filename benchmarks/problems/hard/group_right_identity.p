@@ -1,0 +1,12 @@
+% Problem  : a left identity with left inverses is a right identity (function terms)
+% Source   : written for ambit (a hard small problem)
+% Status   : Theorem
+% Written for ambit's benchmarks (benchmarks/fol_bench.py --section classic).
+fof(ax1, axiom,
+    ![X, Y, Z]: f(f(X, Y), Z) = f(X, f(Y, Z))).
+fof(ax2, axiom,
+    ![X]: f(e, X) = X).
+fof(ax3, axiom,
+    ![X]: f(i(X), X) = e).
+fof(goal, conjecture,
+    ![X]: f(X, e) = X).

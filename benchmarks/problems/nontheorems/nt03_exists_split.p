@@ -1,0 +1,8 @@
+% Problem  : two witnesses are not one
+% Source   : written for ambit (a non-theorem)
+% Status   : CounterSatisfiable
+% Written for ambit's benchmarks (benchmarks/fol_bench.py --section classic).
+fof(ax1, axiom,
+    (?[X]: p(X)) & ?[X]: q(X)).
+fof(goal, conjecture,
+    ?[X]: (p(X) & q(X))).

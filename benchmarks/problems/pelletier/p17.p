@@ -1,0 +1,6 @@
+% Problem  : Pelletier 17
+% Source   : F. J. Pelletier, Seventy-five problems for testing automatic theorem provers, JAR 2 (1986), problem 17
+% Status   : Theorem
+% Written for ambit's benchmarks (benchmarks/fol_bench.py --section classic).
+fof(goal, conjecture,
+    ((p & (q => r)) => s) <=> ((~p | q | s) & (~p | ~r | s))).

@@ -1,0 +1,6 @@
+% Problem  : Pelletier 19
+% Source   : F. J. Pelletier, Seventy-five problems for testing automatic theorem provers, JAR 2 (1986), problem 19
+% Status   : Theorem
+% Written for ambit's benchmarks (benchmarks/fol_bench.py --section classic).
+fof(goal, conjecture,
+    ?[X]: ![Y, Z]: ((p(Y) => q(Z)) => (p(X) => q(X)))).

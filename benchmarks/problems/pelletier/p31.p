@@ -1,0 +1,12 @@
+% Problem  : Pelletier 31
+% Source   : F. J. Pelletier, Seventy-five problems for testing automatic theorem provers, JAR 2 (1986), problem 31
+% Status   : Theorem
+% Written for ambit's benchmarks (benchmarks/fol_bench.py --section classic).
+fof(ax1, axiom,
+    ~?[X]: (f(X) & (g(X) | h(X)))).
+fof(ax2, axiom,
+    ?[X]: (i(X) & f(X))).
+fof(ax3, axiom,
+    ![X]: (~h(X) => j(X))).
+fof(goal, conjecture,
+    ?[X]: (i(X) & j(X))).
