@@ -18,7 +18,7 @@ import json
 import sys
 from typing import IO, Any
 
-from . import fol, jsonl
+from . import fol, jsonl, portfolio
 from .errors import LFParseError
 from .parse import DIALECTS, parse
 
@@ -31,6 +31,9 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
     p.add_argument("--inferences", type=int, default=fol.DEFAULT_INFERENCES, help="inference budget per stage")
     p.add_argument("--max-domain", type=int, default=fol.DEFAULT_MAX_DOMAIN, help="largest model searched")
+    p.add_argument("--prover", choices=portfolio.PROVERS, default=None,
+                   help="prolog: ambit's prover alone; portfolio: with E and Z3 beside it "
+                        "(default: portfolio when eprover is installed, else prolog)")
     p.add_argument("--workers", type=jsonl.positive_int, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     if cmd == "equiv":
@@ -108,9 +111,9 @@ def _answer(cmd: str, fmt: str, budget: dict, lines: list[str]) -> list[tuple[st
         items = [x for _, x in todo]
         try:
             if cmd == "equiv":
-                answers = [(v.to_dict(), True) for v in fol.equivalent_batch(items, fmt, **budget)]
+                answers = [(v.to_dict(), True) for v in portfolio.equivalent_batch(items, fmt, **budget)]
             else:
-                answers = [(d.to_dict(), True) for d in fol.decide_batch(items, fmt, **budget)]
+                answers = [(d.to_dict(), True) for d in portfolio.decide_batch(items, fmt, **budget)]
         except Exception as e:  # noqa: BLE001 - reported on each line, the run goes on
             answers = [(_error(e, "", None), False)] * len(todo)
         for (n, _), (a, ok) in zip(todo, answers):
@@ -119,7 +122,7 @@ def _answer(cmd: str, fmt: str, budget: dict, lines: list[str]) -> list[tuple[st
 
 
 def _jsonl(cmd: str, args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
-    budget = {"inferences": args.inferences, "max_domain": args.max_domain}
+    budget = {"inferences": args.inferences, "max_domain": args.max_domain, "prover": args.prover}
     answer = functools.partial(_answer, cmd, args.fmt, budget)
     # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
     return jsonl.run(stdin, stdout, answer, BATCH if args.workers == 1 else BATCH // 4, args.workers)
@@ -132,20 +135,20 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     args = _parser(cmd).parse_args(argv[1:])
     if args.jsonl:
         return _jsonl(cmd, args, stdin, stdout)
-    budget = {"inferences": args.inferences, "max_domain": args.max_domain}
+    budget = {"inferences": args.inferences, "max_domain": args.max_domain, "prover": args.prover}
     try:
         if cmd == "equiv":
             if args.a is None or args.b is None:
                 print("error: give two formulas, or --jsonl", file=sys.stderr)
                 return 2
-            answer = fol.equivalent_batch([(args.a, args.b)], args.fmt, **budget)[0].to_dict()
+            answer = portfolio.equivalent_batch([(args.a, args.b)], args.fmt, **budget)[0].to_dict()
         else:
             if args.premises is None or args.conclusion is None:
                 print("error: give --premises FILE and --conclusion TEXT, or --jsonl", file=sys.stderr)
                 return 2
             with open(args.premises, encoding="utf-8") as fh:
                 premises = [line.strip() for line in fh if line.strip()]
-            answer = fol.decide(premises, args.conclusion, args.fmt, **budget).to_dict()
+            answer = portfolio.decide(premises, args.conclusion, args.fmt, **budget).to_dict()
     except LFParseError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ the default is the portfolio when `eprover` is installed, else Prolog alone.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -188,33 +189,45 @@ class EMember:
     name = "eprover"
 
     def start(self, q, budget, post, done):
-        procs = {p.name: eprover.EProcess(eprover.problem(p.axioms, p.conjecture), budget.time_limit,
-                                          budget.proof_object) for p in q.parts}
+        procs: dict[str, eprover.EProcess] = {}
+        stopped = threading.Event()
         reasons: dict[str, str] = {}
-        left = [len(procs)]
+        left = [len(q.parts)]
         lock = threading.Lock()
 
-        def work(part: str, proc: eprover.EProcess) -> None:
+        def work(part: Part) -> None:
             t0 = time.perf_counter()
+            r = eprover.EResult(None)
             try:
-                r = proc.result()
+                with lock:  # started here, on the member's thread: an answer from another prover
+                    if not stopped.is_set():  # may already have made this run pointless
+                        procs[part.name] = eprover.EProcess(eprover.problem(part.axioms, part.conjecture),
+                                                            budget.time_limit, budget.proof_object)
+                if part.name in procs:
+                    r = procs[part.name].result()
             except OSError as e:
-                r, reasons[part] = eprover.EResult(None), f"error: {e}"
+                reasons[part.name] = f"error: {e}"
             if r.proved is True:
                 ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.tstp else {}
-                post(Answer(part, self.name, "unsat", ev, time.perf_counter() - t0))
+                post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0))
             elif r.proved is False:
-                post(Answer(part, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
+                post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
             else:
-                reasons.setdefault(part, f"SZS status {r.status}" if r.status else "stopped")
+                reasons.setdefault(part.name, f"SZS status {r.status}" if r.status else "stopped")
             with lock:
                 left[0] -= 1
                 if left[0] == 0:
                     done(self.name, reasons)
 
-        for part, proc in procs.items():
-            _thread(lambda part=part, proc=proc: work(part, proc), f"portfolio-e-{part}")
-        return lambda: [p.stop() for p in procs.values()]
+        def stop() -> None:
+            with lock:
+                stopped.set()
+                for p in procs.values():
+                    p.stop()
+
+        for part in q.parts:
+            _thread(lambda part=part: work(part), f"portfolio-e-{part.name}")
+        return stop
 
 
 class Z3Member:
@@ -432,50 +445,81 @@ def _budget(opts: dict) -> Budget:
 
 def decide(premises: Sequence[fol.LF], conclusion: fol.LF, fmt: str = "folio", *, prover: str | None = None,
            provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> fol.Decision:
-    """fol.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the
-    portfolio (`"portfolio"`); default: `default_prover()`. `provers` replaces the portfolio's
-    members (tests inject stand-ins through it)."""
-    return decide_batch([(premises, conclusion)], fmt, prover=prover, provers=provers,
-                        wait_for_all=wait_for_all, **opts)[0]
+    """fol.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the portfolio
+    (`"portfolio"`: every prover side by side on both parts); default: `default_prover()`.
+    `provers` replaces the portfolio's members (tests inject stand-ins through it)."""
+    if _check_prover(prover) == "prolog" and provers is None:
+        opts.pop("proof_object", None)
+        return fol.decide(premises, conclusion, fmt, **opts)
+    q = story([fol.formula(p, fmt) for p in premises], fol.formula(conclusion, fmt))
+    return _story_decision(*race(q, _budget(opts), provers, wait_for_all))
 
 
 def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = "folio", *,
                  prover: str | None = None, provers: Sequence[Member] | None = None,
                  wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[fol.Decision]:
-    """`decide` for many stories, in order (the portfolio takes them one at a time)."""
+    """`decide` for many stories, in order. The portfolio takes a batch in two stages, so that a
+    batch keeps Prolog's speed: Prolog decides the whole batch first (fol.decide_batch, on
+    `workers` processes), then E and Z3 race on each story it left UNKNOWN, under the same
+    budget. With `provers` or `wait_for_all`, every story is raced by every prover instead."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         return fol.decide_batch(stories, fmt, workers=workers, **opts)
     budget = _budget(opts)
-    out = []
-    for ps, c in stories:
-        q = story([fol.formula(p, fmt) for p in ps], fol.formula(c, fmt))
-        out.append(_story_decision(*race(q, budget, provers, wait_for_all)))
+    parsed = [([fol.formula(p, fmt) for p in ps], fol.formula(c, fmt)) for ps, c in stories]
+    if provers is not None or wait_for_all:
+        return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
+    first = fol.decide_batch(parsed, workers=workers, time_limit=budget.time_limit, inferences=budget.inferences,
+                             max_domain=budget.max_domain)
+    out: list[fol.Decision] = []
+    for d, (ps, c) in zip(first, parsed):
+        if d.verdict != "UNKNOWN":
+            out.append(PortfolioDecision(**{f: getattr(d, f) for f in fol._DECISION_FIELDS},
+                                         answered_by={p: "prolog" for p in STORY_PARTS}))
+            continue
+        settled, reasons = race(story(ps, c), budget, [m for m in members() if m.name != "prolog"])
+        out.append(_story_decision(settled, {"prolog": {p: d.reason or "unknown" for p in STORY_PARTS}, **reasons}))
     return out
 
 
-def equivalent(a: fol.LF, b: fol.LF, fmt: str = "folio", **options: Any):
-    """Full first-order equivalence by Prolog alone or by the portfolio (see `decide`)."""
-    return equivalent_batch([(a, b)], fmt, **options)[0]
+def equivalent(a: fol.LF, b: fol.LF, fmt: str = "folio", *, prover: str | None = None,
+               provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any):
+    """Full first-order equivalence (logic.equivalence.Verdict) by Prolog alone or by the
+    portfolio, every prover side by side on both directions; see `decide`."""
+    if _check_prover(prover) == "prolog" and provers is None:
+        opts.pop("proof_object", None)
+        return fol.equivalent_batch([(a, b)], fmt, **opts)[0]
+    fa, fb = fol.formula(a, fmt), fol.formula(b, fmt)
+    if fa == fb:
+        from .equivalence import Verdict
+
+        return Verdict("EQUIVALENT", True, True, {"method": "identical"})
+    return _equiv_verdict(*race(pair(fa, fb), _budget(opts), provers, wait_for_all))
 
 
 def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio", *, prover: str | None = None,
                      provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
                      **opts: Any) -> list:
-    """Verdicts (logic.equivalence.Verdict) for many pairs, in order; see `decide`."""
+    """`equivalent` for many pairs, in order, in two stages as `decide_batch` does."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         return fol.equivalent_batch(pairs, fmt, workers=workers, **opts)
     budget = _budget(opts)
+    parsed = [(fol.formula(a, fmt), fol.formula(b, fmt)) for a, b in pairs]
+    if provers is not None or wait_for_all:
+        return [equivalent(a, b, provers=provers, wait_for_all=wait_for_all, prover="portfolio", **opts)
+                for a, b in parsed]
+    first = fol.equivalent_batch(parsed, workers=workers, time_limit=budget.time_limit,
+                                 inferences=budget.inferences, max_domain=budget.max_domain)
     out = []
-    for a, b in pairs:
-        fa, fb = fol.formula(a, fmt), fol.formula(b, fmt)
-        if fa == fb:
-            from .equivalence import Verdict
-
-            out.append(Verdict("EQUIVALENT", True, True, {"method": "identical"}))
+    for v, (a, b) in zip(first, parsed):
+        if v.verdict != "UNKNOWN":
+            out.append(dataclasses.replace(v, witness={**(v.witness or {}),
+                                                       "answered_by": {p: "prolog" for p in EQUIV_PARTS}}))
             continue
-        out.append(_equiv_verdict(*race(pair(fa, fb), budget, provers, wait_for_all)))
+        settled, reasons = race(pair(a, b), budget, [m for m in members() if m.name != "prolog"])
+        out.append(_equiv_verdict(settled, {"prolog": {p: str(v.witness.get("reason")) for p in EQUIV_PARTS},
+                                            **reasons}))
     return out
 
 
