@@ -77,14 +77,20 @@ class Z3Check:
 
 
 def _to_z3(f: Formula, env: dict[str, Any], sort: Any, preds: dict, consts: dict, z3: Any) -> Any:
-    """`f` over the uninterpreted sort `sort` (bound variables in `env`); `preds` and `consts`
-    collect the symbols made, for reading the model back."""
+    """`f` over the uninterpreted sort `sort` (bound variables in `env`); `preds` (keyed by
+    (name, arity); function symbols as ("function NAME", arity)) and `consts` collect the
+    symbols made, for reading the model back."""
 
     def term(a: Any) -> Any:
         if type(a) is Var:
             return env[a.name]
-        if hasattr(a, "args"):
-            raise Unsupported(f"function term {a!r}")
+        if getattr(a, "args", None):  # a function term f(t1, ..., tn), whatever its AST class
+            key = ("function " + a.name, len(a.args))
+            if key not in preds:
+                preds[key] = z3.Function(f"f_{a.name}_{len(a.args)}", *([sort] * (len(a.args) + 1)))
+            return preds[key](*[term(t) for t in a.args])
+        if not hasattr(a, "name"):
+            raise Unsupported(f"term {a!r}")
         if a.name not in consts:
             consts[a.name] = z3.Const("c_" + a.name, sort)
         return consts[a.name]
@@ -115,6 +121,8 @@ def _to_z3(f: Formula, env: dict[str, Any], sort: Any, preds: dict, consts: dict
 def _read_model(m: Any, sort: Any, preds: dict, consts: dict, z3: Any) -> Z3Result:
     """Z3's model as ambit's (elements named d1..dn in Z3's universe order); every atom over the
     universe is evaluated (with model completion), so the model is total."""
+    if any(k.startswith("function ") for k, _ in preds):
+        return Z3Result("sat", reason="the model has function tables, which are not read back")
     universe = list(m.get_universe(sort) or [])
     if not universe:  # no symbol of the sort was needed: any one-element model does
         universe = [z3.Const("c__any", sort)]

@@ -190,3 +190,24 @@ def test_the_cli_takes_prover(tmp_path, cmd):
     assert "answered_by" in evidence
     with pytest.raises(SystemExit):
         fol_cli.main([cmd, "--from", "folio", "--prover", "vampire", *args], stdout=io.StringIO())
+
+
+def test_z3_reads_function_terms_of_any_term_class():
+    from dataclasses import dataclass
+
+    from logic.ast import And, Atom, Iff, Quant, Var
+
+    @dataclass(frozen=True)
+    class Fn:  # the shape of a function term: a name and argument terms
+        name: str
+        args: tuple
+
+    def p(t):
+        return Atom("P", (t,))
+
+    fx = Fn("f", (Var("x"),))
+    axiom = Quant("forall", "x", Iff(p(Var("x")), Not(p(fx))))  # Pelletier 59
+    goal = Quant("exists", "x", And((p(Var("x")), Not(p(fx)))))
+    assert z3_prover.satisfiable([axiom, Not(goal)], 5.0).status == "unsat"
+    r = z3_prover.satisfiable([axiom], 5.0)
+    assert r.status == "sat" and r.model is None and "function tables" in r.reason
