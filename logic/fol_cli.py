@@ -4,6 +4,8 @@
     python -m logic equiv --from folio --jsonl          # {"a": ..., "b": ...} per line
     python -m logic entails --from folio --premises FILE --conclusion TEXT
     python -m logic entails --from folio --jsonl        # {"premises": [...], "conclusion": ...}
+    python -m logic entails --from tptp --prover prolog ...   # ambit's prover alone (default: the portfolio
+                                                              # of logic/portfolio.py when E is installed)
 
 JSONL: exactly one output line per input line, in order: the verdict with its evidence, or
 {"error": {"message", "field", "index", "pos", "expected"}} for a line that cannot be read;
