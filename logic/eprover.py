@@ -100,10 +100,10 @@ class EProcess:
         self._text = text
 
     def result(self) -> EResult:
-        """E's answer once it exits, or EResult(None) when it was stopped or ran past
-        `time_limit` (wall clock, + 0.1 s) and was killed."""
+        """E's answer once it exits, or EResult(None) when it was stopped, or ("Timeout") when it
+        ran past `time_limit` (wall clock: E's own limit counts CPU seconds) and was killed."""
         try:
-            out, _ = self._proc.communicate(self._text or "", timeout=self.time_limit + 0.1)
+            out, _ = self._proc.communicate(self._text or "", timeout=self.time_limit)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.communicate()

@@ -31,7 +31,6 @@ from .ast import Formula, Not, constants
 PROVERS = ("prolog", "portfolio")
 STORY_PARTS = ("with_negated_conclusion", "with_conclusion")
 EQUIV_PARTS = ("a_not_b", "b_not_a")
-GRACE_S = 0.5  # beyond the time limit, for process start-up and the last answers to arrive
 LATE_DISAGREEMENTS: list[dict] = []
 log = logging.getLogger(__name__)
 
@@ -105,10 +104,21 @@ class Answer:
 
 @dataclass(frozen=True)
 class Budget:
+    """What every prover gets: `time_limit` seconds (counted from `deadline` - time_limit once a
+    race has set `deadline`, a `time.monotonic()` value), and for Prolog its inference budget
+    and largest model."""
+
     time_limit: float = fol.DEFAULT_TIME_LIMIT
     inferences: int = fol.DEFAULT_INFERENCES
     max_domain: int = fol.DEFAULT_MAX_DOMAIN
     proof_object: bool = True
+    deadline: float | None = None
+
+    def left(self) -> float:
+        """Seconds left to the deadline (a floor of 10 ms), or the whole time limit before a race."""
+        if self.deadline is None:
+            return self.time_limit
+        return max(0.01, self.deadline - time.monotonic())
 
 
 class Member(Protocol):
@@ -134,7 +144,7 @@ class PrologMember:
     def start(self, q, budget, post, done):
         def work() -> None:
             t0 = time.perf_counter()
-            opts = {"time_limit": budget.time_limit, "inferences": budget.inferences, "max_domain": budget.max_domain}
+            opts = {"time_limit": budget.left(), "inferences": budget.inferences, "max_domain": budget.max_domain}
             reasons: dict[str, str] = {}
             try:
                 if q.kind == "story":
@@ -202,7 +212,7 @@ class EMember:
                 with lock:  # started here, on the member's thread: an answer from another prover
                     if not stopped.is_set():  # may already have made this run pointless
                         procs[part.name] = eprover.EProcess(eprover.problem(part.axioms, part.conjecture),
-                                                            budget.time_limit, budget.proof_object)
+                                                            budget.left(), budget.proof_object)
                 if part.name in procs:
                     r = procs[part.name].result()
             except Exception as e:  # noqa: BLE001 - E failing is this member's reason, the others go on
@@ -238,14 +248,19 @@ class Z3Member:
     def start(self, q, budget, post, done):
         from . import z3_prover
 
-        checks = {p.name: (p, z3_prover.Z3Check(p.formulas, budget.time_limit)) for p in q.parts}
+        checks: dict[str, Any] = {}
+        stopped = threading.Event()
         reasons: dict[str, str] = {}
-        left = [len(checks)]
+        left = [len(q.parts)]
         lock = threading.Lock()
 
-        def work(part: Part, check: Any) -> None:
+        def work(part: Part) -> None:
             t0 = time.perf_counter()
             try:
+                with lock:  # made here, on the member's thread, unless the race is already over
+                    if stopped.is_set():
+                        raise _Stopped
+                    checks[part.name] = check = z3_prover.Z3Check(part.formulas, budget.left())
                 r = check.result()
                 if r.status == "unsat":
                     post(Answer(part.name, self.name, "unsat", {}, time.perf_counter() - t0))
@@ -254,6 +269,8 @@ class Z3Member:
                                 time.perf_counter() - t0))
                 else:
                     reasons[part.name] = r.reason or r.status
+            except _Stopped:
+                reasons[part.name] = "stopped"
             except ModelCheckFailed as e:
                 reasons[part.name] = f"error: {e}"
                 log.error("z3: %s", e)
@@ -264,9 +281,19 @@ class Z3Member:
                 if left[0] == 0:
                     done(self.name, reasons)
 
-        for name, (part, check) in checks.items():
-            _thread(lambda part=part, check=check: work(part, check), f"portfolio-z3-{name}")
-        return lambda: [c.stop() for _, c in checks.values()]
+        def stop() -> None:
+            with lock:
+                stopped.set()
+                for c in checks.values():
+                    c.stop()
+
+        for part in q.parts:
+            _thread(lambda part=part: work(part), f"portfolio-z3-{part.name}")
+        return stop
+
+
+class _Stopped(Exception):
+    """The race ended before this member began."""
 
 
 def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:
@@ -327,9 +354,10 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
     when two definite answers for a part contradict each other."""
     provers = list(provers) if provers is not None else members()
     r = _Race(q)
+    deadline = time.monotonic() + budget.time_limit
+    budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
     stops = [m.start(q, budget, r.post, r.done) for m in provers]
     running = {m.name for m in provers}
-    deadline = time.monotonic() + budget.time_limit + GRACE_S
     try:
         while running:
             if not wait_for_all and len(r.settled) == len(q.parts):
