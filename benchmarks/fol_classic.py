@@ -115,7 +115,8 @@ RUNNERS: dict[str, Callable[[Problem, float], tuple[str | None, dict]]] = {
 
 
 def classic_section(time_limit: float, sets: tuple[str, ...] = SETS) -> dict:
-    """Every solver on every problem; per set and solver: solved, UNKNOWN, wrong, errors, median ms."""
+    """Every solver on every problem; per set and solver: solved, UNKNOWN, wrong, errors, median ms,
+    the longest call and how many calls ran past the time limit + 10% + 0.1 s (`over_budget`)."""
     ps = problems(sets)
     solvers = [s for s in SOLVERS if s != "eprover" or eprover.available()]
     rows: dict[str, dict[str, tuple[str | None, float, dict]]] = {s: {} for s in solvers}
@@ -150,6 +151,8 @@ def classic_section(time_limit: float, sets: tuple[str, ...] = SETS) -> dict:
                 "wrong": sum(a is not None and a != p.expected for p, (a, _, _) in zip(group, answers)),
                 "errors": sum("error" in n for _, _, n in answers),
                 "median_ms": round(statistics.median(dt for _, dt, _ in answers) * 1e3, 1) if answers else None,
+                "max_s": round(max(dt for _, dt, _ in answers), 2) if answers else None,
+                "over_budget": sum(dt > 1.1 * time_limit + 0.1 for _, dt, _ in answers),
                 "unsolved": [p.name for p, (a, _, _) in zip(group, answers) if a != p.expected],
             }
         out["sets"][set_name] = per

@@ -81,12 +81,14 @@ class Question:
 
 
 def story(premises: Sequence[Formula], conclusion: Formula) -> Question:
+    """The two parts of a story: can the conclusion be false, and can it be true, given the premises?"""
     ps = tuple(premises)
     return Question("story", (Part(STORY_PARTS[0], ps, conclusion), Part(STORY_PARTS[1], ps, Not(conclusion))),
                     premises=ps, conclusion=conclusion)
 
 
 def pair(a: Formula, b: Formula) -> Question:
+    """The two parts of a pair: a without b, and b without a."""
     return Question("equiv", (Part(EQUIV_PARTS[0], (a,), b), Part(EQUIV_PARTS[1], (b,), a)), pair=(a, b))
 
 
@@ -347,17 +349,18 @@ class _Race:
 
 
 def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
-         wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]]]:
-    """Every prover on every part of `q`: the first definite answer per part, and for each prover
-    why it gave none where it gave none. Returns once every part is settled (or, with
-    `wait_for_all`, once every prover has finished), or at the time limit. ProverDisagreement
-    when two definite answers for a part contradict each other."""
+         wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
+    """Every prover on every part of `q`: the first definite answer per part, for each prover
+    why it gave none where it gave none, and whether the time limit ended the race. Returns once
+    every part is settled (or, with `wait_for_all`, once every prover has finished), or at the
+    time limit. ProverDisagreement when two definite answers for a part contradict each other."""
     provers = list(provers) if provers is not None else members()
     r = _Race(q)
     deadline = time.monotonic() + budget.time_limit
     budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
     stops = [m.start(q, budget, r.post, r.done) for m in provers]
     running = {m.name for m in provers}
+    timed_out = False
     try:
         while running:
             if not wait_for_all and len(r.settled) == len(q.parts):
@@ -365,6 +368,7 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
             try:
                 kind, x = r.events.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
+                timed_out = True
                 for name in running:
                     r.reasons.setdefault(name, {p.name: "time_limit" for p in q.parts})
                 break
@@ -380,7 +384,7 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
             r.closed = True
         for stop in stops:
             stop()
-    return r.settled, r.reasons
+    return r.settled, r.reasons, timed_out
 
 
 # --------------------------------------------------------------------------- answers in fol's schema
@@ -407,13 +411,14 @@ _STORY = {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "
           ("unsat", "unsat"): "INCONSISTENT"}
 
 
-def _story_decision(settled: dict[str, Answer], reasons: dict) -> PortfolioDecision:
+def _story_decision(settled: dict[str, Answer], reasons: dict, timed_out: bool) -> PortfolioDecision:
     neg, pos = settled.get(STORY_PARTS[0]), settled.get(STORY_PARTS[1])
     answered_by = {p: a.prover for p, a in settled.items()}
     tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence} or None
     if neg is None or pos is None:
         return PortfolioDecision("UNKNOWN", reason="no prover decided " + ", ".join(
-            p for p in STORY_PARTS if p not in settled) + " within the budget", budget="time_limit",
+            p for p in STORY_PARTS if p not in settled) + " within the budget",
+            budget="time_limit" if timed_out else None,
             answered_by=answered_by or None, tstp=tstp, reasons=reasons)
     verdict = _STORY[(neg.status, pos.status)]
     proof_part = {"TRUE": neg, "FALSE": pos, "INCONSISTENT": neg}.get(verdict)
@@ -426,7 +431,7 @@ def _story_decision(settled: dict[str, Answer], reasons: dict) -> PortfolioDecis
         answered_by=answered_by, tstp=tstp)
 
 
-def _equiv_verdict(settled: dict[str, Answer], reasons: dict):
+def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool):
     from .equivalence import Verdict
 
     ab, ba = settled.get(EQUIV_PARTS[0]), settled.get(EQUIV_PARTS[1])
@@ -450,8 +455,8 @@ def _equiv_verdict(settled: dict[str, Answer], reasons: dict):
         if tstp:
             w["tstp"] = tstp
         return Verdict("EQUIVALENT", True, True, w)
-    return Verdict("UNKNOWN", entails(ab), entails(ba), {"reason": "time_limit", "answered_by": answered_by,
-                                                         "reasons": reasons})
+    return Verdict("UNKNOWN", entails(ab), entails(ba), {"reason": "time_limit" if timed_out else "no_prover_decided",
+                                                         "answered_by": answered_by, "reasons": reasons})
 
 
 # --------------------------------------------------------------------------- entry points
@@ -505,8 +510,9 @@ def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = 
             out.append(PortfolioDecision(**{f: getattr(d, f) for f in fol._DECISION_FIELDS},
                                          answered_by={p: "prolog" for p in STORY_PARTS}))
             continue
-        settled, reasons = race(story(ps, c), budget, [m for m in members() if m.name != "prolog"])
-        out.append(_story_decision(settled, {"prolog": {p: d.reason or "unknown" for p in STORY_PARTS}, **reasons}))
+        settled, reasons, timed_out = race(story(ps, c), budget, [m for m in members() if m.name != "prolog"])
+        out.append(_story_decision(settled, {"prolog": {p: d.reason or "unknown" for p in STORY_PARTS}, **reasons},
+                                   timed_out))
     return out
 
 
@@ -545,9 +551,9 @@ def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio",
             out.append(dataclasses.replace(v, witness={**(v.witness or {}),
                                                        "answered_by": {p: "prolog" for p in EQUIV_PARTS}}))
             continue
-        settled, reasons = race(pair(a, b), budget, [m for m in members() if m.name != "prolog"])
+        settled, reasons, timed_out = race(pair(a, b), budget, [m for m in members() if m.name != "prolog"])
         out.append(_equiv_verdict(settled, {"prolog": {p: str(v.witness.get("reason")) for p in EQUIV_PARTS},
-                                            **reasons}))
+                                            **reasons}, timed_out))
     return out
 
 
