@@ -63,3 +63,22 @@ def test_e_and_z3_never_contradict_the_expected_status():
                 contradictions.append((p.name, solver, a, p.expected))
     assert not contradictions
     assert decided >= 140
+
+
+@pytest.mark.slow
+def test_the_classic_section_reports_every_solver_and_a_parse_failure_as_unknown():
+    pytest.importorskip("z3")
+    pytest.importorskip("pyswip")
+    c = _classic()
+    out = c.classic_section(2.0, sets=("hard",))
+    hard = out["sets"]["hard"]
+    solvers = ["prolog", "portfolio", "z3"] + (["eprover"] if shutil.which("eprover") else [])
+    assert set(hard) == set(solvers) and out["problems"] == {"hard": 9}
+    for s in solvers:
+        r = hard[s]
+        assert r["solved"] + r["unknown"] + r["wrong"] == 9 and r["wrong"] == 0
+    # the group problem has function terms: unknown to ambit's reader, so to Prolog, the portfolio, Z3
+    if "group_right_identity" in out["parse_failures"]:
+        assert all("group_right_identity" in hard[s]["unsolved"] for s in ("prolog", "portfolio", "z3"))
+    assert set(out["targets"]) >= {"prolog_hard", "portfolio_hard", "portfolio_wrong"}
+    assert out["targets"]["portfolio_wrong"]["met"]
