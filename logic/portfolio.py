@@ -507,7 +507,7 @@ def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = 
     out: list[fol.Decision] = []
     for d, (ps, c) in zip(first, parsed):
         if d.verdict != "UNKNOWN":
-            out.append(PortfolioDecision(**{f: getattr(d, f) for f in fol._DECISION_FIELDS},
+            out.append(PortfolioDecision(**{f.name: getattr(d, f.name) for f in dataclasses.fields(fol.Decision)},
                                          answered_by={p: "prolog" for p in STORY_PARTS}))
             continue
         settled, reasons, timed_out = race(story(ps, c), budget, [m for m in members() if m.name != "prolog"])
