@@ -7,7 +7,8 @@
 - Decoding: constrained by the `.lark` grammar (with the lead in front, as the engine's) where
   the endpoint takes `structured_outputs`; elsewhere unconstrained, cut at the line end, and each
   output is parsed downstream (a string that does not parse is counted as such). Beams from
-  `use_beam_search`, else n samples.
+  `use_beam_search` where there is no grammar (vLLM's beam search ignores `structured_outputs`
+  and `stop`); with a grammar, or without beam search, the greedy path then k-1 samples.
 - Generation: `/chat/completions` (the endpoint applies the chat template) or `/completions`
   with the turns joined as plain text.
 Every call that needs a capability the endpoint lacks raises `CapabilityMissing` first.
@@ -20,6 +21,8 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
+
+from server.model import DecodeStopped
 
 from . import capabilities as C
 from .capabilities import Capabilities
@@ -98,20 +101,35 @@ class RemoteBackend:
 
         self.capabilities.require(C.COMPLETIONS, "parsing (ParseDistribution, AmP predictions)")
         core, lead = split_lead(prompt)
-        body: dict[str, Any] = {"prompt": core, "max_tokens": params.max_tokens, "logprobs": 1, "stop": ["\n"]}
-        if C.GRAMMAR in self.capabilities:
-            body["structured_outputs"] = {"grammar": grammar_with_lead(grammar or grammar_text(fmt), lead)}
-        k = params.k
-        if params.strategy == "beam" and k > 1 and C.BEAM_SEARCH in self.capabilities:
-            body.update(n=k, use_beam_search=True, temperature=0)
-        elif k > 1:
-            self.capabilities.require(C.N_SAMPLES, f"{k} {'beams' if params.strategy == 'beam' else 'samples'}")
-            body.update(n=k, temperature=params.temperature, top_p=params.top_p, seed=params.seed)
+        base: dict[str, Any] = {"prompt": core, "max_tokens": params.max_tokens, "logprobs": 1, "stop": ["\n"]}
+        constrained = C.GRAMMAR in self.capabilities
+        if constrained:
+            base["structured_outputs"] = {"grammar": grammar_with_lead(grammar or grammar_text(fmt), lead)}
+        k, beams = params.k, params.strategy == "beam"
+        if beams and k > 1 and not constrained and C.BEAM_SEARCH in self.capabilities:
+            # vLLM's beam search ignores structured_outputs and stop: beams only where there is no grammar
+            requests = [{**base, "n": k, "use_beam_search": True, "temperature": 0}]
+        elif beams:
+            # the greedy path first (deterministic), then samples from the model for the other places
+            requests = [{**base, "n": 1, "temperature": 0}]
+            if k > 1:
+                self.capabilities.require(C.N_SAMPLES, f"{k} beams (from beam search or n samples)")
+                requests.append({**base, "n": k - 1, "temperature": 1.0, "seed": params.seed})
         else:
-            body.update(temperature=0 if params.strategy == "beam" else params.temperature, seed=params.seed)
-        r = self.endpoint.post("/completions", body)
-        hyps = [_hypothesis(ch, lead) for ch in sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0))]
-        return sorted(hyps, key=lambda h: -h.score)
+            if k > 1:
+                self.capabilities.require(C.N_SAMPLES, f"{k} samples")
+            requests = [{**base, "n": k, "temperature": params.temperature, "top_p": params.top_p,
+                         "seed": params.seed}]
+        hyps: dict[str, Any] = {}
+        for body in requests:
+            if should_stop():
+                raise DecodeStopped("decoding stopped: request cancelled")
+            r = self.endpoint.post("/completions", body)
+            for ch in sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0)):
+                h = _hypothesis(ch, lead)
+                if h.text not in hyps or hyps[h.text].score < h.score:
+                    hyps[h.text] = h
+        return sorted(hyps.values(), key=lambda h: -h.score)
 
     # -- free-text generation ------------------------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: Any, should_stop: Callable[[], bool]) -> Any:
@@ -167,11 +185,19 @@ def _hypothesis(choice: dict, lead: str) -> Any:
     from server.engine.hypothesis import Hypothesis
 
     raw = choice.get("text") or ""
+    cut = raw.find("\n")  # beam search ignores `stop`: the LF is the first line
+    raw = raw if cut < 0 else raw[:cut]
     text = raw[len(lead):] if lead and raw.startswith(lead) else raw.strip()
     lp = choice.get("logprobs") or {}
-    values = [float(x) for x in lp.get("token_logprobs") or [] if x is not None]
+    tokens, offsets = list(lp.get("tokens") or []), list(lp.get("text_offset") or [])
+    values = [x for x in lp.get("token_logprobs") or []]
+    if offsets and cut >= 0:  # only the tokens of the first line
+        start = offsets[0]
+        keep = sum(1 for o in offsets if o - start < cut)
+        tokens, values = tokens[:keep], values[:keep]
+    values = [float(x) for x in values if x is not None]
     probs = [math.exp(x) for x in values]
     logprob = sum(values)
-    return Hypothesis(text=text, logprob=logprob, token_probs=probs, tokens=list(lp.get("tokens") or []),
+    return Hypothesis(text=text, logprob=logprob, token_probs=probs, tokens=tokens,
                       min_prob=min(probs) if probs else 1.0, finished=choice.get("finish_reason") == "stop",
                       score=logprob)
