@@ -33,16 +33,17 @@ _DROPPED = (urllib.error.URLError, http.client.HTTPException, ConnectionError, s
 
 @dataclass
 class Counters:
-    """What the endpoint cost: HTTP requests sent (retries included), retries, cache hits, and
-    the tokens the endpoint reported in `usage`."""
+    """What the endpoint cost: HTTP requests sent (retries included), retries, cache hits, the
+    tokens the endpoint reported in `usage`, and the seconds spent waiting for its answers."""
 
     requests: int = 0
     retries: int = 0
     cache_hits: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    http_seconds: float = 0.0
 
-    def as_dict(self) -> dict[str, int]:
+    def as_dict(self) -> dict[str, float]:
         return dict(self.__dict__)
 
 
@@ -85,11 +86,11 @@ class Endpoint:
     def __repr__(self) -> str:
         return f"Endpoint({self.spec.base_url!r}, model={self.spec.model!r})"
 
-    def snapshot(self) -> dict[str, int]:
+    def snapshot(self) -> dict[str, float]:
         with self._lock:
             return self.counters.as_dict()
 
-    def _count(self, **inc: int) -> None:
+    def _count(self, **inc: float) -> None:
         with self._lock:
             for k, v in inc.items():
                 setattr(self.counters, k, getattr(self.counters, k) + v)
@@ -140,6 +141,7 @@ class Endpoint:
         data = None if body is None else json.dumps(body).encode("utf-8")
         req = urllib.request.Request(self.spec.base_url + path, data=data, headers=headers, method=method)
         self._count(requests=1)
+        t0 = time.perf_counter()
         try:
             with urllib.request.urlopen(req, timeout=self.options.timeout_s) as resp:
                 raw = resp.read()
@@ -147,6 +149,8 @@ class Endpoint:
             self._raise_http(e, path)
         except _DROPPED as e:
             raise _Retry(f"{type(e).__name__}: {getattr(e, 'reason', e)}") from None
+        finally:
+            self._count(http_seconds=time.perf_counter() - t0)
         try:
             return json.loads(raw)
         except ValueError:
