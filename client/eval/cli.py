@@ -101,6 +101,11 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
         t0 = time.monotonic()
         try:
             summary, failed = RE.run_suite(name, suite, RunContext(args, args.out / name, client, model)), 0
+        except RE.Refused as err:  # the endpoint cannot serve this suite: say so, run the others
+            print(f"skipped {name}: {err}", file=sys.stderr, flush=True)
+            index["skipped"][name] = {"reason": "endpoint capability", "message": str(err)}
+            md.append(f"- {name}: **skipped** — {err}")
+            continue
         except ItemsFailed as err:  # reports of the finished items are written; go on
             failures += err.failures
             summary, failed = err.summary or {}, err.count

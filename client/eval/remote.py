@@ -22,6 +22,10 @@ OPTIONS = (
            help="response cache folder of an openai: model (default $AMBIT_CACHE/remote-responses; none: off)"),
 )
 
+class Refused(ValueError):
+    """The endpoint lacks a capability the suite needs (one line; nothing was sent)."""
+
+
 COUNTERS = ("requests", "cache_hits", "retries", "prompt_tokens", "completion_tokens")
 
 
@@ -44,18 +48,19 @@ def needs(suite: str, args: argparse.Namespace, caps: set[str]) -> list[tuple[st
                 ("prompt_logprobs", f"{suite} FIM/FDM (forced-decode scores of the gold LFs)")]
         if getattr(args, "beam", 1) > 1 and "beam_search" not in caps:
             out.append(("n_samples", f"{suite} ZM_{args.beam} ({args.beam} beams or samples)"))
-    elif suite in ("radd", "implicature"):
+    elif suite == "implicature" or suite == "radd-model" or (suite == "radd" and getattr(args, "solver", "") == "model"):
         protocol = getattr(args, "protocol", "auto")
         if protocol == "auto":
             protocol = "generate" if "chat" in caps else "score"
         if protocol == "score":
             what = "likelihood ranking" if suite == "implicature" else "option scoring"
+            suite = "radd" if suite == "radd-model" else suite
             out.append(("prompt_logprobs", f"{suite} --protocol score ({what})"))
     return out
 
 
 def refuse_missing(suite: str, args: argparse.Namespace, remote: dict | None) -> None:
-    """ValueError with one line when the endpoint lacks a capability the suite needs."""
+    """`Refused` (one line) when the endpoint lacks a capability the suite needs."""
     from server.remote.capabilities import refusal
 
     if remote is None:
@@ -63,7 +68,7 @@ def refuse_missing(suite: str, args: argparse.Namespace, remote: dict | None) ->
     caps = set(remote.get("capabilities") or [])
     for cap, what in needs(suite, args, caps):
         if cap not in caps:
-            raise ValueError(refusal(what, cap))
+            raise Refused(refusal(what, cap))
 
 
 def record(out: Path, before: dict | None, after: dict | None) -> None:

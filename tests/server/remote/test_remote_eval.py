@@ -99,6 +99,24 @@ def test_eval_refuses_a_protocol_the_endpoint_cannot_serve_before_any_request(tm
         s.kill()
 
 
+@pytest.mark.skipif(not all((SHARED_DATA / d).exists() for d in ("amp", "implicature", "radd")),
+                    reason=f"no AmP, implicature or RADD data under {SHARED_DATA}")
+def test_eval_all_skips_the_suites_an_endpoint_cannot_serve_and_runs_the_others(tmp_path, capsys):
+    s = StandIn(caps=("chat", "completions")).start()
+    try:
+        code = eval_main(["all", "--out", str(tmp_path), "--model", f"openai:standin@{s.url}", "--remote-cache", "none",
+                          "--data", str(SHARED_DATA), "--limit", "1", "--types", "pp", "--ratios", "0.5",
+                          "--k", "0", "--templates", "1"])
+        assert code == 0
+        index = json.loads((tmp_path / "summary.json").read_text())
+        assert {n for n, v in index["skipped"].items() if v["reason"] == "endpoint capability"} == {
+            "amp-zeroshot", "amp-fewshot"}
+        assert set(index["suites"]) == {"implicature", "radd", "radd-model"}  # generate through chat
+        assert "skipped amp-fewshot: amp-fewshot FIM/FDM" in capsys.readouterr().err
+    finally:
+        s.kill()
+
+
 @need_implicature
 def test_endpoint_killed_mid_run_then_rerun_sends_nothing(tmp_path):
     s = StandIn(delay_s=0.05).start()

@@ -28,12 +28,17 @@ def test_amp_needs_prompt_logprobs_and_beams_or_samples():
     assert caps_needed("amp-zeroshot", VLLM - {"beam_search"}, beam=1) == {"completions", "prompt_logprobs"}
 
 
-@pytest.mark.parametrize("suite", ["radd", "implicature"])
+@pytest.mark.parametrize("suite", ["radd", "radd-model", "implicature"])
 def test_generate_protocols_need_only_a_way_to_generate(suite):
-    assert caps_needed(suite, CHAT_ONLY, protocol="generate") == set()
-    assert caps_needed(suite, CHAT_ONLY, protocol="auto") == set()  # auto picks generate with a chat endpoint
-    assert caps_needed(suite, HOSTED - {"chat"}, protocol="auto") == {"prompt_logprobs"}
-    assert caps_needed(suite, HOSTED, protocol="score") == {"prompt_logprobs"}
+    kw = {"solver": "model"} if suite == "radd" else {}
+    assert caps_needed(suite, CHAT_ONLY, protocol="generate", **kw) == set()
+    assert caps_needed(suite, CHAT_ONLY, protocol="auto", **kw) == set()  # auto picks generate with a chat endpoint
+    assert caps_needed(suite, HOSTED - {"chat"}, protocol="auto", **kw) == {"prompt_logprobs"}
+    assert caps_needed(suite, HOSTED, protocol="score", **kw) == {"prompt_logprobs"}
+
+
+def test_radd_with_the_prolog_solver_needs_nothing_of_the_endpoint():
+    assert caps_needed("radd", set(), protocol="score", solver="prolog") == set()
 
 
 def test_refusal_is_one_line_naming_the_capability_and_its_providers():
