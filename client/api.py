@@ -199,7 +199,7 @@ class Client:
         return ModelInfo(model_id=r.model_id, device=r.device, dtype=r.dtype, vocab_size=r.vocab_size,
                          formats=list(r.formats), model_loaded=r.model_loaded, max_batch=r.max_batch,
                          server_id=r.server_id, version=r.version, limits=limits,
-                         kind=r.model_kind)
+                         kind=r.model_kind, remote=_remote(r))
 
     def stats(self, timeout: float | None = None) -> Stats:
         r = self._call("GetStats", pb.GetStatsRequest(request_id=self._rid()), timeout)
@@ -281,3 +281,13 @@ class Client:
         ``temperature`` > 0; the model's chat template unless ``use_chat_template`` is False."""
         req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed)
         return _gen.reply(self._call("Generate", req, timeout))
+
+
+def _remote(r: pb.GetModelInfoResponse) -> dict | None:
+    """GetModelInfo's `remote` block as a plain dict (None for a model in the server's own engine)."""
+    if not r.HasField("remote"):
+        return None
+    m = r.remote
+    return {"base_url": m.base_url, "model": m.model, "capabilities": list(m.capabilities),
+            "max_concurrency": m.max_concurrency, "requests": m.requests, "cache_hits": m.cache_hits,
+            "retries": m.retries, "prompt_tokens": m.prompt_tokens, "completion_tokens": m.completion_tokens}

@@ -35,10 +35,11 @@ def with_default_port(servers: str) -> str:
 
 @contextlib.contextmanager
 def connect(servers: str | None, model: str | None = None, timeout: float | None = 600.0,
-            quiet: bool = False, security: ClientSecurity | None = None) -> Iterator[Client]:
+            quiet: bool = False, security: ClientSecurity | None = None, remote=None) -> Iterator[Client]:
     """Yield a client; an embedded server (private port, default model) is stopped on exit.
     ``security`` (TLS files, token) applies to ``servers``; the embedded server is loopback
-    plaintext and needs none."""
+    plaintext and needs none. ``remote``: `server.remote.RemoteOptions` of an embedded server whose
+    model is ``openai:<MODEL>@<BASE_URL>``."""
     if servers:
         with Client(with_default_port(servers), timeout=timeout, security=security) as client:
             yield client
@@ -46,7 +47,7 @@ def connect(servers: str | None, model: str | None = None, timeout: float | None
     import server  # the server package: heavy imports (torch, model) only when embedding
     if not quiet:
         print(f"starting embedded server (model: {model or 'default'}) ...", file=sys.stderr, flush=True)
-    srv = server.serve(model=model, port=0)
+    srv = server.serve(model=model, port=0, remote=remote)
     try:
         with Client(f"127.0.0.1:{srv.port}", timeout=timeout) as client:
             yield client

@@ -106,6 +106,7 @@ class ModelInfo:
     version: str
     limits: dict[str, int]
     kind: str = ""                  # causal | seq2seq | masked ("" from an older server)
+    remote: dict | None = None      # a model served elsewhere: base_url, model, capabilities, counters
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--auth-token-file", help="accepted bearer tokens, one per line; re-read on SIGHUP")
     ap.add_argument("--insecure", action="store_true",
                     help="allow a non-loopback --host without TLS and a token (logs a warning)")
+    ap.add_argument("--api-key-file", help="API key of an openai:<MODEL>@<BASE_URL> model (first line; default $OPENAI_API_KEY)")
+    ap.add_argument("--max-concurrency", type=int, default=None,
+                    help="most requests in flight to an openai: model's endpoint (default 16)")
+    ap.add_argument("--remote-cache", default=None,
+                    help="response cache folder of an openai: model (default $AMBIT_CACHE/remote-responses; none: off)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return ap.parse_args(argv)
+
+
+def _remote_options(args: argparse.Namespace):
+    """RemoteOptions for an `openai:` --model (SpecError, a ValueError, names a bad value); else None."""
+    from .remote import RemoteOptions, is_remote, parse_spec
+
+    if not is_remote(args.model):
+        return None
+    parse_spec(args.model)
+    return RemoteOptions.from_args(args.api_key_file, args.max_concurrency, args.remote_cache)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,14 +81,15 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, lambda *_: stop.set())
     security = ServerSecurity(args.tls_cert, args.tls_key, args.tls_client_ca, args.auth_token_file, args.insecure)
     try:
+        remote = _remote_options(args)
         running = serve(
             model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
             workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
             limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
             prolog_workers=args.prolog_workers,
-            no_model=args.no_model, wait=False, security=security,
+            no_model=args.no_model, wait=False, security=security, remote=remote,
         )
-    except ValueError as e:  # SecurityConfigError, TokenFileError: bad security options
+    except ValueError as e:  # SecurityConfigError, TokenFileError, SpecError: bad options
         print(f"ambit server: {e}", file=sys.stderr, flush=True)
         return 2
     if security.exposed_unprotected(args.host):

@@ -22,9 +22,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
 from .auth import AuthInterceptor, TokenStore
-from .batcher import ModelWorker
 from .interceptor import ReadyGate, RpcInterceptor
 from .limits import Limits
+from .model import worker_for
 from .reflection import enable_reflection
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
@@ -101,6 +101,7 @@ def serve(
     no_model: bool = False,
     wait: bool = True,
     security: ServerSecurity = ServerSecurity(),
+    remote: Any = None,
 ) -> RunningServer:
     """Start an ambit server in this process.
 
@@ -110,6 +111,8 @@ def serve(
     `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
     `prolog_workers` > 1: batch equivalence and entailment RPCs spread over that many Prolog
     processes (started with the server).
+    `remote`: `server.remote.RemoteOptions` for a model spec `openai:<MODEL>@<BASE_URL>` (API key,
+    --max-concurrency, response cache).
     """
     security.validate(host)
     credentials, tokens = security.credentials(), security.token_store()
@@ -127,9 +130,9 @@ def serve(
             t0 = time.monotonic()
             _start_prolog(prolog_workers)
             if not no_model:
-                be = backend if backend is not None else _load_backend(model, device, dtype)
+                be = backend if backend is not None else _load_backend(model, device, dtype, remote)
                 info = be.info()
-                core.attach_model(ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
+                core.attach_model(worker_for(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
                 serving.set()
                 _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
@@ -195,10 +198,10 @@ def _set_health(health_servicer: health.HealthServicer, status: int) -> None:
         health_servicer.set(name, status)
 
 
-def _load_backend(model: str | None, device: str | None, dtype: str | None) -> Any:
-    from .model import ModelBackend
+def _load_backend(model: str | None, device: str | None, dtype: str | None, remote: Any = None) -> Any:
+    from .model import load_backend
 
-    return ModelBackend.load(model, device=device, dtype=dtype)
+    return load_backend(model, device=device, dtype=dtype, remote=remote)
 
 
 def _start_prolog(workers: int = 1) -> None:

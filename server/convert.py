@@ -295,6 +295,19 @@ def model_info_response(req: pb.GetModelInfoRequest, info: ServerInfo) -> pb.Get
         max_batch=info.max_batch,
         server_id=info.server_id,
         version=info.version,
+        remote=_remote_model(info.model.get("remote")),
+    )
+
+
+def _remote_model(report: Any) -> pb.RemoteModel | None:
+    """The `remote` block of a model served elsewhere: `report` is its backend's live `report()`."""
+    if report is None:
+        return None
+    r = report()
+    return pb.RemoteModel(
+        base_url=r["base_url"], model=r["model"], capabilities=r["capabilities"], requests=r["requests"],
+        cache_hits=r["cache_hits"], retries=r["retries"], prompt_tokens=r["prompt_tokens"],
+        completion_tokens=r["completion_tokens"], max_concurrency=r["max_concurrency"],
     )
 
 

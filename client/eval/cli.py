@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from collections.abc import Iterable
 
+from client.eval import remote as RE
 from client.eval import report as R
 from client.eval.runner import ItemsFailed, RunAborted, run_suite
 from client.eval.store import RunMismatch
@@ -44,6 +45,7 @@ COMMON = (
     option("--workers", type=int, help="concurrent requests (default: one per server)"),
     option("--data", type=Path, default=DEFAULT_DATA, help="reference data root"),
     option("--timeout", type=float, default=600.0, help="per-call deadline, seconds"),
+    *RE.OPTIONS,
 )
 
 
@@ -98,7 +100,12 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
             continue
         t0 = time.monotonic()
         try:
-            summary, failed = run_suite(suite, RunContext(args, args.out / name, client, model)), 0
+            summary, failed = RE.run_suite(name, suite, RunContext(args, args.out / name, client, model)), 0
+        except RE.Refused as err:  # the endpoint cannot serve this suite: say so, run the others
+            print(f"skipped {name}: {err}", file=sys.stderr, flush=True)
+            index["skipped"][name] = {"reason": "endpoint capability", "message": str(err)}
+            md.append(f"- {name}: **skipped** — {err}")
+            continue
         except ItemsFailed as err:  # reports of the finished items are written; go on
             failures += err.failures
             summary, failed = err.summary or {}, err.count
@@ -131,11 +138,12 @@ def _run(args: argparse.Namespace) -> bool:
         return True
     from client.credentials import from_args
     security = from_args(args)  # ValueError names the unreadable file
-    with connect(args.server, args.model, timeout=args.timeout, security=security) as client:
+    with connect(args.server, args.model, timeout=args.timeout, security=security,
+                 remote=RE.options(args)) as client:
         if suite is None:
             run_all(args, client, skipped)
         else:
-            run_suite(suite, RunContext(args, args.out, client, client.info().model_id))
+            RE.run_suite(args.suite, suite, RunContext(args, args.out, client, client.info().model_id))
     return True
 
 

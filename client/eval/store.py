@@ -17,6 +17,7 @@ from typing import Any
 
 RESULTS = "results.jsonl"
 RUN_KEY = "run.json"
+REMOTE = "remote"  # run.json's block about a model served elsewhere (client.eval.remote): not part of the key
 
 
 class RunMismatch(RuntimeError):
@@ -42,6 +43,7 @@ class ResultsStore:
         key_path = self.dir / RUN_KEY
         if key_path.exists():
             old = json.loads(key_path.read_text(encoding="utf-8"))
+            old.pop(REMOTE, None)
             if old != self.key:
                 diff = sorted(k for k in set(old) | set(self.key) if old.get(k) != self.key.get(k))
                 details = ", ".join(f"{k}: {old.get(k)!r} -> {self.key.get(k)!r}" for k in diff)

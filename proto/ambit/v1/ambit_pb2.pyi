@@ -487,7 +487,7 @@ class GetModelInfoRequest(_message.Message):
     def __init__(self, request_id: _Optional[str] = ...) -> None: ...
 
 class GetModelInfoResponse(_message.Message):
-    __slots__ = ("request_id", "model_id", "device", "dtype", "vocab_size", "formats", "model_loaded", "limits", "max_batch", "server_id", "version", "model_kind")
+    __slots__ = ("request_id", "model_id", "device", "dtype", "vocab_size", "formats", "model_loaded", "limits", "max_batch", "server_id", "version", "model_kind", "remote")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MODEL_ID_FIELD_NUMBER: _ClassVar[int]
     DEVICE_FIELD_NUMBER: _ClassVar[int]
@@ -500,6 +500,7 @@ class GetModelInfoResponse(_message.Message):
     SERVER_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     MODEL_KIND_FIELD_NUMBER: _ClassVar[int]
+    REMOTE_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     model_id: str
     device: str
@@ -512,7 +513,30 @@ class GetModelInfoResponse(_message.Message):
     server_id: str
     version: str
     model_kind: str
-    def __init__(self, request_id: _Optional[str] = ..., model_id: _Optional[str] = ..., device: _Optional[str] = ..., dtype: _Optional[str] = ..., vocab_size: _Optional[int] = ..., formats: _Optional[_Iterable[str]] = ..., model_loaded: _Optional[bool] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., max_batch: _Optional[int] = ..., server_id: _Optional[str] = ..., version: _Optional[str] = ..., model_kind: _Optional[str] = ...) -> None: ...
+    remote: RemoteModel
+    def __init__(self, request_id: _Optional[str] = ..., model_id: _Optional[str] = ..., device: _Optional[str] = ..., dtype: _Optional[str] = ..., vocab_size: _Optional[int] = ..., formats: _Optional[_Iterable[str]] = ..., model_loaded: _Optional[bool] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., max_batch: _Optional[int] = ..., server_id: _Optional[str] = ..., version: _Optional[str] = ..., model_kind: _Optional[str] = ..., remote: _Optional[_Union[RemoteModel, _Mapping]] = ...) -> None: ...
+
+class RemoteModel(_message.Message):
+    __slots__ = ("base_url", "model", "capabilities", "requests", "cache_hits", "retries", "prompt_tokens", "completion_tokens", "max_concurrency")
+    BASE_URL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    CACHE_HITS_FIELD_NUMBER: _ClassVar[int]
+    RETRIES_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETION_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
+    base_url: str
+    model: str
+    capabilities: _containers.RepeatedScalarFieldContainer[str]
+    requests: int
+    cache_hits: int
+    retries: int
+    prompt_tokens: int
+    completion_tokens: int
+    max_concurrency: int
+    def __init__(self, base_url: _Optional[str] = ..., model: _Optional[str] = ..., capabilities: _Optional[_Iterable[str]] = ..., requests: _Optional[int] = ..., cache_hits: _Optional[int] = ..., retries: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., completion_tokens: _Optional[int] = ..., max_concurrency: _Optional[int] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("request_id",)

@@ -1,0 +1,129 @@
+"""What an OpenAI-compatible endpoint can do, probed once at start-up with tiny live requests
+(never from the cache, so a different server behind the same URL is seen as it is).
+
+A server may accept an unknown parameter and silently ignore it (vLLM ignores the old
+`guided_grammar`): each probe therefore checks the *effect* (a grammar that forces an unlikely
+string, beams that differ, log-probabilities that are there), not just HTTP 200.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from .errors import CapabilityMissing, RemoteAuthError, RemoteError, RemoteNotFound
+from .http import Endpoint
+
+log = logging.getLogger("ambit.server.remote")
+
+CHAT, COMPLETIONS, PROMPT_LOGPROBS, GRAMMAR, BEAM_SEARCH, N_SAMPLES = (
+    "chat", "completions", "prompt_logprobs", "grammar", "beam_search", "n_samples")
+ALL = (CHAT, COMPLETIONS, PROMPT_LOGPROBS, GRAMMAR, BEAM_SEARCH, N_SAMPLES)
+
+# what provides each capability, for the one-line refusals
+PROVIDERS = {
+    CHAT: "an endpoint with /v1/chat/completions (vLLM, SGLang, llama.cpp's server, hosted chat APIs)",
+    COMPLETIONS: "an endpoint with /v1/completions (vLLM, SGLang, TGI, llama.cpp's server)",
+    PROMPT_LOGPROBS: "/v1/completions with echo + logprobs (vLLM, SGLang, llama.cpp's server; "
+                     "OpenAI's legacy completion models); chat-only APIs do not return them",
+    GRAMMAR: "vLLM's structured_outputs grammar (Lark)",
+    BEAM_SEARCH: "vLLM's use_beam_search with n",
+    N_SAMPLES: "n > 1 on /v1/completions (vLLM, SGLang, OpenAI)",
+}
+
+GRAMMAR_PROBE = "qzxv"  # a string no model writes by itself after the probe prompt
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """The capabilities an endpoint showed, and how its prompt log-probabilities are asked for
+    (`echo_max_tokens`: 0 where the endpoint accepts max_tokens 0 with echo, else 1)."""
+
+    names: frozenset[str]
+    echo_max_tokens: int = 0
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names
+
+    def listed(self) -> list[str]:
+        return [c for c in ALL if c in self.names]
+
+    def require(self, name: str, what: str) -> None:
+        """CapabilityMissing (one line) unless the endpoint has `name`."""
+        if name not in self.names:
+            raise CapabilityMissing(refusal(what, name))
+
+
+def refusal(what: str, capability: str) -> str:
+    """The one line that refuses `what` for lack of `capability`."""
+    return f"{what} needs {capability}, which this endpoint lacks; provided by {PROVIDERS[capability]}"
+
+
+def probe(ep: Endpoint) -> Capabilities:
+    """Probe the endpoint; RemoteAuthError / RemoteNotFound (a bad key, an unknown model) at once."""
+    models = ep.get("/models", retries=2)
+    ids = [str(m.get("id")) for m in models.get("data", []) if isinstance(m, dict)]
+    if ids and ep.spec.model not in ids:
+        shown = ", ".join(ids[:8]) + (" ..." if len(ids) > 8 else "")
+        raise RemoteNotFound(f"{ep.spec.base_url}: unknown model {ep.spec.model!r}; it serves {shown}", 404)
+    names: set[str] = set()
+    echo_max = 0
+    if _ok(ep, "/completions", {"prompt": "Hello", "max_tokens": 1, "temperature": 0}):
+        names.add(COMPLETIONS)
+        echo_max = _prompt_logprobs(ep)
+        if echo_max is not None:
+            names.add(PROMPT_LOGPROBS)
+        if _grammar(ep):
+            names.add(GRAMMAR)
+        if _n_distinct(ep, {"use_beam_search": True, "temperature": 0}, distinct=True):
+            names.add(BEAM_SEARCH)
+        if _n_distinct(ep, {"temperature": 1.0, "seed": 0}, distinct=False):
+            names.add(N_SAMPLES)
+    if _ok(ep, "/chat/completions", {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1,
+                                     "temperature": 0}):
+        names.add(CHAT)
+    if not names & {CHAT, COMPLETIONS}:
+        raise RemoteError(f"{ep.spec.base_url}: neither /completions nor /chat/completions answered for "
+                          f"model {ep.spec.model!r}")
+    caps = Capabilities(frozenset(names), echo_max or 0)
+    log.info("remote %s capabilities: %s", ep.spec.spec, ", ".join(caps.listed()))
+    return caps
+
+
+def _post(ep: Endpoint, path: str, body: dict) -> dict | None:
+    """The response, or None when the endpoint refuses the request (other than for the key)."""
+    try:
+        return ep.post(path, body, cached=False, retries=2)
+    except RemoteAuthError:
+        raise
+    except RemoteError:
+        return None
+
+
+def _ok(ep: Endpoint, path: str, body: dict) -> bool:
+    r = _post(ep, path, body)
+    return bool(r and r.get("choices"))
+
+
+def _prompt_logprobs(ep: Endpoint) -> int | None:
+    """max_tokens to send with echo (0, else 1) when the endpoint returns prompt log-probabilities."""
+    for max_tokens in (0, 1):
+        r = _post(ep, "/completions", {"prompt": "The cat sat on the mat", "max_tokens": max_tokens,
+                                       "echo": True, "logprobs": 1, "temperature": 0})
+        lp = ((r or {}).get("choices") or [{}])[0].get("logprobs") or {}
+        values = lp.get("token_logprobs") or []
+        if len(values) >= 3 and all(v is not None for v in values[1:]) and lp.get("text_offset"):
+            return max_tokens
+    return None
+
+
+def _grammar(ep: Endpoint) -> bool:
+    r = _post(ep, "/completions", {"prompt": "Answer:", "max_tokens": 8, "temperature": 0,
+                                   "structured_outputs": {"grammar": f'start: "{GRAMMAR_PROBE}"'}})
+    return bool(r and r.get("choices") and r["choices"][0].get("text", "").strip() == GRAMMAR_PROBE)
+
+
+def _n_distinct(ep: Endpoint, extra: dict, distinct: bool) -> bool:
+    r = _post(ep, "/completions", {"prompt": "The", "max_tokens": 3, "n": 2, **extra})
+    texts = [c.get("text") for c in (r or {}).get("choices") or []]
+    return len(texts) == 2 and (not distinct or texts[0] != texts[1])

@@ -1,0 +1,52 @@
+"""Which capabilities each suite's protocol needs of an endpoint (client.eval.remote.needs), and
+the one-line refusal `client eval` prints before any request."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from client.eval.remote import needs, refuse_missing
+
+CHAT_ONLY = {"chat"}
+HOSTED = {"chat", "completions"}
+VLLM = {"chat", "completions", "prompt_logprobs", "grammar", "beam_search", "n_samples"}
+
+
+def ns(**kw) -> argparse.Namespace:
+    return argparse.Namespace(**kw)
+
+
+def caps_needed(suite: str, caps: set[str], **kw) -> set[str]:
+    return {c for c, _ in needs(suite, ns(**kw), caps)}
+
+
+def test_amp_needs_prompt_logprobs_and_beams_or_samples():
+    assert caps_needed("amp-fewshot", VLLM, beam=5) == {"completions", "prompt_logprobs"}
+    assert caps_needed("amp-zeroshot", VLLM - {"beam_search"}, beam=5) == {"completions", "prompt_logprobs", "n_samples"}
+    assert caps_needed("amp-zeroshot", VLLM - {"beam_search"}, beam=1) == {"completions", "prompt_logprobs"}
+
+
+@pytest.mark.parametrize("suite", ["radd", "radd-model", "implicature"])
+def test_generate_protocols_need_only_a_way_to_generate(suite):
+    kw = {"solver": "model"} if suite == "radd" else {}
+    assert caps_needed(suite, CHAT_ONLY, protocol="generate", **kw) == set()
+    assert caps_needed(suite, CHAT_ONLY, protocol="auto", **kw) == set()  # auto picks generate with a chat endpoint
+    assert caps_needed(suite, HOSTED - {"chat"}, protocol="auto", **kw) == {"prompt_logprobs"}
+    assert caps_needed(suite, HOSTED, protocol="score", **kw) == {"prompt_logprobs"}
+
+
+def test_radd_with_the_prolog_solver_needs_nothing_of_the_endpoint():
+    assert caps_needed("radd", set(), protocol="score", solver="prolog") == set()
+
+
+def test_refusal_is_one_line_naming_the_capability_and_its_providers():
+    remote = {"capabilities": sorted(HOSTED)}
+    with pytest.raises(ValueError) as err:
+        refuse_missing("implicature", ns(protocol="score"), remote)
+    line = str(err.value)
+    assert line.startswith("implicature --protocol score (likelihood ranking) needs prompt_logprobs")
+    assert "echo + logprobs" in line and "\n" not in line
+    refuse_missing("implicature", ns(protocol="generate"), remote)  # no error
+    refuse_missing("amp-fewshot", ns(beam=5), None)  # the embedded engine: nothing to check
