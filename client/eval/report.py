@@ -348,3 +348,59 @@ italics, its reading in controlled English (universals read as restricted).</p>
 {_colour_legend()}
 {''.join(blocks)}</body></html>"""
     write_text(path, page)
+
+
+# --- implicature: the generate protocol's settings and the breakdown by type ---------
+
+IMPLICATURE_TYPES = ("generalised", "particularised", "other")
+
+
+def implicature_generate_markdown(summary: Mapping) -> str:
+    """How a generate run asked and read: the template file, the reply budget, the reading rule."""
+    return (f"\n## Generated replies\n\nPrompts: `{summary.get('template_file')}` (instructions that ask for yes or "
+            f"no); reply budget {summary.get('max_new_tokens')} tokens; reading rule: {summary.get('read_rule')}. "
+            "`unparseable` counts replies where neither word occurs.\n")
+
+
+def implicature_by_type_markdown(summary: Mapping) -> str:
+    """Accuracy (%) per implicature type and k, mean ± std over templates (``by_type``)."""
+    by = summary["by_type"]
+    ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
+    rows = []
+    for t in IMPLICATURE_TYPES:
+        cells = []
+        for k in ks:
+            b = by[t]["by_k"].get(k)
+            cells.append("n/a" if not b or b["mean"] is None
+                         else f"{100 * b['mean']:.1f} ± {100 * b['std']:.1f} (n={b['n']})")
+        rows.append([t, by[t]["examples"], *cells])
+    return ("\n## Accuracy (%) by implicature type, mean ± std over templates (n = pairs)\n\n"
+            + md_table(["type", "examples", *[f"k={k}" for k in ks]], rows)
+            + f"\nTypes: {summary.get('type_rule', '')}\n")
+
+
+def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
+    """Accuracy per implicature type at each k: grouped bars (mean over templates), each
+    labelled with its value and n pairs, with the human and random reference lines."""
+    by = summary["by_type"]
+    ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.4 * len(ks) + 2), 3.8))
+    w = 0.8 / len(IMPLICATURE_TYPES)
+    handles = []
+    for i, t in enumerate(IMPLICATURE_TYPES):
+        xs = [j + (i - 1) * w for j in range(len(ks))]
+        blocks = [by[t]["by_k"].get(k) or {"mean": None, "n": 0} for k in ks]
+        handles.append(labelled_bars(ax, xs, [b["mean"] for b in blocks], [b["n"] for b in blocks], w,
+                                     f"{t} ({by[t]['examples']} examples)", f"C{i}"))
+    ref = IMPLICATURE_REFERENCE
+    ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1)
+    ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1)
+    ax.text(len(ks) - 0.5, 100 * ref["human"] + 1, f"humans {100 * ref['human']:.1f}%", ha="right", fontsize=6.5)
+    ax.text(len(ks) - 0.5, 100 * ref["random"] + 1, f"random {100 * ref['random']:.0f}%", ha="right", fontsize=6.5)
+    ax.set_xticks(list(range(len(ks))), [f"k={k}" for k in ks])
+    ax.set_ylabel("accuracy (%), mean over templates")
+    ax.set_ylim(0, 125)
+    ax.set_yticks(range(0, 101, 20))
+    ax.set_title(f"Implicature by type — {summary.get('model', '')} — {summary.get('protocol', '')}", fontsize=9)
+    ax.legend(handles=handles, fontsize=7, loc="upper left", ncol=3)
+    _save(fig, path)
