@@ -30,6 +30,7 @@ from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Sui
 from client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
+DTYPES = ("float32", "float16", "bfloat16")
 
 COMMON = (
     option("--out", required=True, type=Path, help="output directory"),
@@ -44,6 +45,9 @@ COMMON = (
     option("--workers", type=int, help="concurrent requests (default: one per server)"),
     option("--data", type=Path, default=DEFAULT_DATA, help="reference data root"),
     option("--timeout", type=float, default=600.0, help="per-call deadline, seconds"),
+    option("--dtype", choices=DTYPES,
+           help="weights' dtype of the embedded server (default: the engine's choice; the AmP paper ran fp16); "
+                "recorded in run.json"),
 )
 
 
@@ -70,6 +74,9 @@ def build_parser(prog: str = "python -m client eval") -> argparse.ArgumentParser
     p = sub.add_parser("all", help="run the all suite")
     for o in merged_options((), (o for _, s in ALL for o in s.options())):
         o.add_to(p)
+    from client.eval import compare
+    compare.add_arguments(sub.add_parser("compare", help="lay finished runs side by side in the papers' tables",
+                                         description=compare.__doc__.split("\n\n")[0]))
     return parser
 
 
@@ -131,7 +138,8 @@ def _run(args: argparse.Namespace) -> bool:
         return True
     from client.credentials import from_args
     security = from_args(args)  # ValueError names the unreadable file
-    with connect(args.server, args.model, timeout=args.timeout, security=security) as client:
+    with connect(args.server, args.model, timeout=args.timeout, security=security,
+                 dtype=getattr(args, "dtype", None)) as client:
         if suite is None:
             run_all(args, client, skipped)
         else:
@@ -141,6 +149,9 @@ def _run(args: argparse.Namespace) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.suite == "compare":
+        from client.eval import compare
+        return compare.run(args)
     from client.api import AmbitError
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
