@@ -320,7 +320,8 @@ def _colour_legend(steps: int = 11) -> str:
             f'<span class="swatch" style="background:{_colour(None)}">no p</span></div>')
 
 
-def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str) -> None:
+def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str,
+                          fig4: Sequence[Mapping] | None = None) -> None:
     """One block per item: the surface, then each parse's tokens coloured by the model's
     probability of that token (red = unlikely, green = likely), with p printed under each
     token; rows wrap to the page width, and a legend shows the colour scale. A row with a
@@ -346,6 +347,7 @@ and shown by colour (red = low, green = high). The lowest-probability token deci
 score; P(LF0) and P(LF1) are renormalised over the two LFs (they sum to 1). Under a parse, in
 italics, its reading in controlled English (universals read as restricted).</p>
 {_colour_legend()}
+{fig4_section_html(fig4) if fig4 is not None else ''}
 {''.join(blocks)}</body></html>"""
     write_text(path, page)
 
@@ -404,3 +406,20 @@ def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
     ax.set_title(f"Implicature by type — {summary.get('model', '')} — {summary.get('protocol', '')}", fontsize=9)
     ax.legend(handles=handles, fontsize=7, loc="upper left", ncol=3)
     _save(fig, path)
+
+
+# --- AmP Fig. 4 as the paper draws it ------------------------------------------------
+
+def fig4_section_html(items: Sequence[Mapping]) -> str:
+    """The paper's Fig. 4: per ambiguity type, the first correctly predicted LF (beam search)
+    with its alternative parse below it; then a heading for the per-item listing that follows.
+    Items are those of :func:`token_confidence_html`; one without rows says why."""
+    blocks = []
+    for it in items:
+        rows = "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
+        blocks.append(f'<div class="item fig4"><h3>{html.escape(str(it["id"]))}: '
+                      f'{html.escape(str(it.get("surface", "")))}</h3>{rows}</div>')
+    return ("<h2>Fig. 4: the first correctly predicted LF of each type, its alternative below</h2>"
+            "<p>As in the paper: per type, the first item whose top beam-search prediction is LF0 or LF1, "
+            "its tokens coloured by the decoder's probabilities; below it the other LF with its forced-decode "
+            "probabilities.</p>" + "".join(blocks) + "<h2>Items in order (top prediction, LF0, LF1)</h2>")
