@@ -114,7 +114,7 @@ def summary(records: Sequence[dict], model: str, types: dict[str, str] | None = 
            "reference": R.IMPLICATURE_REFERENCE}
     if types is not None:
         out["by_type"] = by_type(records, types)
-        out["type_rule"] = T.__doc__.split("\n\n")[0].replace("\n", " ")
+        out["type_rule"] = T.RULE
     if any(r.get("protocol") == "generate" for r in records):
         for k, block in by_k.items():
             block["unparseable"] = sum(r["predicted"] is None for r in records if str(r["k"]) == k)

@@ -13,6 +13,9 @@ from pathlib import Path
 
 TYPE_FILE = "type_labels.csv"
 TYPES = ("generalised", "particularised", "other")
+RULE = ("from the released type_labels.csv, matched by context utterance (carriage returns removed, "
+        "whitespace stripped) as do-pigs-fly's get_type_labels matches them; its other labels (idiom, world "
+        "knowledge, rhetorical question, hyperbole) and test examples it does not list count as other")
 COLUMNS = ("Utterance", "Response", "Implicature", "Type")
 
 

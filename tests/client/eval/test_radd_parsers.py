@@ -10,6 +10,7 @@ import pytest
 
 from client.eval import metrics_radd as MR
 from client.eval import radd as R
+from client.eval import radd_model as R_MODEL
 from client.eval import radd_parse as P
 from client.eval.cli import main as eval_main
 from tests.paths import need_shared
@@ -98,3 +99,38 @@ def test_recorded_answers_under_both_parsers(tmp_path, capsys):
     assert paper["parsers_differ"] == differ > 0
     assert "answer_parser" not in json.loads((tmp_path / "p" / "run.json").read_text())
     assert json.loads((tmp_path / "s" / "run.json").read_text())["answer_parser"] == "strict"
+
+
+class PlainGenerating:
+    """A fake server whose model has no chat template and answers every turn the same."""
+
+    def __init__(self, text: str):
+        from client.testing import FakeAmbitServicer, FakeServer
+        from proto.ambit.v1 import ambit_pb2 as pb
+
+        class Servicer(FakeAmbitServicer):
+            def Generate(self, request, context):
+                return pb.GenerateResponse(request_id=request.request_id, text=text, prompt="", new_tokens=4,
+                                           finish_reason="stop", model_id=self.model_id, chat_template=False)
+        self.server = FakeServer(Servicer(model_id="plain"))
+
+
+def test_generate_without_a_chat_template_says_how_prompts_are_sent(tmp_path, capsys):
+    fake = PlainGenerating("Considering premises 3 and 5, my final answer is Option 2.")
+    try:
+        assert eval_main(["radd", "--solver", "model", "--protocol", "generate", "--source", "generated",
+                          "--limit-per-pair", "1", "--style", "step_by_step5", "--answer-parser", "strict",
+                          "--server", fake.server.address, "--out", str(tmp_path)]) == 0
+    finally:
+        fake.server.stop(0)
+    assert "no chat template" in capsys.readouterr().err
+    key = json.loads((tmp_path / "run.json").read_text())
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert key["prompt_format"] == s["prompt_format"] == R_MODEL.PLAIN_TEXT
+    assert key["answer_parser"] == s["answer_parser"] == "strict"
+    records = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    # the follow-up reply names premises 3 and 5 before its answer: paper reads 3, strict reads 2
+    assert all(r["choice_paper"] == 3 and r["choice_strict"] == 2 == r["choice"] for r in records)
+    # 3 is not the label (1 or 2): paper reads it as the other class; 2 differs from it where 2 is the label
+    assert s["parsers_differ"] == sum(r["label_nr"] == 2 for r in records) > 0
+    assert "Prompts sent as plain text" in (tmp_path / "summary.md").read_text()
