@@ -5,6 +5,9 @@ Suites: amp-zeroshot, amp-fewshot, radd, implicature, all. Results go to
 arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
 records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.
 
+``compare RUN_DIR... --out DIR`` lays finished runs side by side in the papers' tables and figures
+(``client.eval.compare``). ``--dtype`` sets the embedded server's weights dtype (recorded in ``run.json``).
+
 Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
 ``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
 data is absent is skipped with one line naming the missing file, where the data set comes from

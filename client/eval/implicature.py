@@ -180,9 +180,13 @@ class ImplicatureSuite(Suite):
     def templates(self, ctx: RunContext) -> list[int]:
         """``--templates``, defaulting to every template of the protocol's file."""
         chosen = getattr(ctx.args, "templates", None)
+        generate = self.protocol(ctx) == "generate"
+        if generate and chosen and not set(chosen) <= set(GENERATE_TEMPLATES):
+            raise ValueError(f"implicature --protocol generate: --templates numbers the {len(GENERATE_TEMPLATES)} "
+                             f"templates of {G.TEMPLATE_FILE} (1-{len(GENERATE_TEMPLATES)}), not {chosen}")
         if chosen:
             return list(chosen)
-        return list(GENERATE_TEMPLATES if self.protocol(ctx) == "generate" else TEMPLATES)
+        return list(GENERATE_TEMPLATES if generate else TEMPLATES)
 
     def _tokens(self, args) -> int:
         return getattr(args, "implicature_tokens", None) or G.DEFAULT_MAX_NEW_TOKENS

@@ -132,3 +132,14 @@ def test_auto_scores_when_likelihoods_exist_and_generates_only_when_they_do_not(
     assert s["protocol"] == "generate" and s["by_k"]["0"]["mean"] + s["by_k"]["1"]["mean"] == pytest.approx(
         2 * gold_yes)
     assert "which means %s" not in (tmp_path / "g" / "summary.md").read_text()
+
+
+def test_generate_templates_number_the_alignment_file(tmp_path, capsys):
+    need_shared("implicature")
+    fake = FakeServer(Generating())
+    try:
+        assert eval_main(["implicature", "--out", str(tmp_path), "--server", fake.address, "--k", "0",
+                          "--templates", "4", "--limit", "1"]) == 2
+    finally:
+        fake.stop(0)
+    assert "templates of alignment_prompt_templates.csv (1-3), not [4]" in capsys.readouterr().err
