@@ -386,25 +386,26 @@ def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
     labelled with its value and n pairs, with the human and random reference lines."""
     by = summary["by_type"]
     ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
-    fig, ax = plt.subplots(figsize=(max(5.5, 1.4 * len(ks) + 2), 3.8))
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.4 * len(ks) + 3), 4.2))
     w = 0.8 / len(IMPLICATURE_TYPES)
     handles = []
-    for i, t in enumerate(IMPLICATURE_TYPES):
+    for i, (t, colour) in enumerate(zip(IMPLICATURE_TYPES, ("C0", "C1", "C4"))):  # C2: the human line
         xs = [j + (i - 1) * w for j in range(len(ks))]
         blocks = [by[t]["by_k"].get(k) or {"mean": None, "n": 0} for k in ks]
         handles.append(labelled_bars(ax, xs, [b["mean"] for b in blocks], [b["n"] for b in blocks], w,
-                                     f"{t} ({by[t]['examples']} examples)", f"C{i}"))
+                                     f"{t} ({by[t]['examples']} examples)", colour))
     ref = IMPLICATURE_REFERENCE
     ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1)
     ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1)
-    ax.text(len(ks) - 0.5, 100 * ref["human"] + 1, f"humans {100 * ref['human']:.1f}%", ha="right", fontsize=6.5)
-    ax.text(len(ks) - 0.5, 100 * ref["random"] + 1, f"random {100 * ref['random']:.0f}%", ha="right", fontsize=6.5)
+    ax.text(-0.5, 100 * ref["human"] + 1, f"humans {100 * ref['human']:.1f}%", ha="left", fontsize=6.5)
+    ax.text(-0.5, 100 * ref["random"] + 1, f"random {100 * ref['random']:.0f}%", ha="left", fontsize=6.5)
+    ax.set_xlim(-0.55, len(ks) - 0.45)
     ax.set_xticks(list(range(len(ks))), [f"k={k}" for k in ks])
     ax.set_ylabel("accuracy (%), mean over templates")
     ax.set_ylim(0, 125)
     ax.set_yticks(range(0, 101, 20))
     ax.set_title(f"Implicature by type — {summary.get('model', '')} — {summary.get('protocol', '')}", fontsize=9)
-    ax.legend(handles=handles, fontsize=7, loc="upper left", ncol=3)
+    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3)
     _save(fig, path)
 
 
