@@ -35,19 +35,25 @@ def with_default_port(servers: str) -> str:
 
 @contextlib.contextmanager
 def connect(servers: str | None, model: str | None = None, timeout: float | None = 600.0,
-            quiet: bool = False, security: ClientSecurity | None = None, remote=None) -> Iterator[Client]:
+            quiet: bool = False, security: ClientSecurity | None = None, remote=None,
+            dtype: str | None = None) -> Iterator[Client]:
     """Yield a client; an embedded server (private port, default model) is stopped on exit.
     ``security`` (TLS files, token) applies to ``servers``; the embedded server is loopback
     plaintext and needs none. ``remote``: `server.remote.RemoteOptions` of an embedded server whose
-    model is ``openai:<MODEL>@<BASE_URL>``."""
+    model is ``openai:<MODEL>@<BASE_URL>``. ``dtype`` is the embedded server's (running servers
+    have their own)."""
+    if servers and dtype:
+        raise ValueError(f"--dtype {dtype} applies to the embedded server; start a running server "
+                         "with python -m server --dtype instead")
     if servers:
         with Client(with_default_port(servers), timeout=timeout, security=security) as client:
             yield client
         return
     import server  # the server package: heavy imports (torch, model) only when embedding
     if not quiet:
-        print(f"starting embedded server (model: {model or 'default'}) ...", file=sys.stderr, flush=True)
-    srv = server.serve(model=model, port=0, remote=remote)
+        print(f"starting embedded server (model: {model or 'default'}"
+              f"{f', dtype: {dtype}' if dtype else ''}) ...", file=sys.stderr, flush=True)
+    srv = server.serve(model=model, port=0, remote=remote, dtype=dtype)
     try:
         with Client(f"127.0.0.1:{srv.port}", timeout=timeout) as client:
             yield client

@@ -230,6 +230,27 @@ def _token_items(records: Sequence[dict], limit: int = 50) -> list[dict]:
     return items
 
 
+def _fig4_items(records: Sequence[dict]) -> list[dict]:
+    """The paper's Fig. 4: per type, the first record whose top prediction matches LF0 or LF1
+    (the run's match), its predicted tokens, then the other LF's forced-decode tokens."""
+    items = []
+    for t, recs in _by_type(records).items():
+        hit = next((r for r in recs if 0 in (r["rank_lf0"], r["rank_lf1"])), None)
+        if hit is None:
+            items.append({"id": t, "surface": f"no item's top prediction is LF0 or LF1 ({len(recs)} items)",
+                          "rows": []})
+            continue
+        got = 0 if hit["rank_lf0"] == 0 else 1
+        other = 1 - got
+        p_other = hit["p_lf0"] if other == 0 else (None if hit["p_lf0"] is None else 1 - hit["p_lf0"])
+        items.append({"id": f"{t} ({hit['id']})", "surface": hit["surface"], "rows": [
+            {"label": f"predicted, LF{got} (beam search): {hit['predictions'][0]['text']}",
+             "tokens": hit["tokens_pred"], "paraphrase": hit.get("paraphrase_pred")},
+            {"label": f"alternative, LF{other} (forced decode, P={R.num(p_other)})",
+             "tokens": hit[f"tokens_lf{other}"], "paraphrase": hit.get(f"paraphrase_lf{other}")}]})
+    return items
+
+
 def write_zeroshot_reports(out: Path, records: Sequence[dict], summary: dict) -> list[str]:
     R.write_json(out / "summary.json", summary)
     R.write_text(out / "summary.md", R.zeroshot_markdown(summary) + protocol_markdown(summary))
@@ -237,7 +258,7 @@ def write_zeroshot_reports(out: Path, records: Sequence[dict], summary: dict) ->
     p_by_type = {t: [r["p_lf0"] for r in recs] for t, recs in _by_type(records).items()}
     R.plot_p_lf0_distribution(p_by_type, out / "fig3_p_lf0.png", f"P(LF0) — {summary['model']}")
     R.token_confidence_html(_token_items(records), out / "fig4_tokens.html",
-                            f"Token confidence, zero-shot — {summary['model']}")
+                            f"Token confidence, zero-shot — {summary['model']}", fig4=_fig4_items(records))
     return ["summary.json", "summary.md", "fig2_accuracy.png", "fig3_p_lf0.png", "fig4_tokens.html"]
 
 
@@ -246,7 +267,7 @@ def write_fewshot_reports(out: Path, records: Sequence[dict], summary: dict) -> 
     R.write_text(out / "summary.md", R.fewshot_markdown(summary) + protocol_markdown(summary))
     R.plot_fewshot_accuracy(summary, out / "fig6_lf0_vs_ratio.png")
     R.token_confidence_html(_token_items(records), out / "fig4_tokens.html",
-                            f"Token confidence, few-shot — {summary['model']}")
+                            f"Token confidence, few-shot — {summary['model']}", fig4=_fig4_items(records))
     return ["summary.json", "summary.md", "fig6_lf0_vs_ratio.png", "fig4_tokens.html"]
 
 

@@ -5,6 +5,9 @@ Suites: amp-zeroshot, amp-fewshot, radd, implicature, all. Results go to
 arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
 records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.
 
+``compare RUN_DIR... --out DIR`` lays finished runs side by side in the papers' tables and figures
+(``client.eval.compare``). ``--dtype`` sets the embedded server's weights dtype (recorded in ``run.json``).
+
 Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
 ``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
 data is absent is skipped with one line naming the missing file, where the data set comes from
@@ -31,6 +34,7 @@ from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Sui
 from client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
+DTYPES = ("float32", "float16", "bfloat16")
 
 COMMON = (
     option("--out", required=True, type=Path, help="output directory"),
@@ -46,6 +50,9 @@ COMMON = (
     option("--data", type=Path, default=DEFAULT_DATA, help="reference data root"),
     option("--timeout", type=float, default=600.0, help="per-call deadline, seconds"),
     *RE.OPTIONS,
+    option("--dtype", choices=DTYPES,
+           help="weights' dtype of the embedded server (default: the engine's choice; the AmP paper ran fp16); "
+                "recorded in run.json"),
 )
 
 
@@ -72,6 +79,9 @@ def build_parser(prog: str = "python -m client eval") -> argparse.ArgumentParser
     p = sub.add_parser("all", help="run the all suite")
     for o in merged_options((), (o for _, s in ALL for o in s.options())):
         o.add_to(p)
+    from client.eval import compare
+    compare.add_arguments(sub.add_parser("compare", help="lay finished runs side by side in the papers' tables",
+                                         description=compare.__doc__.split("\n\n")[0]))
     return parser
 
 
@@ -139,7 +149,7 @@ def _run(args: argparse.Namespace) -> bool:
     from client.credentials import from_args
     security = from_args(args)  # ValueError names the unreadable file
     with connect(args.server, args.model, timeout=args.timeout, security=security,
-                 remote=RE.options(args)) as client:
+                 remote=RE.options(args), dtype=getattr(args, "dtype", None)) as client:
         if suite is None:
             run_all(args, client, skipped)
         else:
@@ -149,6 +159,9 @@ def _run(args: argparse.Namespace) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.suite == "compare":
+        from client.eval import compare
+        return compare.run(args)
     from client.api import AmbitError
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()

@@ -1,47 +1,55 @@
-"""Implicature with generated answers: the prompt as a chat turn, a greedy reply, read as yes
-or no (the protocol of the paper's API models); ``--cot`` asks for reasoning first and reads
-the final answer. Unreadable replies are counted, and count as wrong.
+"""Implicature with generated answers (the paper's protocol for its API chat models): the
+prompt as a chat turn, a greedy reply, read as the released code read it.
 
-Reading a direct reply: its first word, lower-cased without punctuation, must be ``yes`` or
-``no`` (the same leading-word rule the data's labels follow, ``generators.implicature.data``).
-Reading a chain of thought: the word after the last ``answer`` (``Final answer: no``), else
-the last standalone ``yes`` or ``no`` in the reply.
+Prompts come from the released ``alignment_prompt_templates.csv``: its three instructions tell
+the model to finish the text with yes or no, and each text stops after "which means", where
+the yes/no word belongs (the six ranking templates ask nothing of a reply; two of them end in
+"which means" with no instruction to answer at all). ``--cot`` appends a request to reason
+first and end with "Final answer: yes|no", which the same reading rule finds.
+
+Reading (do-pigs-fly ``src/probe_llm.py``, the completion task): the lower-cased reply after
+its last "answer:", else its last 10 characters; the reply is valid when "yes" or "no" occurs
+there, and correct when the gold label does (so a span holding both words counts as correct).
 """
 
 from __future__ import annotations
 
-import re
-
+TEMPLATE_FILE = "alignment_prompt_templates.csv"
 COT_INSTRUCTION = ("\n\nThink step by step about what the response implies, then end with "
                    "\"Final answer: yes\" or \"Final answer: no\".")
-DEFAULT_MAX_NEW_TOKENS = 16
-DEFAULT_COT_TOKENS = 256
+DEFAULT_MAX_NEW_TOKENS = 500  # the released code's max_tokens for every completion
+TAIL = 10  # characters read when the reply has no "answer:"
+READ_RULE = ("released (do-pigs-fly src/probe_llm.py): the lower-cased reply after its last 'answer:', "
+             f"else its last {TAIL} characters; valid when 'yes' or 'no' occurs there; correct when the "
+             "gold label occurs there")
 
-_FIRST = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
-_ANSWER = re.compile(r"answer\W*(yes|no)\b", re.IGNORECASE)
-_WORD = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
+
+def answer_span(reply: str) -> str:
+    """The part of a reply the released code reads: after the last "answer:", else the tail."""
+    low = reply.lower()
+    span = low.split("answer:")[-1]
+    return span if "answer:" in low else span[-TAIL:]
 
 
-def parse_yes_no(reply: str, cot: bool = False) -> str | None:
-    """``yes``/``no`` read from a reply, or None when it names neither where it should."""
-    if not cot:
-        m = _FIRST.match(reply.strip())
-        return m.group(1).lower() if m else None
-    found = _ANSWER.findall(reply) or _WORD.findall(reply)
-    return found[-1].lower() if found else None
+def read_reply(reply: str) -> str | None:
+    """``yes`` / ``no`` when exactly one of them occurs in the answer span, ``both`` when both
+    do, None when neither does (an invalid reply)."""
+    span = answer_span(reply)
+    found = [w for w in ("yes", "no") if w in span]
+    return found[0] if len(found) == 1 else ("both" if found else None)
 
 
 def turn(item: dict, cot: bool) -> str:
-    """The user turn: the prompt up to its answer cue (``implicature:``), with the reasoning
-    instruction appended for ``--cot``."""
+    """The user turn: the prompt up to its answer cue, with the reasoning request for ``--cot``."""
     return item["prefix"] + (COT_INSTRUCTION if cot else "")
 
 
 def process(client, item: dict, cot: bool, max_new_tokens: int) -> dict:
-    """One pair answered by a greedy reply."""
+    """One pair answered by a greedy reply, scored by the released rule."""
     r = client.generate([("user", turn(item, cot))], max_new_tokens=max_new_tokens)
-    answer = parse_yes_no(r.text, cot)
+    span = answer_span(r.text)
+    answer = read_reply(r.text)
     return {"template": item["template"], "k": item["k"], "label": item["label"],
             "example_id": item.get("example_id"), "protocol": "generate", "cot": cot,
-            "reply": r.text, "finish": r.finish_reason, "predicted": answer,
-            "correct": answer == item["label"]}
+            "reply": r.text, "finish": r.finish_reason, "chat_template": r.chat_template,
+            "predicted": answer, "valid": answer is not None, "correct": item["label"] in span}

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 from client.eval import metrics_radd as M
 from generators.radd.instance import RaddInstance
 from generators.radd.loader import iter_jsonl
+from client.eval.radd_parse import PARSERS
 from generators.radd.prompts import parse_choice
 
 
@@ -81,6 +82,11 @@ def recorded_choice(raw: dict[str, Any], style: str) -> int | None:
     return parse_choice(style, replies)
 
 
+def recorded_replies(raw: dict[str, Any]) -> list[str]:
+    """The text of each recorded reply of a benchmark row."""
+    return [_reply_text(r) for r in raw.get("responses") or []]
+
+
 def _reply_text(response: Any) -> str:
     if isinstance(response, str):
         return response
@@ -127,6 +133,8 @@ def summarise(records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
     out["by_style"] = {st: {m: _block(sub) for m in models
                             if (sub := [r for r in records if r.get("style", "direct") == st and r["model"] == m])}
                        for st in styles}
+    if any("choice_strict" in r for r in records):
+        out.update(answer_parsers(records, models, styles))
     if solver == "prolog":
         status: dict[str, int] = defaultdict(int)
         for r in records:
@@ -135,6 +143,24 @@ def summarise(records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
         out["cite_premises"] = sum(_cites_premises(r["verdict"]) for r in records)
         out["undecided"] = [r["id"] for r in records if r["status"] != "one"]
     return out
+
+
+def answer_parsers(records: Sequence[dict[str, Any]], models: Sequence[str], styles: Sequence[str]) -> dict[str, Any]:
+    """Both answer parsers' figures (``by_parser``: parser -> style -> model -> figures), the
+    parser the run's own figures use, and ``parsers_differ``: answers the two read as
+    different readings."""
+    def reread(parser: str) -> list[dict[str, Any]]:
+        return [{**r, "pred": M.reading_of(r[f"choice_{parser}"], r["label_nr"], r["label_name"])} for r in records]
+    by_parser = {}
+    for parser in PARSERS:
+        recs = reread(parser)
+        by_parser[parser] = {st: {m: _block(sub) for m in models
+                                  if (sub := [r for r in recs if r.get("style", "direct") == st and r["model"] == m])}
+                             for st in styles}
+    differ = sum(M.reading_of(r["choice_paper"], r["label_nr"], r["label_name"])
+                 != M.reading_of(r["choice_strict"], r["label_nr"], r["label_name"]) for r in records)
+    return {"answer_parser": records[0].get("answer_parser", "paper") if records else "paper",
+            "by_parser": by_parser, "parsers_differ": differ}
 
 
 def _block(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -169,9 +195,29 @@ def markdown(s: dict[str, Any]) -> str:
     lines += ["An undefined figure of a pair (e.g. precision of a class never predicted there) counts as 0 in "
               "the mean, as in the paper. *both consistent*: the solver found the premises leave both readings "
               "open; *neither*: no usable answer (an unparseable reply), as the paper counts it."]
+    if "by_parser" in s:
+        lines += _parsers_section(s)
     if "status" in s:
         lines += _prolog_section(s)
     return "\n".join(lines) + "\n"
+
+
+def _parsers_section(s: dict[str, Any]) -> list[str]:
+    """Accuracy and Table 3's F1 under both answer parsers, and how many answers they read apart."""
+    lines = ["", f"## Answer parsers (figures above: `{s['answer_parser']}`)", "",
+             "`paper`: the released regexes (first `Option N`; first ` N` of the chain-of-thought follow-up; "
+             "a number other than the label counts as the other class). `strict`: the last explicit `Option N` / "
+             "`FINAL ANSWER: N`; both options named, none, or a number other than 1 or 2 is *neither*.", "",
+             f"Answers the two parsers read differently: {s['parsers_differ']}", "",
+             "| parser | style | model | accuracy | neither | de dicto F1 (Table 3) | de re F1 (Table 3) |",
+             "|---|---|---|---|---|---|---|"]
+    for parser, styles in s["by_parser"].items():
+        for style, blocks in styles.items():
+            for name, b in blocks.items():
+                macro = b["per_class_macro"]
+                lines.append(f"| {parser} | {style} | {name} | {_pct(b['accuracy'])} | {b['neither']} | "
+                             f"{_num(macro['de_dicto']['f1'])} | {_num(macro['de_re']['f1'])} |")
+    return lines
 
 
 def _style_section(blocks: dict[str, dict[str, Any]]) -> list[str]:
@@ -221,8 +267,8 @@ def _prolog_section(s: dict[str, Any]) -> list[str]:
 
 
 def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:.1f}"
+    return "n/a" if x is None else f"{100 * x:.1f}"
 
 
 def _num(x: float | None) -> str:
-    return "—" if x is None else f"{x:.2f}"
+    return "n/a" if x is None else f"{x:.2f}"

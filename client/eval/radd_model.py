@@ -9,7 +9,9 @@
             prompt plus an answer cue (ScoreCandidates); always one of the two.
 
 ``auto`` (the default) is ``generate`` when the server's model has a chat template, else
-``score``. Rows, records and tables come from ``client.eval.radd``; this module adds the
+``score``. ``generate`` chosen for a model without a chat template sends each turn as plain
+text (the turns joined, no template); the run says so on stderr and records it
+(``prompt_format`` in the summary, ``chat_template`` in each record). Rows, records and tables come from ``client.eval.radd``; this module adds the
 choice of rows, the two choosers and a per-pair plot.
 """
 
@@ -23,6 +25,7 @@ from pathlib import Path
 from client.eval import radd
 from client.eval import report as R
 from client.eval.metrics_radd import CLASSES
+from client.eval.radd_parse import strict_choice
 from generators.radd.prompts import PROMPT_STYLES, parse_choice
 from generators.radd.render import render_messages
 
@@ -108,8 +111,28 @@ def dialogue_chooser(client, max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
             replies.append(r.text)
             finish.append(r.finish_reason)
             tokens.append(r.new_tokens)
-        return {"choice": parse_choice(style, replies), "replies": replies, "finish": finish, "new_tokens": tokens}
+        return {"choice": parse_choice(style, replies), "choice_strict": strict_choice(style, replies),
+                "replies": replies, "finish": finish, "new_tokens": tokens, "chat_template": r.chat_template}
     return choose
+
+
+PLAIN_TEXT = "plain text: the turns (and earlier replies) joined by blank lines, no chat template"
+CHAT_TEMPLATE = "the model's chat template"
+
+
+def has_chat_template(client) -> bool:
+    """Whether the server's model has a chat template (asked with a one-token reply)."""
+    return client.generate([("user", "Hi")], max_new_tokens=1).chat_template
+
+
+def prompt_format(records: Sequence[dict]) -> str:
+    """How the generate protocol's prompts were sent, from the records' ``chat_template``."""
+    seen = {r.get("chat_template") for r in records}
+    if seen == {True}:
+        return CHAT_TEMPLATE
+    if seen == {False}:
+        return PLAIN_TEXT
+    return "unknown" if seen <= {None} else "mixed"
 
 
 def resolve_protocol(client, protocol: str) -> str:
@@ -119,7 +142,7 @@ def resolve_protocol(client, protocol: str) -> str:
     if protocol != "auto":
         return protocol
     try:
-        return "generate" if client.generate([("user", "Hi")], max_new_tokens=1).chat_template else "score"
+        return "generate" if has_chat_template(client) else "score"
     except AmbitError as e:
         if e.code == "UNIMPLEMENTED":
             return "score"

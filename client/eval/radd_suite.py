@@ -29,6 +29,7 @@ from pathlib import Path
 from client.eval import metrics_radd as M
 from client.eval import radd
 from client.eval import radd_model as RM
+from client.eval import radd_parse as RP
 from client.eval import report as R
 from client.eval.suite import DEFAULT_DATA, REPO, MissingData, Option, RunContext, Suite, option
 
@@ -79,6 +80,11 @@ class RaddSuite(Suite):
                 option("--answer-tokens", type=int, default=RM.DEFAULT_ANSWER_TOKENS,
                        help="budget of the step_by_step5 follow-up reply that names the option"),
             ]
+        if self.fixed_solver in (None, "model", "responses"):
+            opts.append(option("--answer-parser", choices=RP.PARSERS, default=RP.DEFAULT,
+                               help="how a reply's answer is read: paper (default; the released regexes, which "
+                                    "reproduce Tables 3 and 4) or strict (the last explicit 'Option N' / 'FINAL "
+                                    "ANSWER: N'; both, none, or not 1 or 2 is neither); the summary reports both"))
         opts.append(option("--source", choices=SOURCES, default="auto",
                            help="benchmark: the paper's files under --data; generated: instances built "
                                 "from generators/radd/data/demo_facts.json; auto (default): the benchmark "
@@ -112,7 +118,18 @@ class RaddSuite(Suite):
     def needs_server(self, args: argparse.Namespace) -> bool:
         return self.solver(args) == "model"
 
+    def answer_parser(self, args: argparse.Namespace) -> str:
+        return getattr(args, "answer_parser", None) or RP.DEFAULT
+
     def run_key(self, ctx: RunContext) -> dict:
+        """The arguments of the run (``answer_parser`` only when not the default, so runs made
+        before the option resume)."""
+        key = self._run_key(ctx)
+        if self.answer_parser(ctx.args) != RP.DEFAULT and self.solver(ctx.args) != "prolog":
+            key["answer_parser"] = self.answer_parser(ctx.args)
+        return key
+
+    def _run_key(self, ctx: RunContext) -> dict:
         solver, source = self.solver(ctx.args), self.source(ctx.args)
         data = [str(p) for p in _data_paths(ctx.args)] if source == "benchmark" else [str(DEMO_FACTS)]
         per_pair = self._per_pair(ctx.args)
@@ -123,8 +140,9 @@ class RaddSuite(Suite):
                    "data": data, "protocol": protocol, **drawn}
             if protocol == "score":
                 return {**key, "cue": RM.ANSWER_CUE}
+            plain = {"prompt_format": RM.PLAIN_TEXT} if ctx.args.radd_plain_text else {}
             return {**key, "styles": ctx.args.style, "max_new_tokens": ctx.args.max_new_tokens,
-                    "answer_tokens": ctx.args.answer_tokens}
+                    "answer_tokens": ctx.args.answer_tokens, **plain}
         return {"suite": "radd", "solver": solver, "limit": self._limit(ctx.args), "data": data, **drawn}
 
     def protocol(self, ctx: RunContext) -> str:
@@ -135,6 +153,11 @@ class RaddSuite(Suite):
         if chosen == "score" and set(self._styles(ctx.args)) != {"direct"}:
             raise ValueError("radd --protocol score compares 'Option 1' and 'Option 2' after the direct prompt; "
                              "--style step_by_step5 needs --protocol generate")
+        if chosen == "generate" and getattr(ctx.args, "radd_plain_text", None) is None:
+            ctx.args.radd_plain_text = not RM.has_chat_template(ctx.client)
+            if ctx.args.radd_plain_text:
+                print(f"{self.desc(ctx)}: the model has no chat template, so --protocol generate sends each "
+                      f"dialogue as {RM.PLAIN_TEXT}", file=sys.stderr, flush=True)
         return chosen
 
     def _styles(self, args: argparse.Namespace) -> list[str]:
@@ -182,9 +205,15 @@ class RaddSuite(Suite):
         solver = self.solver(ctx.args)
         if solver == "prolog":
             return _prolog_record
+        parser = self.answer_parser(ctx.args)
         if solver == "responses":
-            return lambda item: radd.record(item["row"], radd.recorded_choice(
-                item["row"].raw, item["row"].instance.prompt_style))
+            def responses_record(item: dict) -> dict:
+                row, style = item["row"], item["row"].instance.prompt_style
+                got = {"paper": radd.recorded_choice(row.raw, style),
+                       "strict": RP.strict_choice(style, radd.recorded_replies(row.raw))}
+                return radd.record(row, got[parser], choice_paper=got["paper"], choice_strict=got["strict"],
+                                   answer_parser=parser)
+            return responses_record
         if self.protocol(ctx) == "score":
             choose = RM.model_chooser(ctx.client)
 
@@ -197,7 +226,10 @@ class RaddSuite(Suite):
 
         def generate_record(item: dict) -> dict:
             got = talk(RM.user_turns(item["row"], item["style"]), item["style"])
-            return {**radd.record(item["row"], got.pop("choice"), protocol="generate", **got),
+            paper, strict = got.pop("choice"), got.pop("choice_strict")
+            choice = strict if parser == "strict" else paper
+            return {**radd.record(item["row"], choice, protocol="generate", choice_paper=paper,
+                                  choice_strict=strict, answer_parser=parser, **got),
                     "model": ctx.model, "style": item["style"]}
         return generate_record
 
@@ -215,6 +247,8 @@ class RaddSuite(Suite):
             s["protocol"] = self.protocol(ctx)
             s["option1_rate"] = sum(r["choice"] == 1 for r in records) / len(records) if records else None
             s["truncated"] = sum("length" in r.get("finish", ()) for r in records)
+            if s["protocol"] == "generate":
+                s["prompt_format"] = RM.prompt_format(records)
         return s
 
     def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:
@@ -223,11 +257,12 @@ class RaddSuite(Suite):
                   "not the paper's benchmark.\n" if summary.get("source") == "generated" else "")
         if summary["solver"] != "model":
             R.write_text(ctx.out / "summary.md", radd.markdown(summary) + source)
-            print(f"radd {summary['solver']}: n={summary['n']} accuracy={100 * (summary['accuracy'] or 0):.1f}% "
-                  f"-> {ctx.out}")
+            acc = "n/a" if summary.get("accuracy") is None else f"{100 * summary['accuracy']:.1f}%"
+            print(f"radd {summary['solver']}: n={summary['n']} accuracy={acc} -> {ctx.out}")
             return
         replies = (f" {summary['truncated']} item(s) had a reply cut by its token budget "
-                   "(--max-new-tokens / --answer-tokens)." if summary["protocol"] == "generate" else "")
+                   f"(--max-new-tokens / --answer-tokens). Prompts sent as {summary.get('prompt_format')}."
+                   if summary["protocol"] == "generate" else "")
         R.write_text(ctx.out / "summary.md", radd.markdown(summary)
                      + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check)."
                      + replies + "\n" + source)

@@ -320,7 +320,8 @@ def _colour_legend(steps: int = 11) -> str:
             f'<span class="swatch" style="background:{_colour(None)}">no p</span></div>')
 
 
-def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str) -> None:
+def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str,
+                          fig4: Sequence[Mapping] | None = None) -> None:
     """One block per item: the surface, then each parse's tokens coloured by the model's
     probability of that token (red = unlikely, green = likely), with p printed under each
     token; rows wrap to the page width, and a legend shows the colour scale. A row with a
@@ -346,5 +347,80 @@ and shown by colour (red = low, green = high). The lowest-probability token deci
 score; P(LF0) and P(LF1) are renormalised over the two LFs (they sum to 1). Under a parse, in
 italics, its reading in controlled English (universals read as restricted).</p>
 {_colour_legend()}
+{fig4_section_html(fig4) if fig4 is not None else ''}
 {''.join(blocks)}</body></html>"""
     write_text(path, page)
+
+
+# --- implicature: the generate protocol's settings and the breakdown by type ---------
+
+IMPLICATURE_TYPES = ("generalised", "particularised", "other")
+
+
+def implicature_generate_markdown(summary: Mapping) -> str:
+    """How a generate run asked and read: the template file, the reply budget, the reading rule."""
+    return (f"\n## Generated replies\n\nPrompts: `{summary.get('template_file')}` (instructions that ask for yes or "
+            f"no); reply budget {summary.get('max_new_tokens')} tokens; reading rule: {summary.get('read_rule')}. "
+            "`unparseable` counts replies where neither word occurs.\n")
+
+
+def implicature_by_type_markdown(summary: Mapping) -> str:
+    """Accuracy (%) per implicature type and k, mean ± std over templates (``by_type``)."""
+    by = summary["by_type"]
+    ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
+    rows = []
+    for t in IMPLICATURE_TYPES:
+        cells = []
+        for k in ks:
+            b = by[t]["by_k"].get(k)
+            cells.append("n/a" if not b or b["mean"] is None
+                         else f"{100 * b['mean']:.1f} ± {100 * b['std']:.1f} (n={b['n']})")
+        rows.append([t, by[t]["examples"], *cells])
+    return ("\n## Accuracy (%) by implicature type, mean ± std over templates (n = pairs)\n\n"
+            + md_table(["type", "examples", *[f"k={k}" for k in ks]], rows)
+            + f"\nTypes: {summary.get('type_rule', '')}\n")
+
+
+def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
+    """Accuracy per implicature type at each k: grouped bars (mean over templates), each
+    labelled with its value and n pairs, with the human and random reference lines."""
+    by = summary["by_type"]
+    ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.4 * len(ks) + 3), 4.2))
+    w = 0.8 / len(IMPLICATURE_TYPES)
+    handles = []
+    for i, (t, colour) in enumerate(zip(IMPLICATURE_TYPES, ("C0", "C1", "C4"))):  # C2: the human line
+        xs = [j + (i - 1) * w for j in range(len(ks))]
+        blocks = [by[t]["by_k"].get(k) or {"mean": None, "n": 0} for k in ks]
+        handles.append(labelled_bars(ax, xs, [b["mean"] for b in blocks], [b["n"] for b in blocks], w,
+                                     f"{t} ({by[t]['examples']} examples)", colour))
+    ref = IMPLICATURE_REFERENCE
+    ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1)
+    ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1)
+    ax.text(-0.5, 100 * ref["human"] + 1, f"humans {100 * ref['human']:.1f}%", ha="left", fontsize=6.5)
+    ax.text(-0.5, 100 * ref["random"] + 1, f"random {100 * ref['random']:.0f}%", ha="left", fontsize=6.5)
+    ax.set_xlim(-0.55, len(ks) - 0.45)
+    ax.set_xticks(list(range(len(ks))), [f"k={k}" for k in ks])
+    ax.set_ylabel("accuracy (%), mean over templates")
+    ax.set_ylim(0, 125)
+    ax.set_yticks(range(0, 101, 20))
+    ax.set_title(f"Implicature by type — {summary.get('model', '')} — {summary.get('protocol', '')}", fontsize=9)
+    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3)
+    _save(fig, path)
+
+
+# --- AmP Fig. 4 as the paper draws it ------------------------------------------------
+
+def fig4_section_html(items: Sequence[Mapping]) -> str:
+    """The paper's Fig. 4: per ambiguity type, the first correctly predicted LF (beam search)
+    with its alternative parse below it; then a heading for the per-item listing that follows.
+    Items are those of :func:`token_confidence_html`; one without rows says why."""
+    blocks = []
+    for it in items:
+        rows = "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
+        blocks.append(f'<div class="item fig4"><h3>{html.escape(str(it["id"]))}: '
+                      f'{html.escape(str(it.get("surface", "")))}</h3>{rows}</div>')
+    return ("<h2>Fig. 4: the first correctly predicted LF of each type, its alternative below</h2>"
+            "<p>As in the paper: per type, the first item whose top beam-search prediction is LF0 or LF1, "
+            "its tokens coloured by the decoder's probabilities; below it the other LF with its forced-decode "
+            "probabilities.</p>" + "".join(blocks) + "<h2>Items in order (top prediction, LF0, LF1)</h2>")

@@ -150,7 +150,10 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
     Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
     """
     items = suite.items(ctx)
-    with ResultsStore(ctx.out, suite.run_key(ctx)) as store:
+    key = suite.run_key(ctx)
+    if getattr(ctx.args, "dtype", None) and ctx.client is not None:  # the embedded server's --dtype
+        key = {**key, "dtype": ctx.args.dtype}
+    with ResultsStore(ctx.out, key) as store:
         records = run_items(store, items, suite.processor(ctx), desc=suite.desc(ctx), workers=ctx.workers)
     summary = suite.summarise(records, items, ctx)
     suite.write_reports(records, summary, ctx)

@@ -77,15 +77,18 @@ def build_records(
     templates: Iterable[int] | None = None,
     seed: int = 0,
     limit: int | None = None,
+    template_file: str = TEMPLATE_FILE,
 ) -> list[dict]:
     """One record per (k, example, template), in that nesting order.
 
     templates: 1-based template indices; None means every template in the file.
+    template_file: the template file under data_dir (``alignment_prompt_templates.csv`` holds
+    the released instructions that ask for yes or no).
     """
     data_dir = Path(data_dir)
     examples = load_examples(split_file(data_dir, split))
     dev = examples if split == "dev" else load_examples(split_file(data_dir, "dev"))
-    all_templates = load_templates(data_dir / TEMPLATE_FILE)
+    all_templates = load_templates(data_dir / template_file)
     if templates is None:
         chosen = all_templates
     else:

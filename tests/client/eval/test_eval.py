@@ -185,7 +185,7 @@ def test_eval_goes_on_past_a_failing_item_and_rerun_retries_it(tmp_path, capsys)
     srv = FakeServer(FakeAmbitServicer(fail=fail))
     try:
         args = ["implicature", "--out", str(tmp_path), "--server", srv.address, "--k", "0",
-                "--templates", "1", "--limit", "4", "--workers", "1"]
+                "--templates", "1", "--limit", "4", "--workers", "1", "--protocol", "score"]
         assert eval_main(args) == 3  # finished, reports written, one item failed
         err = capsys.readouterr().err
         assert "1 item(s) failed" in err and "INVALID_ARGUMENT" in err
@@ -217,7 +217,7 @@ def test_radd_model_solver_on_fake_server(tmp_path, fake):
 
 def _eval_cmd(out: Path, address: str) -> list[str]:
     return [sys.executable, "-m", "client", "eval", "implicature", "--out", str(out), "--server", address,
-            "--k", "0,1", "--templates", "1,2,3", "--limit", "4"]
+            "--k", "0,1", "--templates", "1,2,3", "--limit", "4", "--protocol", "score"]
 
 
 @pytest.mark.skipif(not (DATA / "implicature").exists(), reason="no implicature data")
@@ -261,7 +261,7 @@ def test_eval_with_two_servers_spreads_work(tmp_path):
         if not (DATA / "implicature").exists():
             pytest.skip("no implicature data")
         assert eval_main(["implicature", "--out", str(tmp_path), "--server", f"{a.address},{b.address}",
-                          "--k", "0", "--templates", "1,2", "--limit", "5"]) == 0
+                          "--k", "0", "--templates", "1,2", "--limit", "5", "--protocol", "score"]) == 0
         na, nb = a.servicer.counts["ScoreCandidates"], b.servicer.counts["ScoreCandidates"]
         assert na + nb == 10 and na > 0 and nb > 0, (na, nb)
     finally:

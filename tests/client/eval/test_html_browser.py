@@ -52,6 +52,8 @@ def test_every_html_report_renders_in_chromium(tmp_path):
         assert 'data-overflow="false"' in html, f"{page}: wider than {WIDTH}px"
         records = len(read_records(page.parent))
         assert html.count('class="item"') == records > 0 and 'class="legend"' in html
+        # the paper's Fig. 4 first: a block per type (the fake's parses match neither LF: no rows)
+        assert html.count('class="item fig4"') == 2 and "no item's top prediction is LF0 or LF1" in html
         assert html.count('class="row"') == 3 * records  # predicted, LF0, LF1
         assert "LF0 (P=" in html and "LF1 (P=" in html and html.count('class="p"') >= html.count('class="tok"') > 0
         shot = tmp_path / f"{page.parent.name}.png"

@@ -96,3 +96,23 @@ def test_token_page_prints_every_p_both_lf_probabilities_and_a_legend(tmp_path):
     assert "LF0 (P=0.250)" in page and "LF1 (P=0.750)" in page
     assert page.count('<span class="p">0.25</span>') == 3 and page.count('<span class="p">—</span>') == 3
     assert 'class="legend"' in page and "nowrap" not in page and "flex-wrap:wrap" in page
+
+
+def test_fig4_is_the_first_correctly_predicted_lf_per_type_with_its_alternative(tmp_path):
+    def rec(i: str, t: str, r0, r1, p0: float, top: str) -> dict:
+        return {"id": i, "type": t, "surface": f"s{i}", "p_lf0": p0, "rank_lf0": r0, "rank_lf1": r1,
+                "predictions": [{"text": top}], "tokens_pred": [{"text": top, "prob": 0.9}],
+                "tokens_lf0": [{"text": "L0", "prob": 0.4}], "tokens_lf1": [{"text": "L1", "prob": 0.6}]}
+    records = [rec("pp/1", "pp", None, 2, 0.3, "wrong"), rec("pp/2", "pp", None, 0, 0.2, "lf1-text"),
+               rec("pp/3", "pp", 0, None, 0.9, "lf0-text"), rec("scope/1", "scope", 1, None, 0.5, "x")]
+    items = amp._fig4_items(records)
+    assert [i["id"] for i in items] == ["pp (pp/2)", "scope"]
+    pred, alt = items[0]["rows"]
+    assert pred["label"] == "predicted, LF1 (beam search): lf1-text" and pred["tokens"][0]["text"] == "lf1-text"
+    assert alt["label"] == "alternative, LF0 (forced decode, P=0.200)" and alt["tokens"][0]["text"] == "L0"
+    assert items[1]["rows"] == [] and "no item's top prediction is LF0 or LF1 (1 items)" in items[1]["surface"]
+    path = tmp_path / "fig4.html"
+    R.token_confidence_html(amp._token_items(records), path, "t", fig4=items)
+    page = path.read_text()
+    assert page.count('class="item fig4"') == 2 and page.count('class="item"') == 4
+    assert page.index("Fig. 4: the first correctly predicted LF") < page.index("Items in order")
