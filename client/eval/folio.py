@@ -84,7 +84,7 @@ class FolioSuite(Suite):
         key = {"suite": self.name, "mode": mode(a), "split": a.split,
                "data": str(D.split_path(data_root(a), a.split)), "limit": a.limit}
         if key["mode"] == "translate":
-            key.update(model=a.model or "default", demo_split=a.demo_split, shots=a.shots, seed=a.seed,
+            key.update(model=a.model or "default", demo_split=a.demo_split, shots=a.shots,
                        **vars(decoding(a)))
         return key
 
