@@ -18,7 +18,8 @@ from client.eval import folio_grammar as G
 from client.eval.folio_data import Story
 
 INSTRUCTION = ("Translate each sentence into first-order logic. Predicates are capitalised words, "
-               "constants lower-case words; use ∀ ∃ ¬ ∧ ∨ ⊕ → ↔ = ≠.")
+               "constants lower-case words; write all, exists, - (not), & (and), | (or), xor, -> (implies), "
+               "<-> (if and only if), =, !=.")
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ def summary(records: Sequence[dict], mode: str) -> dict:
         "right_label_wrong_translation": sum(s["right_label_wrong_translation"] for s in scored),
         "syntax_errors": sum(1 for x in sentences if not x["parses"] and not x.get("missing") and x["finished"]),
         "unfinished": sum(1 for x in sentences if not x["finished"]),
-        "out_of_grammar": sum(1 for x in sentences if not x.get("missing") and not x["in_grammar"]),
+        "out_of_grammar": sum(1 for x in sentences if x["in_grammar"] is False),
         "unknown": {"sentences": relations["UNKNOWN"], "labels": sum(s["label"] == "UNKNOWN" for s in scored)},
         "inconsistent_samples": sum(s["label"] == "INCONSISTENT" for s in scored),
         "alignment": {"sentences_renamed": len(aligned), "sentences_compared": len(compared),

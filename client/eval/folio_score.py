@@ -1,6 +1,7 @@
 """Scoring translations of FOLIO stories by proof, and auditing the gold formulas.
 
-Per sentence: does the translation parse (the `folio` reader), is it in the decode grammar,
+Per sentence: does the translation parse (the `folio` reader), was the decoder's output in
+the decode grammar,
 and how does it relate to the gold formula after name alignment (`folio_align`): EQUIVALENT,
 STRONGER (it entails the gold formula, not conversely), WEAKER, NOT_RELATED (neither entails
 the other) or UNKNOWN (a budget ran out), with the prover's proofs or checked countermodel.
@@ -120,7 +121,9 @@ def _sample(story: Story, golds: Sequence[Any], sample: Sequence[dict]) -> dict:
         f, err = read(tr["text"])
         forms.append(f)
         rec = {"role": "conclusion" if i == len(sample) - 1 else "premise", "text": tr["text"],
-               "parses": f is not None, "in_grammar": G.in_grammar(tr["text"]) if tr["text"] else False,
+               "parses": f is not None,
+               # the decoder's own output against the decode grammar (None: not decoded, an oracle)
+               "raw": tr.get("raw"), "in_grammar": G.in_grammar(tr["raw"]) if "raw" in tr else None,
                "finished": tr.get("finished", True), "gold_parses": golds[i] is not None, "relation": None}
         if tr["text"] is None:
             rec["missing"] = True  # nothing to score (an oracle without a gold conclusion)

@@ -49,9 +49,10 @@ def params_for(d: Decoding, story_id: str, sample: int, sentence: int):
 
 def translate(backend: Any, head: str, story_id: str, sentences: Sequence[str], d: Decoding,
               should_stop: Callable[[], bool] = lambda: False) -> list[list[dict]]:
-    """`d.samples` translations of `sentences`: per sample, per sentence, `text` (the output,
-    stripped), `finished` (the model ended it; an unfinished output ran out of tokens) and
-    `logprob`."""
+    """`d.samples` translations of `sentences`: per sample, per sentence, `raw` (the decoder's
+    output, stripped), `text` (the same in FOLIO's symbols; `raw` itself when it is not in the
+    grammar), `finished` (the model ended it; an unfinished output ran out of tokens) and
+    `logprob`. Later sentences see the sample's earlier `raw` translations."""
     grammar = G.grammar_text()
     out = []
     for k in range(d.samples):
@@ -61,9 +62,10 @@ def translate(backend: Any, head: str, story_id: str, sentences: Sequence[str], 
             prompt = P.sentence_prompt(head, done, sentence)
             hyps = backend.decode(prompt, FMT, params_for(d, story_id, k, i), grammar, should_stop)
             h = hyps[0] if hyps else None
-            text = h.text.strip() if h is not None else ""
-            sample.append({"text": text, "finished": bool(h is not None and getattr(h, "finished", True)),
+            raw = h.text.strip() if h is not None else ""
+            sample.append({"raw": raw, "text": G.to_folio(raw) if G.in_grammar(raw) else raw,
+                           "finished": bool(h is not None and getattr(h, "finished", True)),
                            "logprob": float(h.logprob) if h is not None else None})
-            done.append((sentence, text))
+            done.append((sentence, raw))
         out.append(sample)
     return out
