@@ -74,14 +74,22 @@ def structural(f: Formula, kind: str, rng: random.Random) -> Formula | None:
     raise ValueError(f"unknown perturbation {kind!r}; expected one of {', '.join(STRUCTURAL)}")
 
 
-def perturb(fols: Sequence[str], rng: random.Random, rename: str | None = None,
-            change_rate: float = 0.3) -> tuple[list[str], list[str | None]]:
+def _read(text: str | None) -> Formula | None:
+    try:
+        return None if text is None else logic.parse(text, "folio")
+    except logic.LFParseError:
+        return None
+
+
+def perturb(fols: Sequence[str | None], rng: random.Random, rename: str | None = None,
+            change_rate: float = 0.3) -> tuple[list[str | None], list[str | None]]:
     """A story's formulas perturbed: all predicates renamed by `rename` (None,
     `rename_normalised` or `rename_opaque`), and each formula changed with probability
     `change_rate` by a structural perturbation that applies. Returns the texts (`folio`) and
-    the structural change made to each (None: only the renaming)."""
-    forms = [logic.parse(t, "folio") for t in fols]
-    preds = sorted({p for f in forms for p, _ in logic.predicates(f)}) if rename else []
+    the structural change made to each (None: only the renaming). A formula that is missing
+    (None) or does not parse is passed through as it is."""
+    forms = [_read(t) for t in fols]
+    preds = sorted({p for f in forms if f is not None for p, _ in logic.predicates(f)}) if rename else []
     if rename == "rename_normalised":
         m = {p: p.lower() + "_" for p in preds}
     elif rename == "rename_opaque":
@@ -91,7 +99,11 @@ def perturb(fols: Sequence[str], rng: random.Random, rename: str | None = None,
     else:
         raise ValueError(f"unknown renaming {rename!r}")
     out, changes = [], []
-    for f in forms:
+    for text, f in zip(fols, forms):
+        if f is None:
+            out.append(text)
+            changes.append(None)
+            continue
         change = None
         if rng.random() < change_rate:
             for kind in rng.sample(STRUCTURAL, len(STRUCTURAL)):
