@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import logic
+from logic.ast import Atom, Const
 from client.eval import folio_align as A
 from client.eval import folio_grammar as G
 from client.eval.folio_data import Story
@@ -28,6 +29,10 @@ LABEL_OF = {"TRUE": "True", "FALSE": "False", "UNCERTAIN": "Uncertain", "INCONSI
             "UNKNOWN": "UNKNOWN"}
 RELATIONS = ("EQUIVALENT", "STRONGER", "WEAKER", "NOT_RELATED", "UNKNOWN")
 _ENTAILS = {"TRUE": True, "INCONSISTENT": True, "FALSE": False, "UNCERTAIN": False}
+# a conclusion no story mentions: premises decide it (TRUE/FALSE) only when they are
+# inconsistent, and then the proof refutes the premises alone; otherwise UNCERTAIN comes with
+# a model of the premises
+FRESH = Atom("AmbitAuditFresh", (Const("ambit_audit_fresh"),))
 
 
 def read(text: str | None) -> tuple[Any, str | None]:
@@ -47,7 +52,9 @@ def audit(story: Story) -> dict:
     """What the gold formulas say: `gold_label` (the prover's, from the gold premises and
     conclusion; None without a conclusion formula), `agrees`, and why not (`problem`:
     unparseable, inconsistent, unknown, label), with the prover's evidence. Without a
-    conclusion formula only the premises are checked (parse, consistent): `label_checked` false."""
+    conclusion formula only the premises are checked (parse, consistent): `label_checked` false.
+    The evidence of inconsistent premises is a refutation of the premises alone (the
+    conclusion's proof of an INCONSISTENT story may use the conclusion too)."""
     return audit_batch([story])[0]
 
 
@@ -71,9 +78,12 @@ def audit_batch(stories: Sequence[Story], workers: int = 1) -> list[dict]:
         if not ps:
             rec["problem"] = "no premises"
             continue
-        # without a conclusion, decide(ps, ps[0]) is TRUE exactly when the premises have a model
-        todo.append((len(out) - 1, ps, conc[0] if conc[0] is not None else ps[0]))
+        todo.append((len(out) - 1, ps, conc[0] if conc[0] is not None else FRESH))
     decisions = logic.decide_batch([(ps, c) for _, ps, c in todo], FMT, workers=workers) if todo else []
+    recheck = [k for k, ((_, _, c), d) in enumerate(zip(todo, decisions)) if d.verdict == "INCONSISTENT" and c != FRESH]
+    for k, d in zip(recheck, logic.decide_batch([(todo[k][1], FRESH) for k in recheck], FMT) if recheck else []):
+        if d.verdict == "INCONSISTENT":
+            decisions[k] = d
     for (i, _, _), d in zip(todo, decisions):
         rec, s = out[i], stories[i]
         rec["gold_evidence"] = d.to_dict()

@@ -293,3 +293,17 @@ def test_train_split_audit_lists_disagreements_with_evidence(shared_data, tmp_pa
             assert r["gold_errors"] and all(k.startswith("premises-FOL[") for k in r["gold_errors"])
         else:  # inconsistent premises come with the refutation, replayed by the prover
             assert r["problem"] == "inconsistent" and r["gold_evidence"]["proof"]
+
+
+def test_inconsistent_gold_premises_are_refuted_by_the_premises_alone():
+    row = {**stories(1)[0], "premises": ["A is.", "Nothing is B.", "c"], "conclusion-FOL": "A(a)",
+           "premises-FOL": ["A(a)", "∀x (B(x) ↔ ¬B(x))", "C(c)"], "label": "True"}
+    r = S.audit(D.story_from_row(row, "t", "1"))
+    assert r["problem"] == "inconsistent" and not r["agrees"] and r["gold_label"] == "INCONSISTENT"
+    assert r["gold_evidence"]["premises_used"] == [1] and r["gold_evidence"]["proof"]
+    del row["conclusion-FOL"]
+    r = S.audit(D.story_from_row(row, "t", "1"))
+    assert r["problem"] == "inconsistent" and r["gold_evidence"]["premises_used"] == [1]
+    row["premises-FOL"][1] = "∀x (B(x) → ¬A(x))"
+    r = S.audit(D.story_from_row(row, "t", "1"))
+    assert r["agrees"] and r["problem"] is None and r["gold_evidence"]["model"]["true_atoms"]
