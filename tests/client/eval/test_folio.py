@@ -307,3 +307,11 @@ def test_inconsistent_gold_premises_are_refuted_by_the_premises_alone():
     row["premises-FOL"][1] = "∀x (B(x) → ¬A(x))"
     r = S.audit(D.story_from_row(row, "t", "1"))
     assert r["agrees"] and r["problem"] is None and r["gold_evidence"]["model"]["true_atoms"]
+
+
+def test_folio_has_its_options_and_stays_out_of_all():
+    from client.eval.suites import ALL, SUITES
+
+    assert "folio" in SUITES and "folio" not in {name for name, _ in ALL}
+    a = cli.build_parser().parse_args(["folio", "--out", "o", "--split", "validation", "--samples", "3", "--shots", "1"])
+    assert (a.split, a.samples, a.shots, a.beam, a.demo_split, a.audit_gold) == ("validation", 3, 1, 1, "train", False)
