@@ -1,6 +1,6 @@
 """`python -m generators <command> ...`: every input the evaluations need, as JSONL.
 
-Commands: amp, amp-prompts (AmP), radd-parse, radd (RADD), implicature.
+Commands: amp, amp-prompts (AmP), radd-parse, radd (RADD), implicature, folio.
 Each family's command line lives beside its code (`generators/<family>/cli.py`).
 """
 
@@ -16,6 +16,7 @@ COMMANDS = {
     "radd-parse": "generators.radd.cli",
     "radd": "generators.radd.cli",
     "implicature": "generators.implicature.cli",
+    "folio": "generators.folio.cli",
 }
 
 

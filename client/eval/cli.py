@@ -1,6 +1,6 @@
 """``python -m client eval <suite> --out DIR [...]``: run a suite, resumably, and report.
 
-Suites: amp-zeroshot, amp-fewshot, radd, implicature, all. Results go to
+Suites: amp-zeroshot, amp-fewshot, radd, implicature, folio, all. Results go to
 ``DIR/results.jsonl`` (one record per item, durable on completion; a rerun with the same
 arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
 records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.

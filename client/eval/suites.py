@@ -7,12 +7,14 @@ an instance here (and in ``ALL`` when ``client eval all`` should run it).
 from __future__ import annotations
 
 from client.eval.amp import FewShotSuite, ZeroShotSuite
+from client.eval.folio import FolioSuite
 from client.eval.implicature import ImplicatureSuite
 from client.eval.radd_suite import RaddSuite
 from client.eval.suite import Suite
 
 SUITES: dict[str, Suite] = {s.name: s for s in (ZeroShotSuite(), FewShotSuite(), RaddSuite(),
                                                  ImplicatureSuite())}
+SUITES["folio"] = FolioSuite()  # not in ALL: it loads its own model in process (README, "FOLIO")
 
 # (output sub-directory, suite) in the order `client eval all` runs them
 ALL: tuple[tuple[str, Suite], ...] = (

@@ -310,7 +310,7 @@ def test_eval_all_on_fake_server_writes_index(tmp_path, fake):
 def test_every_suite_is_registered_with_its_own_options():
     from client.eval.cli import build_parser
     from client.eval.suites import ALL, SUITES
-    assert list(SUITES) == ["amp-zeroshot", "amp-fewshot", "radd", "implicature"]
+    assert list(SUITES) == ["amp-zeroshot", "amp-fewshot", "radd", "implicature", "folio"]
     assert [name for name, _ in ALL] == ["amp-zeroshot", "amp-fewshot", "implicature", "radd", "radd-model"]
     parser = build_parser()
     radd = parser.parse_args(["radd", "--out", "o", "--data", "a.jsonl", "b", "--solver", "responses"])
