@@ -122,13 +122,14 @@ class FolioSuite(Suite):
         return S.score_story(s, [[{"text": g} for g in s.gold_fol]])
 
     def backend(self, model: str | None) -> Any:
-        """The model, loaded once per process (the embedded engine, `server.model.ModelBackend`)."""
+        """The model, loaded once per process: the embedded engine, or a model served elsewhere
+        (`openai:<MODEL>@<BASE_URL>`, key from $OPENAI_API_KEY), through `server.model.load_backend`."""
         with self._lock:
             if self._backend is None:
-                from server.model import ModelBackend
+                from server.model import load_backend
 
                 print(f"folio: loading model {model or '(default)'} ...", file=sys.stderr, flush=True)
-                self._backend = ModelBackend.load(model)
+                self._backend = load_backend(model)
             return self._backend
 
     def _translate(self, item: dict, pool, d: T.Decoding, shots: int, model: str | None) -> dict:
