@@ -42,6 +42,24 @@ def _fmt(name: str) -> int:
         raise ValueError(f"format must be one of {sorted(_FORMATS)}, not {name!r}") from None
 
 
+def _ms(seconds: float) -> int:
+    """A budget in seconds as the protocol's milliseconds (0: the server's default)."""
+    if seconds < 0:
+        raise ValueError(f"a Prolog budget cannot be negative ({seconds} s)")
+    return int(round(seconds * 1000))
+
+
+def _prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio: float, seed: int) -> None:
+    """Set `req`'s prompt: the literal `prompt`, else the AmP prompt of `setting`, else nothing,
+    so that the server's default prompt applies (the same default for every client and the RPC)."""
+    if prompt is not None:
+        req.prompt = prompt
+    elif setting is not None:
+        req.prompt_spec.CopyFrom(pb.PromptSpec(
+            setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
+            type=type, ratio=ratio, seed=seed))
+
+
 # ---------------------------------------------------------------------------- client
 
 class Client:
@@ -97,10 +115,12 @@ class Client:
                            temperature: float = 0.0, seed: int | None = None,
                            setting: str | None = None, type: str = "", ratio: float = 0.0,
                            spec_seed: int = 0, closed_vocabulary: bool | None = None,
-                           timeout: float | None = None) -> ParseDistribution:
+                           prolog_seconds: float = 0.0, timeout: float | None = None) -> ParseDistribution:
         """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" is filled
         in), or from an AmP prompt the server builds (``setting`` zeroshot|fewshot, ``type``,
-        ``ratio``, ``spec_seed``)."""
+        ``ratio``, ``spec_seed``), else with the server's default prompt (no prompt is sent:
+        ``server.service.prompting.default_prompt``, a few-shot mix over AmP's five types).
+        ``prolog_seconds``: the Prolog budget of each equivalence check (0: the server's)."""
         decoding = pb.DecodingParams(
             strategy=pb.DECODING_STRATEGY_SAMPLE if strategy == "sample" else pb.DECODING_STRATEGY_BEAM,
             beam_size=k if strategy != "sample" else 0,
@@ -111,15 +131,9 @@ class Client:
         if closed_vocabulary is not None:
             decoding.closed_vocabulary = closed_vocabulary
         req = pb.ParseDistributionRequest(request_id=self._rid(), utterance=utterance,
-                                          format=_fmt(fmt), decoding=decoding)
-        if prompt is not None:
-            req.prompt = prompt
-        elif setting is not None:
-            req.prompt_spec.CopyFrom(pb.PromptSpec(
-                setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
-                type=type, ratio=ratio, seed=spec_seed))
-        else:
-            req.prompt = "{utterance}"
+                                          format=_fmt(fmt), decoding=decoding,
+                                          time_limit_ms=_ms(prolog_seconds))
+        _prompt_source(req, prompt, setting, type, ratio, spec_seed)
         r = self._call("ParseDistribution", req, timeout)
         return ParseDistribution(
             candidates=[_candidate(c) for c in r.candidates],
@@ -233,22 +247,19 @@ class Client:
 
     def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol", k: int = 5,
                         strategy: str = "beam", setting: str | None = None, type: str = "", ratio: float = 0.0,
-                        timeout: float | None = None) -> ExplainedDistribution:
+                        prolog_seconds: float = 0.0, timeout: float | None = None) -> ExplainedDistribution:
         """``parse_distribution`` with ``explain`` on: every meaning class's paraphrase, and the
         two heaviest classes explained. Prompt as there: literal ``prompt``, else the AmP prompt
-        of ``setting``, else the utterance itself."""
+        of ``setting``, else the server's default prompt. ``prolog_seconds``: the Prolog budget of
+        each call (grouping, explanation; 0: the server's)."""
         sample = strategy == "sample"
         req = pb.ParseDistributionRequest(
             request_id=self._rid(), utterance=utterance, format=_fmt(fmt), explain=True,
+            time_limit_ms=_ms(prolog_seconds),
             decoding=pb.DecodingParams(
                 strategy=pb.DECODING_STRATEGY_SAMPLE if sample else pb.DECODING_STRATEGY_BEAM,
                 beam_size=0 if sample else k, num_samples=k if sample else 0))
-        if prompt is None and setting is not None:
-            req.prompt_spec.CopyFrom(pb.PromptSpec(
-                setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
-                type=type, ratio=ratio))
-        else:
-            req.prompt = "{utterance}" if prompt is None else prompt
+        _prompt_source(req, prompt, setting, type, ratio, 0)
         r = self._call("ParseDistribution", req, timeout)
         dist = ParseDistribution(
             candidates=[_candidate(c) for c in r.candidates],

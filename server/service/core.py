@@ -133,12 +133,12 @@ class AmbitCore:
         out = distribution.Distribution(prompt, self.model_id, distribution.candidates(hyps, fmt))
 
         def equivalent(a: str, b: str) -> str:
-            budget = deadline.budget(0, self.prolog_seconds)
+            budget = deadline.budget(query.time_limit_s, self.prolog_seconds)
             return str(logic.equivalent(a, b, fmt=fmt, time_limit=budget).verdict)
 
         distribution.group(out, equivalent)
         if query.explain:
-            explain.explain_classes(out, query.utterance, fmt, deadline, self.prolog_seconds)
+            explain.explain_classes(out, query.utterance, fmt, deadline, query.time_limit_s or self.prolog_seconds)
         return out
 
     # -- info ---------------------------------------------------------------------------
