@@ -20,6 +20,7 @@ import grpc
 
 from client.channel import make_channel, split_servers
 from client.credentials import ClientSecurity, token_from
+from client.diagnose import hint
 from client.errors import AmbitError, _item_error, _wrap
 from client.results import (  # noqa: F401  (re-exported: `client.api` is where users find them)
     _CONSISTENCY, CandidateScore, Equivalence, Interpretation, LFCandidate, MeaningClass, ModelInfo,
@@ -71,18 +72,22 @@ class Client:
     instead of failing at once with ``UNAVAILABLE``.
     ``tls_ca``: PEM CA file that verifies the server (TLS); ``tls_cert``/``tls_key``: client
     certificate and key (mTLS); ``token``: bearer token sent with every call (default
-    ``$AMBIT_TOKEN``). ``security`` gives all four at once (``client.credentials``).
+    ``$AMBIT_TOKEN``; refused without TLS to a host that is not loopback unless ``insecure``).
+    ``security`` gives them all at once (``client.credentials``). A call that never reached a
+    server fails with a next step in its message ("nothing listens at ...", "the server may
+    need TLS: pass --tls-ca", "certificate not trusted by --tls-ca ...": ``client.diagnose``).
     """
 
     def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
                  wait_for_ready: bool = False, *, tls_ca: str | None = None, tls_cert: str | None = None,
-                 tls_key: str | None = None, token: str | None = None,
+                 tls_key: str | None = None, token: str | None = None, insecure: bool = False,
                  security: ClientSecurity | None = None):
         self.servers = split_servers(address)
         self.timeout = timeout
         self.wait_for_ready = wait_for_ready
         if security is None:
-            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None))
+            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None), insecure)
+        self._security = security
         self._channel = make_channel(self.servers, security)
         self._stub = pb_grpc.AmbitServiceStub(self._channel)
         self._ids = itertools.count()
@@ -98,7 +103,13 @@ class Client:
                 request, timeout=self.timeout if timeout is None else timeout,
                 wait_for_ready=self.wait_for_ready)
         except grpc.RpcError as err:
-            raise _wrap(err) from None
+            raise self._error(err) from None
+
+    def _error(self, err: grpc.RpcError) -> AmbitError:
+        """The call's AmbitError; one that never reached a server says what to do first."""
+        e = _wrap(err)
+        step = hint(e.code, e.message, self.servers, self._security)
+        return e if step is None else AmbitError(e.code, f"{step} ({e.message})", e.violations)
 
     def close(self) -> None:
         self._channel.close()
@@ -171,7 +182,7 @@ class Client:
                     wait_for_ready=self.wait_for_ready):
                 out[res.index] = failed(res.status) if res.status.code else convert(res.response)
         except grpc.RpcError as err:
-            raise _wrap(err) from None
+            raise self._error(err) from None
         missing = [i for i, x in enumerate(out) if x is None]
         if missing:
             raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
@@ -230,7 +241,7 @@ class Client:
         try:
             r = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
         except grpc.RpcError as err:
-            raise _wrap(err) from None
+            raise self._error(err) from None
         return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
 
     # -- readings explained

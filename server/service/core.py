@@ -10,6 +10,7 @@ from typing import Any, Iterator, Sequence
 
 import logic
 from logic.explain import Explanation
+from logic.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
 
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
@@ -144,7 +145,7 @@ class AmbitCore:
     # -- info ---------------------------------------------------------------------------
     def info(self) -> ServerInfo:
         return ServerInfo(
-            model=dict(self.model_info), formats=tuple(logic.FORMATS), model_loaded=self.worker is not None,
+            model=dict(self.model_info), formats=tuple(DIALECTS), model_loaded=self.worker is not None,
             limits=self.limits, max_batch=self.worker.max_batch if self.worker else 0,
             server_id=self.server_id, version=VERSION,
         )
