@@ -8,7 +8,10 @@ records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``D
 Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
 ``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
 data is absent is skipped with one line naming the missing file, where the data set comes from
-and how to point ambit at it (``all`` lists the skipped suites in its summary).
+and how to point ambit at it (``all`` lists the skipped suites in its summary). That holds for the
+default data root only: a ``--data`` given on the command line that does not exist, or that lacks
+what a requested suite needs, is an error (exit status 2, one line), never a fallback to generated
+data.
 
 Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
 2 the output directory belongs to a run with other arguments; 3 the run finished and its reports
@@ -26,7 +29,7 @@ from collections.abc import Iterable
 from client.eval import report as R
 from client.eval.runner import ItemsFailed, RunAborted, run_suite
 from client.eval.store import RunMismatch
-from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, option
+from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
 from client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
@@ -44,6 +47,10 @@ COMMON = (
     option("--workers", type=int, help="concurrent requests (default: one per server)"),
     option("--data", type=Path, default=DEFAULT_DATA, help="reference data root"),
     option("--timeout", type=float, default=600.0, help="per-call deadline, seconds"),
+    option("--insecure", action="store_true",
+           help="send the token over plaintext to a non-loopback address (warns once)"),
+    option("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"), default="WARNING",
+           help="log level (DEBUG also shows gRPC's own log lines)"),
 )
 
 
@@ -82,6 +89,41 @@ def check_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> 
             skipped[name] = missing
             print(missing.line(), file=sys.stderr, flush=True)
     return skipped
+
+
+def check_given_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> None:
+    """ValueError (one line) when ``--data`` was given and does not exist, or lacks what a
+    requested suite needs; only the default data root may fall back to generated items."""
+    if args.data is DEFAULT_DATA:
+        return
+    paths = [Path(d) for d in args.data] if isinstance(args.data, (list, tuple)) else [Path(args.data)]
+    for path in paths:
+        if not path.exists():
+            raise ValueError(f"--data {path} does not exist")
+    shown = " ".join(map(str, paths))
+    for name, suite in named:
+        missing = suite.missing_data(args)
+        if missing is not None:
+            raise ValueError(f"--data {shown} lacks what {name} needs: {missing.reason()}")
+        fallback = _fallback(suite, args)
+        if fallback:
+            raise ValueError(f"--data {shown} lacks what {name} needs: {fallback} "
+                             "(without --data, generated items stand in)")
+
+
+def _fallback(suite: Suite, args: argparse.Namespace) -> str | None:
+    """What a suite would generate because the data root lacks it (None: nothing)."""
+    from client.eval import amp_items
+    setting = getattr(suite, "setting", None)
+    if setting is not None:
+        types = getattr(args, "types", None) or []
+        if amp_items.items_source(data_root(args), setting, types) == "generated":
+            return f"AmP's {setting} archives under {data_root(args) / 'amp' / setting}"
+    source = getattr(suite, "source", None)
+    if setting is None and callable(source) and getattr(args, "source", None) == "auto" \
+            and source(args) == "generated":
+        return "the RADD benchmark's *_results_*.jsonl files (radd/benchmark/)"
+    return None
 
 
 def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -> dict:
@@ -123,7 +165,9 @@ def _run(args: argparse.Namespace) -> bool:
     suite = SUITES.get(args.suite)
     if suite is None and args.limit is None:
         args.limit = ALL_DEFAULT_LIMIT
-    skipped = check_data(ALL if suite is None else [(args.suite, suite)], args)
+    named = ALL if suite is None else [(args.suite, suite)]
+    check_given_data(named, args)
+    skipped = check_data(named, args)
     if suite is not None and skipped:
         return False
     if suite is not None and not suite.needs_server(args):
