@@ -24,11 +24,14 @@ def add_prolog_seconds(p: argparse.ArgumentParser) -> None:
 def quiet_grpc(argv: list[str]) -> None:
     """Silence gRPC's C-core log lines (TLS handshake failures and the like, printed raw on
     stderr) unless ``--log-level DEBUG`` is in ``argv``, and set Python's log level; must run
-    before gRPC starts. A ``GRPC_VERBOSITY`` already in the environment is kept."""
+    before gRPC starts. Below DEBUG a ``GRPC_VERBOSITY`` already in the environment is kept."""
     level = "WARNING"
     for a, nxt in zip(argv, [*argv[1:], ""]):
         if a == "--log-level" or a.startswith("--log-level="):
             level = a.partition("=")[2] or nxt
     if level in LOG_LEVELS and level != "WARNING":
         logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    os.environ.setdefault("GRPC_VERBOSITY", "INFO" if level == "DEBUG" else "NONE")
+    if level == "DEBUG":
+        os.environ["GRPC_VERBOSITY"] = "INFO"  # gRPC's handshake lines are INFO; its DEBUG adds a banner
+    else:
+        os.environ.setdefault("GRPC_VERBOSITY", "NONE")
