@@ -215,3 +215,18 @@ def test_token_is_not_sent_in_plaintext_to_a_remote_host(tmp_path, monkeypatch):
 def test_help_of_the_readme_commands_runs_in_a_fresh_process():
     r = _cli("explain", "--help", timeout=60)
     assert r.returncode == 0 and "--tls-ca" in r.stdout and r.stderr == ""
+
+
+# ------------------------------------------------------------------ README's example with a model
+
+@pytest.mark.slow
+@pytest.mark.parametrize("prompt", [["--setting", "fewshot", "--type", "scope"], []])
+def test_readme_explain_example_finishes_on_the_default_model(prompt):
+    """README: `client explain "every boy saw a dog" --setting fewshot --type scope` (and with the
+    default prompt), embedded server with the default model: readings with their mass, and a
+    question or a note saying why there is none."""
+    r = _cli("explain", UTTERANCE, *prompt, "--json", timeout=1800)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout)
+    assert out["model_id"] and out["readings"] and all(x["weight"] is not None for x in out["readings"])
+    assert out["question"] is not None or out["note"]
