@@ -21,15 +21,17 @@ are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to ret
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from collections.abc import Iterable
 
 from client.eval import report as R
+from client.eval.glossary import glossary
 from client.eval.runner import ItemsFailed, RunAborted, run_suite
 from client.eval.store import RunMismatch
-from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
+from client.eval.suite import DEFAULT_DATA, REPO, MissingData, Option, RunContext, Suite, data_root, option
 from client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
@@ -91,10 +93,18 @@ def check_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> 
     return skipped
 
 
+def default_data_root() -> Path:
+    """The data root when ``--data`` is not given: ``$AMBIT_DATA`` as it is now, else
+    ``../shared/data`` beside the checkout."""
+    return Path(os.environ.get("AMBIT_DATA") or REPO.parent / "shared" / "data")
+
+
 def check_given_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> None:
     """ValueError (one line) when ``--data`` was given and does not exist, or lacks what a
-    requested suite needs; only the default data root may fall back to generated items."""
+    requested suite needs; only the default data root (``$AMBIT_DATA``, else ../shared/data)
+    may lack data (then suites skip, or fall back to generated items)."""
     if args.data is DEFAULT_DATA:
+        args.data = default_data_root()
         return
     paths = [Path(d) for d in args.data] if isinstance(args.data, (list, tuple)) else [Path(args.data)]
     for path in paths:
@@ -132,7 +142,7 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
     model = client.info().model_id
     index = {"suite": "all", "model": model, "limit": args.limit, "suites": {},
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
-    md = [f"# ambit evaluation — {model} (limit {args.limit})\n"]
+    md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
     failures: list[tuple[str, int]] = []
     for name, suite in ALL:
         if name in skipped:
