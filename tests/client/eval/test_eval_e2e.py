@@ -21,7 +21,7 @@ TYPES = ("pp", "scope", "revscope", "bound", "conj")
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1200)
+@pytest.mark.timeout(3600)
 def test_eval_all_embedded_default_model(tmp_path):
     if not (DATA / "implicature").exists() or not (DATA / "radd").exists():
         pytest.skip("reference data absent")
