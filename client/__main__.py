@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from client.api import AmbitError
     from client.connect import connect
-    from client.credentials import PlaintextToken, from_args
+    from client.credentials import from_args
     try:
         security = from_args(args)
     except ValueError as err:
@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=security) as client:
             result = _call(client, args)
-    except PlaintextToken as err:
+    except ValueError as err:  # a token refused over plaintext, a negative budget, a bad address
         print(f"error: {err}", file=sys.stderr)
         return 2
     except AmbitError as err:
