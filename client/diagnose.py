@@ -1,10 +1,12 @@
 """A next step for a call that never reached the server: which of "nothing listens", "the server
 may need TLS" or "the certificate is not trusted" it was, read from gRPC's connection error and,
-where that does not tell, from a plain TCP connect to each address."""
+where that does not tell, from a TCP connect to each address (and a TLS handshake, to tell a TLS
+server from one that closed the connection for another reason)."""
 
 from __future__ import annotations
 
 import socket
+import ssl
 
 from client.credentials import ClientSecurity
 
@@ -30,11 +32,28 @@ def hint(code: str, message: str, servers: list[str], security: ClientSecurity) 
         ports = sorted({s.rpartition(":")[2] for s in silent})
         return (f"nothing listens at {', '.join(silent)}: is the server running "
                 f"(python -m server --port {ports[0]})?")
-    if not security.tls:
-        return "the server may need TLS: pass --tls-ca"
     if silent:
         return f"nothing listens at {', '.join(silent)}"
+    if not security.tls and any(speaks_tls(s) for s in servers):
+        return "the server may need TLS: pass --tls-ca"
     return None
+
+
+def speaks_tls(addr: str, timeout: float = 2.0) -> bool:
+    """Whether the server at ``host:port`` completes a TLS handshake (its certificate unchecked:
+    this only asks which protocol it speaks)."""
+    host, sep, port = addr.rpartition(":")
+    if not sep or not port.isdigit():
+        return False
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+    ctx.set_alpn_protocols(["h2"])
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as sock:
+            with ctx.wrap_socket(sock, server_hostname=host.strip("[]")):
+                return True
+    except (OSError, ssl.SSLError):
+        return False
 
 
 def listens(addr: str, timeout: float = 1.0) -> bool:

@@ -230,3 +230,26 @@ def test_readme_explain_example_finishes_on_the_default_model(prompt):
     out = json.loads(r.stdout)
     assert out["model_id"] and out["readings"] and all(x["weight"] is not None for x in out["readings"])
     assert out["question"] is not None or out["note"]
+
+
+def test_a_closed_connection_from_a_server_without_tls_is_not_blamed_on_tls():
+    import threading
+
+    from client.diagnose import hint
+    listener = socket.create_server(("127.0.0.1", 0))
+    addr = f"127.0.0.1:{listener.getsockname()[1]}"
+
+    def close_each() -> None:
+        for _ in range(2):
+            conn, _ = listener.accept()
+            conn.close()
+
+    t = threading.Thread(target=close_each, daemon=True)
+    t.start()
+    raw = f"failed to connect to all addresses; last error: UNAVAILABLE: ipv4:{addr}: Socket closed"
+    try:
+        assert hint("UNAVAILABLE", raw, [addr], credentials.ClientSecurity()) is None
+        assert hint("INVALID_ARGUMENT", raw, [addr], credentials.ClientSecurity()) is None
+    finally:
+        t.join(10)
+        listener.close()
