@@ -2,8 +2,9 @@
 found and checked in SWI-Prolog (`logic/prolog/situations.pl`) under the restricted reading.
 
 A scene has distinct elements for individuals and events, each with its one noun (or verb),
-names for distinct elements (a name with none of the nouns, or one the readings say of it), at most one filler per role of an event, and at least one thing of
-each noun that a universal ranges over ("every boy" presupposes boys). The search tries every
+names for distinct elements (with no noun, or one the readings say of that name), at most one
+filler per role of an event, and at least one thing of each noun that a universal ranges over
+("every boy" presupposes boys). The search tries every
 domain size from the number of names up to `bound` (names + the variables of both readings), so
 a scene returned is of least size within the bound; the model checker confirms it.
 """

@@ -7,20 +7,22 @@
         and(Fs)   or(Fs)      n-ary
     A scene is model(Dom, Names, Sorts, Facts): elements 1..N; Names pairs each name with its
     element (distinct names, distinct elements); Sorts gives every unnamed element exactly one
-    sort (its noun, or its verb for an event) and a named element none; Facts is an
+    sort (its noun, or its verb for an event) and a named element none or one of the nouns the
+    readings say of that name (NameKinds: Name-Nouns pairs), so that readings that differ only
+    in which name a noun is said of (walker(TM) against walker(DBA)) are told apart; Facts is an
     ordered set of binary rel(P, [E1, E2]). A unary atom is true of an element iff it is the
-    element's sort. A named element may take a noun too, one of those the readings predicate
-    of that name (NameKinds: Name-Nouns pairs), so that readings that differ only in which name
-    a noun is said of (walker(TM) against walker(DBA)) are told apart. Each event has at most one filler per role (the Functional predicates).
+    element's sort. Each event has at most one filler per role (the Functional predicates).
     Presupposition: every noun a universal ranges over has at least one element. Required: the
     sorts that A cannot be true without (its existentials outside every OR), a pruning only.
 
     Search (situation/9): domain sizes from the number of names up; for each size every sort
     assignment (each name none or one of its nouns; unnamed elements in sort order, which loses
-    nothing since they are interchangeable); then the facts that A's witnesses make true. Once sorts are fixed both
-    readings are monotone in the binary facts (restrictors are unary), so if any scene of that
-    size and sorts makes A true and B false, one made of A's witnesses alone does: the search is
-    complete, and the first scene found is of least size within the bound. Witnesses for an
+    nothing since they are interchangeable); then the facts that A's witnesses make true (an
+    existential whose body has no binary atom takes one witness: any other gives the same
+    facts). Once sorts are fixed both readings are monotone in the binary facts (restrictors
+    are unary), so if any scene of that size and sorts makes A true and B false, one made of A's
+    witnesses alone does: the search is complete, and the first scene found is of least size
+    within the bound. Witnesses for an
     existential are taken among the elements already used and the first unused element of the
     right sort (the unused ones are interchangeable). Every scene returned is checked by the
     truth definition holds/2 (A true, B false), independently of how it was built.
