@@ -2,8 +2,11 @@
 
 Commands: parse, score, equiv, entails, canon, radd, health, info, stats, eval, explain.
 Every command takes ``--server host:port[,host:port...]`` (default: start an embedded
-server with the default model) and ``--json`` for machine-readable output. A server error
-prints the gRPC status code name and the server's message, and exits with status 1.
+server with the default model), the TLS and token options (``--tls-ca``, ``--tls-cert``,
+``--tls-key``, ``--auth-token-file``, ``--insecure``), ``--log-level`` and ``--json`` for
+machine-readable output. A server error prints the gRPC status code name and the server's
+message, and exits with status 1; a call that never reached a server says what to check.
+gRPC's own log lines (e.g. TLS handshake failures) are silenced unless ``--log-level DEBUG``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import dataclasses
 import json
 import sys
 from typing import Any
+
+from client.cli_options import add_log_level, add_prolog_seconds, quiet_grpc
 
 EQUIVALENCE_FORMATS = ("fol", "lisp", "folio", "nltk", "tptp")  # equiv / entails (proto LFFormat)
 
@@ -24,6 +29,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model for the embedded server")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--timeout", type=float, default=600.0, help="per-call deadline, seconds")
+    add_log_level(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=5, help="beam size / samples")
     p.add_argument("--sample", action="store_true", help="sample instead of beam search")
     p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
+    add_prolog_seconds(p)
 
     p = sub.add_parser("score", help="forced-decode scores of candidate continuations")
     _common(p)
@@ -171,7 +178,8 @@ def _call(client, args) -> Any:
     if c == "parse":
         return client.parse_distribution(args.utterance, prompt=args.prompt, fmt=args.fmt, k=args.k,
                                          strategy="sample" if args.sample else "beam",
-                                         setting=args.setting, type=args.type, ratio=args.ratio)
+                                         setting=args.setting, type=args.type, ratio=args.ratio,
+                                         prolog_seconds=args.prolog_seconds)
     if c == "score":
         return client.score(args.prompt, args.candidates, end_marker=args.end_marker)
     if c == "equiv":
@@ -198,6 +206,7 @@ def _call(client, args) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    quiet_grpc(argv)
     if argv and argv[0] == "eval":
         from client.eval.cli import main as eval_main
         return eval_main(argv[1:])
@@ -216,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=security) as client:
             result = _call(client, args)
+    except ValueError as err:  # a token refused over plaintext, a negative budget, a bad address
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     except AmbitError as err:
         if args.json:
             print(json.dumps({"error": {"code": err.code, "message": err.message,

@@ -20,6 +20,7 @@ import grpc
 
 from client.channel import make_channel, split_servers
 from client.credentials import ClientSecurity, token_from
+from client.diagnose import hint
 from client.errors import AmbitError, _item_error, _wrap
 from client.results import (  # noqa: F401  (re-exported: `client.api` is where users find them)
     _CONSISTENCY, CandidateScore, Equivalence, Interpretation, LFCandidate, MeaningClass, ModelInfo,
@@ -42,6 +43,24 @@ def _fmt(name: str) -> int:
         raise ValueError(f"format must be one of {sorted(_FORMATS)}, not {name!r}") from None
 
 
+def _ms(seconds: float) -> int:
+    """A budget in seconds as the protocol's milliseconds (0: the server's default)."""
+    if seconds < 0:
+        raise ValueError(f"a Prolog budget cannot be negative ({seconds} s)")
+    return int(round(seconds * 1000))
+
+
+def _prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio: float, seed: int) -> None:
+    """Set `req`'s prompt: the literal `prompt`, else the AmP prompt of `setting`, else nothing,
+    so that the server's default prompt applies (the same default for every client and the RPC)."""
+    if prompt is not None:
+        req.prompt = prompt
+    elif setting is not None:
+        req.prompt_spec.CopyFrom(pb.PromptSpec(
+            setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
+            type=type, ratio=ratio, seed=seed))
+
+
 # ---------------------------------------------------------------------------- client
 
 class Client:
@@ -53,18 +72,22 @@ class Client:
     instead of failing at once with ``UNAVAILABLE``.
     ``tls_ca``: PEM CA file that verifies the server (TLS); ``tls_cert``/``tls_key``: client
     certificate and key (mTLS); ``token``: bearer token sent with every call (default
-    ``$AMBIT_TOKEN``). ``security`` gives all four at once (``client.credentials``).
+    ``$AMBIT_TOKEN``; refused without TLS to a host that is not loopback unless ``insecure``).
+    ``security`` gives them all at once (``client.credentials``). A call that never reached a
+    server fails with a next step in its message ("nothing listens at ...", "the server may
+    need TLS: pass --tls-ca", "certificate not trusted by --tls-ca ...": ``client.diagnose``).
     """
 
     def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
                  wait_for_ready: bool = False, *, tls_ca: str | None = None, tls_cert: str | None = None,
-                 tls_key: str | None = None, token: str | None = None,
+                 tls_key: str | None = None, token: str | None = None, insecure: bool = False,
                  security: ClientSecurity | None = None):
         self.servers = split_servers(address)
         self.timeout = timeout
         self.wait_for_ready = wait_for_ready
         if security is None:
-            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None))
+            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None), insecure)
+        self._security = security
         self._channel = make_channel(self.servers, security)
         self._stub = pb_grpc.AmbitServiceStub(self._channel)
         self._ids = itertools.count()
@@ -80,7 +103,13 @@ class Client:
                 request, timeout=self.timeout if timeout is None else timeout,
                 wait_for_ready=self.wait_for_ready)
         except grpc.RpcError as err:
-            raise _wrap(err) from None
+            raise self._error(err) from None
+
+    def _error(self, err: grpc.RpcError) -> AmbitError:
+        """The call's AmbitError; one that never reached a server says what to do first."""
+        e = _wrap(err)
+        step = hint(e.code, e.message, self.servers, self._security)
+        return e if step is None else AmbitError(e.code, f"{step} ({e.message})", e.violations)
 
     def close(self) -> None:
         self._channel.close()
@@ -97,10 +126,12 @@ class Client:
                            temperature: float = 0.0, seed: int | None = None,
                            setting: str | None = None, type: str = "", ratio: float = 0.0,
                            spec_seed: int = 0, closed_vocabulary: bool | None = None,
-                           timeout: float | None = None) -> ParseDistribution:
+                           prolog_seconds: float = 0.0, timeout: float | None = None) -> ParseDistribution:
         """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" is filled
         in), or from an AmP prompt the server builds (``setting`` zeroshot|fewshot, ``type``,
-        ``ratio``, ``spec_seed``)."""
+        ``ratio``, ``spec_seed``), else with the server's default prompt (no prompt is sent:
+        ``server.service.prompting.default_prompt``, a few-shot mix over AmP's five types).
+        ``prolog_seconds``: the Prolog budget of each equivalence check (0: the server's)."""
         decoding = pb.DecodingParams(
             strategy=pb.DECODING_STRATEGY_SAMPLE if strategy == "sample" else pb.DECODING_STRATEGY_BEAM,
             beam_size=k if strategy != "sample" else 0,
@@ -111,15 +142,9 @@ class Client:
         if closed_vocabulary is not None:
             decoding.closed_vocabulary = closed_vocabulary
         req = pb.ParseDistributionRequest(request_id=self._rid(), utterance=utterance,
-                                          format=_fmt(fmt), decoding=decoding)
-        if prompt is not None:
-            req.prompt = prompt
-        elif setting is not None:
-            req.prompt_spec.CopyFrom(pb.PromptSpec(
-                setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
-                type=type, ratio=ratio, seed=spec_seed))
-        else:
-            req.prompt = "{utterance}"
+                                          format=_fmt(fmt), decoding=decoding,
+                                          time_limit_ms=_ms(prolog_seconds))
+        _prompt_source(req, prompt, setting, type, ratio, spec_seed)
         r = self._call("ParseDistribution", req, timeout)
         return ParseDistribution(
             candidates=[_candidate(c) for c in r.candidates],
@@ -157,7 +182,7 @@ class Client:
                     wait_for_ready=self.wait_for_ready):
                 out[res.index] = failed(res.status) if res.status.code else convert(res.response)
         except grpc.RpcError as err:
-            raise _wrap(err) from None
+            raise self._error(err) from None
         missing = [i for i, x in enumerate(out) if x is None]
         if missing:
             raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
@@ -216,7 +241,7 @@ class Client:
         try:
             r = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
         except grpc.RpcError as err:
-            raise _wrap(err) from None
+            raise self._error(err) from None
         return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
 
     # -- readings explained
@@ -233,22 +258,19 @@ class Client:
 
     def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol", k: int = 5,
                         strategy: str = "beam", setting: str | None = None, type: str = "", ratio: float = 0.0,
-                        timeout: float | None = None) -> ExplainedDistribution:
+                        prolog_seconds: float = 0.0, timeout: float | None = None) -> ExplainedDistribution:
         """``parse_distribution`` with ``explain`` on: every meaning class's paraphrase, and the
         two heaviest classes explained. Prompt as there: literal ``prompt``, else the AmP prompt
-        of ``setting``, else the utterance itself."""
+        of ``setting``, else the server's default prompt. ``prolog_seconds``: the Prolog budget of
+        each call (grouping, explanation; 0: the server's)."""
         sample = strategy == "sample"
         req = pb.ParseDistributionRequest(
             request_id=self._rid(), utterance=utterance, format=_fmt(fmt), explain=True,
+            time_limit_ms=_ms(prolog_seconds),
             decoding=pb.DecodingParams(
                 strategy=pb.DECODING_STRATEGY_SAMPLE if sample else pb.DECODING_STRATEGY_BEAM,
                 beam_size=0 if sample else k, num_samples=k if sample else 0))
-        if prompt is None and setting is not None:
-            req.prompt_spec.CopyFrom(pb.PromptSpec(
-                setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
-                type=type, ratio=ratio))
-        else:
-            req.prompt = "{utterance}" if prompt is None else prompt
+        _prompt_source(req, prompt, setting, type, ratio, 0)
         r = self._call("ParseDistribution", req, timeout)
         dist = ParseDistribution(
             candidates=[_candidate(c) for c in r.candidates],

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import grpc
 
-from client.credentials import ClientSecurity
+from client.credentials import ClientSecurity, check_plaintext_token
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 RETRY_ATTEMPTS = 5
@@ -53,6 +53,16 @@ def _host_port(addr: str) -> tuple[str, str]:
     if not sep or not port.isdigit():
         raise ValueError(f"server address {addr!r} is not host:port")
     return host, port
+
+
+def _host_of(addr: str) -> str:
+    """The host part of ``host:port``, ``[v6]:port``, or a target with a scheme (as given)."""
+    if ":/" in addr or addr.startswith("unix:"):
+        return addr.split("///", 1)[-1].rsplit(":", 1)[0] if addr.startswith("dns:") else addr
+    try:
+        return _host_port(addr)[0]
+    except ValueError:
+        return addr
 
 
 def _resolve(host: str) -> str:
@@ -94,8 +104,10 @@ def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
 
 def make_channel(servers: str | list[str], security: ClientSecurity = ClientSecurity()) -> grpc.Channel:
     """A channel to ``servers``: TLS when ``security`` has a CA or a client certificate, the
-    bearer token added to every call when it has one."""
+    bearer token added to every call when it has one (refused without TLS to a host that is not
+    loopback unless ``security.insecure``: ``client.credentials.check_plaintext_token``)."""
     servers = split_servers(servers)
+    check_plaintext_token([_host_of(s) for s in servers], security)
     target, options = target_for(servers)
     if security.tls:
         ca, key, cert = security.pem()

@@ -1,13 +1,17 @@
 """What a client presents to a protected server: the CA that verifies the server (TLS), its own
 certificate and key (mTLS), and a bearer token (`authorization: Bearer ...` on every call).
 
-The token comes from `--auth-token-file` (its first token) or else `$AMBIT_TOKEN`.
+The token comes from `--auth-token-file` (its first token) or else `$AMBIT_TOKEN`. A token is not
+sent in plaintext to an address other than loopback unless `--insecure` says so (then with one
+warning line on stderr): `check_plaintext_token`.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,17 +20,20 @@ TOKEN_ENV = "AMBIT_TOKEN"
 
 @dataclass(frozen=True)
 class ClientSecurity:
-    """PEM file paths (`tls_ca` turns TLS on; `tls_cert` + `tls_key` add a client certificate)
-    and the bearer token. `repr` never shows the token."""
+    """PEM file paths (`tls_ca` turns TLS on; `tls_cert` + `tls_key` add a client certificate),
+    the bearer token, and `insecure` (send the token in plaintext to a non-loopback address).
+    `repr` never shows the token."""
 
     tls_ca: str | None = None
     tls_cert: str | None = None
     tls_key: str | None = None
     token: str | None = None
+    insecure: bool = False
 
     def __repr__(self) -> str:
         token = "None" if self.token is None else "'***'"
-        return f"ClientSecurity(tls_ca={self.tls_ca!r}, tls_cert={self.tls_cert!r}, tls_key={self.tls_key!r}, token={token})"
+        return (f"ClientSecurity(tls_ca={self.tls_ca!r}, tls_cert={self.tls_cert!r}, tls_key={self.tls_key!r}, "
+                f"token={token}, insecure={self.insecure!r})")
 
     @property
     def tls(self) -> bool:
@@ -60,10 +67,49 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tls-cert", help="PEM client certificate chain (mTLS, with --tls-key)")
     p.add_argument("--tls-key", help="PEM private key of --tls-cert")
     p.add_argument("--auth-token-file", help=f"bearer token file (first token used; default ${TOKEN_ENV})")
+    p.add_argument("--insecure", action="store_true",
+                   help="send the token over plaintext to a non-loopback address (warns once)")
 
 
 def from_args(args: argparse.Namespace) -> ClientSecurity:
-    return ClientSecurity(args.tls_ca, args.tls_cert, args.tls_key, token_from(args.auth_token_file))
+    return ClientSecurity(args.tls_ca, args.tls_cert, args.tls_key, token_from(args.auth_token_file),
+                          bool(getattr(args, "insecure", False)))
+
+
+class PlaintextToken(ValueError):
+    """A token would travel unencrypted to an address other than loopback."""
+
+
+_warned = False
+
+
+def check_plaintext_token(hosts: list[str], security: ClientSecurity) -> None:
+    """Refuse (PlaintextToken) to send a token without TLS to a host that is not loopback,
+    unless `security.insecure`; then warn once per process on stderr."""
+    global _warned
+    if not security.token or security.tls:
+        return
+    remote = [h for h in hosts if not is_loopback(h)]
+    if not remote:
+        return
+    if not security.insecure:
+        raise PlaintextToken(f"refusing to send the bearer token unencrypted to {', '.join(remote)}: "
+                             "pass --tls-ca to use TLS, or --insecure to send it anyway")
+    if not _warned:
+        _warned = True
+        print(f"warning: sending the bearer token unencrypted to {', '.join(remote)} (--insecure)",
+              file=sys.stderr, flush=True)
+
+
+def is_loopback(host: str) -> bool:
+    """`localhost`, 127.0.0.0/8, ::1 (bracketed or not), or a unix socket."""
+    host = host.strip("[]")
+    if host == "localhost" or host.startswith("unix:"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _read(path: str | None, option: str) -> bytes | None:

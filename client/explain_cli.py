@@ -6,7 +6,9 @@ With ``--lf``: the given readings, computed locally by `logic.explain` with AmP'
 model, no server), or by a server's ExplainReadings when ``--server`` is given. Without ``--lf``:
 a server (``--server``, else an embedded one with ``--model``, as ``client parse``) decodes the
 utterance, groups the parses into meaning classes and explains the two heaviest; the readings
-are printed with their probability mass."""
+are printed with their probability mass; without ``--prompt``/``--setting`` the server's default
+prompt is used (as for ``client parse`` and the RPC). ``--prolog-seconds`` sets the Prolog budget
+of each check and scene search; the TLS and token options are those of every client command."""
 
 from __future__ import annotations
 
@@ -21,6 +23,9 @@ from logic.explain import Explanation, Reading, explain_readings
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from client import credentials
+    from client.cli_options import add_log_level, add_prolog_seconds
+
     p = argparse.ArgumentParser(prog="python -m client explain", description=__doc__.split("\n\n")[0])
     p.add_argument("utterance")
     p.add_argument("--lf", action="append", help="a reading's LF (repeat for each reading); none: ask a model")
@@ -29,10 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--server", help="host:port[,host:port...] (default: local with --lf, else embedded server)")
     p.add_argument("--model", help="model for the embedded server (without --lf)")
     p.add_argument("--timeout", type=float, default=600.0, help="per-call deadline, seconds")
-    p.add_argument("--prompt", help='literal prompt, without --lf ("{utterance}" is filled in; default: the utterance)')
+    p.add_argument("--prompt", help='literal prompt, without --lf ("{utterance}" is filled in; '
+                                    "default: the server's default prompt)")
     p.add_argument("--setting", choices=("zeroshot", "fewshot"), help="let the server build an AmP prompt instead")
     p.add_argument("--type", default="", help="AmP ambiguity type (with --setting)")
     p.add_argument("-k", type=int, default=5, help="beam size (without --lf)")
+    add_prolog_seconds(p)
+    credentials.add_arguments(p)
+    add_log_level(p)
     return p
 
 
@@ -61,7 +70,7 @@ def from_model(client, args: argparse.Namespace) -> tuple[Explanation, dict]:
     """The server's explained parse distribution as one Explanation whose readings are all the
     meaning classes (weight = probability mass), and the distribution's own figures."""
     out = client.parse_explained(args.utterance, args.prompt, fmt=args.fmt, k=args.k, setting=args.setting,
-                                 type=args.type)
+                                 type=args.type, prolog_seconds=args.prolog_seconds)
     dist = out.distribution
     readings = [Reading(c.canonical, p, c.probability_mass) for c, p in zip(dist.classes, out.paraphrases)]
     figures = {"model_id": dist.model_id, "classes_exact": dist.classes_exact, "unparsed_mass": dist.unparsed_mass}
@@ -74,23 +83,32 @@ def from_model(client, args: argparse.Namespace) -> tuple[Explanation, dict]:
 
 def explain(args: argparse.Namespace) -> tuple[Explanation, dict]:
     """The explanation the arguments ask for, and figures of the distribution it came from."""
+    if args.prolog_seconds < 0:
+        raise ValueError(f"--prolog-seconds {args.prolog_seconds}: a budget cannot be negative")
     if args.lf and not args.server:
-        return explain_readings(args.utterance, args.lf, args.fmt, lexicon=amp_wordforms()), {}
+        return explain_readings(args.utterance, args.lf, args.fmt, lexicon=amp_wordforms(),
+                                time_limit=args.prolog_seconds or None), {}
     from client.connect import connect
+    from client.credentials import from_args
 
-    with connect(args.server, args.model, timeout=args.timeout, quiet=args.json) as client:
+    with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=from_args(args)) as client:
         if args.lf:
-            return client.explain_readings(args.utterance, args.lf, fmt=args.fmt), {}
+            return client.explain_readings(args.utterance, args.lf, fmt=args.fmt,
+                                           time_limit_ms=round(args.prolog_seconds * 1000)), {}
         return from_model(client, args)
 
 
 def main(argv: list[str] | None = None) -> int:
+    from client.cli_options import quiet_grpc
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    quiet_grpc(argv)
     args = build_parser().parse_args(argv)
     from client.api import AmbitError
 
     try:
         e, figures = explain(args)
-    except LFParseError as err:
+    except (LFParseError, ValueError) as err:  # ValueError: an unreadable TLS file, a refused token
         print(f"error: {err}", file=sys.stderr)
         return 2
     except AmbitError as err:

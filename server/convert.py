@@ -198,7 +198,8 @@ def parse_query(req: pb.ParseDistributionRequest) -> ParseQuery:
         setting = enum(SETTINGS, s.setting, "prompt_spec.setting", "PromptSetting")
         spec = PromptSpec(setting, s.type, s.ratio, s.seed, s.num_examples)
     prompt = req.prompt if source == "prompt" else None
-    return ParseQuery(req.utterance, prompt, spec, fmt, decoding_options(req.decoding), req.explain)
+    return ParseQuery(req.utterance, prompt, spec, fmt, decoding_options(req.decoding), req.explain,
+                      req.time_limit_ms / 1000.0)
 
 
 def decoding_options(d: pb.DecodingParams) -> DecodingOptions:

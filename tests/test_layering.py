@@ -42,7 +42,7 @@ print(json.dumps({"imported": names, "loaded": sorted(sys.modules)}))
 def _import_all(package: str) -> tuple[list[str], list[str]]:
     """(the package's modules, every module in sys.modules afterwards) from a fresh interpreter."""
     proc = subprocess.run([sys.executable, "-c", _IMPORT_ALL, package], cwd=REPO, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.splitlines()[-1])
     return out["imported"], out["loaded"]

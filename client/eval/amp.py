@@ -184,6 +184,7 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
             "acc_lf0_canonical_by_ratio": acc(canon, 0),
             "acc_lf0_equiv_by_ratio": acc(equiv, 0) if equivalence_ran else None,
             "p_lf0_mean_by_ratio": {ratio_key(r): M.mean_std(ps[r])[0] for r in ratios},
+            "n_by_ratio": {ratio_key(r): len(labels[r]) for r in ratios},
         }
     return {"suite": "amp-fewshot", "model": model, **_protocol(settings), "by_type": by_type}
 

@@ -11,7 +11,10 @@ records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``D
 Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
 ``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
 data is absent is skipped with one line naming the missing file, where the data set comes from
-and how to point ambit at it (``all`` lists the skipped suites in its summary).
+and how to point ambit at it (``all`` lists the skipped suites in its summary). That holds for the
+default data root only: a ``--data`` given on the command line that does not exist, or that lacks
+what a requested suite needs, is an error (exit status 2, one line), never a fallback to generated
+data.
 
 Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
 2 the output directory belongs to a run with other arguments; 3 the run finished and its reports
@@ -21,6 +24,7 @@ are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to ret
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -28,9 +32,10 @@ from collections.abc import Iterable
 
 from client.eval import remote as RE
 from client.eval import report as R
+from client.eval.glossary import glossary
 from client.eval.runner import ItemsFailed, RunAborted, run_suite
 from client.eval.store import RunMismatch
-from client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, option
+from client.eval.suite import DEFAULT_DATA, REPO, MissingData, Option, RunContext, Suite, data_root, option
 from client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
@@ -53,6 +58,10 @@ COMMON = (
     option("--dtype", choices=DTYPES,
            help="weights' dtype of the embedded server (default: the engine's choice; the AmP paper ran fp16); "
                 "recorded in run.json"),
+    option("--insecure", action="store_true",
+           help="send the token over plaintext to a non-loopback address (warns once)"),
+    option("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"), default="WARNING",
+           help="log level (DEBUG also shows gRPC's own log lines)"),
 )
 
 
@@ -96,13 +105,56 @@ def check_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> 
     return skipped
 
 
+def default_data_root() -> Path:
+    """The data root when ``--data`` is not given: ``$AMBIT_DATA`` as it is now, else
+    ``../shared/data`` beside the checkout."""
+    return Path(os.environ.get("AMBIT_DATA") or REPO.parent / "shared" / "data")
+
+
+def check_given_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> None:
+    """ValueError (one line) when ``--data`` was given and does not exist, or lacks what a
+    requested suite needs; only the default data root (``$AMBIT_DATA``, else ../shared/data)
+    may lack data (then suites skip, or fall back to generated items)."""
+    if args.data is DEFAULT_DATA:
+        args.data = default_data_root()
+        return
+    paths = [Path(d) for d in args.data] if isinstance(args.data, (list, tuple)) else [Path(args.data)]
+    for path in paths:
+        if not path.exists():
+            raise ValueError(f"--data {path} does not exist")
+    shown = " ".join(map(str, paths))
+    for name, suite in named:
+        missing = suite.missing_data(args)
+        if missing is not None:
+            raise ValueError(f"--data {shown} lacks what {name} needs: {missing.reason()}")
+        fallback = _fallback(suite, args)
+        if fallback:
+            raise ValueError(f"--data {shown} lacks what {name} needs: {fallback} "
+                             "(without --data, generated items stand in)")
+
+
+def _fallback(suite: Suite, args: argparse.Namespace) -> str | None:
+    """What a suite would generate because the data root lacks it (None: nothing)."""
+    from client.eval import amp_items
+    setting = getattr(suite, "setting", None)
+    if setting is not None:
+        types = getattr(args, "types", None) or []
+        if amp_items.items_source(data_root(args), setting, types) == "generated":
+            return f"AmP's {setting} archives under {data_root(args) / 'amp' / setting}"
+    source = getattr(suite, "source", None)
+    if setting is None and callable(source) and getattr(args, "source", None) == "auto" \
+            and source(args) == "generated":
+        return "the RADD benchmark's *_results_*.jsonl files (radd/benchmark/)"
+    return None
+
+
 def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -> dict:
     """Every suite of ``ALL`` with its data into ``DIR/<name>/``, then the index
     ``DIR/summary.{json,md}`` (which also lists the ``skipped`` suites and why)."""
     model = client.info().model_id
     index = {"suite": "all", "model": model, "limit": args.limit, "suites": {},
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
-    md = [f"# ambit evaluation — {model} (limit {args.limit})\n"]
+    md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
     failures: list[tuple[str, int]] = []
     for name, suite in ALL:
         if name in skipped:
@@ -140,7 +192,9 @@ def _run(args: argparse.Namespace) -> bool:
     suite = SUITES.get(args.suite)
     if suite is None and args.limit is None:
         args.limit = ALL_DEFAULT_LIMIT
-    skipped = check_data(ALL if suite is None else [(args.suite, suite)], args)
+    named = ALL if suite is None else [(args.suite, suite)]
+    check_given_data(named, args)
+    skipped = check_data(named, args)
     if suite is not None and skipped:
         return False
     if suite is not None and not suite.needs_server(args):

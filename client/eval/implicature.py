@@ -238,5 +238,5 @@ class ImplicatureSuite(Suite):
         write_reports(ctx.out, records, summary)
 
     def headline(self, summary: dict) -> str:
-        return "; ".join(f"k={k}: {R.pct(v['mean'])}% ± {R.pct(v['std'])}"
+        return "; ".join(f"k={k}: {R.pct(v['mean'])}% ± {R.pct(v['std'])} (std over templates)"
                          for k, v in summary["by_k"].items())

@@ -19,6 +19,7 @@ from generators.radd.instance import RaddInstance
 from generators.radd.loader import iter_jsonl
 from client.eval.radd_parse import PARSERS
 from generators.radd.prompts import parse_choice
+from generators.radd.wikidata import pair_with_label
 
 
 
@@ -188,8 +189,9 @@ def markdown(s: dict[str, Any]) -> str:
     a row per model; for the prolog solver its verdict counts."""
     head = f"n = {s['n']}" + (f", accuracy = {_pct(s['accuracy'])}%" if s.get("accuracy") is not None else
                               " (figures per model and style below; different models are not pooled)")
+    from client.eval.glossary import glossary
     lines = [f"# RADD — solver `{s['solver']}`" + (f", protocol `{s['protocol']}`" if s.get("protocol") else ""),
-             "", head, ""]
+             "", glossary("radd"), head, ""]
     for style, blocks in s["by_style"].items():
         lines += [f"## Prompt style `{style}`", ""] + _style_section(blocks) + [""]
     lines += ["An undefined figure of a pair (e.g. precision of a class never predicted there) counts as 0 in "
@@ -235,7 +237,7 @@ def _style_section(blocks: dict[str, dict[str, Any]]) -> list[str]:
             lines.append(f"| {name} | {g.replace('_', ' ')} | " + " | ".join(f"{row[c]:.1f}" for c in M.COLUMNS) + " |")
     pairs = sorted({p for b in blocks.values() for p in b["by_pair"]})
     lines += ["", "### Accuracy (%) per property pair", "",
-              "| model | " + " | ".join(pairs) + " |", "|---" * (len(pairs) + 1) + "|"]
+              "| model | " + " | ".join(pair_with_label(p) for p in pairs) + " |", "|---" * (len(pairs) + 1) + "|"]
     for name, b in blocks.items():
         lines.append(f"| {name} | " + " | ".join(_pct(b["by_pair"].get(p)) for p in pairs) + " |")
     return lines

@@ -28,6 +28,7 @@ from client.eval.metrics_radd import CLASSES
 from client.eval.radd_parse import strict_choice
 from generators.radd.prompts import PROMPT_STYLES, parse_choice
 from generators.radd.render import render_messages
+from generators.radd.wikidata import pair_label
 
 OPTIONS = ("Option 1", "Option 2")
 ANSWER_CUE = "\n\nAnswer: "
@@ -157,7 +158,7 @@ def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:
     bars = R.labelled_bars(ax, range(len(pairs)), [s["by_pair"][p] for p in pairs],
                     [n_by_pair.get(p, 0) for p in pairs], 0.6, "accuracy", "C0")
     chance = ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
-    ax.set_xticks(list(range(len(pairs))), pairs, rotation=20, fontsize=7)
+    ax.set_xticks(list(range(len(pairs))), [f"{p}\n{pair_label(p)}" for p in pairs], rotation=20, fontsize=6)
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))

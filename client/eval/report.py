@@ -16,6 +16,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+from client.eval.glossary import glossary  # noqa: E402
+
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 
 
@@ -108,7 +110,7 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 def zeroshot_markdown(summary: Mapping) -> str:
     by = summary["by_type"]
     types = _ordered(by)
-    out = [f"# AmP zero-shot — {summary.get('model', '?')}\n"]
+    out = [f"# AmP zero-shot — {summary.get('model', '?')}\n", glossary("amp-zeroshot")]
     out.append(f"## Accuracy (Fig. 2), % — {summary.get('match', 'canonical')} match; canonical string match alongside\n")
     out.append(md_table(
         ["type", "n", "LF0", "LF1", "LF0 (canonical)", "LF1 (canonical)", "mean P(LF0)"],
@@ -178,7 +180,7 @@ def plot_p_lf0_distribution(p_by_type: Mapping[str, Sequence[float]], path: str 
 def fewshot_markdown(summary: Mapping) -> str:
     by = summary["by_type"]
     types = _ordered(by)
-    out = [f"# AmP few-shot — {summary.get('model', '?')}\n"]
+    out = [f"# AmP few-shot — {summary.get('model', '?')}\n", glossary("amp-fewshot")]
     out.append("## FDM and FIM (Table 3); lower is better (FDM 0–2, FIM 0–1)\n")
     out.append(md_table(["type", "FDM", "FIM"],
                         [[t, num(by[t]["fdm"]), num(by[t]["fim"])] for t in types]))
@@ -192,8 +194,9 @@ def fewshot_markdown(summary: Mapping) -> str:
 
 def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
     """Fig. 6: LF0 accuracy of the top-1 prediction against the ratio of LF0 demonstrations,
-    one line per type; beside it the mean forced-decode P(LF0) (what FIM measures). Each type
-    has its own marker and a small horizontal offset, so series at the same value stay apart."""
+    one line per type, each point with its n (so that one item's 100% reads as one item); beside
+    it the mean forced-decode P(LF0) (what FIM measures). Each type has its own marker and a
+    small horizontal offset, so series at the same value stay apart."""
     by = summary["by_type"]
     types = _ordered(by)
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)
@@ -203,6 +206,11 @@ def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
         acc = [by[t]["acc_lf0_by_ratio"][r] for r in rs]
         ax.plot(xs, [100 * a if a is not None else float("nan") for a in acc], marker=marker, ms=5,
                 alpha=0.85, label=t, clip_on=False)
+        ns = by[t].get("n_by_ratio", {})
+        for x, a, r in zip(xs, acc, rs):
+            if a is not None and ns.get(r):
+                ax.annotate(f"n={ns[r]}", (x, 100 * a), textcoords="offset points", xytext=(0, 5),
+                            ha="center", fontsize=5.5)
         ps = by[t].get("p_lf0_mean_by_ratio", {})
         ax2.plot(xs, [ps.get(r) if ps.get(r) is not None else float("nan") for r in rs], marker=marker,
                  ms=5, alpha=0.85, label=t, clip_on=False)
@@ -228,7 +236,7 @@ def implicature_markdown(summary: Mapping) -> str:
     by_k = summary["by_k"]
     ks = sorted(by_k, key=int)
     templates = sorted({t for k in ks for t in by_k[k]["by_template"]}, key=int)
-    out = [f"# Implicature — {summary.get('model', '?')}\n"]
+    out = [f"# Implicature — {summary.get('model', '?')}\n", glossary("implicature")]
     out.append("## Accuracy (%) per template and k; mean ± std over templates\n")
     rows = []
     for k in ks:

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from ..ast import And, Formula, Or
 from ..equivalence import equivalent_batch
 from ..parse import parse
+from ..prolog_worker import PrologError
 from .describe import describe, facts
 from .read import OPENERS
 from .restricted import Every, Exists, Restricted, restrict
@@ -84,7 +85,8 @@ def explain_readings(
     """Explain the readings `lfs` (strings in `fmt`) of `utterance`; `weights` (e.g. probability
     mass) choose the two readings the question is about (default: the first two). `time_limit`
     (seconds) bounds each Prolog call, the equivalence batch and each scene search (None: their
-    own defaults); a search over it raises the worker's PrologError (`timed_out`)."""
+    own defaults); a scene search over it is given up and named in `note` (the other searches
+    still run), an equivalence batch over it raises the worker's PrologError (`timed_out`)."""
     if weights is not None and len(weights) != len(lfs):
         raise ValueError(f"{len(weights)} weights for {len(lfs)} LFs")
     formulas: list[Formula] = [parse(lf, fmt) for lf in lfs]
@@ -100,20 +102,40 @@ def explain_readings(
         return Explanation(utterance, fmt, readings, [], None, f"nothing to tell apart: {why}")
     restricted = {i: restrict(formulas[i]) for i in distinct}
     situations: list[Situation] = []
+    gave_up: list[tuple[int, int]] = []
     for i, j in itertools.combinations(distinct, 2):
         v = verdicts[(i, j)]
         for holds, fails, entailed in ((i, j, v.a_entails_b), (j, i, v.b_entails_a)):
             if entailed and not (_universal(restricted[holds]) or _universal(restricted[fails])):
                 continue  # no universal: literal = restricted reading, and the prover showed no scene
-            scene = find_scene(restricted[holds], restricted[fails], **limit)
+            try:
+                scene = find_scene(restricted[holds], restricted[fails], **limit)
+            except PrologError as e:
+                if not e.timed_out:
+                    raise
+                gave_up.append((holds, fails))
+                continue
             if scene is not None:
                 situations.append(Situation(holds, fails, list(scene.domain), scene.constants, facts(scene, fmt),
                                             describe(scene, words), len(scene.domain), scene.searched_from,
                                             scene.bound))
     order = sorted(distinct, key=lambda k: -(weights[k] if weights is not None else -k))
     a, b = order[0], order[1]
-    note = None if situations else "no situation within the search bound tells the readings apart"
+    note = _note(situations, gave_up, time_limit)
     return Explanation(utterance, fmt, readings, situations, _question(utterance, readings, situations, a, b), note)
+
+
+def _note(situations: list[Situation], gave_up: list[tuple[int, int]], time_limit: float | None) -> str | None:
+    """What the situations leave out: searches given up at the budget, or none found at all."""
+    parts = []
+    if gave_up:
+        budget = f" of {time_limit:g} s" if time_limit is not None else ""
+        which = "; ".join(f"reading {h} true, reading {f} false" for h, f in gave_up)
+        parts.append(f"the search for a situation ({which}) ran out of its Prolog budget{budget}; "
+                     "a larger budget (--prolog-seconds) may find one")
+    elif not situations:
+        parts.append("no situation within the search bound tells the readings apart")
+    return "; ".join(parts) or None
 
 
 def _representatives(n: int, verdicts: dict) -> list[int]:

@@ -2,8 +2,9 @@
 found and checked in SWI-Prolog (`logic/prolog/situations.pl`) under the restricted reading.
 
 A scene has distinct elements for individuals and events, each with its one noun (or verb),
-names for distinct elements, at most one filler per role of an event, and at least one thing of
-each noun that a universal ranges over ("every boy" presupposes boys). The search tries every
+names for distinct elements (with no noun, or one the readings say of that name), at most one
+filler per role of an event, and at least one thing of each noun that a universal ranges over
+("every boy" presupposes boys). The search tries every
 domain size from the number of names up to `bound` (names + the variables of both readings), so
 a scene returned is of least size within the bound; the model checker confirms it.
 """
@@ -41,6 +42,7 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT) -> 
     atoms = _atoms(a) + _atoms(b)
     sorts = sorted({x.pred for x in atoms if len(x.args) == 1})
     names = sorted({t.name for x in atoms for t in x.args if isinstance(t, Const)})
+    name_kinds = _name_kinds(atoms)
     events = _event_sorts(a) | _event_sorts(b)
     functional = sorted(_functional(atoms))
     presupposed = sorted(_presupposed(a) | _presupposed(b) | _required(a))
@@ -48,7 +50,7 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT) -> 
     w = worker()
     w.consult(PROGRAM)
     goal = (f"situations:situation_json({to_term(a, 'a')},{to_term(b, 'b')},{_list(sorts)},{_list(names)},"
-            f"{_list(functional)},{_list(presupposed)},{bound},Out)")
+            f"{_name_list(name_kinds)},{_list(functional)},{_list(presupposed)},{bound},Out)")
     d = w.query_json_quiet(goal, time_limit=time_limit)
     if d is None:
         return None
@@ -77,6 +79,19 @@ def _arg(t, tag: str) -> str:
 
 def _list(items) -> str:
     return "[" + ",".join(quote(i) for i in items) + "]"
+
+
+def _name_kinds(atoms: list[Atom]) -> dict[str, list[str]]:
+    """The nouns said of each name (`walker(TM)`): the sorts its element may take."""
+    kinds: dict[str, set[str]] = {}
+    for x in atoms:
+        if len(x.args) == 1 and isinstance(x.args[0], Const):
+            kinds.setdefault(x.args[0].name, set()).add(x.pred)
+    return {name: sorted(ks) for name, ks in sorted(kinds.items())}
+
+
+def _name_list(kinds: dict[str, list[str]]) -> str:
+    return "[" + ",".join(f"{quote(n)}-{_list(ks)}" for n, ks in kinds.items()) + "]"
 
 
 def _atoms(r: Restricted | None) -> list[Atom]:

@@ -7,28 +7,34 @@
         and(Fs)   or(Fs)      n-ary
     A scene is model(Dom, Names, Sorts, Facts): elements 1..N; Names pairs each name with its
     element (distinct names, distinct elements); Sorts gives every unnamed element exactly one
-    sort (its noun, or its verb for an event) and a named element none; Facts is an
+    sort (its noun, or its verb for an event) and a named element none or one of the nouns the
+    readings say of that name (NameKinds: Name-Nouns pairs), so that readings that differ only
+    in which name a noun is said of (walker(TM) against walker(DBA)) are told apart; Facts is an
     ordered set of binary rel(P, [E1, E2]). A unary atom is true of an element iff it is the
     element's sort. Each event has at most one filler per role (the Functional predicates).
     Presupposition: every noun a universal ranges over has at least one element. Required: the
     sorts that A cannot be true without (its existentials outside every OR), a pruning only.
 
-    Search (situation/8): domain sizes from the number of names up; for each size every sort
-    assignment (unnamed elements in sort order, which loses nothing since they are
-    interchangeable); then the facts that A's witnesses make true. Once sorts are fixed both
-    readings are monotone in the binary facts (restrictors are unary), so if any scene of that
-    size and sorts makes A true and B false, one made of A's witnesses alone does: the search is
-    complete, and the first scene found is of least size within the bound. Witnesses for an
+    Search (situation/9): domain sizes from the number of names up; for each size every sort
+    assignment (each name none or one of its nouns; unnamed elements in sort order, which loses
+    nothing since they are interchangeable); then the facts that A's witnesses make true (an
+    existential whose body has no binary atom takes one witness: any other gives the same
+    facts). Once sorts are fixed both readings are monotone in the binary facts (restrictors
+    are unary), so if any scene of that size and sorts makes A true and B false, one made of A's
+    witnesses alone does: the search is complete, and the first scene found is of least size
+    within the bound. Witnesses for an
     existential are taken among the elements already used and the first unused element of the
     right sort (the unused ones are interchangeable). Every scene returned is checked by the
     truth definition holds/2 (A true, B false), independently of how it was built.
 
     Load with plain `swipl situations.pl`; try
         ?- situation(every(X,[boy],ex(Y,[dog],rel(saw,[X,Y]))), ex(Y,[dog],every(X,[boy],rel(saw,[X,Y]))),
-                     [boy,dog], [], [], [boy], 6, M).
+                     [boy,dog], [], [], [], [boy], 6, M).
+        ?- situation(rel(walker,['TM']), rel(walker,['DBA']), [walker], ['DBA','TM'],
+                     ['DBA'-[walker],'TM'-[walker]], [], [], 2, M).
 */
 
-:- module(situations, [situation/8, holds/2, situation_json/8]).
+:- module(situations, [situation/9, holds/2, situation_json/9]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -67,15 +73,15 @@ of_kinds(M, Ks, E) :- forall(member(K, Ks), sort_of(M, E, K)).
    The search
    ------------------------------------------------------------------------------------ */
 
-%  situation(+A, +B, +Sorts, +Names, +Functional, +Presupposed, +MaxN, -M): M is a least scene
-%  (at most MaxN elements) with A true and B false.
-situation(A, B, Sorts, Names, Functional, Presupposed, MaxN, M) :-
+%  situation(+A, +B, +Sorts, +Names, +NameKinds, +Functional, +Presupposed, +MaxN, -M): M is a
+%  least scene (at most MaxN elements) with A true and B false.
+situation(A, B, Sorts, Names, NameKinds, Functional, Presupposed, MaxN, M) :-
     length(Names, K), MinN is max(1, K),
     between(MinN, MaxN, N),
     numlist(1, N, Dom),
     length(Named, K), append(Named, Unnamed, Dom),
     pairs_keys_values(NameEls, Names, Named),
-    maplist(named_sort(Sorts), Named, NamedSorts),
+    maplist(named_sort(NameKinds), Names, NamedSorts),
     length(Unnamed, U), sort_sequence(U, Sorts, UnnamedSorts),
     append(NamedSorts, UnnamedSorts, SortList),
     pairs_keys_values(ElSorts, Dom, SortList),
@@ -91,7 +97,12 @@ situation(A, B, Sorts, Names, Functional, Presupposed, MaxN, M) :-
 
 has_sort(_-S) :- S \== none.
 
-named_sort(_, _, none).   % a name has no noun: named individuals are not events either
+%  named_sort(+NameKinds, +Name, -S): a name has no noun, or one the readings predicate of it.
+named_sort(NameKinds, Name, S) :-
+    (   memberchk(Name-Ks, NameKinds)
+    ->  member(S, [none|Ks])
+    ;   S = none
+    ).
 
 %  sort_sequence(+N, +Sorts, -Seq): Seq is a list of N sorts in the order of Sorts (a multiset).
 sort_sequence(0, _, []) :- !.
@@ -116,8 +127,12 @@ build(rel(P, [T1, T2]), M, Functional, U, U, Fs0, Fs) :-
 build(and(Gs), M, Fn, U0, U, Fs0, Fs) :- foldl(build_in(M, Fn), Gs, U0-Fs0, U-Fs).
 build(or(Gs), M, Fn, U0, U, Fs0, Fs) :- member(G, Gs), build(G, M, Fn, U0, U, Fs0, Fs).
 build(ex(X, Ks, G), M, Fn, U0, U, Fs0, Fs) :-
-    witness(M, Ks, U0, X), ord_add_element(U0, X, U1),
-    build(G, M, Fn, U1, U, Fs0, Fs).
+    (   adds_facts(G)
+    ->  witness(M, Ks, U0, X), ord_add_element(U0, X, U1),
+        build(G, M, Fn, U1, U, Fs0, Fs)
+    ;   % no binary atom below: every witness gives the same facts, so one is enough
+        once(( witness(M, Ks, U0, X), ord_add_element(U0, X, U1), build(G, M, Fn, U1, U, Fs0, Fs) ))
+    ).
 build(every(X, Ks, G), M, Fn, U0, U, Fs0, Fs) :-
     M = model(Dom, _, _, _),
     include(of_kinds(M, Ks), Dom, Es),
@@ -127,6 +142,13 @@ build(every(X, Ks, G), M, Fn, U0, U, Fs0, Fs) :-
 build_in(M, Fn, G, U0-Fs0, U-Fs) :- build(G, M, Fn, U0, U, Fs0, Fs).
 
 build_for(X, G, M, Fn, E, U0-Fs0, U-Fs) :- instance(X, G, E, G1), build(G1, M, Fn, U0, U, Fs0, Fs).
+
+%  adds_facts(+F): F has a binary atom, so how it is made true changes the facts.
+adds_facts(rel(_, [_, _])).
+adds_facts(and(Fs)) :- member(F, Fs), adds_facts(F), !.
+adds_facts(or(Fs)) :- member(F, Fs), adds_facts(F), !.
+adds_facts(ex(_, _, F)) :- adds_facts(F).
+adds_facts(every(_, _, F)) :- adds_facts(F).
 
 %  witness(+M, +Kinds, +Used, -E): E is of Kinds and used already, or the first unused such.
 witness(M, Ks, Used, E) :-
@@ -141,11 +163,11 @@ witness(M, Ks, Used, E) :-
    JSON interface (logic/explain/situations.py)
    ------------------------------------------------------------------------------------ */
 
-%  situation_json(+A, +B, +Sorts, +Names, +Functional, +Presupposed, +MaxN, -Dict): the scene as
-%  _{size, from, constants, sorts, facts}, or null when none has at most MaxN elements.
-situation_json(A, B, Sorts, Names, Fn, Pre, MaxN, Dict) :-
+%  situation_json(+A, +B, +Sorts, +Names, +NameKinds, +Functional, +Presupposed, +MaxN, -Dict): the
+%  scene as _{size, from, constants, sorts, facts}, or null when none has at most MaxN elements.
+situation_json(A, B, Sorts, Names, NameKinds, Fn, Pre, MaxN, Dict) :-
     length(Names, K), From is max(1, K),
-    (   situation(A, B, Sorts, Names, Fn, Pre, MaxN, model(Dom, NameEls, SortOf, Facts))
+    (   situation(A, B, Sorts, Names, NameKinds, Fn, Pre, MaxN, model(Dom, NameEls, SortOf, Facts))
     ->  length(Dom, N),
         dict_pairs(Cs, _, NameEls),
         findall([E, S], member(E-S, SortOf), SD),

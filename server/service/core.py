@@ -10,6 +10,7 @@ from typing import Any, Iterator, Sequence
 
 import logic
 from logic.explain import Explanation
+from logic.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
 
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
@@ -133,18 +134,18 @@ class AmbitCore:
         out = distribution.Distribution(prompt, self.model_id, distribution.candidates(hyps, fmt))
 
         def equivalent(a: str, b: str) -> str:
-            budget = deadline.budget(0, self.prolog_seconds)
+            budget = deadline.budget(query.time_limit_s, self.prolog_seconds)
             return str(logic.equivalent(a, b, fmt=fmt, time_limit=budget).verdict)
 
         distribution.group(out, equivalent)
         if query.explain:
-            explain.explain_classes(out, query.utterance, fmt, deadline, self.prolog_seconds)
+            explain.explain_classes(out, query.utterance, fmt, deadline, query.time_limit_s or self.prolog_seconds)
         return out
 
     # -- info ---------------------------------------------------------------------------
     def info(self) -> ServerInfo:
         return ServerInfo(
-            model=dict(self.model_info), formats=tuple(logic.FORMATS), model_loaded=self.worker is not None,
+            model=dict(self.model_info), formats=tuple(DIALECTS), model_loaded=self.worker is not None,
             limits=self.limits, max_batch=self.worker.max_batch if self.worker else 0,
             server_id=self.server_id, version=VERSION,
         )

@@ -75,7 +75,7 @@ def candidates(hyps: list[Any], fmt: str) -> list[Candidate]:
 def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
     c = Candidate(
         text=h.text, logprob=float(h.logprob), min_prob=float(h.min_prob),
-        token_probs=[float(p) for p in h.token_probs], tokens=[str(t) for t in h.tokens],
+        token_probs=[float(p) for p in h.token_probs], tokens=[token_text(str(t)) for t in h.tokens],
         probability=probability,
     )
     finished = getattr(h, "finished", True)
@@ -90,6 +90,35 @@ def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
     else:
         c.parse_status = UNFINISHED
     return c
+
+
+def _byte_decoder() -> dict[str, int]:
+    """GPT-2's byte-level BPE alphabet, read backwards: printable character → the byte it stands for."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    chars, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            chars[chr(b)] = b
+        else:
+            chars[chr(256 + extra)] = b
+            extra += 1
+    return chars
+
+
+_BYTES = _byte_decoder()
+
+
+def token_text(token: str) -> str:
+    """A tokenizer's token as the text it stands for: byte-level BPE markers decoded (``Ġforall``
+    → `` forall``, ``Ċ`` → a newline) and SentencePiece's ``▁`` as a space. A token that is not
+    whole UTF-8 on its own (part of a character) is kept as the tokenizer wrote it."""
+    token = token.replace("▁", " ")
+    if all(c in _BYTES for c in token):
+        try:
+            return bytes(_BYTES[c] for c in token).decode("utf-8")
+        except UnicodeDecodeError:
+            return token
+    return token
 
 
 Equivalent = Callable[[str, str], str]  # verdict (EQUIVALENT | NOT_EQUIVALENT | UNKNOWN) for two LF texts

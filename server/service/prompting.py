@@ -64,6 +64,7 @@ class ParseQuery:
     fmt: str = "fol"
     decoding: DecodingOptions = field(default_factory=DecodingOptions)
     explain: bool = False
+    time_limit_s: float = 0.0  # Prolog budget per call; 0: the server default
 
 
 def prompt(query: ParseQuery, limits: Limits) -> str:

@@ -98,7 +98,7 @@ def test_cli_malformed_lf_on_a_server_names_the_field(address):
 def test_cli_without_lf_or_server_embeds_a_server(tmp_path):
     """The embedded default, with a tiny real GPT-2 model: a distribution whatever it decodes."""
     folder = tiny_gpt2_folder(tmp_path / "tiny")
-    out = cli("every boy saw a dog", "--model", str(folder), "-k", "3", "--json", timeout=600)
+    out = cli("every boy saw a dog", "--model", str(folder), "-k", "3", "--json", timeout=1800)
     assert out.returncode == 0, out.stderr[-3000:]
     d = json.loads(out.stdout)
     assert d["quantifiers"] == "restricted" and d["model_id"]

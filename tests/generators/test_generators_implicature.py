@@ -250,7 +250,7 @@ def test_cli_as_module_to_stdout(data):
     run = subprocess.run(
         [sys.executable, "-m", "generators", "implicature", "--data", str(data), "--k", "1",
          "--template", "1", "--limit", "3"],
-        cwd=REPO, capture_output=True, text=True, timeout=60, check=True,
+        cwd=REPO, capture_output=True, text=True, timeout=180, check=True,
     )
     recs = [json.loads(line) for line in run.stdout.splitlines()]
     assert [r["id"] for r in recs] == ["test-000/t1/k1", "test-001/t1/k1", "test-002/t1/k1"]

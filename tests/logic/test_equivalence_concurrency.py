@@ -48,7 +48,7 @@ def test_eight_threads_two_hundred_mixed_checks_each():
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=300)
+        t.join(timeout=900)
     assert not errors, errors[:3]
     assert not wrong, wrong[:3]
     assert done == [CHECKS] * THREADS

@@ -191,6 +191,6 @@ def test_list_values_compare_as_sets():
 
 def test_program_loads_in_plain_swipl():
     out = subprocess.run(["swipl", "-q", "-g", "radd_demo", "-t", "halt", str(PL)], capture_output=True, text=True,
-                         timeout=60)
+                         timeout=180)
     assert out.returncode == 0, out.stderr
     assert "answer: option 1 (de_dicto)" in out.stdout and "de re: inconsistent" in out.stdout

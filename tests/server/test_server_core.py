@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-import logic
 from generators import amp
 from server.batcher import ModelWorker
 from server.service import (
@@ -168,5 +167,5 @@ def test_verify_radd_from_json_and_text(core):
 def test_info_and_counters(core):
     info = core.info()
     assert info.model["model_id"] == "fake-model" and info.model_loaded and info.max_batch == 4
-    assert set(info.formats) == set(logic.FORMATS) and info.server_id == core.server_id
+    assert set(info.formats) == {"fol", "lisp", "folio", "nltk", "tptp"} and info.server_id == core.server_id
     assert core.model_counters().jobs > 0 and AmbitCore().model_counters() is None

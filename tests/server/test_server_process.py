@@ -169,7 +169,7 @@ def test_load_test_script_reports_json():
     out = subprocess.run(
         [sys.executable, "benchmarks/load_test.py", "--json", "--clients", "4", "--duration", "3",
          "--scoring-duration", "2", "--items", "10"],
-        cwd=REPO, capture_output=True, text=True, timeout=600,
+        cwd=REPO, capture_output=True, text=True, timeout=1800,
     )
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout)

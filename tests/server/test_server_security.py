@@ -184,7 +184,7 @@ def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     import os
 
     return subprocess.run([sys.executable, "-m", "client", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **(env or {})})
+                          timeout=360, env={**os.environ, **(env or {})})
 
 
 def test_server_process_tls_token_sighup_and_client_cli(pki, tmp_path):

@@ -199,7 +199,7 @@ class MeaningClass(_message.Message):
     def __init__(self, canonical: _Optional[str] = ..., probability_mass: _Optional[float] = ..., member_indices: _Optional[_Iterable[int]] = ..., paraphrase: _Optional[str] = ...) -> None: ...
 
 class ParseDistributionRequest(_message.Message):
-    __slots__ = ("request_id", "utterance", "prompt", "prompt_spec", "format", "decoding", "parameters", "explain")
+    __slots__ = ("request_id", "utterance", "prompt", "prompt_spec", "format", "decoding", "parameters", "explain", "time_limit_ms")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -215,6 +215,7 @@ class ParseDistributionRequest(_message.Message):
     DECODING_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     utterance: str
     prompt: str
@@ -223,7 +224,8 @@ class ParseDistributionRequest(_message.Message):
     decoding: DecodingParams
     parameters: _containers.ScalarMap[str, str]
     explain: bool
-    def __init__(self, request_id: _Optional[str] = ..., utterance: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_spec: _Optional[_Union[PromptSpec, _Mapping]] = ..., format: _Optional[_Union[LFFormat, str]] = ..., decoding: _Optional[_Union[DecodingParams, _Mapping]] = ..., parameters: _Optional[_Mapping[str, str]] = ..., explain: _Optional[bool] = ...) -> None: ...
+    time_limit_ms: int
+    def __init__(self, request_id: _Optional[str] = ..., utterance: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_spec: _Optional[_Union[PromptSpec, _Mapping]] = ..., format: _Optional[_Union[LFFormat, str]] = ..., decoding: _Optional[_Union[DecodingParams, _Mapping]] = ..., parameters: _Optional[_Mapping[str, str]] = ..., explain: _Optional[bool] = ..., time_limit_ms: _Optional[int] = ...) -> None: ...
 
 class ParseDistributionResponse(_message.Message):
     __slots__ = ("request_id", "candidates", "classes", "classes_exact", "prompt", "model_id", "unparsed_mass", "explanation")

@@ -98,12 +98,13 @@ def test_zeroshot_paper_protocol_on_released_items(tmp_path, fake, cache):
     assert "equivalence match" in md and "amp-release" in md and "pp 2" in md
 
 
-def test_zeroshot_todays_flags_and_generated_items(tmp_path, fake, cache):
+def test_zeroshot_todays_flags_and_generated_items(tmp_path, fake, cache, monkeypatch):
+    monkeypatch.setenv("AMBIT_DATA", str(tmp_path / "no-data"))  # the default root, absent: generated items
     items = amp.zeroshot_items(["pp"], seed=0, limit=2, fmt="fol", data=None, ingredients="sampled")
     assert all(it["ingredients"] == "sampled" for it in items)
     fake.servicer.parses = {it["prompt"]: [_swap_first_quantifiers(it["lf0"]), it["lf1"]] for it in items}
     args = ["amp-zeroshot", "--out", str(tmp_path / "o"), "--server", fake.address, "--types", "pp",
-            "--limit", "2", "--data", str(tmp_path / "no-data"), "--ingredients", "sampled",
+            "--limit", "2", "--ingredients", "sampled",
             "--grammar", "open", "--match", "canonical", "--beam", "2"]
     assert eval_main(args) == 0
     key = json.loads((tmp_path / "o" / "run.json").read_text())

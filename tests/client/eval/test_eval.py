@@ -118,7 +118,8 @@ def fake():
     srv.stop(0)
 
 
-def test_amp_zeroshot_on_fake_server(tmp_path, fake):
+def test_amp_zeroshot_on_fake_server(tmp_path, fake, monkeypatch):
+    monkeypatch.setenv("AMBIT_DATA", str(tmp_path / "no-data"))  # the default root, absent: generated items
     items = amp.zeroshot_items(["pp", "scope"], seed=0, limit=2, fmt="fol")
     # the "model" ranks LF1 first and LF0 second (renamed variables: equal only canonically)
     swap = {"x": "y", "y": "x"}
@@ -126,7 +127,7 @@ def test_amp_zeroshot_on_fake_server(tmp_path, fake):
     assert all(renamed[it["id"]] != it["lf0"] for it in items)
     fake.servicer.parses = {it["prompt"]: [it["lf1"], renamed[it["id"]]] for it in items}
     assert eval_main(["amp-zeroshot", "--out", str(tmp_path), "--server", fake.address,
-                      "--types", "pp,scope", "--limit", "2", "--data", str(tmp_path / "no-data")]) == 0
+                      "--types", "pp,scope", "--limit", "2"]) == 0
     s = json.loads((tmp_path / "summary.json").read_text())
     assert s["suite"] == "amp-zeroshot" and s["model"] == "fake-model"
     for t in ("pp", "scope"):
@@ -141,12 +142,13 @@ def test_amp_zeroshot_on_fake_server(tmp_path, fake):
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 4
 
 
-def test_amp_fewshot_fdm_on_fake_server(tmp_path, fake):
+def test_amp_fewshot_fdm_on_fake_server(tmp_path, fake, monkeypatch):
+    monkeypatch.setenv("AMBIT_DATA", str(tmp_path / "no-data"))
     items = amp.fewshot_items(["pp"], [0.0, 0.5, 1.0], seed=0, limit=1, fmt="fol")
     # top-1 = LF1 at r=0, LF0 at r=0.5 and r=1 -> FDM = (0 + 1 + 0) / 3
     fake.servicer.parses = {it["prompt"]: [it["lf0"] if it["ratio"] >= 0.5 else it["lf1"]] for it in items}
     assert eval_main(["amp-fewshot", "--out", str(tmp_path), "--server", fake.address, "--types", "pp",
-                      "--ratios", "0,0.5,1", "--limit", "1", "--data", str(tmp_path / "no-data")]) == 0
+                      "--ratios", "0,0.5,1", "--limit", "1"]) == 0
     s = json.loads((tmp_path / "summary.json").read_text())["by_type"]["pp"]
     assert s["fdm"] == pytest.approx(1 / 3)
     assert s["acc_lf0_by_ratio"] == {"0.0": 0.0, "0.5": 1.0, "1.0": 1.0}

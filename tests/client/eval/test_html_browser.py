@@ -4,6 +4,7 @@ real `client eval all` run against the in-process fake server (no reference data
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -29,10 +30,13 @@ def _chromium(*args: str) -> subprocess.CompletedProcess:
 
 def _reports(out: Path) -> list[Path]:
     srv = FakeServer(FakeAmbitServicer())
+    saved = os.environ.get("AMBIT_DATA")
     try:
-        assert cli.main(["all", "--out", str(out), "--server", srv.address, "--data", str(out / "no-data"),
+        os.environ["AMBIT_DATA"] = str(out / "no-data")  # the default root, absent: generated items
+        assert cli.main(["all", "--out", str(out), "--server", srv.address,
                          "--limit", "2", "--types", "pp,scope", "--ratios", "0,1"]) == 0
     finally:
+        os.environ.pop("AMBIT_DATA", None) if saved is None else os.environ.update(AMBIT_DATA=saved)
         srv.stop(0)
     return sorted(out.rglob("*.html"))
 

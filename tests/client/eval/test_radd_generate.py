@@ -86,7 +86,7 @@ def test_styles_and_models_are_never_pooled():
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1500)
+@pytest.mark.timeout(3900)
 def test_default_model_generates_both_styles(tmp_path):
     data = need_shared("radd/benchmark")
     argv = ["radd", "--solver", "model", "--data", str(data / "chatgpt"), "--limit-per-pair", "1",
