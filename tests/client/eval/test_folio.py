@@ -35,12 +35,20 @@ def _stories(n: int = 30, seed: int = 0, noise: float = 0.0) -> list[D.Story]:
 # --------------------------------------------------------------------------- data
 
 
-def test_missing_split_is_skipped_with_one_line(tmp_path, capsys):
-    rc = cli.main(["folio", "--split", "nope", "--audit-gold", "--data", str(tmp_path), "--out", str(tmp_path / "o")])
+def test_missing_split_is_skipped_with_one_line(tmp_path, capsys, monkeypatch):
+    # the default data root ($AMBIT_DATA) lacks the split: skipped with one line, exit 0
+    monkeypatch.setenv("AMBIT_DATA", str(tmp_path))
+    rc = cli.main(["folio", "--split", "nope", "--audit-gold", "--out", str(tmp_path / "o")])
     err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("skipped folio")]
     assert rc == 0 and len(err) == 1
     assert str(tmp_path / "folio" / "folio-nope.jsonl") in err[0] and "Yale-LILY/FOLIO" in err[0]
     assert not (tmp_path / "o" / "results.jsonl").exists()
+
+
+def test_missing_split_under_a_given_data_is_an_error(tmp_path, capsys):
+    rc = cli.main(["folio", "--split", "nope", "--audit-gold", "--data", str(tmp_path), "--out", str(tmp_path / "o")])
+    err = [l for l in capsys.readouterr().err.splitlines() if l.strip()]
+    assert rc == 2 and len(err) == 1 and "folio-nope.jsonl" in err[0], err
 
 
 def test_malformed_rows_name_file_line_and_field(tmp_path):
