@@ -110,7 +110,8 @@ def _subcommand_helps() -> dict[str, str]:
             helps[name] = p.format_help()
     helps["explain"] = explain_parser().format_help()
     for name, p in eval_parser()._subparsers._group_actions[0].choices.items():
-        helps[f"eval {name}"] = p.format_help()
+        if name != "compare":  # reads finished run folders only: it reaches no server
+            helps[f"eval {name}"] = p.format_help()
     return helps
 
 
