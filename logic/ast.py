@@ -152,6 +152,23 @@ def subformulas(f: Formula) -> Iterator[Formula]:
             raise TypeError(f"not a formula: {node!r}")
 
 
+def depth(f: Formula, limit: int | None = None) -> int:
+    """How deeply `f`'s connectives and quantifiers nest (an atom is 1), counted without
+    recursion; with `limit`, the count stops at the first node deeper than it (limit + 1)."""
+    deepest = 0
+    stack = [(f, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, d = pop()
+        if d > deepest:
+            deepest = d
+            if limit is not None and d > limit:
+                return d
+        for c in children(node):
+            push((c, d + 1))
+    return deepest
+
+
 def free_vars(f: Formula) -> frozenset[str]:
     """Names of the variables that occur free in `f`."""
     if type(f) is Quant:

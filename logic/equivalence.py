@@ -9,36 +9,22 @@ that the Prolog model checker has verified. Every call is budgeted, so no input 
 from __future__ import annotations
 
 from concurrent.futures import Future
-from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
 from .ast import And, Atom, Formula, Or, Quant, Var, free_vars, subformulas
 from .canonical import canonical_string
+from .fol import backstop
 from .parse import parse
 from .render import prolog_term
 from .prolog_worker import PrologError, worker
+from .verdict import VERDICTS, Verdict
 
-VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
 DEFAULT_TIME_LIMIT = 2.0  # seconds per pair
 DEFAULT_INFERENCES = 1_000_000  # per stage (proof search, countermodel search) and direction
 PROGRAM = "equivalence.pl"
 CHUNK = 250  # pairs per Prolog round trip in equivalent_batch
 
 LF = str | Formula
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The answer for one pair: `verdict` in VERDICTS; each direction True/False, or None when
-    undecided; `witness` a countermodel (NOT_EQUIVALENT), how it was proved, or why undecided."""
-
-    verdict: str
-    a_entails_b: bool | None
-    b_entails_a: bool | None
-    witness: dict | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def to_prolog_bb(f: Formula, tag: str = "") -> str:
@@ -72,6 +58,17 @@ def _atoms_key(f: Formula) -> list:
 
 def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
     return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
+
+
+# the inferences one pair may spend at most: two directions of up to five stages each
+_STAGES_PER_PAIR = 10
+# PrologError's name for a spent stack, in the reasons' vocabulary (logic/verdict.py)
+_REASON = {"memory": "memory_limit"}
+
+
+def _spend(pairs: int, inferences: int) -> int:
+    """The inference limit of a round trip: what its pairs may spend, and then some."""
+    return pairs * _STAGES_PER_PAIR * int(inferences) + 1_000_000
 
 
 _loaded = False
@@ -185,8 +182,9 @@ def equivalent_batch(
                 for i in todo
             )
             goal = f"equivalence:equiv_batch_json([{terms}],{opts},Out)"
-            backstop = len(todo) * time_limit * 2 + 5.0  # each pair is bounded in Prolog already
-            pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop)))
+            # each pair is bounded in Prolog already (equiv_batch_json: call_with_time_limit/2 per pair)
+            pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop(len(todo), time_limit),
+                                                             inferences=_spend(len(todo), inferences))))
         formulas = [(formula(a), formula(b)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
     for todo, future in pending:
         try:
@@ -194,7 +192,7 @@ def equivalent_batch(
         except PrologError as e:
             if e.reason == "error":
                 raise
-            results = [{**_OVER_TIME, "witness": {"reason": e.reason}}] * len(todo)  # a budget ran out
+            results = [{**_OVER_TIME, "witness": {"reason": _REASON.get(e.reason, e.reason)}}] * len(todo)
         for i, d in zip(todo, results):
             out[i] = _verdict(d)
     return out  # type: ignore[return-value]
@@ -234,7 +232,7 @@ def entails(
         f"{_opts(time_limit, inferences, max_domain)},Out)"
     )
     try:
-        d = worker().query_json_quiet(goal, time_limit=time_limit * 2 + 5.0)
+        d = worker().query_json_quiet(goal, time_limit=backstop(1, time_limit), inferences=_spend(1, inferences))
     except PrologError as e:
         if e.reason != "error":  # a budget ran out: undecided
             return None

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor
-from .errors import LFParseError
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth
+from .errors import MAX_DEPTH, LFParseError
 
 DIALECTS = ("folio", "nltk", "tptp")
 _KIND = {"∀": "forall", "∃": "exists", "all": "forall", "exists": "exists", "!": "forall", "?": "exists"}
@@ -150,21 +150,43 @@ def parse_dialect(text: str, fmt: str) -> Formula:
             pass
     import lark
 
+    if _parenthesis_depth(text) > MAX_DEPTH:
+        from .parse import too_deep
+
+        raise too_deep(text, fmt)
     parser = dialect_parser(fmt)
     try:
         f = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
         raise _lark_error(parser, text, fmt, e) from None
-    except RecursionError:
-        raise LFParseError("formula nested too deeply", text=text, pos=0, kind="too_large", fmt=fmt) from None
     return _finish(f, text, fmt)
+
+
+def _parenthesis_depth(text: str) -> int:
+    """How deeply the parentheses of `text` nest (a lower bound when they do not balance)."""
+    if text.count("(") <= MAX_DEPTH:
+        return 0
+    d = deepest = 0
+    for ch in text:
+        if ch == "(":
+            d += 1
+            if d > deepest:
+                deepest = d
+        elif ch == ")":
+            d -= 1
+    return deepest
 
 
 def _finish(f: Formula, text: str, fmt: str) -> Formula:
     """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed.
     (FOLIO and NLTK readers write every name as a constant and `_bind` makes variables only of
     bound ones, so their trees are closed by construction; TPTP spells variables, so its
-    trees are checked.)"""
+    trees are checked.) A tree nested deeper than MAX_DEPTH is refused first (the readers
+    build it without recursion; what comes after recurses)."""
+    if depth(f, MAX_DEPTH) > MAX_DEPTH:
+        from .parse import too_deep
+
+        raise too_deep(text, fmt)
     if fmt != "tptp":
         return _bind(f, frozenset())
     from .parse import _check_closed

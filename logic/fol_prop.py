@@ -140,10 +140,19 @@ def _key(part: Formula):
     index: dict = {}
     if not _collect(part.body, index):
         return None
-    order = sorted(index, key=repr)
+    order = sorted(index, key=_order)
     index = {k: i for i, k in enumerate(order)}
     full = (1 << (1 << len(index))) - 1
     return part.kind, part.var, tuple(order), _value(part.body, index, _columns(len(index), full), full)
+
+
+def _order(key) -> str:
+    """A sort key for a part's `_key`: its text, with a truth table written in hex (`repr` of
+    an int past 4,300 digits raises ValueError, and a table of 16 parts has 65,536 bits)."""
+    if type(key) is not tuple:
+        return repr(key)
+    kind, var, order, value = key
+    return f"{kind} {var} [{', '.join(map(_order, order))}] {value:x}"
 
 
 def _operands(f: Formula) -> tuple[Formula, ...]:

@@ -42,9 +42,23 @@ def tokens(text: str) -> list[tuple[str, str]]:
             return out
 
 
+# Parentheses, quantifiers and negations this reader nests (a few Python frames each, well
+# inside the recursion limit); deeper input goes to Lark, whose parser does not recurse.
+READER_DEPTH = 100
+
+
 class _Reader:
     def __init__(self, toks: list[tuple[str, str]]) -> None:
-        self.toks, self.i = toks, 0
+        self.toks, self.i, self.depth = toks, 0, 0
+
+    def nested(self, read):
+        """`read()` one level deeper; Reject past READER_DEPTH."""
+        if self.depth >= READER_DEPTH:
+            raise Reject
+        self.depth += 1
+        f = read()
+        self.depth -= 1
+        return f
 
     def peek(self) -> str:
         return self.toks[self.i][0]
@@ -68,7 +82,7 @@ class _Reader:
         kind = _KIND[self.peek()]
         self.i += 1
         var = self.name()
-        return Quant(kind, var, _u(self.formula()))
+        return Quant(kind, var, _u(self.nested(self.formula)))
 
     def operand(self, level):
         return self.quant() if self.peek() in _KIND else level()
@@ -105,10 +119,10 @@ class _Reader:
     def unary(self):
         if self.peek() == "¬":
             self.i += 1
-            return Not(_u(self.operand(self.unary)))
+            return Not(_u(self.nested(lambda: self.operand(self.unary))))
         if self.peek() == "(":
             self.i += 1
-            f = self.formula()
+            f = self.nested(self.formula)
             self.take(")")
             return _Group(_u(f))
         name = self.name()
@@ -131,10 +145,7 @@ class _Reader:
 def read(text: str) -> Formula:
     """The FOLIO formula in `text` (names as constants); Reject for anything else."""
     r = _Reader(tokens(text))
-    try:
-        f = _u(r.formula())
-    except RecursionError:
-        raise Reject from None
+    f = _u(r.formula())
     if r.toks[r.i] != _END:
         raise Reject
     return f

@@ -19,13 +19,12 @@ from importlib import resources
 from typing import Callable, Iterator
 
 from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var, free_vars
-from .errors import LFParseError
+from .errors import MAX_DEPTH, LFParseError
 from .fol_parse import DIALECTS as FOL_DIALECTS
 from .fol_parse import parse_dialect
 
 FORMATS = ("fol", "lisp")  # AmP's formats (the ones decoding is constrained to)
 DIALECTS = FORMATS + FOL_DIALECTS  # every format `parse` reads and `render` writes
-MAX_DEPTH = 400  # nesting of connectives/quantifiers; deeper input is rejected, not recursed into
 
 
 def grammar_text(fmt: str) -> str:
@@ -445,14 +444,18 @@ def parse(text: str, fmt: str = "fol") -> Formula:
         with _gc_paused(len(text) >= GC_PAUSE_CHARS):
             f = _FAST[fmt](text)
     except _TooDeep:
-        raise LFParseError(
-            f"formula nested deeper than {MAX_DEPTH} levels", text=text, pos=0, kind="too_large", fmt=fmt
-        ) from None
+        raise too_deep(text, fmt) from None
     except (_Reject, IndexError):
         return parse_with_lark(text, fmt)
     if fmt != "fol":  # the FOL reader checks variable scope as it reads
         _check_closed(f, text, fmt)
     return f
+
+
+def too_deep(text: str, fmt: str) -> LFParseError:
+    """The error for a formula nested deeper than MAX_DEPTH."""
+    return LFParseError(f"formula nested deeper than {MAX_DEPTH} levels (connectives and quantifiers)",
+                        text=text, pos=0, kind="too_deep", fmt=fmt)
 
 
 def detect_format(text: str) -> str:

@@ -54,6 +54,11 @@ def to_prolog(f: Formula) -> str:
 PROLOG_VARIABLES = ("names", "fresh", "numbered")
 _PROLOG_QUANT = {"exists": "some(", "forall": "all("}
 _PROLOG_BINARY = {Implies: "imp(", Iff: "iff(", Xor: "xor("}
+# In the `fresh` and `numbered` modes (the terms sent to Prolog) an and/or of more operands than
+# this is written as a balanced tree: SWI-Prolog 9 reads nested arguments by C recursion, and
+# on the worker's thread a term nested some 20,000 deep (a 309 KB chain) overflowed the C
+# stack and killed the process. Right-nested up to here, so small formulas read as before.
+BALANCE_FROM = 64
 
 
 class _ByName(dict):
@@ -69,7 +74,8 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
     """`f` as a Prolog term: the one writer of the Prolog term language of logic/prolog/*.pl.
 
     `rel(Pred, [Args])` for atoms (names quoted), `some(X, F)` / `all(X, F)`, `and(F, G)` /
-    `or(F, G)` (n-ary connectives right-nested), `not(F)`, `imp(F, G)`, `iff(F, G)`,
+    `or(F, G)` (n-ary connectives right-nested; past BALANCE_FROM operands balanced, except
+    in `names` mode), `not(F)`, `imp(F, G)`, `iff(F, G)`,
     `xor(F, G)`, `eq(S, T)`; `sep` separates arguments (`", "` or `","`). `variables` says how
     a quantifier's variable is written:
     - `names`: `V_<name>` at the quantifier and at every occurrence (free ones too): the
@@ -112,12 +118,15 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
         elif t is And or t is Or:
             head = "and(" if t is And else "or("
             cs = g.children
-            for c in cs[:-1]:
-                put(head)
-                go(c, env)
-                put(sep)
-            go(cs[-1], env)
-            put(")" * (len(cs) - 1))
+            if by_name or len(cs) <= BALANCE_FROM:
+                for c in cs[:-1]:
+                    put(head)
+                    go(c, env)
+                    put(sep)
+                go(cs[-1], env)
+                put(")" * (len(cs) - 1))
+            else:
+                balanced(head, cs, 0, len(cs), env)
         elif not full:
             raise TypeError(f"not a formula: {g!r}")
         elif t is Not:
@@ -136,6 +145,18 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
             put(")")
         else:
             raise TypeError(f"not a formula: {g!r}")
+
+    def balanced(head: str, cs: tuple, lo: int, hi: int, env: dict[str, str]) -> None:
+        """cs[lo:hi] as a balanced tree of `head` nodes: nesting log2(n) deep, not n."""
+        if hi - lo == 1:
+            go(cs[lo], env)
+            return
+        mid = (lo + hi) // 2
+        put(head)
+        balanced(head, cs, lo, mid, env)
+        put(sep)
+        balanced(head, cs, mid, hi, env)
+        put(")")
 
     go(f, _ByName() if by_name else {})
     return "".join(out)

@@ -425,7 +425,7 @@ pair_json(opts(T, L, MaxN), p(A, B), Dict) :-
 
 %  out_of_budget(+Error, -Why): Error is a spent budget (time or memory); other errors propagate.
 out_of_budget(time_limit_exceeded, time_limit) :- !.
-out_of_budget(error(resource_error(_), _), memory) :- !.
+out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
 %  entails_json(+GA, +GB, +Opts, -Dict): one direction only; Dict = _{entails: true|false|null, ...}.

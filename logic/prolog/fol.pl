@@ -32,6 +32,7 @@
 :- use_module(library(assoc)).
 :- use_module(library(pairs)).
 :- use_module(library(occurs)).
+:- use_module(library(time)).
 
 :- thread_local lit/4, clause_of/3, path_limit_hit/0, skolem_count/1, definition/1.
 
@@ -65,10 +66,20 @@ equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
     ;   status([b-B, negated_a-not(A)], Budget, S2), status_json(S2, J2)
     ).
 
-%  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order
+%  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order.
+%  With budget(Inferences, MaxDomain, Seconds) each item has Seconds of its own: one that runs
+%  past them, or out of stack outside a stage, is json([unknown=time_limit|memory_limit]).
 batch_json(Items, Budget, Dicts) :- maplist(item_json(Budget), Items, Dicts).
+
+item_json(budget(Inf, MaxDom, T), Item, D) :- !,
+    catch(call_with_time_limit(T, item_json(budget(Inf, MaxDom), Item, D)), E, item_error(E, D)).
 item_json(Budget, equiv(A, B), D) :- equiv_json(A, B, Budget, D).
 item_json(Budget, decide(Ps, G), D) :- decide_json(Ps, G, Budget, D).
+
+%  item_error(+E, -D): a spent budget is the item's answer; anything else is an error, raised
+item_error(time_limit_exceeded, json([unknown=time_limit])) :- !.
+item_error(error(resource_error(_), _), json([unknown=memory_limit])) :- !.
+item_error(E, _) :- throw(E).
 
 tagged([], _, []).
 tagged([F|Fs], I, [premise(I)-F|Ts]) :- I1 is I + 1, tagged(Fs, I1, Ts).
@@ -78,29 +89,57 @@ conj([_-F|Fs], and(F, G)) :- conj(Fs, G).
 
 status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof, Steps).
 status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
-status_json(unknown(Which), json([status=unknown, budget=Which])).
+status_json(unknown(Why), json([status=unknown, reason=Why])).
 
-%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a search for a small model
-%  (most stories have one of one or two elements), a short proof attempt, then the full model
-%  search, then the full proof attempt; each within Inferences.
-status(Fs, budget(Inf, MaxDom), S) :-
+%  status(+TaggedFormulas, +budget(Inferences, MaxDomain, Seconds), -S): a search for a small
+%  model (most stories have one of one or two elements), a short proof attempt, then the full
+%  model search, then the full proof attempt; each within Inferences. unknown(Reason) names
+%  what stopped the last two: memory_limit (a stage ran out of stack), inference_limit (a stage
+%  ran out of inferences), domain_limit (no model up to MaxDomain, and the proof search ended
+%  without a proof). Time is the caller's: item_json/3 bounds the whole item.
+status(Fs, Budget, S) :-
+    budget_inferences(Budget, Inf), budget_domain(Budget, MaxDom),
     Small is max(1, Inf // 20),
     conj(Fs, F),
     SmallDom is min(2, MaxDom),
-    (   bounded(find_model(F, SmallDom), Small, M0), M0 \== none -> S = sat(M0)
-    ;   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
-    ;   bounded(find_model(F, MaxDom), Inf, M), M \== none -> S = sat(M)
-    ;   bounded(refute(Fs), Inf, P2), P2 \== none -> S = unsat(P2)
-    ;   S = unknown(inferences)
+    first_answer([sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
+                  sat-find_model(F, MaxDom)-Inf, unsat-refute(Fs)-Inf], [], S).
+
+budget_inferences(budget(Inf, _, _), Inf).
+budget_inferences(budget(Inf, _), Inf).
+budget_domain(budget(_, MaxDom, _), MaxDom).
+budget_domain(budget(_, MaxDom), MaxDom).
+
+%  first_answer(+Stages, +Ends, -S): the first stage (Tag-Goal-Inferences) with an answer gives
+%  Tag(Answer); when none has one, unknown(Reason) for how the last two (the full stages) ended.
+first_answer([], [Last, BeforeLast|_], unknown(Why)) :- worst_reason([Last, BeforeLast], Why).
+first_answer([Tag-Goal-Inf|Stages], Ends, S) :-
+    bounded(Goal, Inf, R),
+    (   R = ok(Out) -> S =.. [Tag, Out]
+    ;   first_answer(Stages, [R|Ends], S)
     ).
 
-%  bounded(:Goal(-Out), +Inferences, -Out): Out is Goal's answer, or none when it failed or
-%  ran out of inferences.
-bounded(Goal, Inf, Out) :-
-    catch(call_with_inference_limit(call(Goal, Out0), Inf, R), E, ( print_message(error, E), fail )),
-    R \== inference_limit_exceeded, Out0 \== none, !,
-    Out = Out0.
-bounded(_, _, none).
+%  worst_reason(+Ends, -Reason): memory_limit or inference_limit when a stage ended so;
+%  domain_limit when both ended by themselves (no model up to the largest domain searched,
+%  and a proof search that closed without a proof).
+worst_reason(Ends, Why) :-
+    (   member(Why, [memory_limit, inference_limit]), memberchk(Why, Ends) -> true
+    ;   Why = domain_limit
+    ).
+
+%  bounded(:Goal(-Out), +Inferences, -R): R = ok(Out) for Goal's answer (not none), else how
+%  it ended: inference_limit, memory_limit (a resource error: the stack) or failed (Goal failed
+%  or answered none). Every other exception, time_limit_exceeded and proof_replay_failed among
+%  them, is not this stage's to judge: it propagates to the caller.
+bounded(Goal, Inf, R) :-
+    catch(call_with_inference_limit(call(Goal, Out), Inf, L), error(resource_error(_), _), L = memory),
+    !,
+    (   L == inference_limit_exceeded -> R = inference_limit
+    ;   L == memory -> R = memory_limit
+    ;   Out == none -> R = failed
+    ;   R = ok(Out)
+    ).
+bounded(_, _, failed).
 
 
 /* ------------------------------------------------------------------------------------
