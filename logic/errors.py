@@ -11,7 +11,8 @@ class LFParseError(ValueError):
 
     Carries where (`pos`, 0-based character offset; `column` is 1-based), what was found
     (`token`), and what the grammar would have accepted there (`expected`). `kind` is one of
-    `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `too_deep` (connectives and
+    `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `dangling_operator` (the
+    formula ends with an operator that needs an operand after it), `too_deep` (connectives and
     quantifiers nested deeper than `MAX_DEPTH`, in every format: deeper input is refused before
     anything recurses into it).
     """

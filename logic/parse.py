@@ -138,9 +138,29 @@ _TERMINAL_NAMES = {
 }
 
 
-def _describe_terminal(parser: lark.Lark, name: str) -> str:
+# what differs from _TERMINAL_NAMES in a dialect: its own spelling of the same token
+_DIALECT_TERMINAL_NAMES = {
+    "lisp": {"QUANT": "a quantifier ('( exists ' or '( forall ')"},
+    "folio": {"QUANT": "a quantifier ('∀' or '∃')", "NAME": "a name (a predicate, constant or variable)"},
+    "tptp": {"QUANT": "a quantifier ('!' or '?')", "NAME": "a name (a lower-case word)"},
+    "nltk": {"NAME": "a name (a predicate, constant or variable)"},
+}
+
+# binary and prefix operators per dialect: a formula that ends with one lacks an operand
+_OPERATORS = {
+    "fol": (" AND", " OR", " ."),
+    "folio": ("∧", "∨", "⊕", "→", "↔", "⟷", "¬"),
+    "nltk": ("<->", "->", "&", "|", "-"),
+    "tptp": ("<=>", "<~>", "=>", "<=", "&", "|", "~", ":"),
+}
+
+
+def _describe_terminal(parser: lark.Lark, name: str, fmt: str = "") -> str:
     import lark
 
+    own = _DIALECT_TERMINAL_NAMES.get(fmt, {})
+    if name in own:
+        return own[name]
     if name in _TERMINAL_NAMES:
         return _TERMINAL_NAMES[name]
     try:
@@ -182,11 +202,25 @@ def _lark_error(parser: lark.Lark, text: str, fmt: str, e: lark.exceptions.Unexp
         reason = "unexpected character"
     else:
         token, expected, reason = "", [], "unexpected end of input"
-    descr = tuple(_describe_terminal(parser, n) for n in expected)
+    descr = tuple(_describe_terminal(parser, n, fmt) for n in expected)
     kind = "syntax"
     if "VAR" in expected and token[:1].isupper() and _after_quantifier(text, pos):
         reason, kind = f"a quantifier must bind a variable, not the constant {token!r}", "quantified_constant"
+    elif (op := _dangling(text, fmt)) is not None and pos >= op[0]:
+        if pos < op[0] + len(op[1]):  # Lark stopped on the operator itself: its expectations
+            descr = ()                  # are what would have continued before it, not after
+        pos, token = op[0] + len(op[1]) - len(op[1].lstrip()), op[1].strip()
+        reason, kind = f"dangling operator {token!r} at the end: an operand must follow it", "dangling_operator"
     return LFParseError(f"{fmt.upper()} {reason}", text=text, pos=pos, token=token, expected=descr, kind=kind, fmt=fmt)
+
+
+def _dangling(text: str, fmt: str) -> tuple[int, str] | None:
+    """(position, operator) when `text` ends with one of the dialect's operators, else None."""
+    body = text.rstrip()
+    for op in _OPERATORS.get(fmt, ()):
+        if body.endswith(op):
+            return len(body) - len(op), op
+    return None
 
 
 def _after_quantifier(text: str, pos: int) -> bool:
