@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 
-MAX_DEPTH = 400  # nesting of connectives and quantifiers that every reader accepts
+MAX_DEPTH = 256  # nesting of connectives and quantifiers that every reader accepts (and that
+# every walk over the AST, ==, hash and repr included, handles within Python's recursion limit)
 
 
 class LFParseError(ValueError):

@@ -42,9 +42,10 @@ def tokens(text: str) -> list[tuple[str, str]]:
             return out
 
 
-# Parentheses, quantifiers and negations this reader nests (a few Python frames each, well
-# inside the recursion limit); deeper input goes to Lark, whose parser does not recurse.
-READER_DEPTH = 100
+# Parentheses, quantifiers, negations and right-nested → this reader nests (up to seven Python
+# frames each, well inside the recursion limit); deeper input goes to Lark, whose parser does not
+# recurse.
+READER_DEPTH = 40
 
 
 class _Reader:
@@ -99,7 +100,7 @@ class _Reader:
         if self.peek() != "→":
             return left
         self.i += 1
-        return Implies(_u(left), _u(self.operand(self.imp)))
+        return Implies(_u(left), _u(self.nested(lambda: self.operand(self.imp))))
 
     def disj(self):
         left = self.conj()
