@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, constants, free_vars
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
@@ -45,12 +45,23 @@ def to_term(f: Formula) -> str:
 # --------------------------------------------------------------------------- models
 
 
+def value(a: Term, model: dict, env: dict[str, str]) -> str:
+    """The element term `a` denotes in `model` under `env` (a function term: its table's entry)."""
+    t = type(a)
+    if t is Var:
+        return env[a.name]
+    if t is Const:
+        return model["constants"][a.name]
+    return model["functions"][a.name][tuple(value(b, model, env) for b in a.args)]
+
+
 def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     """Whether `f` is true in `model` ({"domain": [...], "constants": {name: element},
-    "atoms": set of (pred, elements...)}): the truth definition, one case per connective."""
+    "functions": {name: {argument tuple: element}}, "atoms": set of (pred, elements...)}): the
+    truth definition, one case per connective."""
     env = env or {}
     t = type(f)
-    val = lambda a: env[a.name] if type(a) is Var else model["constants"][a.name]  # noqa: E731
+    val = lambda a: value(a, model, env)  # noqa: E731
     if t is Atom:
         return (f.pred, *[val(a) for a in f.args]) in model["atoms"]
     if t is Eq:
@@ -77,9 +88,13 @@ def _model(d: dict) -> dict:
     """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
     (none occur) are absent."""
     el = lambda e: f"d{e}"  # noqa: E731
+    functions: dict[str, dict] = {}
+    for name, args, e in d.get("functions", []):
+        functions.setdefault(name, {})[tuple(el(x) for x in args)] = el(e)
     return {
         "domain": [el(e) for e in range(1, d["size"] + 1)],
         "constants": {c: el(e) for c, e in d["constants"].items()},
+        "functions": functions,
         "atoms": {(a[0], *[el(e) for e in a[1:]]) for a in d["atoms"]},
     }
 
@@ -94,11 +109,15 @@ def _checked(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict
     for f in false:
         if holds(f, m):
             raise PrologError(f"model search returned a model that satisfies {f!r}")
-    return {
+    out = {
         "domain": m["domain"],
         "constants": m["constants"],
         "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"]),
     }
+    if m["functions"]:  # each function's table: "f(d1, d2)": "d3"
+        out["functions"] = {f"{name}({', '.join(args)})": e for name, table in sorted(m["functions"].items())
+                            for args, e in sorted(table.items())}
+    return out
 
 
 def _used(proof: list[dict]) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth
+from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth
 from .errors import MAX_DEPTH, LFParseError
 
 DIALECTS = ("folio", "nltk", "tptp")
@@ -88,6 +88,9 @@ class _Rules:
     def atom(self, c):
         return Atom(_name(c[0]), tuple(_term(t) for t in c[1:]))
 
+    def func(self, c):
+        return Func(_name(c[0]), tuple(_term(t) for t in c[1:]))
+
 
 def _name(tok) -> str:
     s = str(tok)
@@ -97,6 +100,8 @@ def _name(tok) -> str:
 
 
 def _term(tok) -> Term:
+    if type(tok) is Func:
+        return tok
     return Var(str(tok)) if tok.type == "VARIABLE" else Const(_name(tok))
 
 
@@ -104,7 +109,7 @@ def _bind(f: Formula, bound: frozenset[str]) -> Formula:
     """`f` with every constant named by an enclosing quantifier turned into that variable."""
     t = type(f)
     if t is Atom:
-        if bound and any(type(a) is Const and a.name in bound for a in f.args):
+        if bound and f.args:
             return Atom(f.pred, tuple(_bind_term(a, bound) for a in f.args))
         return f
     if t is Eq:
@@ -119,6 +124,8 @@ def _bind(f: Formula, bound: frozenset[str]) -> Formula:
 
 
 def _bind_term(a: Term, bound: frozenset[str]) -> Term:
+    if type(a) is Func:
+        return Func(a.name, tuple(_bind_term(b, bound) for b in a.args))
     return Var(a.name) if type(a) is Const and a.name in bound else a
 
 

@@ -33,8 +33,9 @@ class Table:
 
     @property
     def ground(self) -> bool:
-        """Every part a ground atom: the rows are exactly the models, up to the rest."""
-        return all(type(p) is Atom for p in self.parts)
+        """Every part a ground atom over constants: the rows are exactly the models, up to the
+        rest (function terms would need their own elements: Prolog builds those models)."""
+        return all(type(p) is Atom and all(type(t) is Const for t in p.args) for p in self.parts)
 
     def entails(self, x: int, y: int) -> bool:
         return x & ~y == 0

@@ -204,6 +204,7 @@ signed(neg, A, -A).
 args([], _, []).
 args([A|As], Env, [T|Ts]) :- arg_term(A, Env, T), args(As, Env, Ts).
 arg_term(v(X), Env, T) :- !, get_assoc(X, Env, T).
+arg_term(fn(F, As), Env, fn(F, Ts)) :- !, args(As, Env, Ts).
 arg_term(C, _, C).
 
 %  cnf(+N, -Clauses, +Defs0, -Defs): the clauses of NNF formula N (lists of literals); a
@@ -269,16 +270,21 @@ equality_axioms(Cs, [[rel('=', [X, X])],
                      [-rel('=', [X2, Y2]), -rel('=', [Y2, Z2]), rel('=', [X2, Z2])]
                     | Subst]) :-
     findall(P/N, ( member(C, Cs), member(L, C), atom_of(L, rel(P, As)), P \== '=', length(As, N) ), Ps0),
-    skolem_functors(Cs, Fs),
+    term_functors(Cs, Fs),
     sort(Ps0, Ps),
     findall(Ax, ( member(P/N, Ps), between(1, N, I), pred_substitution(P, N, I, Ax) ), PAx),
     findall(Ax, ( member(K/N, Fs), between(1, N, I), fun_substitution(K, N, I, Ax) ), FAx),
     append(PAx, FAx, Subst).
 
-skolem_functors(Cs, Fs) :-
-    findall(K/N, ( member(C, Cs), member(L, C), atom_of(L, rel(_, As)), sub_term(T, As), compound(T),
-                   T =.. [sk, K|Us], length(Us, N), N > 0 ), Fs0),
+%  term_functors(+Clauses, -Fs): the functions of the clauses' terms with their arity (N > 0):
+%  sk(K)/N for Skolem functions, fn(Name)/N for the formulas' own
+term_functors(Cs, Fs) :-
+    findall(G/N, ( member(C, Cs), member(L, C), atom_of(L, rel(_, As)), sub_term(T, As), compound(T),
+                   functor_of(T, G, N), N > 0 ), Fs0),
     sort(Fs0, Fs).
+
+functor_of(T, sk(K), N) :- T =.. [sk, K|Us], !, length(Us, N).
+functor_of(fn(F, As), fn(F), N) :- is_list(As), length(As, N).
 
 atom_of(-A, A) :- !.
 atom_of(A, A).
@@ -286,9 +292,12 @@ atom_of(A, A).
 %  X = Y → (P(..X..) → P(..Y..)) for argument position I of predicate P/N
 pred_substitution(P, N, I, [-rel('=', [X, Y]), -rel(P, As), rel(P, Bs)]) :-
     length(As, N), same_but(I, As, Bs, X, Y).
-%  X = Y → sk(K, ..X..) = sk(K, ..Y..)
-fun_substitution(K, N, I, [-rel('=', [X, Y]), rel('=', [S, T])]) :-
-    length(As, N), same_but(I, As, Bs, X, Y), S =.. [sk, K|As], T =.. [sk, K|Bs].
+%  X = Y → f(..X..) = f(..Y..), for a Skolem function sk(K) or a function fn(F)
+fun_substitution(G, N, I, [-rel('=', [X, Y]), rel('=', [S, T])]) :-
+    length(As, N), same_but(I, As, Bs, X, Y), applied(G, As, S), applied(G, Bs, T).
+
+applied(sk(K), As, S) :- S =.. [sk, K|As].
+applied(fn(F), As, fn(F, As)).
 
 same_but(1, [X|As], [Y|As], X, Y) :- !.
 same_but(I, [A|As], [A|Bs], X, Y) :- I1 is I - 1, same_but(I1, As, Bs, X, Y).
@@ -430,6 +439,7 @@ print_lit(rel(P, As)) :- write(P), write('('), print_args(As), write(')').
 print_args([A]) :- !, print_term_(A).
 print_args([A|As]) :- print_term_(A), write(', '), print_args(As).
 print_term_('$VAR'(N)) :- !, format("X~w", [N]).
+print_term_(fn(F, As)) :- !, write(F), write('('), print_args(As), write(')').
 print_term_(T) :- compound(T), T =.. [sk, K|As], !,
     format("sk~w", [K]), ( As == [] -> true ; write('('), print_args(As), write(')') ).
 print_term_(T) :- write(T).
@@ -440,26 +450,37 @@ print_term_(T) :- write(T).
    ------------------------------------------------------------------------------------ */
 
 %  find_model(+F, +MaxDomain, -Model): a model of F over {1..n}, n = 1..MaxDomain, as
-%  model(N, Constants, TrueAtoms); none when there is none that small.
+%  model(N, Constants, TrueAtoms, FunctionTables); none when there is none that small.
 find_model(F, MaxDom, Model) :-
     constants_of(F, Cs),
-    (   between(1, MaxDom, N), model_of_size(F, Cs, N, Model) -> true ; Model = none ).
+    functions_of(F, Fs),
+    (   between(1, MaxDom, N), model_of_size(F, Cs, Fs, N, Model) -> true ; Model = none ).
 
-constants_of(F, Cs) :- findall(C, const_in(F, C), Cs0), list_to_set(Cs0, Cs).
-const_in(rel(_, As), C) :- member(C, As), C \= v(_).
-const_in(eq(A, B), C) :- member(C, [A, B]), C \= v(_).
-const_in(F, C) :- F =.. [Op|Gs], memberchk(Op, [not, and, or, imp, iff, xor]), member(G, Gs), const_in(G, C).
-const_in(all(_, G), C) :- const_in(G, C).
-const_in(some(_, G), C) :- const_in(G, C).
+constants_of(F, Cs) :- findall(C, ( term_in(F, T), const_term(T, C) ), Cs0), list_to_set(Cs0, Cs).
+functions_of(F, Fs) :- findall(Name/N, ( term_in(F, T), sub_term(fn(Name, As), T), length(As, N) ), Fs0), sort(Fs0, Fs).
 
-model_of_size(F, Cs, N, model(N, Vals, Trues)) :-
+%  term_in(+F, -T): on backtracking, every argument term of an atom or equation of F
+term_in(rel(_, As), T) :- member(T, As).
+term_in(eq(A, B), T) :- member(T, [A, B]).
+term_in(F, T) :- F =.. [Op|Gs], memberchk(Op, [not, and, or, imp, iff, xor]), member(G, Gs), term_in(G, T).
+term_in(all(_, G), T) :- term_in(G, T).
+term_in(some(_, G), T) :- term_in(G, T).
+
+%  const_term(+T, -C): on backtracking, the constants in term T
+const_term(v(_), _) :- !, fail.
+const_term(fn(_, As), C) :- !, member(A, As), const_term(A, C).
+const_term(C, C).
+
+model_of_size(F, Cs, Fs, N, model(N, Vals, Trues, Tables)) :-
     numlist(1, N, D),
     empty_assoc(E),
     ground_formula(F, pos, E, D, G),
     constant_axioms(Cs, 1, N, Ax),
-    tseitin([G|Ax], Clauses, Keys),
+    function_axioms(Fs, D, FAx),
+    append(Ax, FAx, Axioms),
+    tseitin([G|Axioms], Clauses, Keys),
     sat(Clauses),
-    extract(Keys, Cs, Vals, Trues).
+    extract(Keys, Cs, Vals, Trues, Tables).
 
 %  ground_formula(+F, +Sign, +Env, +Domain, -G): F (negated when Sign = neg) over Domain, as a
 %  propositional formula in NNF over p(Key) / n(Key) literals and true/false; a constant C in
@@ -486,6 +507,7 @@ instances(Op, X, F, S, Env, D, G) :-
 
 ground_args([], _, []).
 ground_args([v(X)|As], Env, [T|Ts]) :- !, get_assoc(X, Env, T), ground_args(As, Env, Ts).
+ground_args([fn(F, Bs)|As], Env, [f(F, Us)|Ts]) :- !, ground_args(Bs, Env, Us), ground_args(As, Env, Ts).
 ground_args([C|As], Env, [c(C)|Ts]) :- ground_args(As, Env, Ts).
 
 %  atom_choice(+Args, +P, +Sign, +Domain, -G): P(Args) where constant arguments range over
@@ -501,8 +523,15 @@ elements([], []).
 elements([e(E)|Ts], [E|Es]) :- elements(Ts, Es).
 
 choose([], _, [], []).
-choose([e(E)|Ts], D, [E|Es], Cs) :- choose(Ts, D, Es, Cs).
-choose([c(C)|Ts], D, [E|Es], [p(den(C, E))|Cs]) :- member(E, D), choose(Ts, D, Es, Cs).
+choose([T|Ts], D, [E|Es], Cs) :- denotation(T, D, E, Cs, Cs1), choose(Ts, D, Es, Cs1).
+
+%  denotation(+T, +Domain, -E, -Conds, ?Tail): on backtracking, each element E term T may denote,
+%  with the conditions (a difference list) under which it does: a constant C denotes E when
+%  den(C, E); f(T1..Tn) denotes E when its arguments denote E1..En and fval(f, [E1..En], E).
+denotation(e(E), _, E, Cs, Cs).
+denotation(c(C), D, E, [p(den(C, E))|Cs], Cs) :- member(E, D).
+denotation(f(F, Ts), D, E, Cs0, Cs) :-
+    choose(Ts, D, Es, Conds), append(Conds, [p(fval(F, Es, E))|Cs], Cs0), member(E, D).
 
 ground_lit('=', [A, B], S, L) :- !, ( A == B -> T = pos ; T = neg ), ( T == S -> L = true ; L = false ).
 ground_lit(P, Es, pos, p(atom(P, Es))).
@@ -517,6 +546,21 @@ constant_axioms([C|Cs], I, N, [or(Some), and(AtMostOne)|Ax]) :-
     findall(n(den(C, E)), ( between(1, N, E), E > M ), Out),
     append(AtMostOne0, Out, AtMostOne),
     I1 is I + 1, constant_axioms(Cs, I1, N, Ax).
+
+%  each function has exactly one value at each tuple of arguments
+function_axioms([], _, []).
+function_axioms([F/N|Fs], D, Ax) :-
+    length(Es0, N),
+    findall([or(Some), and(AtMostOne)],
+            ( copy_term(Es0, Es), maplist(member_of(D), Es),
+              findall(p(fval(F, Es, E)), member(E, D), Some),
+              findall(or([n(fval(F, Es, E1)), n(fval(F, Es, E2))]), ( member(E1, D), member(E2, D), E1 < E2 ), AtMostOne) ),
+            Ax0),
+    append(Ax0, Ax1),
+    function_axioms(Fs, D, Ax2),
+    append(Ax1, Ax2, Ax).
+
+member_of(D, E) :- member(E, D).
 
 %  tseitin(+Formulas, -Clauses, -Keys): clauses (lists of Var-Bool) whose models are those of
 %  the conjunction of Formulas; Keys pairs each atom key with its variable.
@@ -611,10 +655,12 @@ open_lits([V-B|Ls], Out) :-
 shortest([C|Cs], S) :- length(C, N), foldl(shorter, Cs, N-C, _-S).
 shorter(C, N0-C0, N-S) :- length(C, L), ( L < N0 -> N-S = L-C ; N-S = N0-C0 ).
 
-extract(Keys, Cs, Vals, Trues) :-
+extract(Keys, Cs, Vals, Trues, Tables) :-
     findall(C-E, ( member(C, Cs), member(den(C, E)-V, Keys), V == true ), Vals),
-    findall(P-Es, ( member(atom(P, Es)-V, Keys), V == true ), Trues).
+    findall(P-Es, ( member(atom(P, Es)-V, Keys), V == true ), Trues),
+    findall(F-Es-E, ( member(fval(F, Es, E)-V, Keys), V == true ), Tables).
 
-model_json(model(N, Vals, Trues), json([size=N, constants=json(CJ), atoms=AJ])) :-
+model_json(model(N, Vals, Trues, Tables), json([size=N, constants=json(CJ), atoms=AJ, functions=FJ])) :-
     findall(C=E, member(C-E, Vals), CJ),
-    findall([P|Es], member(P-Es, Trues), AJ).
+    findall([P|Es], member(P-Es, Trues), AJ),
+    findall([F, Es, E], member(F-Es-E, Tables), FJ).
