@@ -44,6 +44,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(assoc)).
 :- use_module(library(time)).
+:- use_module(fol, [equiv_json/4]).
 
 
 /* ------------------------------------------------------------------------------------
@@ -419,9 +420,30 @@ equivalent(A, B, Result) :- check_pair(A, B, 1000000, -1, Result).
 equiv_batch_json(Pairs, Opts, Dicts) :- maplist(pair_json(Opts), Pairs, Dicts).
 
 pair_json(opts(T, L, MaxN), p(A, B), Dict) :-
-    catch(call_with_time_limit(T, check_pair(A, B, L, MaxN, R)), Error,
-          ( out_of_budget(Error, Why), R = result('UNKNOWN', unknown, unknown, unknown(Why)) )),
-    result_dict(A, B, R, Dict).
+    catch(call_with_time_limit(T, ( check_pair(A, B, L, MaxN, R), full_fol(R, A, B, L, MaxN, Full) )), Error,
+          ( out_of_budget(Error, Why), R = result('UNKNOWN', unknown, unknown, unknown(Why)), Full = null )),
+    result_dict(A, B, R, Dict0),
+    ( Full == null -> Dict = Dict0 ; Dict = Dict0.put(full_fol, Full) ).
+
+%  full_fol(+Result, +A, +B, +L, +MaxN, -Full): one engine for every format: a pair this
+%  procedure leaves UNKNOWN goes on, within the same time limit, to the full first-order
+%  engine (fol.pl: connection proofs, finite models up to 8 elements, or MaxN when set);
+%  Full is its answer (logic/fol.py reads it), or null when this procedure decided.
+full_fol(result('UNKNOWN', _, _, _), A, B, L, MaxN, Full) :- !,
+    fol_term(A, FA), fol_term(B, FB),
+    ( MaxN < 0 -> MaxDom = 8 ; MaxDom = MaxN ),
+    equiv_json(FA, FB, budget(L, MaxDom), Full).
+full_fol(_, _, _, _, _, null).
+
+%  fol_term(+F, -G): F in fol.pl's term language: quantifiers numbered 1, 2, ... in pre-order
+%  and their variables v(N) (bound on a copy, so F keeps its own variables)
+fol_term(F, G) :- copy_term(F, F1), fol_term(F1, G, 1, _).
+
+fol_term(rel(P, As), rel(P, As), N, N).
+fol_term(and(F, G), and(F1, G1), N0, N) :- fol_term(F, F1, N0, N1), fol_term(G, G1, N1, N).
+fol_term(or(F, G), or(F1, G1), N0, N) :- fol_term(F, F1, N0, N1), fol_term(G, G1, N1, N).
+fol_term(some(X, F), some(N0, G), N0, N) :- X = v(N0), N1 is N0 + 1, fol_term(F, G, N1, N).
+fol_term(all(X, F), all(N0, G), N0, N) :- X = v(N0), N1 is N0 + 1, fol_term(F, G, N1, N).
 
 %  out_of_budget(+Error, -Why): Error is a spent budget (time or memory); other errors propagate.
 out_of_budget(time_limit_exceeded, time_limit) :- !.
