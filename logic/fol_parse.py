@@ -11,30 +11,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth
-from .errors import MAX_DEPTH, LFParseError
+from .errors import MAX_DEPTH
+from .grammar import FOL_DIALECTS, check_closed, grammar_text, lark_error, too_deep
+from .grouping import Group, extend, ungroup
 
-DIALECTS = ("folio", "nltk", "tptp")
+DIALECTS = FOL_DIALECTS
 _KIND = {"∀": "forall", "∃": "exists", "all": "forall", "exists": "exists", "!": "forall", "?": "exists"}
-
-
-class _Group:
-    """A parenthesised formula: kept as one operand, never merged into an enclosing chain."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: Formula) -> None:
-        self.f = f
-
-
-def _u(x):
-    return x.f if type(x) is _Group else x
-
-
-def _chain(cls, left, right):
-    """`left OP right` for an n-ary OP: an unparenthesised same-op left operand is extended."""
-    if type(left) is cls:
-        return cls(left.children + (_u(right),))
-    return cls((_u(left), _u(right)))
 
 
 class _Rules:
@@ -43,41 +25,41 @@ class _Rules:
     `lark.Transformer` in `dialect_parser`: Lark is imported only when a grammar is needed.)"""
 
     def start(self, c):
-        return _u(c[0])
+        return ungroup(c[0])
 
     def annotated(self, c):  # fof(name, role, formula).  -- the formula alone
-        return _u(c[2])
+        return ungroup(c[2])
 
     def group(self, c):
-        return _Group(_u(c[0]))
+        return Group(ungroup(c[0]))
 
     def quant(self, c):
         kind = _KIND[str(c[0])]
-        f = _u(c[-1])
+        f = ungroup(c[-1])
         for v in reversed(c[1:-1]):
             f = Quant(kind, str(v), f)
         return f
 
     def iff(self, c):
-        return Iff(_u(c[0]), _u(c[2]))
+        return Iff(ungroup(c[0]), ungroup(c[2]))
 
     def xor(self, c):
-        return Xor(_u(c[0]), _u(c[2]))
+        return Xor(ungroup(c[0]), ungroup(c[2]))
 
     def imp(self, c):
-        return Implies(_u(c[0]), _u(c[2]))
+        return Implies(ungroup(c[0]), ungroup(c[2]))
 
     def rimp(self, c):
-        return Implies(_u(c[2]), _u(c[0]))
+        return Implies(ungroup(c[2]), ungroup(c[0]))
 
     def disj(self, c):
-        return _chain(Or, c[0], c[2])
+        return extend(Or, c[0], c[2])
 
     def conj(self, c):
-        return _chain(And, c[0], c[2])
+        return extend(And, c[0], c[2])
 
     def neg(self, c):
-        return Not(_u(c[1]))
+        return Not(ungroup(c[1]))
 
     def eq(self, c):
         return Eq(_term(c[0]), _term(c[2]))
@@ -136,8 +118,6 @@ def dialect_parser(fmt: str) -> lark.Lark:
     what makes a quantifier's scope reach as far right as possible.)"""
     import lark
 
-    from .parse import grammar_text
-
     class _ToAST(_Rules, lark.Transformer):
         pass
 
@@ -146,8 +126,6 @@ def dialect_parser(fmt: str) -> lark.Lark:
 
 def parse_dialect(text: str, fmt: str) -> Formula:
     """Parse one formula in `folio`, `nltk` or `tptp`; LFParseError says where and what was expected."""
-    from .parse import _lark_error
-
     if fmt == "folio":
         from . import folio_read  # the hand-written reader of the common input; Lark for the rest
 
@@ -158,14 +136,12 @@ def parse_dialect(text: str, fmt: str) -> Formula:
     import lark
 
     if _parenthesis_depth(text) > MAX_DEPTH:
-        from .parse import too_deep
-
         raise too_deep(text, fmt)
     parser = dialect_parser(fmt)
     try:
         f = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
-        raise _lark_error(parser, text, fmt, e) from None
+        raise lark_error(parser, text, fmt, e) from None
     return _finish(f, text, fmt)
 
 
@@ -191,14 +167,10 @@ def _finish(f: Formula, text: str, fmt: str) -> Formula:
     trees are checked.) A tree nested deeper than MAX_DEPTH is refused first (the readers
     build it without recursion; what comes after recurses)."""
     if depth(f, MAX_DEPTH) > MAX_DEPTH:
-        from .parse import too_deep
-
         raise too_deep(text, fmt)
     if fmt != "tptp":
         return _bind(f, frozenset())
-    from .parse import _check_closed
-
-    _check_closed(f, text, fmt)
+    check_closed(f, text, fmt)
     return f
 
 

@@ -15,27 +15,12 @@ import contextlib
 import gc
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Callable, Iterator
 
-from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var, free_vars
+from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
 from .errors import MAX_DEPTH, LFParseError
-from .fol_parse import DIALECTS as FOL_DIALECTS
 from .fol_parse import parse_dialect
-
-FORMATS = ("fol", "lisp")  # AmP's formats (the ones decoding is constrained to)
-DIALECTS = FORMATS + FOL_DIALECTS  # every format `parse` reads and `render` writes
-
-
-def grammar_text(fmt: str) -> str:
-    """The Lark grammar of a format, as stored in `logic/grammars/<fmt>.lark`."""
-    _check_format(fmt)
-    return resources.files("logic").joinpath("grammars", f"{fmt}.lark").read_text(encoding="utf-8")
-
-
-def _check_format(fmt: str) -> None:
-    if fmt not in DIALECTS:
-        raise ValueError(f"unknown LF format {fmt!r}: expected one of {', '.join(DIALECTS)}")
+from .grammar import DIALECTS, FOL_DIALECTS, FORMATS, check_closed, check_format, grammar_text, lark_error, too_deep
 
 
 # --------------------------------------------------------------------------- Lark reader
@@ -122,54 +107,6 @@ def lark_parser(fmt: str) -> lark.Lark:
     return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False)
 
 
-_TERMINAL_NAMES = {
-    "QUANT": "a quantifier ('exists ' or 'forall ')",
-    "PRED": "a predicate",
-    "VAR": "a variable (x, y, z, a, e, i, ...)",
-    "CONST": "a name (a capitalised constant such as Mary)",
-    "$END": "end of input",
-    "NAME": "a name",
-    "VARIABLE": "a variable (an upper-case word)",
-    "QUOTED": "a 'quoted' name",
-    "NUMBER": "a number",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "COMMA": "','",
-}
-
-
-# what differs from _TERMINAL_NAMES in a dialect: its own spelling of the same token
-_DIALECT_TERMINAL_NAMES = {
-    "lisp": {"QUANT": "a quantifier ('( exists ' or '( forall ')"},
-    "folio": {"QUANT": "a quantifier ('∀' or '∃')", "NAME": "a name (a predicate, constant or variable)"},
-    "tptp": {"QUANT": "a quantifier ('!' or '?')", "NAME": "a name (a lower-case word)"},
-    "nltk": {"NAME": "a name (a predicate, constant or variable)"},
-}
-
-# binary and prefix operators per dialect: a formula that ends with one lacks an operand
-_OPERATORS = {
-    "fol": (" AND", " OR", " ."),
-    "folio": ("∧", "∨", "⊕", "→", "↔", "⟷", "¬"),
-    "nltk": ("<->", "->", "&", "|", "-"),
-    "tptp": ("<=>", "<~>", "=>", "<=", "&", "|", "~", ":"),
-}
-
-
-def _describe_terminal(parser: lark.Lark, name: str, fmt: str = "") -> str:
-    import lark
-
-    own = _DIALECT_TERMINAL_NAMES.get(fmt, {})
-    if name in own:
-        return own[name]
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
-    try:
-        pattern = parser.get_terminal(name).pattern
-    except KeyError:
-        return name
-    return repr(pattern.value) if isinstance(pattern, lark.lexer.PatternStr) else name
-
-
 def parse_with_lark(text: str, fmt: str) -> Formula:
     """Parse with Lark only; raises `LFParseError` with Lark's position and expectations."""
     import lark
@@ -178,70 +115,10 @@ def parse_with_lark(text: str, fmt: str) -> Formula:
     try:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
-        raise _lark_error(parser, text, fmt, e) from None
+        raise lark_error(parser, text, fmt, e) from None
     f = _ungroup(_transformer()(fmt).transform(tree))
-    _check_closed(f, text, fmt)
+    check_closed(f, text, fmt)
     return f
-
-
-def _lark_error(parser: lark.Lark, text: str, fmt: str, e: lark.exceptions.UnexpectedInput) -> LFParseError:
-    import lark
-
-    pos = getattr(e, "pos_in_stream", None)
-    if pos is None:
-        pos = len(text)
-    if isinstance(e, lark.exceptions.UnexpectedToken):
-        token = str(e.token) if e.token.type != "$END" else ""
-        if e.token.type == "$END":
-            pos = len(text)
-        expected = sorted(e.expected)
-        reason = "unexpected end of input" if e.token.type == "$END" else "unexpected token"
-    elif isinstance(e, lark.exceptions.UnexpectedCharacters):
-        token = text[pos : pos + 1]
-        expected = sorted(e.allowed or ())
-        reason = "unexpected character"
-    else:
-        token, expected, reason = "", [], "unexpected end of input"
-    descr = tuple(_describe_terminal(parser, n, fmt) for n in expected)
-    kind = "syntax"
-    if "VAR" in expected and token[:1].isupper() and _after_quantifier(text, pos):
-        reason, kind = f"a quantifier must bind a variable, not the constant {token!r}", "quantified_constant"
-    elif (op := _dangling(text, fmt)) is not None and pos >= op[0]:
-        if pos < op[0] + len(op[1]):  # Lark stopped on the operator itself: its expectations
-            descr = ()                  # are what would have continued before it, not after
-        pos, token = op[0] + len(op[1]) - len(op[1].lstrip()), op[1].strip()
-        reason, kind = f"dangling operator {token!r} at the end: an operand must follow it", "dangling_operator"
-    return LFParseError(f"{fmt.upper()} {reason}", text=text, pos=pos, token=token, expected=descr, kind=kind, fmt=fmt)
-
-
-def _dangling(text: str, fmt: str) -> tuple[int, str] | None:
-    """(position, operator) when `text` ends with one of the dialect's operators, else None."""
-    body = text.rstrip()
-    for op in _OPERATORS.get(fmt, ()):
-        if body.endswith(op):
-            return len(body) - len(op), op
-    return None
-
-
-def _after_quantifier(text: str, pos: int) -> bool:
-    before = text[:pos]
-    return before.endswith(("exists ", "forall "))
-
-
-def _check_closed(f: Formula, text: str, fmt: str) -> None:
-    free = free_vars(f)
-    if free:
-        name = sorted(free)[0]
-        m = re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_(])", text)
-        pos = m.start() if m else 0
-        raise LFParseError(
-            f"variable {name!r} is used but never quantified",
-            text=text,
-            pos=pos,
-            token=name,
-            kind="unbound_variable",
-            fmt=fmt,
-        )
 
 
 # --------------------------------------------------------------------------- fast readers
@@ -372,7 +249,7 @@ def _fast_fol(text: str) -> Formula:
     if toks[i][0] != "END":
         raise _Reject
     if unbound:
-        _check_closed(f, text, "fol")
+        check_closed(f, text, "fol")
     return f
 
 
@@ -467,7 +344,7 @@ def _gc_paused(pause: bool) -> Iterator[None]:
 
 def parse(text: str, fmt: str = "fol") -> Formula:
     """Parse one logical form. Raises `LFParseError` (position, token, expectations)."""
-    _check_format(fmt)
+    check_format(fmt)
     if not isinstance(text, str):
         raise TypeError(f"expected an LF string, got {type(text).__name__}")
     if not text.strip():
@@ -482,14 +359,8 @@ def parse(text: str, fmt: str = "fol") -> Formula:
     except (_Reject, IndexError):
         return parse_with_lark(text, fmt)
     if fmt != "fol":  # the FOL reader checks variable scope as it reads
-        _check_closed(f, text, fmt)
+        check_closed(f, text, fmt)
     return f
-
-
-def too_deep(text: str, fmt: str) -> LFParseError:
-    """The error for a formula nested deeper than MAX_DEPTH."""
-    return LFParseError(f"formula nested deeper than {MAX_DEPTH} levels (connectives and quantifiers)",
-                        text=text, pos=0, kind="too_deep", fmt=fmt)
 
 
 def detect_format(text: str) -> str:
