@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from .ast import And, Atom, Formula, Or, Quant, Var, free_vars, predicates, subformulas
 from .canonical import canonical_string
-from .fol import _verdict as fol_verdict, backstop
+from .fol import _checked as fol_checked, _verdict as fol_verdict, backstop
 from .parse import parse
 from .render import prolog_term
 from .prolog_worker import PrologError, worker
@@ -267,6 +267,8 @@ def entails(
         if e.reason != "error":  # a budget ran out: undecided
             return None
         raise
+    if d["entails"] is False and "full_fol_model" in (d["witness"] or {}):
+        fol_checked(d["witness"]["full_fol_model"], [fa], [fb])  # raises on a model that is wrong
     return d["entails"]
 
 

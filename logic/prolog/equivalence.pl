@@ -451,15 +451,28 @@ out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
 %  entails_json(+GA, +GB, +Opts, -Dict): one direction only; Dict = _{entails: true|false|null, ...}.
+%  A direction this procedure leaves unknown goes on to fol.pl (a proof, or a model that Python
+%  checks: witness full_fol_model), as pair_json/3 does.
 entails_json(A, B, opts(T, L, MaxN0), _{entails: E, witness: WD}) :-
     ( MaxN0 < 0 -> MaxN = bound ; MaxN = MaxN0 ),
-    catch(call_with_time_limit(T, direction(A, B, L, MaxN, yes, R, W)), Error,
-          ( out_of_budget(Error, W), R = unknown )),
+    catch(call_with_time_limit(T, ( direction(A, B, L, MaxN, yes, R0, W0), full_entails(R0, W0, A, B, L, MaxN0, R, W) )),
+          Error, ( out_of_budget(Error, W), R = unknown )),
     json_bool(R, E),
     (   W = model(_, _, _) -> model_dict(A, B, W, MD), WD = _{direction: a_entails_b, model: MD}
+    ;   W = full_fol_model(MJ) -> WD = _{direction: a_entails_b, full_fol_model: MJ}
     ;   R == unknown -> WD = _{reason: W}
     ;   WD = null
     ).
+
+full_entails(unknown, _, A, B, L, MaxN, R, W) :- !,
+    fol_term(A, FA), fol_term(B, FB),
+    ( MaxN < 0 -> MaxDom = 8 ; MaxDom = MaxN ),
+    fol:status([a-FA, negated_b-not(FB)], budget(L, MaxDom), S),
+    (   S = unsat(_) -> R = true, W = connection
+    ;   S = sat(M) -> R = false, fol:model_json(M, MJ), W = full_fol_model(MJ)
+    ;   S = unknown(Why) -> R = unknown, W = Why
+    ).
+full_entails(R, W, _, _, _, _, R, W).
 
 result_dict(A, B, result(V, AB, BA, W), _{verdict: V, a_entails_b: JAB, b_entails_a: JBA, witness: WD}) :-
     json_bool(AB, JAB), json_bool(BA, JBA),
