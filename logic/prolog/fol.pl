@@ -34,7 +34,7 @@
 :- use_module(library(occurs)).
 :- use_module(library(time)).
 
-:- thread_local lit/4, clause_of/3, path_limit_hit/0, skolem_count/1, definition/1.
+:- thread_local lit/4, clause_of/3, path_limit_hit/0.
 
 
 /* ------------------------------------------------------------------------------------
@@ -146,31 +146,37 @@ bounded(_, _, failed).
    Clausal form
    ------------------------------------------------------------------------------------ */
 
-%  nnf(+F, +Sign, +Env, +Universals, -N): N is F (negated when Sign = neg) in negation normal
-%  form over lit(L) / and / or, with bound variables replaced through Env: a universal by a
-%  fresh Prolog variable, an existential by a Skolem term over the universals in scope.
-nnf(rel(P, As), S, Env, _, lit(L)) :- !, args(As, Env, Ts), signed(S, rel(P, Ts), L).
-nnf(eq(A, B), S, Env, _, lit(L)) :- !, args([A, B], Env, Ts), signed(S, rel('=', Ts), L).
-nnf(not(F), S, Env, Us, N) :- !, flip(S, S1), nnf(F, S1, Env, Us, N).
-nnf(and(F, G), pos, Env, Us, and(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
-nnf(and(F, G), neg, Env, Us, or(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
-nnf(or(F, G), pos, Env, Us, or(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
-nnf(or(F, G), neg, Env, Us, and(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
-nnf(imp(F, G), S, Env, Us, N) :- !, nnf(or(not(F), G), S, Env, Us, N).
-nnf(iff(F, G), S, Env, Us, N) :- !, named(F, Env, Us, A), named(G, Env, Us, B), iff_nnf(S, A, B, N).
-nnf(xor(F, G), S, Env, Us, N) :- !, nnf(not(iff(F, G)), S, Env, Us, N).
-nnf(all(X, F), pos, Env, Us, N) :- !, universal(X, F, pos, Env, Us, N).
-nnf(some(X, F), neg, Env, Us, N) :- !, universal(X, F, neg, Env, Us, N).
-nnf(some(X, F), pos, Env, Us, N) :- !, existential(X, F, pos, Env, Us, N).
-nnf(all(X, F), neg, Env, Us, N) :- existential(X, F, neg, Env, Us, N).
+%  nnf(+F, +Sign, +Env, +Universals, -N, +St0, -St): N is F (negated when Sign = neg) in
+%  negation normal form over lit(L) / and / or, with bound variables replaced through Env: a
+%  universal by a fresh Prolog variable, an existential by a Skolem term over the universals in
+%  scope. St0/St thread st(Count, Definitions): the Skolem functions and definition atoms
+%  numbered so far, and the definitions made (newest first).
+nnf(rel(P, As), S, Env, _, lit(L), St, St) :- !, args(As, Env, Ts), signed(S, rel(P, Ts), L).
+nnf(eq(A, B), S, Env, _, lit(L), St, St) :- !, args([A, B], Env, Ts), signed(S, rel('=', Ts), L).
+nnf(not(F), S, Env, Us, N, St0, St) :- !, flip(S, S1), nnf(F, S1, Env, Us, N, St0, St).
+nnf(and(F, G), S, Env, Us, N, St0, St) :- !, nnf_junction(S, and, F, G, Env, Us, N, St0, St).
+nnf(or(F, G), S, Env, Us, N, St0, St) :- !, nnf_junction(S, or, F, G, Env, Us, N, St0, St).
+nnf(imp(F, G), S, Env, Us, N, St0, St) :- !, nnf(or(not(F), G), S, Env, Us, N, St0, St).
+nnf(iff(F, G), S, Env, Us, N, St0, St) :- !,
+    named(F, Env, Us, A, St0, St1), named(G, Env, Us, B, St1, St), iff_nnf(S, A, B, N).
+nnf(xor(F, G), S, Env, Us, N, St0, St) :- !, nnf(not(iff(F, G)), S, Env, Us, N, St0, St).
+nnf(all(X, F), pos, Env, Us, N, St0, St) :- !, universal(X, F, pos, Env, Us, N, St0, St).
+nnf(some(X, F), neg, Env, Us, N, St0, St) :- !, universal(X, F, neg, Env, Us, N, St0, St).
+nnf(some(X, F), pos, Env, Us, N, St0, St) :- !, existential(X, F, pos, Env, Us, N, St0, St).
+nnf(all(X, F), neg, Env, Us, N, St0, St) :- existential(X, F, neg, Env, Us, N, St0, St).
 
-universal(X, F, S, Env, Us, N) :- put_assoc(X, Env, V, Env1), nnf(F, S, Env1, [V|Us], N).
-existential(X, F, S, Env, Us, N) :-
-    next_skolem(K), Sk =.. [sk, K|Us],
-    put_assoc(X, Env, Sk, Env1), nnf(F, S, Env1, Us, N).
+%  nnf_junction: and/or of two formulas, the dual under a negation
+nnf_junction(pos, Op, F, G, Env, Us, N, St0, St) :-
+    nnf(F, pos, Env, Us, A, St0, St1), nnf(G, pos, Env, Us, B, St1, St), N =.. [Op, A, B].
+nnf_junction(neg, Op0, F, G, Env, Us, N, St0, St) :-
+    dual(Op0, Op), nnf(F, neg, Env, Us, A, St0, St1), nnf(G, neg, Env, Us, B, St1, St), N =.. [Op, A, B].
 
-next_skolem(K) :-
-    ( retract(skolem_count(K0)) -> true ; K0 = 0 ), K is K0 + 1, assertz(skolem_count(K)).
+universal(X, F, S, Env, Us, N, St0, St) :- put_assoc(X, Env, V, Env1), nnf(F, S, Env1, [V|Us], N, St0, St).
+existential(X, F, S, Env, Us, N, St0, St) :-
+    next_number(K, St0, St1), Sk =.. [sk, K|Us],
+    put_assoc(X, Env, Sk, Env1), nnf(F, S, Env1, Us, N, St1, St).
+
+next_number(K, st(K0, Ds), st(K, Ds)) :- K is K0 + 1.
 
 %  iff_nnf(+Sign, +A, +B, -N): A ↔ B (Sign pos) or A ⊕ B (neg) over literals A, B
 iff_nnf(pos, lit(A), lit(B), and(or(lit(NA), lit(B)), or(lit(A), lit(NB)))) :- complement(A, NA), complement(B, NB).
@@ -178,15 +184,13 @@ iff_nnf(neg, lit(A), lit(B), and(or(lit(A), lit(B)), or(lit(NA), lit(NB)))) :- c
 
 %  named(+F, +Env, +Us, -Lit): a literal equivalent to F: F's own when F is an atom or a
 %  negated one, else a definition atom D over the universals F mentions, with D → F and
-%  ¬D → ¬F recorded as definition/1 (so an operand of ↔ or ⊕ is written once per polarity,
+%  ¬D → ¬F added to the state's definitions (so an operand of ↔ or ⊕ is written once per polarity,
 %  not copied into every clause: the clausal form stays linear in the formula).
-named(F, Env, Us, lit(L)) :- literal_formula(F), !, nnf(F, pos, Env, Us, lit(L)).
-named(F, Env, Us, lit(D)) :-
-    nnf(F, pos, Env, Us, P), nnf(F, neg, Env, Us, Q),
+named(F, Env, Us, lit(L), St0, St) :- literal_formula(F), !, nnf(F, pos, Env, Us, lit(L), St0, St).
+named(F, Env, Us, lit(D), St0, st(K, [or(lit(D), Q), or(lit(ND), P)|Ds])) :-
+    nnf(F, pos, Env, Us, P, St0, St1), nnf(F, neg, Env, Us, Q, St1, St2),
     term_variables(P-Q, All), universals_in(All, Us, Vs),
-    next_skolem(K), D = rel(def(K), Vs), complement(D, ND),
-    assertz(definition(or(lit(ND), P))),
-    assertz(definition(or(lit(D), Q))).
+    next_number(K, St2, st(K, Ds)), D = rel(def(K), Vs), complement(D, ND).
 
 universals_in([], _, []).
 universals_in([V|Vs], Us, Out) :-
@@ -207,17 +211,18 @@ arg_term(v(X), Env, T) :- !, get_assoc(X, Env, T).
 arg_term(fn(F, As), Env, fn(F, Ts)) :- !, args(As, Env, Ts).
 arg_term(C, _, C).
 
-%  cnf(+N, -Clauses, +Defs0, -Defs): the clauses of NNF formula N (lists of literals); a
-%  disjunct that would multiply more than a few clauses is replaced by a definition atom D
-%  over its variables, with clauses ¬D ∨ C for its clauses C (added to Defs).
-cnf(lit(L), [[L]], D, D).
-cnf(and(A, B), Cs, D0, D) :- cnf(A, CA, D0, D1), cnf(B, CB, D1, D), append(CA, CB, Cs).
-cnf(or(A, B), Cs, D0, D) :-
-    cnf(A, CA0, D0, D1), cnf(B, CB0, D1, D2),
+%  cnf(+N, -Clauses, +Defs0, -Defs, +K0, -K): the clauses of NNF formula N (lists of literals);
+%  a disjunct that would multiply more than a few clauses is replaced by a definition atom D
+%  over its variables, with clauses ¬D ∨ C for its clauses C (added to Defs); K0..K number the
+%  definition atoms.
+cnf(lit(L), [[L]], D, D, K, K).
+cnf(and(A, B), Cs, D0, D, K0, K) :- cnf(A, CA, D0, D1, K0, K1), cnf(B, CB, D1, D, K1, K), append(CA, CB, Cs).
+cnf(or(A, B), Cs, D0, D, K0, K) :-
+    cnf(A, CA0, D0, D1, K0, K1), cnf(B, CB0, D1, D2, K1, K2),
     length(CA0, NA), length(CB0, NB),
     (   NA > 1, NB > 1, NA * NB > 4
-    ->  define(A, CA0, CA, D2, D3), define(B, CB0, CB, D3, D)
-    ;   CA = CA0, CB = CB0, D = D2
+    ->  define(A, CA0, CA, D2, D3, K2, K3), define(B, CB0, CB, D3, D, K3, K)
+    ;   CA = CA0, CB = CB0, D = D2, K = K2
     ),
     product(CA, CB, Cs).
 
@@ -228,9 +233,9 @@ product([X|Xs], CB, Cs) :- joined(CB, X, Cs, Rest), product(Xs, CB, Rest).
 joined([], _, Cs, Cs).
 joined([Y|Ys], X, [C|Cs], Rest) :- append(X, Y, C), joined(Ys, X, Cs, Rest).
 
-define(_, [C], [C], D, D) :- !.
-define(F, Cs, [[Def]], D0, D) :-
-    term_variables(F, Vs), next_skolem(K),
+define(_, [C], [C], D, D, K, K) :- !.
+define(F, Cs, [[Def]], D0, D, K0, K) :-
+    term_variables(F, Vs), K is K0 + 1,
     Def = rel(def(K), Vs),
     guarded(Cs, -Def, DefCs),
     append(D0, DefCs, D).
@@ -239,20 +244,22 @@ define(F, Cs, [[Def]], D0, D) :-
 %  or -A) of every formula, tagged with where it came from; equality axioms (tag equality)
 %  included when equality occurs.
 clausal_form(TFs, Clauses) :-
-    retractall(skolem_count(_)),
-    foldl(formula_clauses, TFs, Clauses0, []),
+    formulas_clauses(TFs, 0, Clauses0),
     pairs_values(Clauses0, Cs),
     equality_axioms(Cs, Eqs),
     findall(equality-C, member(C, Eqs), TEqs),
     append(Clauses0, TEqs, Clauses).
 
-formula_clauses(Tag-F, Out, Rest) :-
+%  formulas_clauses(+TaggedFormulas, +K0, -Clauses): K0 Skolem functions and definitions
+%  numbered so far (the numbers run on from formula to formula)
+formulas_clauses([], _, []).
+formulas_clauses([Tag-F|TFs], K0, Out) :-
     empty_assoc(E),
-    retractall(definition(_)),
-    nnf(F, pos, E, [], N),
-    findall(G, retract(definition(G)), Gs),
-    foldl(nnf_clauses, [N|Gs], Cs, []),
-    tag_all(Cs, Tag, Out, Rest).
+    nnf(F, pos, E, [], N, st(K0, []), st(K1, Ds)),
+    reverse(Ds, Gs),
+    nnfs_clauses([N|Gs], K1, K2, Cs),
+    tag_all(Cs, Tag, Out, Rest),
+    formulas_clauses(TFs, K2, Rest).
 
 %  (written without yall lambdas: their copy semantics depend on whether library(yall) was
 %  loaded when this file was compiled, and a copied Def would lose its shared variables)
@@ -262,7 +269,10 @@ guarded([C|Cs], G, [[G|C]|Gs]) :- guarded(Cs, G, Gs).
 tag_all([], _, Rest, Rest).
 tag_all([C|Cs], Tag, [Tag-C|Out], Rest) :- tag_all(Cs, Tag, Out, Rest).
 
-nnf_clauses(N, Cs, Rest) :- cnf(N, Cs0, [], Defs), append(Cs0, Defs, Cs1), append(Cs1, Rest, Cs).
+nnfs_clauses([], K, K, []).
+nnfs_clauses([N|Ns], K0, K, Cs) :-
+    cnf(N, Cs0, [], Defs, K0, K1), append(Cs0, Defs, Cs1), append(Cs1, Rest, Cs),
+    nnfs_clauses(Ns, K1, K, Rest).
 
 equality_axioms(Cs, []) :- \+ ( member(C, Cs), member(L, C), atom_of(L, rel('=', _)) ), !.
 equality_axioms(Cs, [[rel('=', [X, X])],
