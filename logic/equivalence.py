@@ -9,7 +9,7 @@ that the Prolog model checker has verified. Every call is budgeted, so no input 
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Any, Iterable
+from typing import Iterable
 
 from .ast import And, Atom, Formula, Or, Quant, Var, free_vars, predicates, subformulas
 from .canonical import canonical_string

@@ -141,12 +141,12 @@ def backstop(items: int, time_limit: float) -> float:
 _STAGES_PER_ITEM = 2 * (2 + 2 / 20)
 
 
-def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict | None]:
+def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
     """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
     each; the next chunk is written while Prolog solves one). Each item runs under its own
-    `time_limit` in Prolog; None for every item of a chunk that ran past the chunk's backstop
-    (which the per-item limits keep from happening)."""
-    out: list[dict | None] = []
+    `time_limit` in Prolog; every item of a chunk that as a whole ran past its backstop (which
+    the per-item limits keep from happening) or out of stack is {"unknown": reason}."""
+    out: list[dict] = []
     futures = []
     w = worker()
     w.consult(PROGRAM)
@@ -160,10 +160,14 @@ def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) 
         try:
             out.extend(fut.result())
         except PrologError as e:
-            if not e.timed_out:
+            if e.reason not in _SPENT:
                 raise
-            out.extend([None] * n)
+            out.extend([{"unknown": _SPENT[e.reason]}] * n)  # the round trip as a whole ran out
     return out
+
+
+# PrologError's reasons for a spent budget, in the reasons' vocabulary (logic/verdict.py)
+_SPENT = {"time_limit": "time_limit", "inference_limit": "inference_limit", "memory": "memory_limit"}
 
 
 def decide_batch(
@@ -188,12 +192,12 @@ def decide_batch(
     return [_decision(d, ps, c) for d, (ps, c) in zip(answers, parsed)]
 
 
-def _stopped(d: dict | None) -> str | None:
+def _stopped(d: dict) -> str | None:
     """The reason an item as a whole was stopped (its time, or the stack outside a stage)."""
-    return "time_limit" if d is None else d.get("unknown")
+    return d.get("unknown")
 
 
-def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
+def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
     if why := _stopped(d):
         return Decision("UNKNOWN", reason=why)
     neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
@@ -277,7 +281,7 @@ def _propositional(a: Formula, b: Formula) -> Verdict | None:
         "model": _checked(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
 
 
-def _verdict(d: dict | None, a: Formula, b: Formula) -> Verdict:
+def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     if why := _stopped(d):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     s1, s2 = d["a_not_b"], d["b_not_a"]

@@ -81,8 +81,9 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
         except TPTPProblemError as e:
             raise _Bad(e, field, index) from None
         if len(sts) == 1 and sts[0].role not in roles:
-            raise _Bad(f"fof({sts[0].name}, {sts[0].role}, ...) given as {'a premise' if field == 'premises' else field}: "
-                       f"expected the role {' or '.join(roles)}", field, index)
+            given = "a premise" if field == "premises" else field
+            raise _Bad(f"fof({sts[0].name}, {sts[0].role}, ...) given as {given}: expected the role "
+                       f"{' or '.join(roles)}", field, index)
     try:
         return parse(text, fmt)
     except LFParseError as e:

@@ -20,7 +20,8 @@ from typing import Callable, Iterator
 from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
 from .errors import MAX_DEPTH, LFParseError
 from .fol_parse import parse_dialect
-from .grammar import DIALECTS, FOL_DIALECTS, FORMATS, check_closed, check_format, grammar_text, lark_error, too_deep
+from .grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
+from .grammar import FOL_DIALECTS, check_closed, check_format, grammar_text, lark_error, too_deep
 
 
 # --------------------------------------------------------------------------- Lark reader

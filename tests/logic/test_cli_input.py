@@ -50,8 +50,9 @@ def _from_deep_stack(frames: int, fn):
 
 @needs_prolog
 @pytest.mark.parametrize("fmt, text", [
-    ("folio", "¬" * D + "P(a)"), ("tptp", "~" * D + "p(a)"), ("folio", "".join(f"∀x{i} " for i in range(D)) + "P(x0)"),
-    ("nltk", " -> ".join(f"p{i}(a)" for i in range(D))), ("folio", "".join(f"(P{i}(a) → " for i in range(D // 2)) + "Q(a)" + ")" * (D // 2)),
+    ("folio", "¬" * D + "P(a)"), ("tptp", "~" * D + "p(a)"),
+    ("folio", "".join(f"∀x{i} " for i in range(D)) + "P(x0)"), ("nltk", " -> ".join(f"p{i}(a)" for i in range(D))),
+    ("folio", "".join(f"(P{i}(a) → " for i in range(D // 2)) + "Q(a)" + ")" * (D // 2)),
     ("folio", "(" * D + "P(a) ∧ Q(a)" + ")" * D), ("fol", "exists x . " * D + "man(x)"),
 ])
 def test_nesting_within_the_depth_parses_renders_and_is_decided(fmt, text):
