@@ -109,3 +109,14 @@ def test_cli_unknown_reason_is_a_code(tmp_path, capsys):
 def test_every_reason_the_engines_name_is_in_the_list():
     assert set(REASONS) == {"time_limit", "inference_limit", "memory_limit", "domain_limit", "outside_fragment"}
     assert logic.Verdict is equivalence.Verdict is fol.Verdict
+
+
+def test_the_reason_crosses_from_a_pool_process():
+    """With --workers, a chunk's PrologError is pickled back: a spent stack stays `memory`
+    (so that fol.py answers memory_limit instead of raising)."""
+    import pickle
+
+    from logic.prolog_worker import PrologError
+
+    e = pickle.loads(pickle.dumps(PrologError("Prolog ran out of resources", reason="memory")))
+    assert e.reason == "memory" and not e.timed_out
