@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth
-from .errors import MAX_DEPTH
+from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth, subformulas
+from .errors import MAX_DEPTH, LFParseError
 from .grammar import FOL_DIALECTS, check_closed, grammar_text, lark_error, too_deep
 from .grouping import Group, extend, ungroup
 
@@ -160,6 +160,16 @@ def _parenthesis_depth(text: str) -> int:
     return deepest
 
 
+def _no_dotted_variable(f: Formula, text: str) -> None:
+    """FOLIO names may contain `.`, so `∀x. P(x)` would bind a variable `x.` and leave `x` a
+    constant: refused, with the reason (FOLIO writes `∀x P(x)`)."""
+    for g in subformulas(f):
+        if type(g) is Quant and g.var.endswith("."):
+            pos = max(text.find(g.var), 0)
+            raise LFParseError(f"the quantified variable {g.var!r} ends with '.': FOLIO writes ∀x P(x), with no dot",
+                               text=text, pos=pos + len(g.var) - 1, token=".", kind="syntax", fmt="folio")
+
+
 def _finish(f: Formula, text: str, fmt: str) -> Formula:
     """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed.
     (FOLIO and NLTK readers write every name as a constant and `_bind` makes variables only of
@@ -168,6 +178,8 @@ def _finish(f: Formula, text: str, fmt: str) -> Formula:
     build it without recursion; what comes after recurses)."""
     if depth(f, MAX_DEPTH) > MAX_DEPTH:
         raise too_deep(text, fmt)
+    if fmt == "folio":
+        _no_dotted_variable(f, text)
     if fmt != "tptp":
         return _bind(f, frozenset())
     check_closed(f, text, fmt)

@@ -203,3 +203,11 @@ def test_a_long_chain_is_answered_not_a_crash():
     r = _cli(["equiv", "--jsonl", "--max-chars", "400000", "--time-limit", "60"], json.dumps({"a": a, "b": b}) + "\n")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["verdict"] == "NOT_EQUIVALENT"
+
+
+def test_a_dotted_folio_variable_is_refused_with_the_reason():
+    """`∀x. P(x)` would otherwise bind `x.` and leave `x` a constant, silently."""
+    with pytest.raises(LFParseError) as e:
+        parse("∀x. Man(x)", "folio")
+    assert "ends with '.'" in str(e.value) and e.value.pos == 2
+    assert parse("∀x (Lives(x, st.louis))", "folio").var == "x"  # a dot inside a name is still a name
