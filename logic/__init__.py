@@ -16,7 +16,7 @@ from .parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
 from .render import render, to_fol, to_lisp, to_prolog
 
 _LAZY = {"canonical_string": "canonical", "canonicalize": "canonical", "simplify": "canonical",
-         "closed_grammar": "vocab", "Verdict": "equivalence"}
+         "closed_grammar": "vocab", "Verdict": "verdict", "REASONS": "verdict"}
 
 
 def __getattr__(name: str):
@@ -86,4 +86,5 @@ def entails(premises, conclusion, fmt: str = "fol", **options) -> bool | None:
     return _fol.entails(ps, conclusion, fmt, **options)
 
 
-__all__ += ["Verdict", "Decision", "DIALECTS", "decide", "decide_batch", "entails", "equivalent", "equivalent_batch"]
+__all__ += ["Verdict", "REASONS", "Decision", "DIALECTS", "decide", "decide_batch", "entails", "equivalent",
+            "equivalent_batch"]

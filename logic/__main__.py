@@ -1,23 +1,26 @@
-"""`python -m logic canon|check|equiv ...`: the logic layer on the command line.
+"""`python -m logic canon|check|equiv|entails ...`: the logic layer on the command line.
 
-  canon  [--from fol|lisp] [--to fol|lisp] [--vars amp|v] [--max-chars 4096]
+Formats: fol and lisp (AmP's logical forms), folio (Unicode, as in FOLIO), nltk (nltk.sem.logic)
+and tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files).
+
+  canon  [--from FORMAT] [--to FORMAT] [--vars amp|v] [--max-chars 4096]
          one LF per line on stdin -> its canonical form per line on stdout, same order; a line
          that fails to parse: a message on stderr (line number, position), an empty line in its
-         place, and exit status 2 at the end.
-  check  FILE.jsonl --field lf --format fol|lisp [--max-chars 4096]
+         place, and exit status 2 at the end. Only fol and lisp are canonicalised; the other
+         formats are converted as they are (into fol/lisp only what fits AmP's fragment).
+  check  FILE.jsonl --field lf --format FORMAT [--max-chars 4096]
          parses every row; prints parsed / failed counts and the first failures. An LF longer
          than --max-chars (default: the server's limit, 4,096) fails; a file with no rows is an
-         error (exit 1). A string that fails in one format but parses in the other says so
-         ("this looks like FOL: pass --format fol").
-  equiv  A B [--format fol|lisp] | --jsonl
-         logical equivalence in SWI-Prolog (see `python -m logic equiv --help`).
+         error (exit 1). A string that fails in one of AmP's formats but parses in the other
+         says so ("this looks like FOL: pass --format fol").
+  equiv  A B [--format fol|lisp] | --jsonl          AmP's formats (logic/equivalence_cli.py)
   equiv  A B --from folio|nltk|tptp | --from ... --jsonl
   entails --from folio|nltk|tptp --premises FILE --conclusion TEXT | --from ... --jsonl
+  entails --from tptp PROBLEM.p [--tptp-root DIR]   roles read: axioms, hypotheses, one conjecture
          full first-order logic: proofs and checked countermodels (logic/fol_cli.py).
-
-  canon also converts between the full first-order dialects (--from/--to folio, nltk, tptp);
-  into fol/lisp only what lies inside AmP's fragment (otherwise an error naming what does not
-  fit). Only AmP's formats are canonicalised; the others are converted as they are.
+  equiv and entails take --time-limit SECONDS, --inferences N and --max-chars N; an answer over
+  budget is UNKNOWN with its reason (time_limit, inference_limit, memory_limit, domain_limit,
+  outside_fragment). `python -m logic COMMAND --help` for every option.
 """
 
 from __future__ import annotations
@@ -31,28 +34,7 @@ from . import LFParseError, parse
 from .errors import RenderError
 from .parse import DIALECTS, FORMATS
 from .render import render
-
-
-DEFAULT_MAX_CHARS = 4_096  # the server's limit on an LF (server/limits.py, max_lf_chars)
-FORMAT_NAMES = {"fol": "FOL", "lisp": "Lisp"}
-
-
-def _explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
-    """The error, plus "this looks like Lisp: pass --format lisp" when the text parses in the
-    other of AmP's two formats."""
-    other = "lisp" if fmt == "fol" else "fol"
-    try:
-        parse(text, other)
-    except LFParseError:
-        return str(err)
-    return f"{err}; this looks like {FORMAT_NAMES[other]}: pass {flag} {other}"
-
-
-def _positive(text: str) -> int:
-    n = int(text)
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of characters, not {n}")
-    return n
+from .cli_common import DEFAULT_MAX_CHARS, explain, positive_chars
 
 
 def _canon(argv: list[str]) -> int:
@@ -62,7 +44,7 @@ def _canon(argv: list[str]) -> int:
     ap.add_argument("--from", dest="src", choices=DIALECTS, default="fol", help="input format (default fol)")
     ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")
     ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
-    ap.add_argument("--max-chars", type=_positive, default=DEFAULT_MAX_CHARS,
+    ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
                     help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     args = ap.parse_args(argv)
     failed = 0
@@ -81,7 +63,7 @@ def _canon(argv: list[str]) -> int:
             out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
         except LFParseError as e:
             failed += 1
-            hint = _explain(e, text, args.src, "--from") if args.src in FORMATS else str(e)
+            hint = explain(e, text, args.src, "--from")
             print(f"line {lineno}: {hint}", file=sys.stderr)
             out.write("\n")
         except RenderError as e:
@@ -96,9 +78,9 @@ def _check(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m logic check", description="Parse every row of a JSONL file.")
     ap.add_argument("file")
     ap.add_argument("--field", default="lf", help="the JSON field holding the LF (default lf)")
-    ap.add_argument("--format", choices=FORMATS, default="fol")
+    ap.add_argument("--format", choices=DIALECTS, default="fol", help="LF format (default fol)")
     ap.add_argument("--show", type=int, default=5, help="how many failures to print (default 5)")
-    ap.add_argument("--max-chars", type=_positive, default=DEFAULT_MAX_CHARS,
+    ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
                     help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     args = ap.parse_args(argv)
     ok = 0
@@ -127,7 +109,7 @@ def _check(argv: list[str]) -> int:
                 failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
             except LFParseError as e:
                 failures.append(f"{args.file}:{lineno}: field {args.field!r}: "
-                                f"{_explain(e, text, args.format, '--format')}")
+                                f"{explain(e, text, args.format, '--format')}")
     if not ok and not failures:
         print(f"{args.file}: no rows to check (the file is empty or blank)", file=sys.stderr)
         return 1

@@ -3,7 +3,7 @@
 Formats (AmP's FOL and Lisp; FOLIO, NLTK and TPTP full first-order logic; Prolog terms) exist
 only at the edges: `logic.parse` reads them into these values and `logic.render` writes them
 back out. AmP's fragment uses only `Quant`, `And`, `Or` and `Atom`; full first-order logic adds
-`Not`, `Implies`, `Iff`, `Xor` and `Eq` (`≠` is `Not(Eq(...))`).
+`Not`, `Implies`, `Iff`, `Xor` and `Eq` (`≠` is `Not(Eq(...))`), and function terms `Func`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,15 @@ class Const:
     name: str
 
 
-Term = Union[Var, Const]
+@dataclass(frozen=True, slots=True)
+class Func:
+    """`f(t1, ..., tn)`: a function applied to terms (full first-order logic; n >= 1)."""
+
+    name: str
+    args: tuple["Term", ...]
+
+
+Term = Union[Var, Const, Func]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,17 +160,68 @@ def subformulas(f: Formula) -> Iterator[Formula]:
             raise TypeError(f"not a formula: {node!r}")
 
 
+def depth(f: Formula, limit: int | None = None) -> int:
+    """How deeply `f`'s connectives, quantifiers and function terms nest (an atom is 1), counted
+    without recursion; with `limit`, the count stops at the first node deeper than it."""
+    deepest = 0
+    stack: list = [(f, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, d = pop()
+        if d > deepest:
+            deepest = d
+            if limit is not None and d > limit:
+                return d
+        t = type(node)
+        if t is Func:
+            for a in node.args:
+                push((a, d + 1))
+        elif t is not Var and t is not Const:
+            for c in children(node):
+                push((c, d + 1))
+            for a in terms(node):
+                if type(a) is Func:
+                    push((a, d + 1))
+    return deepest
+
+
+def subterms(t: Term) -> Iterator[Term]:
+    """`t` and every term inside it (a function's arguments, theirs, ...), `t` first."""
+    stack = [t]
+    while stack:
+        u = stack.pop()
+        yield u
+        if type(u) is Func:
+            stack.extend(reversed(u.args))
+
+
+def term_vars(t: Term) -> Iterator[str]:
+    """The names of the variables in `t`."""
+    if type(t) is Var:
+        yield t.name
+    elif type(t) is Func:
+        for u in subterms(t):
+            if type(u) is Var:
+                yield u.name
+
+
 def free_vars(f: Formula) -> frozenset[str]:
     """Names of the variables that occur free in `f`."""
     if type(f) is Quant:
         return free_vars(f.body) - {f.var}
-    own = frozenset(a.name for a in terms(f) if type(a) is Var)
+    own = frozenset(v for a in terms(f) for v in term_vars(a))
     return own.union(*(free_vars(c) for c in children(f)))
 
 
 def constants(f: Formula) -> frozenset[str]:
     """Names of the constants that occur in `f`."""
-    return frozenset(a.name for node in subformulas(f) for a in terms(node) if type(a) is Const)
+    return frozenset(u.name for node in subformulas(f) for a in terms(node) for u in subterms(a) if type(u) is Const)
+
+
+def functions(f: Formula) -> frozenset[tuple[str, int]]:
+    """(name, arity) of every function symbol used in `f`."""
+    return frozenset((u.name, len(u.args)) for node in subformulas(f) for a in terms(node) for u in subterms(a)
+                     if type(u) is Func)
 
 
 def predicates(f: Formula) -> frozenset[tuple[str, int]]:

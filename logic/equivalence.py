@@ -9,36 +9,22 @@ that the Prolog model checker has verified. Every call is budgeted, so no input 
 from __future__ import annotations
 
 from concurrent.futures import Future
-from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import Iterable
 
-from .ast import And, Atom, Formula, Or, Quant, Var, free_vars, subformulas
+from .ast import And, Atom, Formula, Or, Quant, Var, free_vars, predicates, subformulas
 from .canonical import canonical_string
+from .fol import _checked as fol_checked, _verdict as fol_verdict, backstop
 from .parse import parse
 from .render import prolog_term
 from .prolog_worker import PrologError, worker
+from .verdict import VERDICTS, Verdict
 
-VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
 DEFAULT_TIME_LIMIT = 2.0  # seconds per pair
 DEFAULT_INFERENCES = 1_000_000  # per stage (proof search, countermodel search) and direction
 PROGRAM = "equivalence.pl"
 CHUNK = 250  # pairs per Prolog round trip in equivalent_batch
 
 LF = str | Formula
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The answer for one pair: `verdict` in VERDICTS; each direction True/False, or None when
-    undecided; `witness` a countermodel (NOT_EQUIVALENT), how it was proved, or why undecided."""
-
-    verdict: str
-    a_entails_b: bool | None
-    b_entails_a: bool | None
-    witness: dict | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def to_prolog_bb(f: Formula, tag: str = "") -> str:
@@ -74,6 +60,18 @@ def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
     return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
 
 
+# the inferences one pair may spend at most: two directions of up to five stages each, then
+# the full first-order engine (fol.pl) on a pair left UNKNOWN: two checks of about four stages
+_STAGES_PER_PAIR = 20
+# PrologError's name for a spent stack, in the reasons' vocabulary (logic/verdict.py)
+_REASON = {"memory": "memory_limit"}
+
+
+def _spend(pairs: int, inferences: int) -> int:
+    """The inference limit of a round trip: what its pairs may spend, and then some."""
+    return pairs * _STAGES_PER_PAIR * int(inferences) + 1_000_000
+
+
 _loaded = False
 
 
@@ -96,6 +94,18 @@ def _name_elements(model: dict | None) -> dict | None:
     }
 
 
+def _amp_model(raw: dict, a: Formula, b: Formula) -> dict:
+    """A model of fol.pl (elements 1..n, true atoms as [pred, e1, ...]) in the shape of this
+    module's models: elements d1..dn, every predicate of `a` and `b` with its extension."""
+    d = lambda e: f"d{e}"  # noqa: E731
+    ext: dict[str, list] = {p: [] for p, _ in sorted(predicates(a) | predicates(b))}
+    for pred, *args in raw["atoms"]:
+        ext.setdefault(pred, []).append([d(e) for e in args])
+    return {"domain": [d(e) for e in range(1, raw["size"] + 1)],
+            "constants": {c: d(e) for c, e in raw["constants"].items()},
+            "extensions": {p: sorted(ts) for p, ts in ext.items()}}
+
+
 def _witness(w: dict | None) -> dict | None:
     if w is not None and "model" in w:
         w = {**w, "model": _name_elements(w["model"])}
@@ -104,8 +114,23 @@ def _witness(w: dict | None) -> dict | None:
     return w
 
 
-def _verdict(d: dict) -> Verdict:
-    return Verdict(d["verdict"], d["a_entails_b"], d["b_entails_a"], _witness(d["witness"]))
+def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
+    """The verdict of equivalence.pl; for a pair it left UNKNOWN, that of the full first-order
+    engine it went on to (`full_fol`), whose models `fol.holds` checks here. The directions
+    either engine proved are kept."""
+    own = Verdict(d["verdict"], d["a_entails_b"], d["b_entails_a"], _witness(d["witness"]))
+    full = d.get("full_fol")
+    if full is None:
+        return own
+    v = fol_verdict(full, a, b)
+    if v.verdict == "NOT_EQUIVALENT":  # the model in this format's shape (extensions per predicate)
+        raw = full["a_not_b" if v.witness["direction"] == "a_entails_b" else "b_not_a"]["model"]
+        return Verdict(v.verdict, v.a_entails_b, v.b_entails_a, {**v.witness, "model": _amp_model(raw, a, b)})
+    if v.verdict != "UNKNOWN":
+        return v
+    ab = True if True in (own.a_entails_b, v.a_entails_b) else None
+    ba = True if True in (own.b_entails_a, v.b_entails_a) else None
+    return Verdict("UNKNOWN", ab, ba, v.witness)
 
 
 _IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
@@ -154,6 +179,7 @@ def equivalent_batch(
             return f
         return _formula(x, fmt)
 
+    asts: dict[int, tuple[Formula, Formula]] = {}  # the pairs sent to Prolog, until answered
     keys: dict[int, list] = {}  # per formula object (all kept alive by `pairs` or `parsed`)
     canon: dict[int, str] = {}
 
@@ -178,6 +204,7 @@ def equivalent_batch(
                 out[i] = _CANONICAL  # equal canonical forms: equivalent, no Prolog round trip
             else:
                 todo.append(i)
+                asts[i] = (a, b)
         if todo:
             _ensure_loaded()
             terms = ",".join(
@@ -185,8 +212,9 @@ def equivalent_batch(
                 for i in todo
             )
             goal = f"equivalence:equiv_batch_json([{terms}],{opts},Out)"
-            backstop = len(todo) * time_limit * 2 + 5.0  # each pair is bounded in Prolog already
-            pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop)))
+            # each pair is bounded in Prolog already (equiv_batch_json: call_with_time_limit/2 per pair)
+            pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop(len(todo), time_limit),
+                                                             inferences=_spend(len(todo), inferences))))
         formulas = [(formula(a), formula(b)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
     for todo, future in pending:
         try:
@@ -194,9 +222,9 @@ def equivalent_batch(
         except PrologError as e:
             if e.reason == "error":
                 raise
-            results = [{**_OVER_TIME, "witness": {"reason": e.reason}}] * len(todo)  # a budget ran out
+            results = [{**_OVER_TIME, "witness": {"reason": _REASON.get(e.reason, e.reason)}}] * len(todo)
         for i, d in zip(todo, results):
-            out[i] = _verdict(d)
+            out[i] = _verdict(d, *asts.pop(i))
     return out  # type: ignore[return-value]
 
 
@@ -234,11 +262,13 @@ def entails(
         f"{_opts(time_limit, inferences, max_domain)},Out)"
     )
     try:
-        d = worker().query_json_quiet(goal, time_limit=time_limit * 2 + 5.0)
+        d = worker().query_json_quiet(goal, time_limit=backstop(1, time_limit), inferences=_spend(1, inferences))
     except PrologError as e:
         if e.reason != "error":  # a budget ran out: undecided
             return None
         raise
+    if d["entails"] is False and "full_fol_model" in (d["witness"] or {}):
+        fol_checked(d["witness"]["full_fol_model"], [fa], [fb])  # raises on a model that is wrong
     return d["entails"]
 
 

@@ -18,6 +18,7 @@ from typing import IO
 
 from .equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT, equivalent, equivalent_batch
 from . import jsonl
+from .cli_common import DEFAULT_MAX_CHARS, explain, positive_chars, positive_inferences, positive_seconds, too_long
 from .errors import LFParseError
 from .parse import FORMATS, parse
 from .prolog_worker import PrologError
@@ -31,8 +32,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("b", nargs="?", help="second LF")
     p.add_argument("--format", "-f", choices=FORMATS, default="fol", help="LF format (default fol)")
     p.add_argument("--jsonl", action="store_true", help="read {a, b, format?} JSON lines on stdin")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds per pair")
-    p.add_argument("--inferences", type=int, default=DEFAULT_INFERENCES, help="inference budget per stage")
+    p.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
+                   help=f"seconds per pair, kept by Prolog (default {DEFAULT_TIME_LIMIT})")
+    p.add_argument("--inferences", type=positive_inferences, default=DEFAULT_INFERENCES,
+                   help=f"inference budget per stage (default {DEFAULT_INFERENCES:,})")
+    p.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
+                   help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     p.add_argument("--workers", type=jsonl.positive_int, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     return p
@@ -45,22 +50,27 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     args = _parser().parse_args(argv[1:] if argv and argv[0] == "equiv" else argv)
     budget = {"time_limit": args.time_limit, "inferences": args.inferences}
     if args.jsonl:
-        return _jsonl(stdin, stdout, args.format, budget, args.workers)
+        return _jsonl(stdin, stdout, args.format, budget, args.workers, args.max_chars)
     if args.a is None or args.b is None:
         _parser().print_usage(sys.stderr)
         print("error: give two LFs, or --jsonl", file=sys.stderr)
         return 2
+    for name, text in (("A", args.a), ("B", args.b)):
+        if msg := too_long(text, args.max_chars):
+            print(f"error: {name}: {msg}", file=sys.stderr)
+            return 2
     try:
         v = equivalent(args.a, args.b, args.format, **budget)
     except LFParseError as e:
-        print(f"error: {e}", file=sys.stderr)
+        text = args.a if e.text == args.a else args.b
+        print(f"error: {explain(e, text, args.format, '--format')}", file=sys.stderr)
         return 2
     print(v.verdict, file=stdout)
     print(json.dumps(v.to_dict(), indent=2), file=stdout)
     return 0
 
 
-def _answer(default_fmt: str, budget: dict, lines: list[str]) -> list[tuple[str, bool]]:
+def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str]) -> list[tuple[str, bool]]:
     """One batch of JSON lines: (output line, ok) per line, in order."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, object, object]] = []  # (line index, a AST, b AST)
@@ -72,9 +82,12 @@ def _answer(default_fmt: str, budget: dict, lines: list[str]) -> list[tuple[str,
             fmt = row.get("format", default_fmt)
             if fmt not in FORMATS:
                 raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+            for k in ("a", "b"):
+                if msg := too_long(row[k], max_chars):
+                    raise ValueError(f"field {k!r}: {msg}")
             todo.append((n, parse(row["a"], fmt), parse(row["b"], fmt)))
         except LFParseError as e:
-            out[n] = (json.dumps({"error": str(e), "details": e.to_dict()}), False)
+            out[n] = (json.dumps({"error": explain(e, e.text, fmt, "--format"), "details": e.to_dict()}), False)
         except ValueError as e:  # json.JSONDecodeError is a ValueError
             out[n] = (json.dumps({"error": str(e)}), False)
     if todo:
@@ -87,7 +100,8 @@ def _answer(default_fmt: str, budget: dict, lines: list[str]) -> list[tuple[str,
     return out  # type: ignore[return-value]
 
 
-def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict, workers: int = 1) -> int:
-    answer = functools.partial(_answer, default_fmt, budget)
+def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict, workers: int = 1,
+           max_chars: int = DEFAULT_MAX_CHARS) -> int:
+    answer = functools.partial(_answer, default_fmt, budget, max_chars)
     # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
     return jsonl.run(stdin, stdout, answer, BATCH if workers == 1 else BATCH // 4, workers)

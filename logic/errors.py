@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 
+MAX_DEPTH = 256  # nesting of connectives and quantifiers that every reader accepts (and that
+# every walk over the AST, ==, hash and repr included, handles within Python's recursion limit)
+
+
 class LFParseError(ValueError):
     """A logical form that does not parse, or parses but is not a closed formula.
 
     Carries where (`pos`, 0-based character offset; `column` is 1-based), what was found
     (`token`), and what the grammar would have accepted there (`expected`). `kind` is one of
-    `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `too_large`.
+    `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `dangling_operator` (the
+    formula ends with an operator that needs an operand after it), `too_deep` (connectives and
+    quantifiers nested deeper than `MAX_DEPTH`, in every format: deeper input is refused before
+    anything recurses into it).
     """
 
     def __init__(

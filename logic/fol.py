@@ -9,47 +9,22 @@ Verdicts are never guesses: when a budget runs out the answer is UNKNOWN and say
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Sequence
 
-from .ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, constants, free_vars
+from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
 from .parse import parse
 from . import fol_prop, prolog_pool
 from .prolog_worker import PrologError, worker
 from .render import prolog_term
+from .verdict import DECISIONS, Decision, Verdict, worst
 
-DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
 DEFAULT_INFERENCES = 2_000_000  # per stage (short proof, model search, full proof) and check
 DEFAULT_MAX_DOMAIN = 8
-DEFAULT_TIME_LIMIT = 5.0  # seconds per item
+DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_limit/2 per item)
 CHUNK = 64  # items per Prolog round trip
 PROGRAM = "fol.pl"
 
 LF = str | Formula
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A story's verdict (one of DECISIONS) with its evidence: `proof` (steps; each names the
-    clause it uses and where that clause came from: a premise index, `negated_conclusion`,
-    `conclusion`, `equality`), `premises_used` (indices), `countermodel` / `model`
-    (domain, constants, true atoms); when UNKNOWN, `budget` names the budget that ran out
-    (`inferences` or `time_limit`) and `reason` says it in words."""
-
-    verdict: str
-    premises_used: list[int] = field(default_factory=list)
-    proof: list[dict] | None = None
-    countermodel: dict | None = None
-    model: dict | None = None
-    reason: str | None = None
-    budget: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields that are set (a shallow dict: the evidence is plain JSON values already)."""
-        return {k: v for k in _DECISION_FIELDS if (v := getattr(self, k)) is not None}
-
-
-_DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
 
 def formula(x: LF, fmt: str) -> Formula:
@@ -70,12 +45,23 @@ def to_term(f: Formula) -> str:
 # --------------------------------------------------------------------------- models
 
 
+def value(a: Term, model: dict, env: dict[str, str]) -> str:
+    """The element term `a` denotes in `model` under `env` (a function term: its table's entry)."""
+    t = type(a)
+    if t is Var:
+        return env[a.name]
+    if t is Const:
+        return model["constants"][a.name]
+    return model["functions"][a.name][tuple(value(b, model, env) for b in a.args)]
+
+
 def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     """Whether `f` is true in `model` ({"domain": [...], "constants": {name: element},
-    "atoms": set of (pred, elements...)}): the truth definition, one case per connective."""
+    "functions": {name: {argument tuple: element}}, "atoms": set of (pred, elements...)}): the
+    truth definition, one case per connective."""
     env = env or {}
     t = type(f)
-    val = lambda a: env[a.name] if type(a) is Var else model["constants"][a.name]  # noqa: E731
+    val = lambda a: value(a, model, env)  # noqa: E731
     if t is Atom:
         return (f.pred, *[val(a) for a in f.args]) in model["atoms"]
     if t is Eq:
@@ -102,9 +88,13 @@ def _model(d: dict) -> dict:
     """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
     (none occur) are absent."""
     el = lambda e: f"d{e}"  # noqa: E731
+    functions: dict[str, dict] = {}
+    for name, args, e in d.get("functions", []):
+        functions.setdefault(name, {})[tuple(el(x) for x in args)] = el(e)
     return {
         "domain": [el(e) for e in range(1, d["size"] + 1)],
         "constants": {c: el(e) for c, e in d["constants"].items()},
+        "functions": functions,
         "atoms": {(a[0], *[el(e) for e in a[1:]]) for a in d["atoms"]},
     }
 
@@ -119,11 +109,15 @@ def _checked(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict
     for f in false:
         if holds(f, m):
             raise PrologError(f"model search returned a model that satisfies {f!r}")
-    return {
+    out = {
         "domain": m["domain"],
         "constants": m["constants"],
         "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"]),
     }
+    if m["functions"]:  # each function's table: "f(d1, d2)": "d3"
+        out["functions"] = {f"{name}({', '.join(args)})": e for name, table in sorted(m["functions"].items())
+                            for args, e in sorted(table.items())}
+    return out
 
 
 def _used(proof: list[dict]) -> list[int]:
@@ -133,30 +127,47 @@ def _used(proof: list[dict]) -> list[int]:
 # --------------------------------------------------------------------------- Prolog calls
 
 
-def _budget(inferences: int, max_domain: int) -> str:
-    return f"budget({int(inferences)},{int(max_domain)})"
+def _budget(inferences: int, max_domain: int, time_limit: float) -> str:
+    return f"budget({int(inferences)},{int(max_domain)},{float(time_limit):.6f})"
 
 
-def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict | None]:
+def backstop(items: int, time_limit: float) -> float:
+    """Seconds after which a round trip of `items` items, each kept to `time_limit` by Prolog, is
+    stopped from outside: the promise made to callers, time limit + 10% + 0.1 s per item."""
+    return items * (time_limit * 1.1 + 0.1)
+
+
+# the inferences one item may spend at most: two checks of four stages (two short, two full)
+_STAGES_PER_ITEM = 2 * (2 + 2 / 20)
+
+
+def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
     """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
-    each; the next chunk is written while Prolog solves one); None for an item of a chunk that
-    ran past its time backstop."""
-    out: list[dict | None] = []
+    each; the next chunk is written while Prolog solves one). Each item runs under its own
+    `time_limit` in Prolog; every item of a chunk that as a whole ran past its backstop (which
+    the per-item limits keep from happening) or out of stack is {"unknown": reason}."""
+    out: list[dict] = []
     futures = []
     w = worker()
     w.consult(PROGRAM)
     for i in range(0, len(items), CHUNK):
         chunk = items[i:i + CHUNK]
-        goal = f"fol:batch_json([{','.join(chunk)}],{_budget(inferences, max_domain)},Out)"
-        futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=time_limit * len(chunk) + 5.0)))
+        goal = f"fol:batch_json([{','.join(chunk)}],{_budget(inferences, max_domain, time_limit)},Out)"
+        spend = int(len(chunk) * _STAGES_PER_ITEM * inferences) + 1_000_000
+        futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=backstop(len(chunk), time_limit),
+                                                        inferences=spend)))
     for n, fut in futures:
         try:
             out.extend(fut.result())
         except PrologError as e:
-            if not e.timed_out:
+            if e.reason not in _SPENT:
                 raise
-            out.extend([None] * n)
+            out.extend([{"unknown": _SPENT[e.reason]}] * n)  # the round trip as a whole ran out
     return out
+
+
+# PrologError's reasons for a spent budget, in the reasons' vocabulary (logic/verdict.py)
+_SPENT = {"time_limit": "time_limit", "inference_limit": "inference_limit", "memory": "memory_limit"}
 
 
 def decide_batch(
@@ -181,9 +192,14 @@ def decide_batch(
     return [_decision(d, ps, c) for d, (ps, c) in zip(answers, parsed)]
 
 
-def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
-    if d is None:
-        return Decision("UNKNOWN", reason="time_limit", budget="time_limit")
+def _stopped(d: dict) -> str | None:
+    """The reason an item as a whole was stopped (its time, or the stack outside a stage)."""
+    return d.get("unknown")
+
+
+def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
+    if why := _stopped(d):
+        return Decision("UNKNOWN", reason=why)
     neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
     v = d["verdict"]
     if v == "TRUE":
@@ -194,8 +210,7 @@ def _decision(d: dict | None, ps: list[Formula], c: Formula) -> Decision:
         return Decision(v, countermodel=_checked(neg["model"], ps, [c]), model=_checked(pos["model"], [*ps, c], []))
     if v == "INCONSISTENT":
         return Decision(v, _used(neg["proof"]), proof=neg["proof"])
-    which = [k for k, s in (("with_negated_conclusion", neg), ("with_conclusion", pos)) if s["status"] == "unknown"]
-    return Decision(v, reason=f"inference budget ran out ({', '.join(which)})", budget="inferences")
+    return Decision(v, reason=worst([s["reason"] for s in (neg, pos) if s["status"] == "unknown"]))
 
 
 def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> Decision:
@@ -212,13 +227,11 @@ def equivalent_batch(
     max_domain: int = DEFAULT_MAX_DOMAIN,
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
-) -> list:
-    """Full first-order equivalence of many pairs: `logic.equivalence.Verdict`s, in order; the
+) -> list[Verdict]:
+    """Full first-order equivalence of many pairs: `logic.verdict.Verdict`s, in order; the
     witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
     the answer is UNKNOWN. With `workers` > 1 the pairs run in chunks side by side on that many
     processes (prolog_pool.py), with the same answers."""
-    from .equivalence import Verdict
-
     if workers > 1:
         return prolog_pool.map_chunks(equivalent_batch, list(pairs), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
@@ -240,13 +253,11 @@ def equivalent_batch(
     return out
 
 
-def _propositional(a: Formula, b: Formula):
+def _propositional(a: Formula, b: Formula) -> Verdict | None:
     """The verdict of the truth table over `a`'s and `b`'s closed parts (fol_prop.py) when it
     settles the pair: when they agree on every row (or their bodies do, under a shared
     quantifier prefix), and on ground atoms when they differ (the row, checked by `holds`, is
     the countermodel); None otherwise."""
-    from .equivalence import Verdict
-
     t = fol_prop.table(a, b)
     if t is None:
         return None
@@ -270,11 +281,9 @@ def _propositional(a: Formula, b: Formula):
         "model": _checked(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
 
 
-def _verdict(d: dict | None, a: Formula, b: Formula):
-    from .equivalence import Verdict
-
-    if d is None:
-        return Verdict("UNKNOWN", None, None, {"reason": "time_limit"})
+def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
+    if why := _stopped(d):
+        return Verdict("UNKNOWN", None, None, {"reason": why})
     s1, s2 = d["a_not_b"], d["b_not_a"]
     if s1["status"] == "sat":
         return Verdict("NOT_EQUIVALENT", False, None, {
@@ -290,7 +299,8 @@ def _verdict(d: dict | None, a: Formula, b: Formula):
     if ab and ba:
         return Verdict("EQUIVALENT", True, True, {"method": "connection_proof",
                                                   "proof_a_entails_b": s1["proof"], "proof_b_entails_a": s2["proof"]})
-    return Verdict("UNKNOWN", ab, ba, {"reason": "inference budget ran out"})
+    return Verdict("UNKNOWN", ab, ba, {"reason": worst([s["reason"] for s in (s1, s2)
+                                                       if s is not None and s["status"] == "unknown"])})
 
 
 def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> bool | None:

@@ -10,31 +10,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor
-from .errors import LFParseError
+from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth, subformulas
+from .errors import MAX_DEPTH, LFParseError
+from .grammar import FOL_DIALECTS, check_closed, grammar_text, lark_error, too_deep
+from .grouping import Group, extend, ungroup
 
-DIALECTS = ("folio", "nltk", "tptp")
+DIALECTS = FOL_DIALECTS
 _KIND = {"∀": "forall", "∃": "exists", "all": "forall", "exists": "exists", "!": "forall", "?": "exists"}
-
-
-class _Group:
-    """A parenthesised formula: kept as one operand, never merged into an enclosing chain."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: Formula) -> None:
-        self.f = f
-
-
-def _u(x):
-    return x.f if type(x) is _Group else x
-
-
-def _chain(cls, left, right):
-    """`left OP right` for an n-ary OP: an unparenthesised same-op left operand is extended."""
-    if type(left) is cls:
-        return cls(left.children + (_u(right),))
-    return cls((_u(left), _u(right)))
 
 
 class _Rules:
@@ -43,41 +25,41 @@ class _Rules:
     `lark.Transformer` in `dialect_parser`: Lark is imported only when a grammar is needed.)"""
 
     def start(self, c):
-        return _u(c[0])
+        return ungroup(c[0])
 
     def annotated(self, c):  # fof(name, role, formula).  -- the formula alone
-        return _u(c[2])
+        return ungroup(c[2])
 
     def group(self, c):
-        return _Group(_u(c[0]))
+        return Group(ungroup(c[0]))
 
     def quant(self, c):
         kind = _KIND[str(c[0])]
-        f = _u(c[-1])
+        f = ungroup(c[-1])
         for v in reversed(c[1:-1]):
             f = Quant(kind, str(v), f)
         return f
 
     def iff(self, c):
-        return Iff(_u(c[0]), _u(c[2]))
+        return Iff(ungroup(c[0]), ungroup(c[2]))
 
     def xor(self, c):
-        return Xor(_u(c[0]), _u(c[2]))
+        return Xor(ungroup(c[0]), ungroup(c[2]))
 
     def imp(self, c):
-        return Implies(_u(c[0]), _u(c[2]))
+        return Implies(ungroup(c[0]), ungroup(c[2]))
 
     def rimp(self, c):
-        return Implies(_u(c[2]), _u(c[0]))
+        return Implies(ungroup(c[2]), ungroup(c[0]))
 
     def disj(self, c):
-        return _chain(Or, c[0], c[2])
+        return extend(Or, c[0], c[2])
 
     def conj(self, c):
-        return _chain(And, c[0], c[2])
+        return extend(And, c[0], c[2])
 
     def neg(self, c):
-        return Not(_u(c[1]))
+        return Not(ungroup(c[1]))
 
     def eq(self, c):
         return Eq(_term(c[0]), _term(c[2]))
@@ -88,6 +70,9 @@ class _Rules:
     def atom(self, c):
         return Atom(_name(c[0]), tuple(_term(t) for t in c[1:]))
 
+    def func(self, c):
+        return Func(_name(c[0]), tuple(_term(t) for t in c[1:]))
+
 
 def _name(tok) -> str:
     s = str(tok)
@@ -97,6 +82,8 @@ def _name(tok) -> str:
 
 
 def _term(tok) -> Term:
+    if type(tok) is Func:
+        return tok
     return Var(str(tok)) if tok.type == "VARIABLE" else Const(_name(tok))
 
 
@@ -104,7 +91,7 @@ def _bind(f: Formula, bound: frozenset[str]) -> Formula:
     """`f` with every constant named by an enclosing quantifier turned into that variable."""
     t = type(f)
     if t is Atom:
-        if bound and any(type(a) is Const and a.name in bound for a in f.args):
+        if bound and f.args:
             return Atom(f.pred, tuple(_bind_term(a, bound) for a in f.args))
         return f
     if t is Eq:
@@ -119,6 +106,8 @@ def _bind(f: Formula, bound: frozenset[str]) -> Formula:
 
 
 def _bind_term(a: Term, bound: frozenset[str]) -> Term:
+    if type(a) is Func:
+        return Func(a.name, tuple(_bind_term(b, bound) for b in a.args))
     return Var(a.name) if type(a) is Const and a.name in bound else a
 
 
@@ -129,8 +118,6 @@ def dialect_parser(fmt: str) -> lark.Lark:
     what makes a quantifier's scope reach as far right as possible.)"""
     import lark
 
-    from .parse import grammar_text
-
     class _ToAST(_Rules, lark.Transformer):
         pass
 
@@ -139,8 +126,6 @@ def dialect_parser(fmt: str) -> lark.Lark:
 
 def parse_dialect(text: str, fmt: str) -> Formula:
     """Parse one formula in `folio`, `nltk` or `tptp`; LFParseError says where and what was expected."""
-    from .parse import _lark_error
-
     if fmt == "folio":
         from . import folio_read  # the hand-written reader of the common input; Lark for the rest
 
@@ -150,26 +135,54 @@ def parse_dialect(text: str, fmt: str) -> Formula:
             pass
     import lark
 
+    if _parenthesis_depth(text) > MAX_DEPTH:
+        raise too_deep(text, fmt)
     parser = dialect_parser(fmt)
     try:
         f = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
-        raise _lark_error(parser, text, fmt, e) from None
-    except RecursionError:
-        raise LFParseError("formula nested too deeply", text=text, pos=0, kind="too_large", fmt=fmt) from None
+        raise lark_error(parser, text, fmt, e) from None
     return _finish(f, text, fmt)
+
+
+def _parenthesis_depth(text: str) -> int:
+    """How deeply the parentheses of `text` nest (a lower bound when they do not balance)."""
+    if text.count("(") <= MAX_DEPTH:
+        return 0
+    d = deepest = 0
+    for ch in text:
+        if ch == "(":
+            d += 1
+            if d > deepest:
+                deepest = d
+        elif ch == ")":
+            d -= 1
+    return deepest
+
+
+def _no_dotted_variable(f: Formula, text: str) -> None:
+    """FOLIO names may contain `.`, so `∀x. P(x)` would bind a variable `x.` and leave `x` a
+    constant: refused, with the reason (FOLIO writes `∀x P(x)`)."""
+    for g in subformulas(f):
+        if type(g) is Quant and g.var.endswith("."):
+            pos = max(text.find(g.var), 0)
+            raise LFParseError(f"the quantified variable {g.var!r} ends with '.': FOLIO writes ∀x P(x), with no dot",
+                               text=text, pos=pos + len(g.var) - 1, token=".", kind="syntax", fmt="folio")
 
 
 def _finish(f: Formula, text: str, fmt: str) -> Formula:
     """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed.
     (FOLIO and NLTK readers write every name as a constant and `_bind` makes variables only of
     bound ones, so their trees are closed by construction; TPTP spells variables, so its
-    trees are checked.)"""
+    trees are checked.) A tree nested deeper than MAX_DEPTH is refused first (the readers
+    build it without recursion; what comes after recurses)."""
+    if depth(f, MAX_DEPTH) > MAX_DEPTH:
+        raise too_deep(text, fmt)
+    if fmt == "folio":
+        _no_dotted_variable(f, text)
     if fmt != "tptp":
         return _bind(f, frozenset())
-    from .parse import _check_closed
-
-    _check_closed(f, text, fmt)
+    check_closed(f, text, fmt)
     return f
 
 

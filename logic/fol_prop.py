@@ -33,8 +33,9 @@ class Table:
 
     @property
     def ground(self) -> bool:
-        """Every part a ground atom: the rows are exactly the models, up to the rest."""
-        return all(type(p) is Atom for p in self.parts)
+        """Every part a ground atom over constants: the rows are exactly the models, up to the
+        rest (function terms would need their own elements: Prolog builds those models)."""
+        return all(type(p) is Atom and all(type(t) is Const for t in p.args) for p in self.parts)
 
     def entails(self, x: int, y: int) -> bool:
         return x & ~y == 0
@@ -140,10 +141,19 @@ def _key(part: Formula):
     index: dict = {}
     if not _collect(part.body, index):
         return None
-    order = sorted(index, key=repr)
+    order = sorted(index, key=_order)
     index = {k: i for i, k in enumerate(order)}
     full = (1 << (1 << len(index))) - 1
     return part.kind, part.var, tuple(order), _value(part.body, index, _columns(len(index), full), full)
+
+
+def _order(key) -> str:
+    """A sort key for a part's `_key`: its text, with a truth table written in hex (`repr` of
+    an int past 4,300 digits raises ValueError, and a table of 16 parts has 65,536 bits)."""
+    if type(key) is not tuple:
+        return repr(key)
+    kind, var, order, value = key
+    return f"{kind} {var} [{', '.join(map(_order, order))}] {value:x}"
 
 
 def _operands(f: Formula) -> tuple[Formula, ...]:

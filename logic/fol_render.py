@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 from .errors import RenderError
 from .quoting import quote
 
@@ -29,7 +29,7 @@ class _Syntax:
     ops: dict
     eq: str
     neq: str
-    name: Callable[[str, str], str]  # (name, role) -> spelling; role in pred/const/var
+    name: Callable[[str, str], str]  # (name, role) -> spelling; role in pred/func/const/var
     parenthesise_binaries: bool  # TPTP: every binary operand of a binary connective in ( )
     tight_quantifiers: bool  # TPTP: a quantifier's body is a unit formula
 
@@ -134,6 +134,8 @@ def _paren(c: Formula, s: _Syntax) -> str:
 
 
 def _term(a: Term, s: _Syntax) -> str:
+    if type(a) is Func:
+        return s.name(a.name, "func") + "(" + ", ".join(_term(b, s) for b in a.args) + ")"
     return s.name(a.name, "var" if type(a) is Var else "const")
 
 
@@ -156,12 +158,20 @@ def tptp_variables(f: Formula) -> Formula:
     return _rename(f, mapping) if mapping else f
 
 
+def _rename_term(a: Term, m: dict[str, str]) -> Term:
+    if type(a) is Var:
+        return Var(m.get(a.name, a.name))
+    if type(a) is Func:
+        return Func(a.name, tuple(_rename_term(b, m) for b in a.args))
+    return a
+
+
 def _rename(f: Formula, m: dict[str, str]) -> Formula:
     t = type(f)
     if t is Atom:
-        return Atom(f.pred, tuple(Var(m.get(a.name, a.name)) if type(a) is Var else a for a in f.args))
+        return Atom(f.pred, tuple(_rename_term(a, m) for a in f.args))
     if t is Eq:
-        return Eq(*(Var(m.get(a.name, a.name)) if type(a) is Var else a for a in (f.left, f.right)))
+        return Eq(_rename_term(f.left, m), _rename_term(f.right, m))
     if t is Quant:
         return Quant(f.kind, m.get(f.var, f.var), _rename(f.body, m))
     if t is Not:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor
-from .fol_parse import _chain, _Group, _u
+from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Xor
+from .grouping import Group, extend, ungroup
 
 _TOKEN = re.compile(r"[ \t\f\r\n]*(?:([∀∃¬∧∨⊕→↔⟷=≠(),])|([^\W_][\w\-'’.]*))")
 _KIND = {"∀": "forall", "∃": "exists"}
@@ -42,9 +42,24 @@ def tokens(text: str) -> list[tuple[str, str]]:
             return out
 
 
+# Parentheses, quantifiers, negations and right-nested → this reader nests (up to seven Python
+# frames each, well inside the recursion limit); deeper input goes to Lark, whose parser does not
+# recurse.
+READER_DEPTH = 40
+
+
 class _Reader:
     def __init__(self, toks: list[tuple[str, str]]) -> None:
-        self.toks, self.i = toks, 0
+        self.toks, self.i, self.depth = toks, 0, 0
+
+    def nested(self, read):
+        """`read()` one level deeper; Reject past READER_DEPTH."""
+        if self.depth >= READER_DEPTH:
+            raise Reject
+        self.depth += 1
+        f = read()
+        self.depth -= 1
+        return f
 
     def peek(self) -> str:
         return self.toks[self.i][0]
@@ -68,7 +83,7 @@ class _Reader:
         kind = _KIND[self.peek()]
         self.i += 1
         var = self.name()
-        return Quant(kind, var, _u(self.formula()))
+        return Quant(kind, var, ungroup(self.nested(self.formula)))
 
     def operand(self, level):
         return self.quant() if self.peek() in _KIND else level()
@@ -77,7 +92,7 @@ class _Reader:
         left = self.imp()
         while self.peek() in ("↔", "⟷"):
             self.i += 1
-            left = Iff(_u(left), _u(self.operand(self.imp)))
+            left = Iff(ungroup(left), ungroup(self.operand(self.imp)))
         return left
 
     def imp(self):
@@ -85,56 +100,72 @@ class _Reader:
         if self.peek() != "→":
             return left
         self.i += 1
-        return Implies(_u(left), _u(self.operand(self.imp)))
+        return Implies(ungroup(left), ungroup(self.nested(lambda: self.operand(self.imp))))
 
     def disj(self):
         left = self.conj()
         while (op := self.peek()) in ("∨", "⊕"):
             self.i += 1
             right = self.operand(self.conj)
-            left = _chain(Or, left, right) if op == "∨" else Xor(_u(left), _u(right))
+            left = extend(Or, left, right) if op == "∨" else Xor(ungroup(left), ungroup(right))
         return left
 
     def conj(self):
         left = self.unary()
         while self.peek() == "∧":
             self.i += 1
-            left = _chain(And, left, self.operand(self.unary))
+            left = extend(And, left, self.operand(self.unary))
         return left
 
     def unary(self):
         if self.peek() == "¬":
             self.i += 1
-            return Not(_u(self.operand(self.unary)))
+            return Not(ungroup(self.nested(lambda: self.operand(self.unary))))
         if self.peek() == "(":
             self.i += 1
-            f = self.formula()
+            f = self.nested(self.formula)
             self.take(")")
-            return _Group(_u(f))
+            return Group(ungroup(f))
         name = self.name()
         symbol = self.peek()
         if symbol == "(":
             self.i += 1
-            args = [Const(self.name())]
-            while self.peek() == ",":
-                self.i += 1
-                args.append(Const(self.name()))
-            self.take(")")
-            return Atom(name, tuple(args))
+            args = self.arguments()
+            if self.peek() in ("=", "≠"):  # f(..) = t: the left side was a function term
+                return self.equation(Func(name, args))
+            return Atom(name, args)
         if symbol in ("=", "≠"):
-            self.i += 1
-            eq = Eq(Const(name), Const(self.name()))
-            return eq if symbol == "=" else Not(eq)
+            return self.equation(Const(name))
         return Atom(name, ())
+
+    def arguments(self) -> tuple[Term, ...]:
+        """`t1, ..., tn)` after a name's `(`."""
+        args = [self.term()]
+        while self.peek() == ",":
+            self.i += 1
+            args.append(self.term())
+        self.take(")")
+        return tuple(args)
+
+    def term(self) -> Term:
+        """A name, or a function term `f(t1, ..., tn)`."""
+        name = self.name()
+        if self.peek() != "(":
+            return Const(name)
+        self.i += 1
+        return Func(name, self.nested(self.arguments))
+
+    def equation(self, left: Term):
+        symbol = self.peek()
+        self.i += 1
+        eq = Eq(left, self.term())
+        return eq if symbol == "=" else Not(eq)
 
 
 def read(text: str) -> Formula:
     """The FOLIO formula in `text` (names as constants); Reject for anything else."""
     r = _Reader(tokens(text))
-    try:
-        f = _u(r.formula())
-    except RecursionError:
-        raise Reject from None
+    f = ungroup(r.formula())
     if r.toks[r.i] != _END:
         raise Reject
     return f

@@ -15,28 +15,13 @@ import contextlib
 import gc
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Callable, Iterator
 
-from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var, free_vars
-from .errors import LFParseError
-from .fol_parse import DIALECTS as FOL_DIALECTS
+from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from .errors import MAX_DEPTH, LFParseError
 from .fol_parse import parse_dialect
-
-FORMATS = ("fol", "lisp")  # AmP's formats (the ones decoding is constrained to)
-DIALECTS = FORMATS + FOL_DIALECTS  # every format `parse` reads and `render` writes
-MAX_DEPTH = 400  # nesting of connectives/quantifiers; deeper input is rejected, not recursed into
-
-
-def grammar_text(fmt: str) -> str:
-    """The Lark grammar of a format, as stored in `logic/grammars/<fmt>.lark`."""
-    _check_format(fmt)
-    return resources.files("logic").joinpath("grammars", f"{fmt}.lark").read_text(encoding="utf-8")
-
-
-def _check_format(fmt: str) -> None:
-    if fmt not in DIALECTS:
-        raise ValueError(f"unknown LF format {fmt!r}: expected one of {', '.join(DIALECTS)}")
+from .grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
+from .grammar import FOL_DIALECTS, check_closed, check_format, grammar_text, lark_error, too_deep
 
 
 # --------------------------------------------------------------------------- Lark reader
@@ -123,34 +108,6 @@ def lark_parser(fmt: str) -> lark.Lark:
     return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False)
 
 
-_TERMINAL_NAMES = {
-    "QUANT": "a quantifier ('exists ' or 'forall ')",
-    "PRED": "a predicate",
-    "VAR": "a variable (x, y, z, a, e, i, ...)",
-    "CONST": "a name (a capitalised constant such as Mary)",
-    "$END": "end of input",
-    "NAME": "a name",
-    "VARIABLE": "a variable (an upper-case word)",
-    "QUOTED": "a 'quoted' name",
-    "NUMBER": "a number",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "COMMA": "','",
-}
-
-
-def _describe_terminal(parser: lark.Lark, name: str) -> str:
-    import lark
-
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
-    try:
-        pattern = parser.get_terminal(name).pattern
-    except KeyError:
-        return name
-    return repr(pattern.value) if isinstance(pattern, lark.lexer.PatternStr) else name
-
-
 def parse_with_lark(text: str, fmt: str) -> Formula:
     """Parse with Lark only; raises `LFParseError` with Lark's position and expectations."""
     import lark
@@ -159,56 +116,10 @@ def parse_with_lark(text: str, fmt: str) -> Formula:
     try:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
-        raise _lark_error(parser, text, fmt, e) from None
+        raise lark_error(parser, text, fmt, e) from None
     f = _ungroup(_transformer()(fmt).transform(tree))
-    _check_closed(f, text, fmt)
+    check_closed(f, text, fmt)
     return f
-
-
-def _lark_error(parser: lark.Lark, text: str, fmt: str, e: lark.exceptions.UnexpectedInput) -> LFParseError:
-    import lark
-
-    pos = getattr(e, "pos_in_stream", None)
-    if pos is None:
-        pos = len(text)
-    if isinstance(e, lark.exceptions.UnexpectedToken):
-        token = str(e.token) if e.token.type != "$END" else ""
-        if e.token.type == "$END":
-            pos = len(text)
-        expected = sorted(e.expected)
-        reason = "unexpected end of input" if e.token.type == "$END" else "unexpected token"
-    elif isinstance(e, lark.exceptions.UnexpectedCharacters):
-        token = text[pos : pos + 1]
-        expected = sorted(e.allowed or ())
-        reason = "unexpected character"
-    else:
-        token, expected, reason = "", [], "unexpected end of input"
-    descr = tuple(_describe_terminal(parser, n) for n in expected)
-    kind = "syntax"
-    if "VAR" in expected and token[:1].isupper() and _after_quantifier(text, pos):
-        reason, kind = f"a quantifier must bind a variable, not the constant {token!r}", "quantified_constant"
-    return LFParseError(f"{fmt.upper()} {reason}", text=text, pos=pos, token=token, expected=descr, kind=kind, fmt=fmt)
-
-
-def _after_quantifier(text: str, pos: int) -> bool:
-    before = text[:pos]
-    return before.endswith(("exists ", "forall "))
-
-
-def _check_closed(f: Formula, text: str, fmt: str) -> None:
-    free = free_vars(f)
-    if free:
-        name = sorted(free)[0]
-        m = re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_(])", text)
-        pos = m.start() if m else 0
-        raise LFParseError(
-            f"variable {name!r} is used but never quantified",
-            text=text,
-            pos=pos,
-            token=name,
-            kind="unbound_variable",
-            fmt=fmt,
-        )
 
 
 # --------------------------------------------------------------------------- fast readers
@@ -339,7 +250,7 @@ def _fast_fol(text: str) -> Formula:
     if toks[i][0] != "END":
         raise _Reject
     if unbound:
-        _check_closed(f, text, "fol")
+        check_closed(f, text, "fol")
     return f
 
 
@@ -434,7 +345,7 @@ def _gc_paused(pause: bool) -> Iterator[None]:
 
 def parse(text: str, fmt: str = "fol") -> Formula:
     """Parse one logical form. Raises `LFParseError` (position, token, expectations)."""
-    _check_format(fmt)
+    check_format(fmt)
     if not isinstance(text, str):
         raise TypeError(f"expected an LF string, got {type(text).__name__}")
     if not text.strip():
@@ -445,13 +356,11 @@ def parse(text: str, fmt: str = "fol") -> Formula:
         with _gc_paused(len(text) >= GC_PAUSE_CHARS):
             f = _FAST[fmt](text)
     except _TooDeep:
-        raise LFParseError(
-            f"formula nested deeper than {MAX_DEPTH} levels", text=text, pos=0, kind="too_large", fmt=fmt
-        ) from None
+        raise too_deep(text, fmt) from None
     except (_Reject, IndexError):
         return parse_with_lark(text, fmt)
     if fmt != "fol":  # the FOL reader checks variable scope as it reads
-        _check_closed(f, text, fmt)
+        check_closed(f, text, fmt)
     return f
 
 

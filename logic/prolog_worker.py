@@ -70,8 +70,8 @@ class PrologError(RuntimeError):
             return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
         return cls(f"Prolog error: {payload}")
 
-    def __reduce__(self):  # keep `timed_out` when the error crosses from a pool process
-        return (PrologError, (str(self), self.timed_out))
+    def __reduce__(self):  # keep `timed_out` and `reason` when the error crosses from a pool process
+        return (PrologError, (str(self), self.timed_out, self.reason))
 
 
 _STOP = object()

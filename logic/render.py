@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, subformulas
+from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
 from .errors import RenderError
 from .fol_render import render_dialect
 from .quoting import quote
@@ -54,6 +54,11 @@ def to_prolog(f: Formula) -> str:
 PROLOG_VARIABLES = ("names", "fresh", "numbered")
 _PROLOG_QUANT = {"exists": "some(", "forall": "all("}
 _PROLOG_BINARY = {Implies: "imp(", Iff: "iff(", Xor: "xor("}
+# In the `fresh` and `numbered` modes (the terms sent to Prolog) an and/or of more operands than
+# this is written as a balanced tree: SWI-Prolog 9 reads nested arguments by C recursion, and
+# on the worker's thread a term nested some 20,000 deep (a 309 KB chain) overflowed the C
+# stack and killed the process. Right-nested up to here, so small formulas read as before.
+BALANCE_FROM = 64
 
 
 class _ByName(dict):
@@ -69,9 +74,10 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
     """`f` as a Prolog term: the one writer of the Prolog term language of logic/prolog/*.pl.
 
     `rel(Pred, [Args])` for atoms (names quoted), `some(X, F)` / `all(X, F)`, `and(F, G)` /
-    `or(F, G)` (n-ary connectives right-nested), `not(F)`, `imp(F, G)`, `iff(F, G)`,
-    `xor(F, G)`, `eq(S, T)`; `sep` separates arguments (`", "` or `","`). `variables` says how
-    a quantifier's variable is written:
+    `or(F, G)` (n-ary connectives right-nested; past BALANCE_FROM operands balanced, except in
+    `names` mode), `not(F)`, `imp(F, G)`, `iff(F, G)`, `xor(F, G)`, `eq(S, T)`, function terms
+    `fn(Name, [Args])`; `sep` separates arguments (`", "` or `","`). `variables` says how a
+    quantifier's variable is written:
     - `names`: `V_<name>` at the quantifier and at every occurrence (free ones too): the
       public `prolog` format (`to_prolog`);
     - `fresh`: a fresh Prolog variable `V<tag>_<n>` per quantifier, n = 0, 1, ... in
@@ -79,8 +85,8 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
       (equivalence.pl: `equivalence.to_prolog_bb`); a free variable is a KeyError;
     - `numbered`: quantifier n = 1, 2, ... in pre-order as `all(N, F)` / `some(N, F)`, its
       occurrences `v(N)` (fol.pl: `fol.to_term`); a free variable is a KeyError.
-    `full` False keeps to AmP's fragment (atoms, and, or, quantifiers): any other node is a
-    TypeError, as for every node that is not a formula."""
+    `full` False keeps to AmP's fragment (atoms, and, or, quantifiers; no function terms): any
+    other node is a TypeError, as for every node that is not a formula."""
     if variables not in PROLOG_VARIABLES:
         raise ValueError(f"variables must be one of {PROLOG_VARIABLES}, not {variables!r}")
     by_name = variables == "names"
@@ -89,11 +95,20 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
     put = out.append
     count = [0]  # quantifiers written so far
 
+    def term(a: Term, env: dict[str, str]) -> str:
+        t = type(a)
+        if t is Var:
+            return env[a.name]
+        if t is Const:
+            return quote(a.name)
+        if not full:
+            raise TypeError(f"a function term is outside AmP's fragment: {a!r}")
+        return "fn(" + quote(a.name) + sep + "[" + sep.join([term(b, env) for b in a.args]) + "])"
+
     def go(g: Formula, env: dict[str, str]) -> None:
         t = type(g)
         if t is Atom:
-            put("rel(" + quote(g.pred) + sep + "["
-                + sep.join([env[a.name] if type(a) is Var else quote(a.name) for a in g.args]) + "])")
+            put("rel(" + quote(g.pred) + sep + "[" + sep.join([term(a, env) for a in g.args]) + "])")
         elif t is Quant:
             if by_name:
                 name = "V_" + g.var
@@ -112,12 +127,15 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
         elif t is And or t is Or:
             head = "and(" if t is And else "or("
             cs = g.children
-            for c in cs[:-1]:
-                put(head)
-                go(c, env)
-                put(sep)
-            go(cs[-1], env)
-            put(")" * (len(cs) - 1))
+            if by_name or len(cs) <= BALANCE_FROM:
+                for c in cs[:-1]:
+                    put(head)
+                    go(c, env)
+                    put(sep)
+                go(cs[-1], env)
+                put(")" * (len(cs) - 1))
+            else:
+                balanced(head, cs, 0, len(cs), env)
         elif not full:
             raise TypeError(f"not a formula: {g!r}")
         elif t is Not:
@@ -125,9 +143,7 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
             go(g.body, env)
             put(")")
         elif t is Eq:
-            a, b = g.left, g.right
-            put("eq(" + (env[a.name] if type(a) is Var else quote(a.name)) + sep
-                + (env[b.name] if type(b) is Var else quote(b.name)) + ")")
+            put("eq(" + term(g.left, env) + sep + term(g.right, env) + ")")
         elif t is Implies or t is Iff or t is Xor:
             put(_PROLOG_BINARY[t])
             go(g.left, env)
@@ -136,6 +152,18 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
             put(")")
         else:
             raise TypeError(f"not a formula: {g!r}")
+
+    def balanced(head: str, cs: tuple, lo: int, hi: int, env: dict[str, str]) -> None:
+        """cs[lo:hi] as a balanced tree of `head` nodes: nesting log2(n) deep, not n."""
+        if hi - lo == 1:
+            go(cs[lo], env)
+            return
+        mid = (lo + hi) // 2
+        put(head)
+        balanced(head, cs, lo, mid, env)
+        put(sep)
+        balanced(head, cs, mid, hi, env)
+        put(")")
 
     go(f, _ByName() if by_name else {})
     return "".join(out)
@@ -159,6 +187,8 @@ def amp_misfit(f: Formula) -> str | None:
         if t is Quant and not _AMP_VAR.match(n.var):
             return f"variable {n.var!r} (AmP variables are a lower-case letter and digits)"
         if t is Atom:
+            if any(type(a) is Func for a in n.args):
+                return "function term"
             if not 1 <= len(n.args) <= 2:
                 return f"predicate {n.pred!r} with {len(n.args)} arguments (AmP has arity 1 or 2)"
             if not _AMP_PRED.match(n.pred):

@@ -6,16 +6,23 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from logic.ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Var, Xor
+from logic.ast import And, Atom, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Var, Xor
 
 
 def to_z3(f: Formula, env: dict[str, Any], sort: Any, fns: dict[tuple[str, int], Any]) -> Any:
     """`f` over the uninterpreted sort `sort`; `env` maps bound variables to Z3 constants and
-    `fns` collects one Z3 function per (predicate, arity)."""
+    `fns` collects one Z3 function per (predicate, arity) and per (function term, arity)."""
     import z3
 
     def term(a: Any) -> Any:
-        return env[a.name] if type(a) is Var else z3.Const("c_" + a.name, sort)
+        if type(a) is Var:
+            return env[a.name]
+        if type(a) is Func:
+            key = ("fn " + a.name, len(a.args))
+            if key not in fns:
+                fns[key] = z3.Function(f"f_{a.name}_{len(a.args)}", *([sort] * (len(a.args) + 1)))
+            return fns[key](*[term(b) for b in a.args])
+        return z3.Const("c_" + a.name, sort)
 
     t = type(f)
     if t is Atom:

@@ -44,6 +44,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(assoc)).
 :- use_module(library(time)).
+:- use_module(fol, [equiv_json/4]).
 
 
 /* ------------------------------------------------------------------------------------
@@ -419,25 +420,59 @@ equivalent(A, B, Result) :- check_pair(A, B, 1000000, -1, Result).
 equiv_batch_json(Pairs, Opts, Dicts) :- maplist(pair_json(Opts), Pairs, Dicts).
 
 pair_json(opts(T, L, MaxN), p(A, B), Dict) :-
-    catch(call_with_time_limit(T, check_pair(A, B, L, MaxN, R)), Error,
-          ( out_of_budget(Error, Why), R = result('UNKNOWN', unknown, unknown, unknown(Why)) )),
-    result_dict(A, B, R, Dict).
+    catch(call_with_time_limit(T, ( check_pair(A, B, L, MaxN, R), full_fol(R, A, B, L, MaxN, Full) )), Error,
+          ( out_of_budget(Error, Why), R = result('UNKNOWN', unknown, unknown, unknown(Why)), Full = null )),
+    result_dict(A, B, R, Dict0),
+    ( Full == null -> Dict = Dict0 ; Dict = Dict0.put(full_fol, Full) ).
+
+%  full_fol(+Result, +A, +B, +L, +MaxN, -Full): one engine for every format: a pair this
+%  procedure leaves UNKNOWN goes on, within the same time limit, to the full first-order
+%  engine (fol.pl: connection proofs, finite models up to 8 elements, or MaxN when set);
+%  Full is its answer (logic/fol.py reads it), or null when this procedure decided.
+full_fol(result('UNKNOWN', _, _, _), A, B, L, MaxN, Full) :- !,
+    fol_term(A, FA), fol_term(B, FB),
+    ( MaxN < 0 -> MaxDom = 8 ; MaxDom = MaxN ),
+    equiv_json(FA, FB, budget(L, MaxDom), Full).
+full_fol(_, _, _, _, _, null).
+
+%  fol_term(+F, -G): F in fol.pl's term language: quantifiers numbered 1, 2, ... in pre-order
+%  and their variables v(N) (bound on a copy, so F keeps its own variables)
+fol_term(F, G) :- copy_term(F, F1), fol_term(F1, G, 1, _).
+
+fol_term(rel(P, As), rel(P, As), N, N).
+fol_term(and(F, G), and(F1, G1), N0, N) :- fol_term(F, F1, N0, N1), fol_term(G, G1, N1, N).
+fol_term(or(F, G), or(F1, G1), N0, N) :- fol_term(F, F1, N0, N1), fol_term(G, G1, N1, N).
+fol_term(some(X, F), some(N0, G), N0, N) :- X = v(N0), N1 is N0 + 1, fol_term(F, G, N1, N).
+fol_term(all(X, F), all(N0, G), N0, N) :- X = v(N0), N1 is N0 + 1, fol_term(F, G, N1, N).
 
 %  out_of_budget(+Error, -Why): Error is a spent budget (time or memory); other errors propagate.
 out_of_budget(time_limit_exceeded, time_limit) :- !.
-out_of_budget(error(resource_error(_), _), memory) :- !.
+out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
 %  entails_json(+GA, +GB, +Opts, -Dict): one direction only; Dict = _{entails: true|false|null, ...}.
+%  A direction this procedure leaves unknown goes on to fol.pl (a proof, or a model that Python
+%  checks: witness full_fol_model), as pair_json/3 does.
 entails_json(A, B, opts(T, L, MaxN0), _{entails: E, witness: WD}) :-
     ( MaxN0 < 0 -> MaxN = bound ; MaxN = MaxN0 ),
-    catch(call_with_time_limit(T, direction(A, B, L, MaxN, yes, R, W)), Error,
-          ( out_of_budget(Error, W), R = unknown )),
+    catch(call_with_time_limit(T, ( direction(A, B, L, MaxN, yes, R0, W0), full_entails(R0, W0, A, B, L, MaxN0, R, W) )),
+          Error, ( out_of_budget(Error, W), R = unknown )),
     json_bool(R, E),
     (   W = model(_, _, _) -> model_dict(A, B, W, MD), WD = _{direction: a_entails_b, model: MD}
+    ;   W = full_fol_model(MJ) -> WD = _{direction: a_entails_b, full_fol_model: MJ}
     ;   R == unknown -> WD = _{reason: W}
     ;   WD = null
     ).
+
+full_entails(unknown, _, A, B, L, MaxN, R, W) :- !,
+    fol_term(A, FA), fol_term(B, FB),
+    ( MaxN < 0 -> MaxDom = 8 ; MaxDom = MaxN ),
+    fol:status([a-FA, negated_b-not(FB)], budget(L, MaxDom), S),
+    (   S = unsat(_) -> R = true, W = connection
+    ;   S = sat(M) -> R = false, fol:model_json(M, MJ), W = full_fol_model(MJ)
+    ;   S = unknown(Why) -> R = unknown, W = Why
+    ).
+full_entails(R, W, _, _, _, _, R, W).
 
 result_dict(A, B, result(V, AB, BA, W), _{verdict: V, a_entails_b: JAB, b_entails_a: JBA, witness: WD}) :-
     json_bool(AB, JAB), json_bool(BA, JBA),

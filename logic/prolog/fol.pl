@@ -32,8 +32,9 @@
 :- use_module(library(assoc)).
 :- use_module(library(pairs)).
 :- use_module(library(occurs)).
+:- use_module(library(time)).
 
-:- thread_local lit/4, clause_of/3, path_limit_hit/0, skolem_count/1, definition/1.
+:- thread_local lit/4, clause_of/3, path_limit_hit/0.
 
 
 /* ------------------------------------------------------------------------------------
@@ -65,10 +66,20 @@ equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
     ;   status([b-B, negated_a-not(A)], Budget, S2), status_json(S2, J2)
     ).
 
-%  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order
+%  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order.
+%  With budget(Inferences, MaxDomain, Seconds) each item has Seconds of its own: one that runs
+%  past them, or out of stack outside a stage, is json([unknown=time_limit|memory_limit]).
 batch_json(Items, Budget, Dicts) :- maplist(item_json(Budget), Items, Dicts).
+
+item_json(budget(Inf, MaxDom, T), Item, D) :- !,
+    catch(call_with_time_limit(T, item_json(budget(Inf, MaxDom), Item, D)), E, item_error(E, D)).
 item_json(Budget, equiv(A, B), D) :- equiv_json(A, B, Budget, D).
 item_json(Budget, decide(Ps, G), D) :- decide_json(Ps, G, Budget, D).
+
+%  item_error(+E, -D): a spent budget is the item's answer; anything else is an error, raised
+item_error(time_limit_exceeded, json([unknown=time_limit])) :- !.
+item_error(error(resource_error(_), _), json([unknown=memory_limit])) :- !.
+item_error(E, _) :- throw(E).
 
 tagged([], _, []).
 tagged([F|Fs], I, [premise(I)-F|Ts]) :- I1 is I + 1, tagged(Fs, I1, Ts).
@@ -78,60 +89,94 @@ conj([_-F|Fs], and(F, G)) :- conj(Fs, G).
 
 status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof, Steps).
 status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
-status_json(unknown(Which), json([status=unknown, budget=Which])).
+status_json(unknown(Why), json([status=unknown, reason=Why])).
 
-%  status(+TaggedFormulas, +budget(Inferences, MaxDomain), -S): a search for a small model
-%  (most stories have one of one or two elements), a short proof attempt, then the full model
-%  search, then the full proof attempt; each within Inferences.
-status(Fs, budget(Inf, MaxDom), S) :-
+%  status(+TaggedFormulas, +budget(Inferences, MaxDomain, Seconds), -S): a search for a small
+%  model (most stories have one of one or two elements), a short proof attempt, then the full
+%  model search, then the full proof attempt; each within Inferences. unknown(Reason) names
+%  what stopped the last two: memory_limit (a stage ran out of stack), inference_limit (a stage
+%  ran out of inferences), domain_limit (no model up to MaxDomain, and the proof search ended
+%  without a proof). Time is the caller's: item_json/3 bounds the whole item.
+status(Fs, Budget, S) :-
+    budget_inferences(Budget, Inf), budget_domain(Budget, MaxDom),
     Small is max(1, Inf // 20),
     conj(Fs, F),
     SmallDom is min(2, MaxDom),
-    (   bounded(find_model(F, SmallDom), Small, M0), M0 \== none -> S = sat(M0)
-    ;   bounded(refute(Fs), Small, P1), P1 \== none -> S = unsat(P1)
-    ;   bounded(find_model(F, MaxDom), Inf, M), M \== none -> S = sat(M)
-    ;   bounded(refute(Fs), Inf, P2), P2 \== none -> S = unsat(P2)
-    ;   S = unknown(inferences)
+    first_answer([sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
+                  sat-find_model(F, MaxDom)-Inf, unsat-refute(Fs)-Inf], [], S).
+
+budget_inferences(budget(Inf, _, _), Inf).
+budget_inferences(budget(Inf, _), Inf).
+budget_domain(budget(_, MaxDom, _), MaxDom).
+budget_domain(budget(_, MaxDom), MaxDom).
+
+%  first_answer(+Stages, +Ends, -S): the first stage (Tag-Goal-Inferences) with an answer gives
+%  Tag(Answer); when none has one, unknown(Reason) for how the last two (the full stages) ended.
+first_answer([], [Last, BeforeLast|_], unknown(Why)) :- worst_reason([Last, BeforeLast], Why).
+first_answer([Tag-Goal-Inf|Stages], Ends, S) :-
+    bounded(Goal, Inf, R),
+    (   R = ok(Out) -> S =.. [Tag, Out]
+    ;   first_answer(Stages, [R|Ends], S)
     ).
 
-%  bounded(:Goal(-Out), +Inferences, -Out): Out is Goal's answer, or none when it failed or
-%  ran out of inferences.
-bounded(Goal, Inf, Out) :-
-    catch(call_with_inference_limit(call(Goal, Out0), Inf, R), E, ( print_message(error, E), fail )),
-    R \== inference_limit_exceeded, Out0 \== none, !,
-    Out = Out0.
-bounded(_, _, none).
+%  worst_reason(+Ends, -Reason): memory_limit or inference_limit when a stage ended so;
+%  domain_limit when both ended by themselves (no model up to the largest domain searched,
+%  and a proof search that closed without a proof).
+worst_reason(Ends, Why) :-
+    (   member(Why, [memory_limit, inference_limit]), memberchk(Why, Ends) -> true
+    ;   Why = domain_limit
+    ).
+
+%  bounded(:Goal(-Out), +Inferences, -R): R = ok(Out) for Goal's answer (not none), else how
+%  it ended: inference_limit, memory_limit (a resource error: the stack) or failed (Goal failed
+%  or answered none). Every other exception, time_limit_exceeded and proof_replay_failed among
+%  them, is not this stage's to judge: it propagates to the caller.
+bounded(Goal, Inf, R) :-
+    catch(call_with_inference_limit(call(Goal, Out), Inf, L), error(resource_error(_), _), L = memory),
+    !,
+    (   L == inference_limit_exceeded -> R = inference_limit
+    ;   L == memory -> R = memory_limit
+    ;   Out == none -> R = failed
+    ;   R = ok(Out)
+    ).
+bounded(_, _, failed).
 
 
 /* ------------------------------------------------------------------------------------
    Clausal form
    ------------------------------------------------------------------------------------ */
 
-%  nnf(+F, +Sign, +Env, +Universals, -N): N is F (negated when Sign = neg) in negation normal
-%  form over lit(L) / and / or, with bound variables replaced through Env: a universal by a
-%  fresh Prolog variable, an existential by a Skolem term over the universals in scope.
-nnf(rel(P, As), S, Env, _, lit(L)) :- !, args(As, Env, Ts), signed(S, rel(P, Ts), L).
-nnf(eq(A, B), S, Env, _, lit(L)) :- !, args([A, B], Env, Ts), signed(S, rel('=', Ts), L).
-nnf(not(F), S, Env, Us, N) :- !, flip(S, S1), nnf(F, S1, Env, Us, N).
-nnf(and(F, G), pos, Env, Us, and(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
-nnf(and(F, G), neg, Env, Us, or(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
-nnf(or(F, G), pos, Env, Us, or(A, B)) :- !, nnf(F, pos, Env, Us, A), nnf(G, pos, Env, Us, B).
-nnf(or(F, G), neg, Env, Us, and(A, B)) :- !, nnf(F, neg, Env, Us, A), nnf(G, neg, Env, Us, B).
-nnf(imp(F, G), S, Env, Us, N) :- !, nnf(or(not(F), G), S, Env, Us, N).
-nnf(iff(F, G), S, Env, Us, N) :- !, named(F, Env, Us, A), named(G, Env, Us, B), iff_nnf(S, A, B, N).
-nnf(xor(F, G), S, Env, Us, N) :- !, nnf(not(iff(F, G)), S, Env, Us, N).
-nnf(all(X, F), pos, Env, Us, N) :- !, universal(X, F, pos, Env, Us, N).
-nnf(some(X, F), neg, Env, Us, N) :- !, universal(X, F, neg, Env, Us, N).
-nnf(some(X, F), pos, Env, Us, N) :- !, existential(X, F, pos, Env, Us, N).
-nnf(all(X, F), neg, Env, Us, N) :- existential(X, F, neg, Env, Us, N).
+%  nnf(+F, +Sign, +Env, +Universals, -N, +St0, -St): N is F (negated when Sign = neg) in
+%  negation normal form over lit(L) / and / or, with bound variables replaced through Env: a
+%  universal by a fresh Prolog variable, an existential by a Skolem term over the universals in
+%  scope. St0/St thread st(Count, Definitions): the Skolem functions and definition atoms
+%  numbered so far, and the definitions made (newest first).
+nnf(rel(P, As), S, Env, _, lit(L), St, St) :- !, args(As, Env, Ts), signed(S, rel(P, Ts), L).
+nnf(eq(A, B), S, Env, _, lit(L), St, St) :- !, args([A, B], Env, Ts), signed(S, rel('=', Ts), L).
+nnf(not(F), S, Env, Us, N, St0, St) :- !, flip(S, S1), nnf(F, S1, Env, Us, N, St0, St).
+nnf(and(F, G), S, Env, Us, N, St0, St) :- !, nnf_junction(S, and, F, G, Env, Us, N, St0, St).
+nnf(or(F, G), S, Env, Us, N, St0, St) :- !, nnf_junction(S, or, F, G, Env, Us, N, St0, St).
+nnf(imp(F, G), S, Env, Us, N, St0, St) :- !, nnf(or(not(F), G), S, Env, Us, N, St0, St).
+nnf(iff(F, G), S, Env, Us, N, St0, St) :- !,
+    named(F, Env, Us, A, St0, St1), named(G, Env, Us, B, St1, St), iff_nnf(S, A, B, N).
+nnf(xor(F, G), S, Env, Us, N, St0, St) :- !, nnf(not(iff(F, G)), S, Env, Us, N, St0, St).
+nnf(all(X, F), pos, Env, Us, N, St0, St) :- !, universal(X, F, pos, Env, Us, N, St0, St).
+nnf(some(X, F), neg, Env, Us, N, St0, St) :- !, universal(X, F, neg, Env, Us, N, St0, St).
+nnf(some(X, F), pos, Env, Us, N, St0, St) :- !, existential(X, F, pos, Env, Us, N, St0, St).
+nnf(all(X, F), neg, Env, Us, N, St0, St) :- existential(X, F, neg, Env, Us, N, St0, St).
 
-universal(X, F, S, Env, Us, N) :- put_assoc(X, Env, V, Env1), nnf(F, S, Env1, [V|Us], N).
-existential(X, F, S, Env, Us, N) :-
-    next_skolem(K), Sk =.. [sk, K|Us],
-    put_assoc(X, Env, Sk, Env1), nnf(F, S, Env1, Us, N).
+%  nnf_junction: and/or of two formulas, the dual under a negation
+nnf_junction(pos, Op, F, G, Env, Us, N, St0, St) :-
+    nnf(F, pos, Env, Us, A, St0, St1), nnf(G, pos, Env, Us, B, St1, St), N =.. [Op, A, B].
+nnf_junction(neg, Op0, F, G, Env, Us, N, St0, St) :-
+    dual(Op0, Op), nnf(F, neg, Env, Us, A, St0, St1), nnf(G, neg, Env, Us, B, St1, St), N =.. [Op, A, B].
 
-next_skolem(K) :-
-    ( retract(skolem_count(K0)) -> true ; K0 = 0 ), K is K0 + 1, assertz(skolem_count(K)).
+universal(X, F, S, Env, Us, N, St0, St) :- put_assoc(X, Env, V, Env1), nnf(F, S, Env1, [V|Us], N, St0, St).
+existential(X, F, S, Env, Us, N, St0, St) :-
+    next_number(K, St0, St1), Sk =.. [sk, K|Us],
+    put_assoc(X, Env, Sk, Env1), nnf(F, S, Env1, Us, N, St1, St).
+
+next_number(K, st(K0, Ds), st(K, Ds)) :- K is K0 + 1.
 
 %  iff_nnf(+Sign, +A, +B, -N): A ↔ B (Sign pos) or A ⊕ B (neg) over literals A, B
 iff_nnf(pos, lit(A), lit(B), and(or(lit(NA), lit(B)), or(lit(A), lit(NB)))) :- complement(A, NA), complement(B, NB).
@@ -139,15 +184,13 @@ iff_nnf(neg, lit(A), lit(B), and(or(lit(A), lit(B)), or(lit(NA), lit(NB)))) :- c
 
 %  named(+F, +Env, +Us, -Lit): a literal equivalent to F: F's own when F is an atom or a
 %  negated one, else a definition atom D over the universals F mentions, with D → F and
-%  ¬D → ¬F recorded as definition/1 (so an operand of ↔ or ⊕ is written once per polarity,
+%  ¬D → ¬F added to the state's definitions (so an operand of ↔ or ⊕ is written once per polarity,
 %  not copied into every clause: the clausal form stays linear in the formula).
-named(F, Env, Us, lit(L)) :- literal_formula(F), !, nnf(F, pos, Env, Us, lit(L)).
-named(F, Env, Us, lit(D)) :-
-    nnf(F, pos, Env, Us, P), nnf(F, neg, Env, Us, Q),
+named(F, Env, Us, lit(L), St0, St) :- literal_formula(F), !, nnf(F, pos, Env, Us, lit(L), St0, St).
+named(F, Env, Us, lit(D), St0, st(K, [or(lit(D), Q), or(lit(ND), P)|Ds])) :-
+    nnf(F, pos, Env, Us, P, St0, St1), nnf(F, neg, Env, Us, Q, St1, St2),
     term_variables(P-Q, All), universals_in(All, Us, Vs),
-    next_skolem(K), D = rel(def(K), Vs), complement(D, ND),
-    assertz(definition(or(lit(ND), P))),
-    assertz(definition(or(lit(D), Q))).
+    next_number(K, St2, st(K, Ds)), D = rel(def(K), Vs), complement(D, ND).
 
 universals_in([], _, []).
 universals_in([V|Vs], Us, Out) :-
@@ -165,19 +208,21 @@ signed(neg, A, -A).
 args([], _, []).
 args([A|As], Env, [T|Ts]) :- arg_term(A, Env, T), args(As, Env, Ts).
 arg_term(v(X), Env, T) :- !, get_assoc(X, Env, T).
+arg_term(fn(F, As), Env, fn(F, Ts)) :- !, args(As, Env, Ts).
 arg_term(C, _, C).
 
-%  cnf(+N, -Clauses, +Defs0, -Defs): the clauses of NNF formula N (lists of literals); a
-%  disjunct that would multiply more than a few clauses is replaced by a definition atom D
-%  over its variables, with clauses ¬D ∨ C for its clauses C (added to Defs).
-cnf(lit(L), [[L]], D, D).
-cnf(and(A, B), Cs, D0, D) :- cnf(A, CA, D0, D1), cnf(B, CB, D1, D), append(CA, CB, Cs).
-cnf(or(A, B), Cs, D0, D) :-
-    cnf(A, CA0, D0, D1), cnf(B, CB0, D1, D2),
+%  cnf(+N, -Clauses, +Defs0, -Defs, +K0, -K): the clauses of NNF formula N (lists of literals);
+%  a disjunct that would multiply more than a few clauses is replaced by a definition atom D
+%  over its variables, with clauses ¬D ∨ C for its clauses C (added to Defs); K0..K number the
+%  definition atoms.
+cnf(lit(L), [[L]], D, D, K, K).
+cnf(and(A, B), Cs, D0, D, K0, K) :- cnf(A, CA, D0, D1, K0, K1), cnf(B, CB, D1, D, K1, K), append(CA, CB, Cs).
+cnf(or(A, B), Cs, D0, D, K0, K) :-
+    cnf(A, CA0, D0, D1, K0, K1), cnf(B, CB0, D1, D2, K1, K2),
     length(CA0, NA), length(CB0, NB),
     (   NA > 1, NB > 1, NA * NB > 4
-    ->  define(A, CA0, CA, D2, D3), define(B, CB0, CB, D3, D)
-    ;   CA = CA0, CB = CB0, D = D2
+    ->  define(A, CA0, CA, D2, D3, K2, K3), define(B, CB0, CB, D3, D, K3, K)
+    ;   CA = CA0, CB = CB0, D = D2, K = K2
     ),
     product(CA, CB, Cs).
 
@@ -188,9 +233,9 @@ product([X|Xs], CB, Cs) :- joined(CB, X, Cs, Rest), product(Xs, CB, Rest).
 joined([], _, Cs, Cs).
 joined([Y|Ys], X, [C|Cs], Rest) :- append(X, Y, C), joined(Ys, X, Cs, Rest).
 
-define(_, [C], [C], D, D) :- !.
-define(F, Cs, [[Def]], D0, D) :-
-    term_variables(F, Vs), next_skolem(K),
+define(_, [C], [C], D, D, K, K) :- !.
+define(F, Cs, [[Def]], D0, D, K0, K) :-
+    term_variables(F, Vs), K is K0 + 1,
     Def = rel(def(K), Vs),
     guarded(Cs, -Def, DefCs),
     append(D0, DefCs, D).
@@ -199,20 +244,22 @@ define(F, Cs, [[Def]], D0, D) :-
 %  or -A) of every formula, tagged with where it came from; equality axioms (tag equality)
 %  included when equality occurs.
 clausal_form(TFs, Clauses) :-
-    retractall(skolem_count(_)),
-    foldl(formula_clauses, TFs, Clauses0, []),
+    formulas_clauses(TFs, 0, Clauses0),
     pairs_values(Clauses0, Cs),
     equality_axioms(Cs, Eqs),
     findall(equality-C, member(C, Eqs), TEqs),
     append(Clauses0, TEqs, Clauses).
 
-formula_clauses(Tag-F, Out, Rest) :-
+%  formulas_clauses(+TaggedFormulas, +K0, -Clauses): K0 Skolem functions and definitions
+%  numbered so far (the numbers run on from formula to formula)
+formulas_clauses([], _, []).
+formulas_clauses([Tag-F|TFs], K0, Out) :-
     empty_assoc(E),
-    retractall(definition(_)),
-    nnf(F, pos, E, [], N),
-    findall(G, retract(definition(G)), Gs),
-    foldl(nnf_clauses, [N|Gs], Cs, []),
-    tag_all(Cs, Tag, Out, Rest).
+    nnf(F, pos, E, [], N, st(K0, []), st(K1, Ds)),
+    reverse(Ds, Gs),
+    nnfs_clauses([N|Gs], K1, K2, Cs),
+    tag_all(Cs, Tag, Out, Rest),
+    formulas_clauses(TFs, K2, Rest).
 
 %  (written without yall lambdas: their copy semantics depend on whether library(yall) was
 %  loaded when this file was compiled, and a copied Def would lose its shared variables)
@@ -222,7 +269,10 @@ guarded([C|Cs], G, [[G|C]|Gs]) :- guarded(Cs, G, Gs).
 tag_all([], _, Rest, Rest).
 tag_all([C|Cs], Tag, [Tag-C|Out], Rest) :- tag_all(Cs, Tag, Out, Rest).
 
-nnf_clauses(N, Cs, Rest) :- cnf(N, Cs0, [], Defs), append(Cs0, Defs, Cs1), append(Cs1, Rest, Cs).
+nnfs_clauses([], K, K, []).
+nnfs_clauses([N|Ns], K0, K, Cs) :-
+    cnf(N, Cs0, [], Defs, K0, K1), append(Cs0, Defs, Cs1), append(Cs1, Rest, Cs),
+    nnfs_clauses(Ns, K1, K, Rest).
 
 equality_axioms(Cs, []) :- \+ ( member(C, Cs), member(L, C), atom_of(L, rel('=', _)) ), !.
 equality_axioms(Cs, [[rel('=', [X, X])],
@@ -230,16 +280,21 @@ equality_axioms(Cs, [[rel('=', [X, X])],
                      [-rel('=', [X2, Y2]), -rel('=', [Y2, Z2]), rel('=', [X2, Z2])]
                     | Subst]) :-
     findall(P/N, ( member(C, Cs), member(L, C), atom_of(L, rel(P, As)), P \== '=', length(As, N) ), Ps0),
-    skolem_functors(Cs, Fs),
+    term_functors(Cs, Fs),
     sort(Ps0, Ps),
     findall(Ax, ( member(P/N, Ps), between(1, N, I), pred_substitution(P, N, I, Ax) ), PAx),
     findall(Ax, ( member(K/N, Fs), between(1, N, I), fun_substitution(K, N, I, Ax) ), FAx),
     append(PAx, FAx, Subst).
 
-skolem_functors(Cs, Fs) :-
-    findall(K/N, ( member(C, Cs), member(L, C), atom_of(L, rel(_, As)), sub_term(T, As), compound(T),
-                   T =.. [sk, K|Us], length(Us, N), N > 0 ), Fs0),
+%  term_functors(+Clauses, -Fs): the functions of the clauses' terms with their arity (N > 0):
+%  sk(K)/N for Skolem functions, fn(Name)/N for the formulas' own
+term_functors(Cs, Fs) :-
+    findall(G/N, ( member(C, Cs), member(L, C), atom_of(L, rel(_, As)), sub_term(T, As), compound(T),
+                   functor_of(T, G, N), N > 0 ), Fs0),
     sort(Fs0, Fs).
+
+functor_of(T, sk(K), N) :- T =.. [sk, K|Us], !, length(Us, N).
+functor_of(fn(F, As), fn(F), N) :- is_list(As), length(As, N).
 
 atom_of(-A, A) :- !.
 atom_of(A, A).
@@ -247,9 +302,12 @@ atom_of(A, A).
 %  X = Y → (P(..X..) → P(..Y..)) for argument position I of predicate P/N
 pred_substitution(P, N, I, [-rel('=', [X, Y]), -rel(P, As), rel(P, Bs)]) :-
     length(As, N), same_but(I, As, Bs, X, Y).
-%  X = Y → sk(K, ..X..) = sk(K, ..Y..)
-fun_substitution(K, N, I, [-rel('=', [X, Y]), rel('=', [S, T])]) :-
-    length(As, N), same_but(I, As, Bs, X, Y), S =.. [sk, K|As], T =.. [sk, K|Bs].
+%  X = Y → f(..X..) = f(..Y..), for a Skolem function sk(K) or a function fn(F)
+fun_substitution(G, N, I, [-rel('=', [X, Y]), rel('=', [S, T])]) :-
+    length(As, N), same_but(I, As, Bs, X, Y), applied(G, As, S), applied(G, Bs, T).
+
+applied(sk(K), As, S) :- S =.. [sk, K|As].
+applied(fn(F), As, fn(F, As)).
 
 same_but(1, [X|As], [Y|As], X, Y) :- !.
 same_but(I, [A|As], [A|Bs], X, Y) :- I1 is I - 1, same_but(I1, As, Bs, X, Y).
@@ -391,6 +449,7 @@ print_lit(rel(P, As)) :- write(P), write('('), print_args(As), write(')').
 print_args([A]) :- !, print_term_(A).
 print_args([A|As]) :- print_term_(A), write(', '), print_args(As).
 print_term_('$VAR'(N)) :- !, format("X~w", [N]).
+print_term_(fn(F, As)) :- !, write(F), write('('), print_args(As), write(')').
 print_term_(T) :- compound(T), T =.. [sk, K|As], !,
     format("sk~w", [K]), ( As == [] -> true ; write('('), print_args(As), write(')') ).
 print_term_(T) :- write(T).
@@ -401,26 +460,37 @@ print_term_(T) :- write(T).
    ------------------------------------------------------------------------------------ */
 
 %  find_model(+F, +MaxDomain, -Model): a model of F over {1..n}, n = 1..MaxDomain, as
-%  model(N, Constants, TrueAtoms); none when there is none that small.
+%  model(N, Constants, TrueAtoms, FunctionTables); none when there is none that small.
 find_model(F, MaxDom, Model) :-
     constants_of(F, Cs),
-    (   between(1, MaxDom, N), model_of_size(F, Cs, N, Model) -> true ; Model = none ).
+    functions_of(F, Fs),
+    (   between(1, MaxDom, N), model_of_size(F, Cs, Fs, N, Model) -> true ; Model = none ).
 
-constants_of(F, Cs) :- findall(C, const_in(F, C), Cs0), list_to_set(Cs0, Cs).
-const_in(rel(_, As), C) :- member(C, As), C \= v(_).
-const_in(eq(A, B), C) :- member(C, [A, B]), C \= v(_).
-const_in(F, C) :- F =.. [Op|Gs], memberchk(Op, [not, and, or, imp, iff, xor]), member(G, Gs), const_in(G, C).
-const_in(all(_, G), C) :- const_in(G, C).
-const_in(some(_, G), C) :- const_in(G, C).
+constants_of(F, Cs) :- findall(C, ( term_in(F, T), const_term(T, C) ), Cs0), list_to_set(Cs0, Cs).
+functions_of(F, Fs) :- findall(Name/N, ( term_in(F, T), sub_term(fn(Name, As), T), length(As, N) ), Fs0), sort(Fs0, Fs).
 
-model_of_size(F, Cs, N, model(N, Vals, Trues)) :-
+%  term_in(+F, -T): on backtracking, every argument term of an atom or equation of F
+term_in(rel(_, As), T) :- member(T, As).
+term_in(eq(A, B), T) :- member(T, [A, B]).
+term_in(F, T) :- F =.. [Op|Gs], memberchk(Op, [not, and, or, imp, iff, xor]), member(G, Gs), term_in(G, T).
+term_in(all(_, G), T) :- term_in(G, T).
+term_in(some(_, G), T) :- term_in(G, T).
+
+%  const_term(+T, -C): on backtracking, the constants in term T
+const_term(v(_), _) :- !, fail.
+const_term(fn(_, As), C) :- !, member(A, As), const_term(A, C).
+const_term(C, C).
+
+model_of_size(F, Cs, Fs, N, model(N, Vals, Trues, Tables)) :-
     numlist(1, N, D),
     empty_assoc(E),
     ground_formula(F, pos, E, D, G),
     constant_axioms(Cs, 1, N, Ax),
-    tseitin([G|Ax], Clauses, Keys),
+    function_axioms(Fs, D, FAx),
+    append(Ax, FAx, Axioms),
+    tseitin([G|Axioms], Clauses, Keys),
     sat(Clauses),
-    extract(Keys, Cs, Vals, Trues).
+    extract(Keys, Cs, Vals, Trues, Tables).
 
 %  ground_formula(+F, +Sign, +Env, +Domain, -G): F (negated when Sign = neg) over Domain, as a
 %  propositional formula in NNF over p(Key) / n(Key) literals and true/false; a constant C in
@@ -447,6 +517,7 @@ instances(Op, X, F, S, Env, D, G) :-
 
 ground_args([], _, []).
 ground_args([v(X)|As], Env, [T|Ts]) :- !, get_assoc(X, Env, T), ground_args(As, Env, Ts).
+ground_args([fn(F, Bs)|As], Env, [f(F, Us)|Ts]) :- !, ground_args(Bs, Env, Us), ground_args(As, Env, Ts).
 ground_args([C|As], Env, [c(C)|Ts]) :- ground_args(As, Env, Ts).
 
 %  atom_choice(+Args, +P, +Sign, +Domain, -G): P(Args) where constant arguments range over
@@ -462,8 +533,15 @@ elements([], []).
 elements([e(E)|Ts], [E|Es]) :- elements(Ts, Es).
 
 choose([], _, [], []).
-choose([e(E)|Ts], D, [E|Es], Cs) :- choose(Ts, D, Es, Cs).
-choose([c(C)|Ts], D, [E|Es], [p(den(C, E))|Cs]) :- member(E, D), choose(Ts, D, Es, Cs).
+choose([T|Ts], D, [E|Es], Cs) :- denotation(T, D, E, Cs, Cs1), choose(Ts, D, Es, Cs1).
+
+%  denotation(+T, +Domain, -E, -Conds, ?Tail): on backtracking, each element E term T may denote,
+%  with the conditions (a difference list) under which it does: a constant C denotes E when
+%  den(C, E); f(T1..Tn) denotes E when its arguments denote E1..En and fval(f, [E1..En], E).
+denotation(e(E), _, E, Cs, Cs).
+denotation(c(C), D, E, [p(den(C, E))|Cs], Cs) :- member(E, D).
+denotation(f(F, Ts), D, E, Cs0, Cs) :-
+    choose(Ts, D, Es, Conds), append(Conds, [p(fval(F, Es, E))|Cs], Cs0), member(E, D).
 
 ground_lit('=', [A, B], S, L) :- !, ( A == B -> T = pos ; T = neg ), ( T == S -> L = true ; L = false ).
 ground_lit(P, Es, pos, p(atom(P, Es))).
@@ -478,6 +556,21 @@ constant_axioms([C|Cs], I, N, [or(Some), and(AtMostOne)|Ax]) :-
     findall(n(den(C, E)), ( between(1, N, E), E > M ), Out),
     append(AtMostOne0, Out, AtMostOne),
     I1 is I + 1, constant_axioms(Cs, I1, N, Ax).
+
+%  each function has exactly one value at each tuple of arguments
+function_axioms([], _, []).
+function_axioms([F/N|Fs], D, Ax) :-
+    length(Es0, N),
+    findall([or(Some), and(AtMostOne)],
+            ( copy_term(Es0, Es), maplist(member_of(D), Es),
+              findall(p(fval(F, Es, E)), member(E, D), Some),
+              findall(or([n(fval(F, Es, E1)), n(fval(F, Es, E2))]), ( member(E1, D), member(E2, D), E1 < E2 ), AtMostOne) ),
+            Ax0),
+    append(Ax0, Ax1),
+    function_axioms(Fs, D, Ax2),
+    append(Ax1, Ax2, Ax).
+
+member_of(D, E) :- member(E, D).
 
 %  tseitin(+Formulas, -Clauses, -Keys): clauses (lists of Var-Bool) whose models are those of
 %  the conjunction of Formulas; Keys pairs each atom key with its variable.
@@ -572,10 +665,12 @@ open_lits([V-B|Ls], Out) :-
 shortest([C|Cs], S) :- length(C, N), foldl(shorter, Cs, N-C, _-S).
 shorter(C, N0-C0, N-S) :- length(C, L), ( L < N0 -> N-S = L-C ; N-S = N0-C0 ).
 
-extract(Keys, Cs, Vals, Trues) :-
+extract(Keys, Cs, Vals, Trues, Tables) :-
     findall(C-E, ( member(C, Cs), member(den(C, E)-V, Keys), V == true ), Vals),
-    findall(P-Es, ( member(atom(P, Es)-V, Keys), V == true ), Trues).
+    findall(P-Es, ( member(atom(P, Es)-V, Keys), V == true ), Trues),
+    findall(F-Es-E, ( member(fval(F, Es, E)-V, Keys), V == true ), Tables).
 
-model_json(model(N, Vals, Trues), json([size=N, constants=json(CJ), atoms=AJ])) :-
+model_json(model(N, Vals, Trues, Tables), json([size=N, constants=json(CJ), atoms=AJ, functions=FJ])) :-
     findall(C=E, member(C-E, Vals), CJ),
-    findall([P|Es], member(P-Es, Trues), AJ).
+    findall([P|Es], member(P-Es, Trues), AJ),
+    findall([F, Es, E], member(F-Es-E, Tables), FJ).

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -258,12 +257,3 @@ def test_cli_via_python_dash_m():
                        text=True, cwd=REPO, timeout=180)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout.splitlines()[0])["verdict"] == "EQUIVALENT"
-
-
-# ----------------------------------------------------------------------------- plain swipl
-
-
-def test_prolog_unit_tests_run_in_plain_swipl():
-    p = subprocess.run(["swipl", "-g", "run_tests", "-t", "halt", str(Path(__file__).with_name("prolog") / "test_equivalence.pl")],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stdout + p.stderr

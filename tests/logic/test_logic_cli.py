@@ -23,7 +23,7 @@ def test_canon_keeps_line_order_and_reports_bad_lines():
     assert out[0] == "exists x . exists a . agent(a, x) AND man(x) AND saw(a)"
     assert out[1] == ""
     assert out[2] == "forall x . exists y . man(x) AND tall(y)"
-    assert "line 2:" in r.stderr and "character 18" in r.stderr
+    assert "line 2:" in r.stderr and "dangling operator 'AND'" in r.stderr and "character 19" in r.stderr
 
 
 def test_canon_converts_formats_and_var_modes():

@@ -142,7 +142,7 @@ def test_lisp_errors():
 def test_deep_nesting_is_an_error_not_a_crash():
     text = "exists x . " + "( " * 5000 + "man(x)" + " )" * 5000
     e = err(text)
-    assert e.kind == "too_large"
+    assert e.kind == "too_deep"
 
 
 def test_large_flat_formula_parses():

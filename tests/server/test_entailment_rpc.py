@@ -77,7 +77,7 @@ def test_other_dialects(stub, fmt, premises, conclusion):
 def test_unknown_names_the_budget(stub):
     # Only infinite models (a serial, irreflexive, transitive R): no finite countermodel, no proof.
     r = _entails(stub, ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"], "P(a)")
-    assert r.verdict == pb.ENTAILMENT_VERDICT_UNKNOWN and r.unknown_budget == "inferences" and r.reason
+    assert r.verdict == pb.ENTAILMENT_VERDICT_UNKNOWN and r.unknown_budget == "inference_limit" and r.reason
 
 
 def test_malformed_formula_is_invalid_argument_naming_field_and_position(stub):

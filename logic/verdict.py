@@ -1,0 +1,80 @@
+"""The answers of both engines (AmP's procedure, equivalence.py; full first-order logic, fol.py):
+one `Verdict` for equivalence, one `Decision` for a story, and one list of reasons for UNKNOWN.
+
+A reason is named only where it is true:
+  time_limit        the item's seconds ran out (Prolog stopped it: call_with_time_limit/2)
+  inference_limit   a stage ran out of its inference budget
+  memory_limit      a stage ran out of stack (SWI's resource error)
+  domain_limit      no model up to the largest domain searched, and no proof either
+  outside_fragment  AmP's procedure alone: the pair lies outside its complete fragment (OR under
+                    a universal in the antecedent) and the fallbacks found neither proof nor model
+The evidence of a definite answer is JSON (`witness` of a Verdict, the fields of a Decision),
+documented field by field in proto/ambit/v1/ambit.proto next to `witness_json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+VERDICTS = ("EQUIVALENT", "NOT_EQUIVALENT", "UNKNOWN")
+DECISIONS = ("TRUE", "FALSE", "UNCERTAIN", "INCONSISTENT", "UNKNOWN")
+REASONS = ("time_limit", "inference_limit", "memory_limit", "domain_limit", "outside_fragment")
+
+
+def worst(reasons: list[str]) -> str:
+    """The reason to report when several stages were stopped: the first in REASONS order."""
+    for r in REASONS:
+        if r in reasons:
+            return r
+    raise ValueError(f"no reason among {reasons!r}; expected some of {REASONS}")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer for one pair: `verdict` in VERDICTS; each direction True/False, or None when
+    undecided; `witness` a countermodel (NOT_EQUIVALENT), how it was proved, or (UNKNOWN)
+    `{"reason": one of REASONS}`."""
+
+    verdict: str
+    a_entails_b: bool | None
+    b_entails_a: bool | None
+    witness: dict | None = None
+
+    @property
+    def reason(self) -> str | None:
+        """UNKNOWN: the reason (one of REASONS); None otherwise."""
+        return (self.witness or {}).get("reason") if self.verdict == "UNKNOWN" else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A story's verdict (one of DECISIONS) with its evidence: `proof` (steps; each names the
+    clause it uses and where that clause came from: a premise index, `negated_conclusion`,
+    `conclusion`, `equality`), `premises_used` (indices), `countermodel` / `model`
+    (domain, constants, functions, true atoms); when UNKNOWN, `reason` is one of REASONS."""
+
+    verdict: str
+    premises_used: list[int] = field(default_factory=list)
+    proof: list[dict] | None = None
+    countermodel: dict | None = None
+    model: dict | None = None
+    reason: str | None = None
+
+    @property
+    def budget(self) -> str | None:
+        """The spent budget when UNKNOWN (the reason, under the name the wire's
+        `unknown_budget` field has)."""
+        return self.reason
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that are set (a shallow dict: the evidence is plain JSON values already)."""
+        return {k: v for k in _DECISION_FIELDS if (v := getattr(self, k)) is not None}
+
+
+_DECISION_FIELDS = tuple(f.name for f in fields(Decision))
+
+__all__ = ["DECISIONS", "Decision", "REASONS", "VERDICTS", "Verdict", "worst"]

@@ -1,0 +1,20 @@
+/*  Plain-swipl tests of logic/prolog/situations.pl:
+        swipl -g run_tests -t halt tests/logic/prolog/test_situations.pl
+*/
+:- use_module('../../../logic/prolog/situations').
+:- use_module(library(plunit)).
+
+:- begin_tests(situations).
+
+test(a_scene_separates_the_two_scopes) :-
+    A = every(X, [boy], ex(Y, [dog], rel(saw, [X, Y]))),
+    B = ex(Y2, [dog], every(X2, [boy], rel(saw, [X2, Y2]))),
+    situation(A, B, [boy, dog], [], [], [boy], 6, M),
+    holds(A, M), \+ holds(B, M).
+
+test(no_scene_when_one_reading_entails_the_other, [fail]) :-
+    A = ex(Y, [dog], every(X, [boy], rel(saw, [X, Y]))),
+    B = every(X2, [boy], ex(Y2, [dog], rel(saw, [X2, Y2]))),
+    situation(A, B, [boy, dog], [], [], [boy], 5, _).
+
+:- end_tests(situations).
