@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from . import eprover, fol
 from .ast import Formula, Not, constants
+from .verdict import REASONS, worst
 
 PROVERS = ("prolog", "portfolio")
 STORY_PARTS = ("with_negated_conclusion", "with_conclusion")
@@ -411,15 +412,25 @@ _STORY = {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "
           ("unsat", "unsat"): "INCONSISTENT"}
 
 
+def _unknown_reason(reasons: dict, missing: Sequence[str], timed_out: bool) -> str:
+    """The one reason (logic/verdict.py's REASONS) of a portfolio UNKNOWN: `time_limit` when the
+    shared budget's clock ran out, else the worst reason ambit's own prover gave for an unsettled
+    part (E and Z3 speak their own words: they stay in `reasons`), else `time_limit` (every other
+    prover stopped or gave up before the clock did, so the clock is what was left to spend)."""
+    if timed_out:
+        return "time_limit"
+    own = [r for p, r in (reasons.get("prolog") or {}).items() if p in missing and r in REASONS]
+    return worst(own) if own else "time_limit"
+
+
 def _story_decision(settled: dict[str, Answer], reasons: dict, timed_out: bool) -> PortfolioDecision:
     neg, pos = settled.get(STORY_PARTS[0]), settled.get(STORY_PARTS[1])
     answered_by = {p: a.prover for p, a in settled.items()}
     tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence} or None
     if neg is None or pos is None:
-        return PortfolioDecision("UNKNOWN", reason="no prover decided " + ", ".join(
-            p for p in STORY_PARTS if p not in settled) + " within the budget",
-            budget="time_limit" if timed_out else None,
-            answered_by=answered_by or None, tstp=tstp, reasons=reasons)
+        missing = [p for p in STORY_PARTS if p not in settled]
+        return PortfolioDecision("UNKNOWN", reason=_unknown_reason(reasons, missing, timed_out),
+                                 answered_by=answered_by or None, tstp=tstp, reasons=reasons)
     verdict = _STORY[(neg.status, pos.status)]
     proof_part = {"TRUE": neg, "FALSE": pos, "INCONSISTENT": neg}.get(verdict)
     proof = proof_part.evidence.get("proof") if proof_part else None
@@ -455,7 +466,8 @@ def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool):
         if tstp:
             w["tstp"] = tstp
         return Verdict("EQUIVALENT", True, True, w)
-    return Verdict("UNKNOWN", entails(ab), entails(ba), {"reason": "time_limit" if timed_out else "no_prover_decided",
+    missing = [p for p in EQUIV_PARTS if p not in settled]
+    return Verdict("UNKNOWN", entails(ab), entails(ba), {"reason": _unknown_reason(reasons, missing, timed_out),
                                                          "answered_by": answered_by, "reasons": reasons})
 
 
