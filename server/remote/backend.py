@@ -28,6 +28,7 @@ from typing import Any, Callable
 from server.model import DecodeStopped
 
 from . import capabilities as C
+from . import stopping
 from .capabilities import Capabilities
 from .errors import CapabilityMissing
 from .http import Endpoint
@@ -74,8 +75,14 @@ class RemoteBackend:
                                     "OpenAI-compatible endpoint does not return; provided by the embedded engine")
         if len(items) == 1:
             return [self._score(*items[0])]
+        should_stop = stopping.current()  # the caller's, on the pool's threads too
+
+        def one(item: tuple[str, list[str]]) -> list[Any]:
+            with stopping.stop_when(should_stop):
+                return self._score(*item)
+
         with ThreadPoolExecutor(max_workers=min(len(items), self.max_concurrency)) as pool:
-            return list(pool.map(lambda it: self._score(*it), items))
+            return list(pool.map(one, items))
 
     def _score(self, prompt: str, candidates: list[str]) -> list[Any]:
         from server.engine.scorer import renormalise
@@ -145,7 +152,8 @@ class RemoteBackend:
         for body in requests:
             if should_stop():
                 raise DecodeStopped("decoding stopped: request cancelled")
-            r = self.endpoint.post(path, body)
+            with stopping.stop_when(should_stop):
+                r = self.endpoint.post(path, body)
             for ch in sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0)):
                 h = hypothesis(ch)
                 if h.text not in hyps or hyps[h.text].score < h.score:
@@ -154,7 +162,12 @@ class RemoteBackend:
 
     # -- free-text generation ------------------------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: Any, should_stop: Callable[[], bool]) -> Any:
-        """The reply (an engine `Generation`) to (role, content) turns (`params`: GenerateParams)."""
+        """The reply (an engine `Generation`) to (role, content) turns (`params`: GenerateParams);
+        its request is dropped once `should_stop()` turns true (`stopping.Abandoned`)."""
+        with stopping.stop_when(should_stop):
+            return self._generate(turns, params)
+
+    def _generate(self, turns: list[tuple[str, str]], params: Any) -> Any:
         from server.engine.generate import Generation
 
         t0 = time.perf_counter()
