@@ -124,14 +124,14 @@ def _unparsed(recs: Sequence[dict]) -> dict[str, int]:
             "unparsed": sum(p["status"] != "OK" for r in recs for p in r["predictions"])}
 
 
-def _absent(settings: dict, what: str) -> dict:
+def _absent(settings: dict, metrics: Sequence[str], label: str) -> dict:
     """``{"absent": {metric: "n/a: why"}}`` for a run without forced-decode scores; else ``{}``."""
     if settings.get("forced_decode", True):
         return {}
     from server.remote.capabilities import refusal
 
-    why = "n/a: " + refusal(f"{what} (forced-decode scores of the gold LFs)", "prompt_logprobs")
-    return {"absent": {m: why for m in what.split("/")}}
+    why = "n/a: " + refusal(f"{label} (forced-decode scores of the gold LFs)", "prompt_logprobs")
+    return {"absent": {m: why for m in metrics}}
 
 
 def _ranked(recs: Sequence[dict], suffix: str) -> list[tuple[int | None, int | None]]:
@@ -171,7 +171,7 @@ def zeroshot_summary(records: Sequence[dict], model: str, settings: dict | None 
             "parse_ok_top1": M.accuracy(r["predictions"][0]["status"] == "OK"
                                         for r in recs if r["predictions"]),
         }
-    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), **_absent(settings, "p_lf0"),
+    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), **_absent(settings, ("p_lf0",), "P(LF0)"),
             "by_type": by_type}
 
 
@@ -208,7 +208,7 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
             "acc_lf0_equiv_by_ratio": acc(equiv, 0) if equivalence_ran else None,
             "p_lf0_mean_by_ratio": {ratio_key(r): M.mean_std(ps[r])[0] for r in ratios},
         }
-    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), **_absent(settings, "fdm/fim"),
+    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), **_absent(settings, ("fdm", "fim"), "FDM and FIM"),
             "by_type": by_type}
 
 
@@ -235,8 +235,10 @@ def protocol_markdown(summary: dict) -> str:
     out.append("- outputs that do not parse (counted as wrong): top-1 "
                + ", ".join(f"{t} {v['unparsed_top1']}/{v['n']}" for t, v in by.items())
                + "; all predictions " + ", ".join(f"{t} {v['unparsed']}" for t, v in by.items()))
-    for metric, why in (summary.get("absent") or {}).items():
-        out.append(f"- {metric.upper() if metric != 'p_lf0' else 'P(LF0) (Fig. 3)'}: {why}")
+    absent = summary.get("absent") or {}
+    for why in dict.fromkeys(absent.values()):  # one line per reason
+        names = [m.upper() if m != "p_lf0" else "P(LF0) (Fig. 3)" for m, w in absent.items() if w == why]
+        out.append(f"- {', '.join(names)}: {why}")
     if "conj" in by:
         out.append("- conj: LF0/LF1 follow AmP's released data (`template_idx`): for \"the woman drank "
                    "and ate or slept\", LF0 = drank ∧ (ate ∨ slept), LF1 = (drank ∧ ate) ∨ slept. "

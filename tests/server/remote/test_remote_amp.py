@@ -82,7 +82,7 @@ def test_fewshot_without_prompt_logprobs_is_accuracy_only(tmp_path):
         assert set(got["absent"]) == {"fdm", "fim"} and got["absent"]["fim"].startswith("n/a: ")
         assert "needs prompt_logprobs" in got["absent"]["fim"]
         md = (out / "summary.md").read_text()
-        assert "- FIM: n/a: " in md and f"top-1 pp {bad}/{len(items)}" in md
+        assert "- FDM, FIM: n/a: FDM and FIM (forced-decode scores of the gold LFs) needs prompt_logprobs" in md and f"top-1 pp {bad}/{len(items)}" in md
         # one decode request per item, no scoring request
         assert remote_block(out)["requests"] == len(items)
         assert json.loads((out / "run.json").read_text())["forced_decode"] is False
