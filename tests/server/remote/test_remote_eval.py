@@ -1,6 +1,7 @@
 """`client eval` and the gRPC server over a model served elsewhere (a stand-in endpoint):
 GetModelInfo's capabilities, a protocol refused in one line before any request, the endpoint
-killed mid-run (retried, nothing lost or duplicated), the client killed mid-run and resumed,
+killed mid-run (retried, nothing lost or duplicated), the client killed mid-run and resumed, the
+endpoint down until the eval is killed and rerun,
 and a rerun answered from the cache (run.json "remote": "requests": 0)."""
 
 from __future__ import annotations
@@ -192,5 +193,40 @@ def test_client_killed_mid_run_resumes_without_loss_or_duplicates(tmp_path, suit
         remote = json.loads((out / "run.json").read_text())["remote"]
         assert remote["requests"] <= (n - len(done)) * per_item  # the finished items were not asked again
         assert remote["requests"] + remote["cache_hits"] == (n - len(done)) * per_item
+    finally:
+        s.kill()
+
+
+@pytest.mark.parametrize("suite", BOTH)
+def test_endpoint_down_mid_run_then_eval_killed_and_resumed(tmp_path, suite):
+    """The endpoint dies mid-run and stays down (the eval sits in its retries); the eval is killed,
+    the endpoint comes back, and the same command finishes the run: nothing lost or duplicated,
+    the finished items not asked again."""
+    _, n, per_item = RUNS[suite]
+    s = StandIn(delay_s=0.1).start()
+    out, cache = tmp_path / "run", tmp_path / "cache"
+    env = {**os.environ, "AMBIT_DATA": str(SHARED_DATA)}
+    try:
+        p = subprocess.Popen([sys.executable, "-m", "client", "eval", *eval_args(s, out, cache, suite=suite)],
+                             cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and p.poll() is None:
+            if (out / "results.jsonl").exists() and len(records(out)) >= 2:
+                break
+            time.sleep(0.02)
+        s.kill()
+        time.sleep(2.0)  # the eval retries against a dead endpoint
+        assert p.poll() is None, "the eval should still be retrying"
+        done = {r["id"] for r in records(out)}
+        assert 2 <= len(done) < n
+        p.send_signal(signal.SIGKILL)
+        p.wait(30)
+        assert {r["id"] for r in records(out)} == done  # nothing finished while the endpoint was down
+        s.restart()
+        assert eval_main(eval_args(s, out, cache, suite=suite)) == 0
+        recs = records(out)
+        assert len(recs) == len({r["id"] for r in recs}) == n and done <= {r["id"] for r in recs}
+        remote = json.loads((out / "run.json").read_text())["remote"]
+        assert remote["requests"] - remote["retries"] + remote["cache_hits"] == (n - len(done)) * per_item
     finally:
         s.kill()
