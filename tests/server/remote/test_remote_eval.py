@@ -1,8 +1,8 @@
 """`client eval` and the gRPC server over a model served elsewhere (a stand-in endpoint):
 GetModelInfo's capabilities, a protocol refused in one line before any request, the endpoint
 killed mid-run (retried, nothing lost or duplicated), the client killed mid-run and resumed, the
-endpoint down until the eval is killed and rerun,
-and a rerun answered from the cache (run.json "remote": "requests": 0)."""
+endpoint down until the eval is killed and rerun, and a rerun answered from the cache (run.json
+"remote": "requests": 0), for implicature and AmP few-shot alike."""
 
 from __future__ import annotations
 
