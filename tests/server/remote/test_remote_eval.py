@@ -139,7 +139,7 @@ def test_endpoint_killed_mid_run_then_rerun_sends_nothing(tmp_path, suite):
     _, n, per_item = RUNS[suite]
 
     def kill_after_some_items() -> None:
-        while s.posts < 10:  # 7 probe requests, then items
+        while s.posts < 10:  # 6 probe requests, then items
             time.sleep(0.01)
         s.kill()
         time.sleep(1.0)
