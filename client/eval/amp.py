@@ -43,7 +43,11 @@ def _tokens(tokens: Sequence[str], probs: Sequence[float]) -> list[dict]:
     return [{"text": t, "prob": p} for t, p in zip(tokens, probs)]
 
 
-def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, grammar: str) -> dict:
+def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, grammar: str,
+                      scores: bool = True) -> dict:
+    """Decode the item's prompt and match the predictions to its LFs; with `scores`, also the
+    forced-decode scores of both LFs (P(LF0), FIM); without (an endpoint with no prompt
+    log-probabilities) those fields are None and their tokens empty."""
     dist = client.parse_distribution(item.get("surface", ""), prompt=item["prompt"], fmt=fmt, k=beam,
                                      closed_vocabulary=grammar == "closed")
     preds = [{"text": c.text, "canonical": c.canonical or None, "status": c.parse_status,
@@ -55,9 +59,9 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, gramm
     canon = [MT.first_match(row, "canonical") for row in table]
     equiv = [MT.first_match(row, "equivalence") if match == "equivalence" else None for row in table]
     ranks = equiv if match == "equivalence" else canon
-    scores = client.score(item["prompt"], [continuation(item["prompt"], item["lf0"]),
-                                           continuation(item["prompt"], item["lf1"])]).scores
-    s0, s1 = scores[0].min_prob, scores[1].min_prob
+    gold = client.score(item["prompt"], [continuation(item["prompt"], item["lf0"]),
+                                         continuation(item["prompt"], item["lf1"])]).scores if scores else None
+    s0, s1 = (gold[0].min_prob, gold[1].min_prob) if gold else (None, None)
     top = dist.candidates[0] if dist.candidates else None
     return {
         "type": item["type"], "surface": item.get("surface", ""), "lf0": item["lf0"], "lf1": item["lf1"],
@@ -65,22 +69,22 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, gramm
         "rank_lf0": ranks[0], "rank_lf1": ranks[1],
         "rank_lf0_canonical": canon[0], "rank_lf1_canonical": canon[1],
         "rank_lf0_equiv": equiv[0], "rank_lf1_equiv": equiv[1],
-        "min_prob_lf0": s0, "min_prob_lf1": s1, "p_lf0": M.renormalised_p0(s0, s1),
-        "tokens_lf0": _tokens(scores[0].tokens, scores[0].token_probs),
-        "tokens_lf1": _tokens(scores[1].tokens, scores[1].token_probs),
+        "min_prob_lf0": s0, "min_prob_lf1": s1, "p_lf0": M.renormalised_p0(s0, s1) if gold else None,
+        "tokens_lf0": _tokens(gold[0].tokens, gold[0].token_probs) if gold else [],
+        "tokens_lf1": _tokens(gold[1].tokens, gold[1].token_probs) if gold else [],
         "tokens_pred": _tokens(top.tokens, top.token_probs) if top else [],
         **explained.paraphrases(dist, item, fmt),
     }
 
 
 def zeroshot_process(client, item: dict, fmt: str = "fol", beam: int = 5,
-                     match: str = "equivalence", grammar: str = "closed") -> dict:
-    return _decode_and_score(client, item, fmt, beam, match, grammar)
+                     match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
+    return _decode_and_score(client, item, fmt, beam, match, grammar, scores)
 
 
 def fewshot_process(client, item: dict, fmt: str = "fol", beam: int = 5,
-                    match: str = "equivalence", grammar: str = "closed") -> dict:
-    rec = _decode_and_score(client, item, fmt, beam, match, grammar)
+                    match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
+    rec = _decode_and_score(client, item, fmt, beam, match, grammar, scores)
     rec["ratio"] = float(item["ratio"])
     rec["top1"] = _label(rec["rank_lf0"], rec["rank_lf1"])
     rec["top1_canonical"] = _label(rec["rank_lf0_canonical"], rec["rank_lf1_canonical"])
@@ -113,6 +117,23 @@ def _checks(recs: Sequence[dict]) -> dict[str, int]:
     return {"equiv_only": sum(c == "EQUIVALENT" for c in cells), "unknown": sum(c == "UNKNOWN" for c in cells)}
 
 
+def _unparsed(recs: Sequence[dict]) -> dict[str, int]:
+    """Outputs that do not parse (each counted as wrong): items whose top-1 prediction does not,
+    and predictions overall."""
+    return {"unparsed_top1": sum(not r["predictions"] or r["predictions"][0]["status"] != "OK" for r in recs),
+            "unparsed": sum(p["status"] != "OK" for r in recs for p in r["predictions"])}
+
+
+def _absent(settings: dict, metrics: Sequence[str], label: str) -> dict:
+    """``{"absent": {metric: "n/a: why"}}`` for a run without forced-decode scores; else ``{}``."""
+    if settings.get("forced_decode", True):
+        return {}
+    from server.remote.capabilities import refusal
+
+    why = "n/a: " + refusal(f"{label} (forced-decode scores of the gold LFs)", "prompt_logprobs")
+    return {"absent": {m: why for m in metrics}}
+
+
 def _ranked(recs: Sequence[dict], suffix: str) -> list[tuple[int | None, int | None]]:
     return [(r[f"rank_lf0{suffix}"], r[f"rank_lf1{suffix}"]) for r in recs]
 
@@ -126,7 +147,7 @@ def _acc_zm(ranks: Sequence[tuple[int | None, int | None]], equivalence_ran: boo
 
 def _protocol(settings: dict) -> dict:
     """The protocol fields every AmP summary carries (``run.json`` holds them too)."""
-    keys = ("beam", "grammar", "match", "items_source", "ingredients", "release_matched")
+    keys = ("beam", "grammar", "match", "items_source", "ingredients", "release_matched", "forced_decode")
     return {k: settings[k] for k in keys if k in settings}
 
 
@@ -144,13 +165,14 @@ def zeroshot_summary(records: Sequence[dict], model: str, settings: dict | None 
             "acc_lf0": acc0, "acc_lf1": acc1, "zm": zm,
             "acc_lf0_canonical": c0, "acc_lf1_canonical": c1, "zm_canonical": zmc,
             "acc_lf0_equiv": e0, "acc_lf1_equiv": e1, "zm_equiv": zme,
-            **_checks(recs),
+            **_checks(recs), **_unparsed(recs),
             "p_lf0_mean": M.mean_std(ps)[0],
             "p_lf0_std": M.mean_std(ps)[1],
             "parse_ok_top1": M.accuracy(r["predictions"][0]["status"] == "OK"
                                         for r in recs if r["predictions"]),
         }
-    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), "by_type": by_type}
+    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), **_absent(settings, ("p_lf0",), "P(LF0)"),
+            "by_type": by_type}
 
 
 def _by_ratio(recs: Sequence[dict], key: str) -> dict[float, list]:
@@ -163,6 +185,7 @@ def _by_ratio(recs: Sequence[dict], key: str) -> dict[float, list]:
 def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
     settings = settings or {}
     equivalence_ran = settings.get("match", "equivalence") == "equivalence"
+    fdm = M.fdm if settings.get("forced_decode", True) else (lambda _: None)  # FDM/FIM only with scores
     by_type = {}
     for t, recs in _by_type(records).items():
         labels, canon, equiv = (_by_ratio(recs, k) for k in ("top1", "top1_canonical", "top1_equiv"))
@@ -177,16 +200,17 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
 
         by_type[t] = {
             "n": len(recs),
-            "fdm": M.fdm(labels), "fim": M.fim(ps), "fdm_canonical": M.fdm(canon),
-            "fdm_equiv": M.fdm(equiv) if equivalence_ran else None,
-            **_checks(recs),
+            "fdm": fdm(labels), "fim": M.fim(ps), "fdm_canonical": fdm(canon),
+            "fdm_equiv": fdm(equiv) if equivalence_ran else None,
+            **_checks(recs), **_unparsed(recs),
             "acc_lf0_by_ratio": acc(labels, 0), "acc_lf1_by_ratio": acc(labels, 1),
             "acc_lf0_canonical_by_ratio": acc(canon, 0),
             "acc_lf0_equiv_by_ratio": acc(equiv, 0) if equivalence_ran else None,
             "p_lf0_mean_by_ratio": {ratio_key(r): M.mean_std(ps[r])[0] for r in ratios},
             "n_by_ratio": {ratio_key(r): len(labels[r]) for r in ratios},
         }
-    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), "by_type": by_type}
+    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), **_absent(settings, ("fdm", "fim"), "FDM and FIM"),
+            "by_type": by_type}
 
 
 def protocol_markdown(summary: dict) -> str:
@@ -209,6 +233,13 @@ def protocol_markdown(summary: dict) -> str:
                    + ", ".join(f"{t} {v['equiv_only']}" for t, v in by.items())
                    + "; UNKNOWN verdicts (counted as no match): "
                    + ", ".join(f"{t} {v['unknown']}" for t, v in by.items()))
+    out.append("- outputs that do not parse (counted as wrong): top-1 "
+               + ", ".join(f"{t} {v['unparsed_top1']}/{v['n']}" for t, v in by.items())
+               + "; all predictions " + ", ".join(f"{t} {v['unparsed']}" for t, v in by.items()))
+    absent = summary.get("absent") or {}
+    for why in dict.fromkeys(absent.values()):  # one line per reason
+        names = [m.upper() if m != "p_lf0" else "P(LF0) (Fig. 3)" for m, w in absent.items() if w == why]
+        out.append(f"- {', '.join(names)}: {why}")
     if "conj" in by:
         out.append("- conj: LF0/LF1 follow AmP's released data (`template_idx`): for \"the woman drank "
                    "and ate or slept\", LF0 = drank ∧ (ate ∨ slept), LF1 = (drank ∧ ate) ∨ slept. "
@@ -305,6 +336,17 @@ INGREDIENTS_OPTION = option(
          "or sampled (ingredient families with other words)")
 
 
+def _forced_decode(ctx: RunContext) -> bool:
+    """Whether the run's server scores the gold LFs (not an endpoint without prompt log-probabilities)."""
+    from client.eval.remote import forced_decode
+
+    return ctx.client is None or forced_decode(ctx.client.info().remote)
+
+
+def _na(x: float | None, absent: bool) -> str:
+    return "n/a" if absent else R.num(x, 2)
+
+
 class _AmpSuite(Suite):
     """What the zero-shot and few-shot suites share: options, run key, per-item work."""
 
@@ -317,8 +359,11 @@ class _AmpSuite(Suite):
     def settings(self, ctx: RunContext) -> dict:
         """The protocol of this run: what ``run.json`` and ``summary.json`` record."""
         a = ctx.args
-        return {"beam": a.beam, "grammar": a.grammar, "match": a.match,
-                "items_source": amp_items.items_source(a.data, self.setting, a.types)}
+        out = {"beam": a.beam, "grammar": a.grammar, "match": a.match,
+               "items_source": amp_items.items_source(a.data, self.setting, a.types)}
+        if not _forced_decode(ctx):
+            out["forced_decode"] = False  # an endpoint without prompt log-probabilities: accuracy only
+        return out
 
     def run_key(self, ctx: RunContext) -> dict:
         a = ctx.args
@@ -327,8 +372,9 @@ class _AmpSuite(Suite):
 
     def processor(self, ctx: RunContext):
         a = ctx.args
+        scores = _forced_decode(ctx)
         return lambda item: self.process_item(ctx.client, item, fmt=a.fmt, beam=a.beam,
-                                              match=a.match, grammar=a.grammar)
+                                              match=a.match, grammar=a.grammar, scores=scores)
 
 
 class ZeroShotSuite(_AmpSuite):
@@ -382,5 +428,8 @@ class FewShotSuite(_AmpSuite):
         write_fewshot_reports(ctx.out, records, summary)
 
     def headline(self, summary: dict) -> str:
-        return "; ".join(f"{t}: FDM {R.num(v['fdm'], 2)} FIM {R.num(v['fim'], 2)}"
+        absent = "absent" in summary
+        return "; ".join(f"{t}: FDM {_na(v['fdm'], absent)} FIM {_na(v['fim'], absent)}"
+                         + (f" (no prompt log-probabilities; unparsed top-1 {v['unparsed_top1']}/{v['n']})"
+                            if absent else "")
                          for t, v in summary["by_type"].items())

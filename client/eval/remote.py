@@ -29,6 +29,12 @@ class Refused(ValueError):
 COUNTERS = ("requests", "cache_hits", "retries", "prompt_tokens", "completion_tokens")
 
 
+def forced_decode(remote: dict | None) -> bool:
+    """Whether the server scores given continuations (the embedded engine always does; an
+    endpoint only with prompt log-probabilities): AmP's FDM/FIM and P(LF0) need it."""
+    return remote is None or "prompt_logprobs" in (remote.get("capabilities") or [])
+
+
 def options(args: argparse.Namespace) -> Any:
     """`RemoteOptions` for an embedded server fronting an ``openai:`` model; None otherwise."""
     from server.remote import RemoteOptions, is_remote, parse_spec
@@ -44,10 +50,13 @@ def needs(suite: str, args: argparse.Namespace, caps: set[str]) -> list[tuple[st
     """(capability, what needs it) that `suite` with these options needs of an endpoint with `caps`."""
     out: list[tuple[str, str]] = []
     if suite in ("amp-zeroshot", "amp-fewshot"):
-        out += [("completions", f"{suite} parsing"),
-                ("prompt_logprobs", f"{suite} FIM/FDM (forced-decode scores of the gold LFs)")]
-        if getattr(args, "beam", 1) > 1 and "beam_search" not in caps:
-            out.append(("n_samples", f"{suite} ZM_{args.beam} ({args.beam} beams or samples)"))
+        # accuracy from any endpoint (constrained where it has grammars, else each output parsed);
+        # FDM/FIM need prompt log-probabilities and are left out without them (forced_decode)
+        beam = getattr(args, "beam", 1)
+        beams_searched = "beam_search" in caps and "grammar" not in caps and "completions" in caps
+        if beam > 1 and not beams_searched:
+            out.append(("n_samples", f"{suite} --beam {beam} (ZM_{beam}: the top {beam} from beam search or "
+                                     f"n samples; --beam 1 gives accuracy alone)"))
     elif suite == "implicature" or suite == "radd-model" or (suite == "radd" and getattr(args, "solver", "") == "model"):
         protocol = getattr(args, "protocol", "auto")
         if protocol == "auto":

@@ -6,9 +6,12 @@
   included. One request per prompt carries all its candidates (`prompt` as a list).
 - Decoding: constrained by the `.lark` grammar (with the lead in front, as the engine's) where
   the endpoint takes `structured_outputs`; elsewhere unconstrained, cut at the line end, and each
-  output is parsed downstream (a string that does not parse is counted as such). Beams from
+  output is parsed downstream (a string that does not parse is counted as such). A chat-only
+  endpoint decodes through `/chat/completions` (the prompt as one user turn, the reply's first
+  line), unconstrained, without token log-probabilities. Beams from
   `use_beam_search` where there is no grammar (vLLM's beam search ignores `structured_outputs`
-  and `stop`); with a grammar, or without beam search, the greedy path then k-1 samples.
+  and `stop`); with a grammar, without beam search, or through chat, the greedy path then k-1
+  samples.
 - Generation: `/chat/completions` (the endpoint applies the chat template) or `/completions`
   with the turns joined as plain text.
 Every call that needs a capability the endpoint lacks raises `CapabilityMissing` first.
@@ -25,6 +28,7 @@ from typing import Any, Callable
 from server.model import DecodeStopped
 
 from . import capabilities as C
+from . import stopping
 from .capabilities import Capabilities
 from .errors import CapabilityMissing
 from .http import Endpoint
@@ -71,8 +75,14 @@ class RemoteBackend:
                                     "OpenAI-compatible endpoint does not return; provided by the embedded engine")
         if len(items) == 1:
             return [self._score(*items[0])]
+        should_stop = stopping.current()  # the caller's, on the pool's threads too
+
+        def one(item: tuple[str, list[str]]) -> list[Any]:
+            with stopping.stop_when(should_stop):
+                return self._score(*item)
+
         with ThreadPoolExecutor(max_workers=min(len(items), self.max_concurrency)) as pool:
-            return list(pool.map(lambda it: self._score(*it), items))
+            return list(pool.map(one, items))
 
     def _score(self, prompt: str, candidates: list[str]) -> list[Any]:
         from server.engine.scorer import renormalise
@@ -99,41 +109,65 @@ class RemoteBackend:
         from logic import grammar_text
         from server.engine.grammar import grammar_with_lead, split_lead
 
-        self.capabilities.require(C.COMPLETIONS, "parsing (ParseDistribution, AmP predictions)")
         core, lead = split_lead(prompt)
+        k, beams = params.k, params.strategy == "beam"
+        if C.COMPLETIONS not in self.capabilities:
+            return self._decode_chat(core, params, should_stop)
         base: dict[str, Any] = {"prompt": core, "max_tokens": params.max_tokens, "logprobs": 1, "stop": ["\n"]}
         constrained = C.GRAMMAR in self.capabilities
         if constrained:
             base["structured_outputs"] = {"grammar": grammar_with_lead(grammar or grammar_text(fmt), lead)}
-        k, beams = params.k, params.strategy == "beam"
         if beams and k > 1 and not constrained and C.BEAM_SEARCH in self.capabilities:
             # vLLM's beam search ignores structured_outputs and stop: beams only where there is no grammar
             requests = [{**base, "n": k, "use_beam_search": True, "temperature": 0}]
-        elif beams:
-            # the greedy path first (deterministic), then samples from the model for the other places
+        else:
+            requests = self._greedy_then_samples(base, params)
+        return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead))
+
+    def _decode_chat(self, core: str, params: Any, should_stop: Callable[[], bool]) -> list[Any]:
+        """A chat-only endpoint: the prompt as one user turn, unconstrained; the reply's first
+        non-empty line is the hypothesis (parsed downstream; one that does not parse is counted)."""
+        base = {"messages": [{"role": "user", "content": core}], "max_tokens": params.max_tokens}
+        return self._hypotheses("/chat/completions", self._greedy_then_samples(base, params), should_stop,
+                                _chat_hypothesis)
+
+    def _greedy_then_samples(self, base: dict[str, Any], params: Any) -> list[dict[str, Any]]:
+        """Beams: the greedy path first (deterministic), then k-1 samples for the other places;
+        sampling: k samples."""
+        k = params.k
+        if params.strategy == "beam":
             requests = [{**base, "n": 1, "temperature": 0}]
             if k > 1:
                 self.capabilities.require(C.N_SAMPLES, f"{k} beams (from beam search or n samples)")
                 requests.append({**base, "n": k - 1, "temperature": 1.0, "seed": params.seed})
-        else:
-            if k > 1:
-                self.capabilities.require(C.N_SAMPLES, f"{k} samples")
-            requests = [{**base, "n": k, "temperature": params.temperature, "top_p": params.top_p,
-                         "seed": params.seed}]
+            return requests
+        if k > 1:
+            self.capabilities.require(C.N_SAMPLES, f"{k} samples")
+        return [{**base, "n": k, "temperature": params.temperature, "top_p": params.top_p, "seed": params.seed}]
+
+    def _hypotheses(self, path: str, requests: list[dict[str, Any]], should_stop: Callable[[], bool],
+                    hypothesis: Callable[[dict], Any]) -> list[Any]:
+        """The distinct hypotheses of `requests`' choices (the best score of each text), best first."""
         hyps: dict[str, Any] = {}
         for body in requests:
             if should_stop():
                 raise DecodeStopped("decoding stopped: request cancelled")
-            r = self.endpoint.post("/completions", body)
+            with stopping.stop_when(should_stop):
+                r = self.endpoint.post(path, body)
             for ch in sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0)):
-                h = _hypothesis(ch, lead)
+                h = hypothesis(ch)
                 if h.text not in hyps or hyps[h.text].score < h.score:
                     hyps[h.text] = h
         return sorted(hyps.values(), key=lambda h: -h.score)
 
     # -- free-text generation ------------------------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: Any, should_stop: Callable[[], bool]) -> Any:
-        """The reply (an engine `Generation`) to (role, content) turns (`params`: GenerateParams)."""
+        """The reply (an engine `Generation`) to (role, content) turns (`params`: GenerateParams);
+        its request is dropped once `should_stop()` turns true (`stopping.Abandoned`)."""
+        with stopping.stop_when(should_stop):
+            return self._generate(turns, params)
+
+    def _generate(self, turns: list[tuple[str, str]], params: Any) -> Any:
         from server.engine.generate import Generation
 
         t0 = time.perf_counter()
@@ -178,6 +212,17 @@ def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> An
         text=candidate, tokens=[tokens[t] for t in targets], token_ids=[], token_probs=probs,
         min_prob=min(probs) if probs else 1.0, min_prob_renorm=float("nan"), sum_logprob=sum(values),
         mean_logprob=sum(values) / len(values) if values else 0.0, token_logprobs=values)
+
+
+def _chat_hypothesis(choice: dict) -> Any:
+    """An engine `Hypothesis` from one chat choice: its first non-empty line, with no token
+    log-probabilities (score 0, so the greedy reply keeps its first place)."""
+    from server.engine.hypothesis import Hypothesis
+
+    content = (choice.get("message") or {}).get("content") or ""
+    text = next((ln.strip() for ln in content.splitlines() if ln.strip()), "")
+    return Hypothesis(text=text, logprob=0.0, token_probs=[], tokens=[], min_prob=1.0,
+                      finished=choice.get("finish_reason") == "stop", score=0.0)
 
 
 def _hypothesis(choice: dict, lead: str) -> Any:

@@ -28,7 +28,8 @@ PROVIDERS = {
                      "OpenAI's legacy completion models); chat-only APIs do not return them",
     GRAMMAR: "vLLM's structured_outputs grammar (Lark)",
     BEAM_SEARCH: "vLLM's use_beam_search with n",
-    N_SAMPLES: "n > 1 on /v1/completions (vLLM, SGLang, OpenAI)",
+    N_SAMPLES: "n > 1 on /v1/completions, or on /v1/chat/completions where there are no completions "
+               "(vLLM, SGLang, OpenAI)",
 }
 
 GRAMMAR_PROBE = "qzxv"  # a string no model writes by itself after the probe prompt
@@ -79,9 +80,13 @@ def probe(ep: Endpoint) -> Capabilities:
             names.add(BEAM_SEARCH)
         if _n_distinct(ep, {"temperature": 1.0, "seed": 0}, distinct=False):
             names.add(N_SAMPLES)
-    if _ok(ep, "/chat/completions", {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1,
-                                     "temperature": 0}):
+    chat = {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
+    if _ok(ep, "/chat/completions", {**chat, "temperature": 0}):
         names.add(CHAT)
+        # a chat-only endpoint decodes through chat: its n samples are asked there
+        sampled = {"temperature": 1.0, "seed": 0}
+        if COMPLETIONS not in names and _n_distinct(ep, sampled, False, chat, "/chat/completions"):
+            names.add(N_SAMPLES)
     if not names & {CHAT, COMPLETIONS}:
         raise RemoteError(f"{ep.spec.base_url}: neither /completions nor /chat/completions answered for "
                           f"model {ep.spec.model!r}")
@@ -123,7 +128,9 @@ def _grammar(ep: Endpoint) -> bool:
     return bool(r and r.get("choices") and r["choices"][0].get("text", "").strip() == GRAMMAR_PROBE)
 
 
-def _n_distinct(ep: Endpoint, extra: dict, distinct: bool) -> bool:
-    r = _post(ep, "/completions", {"prompt": "The", "max_tokens": 3, "n": 2, **extra})
-    texts = [c.get("text") for c in (r or {}).get("choices") or []]
+def _n_distinct(ep: Endpoint, extra: dict, distinct: bool, body: dict | None = None,
+                path: str = "/completions") -> bool:
+    """Two choices come back for n 2 (and differ, where `distinct`)."""
+    r = _post(ep, path, {**(body or {"prompt": "The", "max_tokens": 3}), "n": 2, **extra})
+    texts = [c.get("text", (c.get("message") or {}).get("content")) for c in (r or {}).get("choices") or []]
     return len(texts) == 2 and (not distinct or texts[0] != texts[1])

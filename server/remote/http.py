@@ -6,6 +6,10 @@ connections. The wait doubles from `backoff_s`; a `Retry-After` header (seconds 
 replaces it; no wait exceeds `max_wait_s`. Not retried: 401/403 (`RemoteAuthError`), 404
 (`RemoteNotFound`), other 4xx (`RemoteError` with the endpoint's own message). The API key goes
 only into the Authorization header: never into logs, errors or the cache.
+
+Work run for a caller (`stopping.stop_when`) is dropped once the caller leaves: no new attempt, no
+backoff wait, no wait for a slot, and the attempt in flight has its connection shut down
+(`stopping.Abandoned`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .cache import ResponseCache, request_key
+from . import stopping
 from .errors import RemoteAuthError, RemoteError, RemoteNotFound, RemoteUnavailable
 from .spec import RemoteOptions, RemoteSpec
 
@@ -82,6 +87,7 @@ class Endpoint:
         self.counters = Counters()
         self.cache = ResponseCache(options.cache_dir) if options.cache_dir is not None else None
         self._sleep = sleep
+        self._watcher = stopping.Watcher()
 
     def __repr__(self) -> str:
         return f"Endpoint({self.spec.base_url!r}, model={self.spec.model!r})"
@@ -118,11 +124,16 @@ class Endpoint:
 
     def _send(self, method: str, path: str, body: dict | None, retries: int | None) -> dict:
         retries = self.options.retries if retries is None else retries
+        should_stop = stopping.current()
         attempt = 0
         while True:
+            self._check(should_stop, path)
             try:
-                with self._slots:
-                    return self._once(method, path, body)
+                self._acquire(should_stop, path)
+                try:
+                    return self._once(method, path, body, should_stop)
+                finally:
+                    self._slots.release()
             except _Retry as r:
                 if attempt >= retries:
                     raise RemoteUnavailable(f"{self.spec.base_url}{path}: {r} (gave up after {attempt + 1} "
@@ -131,10 +142,50 @@ class Endpoint:
                 wait = min(wait, self.options.max_wait_s)
                 log.warning("%s%s: %s; retry %d/%d in %.1f s", self.spec.base_url, path, r, attempt + 1, retries, wait)
                 self._count(retries=1)
-                self._sleep(wait)
+                self._wait(wait, should_stop, path)
                 attempt += 1
 
-    def _once(self, method: str, path: str, body: dict | None) -> dict:
+    def _check(self, should_stop: Callable[[], bool] | None, path: str) -> None:
+        if should_stop is not None and should_stop():
+            raise stopping.Abandoned(f"{self.spec.base_url}{path}: request dropped, its caller left")
+
+    def _acquire(self, should_stop: Callable[[], bool] | None, path: str) -> None:
+        """A concurrency slot; given up when the caller leaves while waiting for one."""
+        while not self._slots.acquire(timeout=None if should_stop is None else stopping.POLL_S):
+            self._check(should_stop, path)
+
+    def _wait(self, seconds: float, should_stop: Callable[[], bool] | None, path: str) -> None:
+        """The backoff wait, cut short (and the retry dropped) when the caller leaves."""
+        if should_stop is None:
+            self._sleep(seconds)
+            return
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            self._check(should_stop, path)
+            self._sleep(min(left, stopping.POLL_S))
+        self._check(should_stop, path)
+
+    def _open(self, req: urllib.request.Request, should_stop: Callable[[], bool] | None) -> bytes:
+        """The response body; with `should_stop`, the connection is shut down once it turns true."""
+        if should_stop is None:
+            with urllib.request.urlopen(req, timeout=self.options.timeout_s) as resp:
+                return resp.read()
+        call = stopping.InFlight(should_stop)
+        opener = urllib.request.build_opener(_tracked(urllib.request.HTTPHandler, call),
+                                             _tracked(urllib.request.HTTPSHandler, call))
+        self._watcher.add(call)
+        try:
+            with opener.open(req, timeout=self.options.timeout_s) as resp:
+                return resp.read()
+        except (*_DROPPED, OSError):
+            if call.stopped:
+                raise stopping.Abandoned(f"{req.full_url}: request abandoned, its caller left") from None
+            raise
+        finally:
+            self._watcher.discard(call)
+
+    def _once(self, method: str, path: str, body: dict | None,
+              should_stop: Callable[[], bool] | None = None) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
@@ -143,8 +194,7 @@ class Endpoint:
         self._count(requests=1)
         t0 = time.perf_counter()
         try:
-            with urllib.request.urlopen(req, timeout=self.options.timeout_s) as resp:
-                raw = resp.read()
+            raw = self._open(req, should_stop)
         except urllib.error.HTTPError as e:
             self._raise_http(e, path)
         except _DROPPED as e:
@@ -171,6 +221,14 @@ class Endpoint:
             raise RemoteNotFound(f"{where}: HTTP 404, unknown model {self.spec.model!r} or path"
                                  f"{': ' + detail if detail else ''}", e.code) from None
         raise RemoteError(f"{where}: HTTP {e.code}{': ' + detail if detail else ''}", e.code) from None
+
+
+def _tracked(handler: type, call: stopping.InFlight) -> urllib.request.BaseHandler:
+    """An instance of urllib's HTTP(S) handler whose connections `call` can shut down."""
+    class Tracked(handler):  # type: ignore[misc, valid-type]
+        def do_open(self, http_class, req, **kwargs):
+            return super().do_open(call.track(http_class), req, **kwargs)
+    return Tracked()
 
 
 def _message(raw: bytes) -> str:

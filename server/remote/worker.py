@@ -2,7 +2,8 @@
 (the endpoint batches on its side), instead of `server.batcher.ModelWorker`'s one model thread.
 Same interface (`submit_score`, `submit_call`, `queued`, `close`, counters); the queue is bounded
 the same way (`QueueFull` past `max_queue` pending jobs), and a job whose future was cancelled
-before it started is dropped."""
+before it started is dropped. Cancelling a running job's future (its caller's deadline passed, or
+its client went) stops its HTTP requests (`stopping`): no retry runs after the caller left."""
 
 from __future__ import annotations
 
@@ -12,6 +13,18 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable
 
 from server.batcher import QueueFull
+
+from . import stopping
+
+
+class _Job(Future):
+    """A job's future: `cancel()` also asks the job to stop when it is already running."""
+
+    stop_requested = False
+
+    def cancel(self) -> bool:
+        self.stop_requested = True
+        return super().cancel()
 
 
 class ConcurrentWorker:
@@ -33,7 +46,7 @@ class ConcurrentWorker:
         return self.submit_call(lambda b: b.score_batch([(prompt, list(candidates))], end_marker=end_marker)[0])
 
     def submit_call(self, fn: Callable[[Any], Any]) -> Future:
-        fut: Future = Future()
+        fut = _Job()
         with self._lock:
             if self._closed:
                 raise RuntimeError("model worker is closed")
@@ -45,13 +58,15 @@ class ConcurrentWorker:
         self._pool.submit(self._run, fn, fut)
         return fut
 
-    def _run(self, fn: Callable[[Any], Any], fut: Future) -> None:
+    def _run(self, fn: Callable[[Any], Any], fut: _Job) -> None:
         t0 = time.perf_counter()
         try:
             if not fut.set_running_or_notify_cancel():
                 return
             try:
-                fut.set_result(fn(self.backend))
+                with stopping.stop_when(lambda: fut.stop_requested):
+                    result = fn(self.backend)
+                fut.set_result(result)
             except BaseException as e:  # noqa: BLE001 - handed to the waiting request
                 fut.set_exception(e)
         finally:

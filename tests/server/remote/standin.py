@@ -34,14 +34,21 @@ def reply(text: str) -> str:
     return "yes" if zlib.crc32(text.encode()) % 2 == 0 else "no"
 
 
+def toy_answer(prompt: str, j: int) -> str:
+    """The toy model's choice `j` (0: the greedy one) for `prompt`: yes or no, then j."""
+    return reply(prompt) + ("" if j == 0 else f" {j}")
+
+
 class StandIn:
     """`start()`, `url` (…/v1), `kill()` (stop answering: connections refused), `restart()` on the
     same port; `faults`: what the next POSTs meet ("429", "429:<retry-after>", "500", "stall",
-    "drop"); `delay_s`: time each POST takes; `caps`: what the toy endpoint offers."""
+    "drop"); `delay_s`: time each POST takes; `caps`: what the toy endpoint offers; `answer`: the
+    toy model's choice j for a prompt (default `toy_answer`), for completions and chat alike."""
 
     def __init__(self, model: str = "standin", key: str | None = None, caps=ALL_CAPS, delay_s: float = 0.0,
-                 stall_s: float = 3.0) -> None:
+                 stall_s: float = 3.0, answer=None) -> None:
         self.model, self.key, self.caps = model, key, set(caps)
+        self.answer = answer or toy_answer
         self.delay_s, self.stall_s = delay_s, stall_s
         self.faults: collections.deque[str] = collections.deque()
         self.posts = 0
@@ -107,7 +114,7 @@ class StandIn:
         if m and "grammar" in self.caps:
             out = m.group(1)
         else:
-            out = " " + reply(prompt) + ("" if j == 0 else f" {j}")
+            out = " " + self.answer(prompt, j)
         return (prompt if body.get("echo") else "") + out
 
     def _logprobs(self, prompt: str, text: str, echo: bool) -> dict:
@@ -123,11 +130,13 @@ class StandIn:
         return {"tokens": toks, "token_logprobs": lps, "text_offset": offsets, "top_logprobs": None}
 
     def chat(self, body: dict) -> dict:
-        text = reply(body["messages"][-1]["content"])
-        return {"object": "chat.completion", "model": self.model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        prompt = body["messages"][-1]["content"]
+        n = int(body.get("n", 1)) if "n_samples" in self.caps else 1
+        choices = [{"index": j, "message": {"role": "assistant", "content": self.answer(prompt, j)},
+                    "finish_reason": "stop"} for j in range(n)]
+        return {"object": "chat.completion", "model": self.model, "choices": choices,
                 "usage": {"prompt_tokens": sum(len(tokenize(m["content"])) for m in body["messages"]),
-                          "completion_tokens": 1}}
+                          "completion_tokens": n}}
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,7 +1,8 @@
 """`client eval` and the gRPC server over a model served elsewhere (a stand-in endpoint):
 GetModelInfo's capabilities, a protocol refused in one line before any request, the endpoint
-killed mid-run (retried, nothing lost or duplicated), the client killed mid-run and resumed,
-and a rerun answered from the cache (run.json "remote": "requests": 0)."""
+killed mid-run (retried, nothing lost or duplicated), the client killed mid-run and resumed, the
+endpoint down until the eval is killed and rerun, and a rerun answered from the cache (run.json
+"remote": "requests": 0), for implicature and AmP few-shot alike."""
 
 from __future__ import annotations
 
@@ -25,16 +26,30 @@ from tests.paths import REPO, SHARED_DATA
 from .standin import StandIn
 
 IMPLICATURE = ["implicature", "--protocol", "score", "--k", "0", "--templates", "1", "--limit", "8", "--workers", "1"]
+# 4 utterances at 2 ratios: 8 items of 3 requests each (the greedy LF, 1 sample, the gold LFs' scores)
+AMP_FEWSHOT = ["amp-fewshot", "--types", "pp", "--ratios", "0,1", "--limit", "4", "--beam", "2", "--workers", "1"]
+# suite → (its arguments, items, requests per item)
+RUNS = {"implicature": (IMPLICATURE, 8, 1), "amp-fewshot": (AMP_FEWSHOT, 8, 3)}
 need_implicature = pytest.mark.skipif(not (SHARED_DATA / "implicature").exists(),
                                       reason=f"no implicature data under {SHARED_DATA} (set $AMBIT_DATA)")
+
+
+def need_data(suite: str):
+    """The suite's reference data under the data root, or a skip saying where it was looked for."""
+    sub = "amp" if suite.startswith("amp") else suite
+    return pytest.param(suite, marks=pytest.mark.skipif(
+        not (SHARED_DATA / sub).exists(), reason=f"no {sub} data under {SHARED_DATA} (set $AMBIT_DATA)"))
+
+
+BOTH = [need_data("implicature"), need_data("amp-fewshot")]
 
 
 def records(out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
 
 
-def eval_args(s: StandIn, out: Path, cache: Path, *extra: str) -> list[str]:
-    return [*IMPLICATURE, "--out", str(out), "--model", f"openai:{s.model}@{s.url}", "--remote-cache", str(cache),
+def eval_args(s: StandIn, out: Path, cache: Path, *extra: str, suite: str = "implicature") -> list[str]:
+    return [*RUNS[suite][0], "--out", str(out), "--model", f"openai:{s.model}@{s.url}", "--remote-cache", str(cache),
             "--data", str(SHARED_DATA), *extra]
 
 
@@ -92,7 +107,7 @@ def test_eval_refuses_a_protocol_the_endpoint_cannot_serve_before_any_request(tm
         sent = s.posts - probe  # the embedded server's start-up probe only
         err = capsys.readouterr().err.strip().splitlines()[-1]
         assert code == 2
-        assert err.startswith("error: amp-fewshot FIM/FDM") and "needs prompt_logprobs" in err
+        assert err.startswith("error: amp-fewshot --beam 5 (ZM_5") and "needs n_samples" in err
         assert sent == probe  # no item was sent
         assert not (tmp_path / "o" / "results.jsonl").exists()
     finally:
@@ -112,18 +127,19 @@ def test_eval_all_skips_the_suites_an_endpoint_cannot_serve_and_runs_the_others(
         assert {n for n, v in index["skipped"].items() if v["reason"] == "endpoint capability"} == {
             "amp-zeroshot", "amp-fewshot"}
         assert set(index["suites"]) == {"implicature", "radd", "radd-model"}  # generate through chat
-        assert "skipped amp-fewshot: amp-fewshot FIM/FDM" in capsys.readouterr().err
+        assert "skipped amp-fewshot: amp-fewshot --beam 5 (ZM_5" in capsys.readouterr().err
     finally:
         s.kill()
 
 
-@need_implicature
-def test_endpoint_killed_mid_run_then_rerun_sends_nothing(tmp_path):
+@pytest.mark.parametrize("suite", BOTH)
+def test_endpoint_killed_mid_run_then_rerun_sends_nothing(tmp_path, suite):
     s = StandIn(delay_s=0.05).start()
     cache = tmp_path / "cache"
+    _, n, per_item = RUNS[suite]
 
     def kill_after_some_items() -> None:
-        while s.posts < 10:  # 7 probe requests, then items
+        while s.posts < 10:  # 6 probe requests, then items
             time.sleep(0.01)
         s.kill()
         time.sleep(1.0)
@@ -132,33 +148,34 @@ def test_endpoint_killed_mid_run_then_rerun_sends_nothing(tmp_path):
     killer = threading.Thread(target=kill_after_some_items, daemon=True)
     killer.start()
     try:
-        assert eval_main(eval_args(s, tmp_path / "a", cache)) == 0
+        assert eval_main(eval_args(s, tmp_path / "a", cache, suite=suite)) == 0
         killer.join(10)
         recs = records(tmp_path / "a")
-        assert len(recs) == len({r["id"] for r in recs}) == 8
+        assert len(recs) == len({r["id"] for r in recs}) == n
         remote = json.loads((tmp_path / "a" / "run.json").read_text())["remote"]
-        assert remote["retries"] >= 1 and remote["requests"] == 8 + remote["retries"]
+        assert remote["retries"] >= 1 and remote["requests"] == n * per_item + remote["retries"]
         assert remote["capabilities"] and "api_key" not in json.dumps(remote)
         # the same eval again into a fresh folder: every answer from the cache
-        assert eval_main(eval_args(s, tmp_path / "b", cache)) == 0
+        assert eval_main(eval_args(s, tmp_path / "b", cache, suite=suite)) == 0
         again = json.loads((tmp_path / "b" / "run.json").read_text())["remote"]
-        assert (again["requests"], again["cache_hits"]) == (0, 8)
+        assert (again["requests"], again["cache_hits"]) == (0, n * per_item)
         assert sorted(records(tmp_path / "b"), key=lambda r: r["id"]) == sorted(recs, key=lambda r: r["id"])
         # and into the finished folder: nothing to do, nothing sent, run.json still accepted
-        assert eval_main(eval_args(s, tmp_path / "a", cache)) == 0
+        assert eval_main(eval_args(s, tmp_path / "a", cache, suite=suite)) == 0
         assert json.loads((tmp_path / "a" / "run.json").read_text())["remote"]["requests"] == 0
     finally:
         s.kill()
 
 
-@need_implicature
-def test_client_killed_mid_run_resumes_without_loss_or_duplicates(tmp_path):
-    s = StandIn(delay_s=0.4).start()
+@pytest.mark.parametrize("suite", BOTH)
+def test_client_killed_mid_run_resumes_without_loss_or_duplicates(tmp_path, suite):
+    _, n, per_item = RUNS[suite]
+    s = StandIn(delay_s=0.4 / per_item).start()
     out, cache = tmp_path / "run", tmp_path / "cache"
     env = {**os.environ, "AMBIT_DATA": str(SHARED_DATA)}
     try:
-        p = subprocess.Popen([sys.executable, "-m", "client", "eval", *eval_args(s, out, cache)], cwd=REPO, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen([sys.executable, "-m", "client", "eval", *eval_args(s, out, cache, suite=suite)],
+                             cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and p.poll() is None:
             if (out / "results.jsonl").exists() and len(records(out)) >= 3:
@@ -168,12 +185,48 @@ def test_client_killed_mid_run_resumes_without_loss_or_duplicates(tmp_path):
         p.send_signal(signal.SIGKILL)
         p.wait(30)
         done = {r["id"] for r in records(out)}
-        assert 3 <= len(done) < 8
+        assert 3 <= len(done) < n
         s.delay_s = 0.0
-        assert eval_main(eval_args(s, out, cache)) == 0
+        assert eval_main(eval_args(s, out, cache, suite=suite)) == 0
         recs = records(out)
-        assert len(recs) == len({r["id"] for r in recs}) == 8 and done <= {r["id"] for r in recs}
+        assert len(recs) == len({r["id"] for r in recs}) == n and done <= {r["id"] for r in recs}
         remote = json.loads((out / "run.json").read_text())["remote"]
-        assert remote["requests"] <= 8 - len(done)  # the finished items were not asked again
+        assert remote["requests"] <= (n - len(done)) * per_item  # the finished items were not asked again
+        assert remote["requests"] + remote["cache_hits"] == (n - len(done)) * per_item
+    finally:
+        s.kill()
+
+
+@pytest.mark.parametrize("suite", BOTH)
+def test_endpoint_down_mid_run_then_eval_killed_and_resumed(tmp_path, suite):
+    """The endpoint dies mid-run and stays down (the eval sits in its retries); the eval is killed,
+    the endpoint comes back, and the same command finishes the run: nothing lost or duplicated,
+    the finished items not asked again."""
+    _, n, per_item = RUNS[suite]
+    s = StandIn(delay_s=0.1).start()
+    out, cache = tmp_path / "run", tmp_path / "cache"
+    env = {**os.environ, "AMBIT_DATA": str(SHARED_DATA)}
+    try:
+        p = subprocess.Popen([sys.executable, "-m", "client", "eval", *eval_args(s, out, cache, suite=suite)],
+                             cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and p.poll() is None:
+            if (out / "results.jsonl").exists() and len(records(out)) >= 2:
+                break
+            time.sleep(0.02)
+        s.kill()
+        time.sleep(2.0)  # the eval retries against a dead endpoint
+        assert p.poll() is None, "the eval should still be retrying"
+        done = {r["id"] for r in records(out)}
+        assert 2 <= len(done) < n
+        p.send_signal(signal.SIGKILL)
+        p.wait(30)
+        assert {r["id"] for r in records(out)} == done  # nothing finished while the endpoint was down
+        s.restart()
+        assert eval_main(eval_args(s, out, cache, suite=suite)) == 0
+        recs = records(out)
+        assert len(recs) == len({r["id"] for r in recs}) == n and done <= {r["id"] for r in recs}
+        remote = json.loads((out / "run.json").read_text())["remote"]
+        assert remote["requests"] - remote["retries"] + remote["cache_hits"] == (n - len(done)) * per_item
     finally:
         s.kill()

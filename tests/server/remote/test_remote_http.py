@@ -18,7 +18,7 @@ from server.remote.http import Endpoint, retry_after
 from server.remote.spec import RemoteOptions, SpecError, parse_spec, read_api_key
 from server.remote.worker import ConcurrentWorker
 
-from .standin import StandIn, logprob, tokenize
+from .standin import StandIn, logprob, reply, tokenize
 
 SECRET = "sk-test-0123456789abcdef"
 
@@ -163,10 +163,15 @@ def test_missing_capabilities_are_refused_before_any_request():
             be.score_batch([("Computer:", [" yes", " no"])])
         line = str(err.value)
         assert "\n" not in line and "prompt_logprobs" in line and "echo + logprobs" in line
-        with pytest.raises(CapabilityMissing, match="needs completions"):
+        with pytest.raises(CapabilityMissing, match="5 beams .* needs n_samples"):
             be.decode("Computer: ", "fol", DecodeParams("beam", 5, 1.0, 1.0, 16, 0), None, lambda: False)
+        with pytest.raises(CapabilityMissing, match="needs completions"):
+            be.generate([("user", "hello")], GenerateParams(4, False), lambda: False)
         assert s.posts == sent
         assert be.generate([("user", "hello")], GenerateParams(4, True), lambda: False).text in ("yes", "no")
+        # parsing through chat: the prompt as one user turn, unconstrained, the reply's first line
+        (h,) = be.decode("Computer: ", "fol", DecodeParams("beam", 1, 1.0, 1.0, 16, 0), None, lambda: False)
+        assert h.text == reply("Computer:") and h.tokens == [] and h.logprob == 0.0
     finally:
         s.kill()
 

@@ -7,7 +7,7 @@ import argparse
 
 import pytest
 
-from client.eval.remote import needs, refuse_missing
+from client.eval.remote import forced_decode, needs, refuse_missing
 
 CHAT_ONLY = {"chat"}
 HOSTED = {"chat", "completions"}
@@ -22,10 +22,19 @@ def caps_needed(suite: str, caps: set[str], **kw) -> set[str]:
     return {c for c, _ in needs(suite, ns(**kw), caps)}
 
 
-def test_amp_needs_prompt_logprobs_and_beams_or_samples():
-    assert caps_needed("amp-fewshot", VLLM, beam=5) == {"completions", "prompt_logprobs"}
-    assert caps_needed("amp-zeroshot", VLLM - {"beam_search"}, beam=5) == {"completions", "prompt_logprobs", "n_samples"}
-    assert caps_needed("amp-zeroshot", VLLM - {"beam_search"}, beam=1) == {"completions", "prompt_logprobs"}
+def test_amp_needs_only_beams_or_samples_for_its_top_k():
+    # accuracy from any endpoint; FDM/FIM left out (not refused) without prompt log-probabilities
+    assert caps_needed("amp-fewshot", VLLM, beam=5) == {"n_samples"}  # grammar: beam search would drop it
+    assert caps_needed("amp-fewshot", VLLM - {"grammar"}, beam=5) == set()  # vLLM's beam search
+    assert caps_needed("amp-zeroshot", HOSTED, beam=5) == {"n_samples"}
+    assert caps_needed("amp-zeroshot", CHAT_ONLY, beam=1) == set()
+    assert caps_needed("amp-fewshot", CHAT_ONLY | {"beam_search"}, beam=5) == {"n_samples"}  # chat has no beams
+
+
+def test_forced_decode_only_with_prompt_logprobs():
+    assert forced_decode(None)  # the embedded engine
+    assert forced_decode({"capabilities": sorted(VLLM)})
+    assert not forced_decode({"capabilities": sorted(HOSTED)})
 
 
 @pytest.mark.parametrize("suite", ["radd", "radd-model", "implicature"])
