@@ -15,8 +15,8 @@ oversized repeated fields; unknown enum values; extreme and non-finite numbers; 
 messages), or raw wire bytes sent through a generic unary call (a valid request truncated,
 with bytes flipped, or random bytes). Each call carries a deadline of --deadline seconds.
 
-Reported (`--json`): cases, per-status counts, `crashes` (INTERNAL or UNKNOWN other than gRPC's
-own "cannot deserialize" answer to bad wire bytes, which is counted as `wire_rejected`), `undocumented` (a status ambit.proto does
+Reported (`--json`): cases, per-status counts, `crashes` (INTERNAL or UNKNOWN), `wire_rejected`
+(bad wire bytes answered INVALID_ARGUMENT "request message does not decode"), `undocumented` (a status ambit.proto does
 not name), `late` (calls that outlived their deadline by more than --slack seconds), `alive`
 (a valid request of every RPC answered OK afterwards) and resident memory before and after.
 """
@@ -48,7 +48,7 @@ from tests.server.test_server import RADD_INSTANCE  # noqa: E402
 SERVICE = pb.DESCRIPTOR.services_by_name["AmbitService"]
 # The status codes ambit.proto's conventions name, and OK.
 DOCUMENTED = {"OK", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "FAILED_PRECONDITION"}
-DESERIALIZE = "Exception deserializing request"  # gRPC's own INTERNAL answer to undecodable bytes
+DESERIALIZE = "request message does not decode"  # ambit's INVALID_ARGUMENT answer to undecodable bytes
 
 VALID: dict[str, Any] = {
     "ParseDistribution": pb.ParseDistributionRequest(utterance="every man saw a bird", prompt="{utterance}",
@@ -211,7 +211,7 @@ class Fuzzer:
         what = f"{name} raw={raw} -> {code}: {details[:120]}"
         if elapsed > self.deadline + self.slack:
             self.late.append(f"{what} after {elapsed:.2f} s")
-        if raw and code == "INTERNAL" and details.startswith(DESERIALIZE):
+        if raw and code == "INVALID_ARGUMENT" and details.startswith(DESERIALIZE):
             self.wire_rejected += 1
         elif code in ("INTERNAL", "UNKNOWN"):
             self.crashes.append(what)

@@ -17,14 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
 from .auth import AuthInterceptor, TokenStore
 from .batcher import ModelWorker
-from .interceptor import ReadyGate, RpcInterceptor
-from .limits import Limits
+from .interceptor import PeerLimit, ReadyGate, RpcInterceptor
+from .limits import DEFAULT_CALLS_PER_PEER, Limits
+from .loop import LoopThread
 from .reflection import enable_reflection
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
@@ -41,11 +43,15 @@ NO_MODEL = "none"  # model spec that means: logic-only server
 class RunningServer:
     """A started server: `.port`, `.address`, `.wait_ready()`, `.stop(grace)`."""
 
-    server: grpc.Server
+    server: grpc.aio.Server
     port: int
     host: str
     core: AmbitCore
-    health: health.HealthServicer
+    health: aio_health.HealthServicer
+    loop: LoopThread
+    executor: futures.ThreadPoolExecutor
+    serving: threading.Event
+    draining: threading.Event
     tokens: TokenStore | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     startup_error: BaseException | None = None
@@ -71,18 +77,31 @@ class RunningServer:
         if self.startup_error is not None:
             raise RuntimeError(f"server startup failed: {self.startup_error}") from self.startup_error
 
+    def set_health(self, status: int) -> None:
+        """The same health status for the server as a whole and for AmbitService."""
+        _set_health(self.loop, self.health, status)
+
+    def drain(self) -> None:
+        """Health NOT_SERVING (for good) and new AmbitService calls UNAVAILABLE; calls in
+        flight go on."""
+        self.draining.set()
+        self.loop.call(self.health.enter_graceful_shutdown)
+
     def stop(self, grace: float | None = 5.0) -> None:
-        """Drain (health NOT_SERVING), finish in-flight RPCs within `grace` seconds, stop."""
+        """Drain: health NOT_SERVING and new calls UNAVAILABLE at once, in-flight RPCs get
+        `grace` seconds to finish (then they are cancelled); then stop."""
         if self._stopped:
             return
         self._stopped = True
-        self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        self.drain()
+        self.loop.call(lambda: self.server.stop(grace))
         if self.core.worker is not None:
             self.core.worker.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.loop.close()
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
-        return self.server.wait_for_termination(timeout)
+        return self.loop.call(lambda: self.server.wait_for_termination(timeout))
 
 
 def serve(
@@ -101,6 +120,7 @@ def serve(
     no_model: bool = False,
     wait: bool = True,
     security: ServerSecurity = ServerSecurity(),
+    max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER,
 ) -> RunningServer:
     """Start an ambit server in this process.
 
@@ -109,18 +129,27 @@ def serve(
     free port (see `.port`). With `wait=True` returns once ready (health SERVING).
     `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
     `prolog_workers` > 1: batch equivalence and entailment RPCs spread over that many Prolog
-    processes (started with the server).
+    processes (started with the server). `max_calls_per_peer`: calls in flight per client
+    connection before RESOURCE_EXHAUSTED (0: no limit).
     """
     security.validate(host)
     credentials, tokens = security.credentials(), security.token_store()
     no_model = no_model or model == NO_MODEL
     stats = Stats()
     core = AmbitCore(limits, prolog_seconds, prolog_workers)
-    serving = threading.Event()
-    server, health_servicer = _grpc_server(core, stats, workers, limits, tokens, serving)
-    bound = _bind(server, host, port, credentials)
-    server.start()
-    running = RunningServer(server, bound, host, core, health_servicer, tokens)
+    serving, draining = threading.Event(), threading.Event()
+    loop = LoopThread()
+    executor = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
+    try:
+        server, health_servicer = loop.call(lambda: _grpc_server(
+            core, stats, executor, limits, tokens, serving, draining, PeerLimit(max_calls_per_peer)))
+        bound = _bind(server, host, port, credentials)
+        loop.call(server.start)
+    except BaseException:
+        executor.shutdown(wait=False)
+        loop.close()
+        raise
+    running = RunningServer(server, bound, host, core, health_servicer, loop, executor, serving, draining, tokens)
 
     def load() -> None:
         try:
@@ -132,7 +161,7 @@ def serve(
                 core.attach_model(ModelWorker(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
                 serving.set()
-                _set_health(health_servicer, health_pb2.HealthCheckResponse.SERVING)
+                running.set_health(health_pb2.HealthCheckResponse.SERVING)
             _log_ready(core, max_batch, time.monotonic() - t0)
         except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
             log.exception("startup failed")
@@ -150,13 +179,23 @@ def serve(
     return running
 
 
-def _bind(server: grpc.Server, host: str, port: int, credentials: Any) -> int:
-    """Bind host:port, plaintext or with TLS credentials; the bound port (port 0 picks one)."""
+def _bind(server: grpc.aio.Server, host: str, port: int, credentials: Any) -> int:
+    """Bind host:port, plaintext or with TLS credentials; the bound port (port 0 picks one).
+    BindError (one line) when the address is malformed or the port is taken."""
     address = f"{host}:{port}"
-    bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
+    try:
+        bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
+    except RuntimeError:
+        bound = 0
     if bound == 0:
-        raise OSError(f"cannot bind {host}:{port}")
+        raise BindError(f"cannot listen on {address}: the port is in use or the address is not one this machine has"
+                        + (" (an IPv6 address goes in brackets: --host [::1])" if host.count(":") > 1
+                           and not host.startswith("[") else ""))
     return bound
+
+
+class BindError(OSError):
+    """The server cannot listen on the address it was given."""
 
 
 def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
@@ -165,34 +204,40 @@ def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
              info.get("device", "-"), info.get("dtype", "-"), max_batch, seconds)
 
 
-def _grpc_server(
-    core: AmbitCore, stats: Stats, workers: int, limits: Limits, tokens: TokenStore | None,
-    serving: threading.Event,
-) -> tuple[grpc.Server, health.HealthServicer]:
-    """An unstarted server with AmbitService behind the interceptors (the token check when
-    `tokens` is given; UNAVAILABLE until `serving` is set; deadlines, statuses, stats), health
-    (NOT_SERVING until the model is loaded, open without a token) and reflection."""
+async def _grpc_server(
+    core: AmbitCore, stats: Stats, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
+    serving: threading.Event, draining: threading.Event, peers: PeerLimit,
+) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
+    """An unstarted `grpc.aio` server (made on the loop) with AmbitService behind the
+    interceptors (the token check when `tokens` is given; UNAVAILABLE until `serving` is set
+    and once `draining` is; per-peer limit, handler pool, deadlines, statuses, stats), health
+    (NOT_SERVING until the model is loaded, open without a token) and reflection. Calls wait for
+    their message on the loop, holding no handler thread."""
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", limits.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ]
-    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
-    interceptors: list[grpc.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
-    interceptors += [ReadyGate(serving, SERVICE_NAME), RpcInterceptor(stats, SERVICE_NAME)]
-    server = grpc.server(pool, options=options, interceptors=interceptors)
+    interceptors: list[grpc.aio.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
+    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, peers)]
+    server = grpc.aio.server(options=options, interceptors=interceptors)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
-    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_servicer = aio_health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    _set_health(health_servicer, health_pb2.HealthCheckResponse.NOT_SERVING)
+    for name in ("", SERVICE_NAME):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     enable_reflection((SERVICE_NAME, health.SERVICE_NAME), server)  # v1 and v1alpha
     return server, health_servicer
 
 
-def _set_health(health_servicer: health.HealthServicer, status: int) -> None:
+def _set_health(loop: LoopThread, health_servicer: aio_health.HealthServicer, status: int) -> None:
     """The same health status for the server as a whole and for AmbitService."""
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, status)
+
+    async def set_all() -> None:
+        for name in ("", SERVICE_NAME):
+            await health_servicer.set(name, status)
+
+    loop.call(set_all)
 
 
 def _load_backend(model: str | None, device: str | None, dtype: str | None) -> Any:

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Calls in flight per client connection before RESOURCE_EXHAUSTED (with a retry hint): above
+# the client's own default concurrency, far below the handler pool, so one client cannot hold
+# every handler thread.
+DEFAULT_CALLS_PER_PEER = 32
+
 
 @dataclass(frozen=True)
 class Limits:
