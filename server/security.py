@@ -40,6 +40,8 @@ class ServerSecurity:
     def validate(self, host: str) -> None:
         """Raise SecurityConfigError for half-given TLS options, or for a non-loopback `host`
         without TLS and a token (unless `insecure`), saying what to add."""
+        if host.count(":") > 1 and not host.startswith("["):
+            raise SecurityConfigError(f"--host {host}: an IPv6 address goes in brackets: --host [{host}]")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise SecurityConfigError("--tls-cert and --tls-key go together: give both")
         if self.tls_client_ca is not None and not self.tls:
@@ -64,6 +66,7 @@ class ServerSecurity:
         if not self.tls:
             return None
         key, cert = _read(self.tls_key, "--tls-key"), _read(self.tls_cert, "--tls-cert")
+        _check_pair(self.tls_cert, self.tls_key)
         if self.tls_client_ca is None:
             return grpc.ssl_server_credentials([(key, cert)])
         return grpc.ssl_server_credentials(
@@ -92,3 +95,15 @@ def _read(path: str | None, option: str) -> bytes:
         return Path(path).read_bytes()
     except OSError as e:
         raise SecurityConfigError(f"{option} {path}: {e.strerror or e}") from None
+
+
+def _check_pair(cert: str | None, key: str | None) -> None:
+    """SecurityConfigError unless `key` is the private key of `cert` (gRPC itself would only
+    fail at the first handshake)."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(cert), str(key))
+    except ssl.SSLError as e:
+        reason = "the key does not match the certificate" if "KEY_VALUES_MISMATCH" in str(e) else e.reason or str(e)
+        raise SecurityConfigError(f"--tls-cert {cert} / --tls-key {key}: {reason}") from None
