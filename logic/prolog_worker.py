@@ -11,6 +11,13 @@ that builds a huge term ends in a resource error within milliseconds instead of 
 gigabyte. A failed goal (resource error, uncaught exception, a Python error in a job) fails only
 its own call: the engine is left with no open query and the next call is answered.
 
+Work stops when its caller goes: calls made inside `with cancellable() as scope:` belong to
+`scope`, and `scope.cancel()` (from any thread) drops its queued calls and interrupts its
+running one: `PL_thread_raise` posts `CANCEL_SIGNAL` to the Prolog thread, whose handler throws
+`'$aborted'` at the next call port (within milliseconds; Prolog rethrows it after any catch-all's
+recovery, so programs that catch everything still stop), and the call ends in `PrologError`
+reason `cancelled`. A signal that arrives after the goal ended is consumed before the next call.
+
 Programs exchange data with Python as JSON text (written by `prolog/json_call.pl`), which
 keeps results plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
 At exit Prolog is shut down from the worker thread (`halt`), so a short-lived process ends
@@ -20,6 +27,8 @@ at once.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import ctypes
 import json
 import os
 import queue
@@ -27,10 +36,10 @@ import re
 import shutil
 import subprocess
 import threading
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .quoting import escape
 
@@ -40,6 +49,9 @@ STACK_LIMIT_BYTES = 256 * 1024 * 1024
 # Above SWI's ~20-30 M inferences/s here, so on an idle machine the time limit comes first; on a
 # loaded one the inference limit stops the same work at the same point.
 INFERENCES_PER_SECOND = 50_000_000
+# SIGPWR: used by neither SWI-Prolog nor Python; only ever raised inside Prolog (PL_thread_raise),
+# never sent to the process, and its Prolog handler throws (cancellation).
+CANCEL_SIGNAL = 30
 
 
 def inference_budget(seconds: float) -> int:
@@ -66,12 +78,92 @@ class PrologError(RuntimeError):
         """The error for a caught Prolog error term (its text)."""
         if payload.startswith("inference_limit_exceeded"):
             return cls("Prolog inference budget exceeded", reason="inference_limit")
+        if payload.startswith("error(signal("):
+            return cls("Prolog call cancelled: its caller went away", reason="cancelled")
         if payload.startswith("error(resource_error("):
             return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
         return cls(f"Prolog error: {payload}")
 
-    def __reduce__(self):  # keep `timed_out` when the error crosses from a pool process
-        return (PrologError, (str(self), self.timed_out))
+    def __reduce__(self):  # keep `timed_out` and `reason` when the error crosses from a pool process
+        return (PrologError, (str(self), self.timed_out, self.reason))
+
+
+class CancelScope:
+    """The Prolog calls made for one request; `cancel()` (any thread, idempotent) stops them:
+    queued calls are dropped, a running one is interrupted, later ones are refused."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self._lock = threading.Lock()
+        self._pending: set[Future] = set()
+        self._hooks: list[Callable[[], Any]] = []
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self.cancelled:
+                return
+            self.cancelled = True
+            pending, hooks = list(self._pending), list(self._hooks)
+        for fut in pending:
+            fut.cancel()
+        for hook in hooks:
+            hook()
+
+    def on_cancel(self, hook: Callable[[], Any]) -> Callable[[], None]:
+        """Run `hook` when the scope is cancelled (at once if it is); returns its remover."""
+        with self._lock:
+            if not self.cancelled:
+                self._hooks.append(hook)
+                return lambda: self._remove_hook(hook)
+        hook()
+        return lambda: None
+
+    def _remove_hook(self, hook: Callable[[], Any]) -> None:
+        with self._lock:
+            if hook in self._hooks:
+                self._hooks.remove(hook)
+
+    def track(self, fut: Future) -> None:
+        with self._lock:
+            if self.cancelled:
+                fut.cancel()
+                return
+            self._pending.add(fut)
+        fut.add_done_callback(self._done)
+
+    def _done(self, fut: Future) -> None:
+        with self._lock:
+            self._pending.discard(fut)
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator["CancelScope"]:
+        """Make this the current thread's scope for the block (calls made there belong to it)."""
+        previous = getattr(_CURRENT, "scope", None)
+        _CURRENT.scope = self
+        try:
+            yield self
+        finally:
+            _CURRENT.scope = previous
+
+
+_CURRENT = threading.local()
+
+
+def current_scope() -> CancelScope | None:
+    """The scope of the calls this thread makes now (None: not cancellable)."""
+    return getattr(_CURRENT, "scope", None)
+
+
+@contextlib.contextmanager
+def cancellable() -> Iterator[CancelScope]:
+    """`with cancellable() as scope:` the Prolog calls of this thread in the block (in this
+    process and, through `prolog_pool`, in worker processes) stop when `scope.cancel()` runs."""
+    with CancelScope().active() as scope:
+        yield scope
+
+
+def cancelled_error() -> PrologError:
+    return PrologError("Prolog call cancelled: its caller went away", reason="cancelled")
 
 
 _STOP = object()
@@ -90,6 +182,10 @@ class PrologWorker:
         self._consulted: set[str] = set()
         self._json_call_loaded = False
         self._ready: Future = Future()
+        self._running: Future | None = None
+        self._signalled = False
+        self._run_lock = threading.Lock()
+        self._tid = 0
         self._thread = threading.Thread(target=self._loop, name="ambit-prolog", daemon=True)
         self._thread.start()
         self._ready.result()
@@ -103,6 +199,14 @@ class PrologWorker:
             self._prolog = Prolog
             list(Prolog.query("use_module(library(time))"))
             list(Prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT_BYTES})"))
+            # '$aborted' passes every catch/3: a catch-all's recovery runs, then it is rethrown
+            list(Prolog.query("assertz((ambit_cancel_signal(_) :- throw('$aborted')))"))
+            list(Prolog.query(f"on_signal({CANCEL_SIGNAL}, _, user:ambit_cancel_signal)"))
+            from pyswip import core
+
+            self._tid = core.PL_thread_self()
+            self._raise = core._lib.PL_thread_raise
+            self._raise.argtypes = [ctypes.c_int, ctypes.c_int]
         except Exception as e:  # pragma: no cover - depends on the machine
             self._ready.set_exception(PrologUnavailable(f"cannot start SWI-Prolog through pyswip: {e}"))
             return
@@ -117,15 +221,47 @@ class PrologWorker:
             fn, fut = job
             if not fut.set_running_or_notify_cancel():
                 continue
+            with self._run_lock:
+                self._running = fut
             try:
-                fut.set_result(fn(self._prolog))
+                result, error = fn(self._prolog), None
             except BaseException as e:  # noqa: BLE001 - handed to the caller
-                fut.set_exception(e)
+                result, error = None, e
+            with self._run_lock:
+                self._running, signalled, self._signalled = None, self._signalled, False
+            if signalled:
+                self._consume_signal()
+            if error is not None:
+                fut.set_exception(error)
+            else:
+                fut.set_result(result)
+
+    def _consume_signal(self) -> None:
+        """On the worker thread: take a cancel signal still pending (it came after the goal
+        had ended), so that it cannot stop the next call."""
+        try:
+            list(self._prolog.query("true"))
+        except Exception:  # noqa: BLE001 - the pending signal, thrown here on purpose
+            pass
+
+    def _interrupt(self, fut: Future) -> None:
+        """Stop `fut` if it is the call running now (any thread)."""
+        with self._run_lock:
+            if self._running is fut and self._tid:
+                self._signalled = True
+                self._raise(self._tid, CANCEL_SIGNAL)
 
     # -- any thread ----------------------------------------------------------------
     def submit(self, fn: Callable[[Any], Any]) -> Future:
-        """Run `fn(Prolog)` on the worker thread; returns a Future."""
+        """Run `fn(Prolog)` on the worker thread; returns a Future. Made inside a
+        `cancellable()` block, the call stops when its scope is cancelled (the Future then
+        raises CancelledError, or the call's PrologError reason `cancelled`)."""
         fut: Future = Future()
+        scope = current_scope()
+        if scope is not None:
+            scope.track(fut)
+            remove = scope.on_cancel(lambda: self._interrupt(fut))
+            fut.add_done_callback(lambda _f: remove())
         self._jobs.put((fn, fut))
         return fut
 
@@ -153,16 +289,16 @@ class PrologWorker:
         `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
         (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
         or None when the goal fails; PrologError (reason `time_limit`, `inference_limit`, `memory`
-        or `error`) when it raises or runs past a budget. The goal text is read inside Prolog
-        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON
-        text crosses over."""
-        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
+        or `error`) when it raises or runs past a budget, `cancelled` when its scope is
+        cancelled. The goal text is read inside Prolog (`prolog/json_call.pl`), so no variable
+        binding is converted by pyswip; only the JSON text crosses over."""
+        return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     def query_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
     ) -> Any:
         """`query_json` (the same call, under the name its callers use for large goals)."""
-        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
+        return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     def submit_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
@@ -177,7 +313,12 @@ class PrologWorker:
                 f"{inferences or inference_budget(time_limit)}, _)")
 
         def solve(prolog) -> Any:
-            sols = list(prolog.query(call, maxresult=1))
+            try:
+                sols = list(prolog.query(call, maxresult=1))
+            except Exception as e:  # noqa: BLE001 - pyswip's error for an exception out of the query
+                if "$aborted" in str(e):
+                    raise cancelled_error() from None
+                raise
             if not sols:
                 return None
             reply = _text(sols[0]["Reply"])
@@ -251,6 +392,14 @@ def _halt_prolog() -> None:
             core._lib.PL_thread_destroy_engine()
     except Exception:  # pragma: no cover - a different libswipl: exit is only slower
         pass
+
+
+def _result(fut: Future) -> Any:
+    """A call's value; a call dropped by its scope's cancellation is PrologError `cancelled`."""
+    try:
+        return fut.result()
+    except CancelledError:
+        raise cancelled_error() from None
 
 
 def _text(x: Any) -> str:

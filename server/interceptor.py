@@ -2,7 +2,8 @@
 
 `RpcInterceptor` runs each (synchronous) handler on the handler thread pool once its message is
 in, hands it a `CallContext` whose `deadline` also turns expired when the call ends early
-(client gone, deadline passed), turns the handler's exceptions into rich statuses
+(client gone, deadline passed) and whose Prolog work is cancelled then (`logic.prolog_worker`
+cancel scopes), turns the handler's exceptions into rich statuses
 (`server.status`; an unexpected one is logged and answered INTERNAL, and the server keeps
 serving), limits each peer's calls in flight (`PeerLimit`), counts the request in `Stats` and
 logs one line for it with the status the client really got. `ReadyGate` answers UNAVAILABLE
@@ -23,6 +24,8 @@ import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+
+from logic.prolog_worker import CancelScope
 
 from .service import Deadline
 from .stats import Stats
@@ -45,6 +48,13 @@ class CallContext:
         context.add_done_callback(self._end)
         self.deadline = Deadline.after(context.time_remaining(), is_active=self.is_active,
                                        on_cancel=self.add_callback)
+        self.scope = CancelScope()  # the call's Prolog work, stopped when the call ends
+        self.add_callback(self.scope.cancel)
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` with this call's Prolog work cancellable (on a handler thread)."""
+        with self.scope.active():
+            return fn(*args)
 
     def _end(self, _context: Any = None) -> None:
         with self._lock:
@@ -152,12 +162,12 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
             finish = self._finisher(method, request, peer, t0)
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self.executor, behaviour, request, call)
+                return await loop.run_in_executor(self.executor, call.run, behaviour, request, call)
             except asyncio.CancelledError:
                 code = _ended_code(call)
                 raise
             except Exception as e:  # noqa: BLE001 - every failure becomes a status
-                code = code_of(e)
+                code = code_of(e) if call.is_active() else _ended_code(call)
                 finish(code)  # counted before the client can see the status
                 await self._abort(method, request, context, e, code)
             finally:
@@ -179,7 +189,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
             try:
                 results = await loop.run_in_executor(self.executor, behaviour, request, call)
                 while True:
-                    item = await loop.run_in_executor(self.executor, next, results, _END)
+                    item = await loop.run_in_executor(self.executor, call.run, next, results, _END)
                     if item is _END:
                         break
                     items += 1
@@ -188,7 +198,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
                 code = _ended_code(call)
                 raise
             except Exception as e:  # noqa: BLE001 - every failure becomes a status
-                code = code_of(e)
+                code = code_of(e) if call.is_active() else _ended_code(call)
                 finish(code, items)  # counted before the client can see the status
                 await self._abort(method, request, context, e, code)
             finally:

@@ -59,3 +59,15 @@ class SilentCalls:
         self.outcomes = await asyncio.gather(*(c.code() for c in calls), return_exceptions=True)
         for ch in channels:
             await ch.close()
+
+
+def pigeonhole(holes: int) -> tuple[list[str], str]:
+    """A hard entailment in folio: `holes + 1` pigeons in `holes` holes, one pigeon a hole (the
+    premises are inconsistent, which a connection prover finds only after an exponential
+    search: 5 holes take seconds here, 7 far more than any budget)."""
+    pigeons = [f"p{i}" for i in range(holes + 1)]
+    hs = [f"h{j}" for j in range(holes)]
+    premises = [" ∨ ".join(f"In({p},{h})" for h in hs) for p in pigeons]
+    premises += [f"¬(In({a},{h}) ∧ In({b},{h}))" for h in hs
+                 for i, a in enumerate(pigeons) for b in pigeons[i + 1:]]
+    return premises, "Q(c)"

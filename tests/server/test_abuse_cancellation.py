@@ -1,0 +1,77 @@
+"""Work stops when its caller goes. On a real server on localhost (no model, one Prolog worker):
+hard entailments whose deadlines pass, or whose clients cancel, free Prolog at once, so that a
+trivial check sent next is answered; the server's log gives such calls their true status. (On a
+server whose queued Prolog work outlives its callers, the trivial check waits behind every
+abandoned budget.)"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import grpc
+import pytest
+
+from proto.ambit.v1 import ambit_pb2 as pb
+from proto.ambit.v1 import ambit_pb2_grpc
+from server import serve
+from tests.server.abuse import pigeonhole
+
+HARD = pigeonhole(7)
+HANG_GUARD_S = 10.0  # the trivial check's deadline: abandoned work would hold Prolog for ~40 s
+ABANDONED = 12  # hard calls of ~3 s budget each
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = serve(model="none", port=0, workers=32, max_calls_per_peer=0)
+    yield srv
+    srv.stop(0)
+
+
+def _hard(stub, timeout: float) -> grpc.StatusCode:
+    try:
+        stub.CheckEntailment(pb.CheckEntailmentRequest(premises=HARD[0], conclusion=HARD[1],
+                                                       format=pb.LF_FORMAT_FOLIO, time_limit_ms=30000), timeout=timeout)
+    except grpc.RpcError as e:
+        return e.code()
+    return grpc.StatusCode.OK
+
+
+def _trivial(stub) -> pb.CheckEntailmentResponse:
+    return stub.CheckEntailment(pb.CheckEntailmentRequest(premises=["P(a)"], conclusion="P(a)",
+                                                          format=pb.LF_FORMAT_FOLIO), timeout=HANG_GUARD_S)
+
+
+def test_work_past_its_deadline_stops(server):
+    with grpc.insecure_channel(server.address) as ch:
+        stub = ambit_pb2_grpc.AmbitServiceStub(ch)
+        codes: list[grpc.StatusCode] = []
+        threads = [threading.Thread(target=lambda: codes.append(_hard(stub, 3.0))) for _ in range(ABANDONED)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert set(codes) == {grpc.StatusCode.DEADLINE_EXCEEDED}
+        t0 = time.monotonic()
+        assert _trivial(stub).verdict
+        print(f"trivial check after {ABANDONED} abandoned hard ones: {time.monotonic() - t0:.2f} s")
+
+
+def test_work_of_a_cancelled_call_stops_and_is_logged_cancelled(server, caplog):
+    with grpc.insecure_channel(server.address) as ch:
+        stub = ambit_pb2_grpc.AmbitServiceStub(ch)
+        request = pb.CheckEntailmentRequest(premises=HARD[0], conclusion=HARD[1], format=pb.LF_FORMAT_FOLIO,
+                                            time_limit_ms=30000)
+        with caplog.at_level(logging.INFO, logger="ambit.server.rpc"):
+            calls = [stub.CheckEntailment.future(request, timeout=60) for _ in range(ABANDONED)]
+            time.sleep(1.0)
+            for c in calls:
+                c.cancel()
+            assert _trivial(stub).verdict
+            deadline = time.monotonic() + HANG_GUARD_S
+            while time.monotonic() < deadline and sum("code=CANCELLED" in r.message for r in caplog.records) < ABANDONED:
+                time.sleep(0.05)
+        logged = [r.message for r in caplog.records if "method=CheckEntailment" in r.message]
+        assert sum("code=CANCELLED" in m for m in logged) == ABANDONED
