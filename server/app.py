@@ -162,6 +162,9 @@ def serve(
             if not running._stopped:
                 serving.set()
                 running.set_health(health_pb2.HealthCheckResponse.SERVING)
+                if prolog_workers > 1:
+                    threading.Thread(target=_watch_prolog_pool, args=(running,), name="ambit-health",
+                                     daemon=True).start()
             _log_ready(core, max_batch, time.monotonic() - t0)
         except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
             log.exception("startup failed")
@@ -238,6 +241,22 @@ def _set_health(loop: LoopThread, health_servicer: aio_health.HealthServicer, st
             await health_servicer.set(name, status)
 
     loop.call(set_all)
+
+
+def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
+    """Health NOT_SERVING while no Prolog worker process can take work (all died, being
+    replaced), SERVING again once one can; until the server drains."""
+    from logic import prolog_pool
+
+    serving = True
+    while not running.draining.wait(every_s):
+        pools = prolog_pool.pools()
+        able = not pools or all(p.alive() > 0 for p in pools)
+        if able != serving and not running.draining.is_set():
+            serving = able
+            log.warning("Prolog worker processes %s", "back: SERVING" if able else "all down: NOT_SERVING")
+            running.set_health(health_pb2.HealthCheckResponse.SERVING if able
+                               else health_pb2.HealthCheckResponse.NOT_SERVING)
 
 
 def _load_backend(model: str | None, device: str | None, dtype: str | None) -> Any:

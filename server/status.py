@@ -2,7 +2,8 @@
 INVALID_ARGUMENT with a `google.rpc.BadRequest` field violation (for an LF also an `ErrorInfo`
 with the parse position); queue full -> RESOURCE_EXHAUSTED; a Prolog resource limit (inference
 budget, stack memory) -> RESOURCE_EXHAUSTED with an `ErrorInfo` whose metadata names the reason; deadline -> DEADLINE_EXCEEDED;
-cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; input nested too deeply
+cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; Prolog worker processes
+lost (twice) -> UNAVAILABLE; input nested too deeply
 (RecursionError, the parsers' depth limit) -> INVALID_ARGUMENT; anything else -> INTERNAL,
 whose message says nothing about the cause (the server log has it)."""
 
@@ -15,12 +16,15 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from concurrent.futures import CancelledError as FutureCancelled
+
 from logic import LFParseError
+from logic.prolog_pool import WorkerDied
 from logic.prolog_worker import PrologError
 
 from .service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted,
-    ServiceError,
+    ServiceError, WorkerLost,
 )
 
 log = logging.getLogger("ambit.server")
@@ -35,6 +39,7 @@ _CODES: dict[type, grpc.StatusCode] = {
     DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
     Cancelled: grpc.StatusCode.CANCELLED,
     ModelUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
+    WorkerLost: grpc.StatusCode.UNAVAILABLE,
 }
 
 
@@ -48,6 +53,10 @@ def normalise(exc: BaseException) -> BaseException:
                             reason="TOO_DEEP")
     if isinstance(exc, LFParseError):
         return MalformedLF("lf", exc)
+    if isinstance(exc, WorkerDied):
+        return WorkerLost(str(exc))
+    if isinstance(exc, FutureCancelled):
+        return Cancelled("request cancelled: its Prolog work was stopped")
     if isinstance(exc, PrologError):
         if exc.reason == "cancelled":
             return Cancelled("request cancelled: its Prolog work was stopped")

@@ -71,3 +71,10 @@ def pigeonhole(holes: int) -> tuple[list[str], str]:
     premises += [f"¬(In({a},{h}) ∧ In({b},{h}))" for h in hs
                  for i, a in enumerate(pigeons) for b in pigeons[i + 1:]]
     return premises, "Q(c)"
+
+
+def die(items: list) -> list:
+    """A pool task that kills its worker process, every time (a chunk that crashes Prolog)."""
+    import os
+
+    os._exit(9)
