@@ -64,6 +64,7 @@ def generate(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline
     """The model's reply (an engine `Generation`), run on the model worker."""
     has_template = bool(getattr(worker.backend, "has_chat_template", lambda: False)())
     p = params(query, limits, has_template)
+    validate.context(worker.backend, "\n".join(c for _, c in query.messages), p.max_new_tokens, "messages")
     try:
         fut = worker.submit_call(lambda backend: backend.generate(list(query.messages), p, deadline.expired))
     except QueueFull as e:
