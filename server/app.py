@@ -10,6 +10,7 @@ stops the model worker.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from concurrent import futures
@@ -24,7 +25,7 @@ from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
 from .auth import AuthInterceptor, TokenStore
 from .batcher import ModelWorker
-from .interceptor import PeerLimit, ReadyGate, RpcInterceptor
+from .interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
 from .limits import DEFAULT_CALLS_PER_PEER, Limits
 from .loop import LoopThread
 from .reflection import enable_reflection
@@ -52,6 +53,7 @@ class RunningServer:
     executor: futures.ThreadPoolExecutor
     serving: threading.Event
     draining: threading.Event
+    in_flight: InFlight
     tokens: TokenStore | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     startup_error: BaseException | None = None
@@ -93,8 +95,13 @@ class RunningServer:
         if self._stopped:
             return
         self._stopped = True
+        t0 = time.monotonic()
         self.drain()
-        self.loop.call(lambda: self.server.stop(grace))
+        # the port stays open while calls finish, so probes see NOT_SERVING and new calls
+        # get a clear UNAVAILABLE; what still runs when the grace ends is cancelled
+        self.in_flight.wait_idle(grace)
+        left = None if grace is None else max(0.0, grace - (time.monotonic() - t0))
+        self.loop.call(lambda: self.server.stop(left))
         if self.core.worker is not None:
             self.core.worker.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -137,19 +144,20 @@ def serve(
     no_model = no_model or model == NO_MODEL
     stats = Stats()
     core = AmbitCore(limits, prolog_seconds, prolog_workers)
-    serving, draining = threading.Event(), threading.Event()
+    serving, draining, in_flight = threading.Event(), threading.Event(), InFlight()
     loop = LoopThread()
     executor = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
     try:
         server, health_servicer = loop.call(lambda: _grpc_server(
-            core, stats, executor, limits, tokens, serving, draining, PeerLimit(max_calls_per_peer)))
+            core, stats, executor, limits, tokens, serving, draining, PeerLimit(max_calls_per_peer), in_flight))
         bound = _bind(server, host, port, credentials)
         loop.call(server.start)
     except BaseException:
         executor.shutdown(wait=False)
         loop.close()
         raise
-    running = RunningServer(server, bound, host, core, health_servicer, loop, executor, serving, draining, tokens)
+    running = RunningServer(server, bound, host, core, health_servicer, loop, executor, serving, draining, in_flight,
+                            tokens)
 
     def load() -> None:
         try:
@@ -186,6 +194,7 @@ def _bind(server: grpc.aio.Server, host: str, port: int, credentials: Any) -> in
     """Bind host:port, plaintext or with TLS credentials; the bound port (port 0 picks one).
     BindError (one line) when the address is malformed or the port is taken."""
     address = f"{host}:{port}"
+    _check_free(host, port)
     try:
         bound = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
     except RuntimeError:
@@ -201,6 +210,24 @@ class BindError(OSError):
     """The server cannot listen on the address it was given."""
 
 
+def _check_free(host: str, port: int) -> None:
+    """BindError, with the system's reason, when `host:port` cannot be bound (a port in use, an
+    address this machine does not have), before gRPC tries (it logs its own lines first)."""
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise BindError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    for family, kind, proto, _, addr in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(addr)
+            except OSError as e:
+                raise BindError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+
+
 def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
     info = core.model_info
     log.info("ready model=%s device=%s dtype=%s max_batch=%d in %.1f s", info.get("model_id", NO_MODEL),
@@ -209,7 +236,7 @@ def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
 
 async def _grpc_server(
     core: AmbitCore, stats: Stats, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
-    serving: threading.Event, draining: threading.Event, peers: PeerLimit,
+    serving: threading.Event, draining: threading.Event, peers: PeerLimit, in_flight: InFlight,
 ) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
     """An unstarted `grpc.aio` server (made on the loop) with AmbitService behind the
     interceptors (the token check when `tokens` is given; UNAVAILABLE until `serving` is set
@@ -222,7 +249,7 @@ async def _grpc_server(
         ("grpc.so_reuseport", 0),
     ]
     interceptors: list[grpc.aio.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
-    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, peers)]
+    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, peers, in_flight)]
     server = grpc.aio.server(options=options, interceptors=interceptors)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
     health_servicer = aio_health.HealthServicer()

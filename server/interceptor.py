@@ -125,15 +125,39 @@ class PeerLimit:
                                                       details=[detail]))
 
 
+class InFlight:
+    """How many AmbitService calls are running (for the drain at shutdown)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._n = 0
+
+    def enter(self) -> None:
+        with self._cond:
+            self._n += 1
+
+    def leave(self) -> None:
+        with self._cond:
+            self._n -= 1
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float | None) -> bool:
+        """Block until no call runs (True) or `timeout` passes (False)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._n == 0, timeout)
+
+
 class RpcInterceptor(grpc.aio.ServerInterceptor):
     """Deadline, thread pool, per-peer limit, error mapping, statistics and the log line for
     the RPCs of `service`."""
 
-    def __init__(self, stats: Stats, service: str, executor: Executor, peers: PeerLimit | None = None) -> None:
+    def __init__(self, stats: Stats, service: str, executor: Executor, peers: PeerLimit | None = None,
+                 in_flight: InFlight | None = None) -> None:
         self.stats = stats
         self.prefix = f"/{service}/"
         self.executor = executor
         self.peers = peers or PeerLimit(0)
+        self.in_flight = in_flight or InFlight()
 
     async def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
         handler = await continuation(handler_call_details)
@@ -207,14 +231,17 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
         return stream
 
     def _finisher(self, method: str, request: Any, peer: str, t0: float) -> Callable[..., None]:
-        """Once per call: release its peer slot, count it and log its line."""
+        """Counts the call in flight; the function that ends it, once: releases its peer slot,
+        counts it and logs its line."""
         done = []
+        self.in_flight.enter()
 
         def finish(code: grpc.StatusCode, items: int = 0) -> None:
             if not done:
                 done.append(True)
                 self.peers.leave(peer)
                 self.stats.record(method, code, time.perf_counter() - t0, request.request_id, items)
+                self.in_flight.leave()
 
         return finish
 
