@@ -40,14 +40,16 @@ class ServerSecurity:
     def validate(self, host: str) -> None:
         """Raise SecurityConfigError for half-given TLS options, or for a non-loopback `host`
         without TLS and a token (unless `insecure`), saying what to add."""
-        if host.count(":") > 1 and not host.startswith("["):
-            raise SecurityConfigError(f"--host {host}: an IPv6 address goes in brackets: --host [{host}]")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise SecurityConfigError("--tls-cert and --tls-key go together: give both")
         if self.tls_client_ca is not None and not self.tls:
             raise SecurityConfigError("--tls-client-ca needs --tls-cert and --tls-key")
-        if is_loopback(host) or self.insecure:
-            return
+        if not (is_loopback(host) or self.insecure):
+            self._refuse_exposed(host)
+        if host.count(":") > 1 and not host.startswith("["):
+            raise SecurityConfigError(f"--host {host}: an IPv6 address goes in brackets: --host [{host}]")
+
+    def _refuse_exposed(self, host: str) -> None:
         missing = [opt for opt, given in (("--tls-cert FILE --tls-key FILE", self.tls),
                                           ("--auth-token-file FILE", self.auth_token_file is not None))
                    if not given]
