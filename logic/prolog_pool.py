@@ -119,9 +119,13 @@ class PrologPool:
         proc = self._ctx.Process(target=_child_main, args=(child,), name=f"ambit-prolog-{slot}", daemon=True)
         proc.start()
         child.close()
-        if not parent.poll(START_TIMEOUT_S) or parent.recv() != "ready":
+        try:
+            started = parent.poll(START_TIMEOUT_S) and parent.recv() == "ready"
+        except (EOFError, OSError):
+            started = False
+        if not started:
             proc.kill()
-            raise RuntimeError("a Prolog worker process did not start")
+            raise RuntimeError(f"a Prolog worker process did not start (exit code {proc.exitcode})")
         with self._lock:
             self._procs[slot] = proc
         return proc, parent
@@ -315,6 +319,22 @@ def pool(workers: int) -> PrologPool:
         return _POOLS[workers]
 
 
+_LANE: list[PrologPool] = []
+
+
+def lane() -> PrologPool:
+    """The long lane of `PrologWorker.enable_lanes`: one Prolog process of its own, started on
+    first use (apart from the batch pools, so that health and batches do not count it)."""
+    import multiprocessing.util  # noqa: F401 - see pool()
+
+    with _LOCK:
+        if not _LANE:
+            if not _POOLS:
+                atexit.register(shutdown)
+            _LANE.append(PrologPool(1))
+        return _LANE[0]
+
+
 def pools() -> list[PrologPool]:
     """The pools started in this process."""
     with _LOCK:
@@ -324,8 +344,9 @@ def pools() -> list[PrologPool]:
 def shutdown() -> None:
     """Stop every pool (at exit, before the interpreter tears down the modules they use)."""
     with _LOCK:
-        ps = list(_POOLS.values())
+        ps = list(_POOLS.values()) + _LANE
         _POOLS.clear()
+        _LANE.clear()
     for p in ps:
         p.shutdown(wait=True, cancel_futures=True)
 
@@ -371,6 +392,15 @@ def _ready(programs: tuple[str, ...]) -> int:
     return os.getpid()
 
 
+def warm_programs(programs: tuple[str, ...]) -> int:
+    """In a pool process: load `programs` (files in logic/prolog/); its pid."""
+    from .prolog_worker import worker
+
+    for p in programs:
+        worker().consult(p)
+    return os.getpid()
+
+
 def warm(workers: int, *programs: str) -> None:
     """Start the `workers` processes and load `programs` (files in logic/prolog/) in each, so
     that a batch does not pay for start-up."""
@@ -380,4 +410,4 @@ def warm(workers: int, *programs: str) -> None:
         f.result()
 
 
-__all__ = ["PrologPool", "WorkerDied", "chunks", "map_chunks", "pool", "pools", "shutdown", "warm"]
+__all__ = ["PrologPool", "WorkerDied", "chunks", "lane", "map_chunks", "pool", "pools", "shutdown", "warm"]

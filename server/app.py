@@ -26,7 +26,7 @@ from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 from .auth import AuthInterceptor, TokenStore
 from .batcher import ModelWorker
 from .interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
-from .limits import DEFAULT_CALLS_PER_PEER, Limits
+from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from .loop import LoopThread
 from .reflection import enable_reflection
 from .security import ServerSecurity
@@ -128,6 +128,7 @@ def serve(
     wait: bool = True,
     security: ServerSecurity = ServerSecurity(),
     max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER,
+    prolog_slice: float = DEFAULT_PROLOG_SLICE_S,
 ) -> RunningServer:
     """Start an ambit server in this process.
 
@@ -137,7 +138,8 @@ def serve(
     `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
     `prolog_workers` > 1: batch equivalence and entailment RPCs spread over that many Prolog
     processes (started with the server). `max_calls_per_peer`: calls in flight per client
-    connection before RESOURCE_EXHAUSTED (0: no limit).
+    connection before RESOURCE_EXHAUSTED (0: no limit). `prolog_slice`: seconds a Prolog call
+    runs on the server's own Prolog before it moves to a long-lane process (0: one lane).
     """
     security.validate(host)
     credentials, tokens = security.credentials(), security.token_store()
@@ -162,7 +164,7 @@ def serve(
     def load() -> None:
         try:
             t0 = time.monotonic()
-            _start_prolog(prolog_workers)
+            _start_prolog(prolog_workers, prolog_slice)
             if not no_model:
                 be = backend if backend is not None else _load_backend(model, device, dtype)
                 info = be.info()
@@ -292,9 +294,10 @@ def _load_backend(model: str | None, device: str | None, dtype: str | None) -> A
     return ModelBackend.load(model, device=device, dtype=dtype)
 
 
-def _start_prolog(workers: int = 1) -> None:
+def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
     """Start the Prolog worker and consult the equivalence and RADD programs (and, with
-    `workers` > 1, start the pool of Prolog processes for batches)."""
+    `workers` > 1, start the pool of Prolog processes for batches). `slice_s` > 0: two lanes
+    (`PrologWorker.enable_lanes`), the long lane's process started in the background."""
     from logic.prolog_worker import PrologUnavailable, worker
 
     try:
@@ -308,9 +311,12 @@ def _start_prolog(workers: int = 1) -> None:
     try:
         worker().consult(radd.PROGRAM)
         logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt="fol", time_limit=10.0)  # consults + warms up
-        if workers > 1:
-            from logic import prolog_pool
+        from logic import prolog_pool
 
+        if workers > 1:
             prolog_pool.warm(workers, "equivalence.pl", "fol.pl", "json_call.pl")
+        if slice_s > 0:
+            worker().enable_lanes(slice_s)
+            prolog_pool.lane().submit(prolog_pool.warm_programs, ("equivalence.pl", "fol.pl", "json_call.pl", radd.PROGRAM))
     except Exception:  # noqa: BLE001 - the RPCs report their own errors
         log.warning("Prolog warm-up failed", exc_info=True)

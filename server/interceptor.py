@@ -48,7 +48,8 @@ class CallContext:
         context.add_done_callback(self._end)
         self.deadline = Deadline.after(context.time_remaining(), is_active=self.is_active,
                                        on_cancel=self.add_callback)
-        self.scope = CancelScope()  # the call's Prolog work, stopped when the call ends
+        # the call's Prolog work, stopped when the call ends; queued fairly by client connection
+        self.scope = CancelScope(owner=context.peer())
         self.add_callback(self.scope.cancel)
 
     def run(self, fn: Callable[..., Any], *args: Any) -> Any:
