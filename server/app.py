@@ -2,9 +2,11 @@
 model loading, shutdown.
 
 `serve(...)` binds the port at once with health NOT_SERVING, loads the model and starts
-Prolog (in the background when `wait=False`), then turns health SERVING. `RunningServer.stop`
-turns health NOT_SERVING (draining), lets in-flight RPCs finish within the grace period, and
-stops the model worker.
+Prolog (in the background when `wait=False`), then turns health SERVING. The server is a
+`grpc.aio` server on its own event-loop thread (`server.loop`): calls wait for their messages
+there, and handlers run on a pool of `workers` threads. `RunningServer.stop` turns health
+NOT_SERVING and refuses new calls (UNAVAILABLE) at once, keeps the port open while in-flight
+RPCs finish within the grace period, cancels what is left, and stops the model worker.
 """
 
 from __future__ import annotations
