@@ -39,9 +39,9 @@ def _hard(stub, timeout: float) -> grpc.StatusCode:
     return grpc.StatusCode.OK
 
 
-def _trivial(stub) -> pb.CheckEntailmentResponse:
+def _trivial(stub, guard: float = HANG_GUARD_S) -> pb.CheckEntailmentResponse:
     return stub.CheckEntailment(pb.CheckEntailmentRequest(premises=["P(a)"], conclusion="P(a)",
-                                                          format=pb.LF_FORMAT_FOLIO), timeout=HANG_GUARD_S)
+                                                          format=pb.LF_FORMAT_FOLIO), timeout=guard)
 
 
 def test_work_past_its_deadline_stops(server):
@@ -80,3 +80,23 @@ def test_work_of_a_cancelled_call_stops_and_is_logged_cancelled(server, caplog):
         # calls cancelled before their message arrived never reach a handler (nor the log)
         assert sum("code=CANCELLED" in m for m in logged) >= 1
         assert sum("code=OK" in m for m in logged) == 1 and len(logged) <= ABANDONED + 1, logged
+
+
+def _long_lfs(n: int = 16, width: int = 280) -> list[str]:
+    """`n` distinct readings of about 4 KB each (the explain attack: many long LFs)."""
+    quants = ["forall x . exists y . ", "exists y . forall x . "]
+    return [quants[i % 2] + " AND ".join(f"p{(i + j) % 97}(x, y)" if j % 3 else f"q{j}(y)" for j in range(width))
+            for i in range(n)]
+
+
+def test_explain_readings_keeps_its_deadline_and_frees_prolog(server):
+    with grpc.insecure_channel(server.address) as ch:
+        stub = ambit_pb2_grpc.AmbitServiceStub(ch)
+        t0 = time.monotonic()
+        with pytest.raises(grpc.RpcError) as exc:
+            stub.ExplainReadings(pb.ExplainReadingsRequest(utterance="every man saw a dog", lfs=_long_lfs(),
+                                                           time_limit_ms=30000), timeout=3.0)
+        took = time.monotonic() - t0
+        assert exc.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert _trivial(stub, guard=5.0).verdict  # work left running would hold Prolog ~10 s more
+        print(f"ExplainReadings stopped after {took:.2f} s (deadline 3 s)")
