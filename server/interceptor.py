@@ -211,16 +211,22 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
                 await _abort_with(context, self.peers.status())
             loop = asyncio.get_running_loop()
             finish = self._finisher(method, request, peer, t0)
+            results: Any = None
+            step: asyncio.Future = loop.create_future()
+            step.set_result(None)
             try:
                 results = await loop.run_in_executor(self.executor, behaviour, request, call)
                 while True:
-                    item = await loop.run_in_executor(self.executor, call.run, next, results, _END)
+                    step = loop.run_in_executor(self.executor, call.run, next, results, _END)
+                    item = await step
                     if item is _END:
                         break
                     items += 1
                     yield item
             except (asyncio.CancelledError, GeneratorExit):
                 code = _ended_code(call)
+                if results is not None:  # close it (its `finally` cancels its work) once its step ends
+                    step.add_done_callback(lambda _s: self._later(_close, results))
                 raise
             except Exception as e:  # noqa: BLE001 - every failure becomes a status
                 code = code_of(e) if call.is_active() else _ended_code(call)
@@ -230,6 +236,13 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
                 finish(code, items)
 
         return stream
+
+    def _later(self, fn: Callable[..., Any], *args: Any) -> None:
+        """`fn(*args)` on the handler pool, unless the server is already shutting it down."""
+        try:
+            self.executor.submit(fn, *args)
+        except RuntimeError:
+            pass
 
     def _finisher(self, method: str, request: Any, peer: str, t0: float) -> Callable[..., None]:
         """Counts the call in flight; the function that ends it, once: releases its peer slot,
@@ -284,6 +297,14 @@ def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], 
             return Undecodable(e)
 
     return read
+
+
+def _close(results: Any) -> None:
+    """Close a handler's result generator that its call left (runs its `finally` blocks)."""
+    try:
+        results.close()
+    except Exception:  # noqa: BLE001 - a generator that fails to close is only logged
+        log.exception("closing an abandoned stream failed")
 
 
 def _ended_code(call: CallContext) -> grpc.StatusCode:
