@@ -9,16 +9,26 @@ the tests' FakeBackend (`tests/server/helpers.py`) as its model: scores and beam
 function of the text, so the model RPCs run at full speed and the fuzzing reaches validation,
 batching, Prolog and the status mapping rather than matrix products.
 
-Cases, drawn by hypothesis: a request message for a random RPC built field by field from the
-message descriptor (random Unicode, lone surrogates excluded by protobuf itself; empty and
+Cases, drawn by hypothesis, cover all 13 RPCs and every format (fol, lisp, folio, nltk, tptp):
+six in ten are made to reach the logic (`benchmarks/fuzz_logic.py`: random closed formulas
+rendered in each format, their variants and corruptions, stories, explanations, RADD instances
+with fields dropped); the rest are a request message for a random RPC built field by field from
+the message descriptor (random Unicode, lone surrogates excluded by protobuf itself; empty and
 oversized repeated fields; unknown enum values; extreme and non-finite numbers; nested
 messages), or raw wire bytes sent through a generic unary call (a valid request truncated,
-with bytes flipped, or random bytes). Each call carries a deadline of --deadline seconds.
+with bytes flipped, or random bytes). Each call carries a deadline of --deadline seconds. After
+the cases, the attack scenarios (fuzz_logic.scenarios: silent calls, abandoned hard work, a
+killed Prolog worker of the server's two, deep nesting, oversized prompts) run against the same
+server (--no-scenarios skips them).
 
-Reported (`--json`): cases, per-status counts, `crashes` (INTERNAL or UNKNOWN other than gRPC's
-own "cannot deserialize" answer to bad wire bytes, which is counted as `wire_rejected`), `undocumented` (a status ambit.proto does
-not name), `late` (calls that outlived their deadline by more than --slack seconds), `alive`
-(a valid request of every RPC answered OK afterwards) and resident memory before and after.
+Reported (`--json`): cases, per-status counts (calls and batch items), `crashes` (INTERNAL or
+UNKNOWN), `internal`, `wire_rejected` (bad wire bytes answered INVALID_ARGUMENT "request message
+does not decode"), `undocumented` (a status ambit.proto does not name), `late` (calls that
+outlived their deadline by more than --slack seconds), `items` (calls, each batch item counted)
+and `reached_prolog` / `reached_prolog_share` (items the logic decided or a Prolog budget
+stopped), `scenarios`, `alive` (a valid request of every RPC answered OK afterwards) and resident
+memory before and after (`rss_ratio`). Targets: 0 crashes, 0 INTERNAL, 0 late, alive, memory
+within 1.2x, at least half the items reaching Prolog, every scenario ok.
 """
 
 from __future__ import annotations
@@ -42,13 +52,17 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import fuzz_logic  # noqa: E402
 from proto.ambit.v1 import ambit_pb2 as pb  # noqa: E402
 from tests.server.test_server import RADD_INSTANCE  # noqa: E402
 
 SERVICE = pb.DESCRIPTOR.services_by_name["AmbitService"]
 # The status codes ambit.proto's conventions name, and OK.
-DOCUMENTED = {"OK", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "FAILED_PRECONDITION"}
-DESERIALIZE = "Exception deserializing request"  # gRPC's own INTERNAL answer to undecodable bytes
+DOCUMENTED = {"OK", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "FAILED_PRECONDITION",
+              "UNAVAILABLE"}
+DESERIALIZE = "request message does not decode"  # ambit's INVALID_ARGUMENT answer to undecodable bytes
 
 VALID: dict[str, Any] = {
     "ParseDistribution": pb.ParseDistributionRequest(utterance="every man saw a bird", prompt="{utterance}",
@@ -63,7 +77,15 @@ VALID: dict[str, Any] = {
     "VerifyRADD": pb.VerifyRADDRequest(instance_json=json.dumps(RADD_INSTANCE)),
     "GetModelInfo": pb.GetModelInfoRequest(),
     "GetStats": pb.GetStatsRequest(),
+    "ExplainReadings": pb.ExplainReadingsRequest(utterance="every man saw a dog", lfs=[
+        "forall x . exists y . man(x) AND dog(y) AND saw(x, y)", "exists y . forall x . man(x) AND dog(y) AND saw(x, y)"]),
+    "Generate": pb.GenerateRequest(messages=[pb.ChatMessage(role="user", content="hello")], max_new_tokens=4),
+    "CheckEntailment": pb.CheckEntailmentRequest(premises=["∀x (Dog(x) → Animal(x))", "Dog(rex)"],
+                                                 conclusion="Animal(rex)", format=pb.LF_FORMAT_FOLIO),
+    "CheckEntailmentBatch": pb.CheckEntailmentBatchRequest(items=[pb.CheckEntailmentRequest(
+        premises=["all x.(dog(x) -> animal(x))", "dog(rex)"], conclusion="animal(rex)", format=pb.LF_FORMAT_NLTK)]),
 }
+assert set(VALID) == {m.name for m in SERVICE.methods}, "every RPC has a valid request"
 
 LF_WORDS = ["exists", "forall", "x", "y", "a", ".", "(", ")", "AND", "OR", "man(x)", "saw(a, x)", ",", "Mary"]
 INTS = {D.FieldDescriptor.TYPE_INT32: (-2**31, 2**31 - 1), D.FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
@@ -171,6 +193,7 @@ class Fuzzer:
     """Sends cases to one server and tallies the answers."""
 
     def __init__(self, address: str, deadline: float, slack: float) -> None:
+        self.address = address
         self.channel = grpc.insecure_channel(address, options=[("grpc.max_send_message_length", 64 << 20),
                                                                 ("grpc.max_receive_message_length", 64 << 20)])
         self.deadline, self.slack = deadline, slack
@@ -181,6 +204,8 @@ class Fuzzer:
         self.late: list[str] = []
         self.wire_rejected = 0
         self.cases = 0
+        self.items = 0  # calls, counting each batch item
+        self.reached = 0  # items the logic decided, or a Prolog budget stopped (fuzz_logic.REACHED)
 
     def _callable(self, name: str, raw: bool) -> Any:
         method = SERVICE.methods_by_name[name]
@@ -197,21 +222,29 @@ class Fuzzer:
         self.cases += 1
         streaming, fn = self._callable(name, raw)
         t0 = time.monotonic()
-        code, details = "OK", ""
+        code, details, items = "OK", "", 0
+        logic_rpc = name in fuzz_logic.LOGIC_RPCS and not raw
         try:
             if streaming:
                 for item in fn(request, timeout=self.deadline):
-                    self.item_codes[grpc.StatusCode(_code(item.status.code)).name if item.status.code else "OK"] += 1
+                    item_code = _code(item.status.code).name if item.status.code else "OK"
+                    self.item_codes[item_code] += 1
+                    items += 1
+                    self.reached += logic_rpc and item_code in fuzz_logic.REACHED
             else:
                 fn(request, timeout=self.deadline)
         except grpc.RpcError as e:
             code, details = e.code().name, e.details() or ""
+        if not streaming:
+            items = 1
+            self.reached += logic_rpc and code in fuzz_logic.REACHED
+        self.items += max(items, 1)
         elapsed = time.monotonic() - t0
         self.codes[code] += 1
         what = f"{name} raw={raw} -> {code}: {details[:120]}"
         if elapsed > self.deadline + self.slack:
             self.late.append(f"{what} after {elapsed:.2f} s")
-        if raw and code == "INTERNAL" and details.startswith(DESERIALIZE):
+        if raw and code == "INVALID_ARGUMENT" and details.startswith(DESERIALIZE):
             self.wire_rejected += 1
         elif code in ("INTERNAL", "UNKNOWN"):
             self.crashes.append(what)
@@ -228,7 +261,10 @@ def _code(number: int) -> grpc.StatusCode:
     return next(c for c in grpc.StatusCode if c.value[0] == number)
 
 
-def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dict:
+LOGIC_SHARE_TENTHS = 6  # cases made to reach the logic (fuzz_logic), out of ten; the rest random or raw bytes
+
+
+def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0, with_scenarios: bool = True) -> dict:
     """Start a server, fuzz it with `cases` cases, and report (see the module docstring)."""
     child = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
@@ -237,10 +273,12 @@ def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dic
         before_alive = fuzzer.alive()
         rss_before = rss_bytes(child.pid)
         names = sorted(VALID)
-        case = st.sampled_from(names).flatmap(lambda n: st.one_of(
+        random_case = st.sampled_from(names).flatmap(lambda n: st.one_of(
             st.tuples(st.just(n), message(SERVICE.methods_by_name[n].input_type), st.just(False)),
             st.tuples(st.just(n), wire(n), st.just(True)),
         ))
+        logic_case = fuzz_logic.logic_case()
+        case = st.integers(0, 9).flatmap(lambda k: logic_case if k < LOGIC_SHARE_TENTHS else random_case)
 
         @hypothesis_seed(seed)
         @settings(max_examples=cases, deadline=None, database=None, suppress_health_check=list(HealthCheck),
@@ -254,6 +292,8 @@ def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dic
         seconds = time.monotonic() - t0
         rss_after = rss_bytes(child.pid)
         fuzz_cases = fuzzer.cases - len(VALID)
+        items, reached = fuzzer.items - len(VALID), fuzzer.reached
+        found = fuzz_logic.scenarios(fuzzer.address, child.pid) if with_scenarios else None
         after_alive = fuzzer.alive()
     finally:
         child.terminate()
@@ -267,6 +307,10 @@ def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0) -> dic
         "late": len(fuzzer.late), "late_examples": fuzzer.late[:5],
         "alive_before": before_alive, "alive_after": after_alive,
         "alive": ok == set(VALID),
+        "items": items, "reached_prolog": reached,
+        "reached_prolog_share": round(reached / items, 3) if items else 0.0,
+        "internal": fuzzer.codes.get("INTERNAL", 0) + fuzzer.item_codes.get("INTERNAL", 0),
+        "scenarios": found,
         "rss_before_mb": round(rss_before / 2**20, 1), "rss_after_mb": round(rss_after / 2**20, 1),
         "rss_ratio": round(rss_after / rss_before, 3),
         "model": "FakeBackend (tests/server/helpers.py)", "deadline_s": deadline, "seed": seed,
@@ -280,15 +324,17 @@ def serve_fake() -> None:
     from server import serve
     from tests.server.helpers import FakeBackend
 
-    srv = serve(backend=FakeBackend(), port=0)
+    srv = serve(backend=FakeBackend(), port=0, prolog_workers=2, max_calls_per_peer=0)
     print(f"fuzz server on {srv.port}", flush=True)
     signal.sigwait({signal.SIGTERM})
     srv.stop(0)
 
 
 def targets_met(report: dict) -> bool:
-    return (report["crashes"] == 0 and report["undocumented"] == 0 and report["late"] == 0
-            and report["alive"] and report["rss_ratio"] <= 1.2)
+    return (report["crashes"] == 0 and report["internal"] == 0 and report["undocumented"] == 0
+            and report["late"] == 0 and report["alive"] and report["rss_ratio"] <= 1.2
+            and report["reached_prolog_share"] >= 0.5
+            and (report["scenarios"] is None or report["scenarios"]["ok"]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -297,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--deadline", type=float, default=5.0, help="per-call deadline, seconds (default 5)")
     ap.add_argument("--slack", type=float, default=1.0, help="how far past its deadline a call counts as late")
+    ap.add_argument("--no-scenarios", action="store_true", help="skip the attack scenarios after the cases")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child server
     args = ap.parse_args(argv)
@@ -306,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         serve_fake()
         return 0
-    report = run(args.cases, args.seed, args.deadline, args.slack)
+    report = run(args.cases, args.seed, args.deadline, args.slack, not args.no_scenarios)
     report["targets_met"] = targets_met(report)
     if args.json:
         print(json.dumps(report, indent=2))

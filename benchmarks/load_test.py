@@ -6,6 +6,11 @@ by minute.
     python benchmarks/load_test.py --json                  # 32 clients, 60 s mixed + 2 x 20 s scoring
     python benchmarks/load_test.py --duration 10 --scoring-duration 5 --model default
     python benchmarks/load_test.py --soak 600 --json       # 32 clients, 10 minutes, every RPC kind
+    python benchmarks/load_test.py --storm 40 --json       # 50 hard-entailment clients; a bystander's p99
+    python benchmarks/load_test.py --silent 1000 --json    # health and an RPC while 1,000 calls stay silent
+
+--storm SECONDS and --silent N: see benchmarks/abuse_load.py (a `--no-model` server, 1 Prolog
+worker unless --prolog-workers; --clients defaults to 50 in storm mode).
 
 Phases (each bounded by its duration and by --max-requests):
   1. mixed      server with the default --max-batch; a share of the clients (--score-share)
@@ -60,6 +65,7 @@ import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 from proto.ambit.v1 import ambit_pb2 as pb  # noqa: E402
 from proto.ambit.v1 import ambit_pb2_grpc  # noqa: E402
@@ -451,6 +457,26 @@ def soak_main(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- main
 
 
+def abuse_main(args: argparse.Namespace, clients_given: bool) -> int:
+    """--storm / --silent against a `--no-model` server (benchmarks/abuse_load.py)."""
+    import abuse_load
+
+    server = Server(None, ["--no-model", "--prolog-workers", str(args.prolog_workers)])
+    try:
+        if args.storm is not None:
+            result = abuse_load.storm(server.address, args.clients if clients_given else 50, args.storm)
+            line = (f"storm: {result['clients']} clients, {args.storm:g} s; bystander p99 "
+                    f"{result['bystander_p99_ms']} ms (target < 1000 ms)")
+        else:
+            result = abuse_load.silent(server.address, args.silent)
+            line = f"silent: {args.silent} calls open; slowest probe {result['worst_ms']} ms (target < 1000 ms)"
+    finally:
+        result_exit = server.stop()
+    result["server_exit_code"] = result_exit
+    print(json.dumps(result, indent=2) if args.json else line)
+    return 0 if result["target_met"] else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=32)
@@ -468,8 +494,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--soak", type=float, default=None, metavar="SECONDS",
                     help="soak mode: one mixed run of every RPC kind for SECONDS, reported per --window")
     ap.add_argument("--window", type=float, default=60.0, help="soak: seconds per reported window (default 60)")
+    ap.add_argument("--storm", type=float, default=None, metavar="SECONDS",
+                    help="storm mode: --clients (default 50) hard-entailment clients; a bystander's p99")
+    ap.add_argument("--silent", type=int, default=None, metavar="N",
+                    help="silent mode: N calls that never send their message; health and RPC latency")
+    ap.add_argument("--prolog-workers", type=int, default=1, help="storm/silent: the server's --prolog-workers")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if args.storm is not None or args.silent is not None:
+        return abuse_main(args, "--clients" in (argv if argv is not None else sys.argv))
     if args.clients < 1 or args.clients > 256:
         ap.error("--clients must be 1..256")
     if args.soak is not None:

@@ -11,6 +11,13 @@ that builds a huge term ends in a resource error within milliseconds instead of 
 gigabyte. A failed goal (resource error, uncaught exception, a Python error in a job) fails only
 its own call: the engine is left with no open query and the next call is answered.
 
+Work stops when its caller goes: calls made inside `with cancellable() as scope:` belong to
+`scope`, and `scope.cancel()` (from any thread) drops its queued calls and interrupts its
+running one: `PL_thread_raise` posts `CANCEL_SIGNAL` to the Prolog thread, whose handler throws
+`'$aborted'` at the next call port (within milliseconds; Prolog rethrows it after any catch-all's
+recovery, so programs that catch everything still stop), and the call ends in `PrologError`
+reason `cancelled`. A signal that arrives after the goal ended is consumed before the next call.
+
 Programs exchange data with Python as JSON text (written by `prolog/json_call.pl`), which
 keeps results plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
 At exit Prolog is shut down from the worker thread (`halt`), so a short-lived process ends
@@ -20,17 +27,22 @@ at once.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import ctypes
+import itertools
 import json
+import math
 import os
 import queue
 import re
 import shutil
 import subprocess
 import threading
-from concurrent.futures import Future
+import time
+from concurrent.futures import CancelledError, Future
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .quoting import escape
 
@@ -40,6 +52,10 @@ STACK_LIMIT_BYTES = 256 * 1024 * 1024
 # Above SWI's ~20-30 M inferences/s here, so on an idle machine the time limit comes first; on a
 # loaded one the inference limit stops the same work at the same point.
 INFERENCES_PER_SECOND = 50_000_000
+# SIGPWR: used by neither SWI-Prolog nor Python; only ever raised inside Prolog (PL_thread_raise),
+# never sent to the process, and its Prolog handler throws (cancellation).
+CANCEL_SIGNAL = 30
+USAGE_HALF_LIFE_S = 10.0  # how fast an owner's past Prolog time stops counting against it
 
 
 def inference_budget(seconds: float) -> int:
@@ -66,12 +82,94 @@ class PrologError(RuntimeError):
         """The error for a caught Prolog error term (its text)."""
         if payload.startswith("inference_limit_exceeded"):
             return cls("Prolog inference budget exceeded", reason="inference_limit")
+        if payload.startswith("error(signal("):
+            return cls("Prolog call cancelled: its caller went away", reason="cancelled")
         if payload.startswith("error(resource_error("):
             return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
         return cls(f"Prolog error: {payload}")
 
     def __reduce__(self):  # keep `timed_out` and `reason` when the error crosses from a pool process
         return (PrologError, (str(self), self.timed_out, self.reason))
+
+
+class CancelScope:
+    """The Prolog calls made for one request; `cancel()` (any thread, idempotent) stops them:
+    queued calls are dropped, a running one is interrupted, later ones are refused."""
+
+    def __init__(self, owner: str = "") -> None:
+        self.owner = owner  # who the calls are for (fair order in the worker's queue); "" none
+        self.cancelled = False
+        self._lock = threading.Lock()
+        self._pending: set[Future] = set()
+        self._hooks: list[Callable[[], Any]] = []
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self.cancelled:
+                return
+            self.cancelled = True
+            pending, hooks = list(self._pending), list(self._hooks)
+        for fut in pending:
+            fut.cancel()
+        for hook in hooks:
+            hook()
+
+    def on_cancel(self, hook: Callable[[], Any]) -> Callable[[], None]:
+        """Run `hook` when the scope is cancelled (at once if it is); returns its remover."""
+        with self._lock:
+            if not self.cancelled:
+                self._hooks.append(hook)
+                return lambda: self._remove_hook(hook)
+        hook()
+        return lambda: None
+
+    def _remove_hook(self, hook: Callable[[], Any]) -> None:
+        with self._lock:
+            if hook in self._hooks:
+                self._hooks.remove(hook)
+
+    def track(self, fut: Future) -> None:
+        with self._lock:
+            if self.cancelled:
+                fut.cancel()
+                return
+            self._pending.add(fut)
+        fut.add_done_callback(self._done)
+
+    def _done(self, fut: Future) -> None:
+        with self._lock:
+            self._pending.discard(fut)
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator["CancelScope"]:
+        """Make this the current thread's scope for the block (calls made there belong to it)."""
+        previous = getattr(_CURRENT, "scope", None)
+        _CURRENT.scope = self
+        try:
+            yield self
+        finally:
+            _CURRENT.scope = previous
+
+
+_CURRENT = threading.local()
+
+
+def current_scope() -> CancelScope | None:
+    """The scope of the calls this thread makes now (None: not cancellable)."""
+    return getattr(_CURRENT, "scope", None)
+
+
+@contextlib.contextmanager
+def cancellable(owner: str = "") -> Iterator[CancelScope]:
+    """`with cancellable() as scope:` the Prolog calls of this thread in the block (in this
+    process and, through `prolog_pool`, in worker processes) stop when `scope.cancel()` runs.
+    `owner`: who they are for (see `PrologWorker._put`)."""
+    with CancelScope(owner).active() as scope:
+        yield scope
+
+
+def cancelled_error() -> PrologError:
+    return PrologError("Prolog call cancelled: its caller went away", reason="cancelled")
 
 
 _STOP = object()
@@ -86,10 +184,17 @@ class PrologWorker:
             raise PrologUnavailable(
                 "SWI-Prolog is not installed: `apt-get install -y swi-prolog-nox` (needs `swipl` on PATH)"
             )
-        self._jobs: queue.Queue = queue.Queue()
+        self._jobs: queue.PriorityQueue = queue.PriorityQueue()  # (priority, seq, job): see _put
+        self._seq = itertools.count()
+        self._usage: dict[str, tuple[float, float]] = {}  # owner -> (decayed Prolog seconds, as of)
         self._consulted: set[str] = set()
         self._json_call_loaded = False
         self._ready: Future = Future()
+        self._running: Future | None = None
+        self._signalled = False
+        self._run_lock = threading.Lock()
+        self._slices: dict[Future, float] = {}  # fast-lane calls and their slice
+        self._tid = 0
         self._thread = threading.Thread(target=self._loop, name="ambit-prolog", daemon=True)
         self._thread.start()
         self._ready.result()
@@ -103,31 +208,101 @@ class PrologWorker:
             self._prolog = Prolog
             list(Prolog.query("use_module(library(time))"))
             list(Prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT_BYTES})"))
+            # '$aborted' passes every catch/3: a catch-all's recovery runs, then it is rethrown
+            list(Prolog.query("assertz((ambit_cancel_signal(_) :- throw('$aborted')))"))
+            list(Prolog.query(f"on_signal({CANCEL_SIGNAL}, _, user:ambit_cancel_signal)"))
+            # a cancellation is not an error to print ("Execution Aborted")
+            list(Prolog.query("assertz((user:message_hook(T, _, _) :- T == '$aborted'))"))
+            from pyswip import core
+
+            self._tid = core.PL_thread_self()
+            self._raise = core._lib.PL_thread_raise
+            self._raise.argtypes = [ctypes.c_int, ctypes.c_int]
         except Exception as e:  # pragma: no cover - depends on the machine
             self._ready.set_exception(PrologUnavailable(f"cannot start SWI-Prolog through pyswip: {e}"))
             return
         self._ready.set_result(True)
         while True:
-            job = self._jobs.get()
+            _, _, job = self._jobs.get()
             if job is _STOP:
                 return
             if job is _HALT:
                 _halt_prolog()
                 return
-            fn, fut = job
+            fn, fut, owner = job
             if not fut.set_running_or_notify_cancel():
                 continue
+            t0 = time.monotonic()
+            with self._run_lock:
+                self._running = fut
+                slice_s = self._slices.pop(fut, None)
+            timer = None
+            if slice_s is not None:  # a fast-lane call: stopped once its slice is spent
+                timer = threading.Timer(slice_s, self._interrupt, args=(fut,))
+                timer.daemon = True
+                timer.start()
             try:
-                fut.set_result(fn(self._prolog))
+                result, error = fn(self._prolog), None
             except BaseException as e:  # noqa: BLE001 - handed to the caller
-                fut.set_exception(e)
+                result, error = None, e
+            if timer is not None:
+                timer.cancel()
+            if owner:
+                self._charge(owner, time.monotonic() - t0)
+            with self._run_lock:
+                self._running, signalled, self._signalled = None, self._signalled, False
+            if signalled:
+                self._consume_signal()
+            if error is not None:
+                fut.set_exception(error)
+            else:
+                fut.set_result(result)
+
+    def _consume_signal(self) -> None:
+        """On the worker thread: take a cancel signal still pending (it came after the goal
+        had ended), so that it cannot stop the next call."""
+        try:
+            list(self._prolog.query("true"))
+        except Exception:  # noqa: BLE001 - the pending signal, thrown here on purpose
+            pass
+
+    def _interrupt(self, fut: Future) -> None:
+        """Stop `fut` if it is the call running now (any thread)."""
+        with self._run_lock:
+            if self._running is fut and self._tid:
+                self._signalled = True
+                self._raise(self._tid, CANCEL_SIGNAL)
 
     # -- any thread ----------------------------------------------------------------
     def submit(self, fn: Callable[[Any], Any]) -> Future:
-        """Run `fn(Prolog)` on the worker thread; returns a Future."""
+        """Run `fn(Prolog)` on the worker thread; returns a Future. Made inside a
+        `cancellable()` block, the call stops when its scope is cancelled (the Future then
+        raises CancelledError, or the call's PrologError reason `cancelled`)."""
         fut: Future = Future()
-        self._jobs.put((fn, fut))
+        scope = current_scope()
+        if scope is not None:
+            scope.track(fut)
+            remove = scope.on_cancel(lambda: self._interrupt(fut))
+            fut.add_done_callback(lambda _f: remove())
+        self._put(fn, fut, scope)
         return fut
+
+    def _put(self, fn: Callable[[Any], Any], fut: Future, scope: "CancelScope | None") -> None:
+        """Queue a call. Calls of an owner (a scope's `owner`: the server's client connection)
+        go in order of how much Prolog time that owner had lately, least first, so a client
+        that has used little (a bystander) passes those that have used much (a storm)."""
+        owner = scope.owner if scope is not None else ""
+        self._jobs.put((self._usage_of(owner) if owner else 0.0, next(self._seq), (fn, fut, owner)))
+
+    def _usage_of(self, owner: str) -> float:
+        value, at = self._usage.get(owner, (0.0, 0.0))
+        return value * math.exp(-(time.monotonic() - at) / USAGE_HALF_LIFE_S * math.log(2))
+
+    def _charge(self, owner: str, seconds: float) -> None:
+        self._usage[owner] = (self._usage_of(owner) + seconds, time.monotonic())
+        if len(self._usage) > 10_000:  # forget the owners that used least
+            for key, _ in sorted(self._usage.items(), key=lambda kv: kv[1][0])[:5_000]:
+                del self._usage[key]
 
     def run(self, fn: Callable[[Any], Any], timeout: float | None = None) -> Any:
         return self.submit(fn).result(timeout)
@@ -153,16 +328,16 @@ class PrologWorker:
         `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
         (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
         or None when the goal fails; PrologError (reason `time_limit`, `inference_limit`, `memory`
-        or `error`) when it raises or runs past a budget. The goal text is read inside Prolog
-        (`prolog/json_call.pl`), so no variable binding is converted by pyswip; only the JSON
-        text crosses over."""
-        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
+        or `error`) when it raises or runs past a budget, `cancelled` when its scope is
+        cancelled. The goal text is read inside Prolog (`prolog/json_call.pl`), so no variable
+        binding is converted by pyswip; only the JSON text crosses over."""
+        return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     def query_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
     ) -> Any:
         """`query_json` (the same call, under the name its callers use for large goals)."""
-        return self.submit_json_quiet(goal, out_var, time_limit, inferences).result()
+        return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     def submit_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
@@ -172,12 +347,19 @@ class PrologWorker:
         if not self._json_call_loaded:
             self.consult("json_call.pl")
             self._json_call_loaded = True
+        if self.fast_lane_s and time_limit > self.fast_lane_s:
+            return self._two_lanes(goal, out_var, time_limit, inferences)
         text = escape(goal, newlines=True)
         call = (f"call_with_inference_limit(json_call:json_call('{text}', '{escape(out_var)}', {time_limit:.6f}, Reply), "
                 f"{inferences or inference_budget(time_limit)}, _)")
 
         def solve(prolog) -> Any:
-            sols = list(prolog.query(call, maxresult=1))
+            try:
+                sols = list(prolog.query(call, maxresult=1))
+            except Exception as e:  # noqa: BLE001 - pyswip's error for an exception out of the query
+                if "$aborted" in str(e):
+                    raise cancelled_error() from None
+                raise
             if not sols:
                 return None
             reply = _text(sols[0]["Reply"])
@@ -189,8 +371,56 @@ class PrologWorker:
 
         return self.submit(solve)
 
+    # -- two lanes: short calls never wait behind long ones --------------------------
+    fast_lane_s = 0.0  # 0: one lane (every call runs here to its end)
+
+    def enable_lanes(self, slice_s: float) -> None:
+        """Run every JSON call here for at most `slice_s` seconds first; one that needs more is
+        run again, with what is left of its budget, in the long lane (a Prolog process of its
+        own, `prolog_pool.lane()`). This thread then never holds a short call behind a long
+        one for more than `slice_s`: under a storm of hard calls, a trivial one still answers
+        at once. Work spent in a slice that runs out is lost (at most `slice_s` a call)."""
+        self.fast_lane_s = slice_s
+
+    def _two_lanes(self, goal: str, out_var: str, time_limit: float, inferences: int | None) -> Future:
+        outer: Future = Future()
+        scope, started = current_scope(), time.monotonic()
+        if scope is not None:
+            scope.track(outer)
+        lane = _OneLane(self)
+        first = self.submit_json_quiet.__func__(lane, goal, out_var, time_limit, inferences)
+
+        def moved(f: Future) -> None:
+            if outer.done():
+                return
+            error = None if f.cancelled() else f.exception()
+            sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
+            if not sliced:
+                _chain(f, outer)
+                return
+            left = time_limit - (time.monotonic() - started)
+            if left <= 0:
+                _chain(f, outer)
+                return
+            from . import prolog_pool
+
+            with (scope.active() if scope is not None else contextlib.nullcontext()):
+                second = prolog_pool.lane().submit(_long_lane_call, goal, out_var, left, inferences,
+                                                   tuple(sorted(self._consulted)))
+            moved_at = time.monotonic()
+
+            def done(g: Future) -> None:
+                if scope is not None and scope.owner:  # long-lane time counts against its owner too
+                    self._charge(scope.owner, time.monotonic() - moved_at)
+                _chain(g, outer)
+
+            second.add_done_callback(done)
+
+        first.add_done_callback(moved)
+        return outer
+
     def close(self) -> None:
-        self._jobs.put(_STOP)
+        self._jobs.put((math.inf, next(self._seq), _STOP))
 
     def halt(self, timeout: float = 5.0) -> None:
         """At exit: after the calls already queued, shut Prolog down on the worker thread (the
@@ -198,7 +428,7 @@ class PrologWorker:
         Prolog's clean-up waits a second for a thread it cannot stop, and warns "Failed to stop
         Prolog threads": a second added to every short-lived process that used Prolog."""
         if self._thread.is_alive():
-            self._jobs.put(_HALT)
+            self._jobs.put((math.inf, next(self._seq), _HALT))
             self._thread.join(timeout)
 
 
@@ -251,6 +481,63 @@ def _halt_prolog() -> None:
             core._lib.PL_thread_destroy_engine()
     except Exception:  # pragma: no cover - a different libswipl: exit is only slower
         pass
+
+
+class _OneLane:
+    """`worker` seen without its fast lane: the first slice of a two-lane call runs here, with
+    its whole budget, and is stopped (with the cancel signal, which no catch-all in a program
+    keeps from ending the goal) once it has run `worker.fast_lane_s` seconds."""
+
+    fast_lane_s = 0.0
+
+    def __init__(self, worker: "PrologWorker") -> None:
+        self._worker = worker
+        self._json_call_loaded = True
+
+    def submit(self, fn: Callable[[Any], Any]) -> Future:
+        fut: Future = Future()
+        w = self._worker
+        with w._run_lock:
+            w._slices[fut] = w.fast_lane_s
+        scope = current_scope()
+        if scope is not None:
+            scope.track(fut)
+            remove = scope.on_cancel(lambda: w._interrupt(fut))
+            fut.add_done_callback(lambda _f: remove())
+        w._put(fn, fut, scope)
+        return fut
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._worker, name)
+
+
+def _chain(src: Future, dst: Future) -> None:
+    """Hand `src`'s outcome to `dst` (a cancelled `src` is PrologError `cancelled`)."""
+    if dst.done():
+        return
+    if src.cancelled():
+        dst.set_exception(cancelled_error())
+    elif src.exception() is not None:
+        dst.set_exception(src.exception())
+    else:
+        dst.set_result(src.result())
+
+
+def _long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
+                    programs: tuple[str, ...]) -> Any:
+    """In the long lane's process: the call, with the programs the caller's Prolog had loaded."""
+    w = worker()
+    for path in programs:
+        w.consult(path)
+    return w.query_json(goal, out_var, time_limit, inferences)
+
+
+def _result(fut: Future) -> Any:
+    """A call's value; a call dropped by its scope's cancellation is PrologError `cancelled`."""
+    try:
+        return fut.result()
+    except CancelledError:
+        raise cancelled_error() from None
 
 
 def _text(x: Any) -> str:

@@ -17,7 +17,7 @@ import sys
 import threading
 
 from .app import serve
-from .limits import Limits
+from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS
 
@@ -43,6 +43,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
     ap.add_argument("--prolog-workers", type=int, default=1,
                     help="Prolog processes for batch equivalence/entailment RPCs (default 1: in the server's own)")
+    ap.add_argument("--max-calls-per-peer", type=int, default=DEFAULT_CALLS_PER_PEER,
+                    help=f"calls in flight per client connection before RESOURCE_EXHAUSTED with a retry hint "
+                         f"(default {DEFAULT_CALLS_PER_PEER}; 0: no limit)")
+    ap.add_argument("--prolog-slice", type=float, default=DEFAULT_PROLOG_SLICE_S,
+                    help=f"seconds a Prolog call runs on the server's own Prolog before it moves to a "
+                         f"long-lane process, so trivial checks never wait behind hard ones "
+                         f"(default {DEFAULT_PROLOG_SLICE_S:g}; 0: one lane)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
     ap.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
     ap.add_argument("--tls-key", help="PEM private key of --tls-cert")
@@ -88,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
             prolog_workers=args.prolog_workers,
             no_model=args.no_model, wait=False, security=security, remote=remote,
+            max_calls_per_peer=args.max_calls_per_peer, prolog_slice=args.prolog_slice,
         )
-    except ValueError as e:  # SecurityConfigError, TokenFileError, SpecError: bad options
+    except (ValueError, OSError) as e:  # SecurityConfigError, TokenFileError, SpecError, BindError: bad options
         print(f"ambit server: {e}", file=sys.stderr, flush=True)
         return 2
     if security.exposed_unprotected(args.host):

@@ -19,6 +19,8 @@ from typing import Any, Callable
 
 import grpc
 
+from .interceptor import refusal
+
 log = logging.getLogger("ambit.server")
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
@@ -86,35 +88,16 @@ def _authorization(handler_call_details: Any) -> str | None:
     return None
 
 
-class AuthInterceptor(grpc.ServerInterceptor):
-    """Answers UNAUTHENTICATED, before the handler runs, to any call but a health check that
-    lacks an accepted bearer token."""
+class AuthInterceptor(grpc.aio.ServerInterceptor):
+    """Answers UNAUTHENTICATED, from the call's metadata alone (its message is never read), to
+    any call but a health check that lacks an accepted bearer token."""
 
     def __init__(self, tokens: TokenStore) -> None:
         self.tokens = tokens
 
-    def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
+    async def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
         method = handler_call_details.method
         if method.startswith(HEALTH_PREFIX) or self.tokens.check(_authorization(handler_call_details)):
-            return continuation(handler_call_details)
-        handler = continuation(handler_call_details)
-        if handler is None:
-            return None
+            return await continuation(handler_call_details)
         log.warning("unauthenticated call to %s refused", method)
-        return _refusal(handler)
-
-
-def _refuse(request: Any, context: grpc.ServicerContext) -> None:
-    context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token (authorization metadata)")
-
-
-def _refusal(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-    """A handler of the same shape as `handler` that aborts with UNAUTHENTICATED."""
-    des, ser = handler.request_deserializer, handler.response_serializer
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(_refuse, des, ser)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(_refuse, des, ser)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(lambda it, ctx: _refuse(None, ctx), des, ser)
-    return grpc.stream_stream_rpc_method_handler(lambda it, ctx: _refuse(None, ctx), des, ser)
+        return refusal(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token (authorization metadata)")

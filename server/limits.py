@@ -10,6 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Calls in flight per client connection before RESOURCE_EXHAUSTED (with a retry hint): above
+# the client's own default concurrency, far below the handler pool, so one client cannot hold
+# every handler thread.
+DEFAULT_CALLS_PER_PEER = 32
+# Seconds a Prolog call runs on the server's own Prolog thread before it moves to the long
+# lane (a Prolog process of its own): a trivial check (a few ms of Prolog) waits behind at most
+# this long per hard call queued ahead of it, and clients that used little Prolog lately go first.
+DEFAULT_PROLOG_SLICE_S = 0.1
+
 
 @dataclass(frozen=True)
 class Limits:

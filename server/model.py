@@ -18,6 +18,15 @@ class DecodeStopped(RuntimeError):
     """Decoding stopped because `should_stop()` turned true (deadline passed, client gone)."""
 
 
+class ContextTooLong(ValueError):
+    """A prompt (with what is scored or generated after it) longer than the model's context."""
+
+    def __init__(self, prompt_tokens: int, extra_tokens: int, context: int) -> None:
+        super().__init__(f"{prompt_tokens} prompt tokens + {extra_tokens} more is longer than the model's "
+                         f"context of {context} tokens")
+        self.prompt_tokens, self.extra_tokens, self.context = prompt_tokens, extra_tokens, context
+
+
 @dataclass(frozen=True)
 class DecodeParams:
     """Validated decoding options (defaults filled in by the servicer)."""
@@ -116,6 +125,26 @@ class ModelBackend:
                             top_p=params.top_p, seed=params.seed, should_stop=should_stop)
         except DecodeCancelled as e:
             raise DecodeStopped(str(e)) from None
+
+    # -- context length (issue 26): too long a request is the caller's error, not an IndexError
+    def context_length(self) -> int | None:
+        """Most tokens the model can attend over (None: no fixed limit, e.g. relative positions)."""
+        config = getattr(getattr(self.lm, "model", None), "config", None)
+        for name in ("max_position_embeddings", "n_positions", "n_ctx"):
+            value = getattr(config, name, None)
+            if isinstance(value, int) and value > 0:
+                return value
+        return None
+
+    def check_context(self, text: str, extra_tokens: int) -> None:
+        """ContextTooLong when `text`'s tokens plus `extra_tokens` (candidates, new tokens)
+        exceed the model's context."""
+        limit = self.context_length()
+        if limit is None:
+            return
+        tokens = len(self.lm.encode(text))
+        if tokens + extra_tokens > limit:
+            raise ContextTooLong(tokens, extra_tokens, limit)
 
     def has_chat_template(self) -> bool:
         from server.engine.generate import has_chat_template

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import grpc
+from grpc_reflection.v1alpha import _async as aio_reflection
 from grpc_reflection.v1alpha import reflection
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -18,9 +19,11 @@ V1_SERVICE_NAME = "grpc.reflection.v1.ServerReflection"
 SERVICE_NAMES = (V1_SERVICE_NAME, reflection.SERVICE_NAME)
 
 
-def enable_reflection(service_names: Iterable[str], server: grpc.Server) -> None:
-    """Serve reflection for ``service_names`` (and both reflection services) on ``server``."""
-    servicer = reflection.ReflectionServicer((*service_names, *SERVICE_NAMES))
+def enable_reflection(service_names: Iterable[str], server: grpc.Server | grpc.aio.Server) -> None:
+    """Serve reflection for ``service_names`` (and both reflection services) on ``server``
+    (a `grpc.aio` server gets the asyncio servicer)."""
+    kind = aio_reflection if isinstance(server, grpc.aio.Server) else reflection
+    servicer = kind.ReflectionServicer((*service_names, *SERVICE_NAMES))
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
     v1 = grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,

@@ -44,8 +44,12 @@ class ServerSecurity:
             raise SecurityConfigError("--tls-cert and --tls-key go together: give both")
         if self.tls_client_ca is not None and not self.tls:
             raise SecurityConfigError("--tls-client-ca needs --tls-cert and --tls-key")
-        if is_loopback(host) or self.insecure:
-            return
+        if not (is_loopback(host) or self.insecure):
+            self._refuse_exposed(host)
+        if host.count(":") > 1 and not host.startswith("["):
+            raise SecurityConfigError(f"--host {host}: an IPv6 address goes in brackets: --host [{host}]")
+
+    def _refuse_exposed(self, host: str) -> None:
         missing = [opt for opt, given in (("--tls-cert FILE --tls-key FILE", self.tls),
                                           ("--auth-token-file FILE", self.auth_token_file is not None))
                    if not given]
@@ -64,6 +68,7 @@ class ServerSecurity:
         if not self.tls:
             return None
         key, cert = _read(self.tls_key, "--tls-key"), _read(self.tls_cert, "--tls-cert")
+        _check_pair(self.tls_cert, self.tls_key)
         if self.tls_client_ca is None:
             return grpc.ssl_server_credentials([(key, cert)])
         return grpc.ssl_server_credentials(
@@ -92,3 +97,15 @@ def _read(path: str | None, option: str) -> bytes:
         return Path(path).read_bytes()
     except OSError as e:
         raise SecurityConfigError(f"{option} {path}: {e.strerror or e}") from None
+
+
+def _check_pair(cert: str | None, key: str | None) -> None:
+    """SecurityConfigError unless `key` is the private key of `cert` (gRPC itself would only
+    fail at the first handshake)."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(cert), str(key))
+    except ssl.SSLError as e:
+        reason = "the key does not match the certificate" if "KEY_VALUES_MISMATCH" in str(e) else e.reason or str(e)
+        raise SecurityConfigError(f"--tls-cert {cert} / --tls-key {key}: {reason}") from None

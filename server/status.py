@@ -2,7 +2,9 @@
 INVALID_ARGUMENT with a `google.rpc.BadRequest` field violation (for an LF also an `ErrorInfo`
 with the parse position); queue full -> RESOURCE_EXHAUSTED; a Prolog resource limit (inference
 budget, stack memory) -> RESOURCE_EXHAUSTED with an `ErrorInfo` whose metadata names the reason; deadline -> DEADLINE_EXCEEDED;
-cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; anything else -> INTERNAL,
+cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; Prolog worker processes
+lost (twice) -> UNAVAILABLE; input nested too deeply
+(RecursionError, the parsers' depth limit) -> INVALID_ARGUMENT; anything else -> INTERNAL,
 whose message says nothing about the cause (the server log has it)."""
 
 from __future__ import annotations
@@ -14,9 +16,15 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from concurrent.futures import CancelledError as FutureCancelled
+
+from logic import LFParseError
+from logic.prolog_pool import WorkerDied
+from logic.prolog_worker import PrologError
+
 from .service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted,
-    ServiceError,
+    ServiceError, WorkerLost,
 )
 
 log = logging.getLogger("ambit.server")
@@ -31,11 +39,37 @@ _CODES: dict[type, grpc.StatusCode] = {
     DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
     Cancelled: grpc.StatusCode.CANCELLED,
     ModelUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
+    WorkerLost: grpc.StatusCode.UNAVAILABLE,
 }
+
+
+def normalise(exc: BaseException) -> BaseException:
+    """Errors from below the service (logic, Python) that are not server faults, as the
+    ServiceError they mean: input nested past Python's recursion limit (or the parsers'
+    depth limit) is bad input; a Prolog call cancelled or out of budget is what its reason
+    says. Anything else is returned as it is."""
+    if isinstance(exc, RecursionError):
+        return InvalidField("request", "nested too deeply to read (a formula, term or JSON value)",
+                            reason="TOO_DEEP")
+    if isinstance(exc, LFParseError):
+        return MalformedLF("lf", exc)
+    if isinstance(exc, WorkerDied):
+        return WorkerLost(str(exc))
+    if isinstance(exc, FutureCancelled):
+        return Cancelled("request cancelled: its Prolog work was stopped")
+    if isinstance(exc, PrologError):
+        if exc.reason == "cancelled":
+            return Cancelled("request cancelled: its Prolog work was stopped")
+        if exc.timed_out:
+            return DeadlineExceeded("Prolog budget exhausted")
+        if exc.reason in ("inference_limit", "memory"):
+            return PrologExhausted(f"stopped by a Prolog resource limit ({exc.reason})", exc.reason)
+    return exc
 
 
 def code_of(exc: BaseException) -> grpc.StatusCode:
     """The status code for an exception (INTERNAL for anything but a known ServiceError)."""
+    exc = normalise(exc)
     for kind in type(exc).__mro__:
         if kind in _CODES:
             return _CODES[kind]
@@ -68,6 +102,7 @@ def _details(exc: BaseException) -> list[Message]:
 
 def to_status(exc: BaseException) -> status_pb2.Status:
     """The `google.rpc.Status` for an exception, with its error details packed."""
+    exc = normalise(exc)
     code = code_of(exc)
     message = exc.message if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL else INTERNAL_MESSAGE
     packed = []

@@ -121,6 +121,7 @@ class AmbitCore:
         prompt = prompting.prompt(query, self.limits)
         params, grammar = prompting.decoding(query.decoding, fmt, self.limits)
         worker = self._worker()
+        validate.context(worker.backend, prompt, params.max_tokens, "prompt")
         try:
             fut = worker.submit_call(lambda backend: backend.decode(prompt, fmt, params, grammar, deadline.expired))
         except QueueFull as e:

@@ -61,3 +61,8 @@ class DeadlineExceeded(ServiceError):
 
 class Cancelled(ServiceError):
     """The client went away, or the request was cancelled."""
+
+
+class WorkerLost(ServiceError):
+    """The Prolog worker processes running this work died (it was retried once): UNAVAILABLE,
+    so the client may retry, here or on another server."""

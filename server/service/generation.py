@@ -11,7 +11,7 @@ from ..limits import Limits
 from ..model import DecodeStopped, GenerateParams
 from . import validate
 from .deadline import Deadline
-from .errors import Cancelled, InvalidField, Overloaded
+from .errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
 from .scoring import wait_for
 
 ROLES = ("system", "user", "assistant")
@@ -62,8 +62,11 @@ def params(query: GenerateQuery, limits: Limits, has_template: bool) -> Generate
 
 def generate(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> Any:
     """The model's reply (an engine `Generation`), run on the model worker."""
+    if not hasattr(worker.backend, "generate"):
+        raise ModelUnavailable("this server's model backend does not generate text")
     has_template = bool(getattr(worker.backend, "has_chat_template", lambda: False)())
     p = params(query, limits, has_template)
+    validate.context(worker.backend, "\n".join(c for _, c in query.messages), p.max_new_tokens, "messages")
     try:
         fut = worker.submit_call(lambda backend: backend.generate(list(query.messages), p, deadline.expired))
     except QueueFull as e:

@@ -46,7 +46,9 @@ def read_instance(query: RaddQuery, limits: Limits) -> Any:
         raise InvalidField("text", "set either text or instance_json", reason="EMPTY")
     value = validate.text(query.value, query.source, limits.max_prompt_chars)
     try:
-        return parse_prompt(value) if query.source == "text" else RaddInstance.from_dict(json.loads(value))
+        if query.source == "text":
+            return parse_prompt(value)
+        return RaddInstance.from_dict(json.loads(validate.json_depth(value, query.source)))
     except (ValueError, KeyError, TypeError) as e:  # RaddParseError and JSON errors are ValueErrors
         raise InvalidField(query.source, f"not a RADD instance: {e}", reason="BAD_INSTANCE") from None
 

@@ -42,6 +42,9 @@ def check(query: ScoreQuery, limits: Limits, field: str = "") -> None:
 def submit(worker: ModelWorker, query: ScoreQuery, limits: Limits, field: str = "") -> Future:
     """The checked query queued on the model worker; Overloaded when the queue is full."""
     check(query, limits, field)
+    encode = getattr(getattr(worker.backend, "lm", None), "encode", None)
+    longest = max((len(encode(c)) for c in query.candidates), default=0) if encode else 0
+    validate.context(worker.backend, query.prompt, longest + int(query.end_marker), f"{field}prompt")
     try:
         return worker.submit_score(query.prompt, list(query.candidates), query.end_marker)
     except QueueFull as e:

@@ -45,6 +45,19 @@ FOL_BEAM = [
 
 
 @dataclass
+class FakeGeneration:
+    """What the engine's `Generation` carries."""
+
+    text: str
+    prompt: str
+    chat_template: bool
+    prompt_tokens: int
+    new_tokens: int
+    finish_reason: str
+    seconds: float
+
+
+@dataclass
 class FakeBackend:
     """Same interface as server.model.ModelBackend; scores are a pure function of the text.
 
@@ -81,6 +94,15 @@ class FakeBackend:
                 raise RuntimeError("simulated engine fault")
             out.append([self._score(prompt, c, end_marker) for c in cands])
         return out
+
+    def generate(self, turns, params, should_stop):
+        """The last turn's words, reversed, one "step" per word (should_stop checked between)."""
+        words = turns[-1][1].split()[::-1][: params.max_new_tokens]
+        for _ in words:
+            if should_stop():
+                raise DecodeStopped("stopped")
+        return FakeGeneration(" ".join(words), turns[-1][1], False, len(turns[-1][1].split()), len(words),
+                              "length" if len(words) == params.max_new_tokens else "stop", 0.0)
 
     def decode(self, prompt, fmt, params, grammar, should_stop):
         self.decoded.append((prompt, grammar))

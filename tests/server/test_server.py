@@ -344,7 +344,7 @@ def test_health_serving_then_not_serving_while_draining():
         h = health_pb2_grpc.HealthStub(ch)
         for name in ("", "ambit.v1.AmbitService"):
             assert h.Check(health_pb2.HealthCheckRequest(service=name)).status == health_pb2.HealthCheckResponse.SERVING
-        r.health.enter_graceful_shutdown()
+        r.drain()
         assert h.Check(health_pb2.HealthCheckRequest()).status == health_pb2.HealthCheckResponse.NOT_SERVING
     r.stop(0)
 

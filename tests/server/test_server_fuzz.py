@@ -1,5 +1,6 @@
 """A slice of the fuzzing campaign (`benchmarks/fuzz_server.py`) against a real server on
-localhost: random and mutated requests for every RPC, then the campaign's targets."""
+localhost: random and mutated requests for every RPC (most reaching Prolog), the attack
+scenarios, then the campaign's targets."""
 
 from __future__ import annotations
 
@@ -29,4 +30,6 @@ def test_fuzz_slice_meets_the_targets():
     assert report["alive"], report["alive_after"]
     assert report["rss_ratio"] <= 1.2
     assert report["statuses"].get("INVALID_ARGUMENT", 0) > 0 and report["wire_rejected"] > 0
+    assert report["internal"] == 0 and report["reached_prolog_share"] >= 0.5
+    assert report["scenarios"]["ok"], report["scenarios"]
     assert fuzz.targets_met(report)

@@ -18,6 +18,7 @@ from proto.ambit.v1 import ambit_pb2 as pb
 from proto.ambit.v1 import ambit_pb2_grpc
 from server.app import SERVICE_NAME
 from server.interceptor import RpcInterceptor
+from server.loop import LoopThread
 from server.service import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
 )
@@ -49,14 +50,22 @@ class RaisingServicer(ambit_pb2_grpc.AmbitServiceServicer):
 def setup():
     stats = Stats()
     servicer = RaisingServicer()
-    server = grpc.server(futures.ThreadPoolExecutor(4), interceptors=[RpcInterceptor(stats, SERVICE_NAME)])
-    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(servicer, server)
-    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(), server)
+    loop, pool = LoopThread(), futures.ThreadPoolExecutor(4)
+
+    async def make() -> grpc.aio.Server:
+        server = grpc.aio.server(interceptors=[RpcInterceptor(stats, SERVICE_NAME, pool)])
+        ambit_pb2_grpc.add_AmbitServiceServicer_to_server(servicer, server)
+        health_pb2_grpc.add_HealthServicer_to_server(health.aio.HealthServicer(), server)
+        return server
+
+    server = loop.call(make)
     port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
+    loop.call(server.start)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
         yield servicer, stats, ambit_pb2_grpc.AmbitServiceStub(ch), health_pb2_grpc.HealthStub(ch)
-    server.stop(0)
+    loop.call(lambda: server.stop(0))
+    loop.close()
+    pool.shutdown()
 
 
 def _malformed() -> MalformedLF:
