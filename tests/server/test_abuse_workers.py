@@ -59,19 +59,21 @@ def test_a_killed_worker_loses_no_item_and_is_replaced(server):
     with grpc.insecure_channel(server.address) as ch:
         stub = ambit_pb2_grpc.AmbitServiceStub(ch)
         out: list = []
-        t = threading.Thread(target=lambda: out.extend(_batch(stub, 24)))
+        # long enough to be in flight when the kill comes (Prolog got faster: keep a margin)
+        t = threading.Thread(target=lambda: out.extend(_batch(stub, 240)))
         t.start()
         time.sleep(1.5)
+        assert t.is_alive(), "the batch ended before the kill: make it longer"
         os.kill(pool.pids()[0], signal.SIGKILL)
         t.join(GUARD_S)
-        assert len(out) == 24 and [r.index for r in out] == list(range(24))
+        assert len(out) == 240 and [r.index for r in out] == list(range(240))
         assert all(r.status.code == 0 and r.response.verdict for r in out), [r.status for r in out if r.status.code]
-        assert pool.restarts >= before + 1 and _wait_for(lambda: len(pool.pids()) == 2)
+        assert _wait_for(lambda: pool.restarts >= before + 1) and _wait_for(lambda: len(pool.pids()) == 2)
         again = _batch(stub, 8)
         assert all(r.status.code == 0 for r in again)
 
 
-def test_health_not_serving_only_while_no_worker_can_work(server):
+def test_health_not_serving_only_while_no_worker_can_work(server, monkeypatch):
     pool = _pool()
     assert _wait_for(lambda: len(pool.pids()) == 2)
     seen: list[int] = []
@@ -82,6 +84,13 @@ def test_health_not_serving_only_while_no_worker_can_work(server):
         time.sleep(0.6)
         assert health.Check(health_pb2.HealthCheckRequest()).status == health_pb2.HealthCheckResponse.SERVING
         assert _wait_for(lambda: len(pool.pids()) == 2)
+        start = pool._start
+
+        def slow_start(slot: int):  # replacements take 2 s: health polls (every 0.25 s) must see the gap
+            time.sleep(2.0)
+            return start(slot)
+
+        monkeypatch.setattr(pool, "_start", slow_start)
         for pid in pool.pids():
             os.kill(pid, signal.SIGKILL)
 
