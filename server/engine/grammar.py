@@ -74,7 +74,10 @@ def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch
     if device.type == "cpu":
         bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :vocab]
         return torch.from_numpy(bits.view(bool))
-    w = torch.from_numpy(words).to(device, non_blocking=True)
+    w = torch.from_numpy(words)
+    if device.type == "cuda":  # from pageable memory the copy would first wait for the queued forward pass
+        w = w.pin_memory()
+    w = w.to(device, non_blocking=True)
     return ((w[:, :, None] >> _SHIFTS.to(device, non_blocking=True)) & 1).bool().flatten(1)[:, :vocab]
 
 
