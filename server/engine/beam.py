@@ -45,6 +45,7 @@ from .kv import KVStepper
 from .loading import LoadedModel
 
 _NEG_INF = float("-inf")
+_FIRST_READ = 256  # candidates of the fallback's first read (all allowed ones can be ~10^5: ms to convert)
 
 
 class BeamSearch:
@@ -128,7 +129,7 @@ class BeamSearch:
         if mask is not None:
             scores.masked_fill_(~mask, _NEG_INF)
         scores[:, self.end_ids] = _NEG_INF
-        if stopped:
+        if stopped and mask is None:  # a mask's stopped rows admit nothing already (no index upload)
             scores[stopped] = _NEG_INF
         k = min(scores.shape[1], self.beam + self.topk_margin)
         vals, idx = torch.topk(scores, k, dim=-1)
@@ -189,13 +190,16 @@ class BeamSearch:
         n_ok = int(torch.isfinite(cand).sum())
         vals, order = torch.topk(cand, n_ok)
         live: list[tuple[Path, int]] = []
-        for s, j in zip(vals.tolist(), order.tolist()):
-            b, t = divmod(j, vocab)
-            child = self._child(beams[b], b, t, s, children)
-            if child is not None:
-                live.append((child, b))
-                if len(live) == self.beam:
-                    break
+        lo, size = 0, _FIRST_READ
+        while lo < n_ok:  # read the ranking in growing slices: the first almost always suffices
+            for s, j in zip(vals[lo: lo + size].tolist(), order[lo: lo + size].tolist()):
+                b, t = divmod(j, vocab)
+                child = self._child(beams[b], b, t, s, children)
+                if child is not None:
+                    live.append((child, b))
+                    if len(live) == self.beam:
+                        return live
+            lo, size = lo + size, 2 * size
         return live
 
     def _child(self, parent: Path, b: int, t: int, score: float,

@@ -45,7 +45,14 @@ import torch
 from .loading import LoadedModel
 from .scope import scope_ok
 
-_SHIFTS = torch.arange(32, dtype=torch.int32)
+_SHIFTS: dict[torch.device, torch.Tensor] = {}  # bit positions 0..31 on each device, uploaded once
+
+
+def _shifts(device: torch.device) -> torch.Tensor:
+    """0..31 on `device` (an upload per mask from pageable memory would wait for the queued forward)."""
+    if device not in _SHIFTS:
+        _SHIFTS[device] = torch.arange(32, dtype=torch.int32, device=device)
+    return _SHIFTS[device]
 
 
 def split_lead(prompt: str) -> tuple[str, str]:
@@ -78,7 +85,7 @@ def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch
     if device.type == "cuda":  # from pageable memory the copy would first wait for the queued forward pass
         w = w.pin_memory()
     w = w.to(device, non_blocking=True)
-    return ((w[:, :, None] >> _SHIFTS.to(device, non_blocking=True)) & 1).bool().flatten(1)[:, :vocab]
+    return ((w[:, :, None] >> _shifts(device)) & 1).bool().flatten(1)[:, :vocab]
 
 
 class GrammarTables:

@@ -22,7 +22,7 @@ def reference_search(dec: Decoder) -> Search:
     (score = log-prob + end log-prob, the best per text), then the children of all beams under full
     masks, best total log-prob first, and the first `beam` that `append` accepts live on."""
     lm = dec.lm
-    end_ids = torch.tensor(lm.end_token_ids())
+    end_ids = torch.tensor(lm.end_token_ids(), device=lm.device)
 
     def search(prompt: str, fmt: str, grammar: str | None, *, beam: int, max_tokens: int, constrained: bool,
                early_stop: bool) -> list[Hypothesis]:
@@ -46,7 +46,7 @@ def reference_search(dec: Decoder) -> Search:
             if mask is not None:
                 scores.masked_fill_(~mask, float("-inf"))
             scores[:, end_ids] = float("-inf")
-            total = (scores + torch.tensor([p.logprob for p in beams])[:, None]).flatten()
+            total = (scores + torch.tensor([p.logprob for p in beams], device=lm.device)[:, None]).flatten()
             vals, order = torch.sort(total, descending=True)
             live: list[tuple[Path, int]] = []
             for s, j in zip(vals.tolist(), order.tolist()):
@@ -114,3 +114,19 @@ def test_eager_masks_count_and_wait(tiny_lm):
     finally:
         threading.Thread.start = original
     assert not any(name.startswith("ambit-masks") for name in seen)
+
+
+def test_fallback_read_in_slices_changes_nothing(tiny_lm, monkeypatch):
+    """The fallback reads its ranking in growing slices; slices of 1, 2, 4, ... give the same dump
+    (and the fallback does run in these cases)."""
+    from server.engine import beam
+
+    lazy = Decoder(tiny_lm, eager_masks=False)
+    whole = dump(decoder_search(lazy), FAST)
+    calls = []
+    original = beam.BeamSearch._select_masked
+    monkeypatch.setattr(beam.BeamSearch, "_select_masked", lambda self, *a: calls.append(1) or original(self, *a))
+    monkeypatch.setattr(beam, "_FIRST_READ", 1)
+    assert dump(decoder_search(lazy), FAST) == whole
+    assert len(calls) > 0
+    assert dump(decoder_search(Decoder(tiny_lm, eager_masks=True)), FAST) == whole
