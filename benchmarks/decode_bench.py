@@ -5,7 +5,8 @@
 (b) constrained beam-5 wall / unconstrained beam-5 wall on the same prompts, both run for the
     same number of steps (target <= 1.10); on a CPU also `b_eager_*`: constrained with eager masks
     forced on (the accelerator's code path: masks filled on a worker thread during the forward),
-    and the time per step it waited for them;
+    and the time per step it waited for them; `b_host_ms_per_step`: each mode's time per step outside
+    the forward passes (on an accelerator that runs ahead of the host, the part the device waits for);
 (c) scoring 5 candidates after a shared prompt / scoring 1 (target <= 1.6);
 (d) tokens/s: beam rows advanced per second, sampled tokens per second, scored tokens per second;
 (e) `Scorer.score_batch` over 16 AmP-like items (few-shot prompts of different lengths, ~400
@@ -160,6 +161,7 @@ def main() -> None:
     eager_dec = Decoder(lm, eager_masks=True) if lm.device.type == "cpu" else None
     modes: list = [True, False] + (["eager"] if eager_dec else [])
     fractions, step_us, eager_us, rows, steps = [], [], [], 0, 0
+    host_ms = {m: [] for m in modes}  # per step, outside the forward passes: what an async device waits for
     wall = {m: 0.0 for m in modes}
     cpu = {m: 0.0 for m in modes}
     for i, p in enumerate(prompts):  # every mode on the same prompt, the order rotated per prompt
@@ -171,6 +173,7 @@ def main() -> None:
             wall[mode] += w
             cpu[mode] += c
             stats[mode] = res.stats
+            host_ms[mode].append(1e3 * (res.stats.total_s - res.stats.model_s) / res.stats.steps)
         st = stats[True]
         fractions.append(st.grammar_s / st.total_s)
         step_us.append(1e6 * st.grammar_s / st.steps)
@@ -228,6 +231,8 @@ def main() -> None:
             "b_eager_constrained_over_unconstrained_cpu": round(cpu["eager"] / cpu[False], 3),
             "b_eager_constrained_wall_s": round(wall["eager"], 2),
             "b_eager_grammar_wait_us_per_step": round(statistics.mean(eager_us), 1)} if eager_dec else {}),
+        "b_host_ms_per_step": {("eager" if m == "eager" else "constrained" if m else "unconstrained"):
+                               round(statistics.mean(v), 3) for m, v in host_ms.items()},
         "c_score5_over_score1_wall": round(min(five_w) / min(one_w), 3),
         "c_score5_over_score1_cpu": round(min(five_c) / min(one_c), 3),
         "c_score1_s": round(min(one_w), 4),

@@ -21,8 +21,8 @@ agrees with the scorer. Sampling keeps any path (`canonical=False`): only the gr
 
 Masks. `allowed_next` fills the masks of many matchers at once (llguidance's batched
 `fill_next_token_bitmask_par`, through `llguidance.numpy`) into a packed int32 array and unpacks
-the bits with numpy on a CPU (one copy of the packed words and a shift on the device otherwise) for
-a `masked_fill`. Measured here on the default model's 49,152-token vocabulary with 5 FOL matchers
+the bits with numpy on a CPU (one copy of the packed words, from pinned memory on CUDA, and a shift
+on the device otherwise) for a `masked_fill`. Measured here on the default model's 49,152-token vocabulary with 5 FOL matchers
 (one thread): one `compute_bitmask()` per matcher plus unpacking ~790 us; the batched fill plus
 numpy unpacking ~420 us. Never import `llguidance.torch`: its `@torch.compile` kernel pulls in
 `torch._dynamo` at import (2-5 s here, charged to the first decode that needs a full mask: it was
