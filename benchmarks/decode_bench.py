@@ -3,7 +3,10 @@
 (a) grammar overhead per decode step (llguidance checks, masks, canonical/scope checks) as a
     fraction of the step, constrained beam-5 (target <= 5% mean);
 (b) constrained beam-5 wall / unconstrained beam-5 wall on the same prompts, both run for the
-    same number of steps (target <= 1.10);
+    same number of steps (target <= 1.10); on a CPU also `b_eager_*`: constrained with eager masks
+    forced on (the accelerator's code path: masks filled on a worker thread during the forward),
+    and the time per step it waited for them; `b_host_ms_per_step`: each mode's time per step outside
+    the forward passes (on an accelerator that runs ahead of the host, the part the device waits for);
 (c) scoring 5 candidates after a shared prompt / scoring 1 (target <= 1.6);
 (d) tokens/s: beam rows advanced per second, sampled tokens per second, scored tokens per second;
 (e) `Scorer.score_batch` over 16 AmP-like items (few-shot prompts of different lengths, ~400
@@ -153,20 +156,29 @@ def main() -> None:
     dec.beam_search(prompts[0], beam=2, max_tokens=2)  # warm-up: tokenizer tables, grammar compile
     dec.beam_search(prompts[0], beam=2, max_tokens=2, constrained=False)
 
-    fractions, step_us, rows, steps = [], [], 0, 0
-    wall = {True: 0.0, False: 0.0}
-    cpu = {True: 0.0, False: 0.0}
-    for i, p in enumerate(prompts):  # both modes on the same prompt, in alternating order
+    # modes: True / False = constrained / unconstrained with the device's default masks; "eager" =
+    # constrained with eager masks forced on (on a CPU: the accelerator's code path, its host cost)
+    eager_dec = Decoder(lm, eager_masks=True) if lm.device.type == "cpu" else None
+    modes: list = [True, False] + (["eager"] if eager_dec else [])
+    fractions, step_us, eager_us, rows, steps = [], [], [], 0, 0
+    host_ms = {m: [] for m in modes}  # per step, outside the forward passes: what an async device waits for
+    wall = {m: 0.0 for m in modes}
+    cpu = {m: 0.0 for m in modes}
+    for i, p in enumerate(prompts):  # every mode on the same prompt, the order rotated per prompt
         stats = {}
-        for constrained in ((True, False) if i % 2 == 0 else (False, True)):
-            res, w, c = timed(lambda: dec.beam_search(p, beam=args.beam, max_tokens=args.max_tokens,
-                                                      constrained=constrained, early_stop=False))
-            wall[constrained] += w
-            cpu[constrained] += c
-            stats[constrained] = res.stats
+        for mode in modes[i % len(modes):] + modes[: i % len(modes)]:
+            d = eager_dec if mode == "eager" else dec
+            res, w, c = timed(lambda: d.beam_search(p, beam=args.beam, max_tokens=args.max_tokens,
+                                                    constrained=mode is not False, early_stop=False))
+            wall[mode] += w
+            cpu[mode] += c
+            stats[mode] = res.stats
+            host_ms[mode].append(1e3 * (res.stats.total_s - res.stats.model_s) / res.stats.steps)
         st = stats[True]
         fractions.append(st.grammar_s / st.total_s)
         step_us.append(1e6 * st.grammar_s / st.steps)
+        if eager_dec:
+            eager_us.append(1e6 * stats["eager"].grammar_s / stats["eager"].steps)
         rows += st.tokens
         steps += st.steps
         if stats[False].tokens != st.tokens:
@@ -215,6 +227,12 @@ def main() -> None:
         "b_constrained_over_unconstrained_cpu": round(cpu[True] / cpu[False], 3),
         "b_constrained_wall_s": round(wall[True], 2),
         "b_unconstrained_wall_s": round(wall[False], 2),
+        **({"b_eager_constrained_over_unconstrained_wall": round(wall["eager"] / wall[False], 3),
+            "b_eager_constrained_over_unconstrained_cpu": round(cpu["eager"] / cpu[False], 3),
+            "b_eager_constrained_wall_s": round(wall["eager"], 2),
+            "b_eager_grammar_wait_us_per_step": round(statistics.mean(eager_us), 1)} if eager_dec else {}),
+        "b_host_ms_per_step": {("eager" if m == "eager" else "constrained" if m else "unconstrained"):
+                               round(statistics.mean(v), 3) for m, v in host_ms.items()},
         "c_score5_over_score1_wall": round(min(five_w) / min(one_w), 3),
         "c_score5_over_score1_cpu": round(min(five_c) / min(one_c), 3),
         "c_score1_s": round(min(one_w), 4),

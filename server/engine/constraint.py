@@ -39,7 +39,8 @@ class Constraint(Protocol):
 
     def allowed_next(self, parses: Sequence[PartialParse], vocab: int, device: torch.device) -> torch.Tensor | None:
         """Bool [len(parses), vocab] on `device`: the tokens each state's grammar admits next
-        (a necessary condition; `append` has the last word); None when every token is."""
+        (a necessary condition; `append` has the last word; all False for a stopped state); None
+        when every token is."""
         ...
 
 

@@ -21,8 +21,8 @@ agrees with the scorer. Sampling keeps any path (`canonical=False`): only the gr
 
 Masks. `allowed_next` fills the masks of many matchers at once (llguidance's batched
 `fill_next_token_bitmask_par`, through `llguidance.numpy`) into a packed int32 array and unpacks
-the bits with numpy on a CPU (one copy of the packed words and a shift on the device otherwise) for
-a `masked_fill`. Measured here on the default model's 49,152-token vocabulary with 5 FOL matchers
+the bits with numpy on a CPU (one copy of the packed words, from pinned memory on CUDA, and a shift
+on the device otherwise) for a `masked_fill`. Measured here on the default model's 49,152-token vocabulary with 5 FOL matchers
 (one thread): one `compute_bitmask()` per matcher plus unpacking ~790 us; the batched fill plus
 numpy unpacking ~420 us. Never import `llguidance.torch`: its `@torch.compile` kernel pulls in
 `torch._dynamo` at import (2-5 s here, charged to the first decode that needs a full mask: it was
@@ -45,7 +45,14 @@ import torch
 from .loading import LoadedModel
 from .scope import scope_ok
 
-_SHIFTS = torch.arange(32, dtype=torch.int32)
+_SHIFTS: dict[torch.device, torch.Tensor] = {}  # bit positions 0..31 on each device, uploaded once
+
+
+def _shifts(device: torch.device) -> torch.Tensor:
+    """0..31 on `device` (an upload per mask from pageable memory would wait for the queued forward)."""
+    if device not in _SHIFTS:
+        _SHIFTS[device] = torch.arange(32, dtype=torch.int32, device=device)
+    return _SHIFTS[device]
 
 
 def split_lead(prompt: str) -> tuple[str, str]:
@@ -74,8 +81,11 @@ def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch
     if device.type == "cpu":
         bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :vocab]
         return torch.from_numpy(bits.view(bool))
-    w = torch.from_numpy(words).to(device, non_blocking=True)
-    return ((w[:, :, None] >> _SHIFTS.to(device, non_blocking=True)) & 1).bool().flatten(1)[:, :vocab]
+    w = torch.from_numpy(words)
+    if device.type == "cuda":  # from pageable memory the copy would first wait for the queued forward pass
+        w = w.pin_memory()
+    w = w.to(device, non_blocking=True)
+    return ((w[:, :, None] >> _shifts(device)) & 1).bool().flatten(1)[:, :vocab]
 
 
 class GrammarTables:
