@@ -1,0 +1,24 @@
+"""A second, plaintext port that serves only gRPC health (`--health-port`).
+
+Kubernetes' `grpc:` probes and the image's HEALTHCHECK speak plaintext without a token; a server
+on TLS cannot answer them on its own port. This port shares the main server's health servicer
+(SERVING once ready, NOT_SERVING while draining) and exposes nothing else.
+"""
+
+from __future__ import annotations
+
+from concurrent import futures
+
+import grpc
+from grpc_health.v1 import health, health_pb2_grpc
+
+
+def serve_health(servicer: health.HealthServicer, host: str, port: int) -> tuple[grpc.Server, int]:
+    """Start a plaintext server with only `servicer` on host:port; the server and its bound port."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="ambit-health"))
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot bind the health port {host}:{port}")
+    server.start()
+    return server, bound
