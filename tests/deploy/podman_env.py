@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -107,12 +108,13 @@ def local_torch_wheel() -> Path | None:
 
 def build_image(podman: Podman, tag: str, timeout: float) -> tuple[subprocess.CompletedProcess, float]:
     """`podman build` of deploy/Containerfile into `tag` (layers cached in the store); the result
-    and the seconds it took."""
+    and the seconds it took. Past `timeout` the build is interrupted (subprocess.TimeoutExpired);
+    the steps it finished stay cached, so a later run goes on from there."""
     import time
 
     base = podman.base_image()
     args = ["build", "--isolation", "chroot", "--network", "host", "--format", "docker",
-            "-f", str(REPO / "deploy" / "Containerfile"), "--build-arg", f"BASE={base}", "-t", tag]
+            "-f", str(REPO / "deploy" / "Containerfile"), "--build-arg", f"BASE={base}"]
     wheel = local_torch_wheel()
     if wheel is not None:
         dest = REPO / "deploy" / "wheels" / wheel.name  # git-ignored there
@@ -123,5 +125,26 @@ def build_image(podman: Podman, tag: str, timeout: float) -> tuple[subprocess.Co
     if ca.exists():  # the host's trust (a TLS-intercepting proxy's CA included) for pip in the build
         args += ["-v", f"{ca}:/run/host-ca.crt:ro", "--build-arg", "CA_BUNDLE=/run/host-ca.crt"]
     t0 = time.monotonic()
-    out = podman.run(*args, str(REPO), timeout=timeout)
+    out = _build(podman, [*args, "--target", "build", "-t", f"{tag}-build"], timeout)  # keeps stage 1 tagged
+    if out.returncode == 0:
+        out = _build(podman, [*args, "-t", tag], timeout - (time.monotonic() - t0))
+    if out.returncode == 0:  # superseded images (older sources) go; the tagged chains stay as the cache
+        podman.run("image", "prune", "-f", timeout=600)
     return out, time.monotonic() - t0
+
+
+def _build(podman: Podman, args: list[str], timeout: float) -> subprocess.CompletedProcess:
+    # its own process group: on a timeout the build's children (pip, apt) stop with it
+    proc = subprocess.Popen([*podman.base, *args, str(REPO)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGINT)  # podman removes its build container on an interrupt
+        try:
+            proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
