@@ -88,7 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ambit server listening on {running.address}", flush=True)
     health_server = None
     if args.health_port is not None:
-        health_server, health_port = serve_health(running.health, args.host, args.health_port)
+        try:
+            health_server, health_port = serve_health(running.health, args.host, args.health_port)
+        except OSError as e:
+            running.stop(0)
+            print(f"ambit server: --health-port: {e}", file=sys.stderr, flush=True)
+            return 2
         print(f"ambit health listening on {args.host}:{health_port}", flush=True)
     while not running.ready.wait(0.1):
         if stop.is_set():

@@ -17,7 +17,10 @@ def serve_health(servicer: health.HealthServicer, host: str, port: int) -> tuple
     """Start a plaintext server with only `servicer` on host:port; the server and its bound port."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="ambit-health"))
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:  # grpcio raises where older releases returned 0
+        bound = 0
     if bound == 0:
         raise OSError(f"cannot bind the health port {host}:{port}")
     server.start()

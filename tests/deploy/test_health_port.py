@@ -96,3 +96,13 @@ def test_drain_turns_the_health_port_not_serving():
         assert "ambit server stopped" in srv.log()
     finally:
         srv.kill()
+
+
+def test_health_port_in_use_is_a_clear_error():
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "server", "--no-model", "--port", "0", "--health-port", str(port)],
+                           cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and f"--health-port: cannot bind the health port 127.0.0.1:{port}" in r.stderr, r.stderr
