@@ -29,6 +29,15 @@ if ! command -v chromium >/dev/null 2>&1; then
     apt-get install -y -qq chromium >/dev/null
 fi
 
+# podman (runc, which starts containers where crun cannot, and mmdebstrap, which makes a Debian
+# base image without a registry) builds and runs the container image in tests/deploy/test_image.py
+if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 || ! command -v mmdebstrap >/dev/null 2>&1; then
+    echo "[setup] installing podman, runc and mmdebstrap"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq podman runc mmdebstrap >/dev/null
+fi
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     echo "[setup] creating .venv"

@@ -6,6 +6,7 @@ by minute.
     python benchmarks/load_test.py --json                  # 32 clients, 60 s mixed + 2 x 20 s scoring
     python benchmarks/load_test.py --duration 10 --scoring-duration 5 --model default
     python benchmarks/load_test.py --soak 600 --json       # 32 clients, 10 minutes, every RPC kind
+    python benchmarks/load_test.py --servers 3 --json      # requests/s with 1, 2, 3 servers behind one client
     python benchmarks/load_test.py --storm 40 --json       # 50 hard-entailment clients; a bystander's p99
     python benchmarks/load_test.py --silent 1000 --json    # health and an RPC while 1,000 calls stay silent
 
@@ -23,6 +24,12 @@ Phases (each bounded by its duration and by --max-requests):
 code; RESOURCE_EXHAUSTED (the bounded queue at work) is reported apart from real errors.
 Servers bind 127.0.0.1 only. `--model tiny` (default) is a random 2-layer GPT-2 with the real
 GPT-2 vocabulary, built in a temp folder; `--model default` is SmolLM2-135M.
+
+Scaling (`--servers N`): N servers (the same model), and the mixed workload sent through one
+round-robin channel per client (`client.channel.target_for`, what `client eval --server a,b,c`
+dials) over the first 1, 2, ..., N of them, in alternating slices (1..N, N..1, ...) of
+--duration / --scale-rounds seconds each; reported: requests/s per server count and the ratio
+to one server.
 
 Soak (`--soak SECONDS`): one server (a child process, the same model), `--clients` closed-loop
 clients split over five RPCs by SOAK_MIX (ScoreCandidates and ParseDistribution against the
@@ -191,9 +198,9 @@ class Tally:
 
 
 def run_phase(address: str, clients: int, duration: float, max_requests: int, score_share: float,
-              scoring: list, pairs: list, seed: int, timeout: float) -> Tally:
-    """`clients` threads, each with its own channel, calling until `duration` or `max_requests`
-    (requests in flight at the end are waited for and counted)."""
+              scoring: list, pairs: list, seed: int, timeout: float, options: list | None = None) -> Tally:
+    """`clients` threads, each with its own channel (`options`: channel options), calling until
+    `duration` or `max_requests` (requests in flight at the end are waited for and counted)."""
     tally = Tally()
     lock = threading.Lock()
     issued = [0]
@@ -205,7 +212,7 @@ def run_phase(address: str, clients: int, duration: float, max_requests: int, sc
         mixing both in one client would leave every client waiting on the slower RPC."""
         rng = random.Random(seed * 1000 + k)
         scorer = k < n_scorers
-        with grpc.insecure_channel(address) as ch:
+        with grpc.insecure_channel(address, options=options) as ch:
             stub = ambit_pb2_grpc.AmbitServiceStub(ch)
             while time.monotonic() < t_end:
                 with lock:
@@ -454,6 +461,49 @@ def soak_main(args: argparse.Namespace) -> int:
     return 0 if result["errors"] == 0 else 1
 
 
+# --------------------------------------------------------------------------- scaling
+
+
+def scale_main(args: argparse.Namespace) -> int:
+    """Requests/s of the mixed workload over 1..N servers behind one round-robin client."""
+    from client.channel import target_for
+
+    scoring, pairs = workload(args.items, args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="ambit-scale-"))
+    servers: list[Server] = []
+    try:
+        model = {"tiny": lambda: tiny_model(tmp), "default": lambda: None}.get(args.model, lambda: args.model)()
+        servers = [Server(model, ["--max-batch", str(args.max_batch)]) for _ in range(args.servers)]
+        tallies = {k: Tally() for k in range(1, args.servers + 1)}
+        counts = list(tallies)
+        for r in range(args.scale_rounds):
+            for k in (counts if r % 2 == 0 else counts[::-1]):
+                target, options = target_for([s.address for s in servers[:k]])
+                tallies[k].add(run_phase(target, args.clients, args.duration / args.scale_rounds, args.max_requests,
+                                         args.score_share, scoring, pairs, args.seed, args.timeout, options))
+        stats = [srv.stats() for srv in servers]
+    finally:
+        exit_codes = [srv.stop() for srv in servers]
+        shutil.rmtree(tmp, ignore_errors=True)
+    by_count = {k: t.summary(args.clients) for k, t in tallies.items()}
+    one = by_count[1]["rps"]
+    result = {
+        "mode": "scale", "model": args.model, "clients": args.clients, "score_share": args.score_share,
+        "cpus": len(os.sched_getaffinity(0)), "load_average": os.getloadavg()[0],
+        "rps": {k: p["rps"] for k, p in by_count.items()},
+        "ratio_vs_one": {k: round(p["rps"] / one, 3) if one else None for k, p in by_count.items()},
+        "per_server_count": by_count, "server_stats": stats, "server_exit_codes": exit_codes,
+        "errors": sum(p["errors"] for p in by_count.values()),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, p in by_count.items():
+            print(f"{k} server(s) {p['rps']:8.1f} req/s  x{result['ratio_vs_one'][k]}  ok={p['ok']} errors={p['errors']}")
+        print(f"on {result['cpus']} CPUs, load average {result['load_average']:.1f}")
+    return 0 if result["errors"] == 0 else 1
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -499,6 +549,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--silent", type=int, default=None, metavar="N",
                     help="silent mode: N calls that never send their message; health and RPC latency")
     ap.add_argument("--prolog-workers", type=int, default=1, help="storm/silent: the server's --prolog-workers")
+    ap.add_argument("--servers", type=int, default=None, metavar="N",
+                    help="scaling mode: requests/s with 1..N servers behind one round-robin client")
+    ap.add_argument("--scale-rounds", type=int, default=4, help="scaling: alternating rounds over 1..N (default 4)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     if args.storm is not None or args.silent is not None:
@@ -510,6 +563,10 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--soak and --window must be positive")
         return soak_main(args)
     args.max_requests = args.max_requests or 200_000
+    if args.servers is not None:
+        if args.servers < 1 or args.scale_rounds < 1:
+            ap.error("--servers and --scale-rounds must be at least 1")
+        return scale_main(args)
 
     scoring, pairs = workload(args.items, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="ambit-load-"))

@@ -3,7 +3,9 @@
 One address: a plain channel. Several: one channel whose target lists every address under
 the ``ipv4:``/``ipv6:`` resolver (gRPC's own static address list), with the
 ``round_robin`` load-balancing policy, so successive calls go to successive servers
-(gRPC naming doc: ``ipv4:address[:port][,address[:port],...]``).
+(gRPC naming doc: ``ipv4:address[:port][,address[:port],...]``). A ``dns:`` target
+(``dns:///ambit-headless:50051``, a Kubernetes headless Service) balances the same way over
+every address the name resolves to.
 
 Failover: a call that fails with UNAVAILABLE before the server answered (the server died or
 restarted under it) is retried by gRPC itself on the channel's next ready server, up to
@@ -86,6 +88,8 @@ def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
         ("grpc.service_config", SERVICE_CONFIG),
     ]
     if len(servers) == 1:
+        if servers[0].startswith("dns:"):  # one name, many addresses (a headless Service)
+            options.append(("grpc.lb_policy_name", "round_robin"))
         return servers[0], options
     resolved = []
     for addr in servers:

@@ -5,7 +5,8 @@ is how callers learn the port), then `ambit server ready` once the model is load
 is up (health SERVING). SIGTERM/SIGINT: drain, finish in-flight RPCs within --grace, exit 0.
 SIGHUP: re-read --auth-token-file. Security options (`server.security`): --tls-cert/--tls-key
 (TLS), --tls-client-ca (mTLS), --auth-token-file (bearer tokens); a non-loopback --host needs
-TLS and a token file, or --insecure (exit 2 with a message saying what to add).
+TLS and a token file, or --insecure (exit 2 with a message saying what to add). --health-port P
+also serves health alone, plaintext, on a second port (probes that cannot speak TLS).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import threading
 
 from .app import serve
+from .health_port import serve_health
 from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from .security import ServerSecurity
 from .service import DEFAULT_PROLOG_SECONDS
@@ -51,6 +53,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          f"long-lane process, so trivial checks never wait behind hard ones "
                          f"(default {DEFAULT_PROLOG_SLICE_S:g}; 0: one lane)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
+    ap.add_argument("--health-port", type=int, default=None,
+                    help="also serve gRPC health alone, plaintext, on this port of --host (probes that "
+                         "cannot speak TLS: Kubernetes grpc probes, the image's HEALTHCHECK)")
     ap.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
     ap.add_argument("--tls-key", help="PEM private key of --tls-cert")
     ap.add_argument("--tls-client-ca", help="PEM CA bundle: require and verify client certificates (mTLS)")
@@ -105,6 +110,15 @@ def main(argv: list[str] | None = None) -> int:
             "--insecure: serving %s without TLS and a token; anyone who can reach it can use it", args.host)
     signal.signal(signal.SIGHUP, lambda *_: running.reload_tokens())
     print(f"ambit server listening on {running.address}", flush=True)
+    health_server = None
+    if args.health_port is not None:
+        try:
+            health_server, health_port = serve_health(running, args.host, args.health_port)
+        except OSError as e:
+            running.stop(0)
+            print(f"ambit server: --health-port: {e}", file=sys.stderr, flush=True)
+            return 2
+        print(f"ambit health listening on {args.host}:{health_port}", flush=True)
     while not running.ready.wait(0.1):
         if stop.is_set():
             break
@@ -117,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     stop.wait()
     logging.getLogger("ambit.server").info("shutting down (grace %.1f s)", args.grace)
     running.stop(args.grace)
+    if health_server is not None:
+        health_server.stop(0)
     print("ambit server stopped", flush=True)
     return 0
 

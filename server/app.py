@@ -59,6 +59,7 @@ class RunningServer:
     tokens: TokenStore | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     startup_error: BaseException | None = None
+    health_mirrors: list = field(default_factory=list)  # sync HealthServicers kept in step (--health-port)
     _stopped: bool = False
 
     @property
@@ -82,14 +83,30 @@ class RunningServer:
             raise RuntimeError(f"server startup failed: {self.startup_error}") from self.startup_error
 
     def set_health(self, status: int) -> None:
-        """The same health status for the server as a whole and for AmbitService."""
+        """The same health status for the server as a whole and for AmbitService (and on the
+        health port's servicer, when there is one)."""
         _set_health(self.loop, self.health, status)
+        for mirror in self.health_mirrors:
+            for name in ("", SERVICE_NAME):
+                mirror.set(name, status)
+
+    def mirror_health(self, servicer: health.HealthServicer) -> None:
+        """Keep `servicer` (a sync HealthServicer of another port) at this server's status."""
+        self.health_mirrors.append(servicer)
+        up = self.serving.is_set() and not self.draining.is_set()
+        status = health_pb2.HealthCheckResponse.SERVING if up else health_pb2.HealthCheckResponse.NOT_SERVING
+        for name in ("", SERVICE_NAME):
+            servicer.set(name, status)
+        if self.draining.is_set():
+            servicer.enter_graceful_shutdown()
 
     def drain(self) -> None:
         """Health NOT_SERVING (for good) and new AmbitService calls UNAVAILABLE; calls in
         flight go on."""
         self.draining.set()
         self.loop.call(self.health.enter_graceful_shutdown)
+        for mirror in self.health_mirrors:
+            mirror.enter_graceful_shutdown()
 
     def stop(self, grace: float | None = 5.0) -> None:
         """Drain: health NOT_SERVING and new calls UNAVAILABLE at once, in-flight RPCs get
