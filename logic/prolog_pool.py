@@ -29,7 +29,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .prolog_worker import CancelScope, cancelled_error, current_scope
+from .prolog_worker import CancelScope, cancelled_error, chain_future, current_scope
 
 log = logging.getLogger("ambit.prolog_pool")
 
@@ -199,7 +199,7 @@ class PrologPool:
                 f"process); the work may crash Prolog ({why})"))
             return
         retry = _Task(task.fn, task.args, task.kwargs, Future(), task.scope, task.attempts + 1)
-        retry.future.add_done_callback(lambda f: _copy(f, task.future))
+        retry.future.add_done_callback(lambda f: chain_future(f, task.future))
         self._tasks.put(retry)
 
     def _run(self, task: _Task, proc: Any, conn: Any) -> bool:
@@ -239,17 +239,6 @@ class PrologPool:
                     task.future.set_exception(cancelled_error())  # so it is not retried
                     proc.kill()
                     return False
-
-
-def _copy(src: Future, dst: Future) -> None:
-    if dst.done():
-        return
-    if src.cancelled():
-        dst.set_exception(cancelled_error())
-    elif src.exception() is not None:
-        dst.set_exception(src.exception())
-    else:
-        dst.set_result(src.result())
 
 
 def _child_main(conn: Any) -> None:

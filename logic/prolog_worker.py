@@ -396,11 +396,11 @@ class PrologWorker:
             error = None if f.cancelled() else f.exception()
             sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
             if not sliced:
-                _chain(f, outer)
+                chain_future(f, outer)
                 return
             left = time_limit - (time.monotonic() - started)
             if left <= 0:
-                _chain(f, outer)
+                chain_future(f, outer)
                 return
             from . import prolog_pool
 
@@ -412,7 +412,7 @@ class PrologWorker:
             def done(g: Future) -> None:
                 if scope is not None and scope.owner:  # long-lane time counts against its owner too
                     self._charge(scope.owner, time.monotonic() - moved_at)
-                _chain(g, outer)
+                chain_future(g, outer)
 
             second.add_done_callback(done)
 
@@ -511,7 +511,7 @@ class _OneLane:
         return getattr(self._worker, name)
 
 
-def _chain(src: Future, dst: Future) -> None:
+def chain_future(src: Future, dst: Future) -> None:
     """Hand `src`'s outcome to `dst` (a cancelled `src` is PrologError `cancelled`)."""
     if dst.done():
         return
