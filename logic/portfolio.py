@@ -195,62 +195,21 @@ def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
     return out
 
 
-class EMember:
-    """E: one process per part (axioms ⊢ conjecture); Theorem settles a part as unsat (the TSTP
-    derivation kept), CounterSatisfiable as sat (E's saturation, without a model)."""
+class _PerPartMember:
+    """A prover that checks each part on its own thread (E, Z3): `launch` starts one check (under
+    the member's lock, so a race already over starts nothing), `settle` waits for it and posts
+    its Answer or names its reason; `stop` ends the checks still running."""
 
-    name = "eprover"
+    name = ""
 
-    def start(self, q, budget, post, done):
-        procs: dict[str, eprover.EProcess] = {}
-        stopped = threading.Event()
-        reasons: dict[str, str] = {}
-        left = [len(q.parts)]
-        lock = threading.Lock()
+    def launch(self, part: Part, budget: Budget) -> Any:
+        raise NotImplementedError
 
-        def work(part: Part) -> None:
-            t0 = time.perf_counter()
-            r = eprover.EResult(None)
-            try:
-                with lock:  # started here, on the member's thread: an answer from another prover
-                    if not stopped.is_set():  # may already have made this run pointless
-                        procs[part.name] = eprover.EProcess(eprover.problem(part.axioms, part.conjecture),
-                                                            budget.left(), budget.proof_object)
-                if part.name in procs:
-                    r = procs[part.name].result()
-            except Exception as e:  # noqa: BLE001 - E failing is this member's reason, the others go on
-                reasons[part.name] = f"error: {e}"
-            if r.proved is True:
-                ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.output == "CNFRefutation" else {}
-                post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0))
-            elif r.proved is False:
-                post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
-            else:
-                reasons.setdefault(part.name, f"SZS status {r.status}" if r.status else "stopped")
-            with lock:
-                left[0] -= 1
-                if left[0] == 0:
-                    done(self.name, reasons)
-
-        def stop() -> None:
-            with lock:
-                stopped.set()
-                for p in procs.values():
-                    p.stop()
-
-        for part in q.parts:
-            _thread(lambda part=part: work(part), f"portfolio-e-{part.name}")
-        return stop
-
-
-class Z3Member:
-    """Z3: one check per part in its own context; a model counts only once `fol.holds` has checked it."""
-
-    name = "z3"
+    def settle(self, part: Part, check: Any, t0: float, post: Callable[[Answer], None],
+               reasons: dict[str, str]) -> None:
+        raise NotImplementedError
 
     def start(self, q, budget, post, done):
-        from . import z3_prover
-
         checks: dict[str, Any] = {}
         stopped = threading.Event()
         reasons: dict[str, str] = {}
@@ -260,24 +219,17 @@ class Z3Member:
         def work(part: Part) -> None:
             t0 = time.perf_counter()
             try:
-                with lock:  # made here, on the member's thread, unless the race is already over
+                with lock:  # started here, on the member's thread, unless the race is already over
                     if stopped.is_set():
                         raise _Stopped
-                    checks[part.name] = check = z3_prover.Z3Check(part.formulas, budget.left())
-                r = check.result()
-                if r.status == "unsat":
-                    post(Answer(part.name, self.name, "unsat", {}, time.perf_counter() - t0))
-                elif r.status == "sat" and r.model is not None:
-                    post(Answer(part.name, self.name, "sat", {"model": checked_model(r.model, part.formulas)},
-                                time.perf_counter() - t0))
-                else:
-                    reasons[part.name] = r.reason or r.status
+                    checks[part.name] = check = self.launch(part, budget)
+                self.settle(part, check, t0, post, reasons)
             except _Stopped:
                 reasons[part.name] = "stopped"
             except ModelCheckFailed as e:
                 reasons[part.name] = f"error: {e}"
-                log.error("z3: %s", e)
-            except Exception as e:  # noqa: BLE001 - z3 failing is this member's reason, the others go on
+                log.error("%s: %s", self.name, e)
+            except Exception as e:  # noqa: BLE001 - this prover failing is its reason, the others go on
                 reasons[part.name] = f"error: {e}"
             with lock:
                 left[0] -= 1
@@ -291,8 +243,49 @@ class Z3Member:
                     c.stop()
 
         for part in q.parts:
-            _thread(lambda part=part: work(part), f"portfolio-z3-{part.name}")
+            _thread(lambda part=part: work(part), f"portfolio-{self.name}-{part.name}")
         return stop
+
+
+class EMember(_PerPartMember):
+    """E: one process per part (axioms ⊢ conjecture); Theorem settles a part as unsat (the TSTP
+    derivation kept), CounterSatisfiable as sat (E's saturation, without a model)."""
+
+    name = "eprover"
+
+    def launch(self, part, budget):
+        return eprover.EProcess(eprover.problem(part.axioms, part.conjecture), budget.left(), budget.proof_object)
+
+    def settle(self, part, check, t0, post, reasons):
+        r = check.result()
+        if r.proved is True:
+            ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.output == "CNFRefutation" else {}
+            post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0))
+        elif r.proved is False:
+            post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
+        else:
+            reasons[part.name] = f"SZS status {r.status}" if r.status else "stopped"
+
+
+class Z3Member(_PerPartMember):
+    """Z3: one check per part in its own context; a model counts only once `fol.holds` has checked it."""
+
+    name = "z3"
+
+    def launch(self, part, budget):
+        from . import z3_prover
+
+        return z3_prover.Z3Check(part.formulas, budget.left())
+
+    def settle(self, part, check, t0, post, reasons):
+        r = check.result()
+        if r.status == "unsat":
+            post(Answer(part.name, self.name, "unsat", {}, time.perf_counter() - t0))
+        elif r.status == "sat" and r.model is not None:
+            post(Answer(part.name, self.name, "sat", {"model": checked_model(r.model, part.formulas)},
+                        time.perf_counter() - t0))
+        else:
+            reasons[part.name] = r.reason or r.status
 
 
 class _Stopped(Exception):
