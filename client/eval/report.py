@@ -22,12 +22,12 @@ TYPES = ("pp", "scope", "revscope", "bound", "conj")
 
 
 def pct(x: float | None, digits: int = 1) -> str:
-    """A fraction as a percentage, or an em dash for None."""
-    return "—" if x is None else f"{100 * x:.{digits}f}"
+    """A fraction as a percentage, or "n/a" for an undefined figure (None)."""
+    return "n/a" if x is None else f"{100 * x:.{digits}f}"
 
 
 def num(x: float | None, digits: int = 3) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
+    return "n/a" if x is None else f"{x:.{digits}f}"
 
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -242,7 +242,7 @@ def implicature_markdown(summary: Mapping) -> str:
     for k in ks:
         row = [k, by_k[k]["n"], *[pct(by_k[k]["by_template"].get(t)) for t in templates]]
         m, s = by_k[k]["mean"], by_k[k]["std"]
-        row.append("—" if m is None else f"{100 * m:.1f} ± {100 * s:.1f}")
+        row.append("n/a" if m is None else f"{100 * m:.1f} ± {100 * s:.1f}")
         rows.append(row)
     unparseable = any("unparseable" in by_k[k] for k in ks)
     if unparseable:
