@@ -106,7 +106,7 @@ def run_e(p: Problem, t: float) -> tuple[str | None, dict]:
 def run_z3(p: Problem, t: float) -> tuple[str | None, dict]:
     from logic import z3_prover
 
-    r = z3_prover.satisfiable([*p.premises, Not(p.conclusion)], t)
+    r = z3_prover.satisfiable_isolated([*p.premises, Not(p.conclusion)], t)  # Z3 may overrun: a process
     return {"unsat": THEOREM, "sat": COUNTER}.get(r.status), {"reason": r.reason} if r.reason else {}
 
 

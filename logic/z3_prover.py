@@ -61,9 +61,25 @@ class Z3Check:
         s.add(*terms)
         if self._stopped.is_set():
             return Z3Result("unknown", reason="stopped")
-        status = str(s.check())
+        # Z3's own timeout is soft (a quantifier round can run far past it): a watchdog
+        # interrupts the check once the budget, plus 10% and 0.1 s, is spent
+        overran = threading.Event()
+
+        def overrun() -> None:
+            overran.set()
+            self.ctx.interrupt()
+
+        watchdog = threading.Timer(self.time_limit * 1.1 + 0.1, overrun)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            status = str(s.check())
+        finally:
+            watchdog.cancel()
         if self._stopped.is_set():
             return Z3Result("unknown", reason="stopped")
+        if overran.is_set() and status == "unknown":
+            return Z3Result("unknown", reason="time_limit")
         if status == "unknown":
             return Z3Result(status, reason=s.reason_unknown())
         if status == "unsat":
@@ -151,4 +167,33 @@ def satisfiable(formulas: Sequence[Formula], time_limit: float) -> Z3Result:
     return Z3Check(formulas, time_limit).result()
 
 
-__all__ = ["MAX_MODEL_CELLS", "Unsupported", "Z3Check", "Z3Result", "satisfiable"]
+def _child(conn: Any, formulas: list[Formula], time_limit: float) -> None:
+    conn.send(satisfiable(formulas, time_limit))
+    conn.close()
+
+
+def satisfiable_isolated(formulas: Sequence[Formula], time_limit: float, start_s: float = 5.0) -> Z3Result:
+    """`satisfiable` in a child process that is killed once `time_limit` (+10%, +0.1 s, and
+    `start_s` for the child's start) is spent: Z3 ignores its timeout and interrupts inside some
+    quantifier rounds (Pelletier 63 ran for minutes), and only a process can be stopped for sure."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, list(formulas), time_limit), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(time_limit * 1.1 + 0.1 + start_s):
+            return parent.recv()
+        return Z3Result("unknown", reason="time_limit")
+    except EOFError:
+        return Z3Result("unknown", reason=f"z3 process ended (exit code {proc.exitcode})")
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        parent.close()
+
+
+__all__ = ["MAX_MODEL_CELLS", "Unsupported", "Z3Check", "Z3Result", "satisfiable", "satisfiable_isolated"]
