@@ -200,7 +200,7 @@ def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
     by = summary["by_type"]
     types = _ordered(by)
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)
-    for t, dx, marker in zip(types, _offsets(len(types), 0.012), MARKERS):
+    for k, (t, dx, marker) in enumerate(zip(types, _offsets(len(types), 0.012), MARKERS)):
         rs = sorted(by[t]["acc_lf0_by_ratio"], key=float)
         xs = [float(r) + dx for r in rs]
         acc = [by[t]["acc_lf0_by_ratio"][r] for r in rs]
@@ -209,8 +209,9 @@ def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
         ns = by[t].get("n_by_ratio", {})
         for x, a, r in zip(xs, acc, rs):
             if a is not None and ns.get(r):
-                ax.annotate(f"n={ns[r]}", (x, 100 * a), textcoords="offset points", xytext=(0, 5),
-                            ha="center", fontsize=5.5)
+                # stacked per type, in the series' colour, so labels at the same point stay legible
+                ax.annotate(f"{t} n={ns[r]}", (x, 100 * a), textcoords="offset points", xytext=(0, 5 + 7 * k),
+                            ha="center", fontsize=5.5, color=ax.lines[-1].get_color())
         ps = by[t].get("p_lf0_mean_by_ratio", {})
         ax2.plot(xs, [ps.get(r) if ps.get(r) is not None else float("nan") for r in rs], marker=marker,
                  ms=5, alpha=0.85, label=t, clip_on=False)
