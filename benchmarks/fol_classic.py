@@ -4,9 +4,12 @@ Prolog prover alone, the portfolio (logic/portfolio.py), E alone and Z3 alone, i
 
     .venv/bin/python benchmarks/fol_bench.py --section classic [--json] [--time-limit 5]
 
-A problem's answer is Theorem or CounterSatisfiable. ambit and the portfolio answer with the story
-verdict (TRUE or INCONSISTENT: Theorem; FALSE or UNCERTAIN: CounterSatisfiable), E reads the file
-itself, Z3 gets ambit's parse of it (axioms ∧ ¬conjecture). A problem that ambit cannot read (a
+A problem's answer is Theorem or CounterSatisfiable: every solver is asked that one question.
+ambit and the portfolio decide the story and answer with its first part, whether the axioms entail
+the conjecture (`Decision.entailed`: True is Theorem, False CounterSatisfiable; it is settled even
+where the second part, whether the conjecture can be true, is not, as in Pelletier 63, whose
+axioms have only infinite-looking models for a finite search); how many full story verdicts each
+found is `story_verdicts`. E reads the file itself, Z3 gets ambit's parse of it (axioms ∧ ¬conjecture). A problem that ambit cannot read (a
 parse error, e.g. function terms before the reader knows them) is UNKNOWN for ambit, the
 portfolio and Z3, with its message under `parse_failures`; it is never skipped.
 """
@@ -84,18 +87,18 @@ def problems(sets: tuple[str, ...] = SETS) -> list[Problem]:
 # --------------------------------------------------------------------------- one answer per solver
 
 
-def _story_answer(verdict: str) -> str | None:
-    return {"TRUE": THEOREM, "INCONSISTENT": THEOREM, "FALSE": COUNTER, "UNCERTAIN": COUNTER}.get(verdict)
+def _entailment_answer(d) -> str | None:
+    return {True: THEOREM, False: COUNTER}.get(d.entailed)
 
 
 def run_prolog(p: Problem, t: float) -> tuple[str | None, dict]:
     d = portfolio.decide(p.premises, p.conclusion, "tptp", prover="prolog", time_limit=t)
-    return _story_answer(d.verdict), {"reason": d.reason} if d.reason else {}
+    return _entailment_answer(d), {"verdict": d.verdict, **({"reason": d.reason} if d.reason else {})}
 
 
 def run_portfolio(p: Problem, t: float) -> tuple[str | None, dict]:
     d = portfolio.decide(p.premises, p.conclusion, "tptp", prover="portfolio", time_limit=t)
-    return _story_answer(d.verdict), {"answered_by": d.answered_by}
+    return _entailment_answer(d), {"verdict": d.verdict, "answered_by": d.answered_by}
 
 
 def run_e(p: Problem, t: float) -> tuple[str | None, dict]:
@@ -137,8 +140,9 @@ def classic_section(time_limit: float, sets: tuple[str, ...] = SETS) -> dict:
 
             worker().run(lambda prolog: None)
     out: dict = {"time_limit_s": time_limit, "solvers": solvers,
-                 "note": "ambit and the portfolio answer with the story verdict (both parts), E and Z3 "
-                         "the entailment alone",
+                 "note": "every solver answers whether the axioms entail the conjecture (ambit and the "
+                         "portfolio: the story's first part, Decision.entailed); story_verdicts counts ambit's "
+                         "and the portfolio's full story verdicts (both parts settled)",
                  "problems": {s: sum(p.set == s for p in ps) for s in sets}, "sets": {}}
     for set_name in sets:
         group = [p for p in ps if p.set == set_name]
@@ -155,6 +159,8 @@ def classic_section(time_limit: float, sets: tuple[str, ...] = SETS) -> dict:
                 "over_budget": sum(dt > 1.1 * time_limit + 0.1 for _, dt, _ in answers),
                 "unsolved": [p.name for p, (a, _, _) in zip(group, answers) if a != p.expected],
             }
+            if s in ("prolog", "portfolio"):
+                per[s]["story_verdicts"] = sum(n.get("verdict") not in (None, "UNKNOWN") for _, _, n in answers)
         out["sets"][set_name] = per
     out["wrong_answers"] = [{"solver": s, "problem": p.name, "expected": p.expected, "answer": rows[s][p.name][0]}
                             for s in solvers for p in ps if rows[s][p.name][0] not in (None, p.expected)]

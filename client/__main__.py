@@ -142,6 +142,9 @@ def _human(command: str, result: Any) -> str:
 
 def _human_entailment(e: Any) -> str:
     lines = [e.verdict + (f" ({e.reason})" if e.reason else "")]
+    if e.verdict == "UNKNOWN" and (e.entailed is not None or e.refuted is not None):
+        lines.append("settled: " + "; ".join(f"{name}: {'yes' if v else 'no'}" for name, v in
+                                             (("entailed", e.entailed), ("refuted", e.refuted)) if v is not None))
     if e.premises_used:
         lines.append(f"premises used: {', '.join(str(i) for i in e.premises_used)}")
     for s in e.proof:
@@ -152,8 +155,9 @@ def _human_entailment(e: Any) -> str:
         m = getattr(e, name)
         if m is not None:
             consts = ", ".join(f"{c}={d}" for c, d in sorted(m["constants"].items()))
+            funcs = "".join(f"; {t} = {d}" for t, d in sorted(m.get("functions", {}).items()))
             lines.append(f"{name}: domain {{{', '.join(m['domain'])}}}; {consts or 'no constants'}; "
-                         f"true: {', '.join(m['true_atoms']) or '(none)'}")
+                         f"true: {', '.join(m['true_atoms']) or '(none)'}{funcs}")
     return "\n".join(lines)
 
 

@@ -20,7 +20,9 @@ VERDICTS = {
 class Entailment:
     """A story's verdict (TRUE | FALSE | UNCERTAIN | INCONSISTENT | UNKNOWN) with its evidence:
     the proof's steps and the premises it used, a countermodel and/or a model (domain,
-    constants, true atoms), and for UNKNOWN the budget that ran out."""
+    constants, true atoms, function tables), and for UNKNOWN the budget that ran out. `entailed`
+    (premises ⊨ conclusion) and `refuted` (premises ⊨ ¬conclusion) are the two parts, None where
+    unsettled: an UNKNOWN verdict can still settle one."""
 
     verdict: str
     premises_used: list[int]
@@ -29,6 +31,8 @@ class Entailment:
     model: dict | None
     unknown_budget: str
     reason: str
+    entailed: bool | None = None
+    refuted: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -57,7 +61,8 @@ def _model(r: pb.CheckEntailmentResponse, name: str) -> dict | None:
     if not r.HasField(name):
         return None
     m = getattr(r, name)
-    return {"domain": list(m.domain), "constants": dict(m.constants), "true_atoms": list(m.true_atoms)}
+    return {"domain": list(m.domain), "constants": dict(m.constants), "true_atoms": list(m.true_atoms),
+            "functions": dict(m.functions)}
 
 
 def entailment(r: pb.CheckEntailmentResponse) -> Entailment:
@@ -66,4 +71,6 @@ def entailment(r: pb.CheckEntailmentResponse) -> Entailment:
         verdict=VERDICTS.get(r.verdict, str(r.verdict)), premises_used=list(r.premises_used),
         proof=[_step(s) for s in r.proof], countermodel=_model(r, "countermodel"), model=_model(r, "model"),
         unknown_budget=r.unknown_budget, reason=r.reason,
+        entailed=r.entailed if r.HasField("entailed") else None,
+        refuted=r.refuted if r.HasField("refuted") else None,
     )

@@ -18,7 +18,7 @@ from .prolog_worker import PrologError, worker
 from .render import prolog_term
 from .verdict import DECISIONS, Decision, Verdict, worst
 
-DEFAULT_INFERENCES = 2_000_000  # per stage (short proof, model search, full proof) and check
+DEFAULT_INFERENCES = 2_000_000  # per stage and check (the full proof stage: PROOF_FACTOR times it)
 DEFAULT_MAX_DOMAIN = 8
 DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_limit/2 per item)
 CHUNK = 64  # items per Prolog round trip
@@ -137,8 +137,11 @@ def backstop(items: int, time_limit: float) -> float:
     return items * (time_limit * 1.1 + 0.1)
 
 
-# the inferences one item may spend at most: two checks of four stages (two short, two full)
-_STAGES_PER_ITEM = 2 * (2 + 2 / 20)
+# the full proof stage's inferences, as a multiple of `inferences` (fol.pl's proof_factor/1)
+PROOF_FACTOR = 10
+# the inferences one item may spend at most, in units of `inferences`: two checks of four
+# stages (two short ones of 1/20, the full model search, the full proof search)
+_STAGES_PER_ITEM = 2 * (2 / 20 + 1 + PROOF_FACTOR)
 
 
 def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
@@ -201,16 +204,15 @@ def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
     if why := _stopped(d):
         return Decision("UNKNOWN", reason=why)
     neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
-    v = d["verdict"]
-    if v == "TRUE":
-        return Decision(v, _used(neg["proof"]), proof=neg["proof"], model=_checked(pos["model"], [*ps, c], []))
-    if v == "FALSE":
-        return Decision(v, _used(pos["proof"]), proof=pos["proof"], countermodel=_checked(neg["model"], ps, [c]))
-    if v == "UNCERTAIN":
-        return Decision(v, countermodel=_checked(neg["model"], ps, [c]), model=_checked(pos["model"], [*ps, c], []))
-    if v == "INCONSISTENT":
-        return Decision(v, _used(neg["proof"]), proof=neg["proof"])
-    return Decision(v, reason=worst([s["reason"] for s in (neg, pos) if s["status"] == "unknown"]))
+    settled = {"unsat": True, "sat": False}
+    entailed, refuted = settled.get(neg["status"]), settled.get(pos["status"])
+    proof = neg if entailed else pos if refuted else None  # INCONSISTENT: the first part's proof
+    return Decision(
+        d["verdict"], _used(proof["proof"]) if proof else [], proof=proof["proof"] if proof else None,
+        countermodel=_checked(neg["model"], ps, [c]) if entailed is False else None,
+        model=_checked(pos["model"], [*ps, c], []) if refuted is False else None,
+        reason=worst([s["reason"] for s in (neg, pos) if s["status"] == "unknown"]) if d["verdict"] == "UNKNOWN" else None,
+        entailed=entailed, refuted=refuted)
 
 
 def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> Decision:
@@ -306,8 +308,7 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
 def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> bool | None:
     """Whether the premises entail the conclusion: True (also when the premises are
     inconsistent: they entail everything), False, or None when a budget ran out."""
-    d = decide(premises, conclusion, fmt, **budget)
-    return {"TRUE": True, "INCONSISTENT": True, "FALSE": False, "UNCERTAIN": False}.get(d.verdict)
+    return decide(premises, conclusion, fmt, **budget).entailed
 
 
 __all__ = ["Decision", "DECISIONS", "decide", "decide_batch", "entails", "equivalent_batch", "holds", "to_term"]

@@ -5,7 +5,9 @@ A question is cut into parts, each a set of formulas whose satisfiability is ask
 premises ∧ ¬conclusion (`with_negated_conclusion`) and premises ∧ conclusion (`with_conclusion`),
 an equivalence into a ∧ ¬b (`a_not_b`) and b ∧ ¬a (`b_not_a`). Every prover works on every part;
 the first definite answer for a part settles it, and once every part is settled the others are
-stopped (E killed, Z3 interrupted; Prolog ends within its own budget). A second definite answer
+stopped (E and Z3 killed: each runs in a process; Prolog ends within its own budget). A race
+made inside a cancel scope (logic/prolog_worker.py: a server call) ends as soon as the scope is
+cancelled, its provers stopped, and raises the scope's "cancelled" error. A second definite answer
 that contradicts the first is an error (`ProverDisagreement`), raised, never dropped; one that
 arrives after the answer was returned is logged and kept in `LATE_DISAGREEMENTS`.
 
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from . import eprover, fol
+from .prolog_worker import cancelled_error, current_scope
 from .ast import Formula, Not, constants
 from .verdict import REASONS, worst
 
@@ -136,7 +139,16 @@ class Member(Protocol):
 
 
 def _thread(fn: Callable[[], None], name: str) -> None:
-    threading.Thread(target=fn, name=name, daemon=True).start()
+    """`fn` on a new thread, inside the starting thread's cancel scope (its Prolog calls stop with it)."""
+    scope = current_scope()
+
+    def run() -> None:
+        if scope is None:
+            return fn()
+        with scope.active():
+            return fn()
+
+    threading.Thread(target=run, name=name, daemon=True).start()
 
 
 class PrologMember:
@@ -152,10 +164,10 @@ class PrologMember:
             try:
                 if q.kind == "story":
                     d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
-                    for part, status, ev in _story_parts(d):
+                    parts = _story_parts(d)
+                    for part, status, ev in parts:
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
-                    if d.verdict == "UNKNOWN":
-                        reasons = {p: d.reason or "unknown" for p in STORY_PARTS}
+                    reasons = {p: d.reason or "unknown" for p in set(STORY_PARTS) - {p for p, _, _ in parts}}
                 else:
                     v = fol.equivalent_batch([q.pair], **opts)[0]
                     for part, status, ev in _equiv_parts(v):
@@ -171,15 +183,15 @@ class PrologMember:
 
 
 def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:
-    """fol's story Decision as per-part answers."""
+    """fol's story Decision as per-part answers: those it settled (an UNKNOWN verdict can settle one)."""
     neg, pos = STORY_PARTS
     proof = {"proof": d.proof, "premises_used": d.premises_used} if d.proof is not None else {}
-    return {
-        "TRUE": [(neg, "unsat", proof), (pos, "sat", {"model": d.model})],
-        "FALSE": [(neg, "sat", {"model": d.countermodel}), (pos, "unsat", proof)],
-        "UNCERTAIN": [(neg, "sat", {"model": d.countermodel}), (pos, "sat", {"model": d.model})],
-        "INCONSISTENT": [(neg, "unsat", proof), (pos, "unsat", proof)],
-    }.get(d.verdict, [])
+    out = []
+    if d.entailed is not None:
+        out.append((neg, "unsat", proof) if d.entailed else (neg, "sat", {"model": d.countermodel}))
+    if d.refuted is not None:
+        out.append((pos, "unsat", proof) if d.refuted else (pos, "sat", {"model": d.model}))
+    return out
 
 
 def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
@@ -268,14 +280,15 @@ class EMember(_PerPartMember):
 
 
 class Z3Member(_PerPartMember):
-    """Z3: one check per part in its own context; a model counts only once `fol.holds` has checked it."""
+    """Z3: one check per part in a Z3 process (killed when stopped or overrun); a model counts
+    only once `fol.holds` has checked it."""
 
     name = "z3"
 
     def launch(self, part, budget):
         from . import z3_prover
 
-        return z3_prover.Z3Check(part.formulas, budget.left())
+        return z3_prover.Z3Process(part.formulas, budget.left())
 
     def settle(self, part, check, t0, post, reasons):
         r = check.result()
@@ -352,6 +365,8 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
     r = _Race(q)
     deadline = time.monotonic() + budget.time_limit
     budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
+    scope = current_scope()
+    unhook = scope.on_cancel(lambda: r.events.put(("cancelled", None))) if scope is not None else (lambda: None)
     stops = [m.start(q, budget, r.post, r.done) for m in provers]
     running = {m.name for m in provers}
     timed_out = False
@@ -366,6 +381,8 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
                 for name in running:
                     r.reasons.setdefault(name, {p.name: "time_limit" for p in q.parts})
                 break
+            if kind == "cancelled":
+                raise cancelled_error()
             if kind == "done":
                 running.discard(x[0])
                 r.reasons[x[0]] = x[1]
@@ -374,6 +391,7 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
             if first.status != x.status:
                 raise ProverDisagreement(x.part, first, x)
     finally:
+        unhook()
         with r.lock:
             r.closed = True
         for stop in stops:
@@ -420,19 +438,20 @@ def _story_decision(settled: dict[str, Answer], reasons: dict, timed_out: bool) 
     neg, pos = settled.get(STORY_PARTS[0]), settled.get(STORY_PARTS[1])
     answered_by = {p: a.prover for p, a in settled.items()}
     tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence} or None
+    entailed = None if neg is None else neg.status == "unsat"
+    refuted = None if pos is None else pos.status == "unsat"
+    proof_part = neg if entailed else pos if refuted else None
+    evidence = dict(
+        premises_used=list(proof_part.evidence.get("premises_used", [])) if proof_part else [],
+        proof=proof_part.evidence.get("proof") if proof_part else None,
+        countermodel=neg.evidence.get("model") if entailed is False else None,
+        model=pos.evidence.get("model") if refuted is False else None,
+        entailed=entailed, refuted=refuted, answered_by=answered_by or None, tstp=tstp)
     if neg is None or pos is None:
         missing = [p for p in STORY_PARTS if p not in settled]
-        return PortfolioDecision("UNKNOWN", reason=_unknown_reason(reasons, missing, timed_out),
-                                 answered_by=answered_by or None, tstp=tstp, reasons=reasons)
-    verdict = _STORY[(neg.status, pos.status)]
-    proof_part = {"TRUE": neg, "FALSE": pos, "INCONSISTENT": neg}.get(verdict)
-    proof = proof_part.evidence.get("proof") if proof_part else None
-    used = proof_part.evidence.get("premises_used", []) if proof_part else []
-    return PortfolioDecision(
-        verdict, list(used), proof=proof,
-        countermodel=neg.evidence.get("model") if neg.status == "sat" else None,
-        model=pos.evidence.get("model") if pos.status == "sat" else None,
-        answered_by=answered_by, tstp=tstp)
+        return PortfolioDecision("UNKNOWN", reason=_unknown_reason(reasons, missing, timed_out), reasons=reasons,
+                                 **evidence)
+    return PortfolioDecision(_STORY[(neg.status, pos.status)], **evidence)
 
 
 def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool):
@@ -515,9 +534,12 @@ def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = 
             out.append(PortfolioDecision(**{f.name: getattr(d, f.name) for f in dataclasses.fields(fol.Decision)},
                                          answered_by={p: "prolog" for p in STORY_PARTS}))
             continue
-        settled, reasons, timed_out = race(story(ps, c), budget, [m for m in members() if m.name != "prolog"])
-        out.append(_story_decision(settled, {"prolog": {p: d.reason or "unknown" for p in STORY_PARTS}, **reasons},
-                                   timed_out))
+        known = {part: Answer(part, "prolog", status, ev) for part, status, ev in _story_parts(d)}
+        q = story(ps, c)
+        q = dataclasses.replace(q, parts=tuple(p for p in q.parts if p.name not in known))  # the parts left open
+        settled, reasons, timed_out = race(q, budget, [m for m in members() if m.name != "prolog"])
+        out.append(_story_decision({**known, **settled},
+                                   {"prolog": {p.name: d.reason or "unknown" for p in q.parts}, **reasons}, timed_out))
     return out
 
 

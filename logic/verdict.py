@@ -55,7 +55,12 @@ class Decision:
     """A story's verdict (one of DECISIONS) with its evidence: `proof` (steps; each names the
     clause it uses and where that clause came from: a premise index, `negated_conclusion`,
     `conclusion`, `equality`), `premises_used` (indices), `countermodel` / `model`
-    (domain, constants, functions, true atoms); when UNKNOWN, `reason` is one of REASONS."""
+    (domain, constants, functions, true atoms); when UNKNOWN, `reason` is one of REASONS.
+
+    `entailed` (premises ⊨ conclusion) and `refuted` (premises ⊨ ¬conclusion) are the story's two
+    parts, True/False each, None where undecided: a verdict is the pair of them (TRUE: True/False,
+    FALSE: False/True, UNCERTAIN: False/False, INCONSISTENT: True/True), and an UNKNOWN verdict
+    can still settle one of them, with its proof or checked model as evidence."""
 
     verdict: str
     premises_used: list[int] = field(default_factory=list)
@@ -63,6 +68,8 @@ class Decision:
     countermodel: dict | None = None
     model: dict | None = None
     reason: str | None = None
+    entailed: bool | None = None
+    refuted: bool | None = None
 
     @property
     def budget(self) -> str | None:

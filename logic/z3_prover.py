@@ -3,14 +3,19 @@ closed formulas, with the model Z3 finds read back as ambit's model, so that amb
 checker (`fol.holds`) can check it before it counts.
 
 Each check builds its terms in its own `z3.Context`, so checks on different threads never share
-Z3 state and one can be interrupted (`Z3Check.stop`) without touching the others. z3 is imported
-only when a check is made.
+Z3 state and one can be interrupted (`Z3Check.stop`) without touching the others. The portfolio
+runs its checks in Z3 processes (`Z3Process`), which can be killed where Z3 ignores an interrupt.
+z3 is imported only when a check is made.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -167,33 +172,144 @@ def satisfiable(formulas: Sequence[Formula], time_limit: float) -> Z3Result:
     return Z3Check(formulas, time_limit).result()
 
 
-def _child(conn: Any, formulas: list[Formula], time_limit: float) -> None:
-    conn.send(satisfiable(formulas, time_limit))
-    conn.close()
+# --------------------------------------------------------------------------- checks in a process
+
+POOL_SIZE = 4  # idle Z3 processes kept for the next checks (a race has two parts; two races may overlap)
+START_S = 5.0  # allowance for a new process to start (Python, ambit's AST, z3) before its first check
 
 
-def satisfiable_isolated(formulas: Sequence[Formula], time_limit: float, start_s: float = 5.0) -> Z3Result:
-    """`satisfiable` in a child process that is killed once `time_limit` (+10%, +0.1 s, and
-    `start_s` for the child's start) is spent: Z3 ignores its timeout and interrupts inside some
-    quantifier rounds (Pelletier 63 ran for minutes), and only a process can be stopped for sure."""
-    import multiprocessing
+def _serve() -> None:
+    """A Z3 process (`python -m logic.z3_prover`): answer (formulas, time_limit) requests read
+    from stdin until it closes. Answers go to the original stdout; anything else that writes to
+    stdout (a library's warning) goes to stderr, so it cannot break the channel."""
+    from multiprocessing.connection import Connection
 
-    ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, list(formulas), time_limit), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        if parent.poll(time_limit * 1.1 + 0.1 + start_s):
-            return parent.recv()
-        return Z3Result("unknown", reason="time_limit")
-    except EOFError:
-        return Z3Result("unknown", reason=f"z3 process ended (exit code {proc.exitcode})")
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join(5)
-        parent.close()
+    answers = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)
+    requests = Connection(0, writable=False)
+    while True:
+        try:
+            formulas, time_limit = requests.recv()
+        except (EOFError, OSError):
+            return
+        answers.send(satisfiable(formulas, time_limit))
 
 
-__all__ = ["MAX_MODEL_CELLS", "Unsupported", "Z3Check", "Z3Result", "satisfiable", "satisfiable_isolated"]
+class _Worker:
+    """One long-lived Z3 process and its pipes. A plain subprocess, not multiprocessing: it never
+    re-imports the caller's main module, so a script without `if __name__ == "__main__"` works."""
+
+    def __init__(self) -> None:
+        from multiprocessing.connection import Connection
+
+        root = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+        self.proc = subprocess.Popen([sys.executable, "-m", "logic.z3_prover"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=env)
+        self._to = Connection(os.dup(self.proc.stdin.fileno()), readable=False)
+        self._from = Connection(os.dup(self.proc.stdout.fileno()), writable=False)
+        self.proc.stdin.close()
+        self.proc.stdout.close()
+        self.checks = 0
+
+    def send(self, request: Any) -> None:
+        self._to.send(request)
+
+    def answer(self, timeout: float) -> Any | None:
+        """The answer, or None when none came within `timeout` seconds. EOFError when the process ended."""
+        return self._from.recv() if self._from.poll(timeout) else None
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(5)
+        self._to.close()
+        self._from.close()
+
+
+_idle: list[_Worker] = []
+_idle_lock = threading.Lock()
+
+
+def _checkout() -> _Worker:
+    with _idle_lock:
+        while _idle:
+            w = _idle.pop()
+            if w.alive():
+                return w
+            w.kill()
+    return _Worker()
+
+
+def _checkin(w: _Worker) -> None:
+    with _idle_lock:
+        if len(_idle) < POOL_SIZE:
+            _idle.append(w)
+            return
+    w.kill()
+
+
+class Z3Process:
+    """`Z3Check` in a Z3 process of a small pool, with the same `result()` / `stop()`: Z3 ignores
+    its timeout and `interrupt()` inside some quantifier rounds (Pelletier 63 ran for minutes in
+    process), and only a process can be stopped for sure. A check that overruns its time limit
+    (+10%, +0.1 s; a new process gets `start_s` more to start) or is stopped kills its process;
+    one that answers gives it back to the pool."""
+
+    def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S) -> None:
+        self.formulas = list(formulas)
+        self.time_limit = time_limit
+        self.start_s = start_s
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._worker: _Worker | None = None
+
+    def result(self) -> Z3Result:
+        w = _checkout()
+        with self._lock:
+            if self._stopped.is_set():
+                _checkin(w)
+                return Z3Result("unknown", reason="stopped")
+            self._worker = w
+        wait = self.time_limit * 1.1 + 0.1 + (self.start_s if w.checks == 0 else 0.0)
+        w.checks += 1
+        try:
+            w.send((self.formulas, self.time_limit))
+            r = w.answer(wait)
+            if r is not None:
+                _checkin(w)
+                return r
+            w.kill()
+            return Z3Result("unknown", reason="stopped" if self._stopped.is_set() else "time_limit")
+        except (EOFError, OSError):
+            w.kill()
+            if self._stopped.is_set():
+                return Z3Result("unknown", reason="stopped")
+            return Z3Result("unknown", reason=f"z3 process ended (exit code {w.proc.returncode})")
+
+    def stop(self) -> None:
+        """End the check now (from any thread): its process is killed; `result()` says "stopped"."""
+        self._stopped.set()
+        with self._lock:
+            w = self._worker
+        if w is not None:
+            w.kill()
+
+
+def satisfiable_isolated(formulas: Sequence[Formula], time_limit: float, start_s: float = START_S) -> Z3Result:
+    """`satisfiable` in a Z3 process that is killed once `time_limit` (+10%, +0.1 s, and `start_s`
+    for a new process's start) is spent (see Z3Process)."""
+    return Z3Process(formulas, time_limit, start_s).result()
+
+
+__all__ = ["MAX_MODEL_CELLS", "POOL_SIZE", "Unsupported", "Z3Check", "Z3Process", "Z3Result", "satisfiable",
+           "satisfiable_isolated"]
+
+
+if __name__ == "__main__":  # a Z3 process; its answers must pickle as logic.z3_prover's, not __main__'s
+    from logic.z3_prover import _serve as serve
+
+    serve()

@@ -375,10 +375,11 @@ def proof_step(step: dict) -> pb.ProofStep:
 
 
 def finite_model(target: pb.FiniteModel, model: dict) -> None:
-    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms)."""
+    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms, functions)."""
     target.domain.extend(model["domain"])
     target.constants.update(model["constants"])
     target.true_atoms.extend(model["true_atoms"])
+    target.functions.update(model.get("functions", {}))
 
 
 def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntailmentResponse:
@@ -387,6 +388,10 @@ def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntai
         request_id=req.request_id, verdict=ENTAILMENT_VERDICTS[d.verdict], premises_used=d.premises_used,
         proof=[proof_step(s) for s in d.proof or []], unknown_budget=d.budget or "", reason=d.reason or "",
     )
+    if d.entailed is not None:
+        out.entailed = d.entailed
+    if d.refuted is not None:
+        out.refuted = d.refuted
     if d.countermodel is not None:
         finite_model(out.countermodel, d.countermodel)
     if d.model is not None:

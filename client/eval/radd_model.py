@@ -150,15 +150,25 @@ def resolve_protocol(client, protocol: str) -> str:
         raise
 
 
+def tick_label(pair: str, width: int = 20) -> str:
+    """A pair's x tick: its ids, then each property's name, wrapped to `width` characters."""
+    import textwrap
+
+    first, _, second = pair_label(pair).partition(" / ")
+    return "\n".join([pair.replace("_", " / "), textwrap.fill(first + " /", width), textwrap.fill(second, width)])
+
+
 def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:
     """Accuracy per property pair, each bar labelled with its value and its n items."""
     import matplotlib.pyplot as plt
     pairs = list(s["by_pair"])
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    fig, ax = plt.subplots(figsize=(max(6.5, 1.5 * len(pairs)), 4.8))
     bars = R.labelled_bars(ax, range(len(pairs)), [s["by_pair"][p] for p in pairs],
                     [n_by_pair.get(p, 0) for p in pairs], 0.6, "accuracy", "C0")
     chance = ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
-    ax.set_xticks(list(range(len(pairs))), [f"{p}\n{pair_label(p)}" for p in pairs], rotation=20, fontsize=6)
+    # the pair's Wikidata ids, then each property's name on a line of its own, wrapped (labels
+    # side by side at one angle overlapped once the names were long)
+    ax.set_xticks(list(range(len(pairs))), [tick_label(p) for p in pairs], fontsize=6)
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))

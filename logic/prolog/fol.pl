@@ -43,14 +43,21 @@
 
 %  decide_json(+Premises, +Goal, +budget(Inferences, MaxDomain), -Dict): the story-level
 %  verdict. TRUE: premises ∧ ¬goal has no model and premises ∧ goal has one; FALSE the
-%  reverse; UNCERTAIN both have models; INCONSISTENT neither has.
+%  reverse; UNCERTAIN both have models; INCONSISTENT neither has. When the item's time runs
+%  out in the second part, the first part's answer is kept (whether the premises entail the
+%  goal is known without the second part): the second is unknown(time_limit).
 decide_json(Premises, Goal, Budget, json([verdict=V, with_negated_conclusion=J1, with_conclusion=J2])) :-
     tagged(Premises, 0, Tagged),
     status([negated_conclusion-not(Goal)|Tagged], Budget, S1),
     status_json(S1, J1),  % now, while S1's clauses are the indexed ones
-    status([conclusion-Goal|Tagged], Budget, S2),
+    last_part(status([conclusion-Goal|Tagged], Budget), S2),
     status_json(S2, J2),
     story_verdict(S1, S2, V).
+
+%  last_part(:Status, -S): call(Status, S), or unknown(time_limit) when the item's time limit
+%  (item_json/3's alarm) fires inside it; the alarm is spent, so the item then returns at once.
+last_part(Status, S) :-
+    catch(call(Status, S), time_limit_exceeded, S = unknown(time_limit)).
 
 %  story_verdict(+StatusWithNegatedGoal, +StatusWithGoal, -Verdict)
 story_verdict(unsat(_), sat(_), 'TRUE') :- !.
@@ -63,7 +70,7 @@ story_verdict(_, _, 'UNKNOWN').
 equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
     status([a-A, negated_b-not(B)], Budget, S1), status_json(S1, J1),
     (   S1 = sat(_) -> J2 = null
-    ;   status([b-B, negated_a-not(A)], Budget, S2), status_json(S2, J2)
+    ;   last_part(status([b-B, negated_a-not(A)], Budget), S2), status_json(S2, J2)
     ).
 
 %  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order.
@@ -93,7 +100,10 @@ status_json(unknown(Why), json([status=unknown, reason=Why])).
 
 %  status(+TaggedFormulas, +budget(Inferences, MaxDomain, Seconds), -S): a search for a small
 %  model (most stories have one of one or two elements), a short proof attempt, then the full
-%  model search, then the full proof attempt; each within Inferences. unknown(Reason) names
+%  model search within Inferences, then the full proof attempt within proof_factor/1 times
+%  Inferences (a model search that ends without a model is cheap to repeat and rarely helped
+%  by more inferences; a proof search deepens on, and Pelletier 46-48 need ten times the
+%  model search's budget). unknown(Reason) names
 %  what stopped the last two: memory_limit (a stage ran out of stack), inference_limit (a stage
 %  ran out of inferences), domain_limit (no model up to MaxDomain, and the proof search ended
 %  without a proof). Time is the caller's: item_json/3 bounds the whole item.
@@ -102,8 +112,11 @@ status(Fs, Budget, S) :-
     Small is max(1, Inf // 20),
     conj(Fs, F),
     SmallDom is min(2, MaxDom),
+    proof_factor(Factor), ProofInf is Inf * Factor,
     first_answer([sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
-                  sat-find_model(F, MaxDom)-Inf, unsat-refute(Fs)-Inf], [], S).
+                  sat-find_model(F, MaxDom)-Inf, unsat-refute(Fs)-ProofInf], [], S).
+
+proof_factor(10).
 
 budget_inferences(budget(Inf, _, _), Inf).
 budget_inferences(budget(Inf, _), Inf).

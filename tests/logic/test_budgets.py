@@ -120,3 +120,11 @@ def test_the_reason_crosses_from_a_pool_process():
 
     e = pickle.loads(pickle.dumps(PrologError("Prolog ran out of resources", reason="memory")))
     assert e.reason == "memory" and not e.timed_out
+
+
+def test_the_proof_stage_factor_is_the_same_on_both_sides():
+    """fol.py bounds a round trip by what fol.pl may spend: its PROOF_FACTOR must be fol.pl's."""
+    from logic.prolog_worker import worker
+
+    worker().consult(fol.PROGRAM)
+    assert worker().query_json("fol:proof_factor(Out)") == fol.PROOF_FACTOR

@@ -103,7 +103,7 @@ def test_a_z3_countermodel_is_rechecked_by_ambits_model_checker():
 
 def test_a_z3_model_that_fails_the_check_is_not_an_answer(monkeypatch):
     wrong = z3_prover.Z3Result("sat", {"domain": ["d1"], "constants": {}, "atoms": set()})
-    monkeypatch.setattr(z3_prover.Z3Check, "result", lambda self: wrong)
+    monkeypatch.setattr(z3_prover.Z3Process, "result", lambda self: wrong)
     d = portfolio.decide(*NON_THEOREM, provers=[portfolio.Z3Member()], time_limit=2.0)
     assert d.verdict == "UNKNOWN"
     assert all("does not satisfy" in r for r in d.reasons["z3"].values())
@@ -151,7 +151,25 @@ def test_unknown_names_each_provers_reason():
     d = portfolio.decide([], parse(ANDREWS, "tptp"), provers=[portfolio.PrologMember()], inferences=20_000)
     # Prolog gave up on inferences, long before the time limit: that is the one reason named
     assert d.verdict == "UNKNOWN" and d.reason == d.budget == "inference_limit"
-    assert set(d.reasons["prolog"]) == set(portfolio.STORY_PARTS)
+    # the part it did settle (a model of the valid conclusion) is kept, and only the open part has a reason
+    assert d.refuted is False and d.model is not None and d.answered_by == {"with_conclusion": "prolog"}
+    assert d.entailed is None and set(d.reasons["prolog"]) == {"with_negated_conclusion"}
+
+
+def test_a_settled_part_survives_an_unknown_verdict():
+    """Pelletier 63: E proves the entailment, Prolog finds the one-element model of axioms ∧
+    conjecture; before, Prolog's UNKNOWN dropped that model and the portfolio stayed UNKNOWN.
+    Prolog alone keeps its one settled part too."""
+    ax = [parse(f, "tptp") for f in ("![X, Y, Z]: f(f(X, Y), Z) = f(X, f(Y, Z))", "![X]: f(a, X) = X",
+                                     "![X]: ?[Y]: f(Y, X) = a")]
+    goal = parse("![X, Y, Z]: (f(X, Y) = f(Z, Y) => X = Z)", "tptp")
+    alone = fol.decide(ax, goal, inferences=200_000, time_limit=5.0)
+    assert alone.verdict == "UNKNOWN" and alone.entailed is None and alone.refuted is False
+    assert alone.model["domain"] == ["d1"] and alone.model["functions"] == {"f(d1, d1)": "d1"}
+    if "eprover" in [m.name for m in portfolio.members()]:
+        both = portfolio.decide(ax, goal, prover="portfolio", inferences=200_000, time_limit=5.0)
+        assert both.verdict == "TRUE" and both.entailed is True and both.refuted is False
+        assert both.answered_by == {"with_negated_conclusion": "eprover", "with_conclusion": "prolog"}
 
 
 def test_equivalence_by_the_portfolio_agrees_with_prolog_alone():
@@ -211,3 +229,52 @@ def test_z3_reads_function_terms_of_any_term_class():
     assert z3_prover.satisfiable([axiom, Not(goal)], 5.0).status == "unsat"
     r = z3_prover.satisfiable([axiom], 5.0)
     assert r.status == "sat" and r.model is None and "function tables" in r.reason
+
+
+def test_z3_checks_run_in_a_process_that_a_stop_kills():
+    sat = z3_prover.Z3Process([parse("P(a) ∧ ∀x (P(x) → Q(x))", "folio")], 5.0).result()
+    assert sat.status == "sat" and sat.model["constants"] == {"a": sat.model["domain"][0]}
+    assert z3_prover.Z3Process([parse("P(a) ∧ ¬P(a)", "folio")], 5.0).result().status == "unsat"
+    # Pelletier 63's negation keeps Z3 in quantifier rounds; a stop from another thread kills its process
+    ax = [parse(f, "tptp") for f in ("![X, Y, Z]: f(f(X, Y), Z) = f(X, f(Y, Z))", "![X]: f(a, X) = X",
+                                     "![X]: ?[Y]: f(Y, X) = a")]
+    check = z3_prover.Z3Process([*ax, Not(parse("![X, Y, Z]: (f(X, Y) = f(Z, Y) => X = Z)", "tptp"))], 600.0)
+    threading.Timer(0.5, check.stop).start()
+    r = check.result()
+    assert r.status == "unknown" and r.reason == "stopped"
+    assert check._worker is not None and not check._worker.alive()
+
+
+def test_a_z3_process_needs_no_main_guard_in_the_callers_script(tmp_path):
+    """The Z3 process is a plain `python -m logic.z3_prover`: a caller's script without
+    `if __name__ == "__main__"` is never re-imported (multiprocessing's spawn would re-run it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "no_guard.py"
+    script.write_text("from logic import parse, z3_prover\n"
+                      "print(z3_prover.satisfiable_isolated([parse('P(a)', 'folio')], 5.0).status)\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0 and out.stdout.strip() == "sat", out.stderr[-2000:]
+
+
+def test_a_cancelled_scope_ends_the_race_and_stops_every_prover():
+    """A server call's scope: its cancellation ends the race at once (the scope's error), and
+    E's and Z3's processes are killed rather than left to the time limit."""
+    import subprocess
+
+    from logic.prolog_worker import PrologError, cancellable
+
+    # only infinite models (serial, irreflexive, transitive): no prover can answer either part
+    ps = ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"]
+    with cancellable() as scope:
+        threading.Timer(1.0, scope.cancel).start()
+        with pytest.raises(PrologError) as e:
+            portfolio.decide(ps, "P(a)", prover="portfolio", time_limit=600.0, inferences=10**12)
+    assert e.value.reason == "cancelled"
+    children = subprocess.run(["ps", "-o", "args=", "--ppid", str(__import__("os").getpid())],
+                              capture_output=True, text=True).stdout
+    assert "eprover" not in children, children

@@ -783,8 +783,15 @@ class ProofStep(_message.Message):
     def __init__(self, step: _Optional[str] = ..., depth: _Optional[int] = ..., clause: _Optional[int] = ..., source: _Optional[str] = ..., premise_index: _Optional[int] = ..., literal: _Optional[str] = ..., literals: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FiniteModel(_message.Message):
-    __slots__ = ("domain", "constants", "true_atoms")
+    __slots__ = ("domain", "constants", "true_atoms", "functions")
     class ConstantsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class FunctionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
         VALUE_FIELD_NUMBER: _ClassVar[int]
@@ -794,13 +801,15 @@ class FiniteModel(_message.Message):
     DOMAIN_FIELD_NUMBER: _ClassVar[int]
     CONSTANTS_FIELD_NUMBER: _ClassVar[int]
     TRUE_ATOMS_FIELD_NUMBER: _ClassVar[int]
+    FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
     domain: _containers.RepeatedScalarFieldContainer[str]
     constants: _containers.ScalarMap[str, str]
     true_atoms: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ...) -> None: ...
+    functions: _containers.ScalarMap[str, str]
+    def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ..., functions: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class CheckEntailmentResponse(_message.Message):
-    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason")
+    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason", "entailed", "refuted")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     PREMISES_USED_FIELD_NUMBER: _ClassVar[int]
@@ -809,6 +818,8 @@ class CheckEntailmentResponse(_message.Message):
     MODEL_FIELD_NUMBER: _ClassVar[int]
     UNKNOWN_BUDGET_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    ENTAILED_FIELD_NUMBER: _ClassVar[int]
+    REFUTED_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     verdict: EntailmentVerdict
     premises_used: _containers.RepeatedScalarFieldContainer[int]
@@ -817,7 +828,9 @@ class CheckEntailmentResponse(_message.Message):
     model: FiniteModel
     unknown_budget: str
     reason: str
-    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+    entailed: bool
+    refuted: bool
+    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ..., entailed: _Optional[bool] = ..., refuted: _Optional[bool] = ...) -> None: ...
 
 class CheckEntailmentBatchRequest(_message.Message):
     __slots__ = ("request_id", "items")
