@@ -186,13 +186,33 @@ def decide_batch(
     (one goal per chunk of CHUNK stories). With `workers` > 1 the stories are cut into chunks
     that run side by side on that many processes (prolog_pool.py), each reading, solving and
     checking its own; the answers are the same."""
+    return [d for d, _ in decide_batch_timed(stories, fmt, inferences=inferences, max_domain=max_domain,
+                                             time_limit=time_limit, workers=workers)]
+
+
+def decide_batch_timed(
+    stories: Iterable[tuple[Sequence[LF], LF]],
+    fmt: str = "folio",
+    *,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+) -> list[tuple[Decision, float]]:
+    """`decide_batch`, each decision with the seconds Prolog spent on it (what is left of its
+    `time_limit` is what the portfolio's other provers get)."""
     if workers > 1:
-        return prolog_pool.map_chunks(decide_batch, list(stories), workers, fmt=fmt, inferences=inferences,
+        return prolog_pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
     parsed = [([formula(p, fmt) for p in ps], formula(c, fmt)) for ps, c in stories]
     items = [f"decide([{','.join(to_term(p) for p in ps)}],{to_term(c)})" for ps, c in parsed]
     answers = _run(items, inferences, max_domain, time_limit)
-    return [_decision(d, ps, c) for d, (ps, c) in zip(answers, parsed)]
+    return [(_decision(d, ps, c), _seconds(d, time_limit)) for d, (ps, c) in zip(answers, parsed)]
+
+
+def _seconds(d: dict, time_limit: float) -> float:
+    """The seconds an item took in Prolog (all of its time limit when the round trip as a whole was stopped)."""
+    return float(d.get("seconds", time_limit))
 
 
 def _stopped(d: dict) -> str | None:
@@ -234,8 +254,23 @@ def equivalent_batch(
     witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
     the answer is UNKNOWN. With `workers` > 1 the pairs run in chunks side by side on that many
     processes (prolog_pool.py), with the same answers."""
+    return [v for v, _ in equivalent_batch_timed(pairs, fmt, inferences=inferences, max_domain=max_domain,
+                                                 time_limit=time_limit, workers=workers)]
+
+
+def equivalent_batch_timed(
+    pairs: Iterable[tuple[LF, LF]],
+    fmt: str = "folio",
+    *,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+) -> list[tuple[Verdict, float]]:
+    """`equivalent_batch`, each verdict with the seconds Prolog spent on it (0 for a pair
+    settled in Python: identical, or by its truth table)."""
     if workers > 1:
-        return prolog_pool.map_chunks(equivalent_batch, list(pairs), workers, fmt=fmt, inferences=inferences,
+        return prolog_pool.map_chunks(equivalent_batch_timed, list(pairs), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
 
     parsed = [(formula(a, fmt), formula(b, fmt)) for a, b in pairs]
@@ -243,15 +278,15 @@ def equivalent_batch(
     todo = []
     for i, (a, b) in enumerate(parsed):
         if a == b:
-            out[i] = Verdict("EQUIVALENT", True, True, {"method": "identical"})
+            out[i] = (Verdict("EQUIVALENT", True, True, {"method": "identical"}), 0.0)
         elif (v := _propositional(a, b)) is not None:
-            out[i] = v
+            out[i] = (v, 0.0)
         else:
             todo.append(i)
     answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
                    inferences, max_domain, time_limit)
     for i, d in zip(todo, answers):
-        out[i] = _verdict(d, *parsed[i])
+        out[i] = (_verdict(d, *parsed[i]), _seconds(d, time_limit))
     return out
 
 
@@ -311,4 +346,5 @@ def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget
     return decide(premises, conclusion, fmt, **budget).entailed
 
 
-__all__ = ["Decision", "DECISIONS", "decide", "decide_batch", "entails", "equivalent_batch", "holds", "to_term"]
+__all__ = ["Decision", "DECISIONS", "PROOF_FACTOR", "decide", "decide_batch", "decide_batch_timed", "entails",
+           "equivalent_batch", "equivalent_batch_timed", "holds", "to_term"]

@@ -362,6 +362,8 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
     every part is settled (or, with `wait_for_all`, once every prover has finished), or at the
     time limit. ProverDisagreement when two definite answers for a part contradict each other."""
     provers = list(provers) if provers is not None else members()
+    if budget.time_limit <= 0:  # nothing left to spend (a batch's second stage): no prover is started
+        return {}, {m.name: {p.name: "time_limit" for p in q.parts} for m in provers}, True
     r = _Race(q)
     deadline = time.monotonic() + budget.time_limit
     budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
@@ -512,13 +514,19 @@ def decide(premises: Sequence[fol.LF], conclusion: fol.LF, fmt: str = "folio", *
     return _story_decision(*race(q, _budget(opts), provers, wait_for_all))
 
 
+def _rest(budget: Budget, spent: float) -> Budget:
+    """What is left of an item's budget after Prolog spent `spent` seconds on it alone (a batch's
+    second stage): each item is kept to its one time limit in all."""
+    return dataclasses.replace(budget, time_limit=max(0.0, budget.time_limit - spent))
+
+
 def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = "folio", *,
                  prover: str | None = None, provers: Sequence[Member] | None = None,
                  wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[fol.Decision]:
     """`decide` for many stories, in order. The portfolio takes a batch in two stages, so that a
     batch keeps Prolog's speed: Prolog decides the whole batch first (fol.decide_batch, on
-    `workers` processes), then E and Z3 race on each story it left UNKNOWN, under the same
-    budget. With `provers` or `wait_for_all`, every story is raced by every prover instead."""
+    `workers` processes), then E and Z3 race on each story it left UNKNOWN, for what is left of
+    the story's time limit (`_rest`). With `provers` or `wait_for_all`, every story is raced by every prover instead."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         return fol.decide_batch(stories, fmt, workers=workers, **opts)
@@ -526,10 +534,10 @@ def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = 
     parsed = [([fol.formula(p, fmt) for p in ps], fol.formula(c, fmt)) for ps, c in stories]
     if provers is not None or wait_for_all:
         return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
-    first = fol.decide_batch(parsed, workers=workers, time_limit=budget.time_limit, inferences=budget.inferences,
-                             max_domain=budget.max_domain)
+    first = fol.decide_batch_timed(parsed, workers=workers, time_limit=budget.time_limit,
+                                   inferences=budget.inferences, max_domain=budget.max_domain)
     out: list[fol.Decision] = []
-    for d, (ps, c) in zip(first, parsed):
+    for (d, spent), (ps, c) in zip(first, parsed):
         if d.verdict != "UNKNOWN":
             out.append(PortfolioDecision(**{f.name: getattr(d, f.name) for f in dataclasses.fields(fol.Decision)},
                                          answered_by={p: "prolog" for p in STORY_PARTS}))
@@ -537,7 +545,7 @@ def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = 
         known = {part: Answer(part, "prolog", status, ev) for part, status, ev in _story_parts(d)}
         q = story(ps, c)
         q = dataclasses.replace(q, parts=tuple(p for p in q.parts if p.name not in known))  # the parts left open
-        settled, reasons, timed_out = race(q, budget, [m for m in members() if m.name != "prolog"])
+        settled, reasons, timed_out = race(q, _rest(budget, spent), [m for m in members() if m.name != "prolog"])
         out.append(_story_decision({**known, **settled},
                                    {"prolog": {p.name: d.reason or "unknown" for p in q.parts}, **reasons}, timed_out))
     return out
@@ -570,15 +578,15 @@ def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio",
     if provers is not None or wait_for_all:
         return [equivalent(a, b, provers=provers, wait_for_all=wait_for_all, prover="portfolio", **opts)
                 for a, b in parsed]
-    first = fol.equivalent_batch(parsed, workers=workers, time_limit=budget.time_limit,
-                                 inferences=budget.inferences, max_domain=budget.max_domain)
+    first = fol.equivalent_batch_timed(parsed, workers=workers, time_limit=budget.time_limit,
+                                       inferences=budget.inferences, max_domain=budget.max_domain)
     out = []
-    for v, (a, b) in zip(first, parsed):
+    for (v, spent), (a, b) in zip(first, parsed):
         if v.verdict != "UNKNOWN":
             out.append(dataclasses.replace(v, witness={**(v.witness or {}),
                                                        "answered_by": {p: "prolog" for p in EQUIV_PARTS}}))
             continue
-        settled, reasons, timed_out = race(pair(a, b), budget, [m for m in members() if m.name != "prolog"])
+        settled, reasons, timed_out = race(pair(a, b), _rest(budget, spent), [m for m in members() if m.name != "prolog"])
         out.append(_equiv_verdict(settled, {"prolog": {p: str(v.witness.get("reason")) for p in EQUIV_PARTS},
                                             **reasons}, timed_out))
     return out

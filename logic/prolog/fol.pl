@@ -75,11 +75,16 @@ equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
 
 %  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order.
 %  With budget(Inferences, MaxDomain, Seconds) each item has Seconds of its own: one that runs
-%  past them, or out of stack outside a stage, is json([unknown=time_limit|memory_limit]).
+%  past them, or out of stack outside a stage, is json([seconds=S, unknown=time_limit|memory_limit]);
+%  every item's dict starts with seconds=S, the wall-clock seconds it took (a portfolio gives
+%  its other provers what is left of the item's time).
 batch_json(Items, Budget, Dicts) :- maplist(item_json(Budget), Items, Dicts).
 
-item_json(budget(Inf, MaxDom, T), Item, D) :- !,
-    catch(call_with_time_limit(T, item_json(budget(Inf, MaxDom), Item, D)), E, item_error(E, D)).
+item_json(budget(Inf, MaxDom, T), Item, json([seconds=S|Fields])) :- !,
+    get_time(T0),
+    catch(call_with_time_limit(T, item_json(budget(Inf, MaxDom), Item, json(Fields))), E,
+          item_error(E, json(Fields))),
+    get_time(T1), S is T1 - T0.
 item_json(Budget, equiv(A, B), D) :- equiv_json(A, B, Budget, D).
 item_json(Budget, decide(Ps, G), D) :- decide_json(Ps, G, Budget, D).
 

@@ -278,3 +278,29 @@ def test_a_cancelled_scope_ends_the_race_and_stops_every_prover():
     children = subprocess.run(["ps", "-o", "args=", "--ppid", str(__import__("os").getpid())],
                               capture_output=True, text=True).stdout
     assert "eprover" not in children, children
+
+
+def test_a_batchs_second_stage_gets_what_is_left_of_each_items_time(monkeypatch):
+    """E and Z3 race on a story Prolog left UNKNOWN for the story's time limit minus what
+    Prolog spent on it (fol.pl reports each item's seconds), never for a fresh time limit."""
+    budgets = []
+
+    class Recorder:
+        name = "recorder"
+
+        def start(self, q, budget, post, done):
+            budgets.append(budget.time_limit)
+            done(self.name, {p.name: "gave up" for p in q.parts})
+            return lambda: None
+
+    monkeypatch.setattr(portfolio, "members", lambda: [portfolio.PrologMember(), Recorder()])
+    infinite = ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"]
+    quick, _ = portfolio.decide_batch([(infinite, "P(a)")] * 2, prover="portfolio", time_limit=30.0,
+                                      inferences=20_000)
+    assert quick.verdict == "UNKNOWN" and len(budgets) == 2 and all(0 < b < 30.0 for b in budgets), budgets
+    (d, spent), = fol.decide_batch_timed([(infinite, "P(a)")], time_limit=30.0, inferences=20_000)
+    assert d.reason == "inference_limit" and 0 < spent < 30.0
+    # an item that spent its whole time in Prolog starts no other prover
+    budgets.clear()
+    slow, = portfolio.decide_batch([(infinite, "P(a)")], prover="portfolio", time_limit=0.5, inferences=10**12)
+    assert slow.verdict == "UNKNOWN" and slow.reason == "time_limit" and budgets == []
