@@ -33,6 +33,8 @@ class Entailment:
     reason: str
     entailed: bool | None = None
     refuted: bool | None = None
+    answered_by: dict | None = None  # a portfolio server: part -> prover ("prolog", "eprover", "z3")
+    tstp: dict | None = None  # a portfolio server: part -> E's TSTP derivation
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,4 +75,5 @@ def entailment(r: pb.CheckEntailmentResponse) -> Entailment:
         unknown_budget=r.unknown_budget, reason=r.reason,
         entailed=r.entailed if r.HasField("entailed") else None,
         refuted=r.refuted if r.HasField("refuted") else None,
+        answered_by=dict(r.answered_by) or None, tstp=dict(r.tstp) or None,
     )

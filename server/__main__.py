@@ -17,6 +17,8 @@ import signal
 import sys
 import threading
 
+from logic.portfolio import PROVERS
+
 from .app import serve
 from .health_port import serve_health
 from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
@@ -52,6 +54,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help=f"seconds a Prolog call runs on the server's own Prolog before it moves to a "
                          f"long-lane process, so trivial checks never wait behind hard ones "
                          f"(default {DEFAULT_PROLOG_SLICE_S:g}; 0: one lane)")
+    ap.add_argument("--prover", choices=PROVERS, default="prolog",
+                    help="full first-order checks (folio, nltk, tptp): prolog (ambit's prover alone, the "
+                         "default: one Prolog call per check) or portfolio (Prolog first, then E and Z3 on "
+                         "what it left UNKNOWN, within the same time limit; up to four prover processes "
+                         "per such check)")
     ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
     ap.add_argument("--health-port", type=int, default=None,
                     help="also serve gRPC health alone, plaintext, on this port of --host (probes that "
@@ -101,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             prolog_workers=args.prolog_workers,
             no_model=args.no_model, wait=False, security=security, remote=remote,
             max_calls_per_peer=args.max_calls_per_peer, prolog_slice=args.prolog_slice,
+            prover=args.prover,
         )
     except (ValueError, OSError) as e:  # SecurityConfigError, TokenFileError, SpecError, BindError: bad options
         print(f"ambit server: {e}", file=sys.stderr, flush=True)

@@ -23,6 +23,7 @@ import grpc
 from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from logic.portfolio import PROVERS
 from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
 
 from .auth import AuthInterceptor, TokenStore
@@ -149,6 +150,7 @@ def serve(
     remote: Any = None,
     max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER,
     prolog_slice: float = DEFAULT_PROLOG_SLICE_S,
+    prover: str = "prolog",
 ) -> RunningServer:
     """Start an ambit server in this process.
 
@@ -160,6 +162,8 @@ def serve(
     processes (started with the server). `max_calls_per_peer`: calls in flight per client
     connection before RESOURCE_EXHAUSTED (0: no limit). `prolog_slice`: seconds a Prolog call
     runs on the server's own Prolog before it moves to a long-lane process (0: one lane).
+    `prover`: full first-order checks by "prolog" alone or by the "portfolio" (Prolog, then E
+    and Z3 on what it left UNKNOWN, within the same time limit).
     `remote`: `server.remote.RemoteOptions` for a model spec `openai:<MODEL>@<BASE_URL>` (API key,
     --max-concurrency, response cache).
     """
@@ -167,7 +171,9 @@ def serve(
     credentials, tokens = security.credentials(), security.token_store()
     no_model = no_model or model == NO_MODEL
     stats = Stats()
-    core = AmbitCore(limits, prolog_seconds, prolog_workers)
+    if prover not in PROVERS:
+        raise ValueError(f"prover must be one of {', '.join(PROVERS)}, got {prover!r}")
+    core = AmbitCore(limits, prolog_seconds, prolog_workers, prover)
     serving, draining, in_flight = threading.Event(), threading.Event(), InFlight()
     loop = LoopThread()
     executor = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")

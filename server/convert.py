@@ -388,6 +388,8 @@ def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntai
         request_id=req.request_id, verdict=ENTAILMENT_VERDICTS[d.verdict], premises_used=d.premises_used,
         proof=[proof_step(s) for s in d.proof or []], unknown_budget=d.budget or "", reason=d.reason or "",
     )
+    out.answered_by.update(getattr(d, "answered_by", None) or {})
+    out.tstp.update(getattr(d, "tstp", None) or {})
     if d.entailed is not None:
         out.entailed = d.entailed
     if d.refuted is not None:

@@ -60,10 +60,13 @@ class AmbitCore:
     """The operations of AmbitService on plain values."""
 
     def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
-                 prolog_workers: int = 1) -> None:
+                 prolog_workers: int = 1, prover: str = "prolog") -> None:
         self.limits = limits
         self.prolog_seconds = prolog_seconds
         self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
+        # full first-order checks: "prolog" (ambit's prover alone) or "portfolio" (Prolog first,
+        # then E and Z3 on what it left UNKNOWN, within the same time limit: logic/portfolio.py)
+        self.prover = prover
         self.server_id = uuid.uuid4().hex[:12]
         self.worker: ModelWorker | None = None  # None until the model is loaded (or with no model)
         self.model_info: dict = {}
@@ -95,13 +98,14 @@ class AmbitCore:
 
     # -- logic --------------------------------------------------------------------------
     def check_equivalence(self, query: equivalence.EquivalenceQuery, deadline: Deadline) -> equivalence.EquivalenceAnswer:
-        return equivalence.check(query, self.limits, deadline, self.prolog_seconds)
+        return equivalence.check(query, self.limits, deadline, self.prolog_seconds, self.prover)
 
     def check_equivalence_batch(
         self, items: Sequence[equivalence.Item], deadline: Deadline
     ) -> Iterator[equivalence.Outcome]:
         """(index, answer or error) per item, in order; unreadable items come as their error."""
-        return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers)
+        return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
+                                       self.prover)
 
     def canonicalize(self, query: CanonicalQuery) -> str:
         f = validate.lf(query.lf, query.fmt, "lf", self.limits.max_lf_chars)
@@ -163,10 +167,11 @@ class AmbitCore:
 
     # -- entailment (full first-order logic) ---------------------------------------------
     def check_entailment(self, query: entailment.EntailmentQuery, deadline: Deadline) -> logic.Decision:
-        return entailment.check(query, self.limits, deadline, self.prolog_seconds)
+        return entailment.check(query, self.limits, deadline, self.prolog_seconds, self.prover)
 
     def check_entailment_batch(
         self, items: Sequence[entailment.Item], deadline: Deadline
     ) -> Iterator[entailment.Outcome]:
         """(index, decision or error) per item, in order; unreadable items come as their error."""
-        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers)
+        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
+                                      self.prover)

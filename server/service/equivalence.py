@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 import logic
+from logic import portfolio
 from logic.equivalence import Verdict
 
 from ..limits import Limits
@@ -46,11 +47,20 @@ def _shown(f: logic.Formula, fmt: str) -> str:
     return logic.canonical_form(f, fmt) if fmt in logic.FORMATS else logic.render(f, fmt)
 
 
-def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float) -> EquivalenceAnswer:
+def _equivalent_batch(pairs: list, fmt: str, prover: str, **opts) -> list:
+    """AmP's formats: AmP's procedure (logic.equivalent_batch); the full first-order dialects:
+    Prolog alone or, with `prover="portfolio"`, Prolog then E and Z3 on what it left UNKNOWN."""
+    if fmt in logic.FORMATS:
+        return logic.equivalent_batch(pairs, fmt=fmt, **opts)
+    return portfolio.equivalent_batch(pairs, fmt, prover=prover, **opts)
+
+
+def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float,
+          prover: str = "prolog") -> EquivalenceAnswer:
     """One pair, within the request's budget and deadline."""
     a, b, canonical_a, canonical_b = _parse(query, limits, "")
     budget = deadline.budget(query.time_limit_s, default_s)
-    verdict = logic.equivalent(a, b, fmt=query.fmt, time_limit=budget)
+    verdict = _equivalent_batch([(a, b)], query.fmt, prover, time_limit=budget)[0]
     deadline.check()
     return EquivalenceAnswer(canonical_a, canonical_b, verdict)
 
@@ -60,23 +70,26 @@ Outcome = tuple[int, EquivalenceAnswer | Exception]
 
 
 def check_batch(
-    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1
+    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1,
+    prover: str = "prolog",
 ) -> Iterator[Outcome]:
     """(index, answer or error) for every item, in order, chunk by chunk (`batch.run`); an item
     that fails validation gets its own error and the rest go on. `workers` > 1: each chunk is
     spread over that many Prolog processes."""
-    return batch.run(items, limits, deadline, default_s, _parse, functools.partial(_decide, workers=workers))
+    return batch.run(items, limits, deadline, default_s, _parse,
+                     functools.partial(_decide, workers=workers, prover=prover))
 
 
-def _decide(ready: list[batch.Ready], workers: int = 1) -> dict[int, EquivalenceAnswer | Exception]:
+def _decide(ready: list[batch.Ready], workers: int = 1,
+            prover: str = "prolog") -> dict[int, EquivalenceAnswer | Exception]:
     """One Prolog round trip per format among a chunk's readable items; a failure fails each
     item of its format."""
     out: dict[int, EquivalenceAnswer | Exception] = {}
     for fmt in {r.query.fmt for r in ready}:
         group = [r for r in ready if r.query.fmt == fmt]
         try:
-            verdicts = logic.equivalent_batch([r.value[:2] for r in group], fmt=fmt,
-                                              time_limit=min(r.budget for r in group), workers=workers)
+            verdicts = _equivalent_batch([r.value[:2] for r in group], fmt, prover,
+                                         time_limit=min(r.budget for r in group), workers=workers)
         except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
             out.update({r.index: e for r in group})
             continue

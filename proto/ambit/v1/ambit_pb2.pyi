@@ -809,7 +809,21 @@ class FiniteModel(_message.Message):
     def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ..., functions: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class CheckEntailmentResponse(_message.Message):
-    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason", "entailed", "refuted")
+    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason", "entailed", "refuted", "answered_by", "tstp")
+    class AnsweredByEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class TstpEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     PREMISES_USED_FIELD_NUMBER: _ClassVar[int]
@@ -820,6 +834,8 @@ class CheckEntailmentResponse(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     ENTAILED_FIELD_NUMBER: _ClassVar[int]
     REFUTED_FIELD_NUMBER: _ClassVar[int]
+    ANSWERED_BY_FIELD_NUMBER: _ClassVar[int]
+    TSTP_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     verdict: EntailmentVerdict
     premises_used: _containers.RepeatedScalarFieldContainer[int]
@@ -830,7 +846,9 @@ class CheckEntailmentResponse(_message.Message):
     reason: str
     entailed: bool
     refuted: bool
-    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ..., entailed: _Optional[bool] = ..., refuted: _Optional[bool] = ...) -> None: ...
+    answered_by: _containers.ScalarMap[str, str]
+    tstp: _containers.ScalarMap[str, str]
+    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ..., entailed: _Optional[bool] = ..., refuted: _Optional[bool] = ..., answered_by: _Optional[_Mapping[str, str]] = ..., tstp: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class CheckEntailmentBatchRequest(_message.Message):
     __slots__ = ("request_id", "items")
