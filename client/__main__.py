@@ -145,6 +145,8 @@ def _human_entailment(e: Any) -> str:
     if e.verdict == "UNKNOWN" and (e.entailed is not None or e.refuted is not None):
         lines.append("settled: " + "; ".join(f"{name}: {'yes' if v else 'no'}" for name, v in
                                              (("entailed", e.entailed), ("refuted", e.refuted)) if v is not None))
+    if e.answered_by:
+        lines.append("answered by: " + ", ".join(f"{part} {who}" for part, who in sorted(e.answered_by.items())))
     if e.premises_used:
         lines.append(f"premises used: {', '.join(str(i) for i in e.premises_used)}")
     for s in e.proof:

@@ -5,7 +5,7 @@ A question is cut into parts, each a set of formulas whose satisfiability is ask
 premises ∧ ¬conclusion (`with_negated_conclusion`) and premises ∧ conclusion (`with_conclusion`),
 an equivalence into a ∧ ¬b (`a_not_b`) and b ∧ ¬a (`b_not_a`). Every prover works on every part;
 the first definite answer for a part settles it, and once every part is settled the others are
-stopped (E and Z3 killed: each runs in a process; Prolog ends within its own budget). A race
+stopped (E and Z3 killed: each runs in a process; Prolog's call interrupted). A race
 made inside a cancel scope (logic/prolog_worker.py: a server call) ends as soon as the scope is
 cancelled, its provers stopped, and raises the scope's "cancelled" error. A second definite answer
 that contradicts the first is an error (`ProverDisagreement`), raised, never dropped; one that
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from . import eprover, fol
-from .prolog_worker import cancelled_error, current_scope
+from .prolog_worker import CancelScope, cancelled_error, current_scope
 from .ast import Formula, Not, constants
 from .verdict import REASONS, worst
 
@@ -152,12 +152,26 @@ def _thread(fn: Callable[[], None], name: str) -> None:
 
 
 class PrologMember:
-    """ambit's own prover (fol.py): answers both parts at once, with replayed proofs and checked models."""
+    """ambit's own prover (fol.py): answers both parts at once, with replayed proofs and checked
+    models. Its Prolog call runs in a cancel scope of its own (inside the caller's, if any), which
+    `stop` cancels: once the race is over the call is interrupted, not left to its own budget."""
 
     name = "prolog"
 
     def start(self, q, budget, post, done):
+        outer = current_scope()
+        scope = CancelScope(outer.owner if outer is not None else "")
+        unhook = outer.on_cancel(scope.cancel) if outer is not None else (lambda: None)
+
+        def stop() -> None:
+            scope.cancel()
+            unhook()
+
         def work() -> None:
+            with scope.active():
+                solve()
+
+        def solve() -> None:
             t0 = time.perf_counter()
             opts = {"time_limit": budget.left(), "inferences": budget.inferences, "max_domain": budget.max_domain}
             reasons: dict[str, str] = {}
@@ -179,7 +193,7 @@ class PrologMember:
             done(self.name, reasons)
 
         _thread(work, "portfolio-prolog")
-        return lambda: None
+        return stop
 
 
 def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:

@@ -50,3 +50,21 @@ def test_entails_command(address, tmp_path, capsys):
     assert text.startswith("TRUE\npremises used: 0, 1") and "[premise 1]" in text
     assert main(["entails", "--server", address, "--premises", str(premises), "--conclusion", "Cat(rex"]) == 1
     assert "conclusion: FOLIO unexpected end of input" in capsys.readouterr().err
+
+
+def test_the_human_print_names_settled_parts_provers_and_function_tables():
+    from client.__main__ import _human_entailment
+    from client.entailment import entailment
+    from proto.ambit.v1 import ambit_pb2 as pb
+
+    r = pb.CheckEntailmentResponse(verdict=pb.ENTAILMENT_VERDICT_UNKNOWN, reason="inference_limit", refuted=False,
+                                   answered_by={"with_conclusion": "prolog"})
+    r.model.domain.append("d1")
+    r.model.constants["a"] = "d1"
+    r.model.functions["f(d1, d1)"] = "d1"
+    e = entailment(r)
+    assert e.entailed is None and e.refuted is False and e.model["functions"] == {"f(d1, d1)": "d1"}
+    text = _human_entailment(e)
+    assert text.splitlines()[:3] == ["UNKNOWN (inference_limit)", "settled: refuted: no",
+                                     "answered by: with_conclusion prolog"]
+    assert "f(d1, d1) = d1" in text

@@ -304,3 +304,16 @@ def test_a_batchs_second_stage_gets_what_is_left_of_each_items_time(monkeypatch)
     budgets.clear()
     slow, = portfolio.decide_batch([(infinite, "P(a)")], prover="portfolio", time_limit=0.5, inferences=10**12)
     assert slow.verdict == "UNKNOWN" and slow.reason == "time_limit" and budgets == []
+
+
+def test_prolog_is_interrupted_once_the_race_is_over():
+    """Andrews' challenge with no budget to speak of: E and Z3 settle both parts in well under a
+    second, long before Prolog's proof search would end; the race then interrupts Prolog, so the
+    next Prolog call does not wait behind it (it waited the whole 60 s limit before)."""
+    import time
+
+    d = portfolio.decide([], parse(ANDREWS, "tptp"), prover="portfolio", time_limit=60.0, inferences=10**12)
+    assert d.verdict == "TRUE" and set(d.answered_by.values()) <= {"eprover", "z3"}
+    t = time.perf_counter()
+    assert fol.decide(["A(a)"], "A(a)").verdict == "TRUE"
+    assert time.perf_counter() - t < 30.0  # a hang guard: Prolog left running would hold the worker 60 s
