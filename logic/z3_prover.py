@@ -187,6 +187,9 @@ def _serve() -> None:
     answers = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)
     requests = Connection(0, writable=False)
+    import z3  # noqa: F401 - loaded before "ready", so that no check's time goes to the import
+
+    answers.send("ready")
     while True:
         try:
             formulas, time_limit = requests.recv()
@@ -256,8 +259,8 @@ class Z3Process:
     """`Z3Check` in a Z3 process of a small pool, with the same `result()` / `stop()`: Z3 ignores
     its timeout and `interrupt()` inside some quantifier rounds (Pelletier 63 ran for minutes in
     process), and only a process can be stopped for sure. A check that overruns its time limit
-    (+10%, +0.1 s; a new process gets `start_s` more to start) or is stopped kills its process;
-    one that answers gives it back to the pool."""
+    (+10%, +0.1 s, counted once its process is ready: a new one gets `start_s` to start) or is
+    stopped kills its process; one that answers gives it back to the pool."""
 
     def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S) -> None:
         self.formulas = list(formulas)
@@ -274,11 +277,13 @@ class Z3Process:
                 _checkin(w)
                 return Z3Result("unknown", reason="stopped")
             self._worker = w
-        wait = self.time_limit * 1.1 + 0.1 + (self.start_s if w.checks == 0 else 0.0)
-        w.checks += 1
+        fresh, w.checks = w.checks == 0, w.checks + 1
         try:
+            if fresh and w.answer(self.start_s) != "ready":  # a new process: started within start_s?
+                w.kill()
+                return Z3Result("unknown", reason=f"z3 process did not start within {self.start_s:g} s")
             w.send((self.formulas, self.time_limit))
-            r = w.answer(wait)
+            r = w.answer(self.time_limit * 1.1 + 0.1)
             if r is not None:
                 _checkin(w)
                 return r
