@@ -39,7 +39,9 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 
-:- dynamic premise/2, now/1, sentence/2.
+% the instance being verified: thread_local, so that Prolog threads verifying instances side by
+% side never see each other's premises (load_instance/1 replaces them, per thread)
+:- thread_local premise/2, now/1, sentence/2.
 
 % ---------------------------------------------------------------------------------------
 % The knowledge base of one instance.

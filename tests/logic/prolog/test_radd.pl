@@ -27,6 +27,14 @@ test(the_instance_is_unloaded_after) :-
     instance(I), radd_verify(I, _),
     \+ relation(_, _, _, _).
 
+test(the_other_thread_sees_none_of_it) :-
+    instance(I),
+    radd:load_instance(I),
+    thread_create(\+ radd:premise(_, _), Id, []),
+    thread_join(Id, Status),
+    radd:unload_instance,
+    Status == true.
+
 test(a_json_list_of_instances) :-
     instance(I), atom_json_dict(Text, [I], []),
     radd_verify_json(Text, [Out]), Out.answer_option == 1.
