@@ -319,20 +319,22 @@ def _propositional(a: Formula, b: Formula) -> Verdict | None:
 
 
 def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
+    """A pair's verdict from fol.pl's two directions; the search stops at the first model of
+    either, so the other direction may be null (not searched)."""
     if why := _stopped(d):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     s1, s2 = d["a_not_b"], d["b_not_a"]
-    if s1["status"] == "sat":
-        return Verdict("NOT_EQUIVALENT", False, None, {
+    status = lambda s: s["status"] if s is not None else None  # noqa: E731
+    ab = {"unsat": True, "sat": False}.get(status(s1))
+    ba = {"unsat": True, "sat": False}.get(status(s2))
+    if ab is False:
+        return Verdict("NOT_EQUIVALENT", False, ba, {
             "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
             "model": _checked(s1["model"], [a], [b])})
-    if s2 is not None and s2["status"] == "sat":
-        ab = True if s1["status"] == "unsat" else None
+    if ba is False:
         return Verdict("NOT_EQUIVALENT", ab, False, {
             "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
             "model": _checked(s2["model"], [b], [a])})
-    ab = True if s1["status"] == "unsat" else None
-    ba = True if s2 is not None and s2["status"] == "unsat" else None
     if ab and ba:
         return Verdict("EQUIVALENT", True, True, {"method": "connection_proof",
                                                   "proof_a_entails_b": s1["proof"], "proof_b_entails_a": s2["proof"]})

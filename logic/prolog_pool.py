@@ -62,10 +62,11 @@ class PrologPool:
     """`workers` Prolog processes; `submit(fn, *args, **kwargs)` runs a module-level `fn` on
     one of them and returns a Future (the `concurrent.futures.Executor` call shape)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, nice: int = 0) -> None:
         import multiprocessing  # here, not at the top: most processes never start a pool
 
         self.workers = workers
+        self.nice = nice  # added to each process's niceness: a lower CPU priority than the caller's
         self._ctx = multiprocessing.get_context("spawn")
         self._tasks: queue.Queue = queue.Queue()
         self._closed = False
@@ -116,7 +117,8 @@ class PrologPool:
     # -- slot threads ----------------------------------------------------------------
     def _start(self, slot: int) -> tuple[Any, Any]:
         parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(target=_child_main, args=(child,), name=f"ambit-prolog-{slot}", daemon=True)
+        proc = self._ctx.Process(target=_child_main, args=(child, self.nice), name=f"ambit-prolog-{slot}",
+                                 daemon=True)
         proc.start()
         child.close()
         try:
@@ -241,11 +243,14 @@ class PrologPool:
                     return False
 
 
-def _child_main(conn: Any) -> None:
+def _child_main(conn: Any, nice: int = 0) -> None:
     """A worker process: run the tasks the parent sends, one at a time on a runner thread, each
-    in its own cancel scope; a `cancel` message cancels the running one."""
+    in its own cancel scope; a `cancel` message cancels the running one. `nice` > 0: at a lower
+    CPU priority (the long lane: a storm of long calls must not starve the server that sent them)."""
     from .prolog_worker import worker
 
+    if nice:
+        os.nice(nice)
     worker()
     conn.send("ready")
     send_lock = threading.Lock()
@@ -309,18 +314,21 @@ def pool(workers: int) -> PrologPool:
 
 
 _LANE: list[PrologPool] = []
+LANE_NICE = 10
 
 
 def lane() -> PrologPool:
     """The long lane of `PrologWorker.enable_lanes`: one Prolog process of its own, started on
-    first use (apart from the batch pools, so that health and batches do not count it)."""
+    first use (apart from the batch pools, so that health and batches do not count it), at a
+    lower CPU priority (`LANE_NICE`): on a machine with few cores, the calls it runs (hard ones,
+    by definition) then take CPU from the server's event loop and fast lane only when they idle."""
     import multiprocessing.util  # noqa: F401 - see pool()
 
     with _LOCK:
         if not _LANE:
             if not _POOLS:
                 atexit.register(shutdown)
-            _LANE.append(PrologPool(1))
+            _LANE.append(PrologPool(1, nice=LANE_NICE))
         return _LANE[0]
 
 

@@ -43,21 +43,13 @@
 
 %  decide_json(+Premises, +Goal, +budget(Inferences, MaxDomain), -Dict): the story-level
 %  verdict. TRUE: premises ∧ ¬goal has no model and premises ∧ goal has one; FALSE the
-%  reverse; UNCERTAIN both have models; INCONSISTENT neither has. When the item's time runs
-%  out in the second part, the first part's answer is kept (whether the premises entail the
-%  goal is known without the second part): the second is unknown(time_limit).
+%  reverse; UNCERTAIN both have models; INCONSISTENT neither has. The two parts are searched
+%  side by side (parts_json/4), and a part settled keeps its answer when the other is not.
 decide_json(Premises, Goal, Budget, json([verdict=V, with_negated_conclusion=J1, with_conclusion=J2])) :-
     tagged(Premises, 0, Tagged),
-    status([negated_conclusion-not(Goal)|Tagged], Budget, S1),
-    status_json(S1, J1),  % now, while S1's clauses are the indexed ones
-    last_part(status([conclusion-Goal|Tagged], Budget), S2),
-    status_json(S2, J2),
+    parts_json([[negated_conclusion-not(Goal)|Tagged], [conclusion-Goal|Tagged]], Budget, never,
+               [S1-J1, S2-J2]),
     story_verdict(S1, S2, V).
-
-%  last_part(:Status, -S): call(Status, S), or unknown(time_limit) when the item's time limit
-%  (item_json/3's alarm) fires inside it; the alarm is spent, so the item then returns at once.
-last_part(Status, S) :-
-    catch(call(Status, S), time_limit_exceeded, S = unknown(time_limit)).
 
 %  story_verdict(+StatusWithNegatedGoal, +StatusWithGoal, -Verdict)
 story_verdict(unsat(_), sat(_), 'TRUE') :- !.
@@ -67,10 +59,70 @@ story_verdict(unsat(_), unsat(_), 'INCONSISTENT') :- !.
 story_verdict(_, _, 'UNKNOWN').
 
 %  equiv_json(+A, +B, +Budget, -Dict): A ∧ ¬B and B ∧ ¬A both without a model: equivalent.
+%  The search stops at the first model of either (the other direction is then null).
 equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
-    status([a-A, negated_b-not(B)], Budget, S1), status_json(S1, J1),
-    (   S1 = sat(_) -> J2 = null
-    ;   last_part(status([b-B, negated_a-not(A)], Budget), S2), status_json(S2, J2)
+    parts_json([[a-A, negated_b-not(B)], [b-B, negated_a-not(A)]], Budget, a_model, [_-J1, _-J2]).
+
+never(_) :- fail.
+a_model(States) :- member(St, States), arg(3, St, done(sat(_), _)), !.
+
+%  parts_json(+Parts, +Budget, :Enough, -Results): Status-Json for each part (a list of
+%  Tag-Formula whose satisfiability is asked), stage by stage across the parts: the first stage
+%  (a small model) of every part, then the second (a short proof) of every part still open, and
+%  so on (stages/3), so that a part settled cheaply never waits behind another part's long
+%  search. A part's JSON is written as soon as it is settled (while its clauses are the indexed
+%  ones). Enough(States) true stops the search: the parts still open are then none (JSON null). When
+%  the item's time runs out (item_json/3's alarm), the parts settled keep their answers and the
+%  open ones are unknown(time_limit); the alarm is spent, so the item then returns at once.
+parts_json(Parts, Budget, Enough, Results) :-
+    maplist(part_state(Budget), Parts, States),
+    run_stages(1, States, Enough),
+    maplist(part_result, States, Results).
+
+%  a part's state: st(Stages, Ends, Outcome): Ends how its stages so far ended (last first),
+%  Outcome open or done(Status, Json)
+part_state(Budget, Fs, st(Stages, [], open)) :- stages(Fs, Budget, Stages).
+
+run_stages(K, States, Enough) :-
+    (   K > 4 -> true
+    ;   call(Enough, States) -> true
+    ;   run_stage(States, K, States, Enough, TimedOut),
+        (   TimedOut == true -> true
+        ;   K1 is K + 1, run_stages(K1, States, Enough)
+        )
+    ).
+
+run_stage([], _, _, _, false).
+run_stage([St|Sts], K, All, Enough, TimedOut) :-
+    (   arg(3, St, open), \+ call(Enough, All)
+    ->  arg(1, St, Stages), nth1(K, Stages, Tag-Goal-Inf),
+        catch(bounded(Goal, Inf, R), time_limit_exceeded, R = time_limit),
+        (   R = ok(Out) -> S =.. [Tag, Out], status_json(S, J), setarg(3, St, done(S, J))
+        ;   R == time_limit -> true
+        ;   arg(2, St, Ends), setarg(2, St, [R|Ends])
+        ),
+        (   R == time_limit -> TimedOut = true, time_out(All)
+        ;   run_stage(Sts, K, All, Enough, TimedOut)
+        )
+    ;   run_stage(Sts, K, All, Enough, TimedOut)
+    ).
+
+%  time_out(+States): every open part is unknown(time_limit) (a loop, not forall/2: forall
+%  backtracks, and would undo setarg/3)
+time_out([]).
+time_out([St|Sts]) :-
+    (   arg(3, St, open) -> status_json(unknown(time_limit), J), setarg(3, St, done(unknown(time_limit), J))
+    ;   true
+    ),
+    time_out(Sts).
+
+%  part_result(+State, -Status-Json): a part left open after every stage is unknown(Reason) for
+%  how its full stages ended (worst_reason/2); one the search stopped before is none (JSON null).
+part_result(st(_, Ends, Outcome), S-J) :-
+    (   Outcome = done(S, J) -> true
+    ;   length(Ends, 4) -> Ends = [Last, BeforeLast|_], worst_reason([Last, BeforeLast], Why),
+        S = unknown(Why), status_json(S, J)
+    ;   S = none, J = null
     ).
 
 %  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order.
@@ -107,19 +159,23 @@ status_json(unknown(Why), json([status=unknown, reason=Why])).
 %  model (most stories have one of one or two elements), a short proof attempt, then the full
 %  model search within Inferences, then the full proof attempt within proof_factor/1 times
 %  Inferences (a model search that ends without a model is cheap to repeat and rarely helped
-%  by more inferences; a proof search deepens on, and Pelletier 46-48 need ten times the
+%  by more inferences; a proof search deepens on, and Pelletier 46 and 48 need ten times the
 %  model search's budget). unknown(Reason) names
 %  what stopped the last two: memory_limit (a stage ran out of stack), inference_limit (a stage
 %  ran out of inferences), domain_limit (no model up to MaxDomain, and the proof search ended
 %  without a proof). Time is the caller's: item_json/3 bounds the whole item.
 status(Fs, Budget, S) :-
+    stages(Fs, Budget, Stages),
+    first_answer(Stages, [], S).
+
+%  stages(+TaggedFormulas, +Budget, -Stages): status/3's four stages, Tag-Goal-Inferences each
+stages(Fs, Budget, [sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
+                    sat-find_model(F, MaxDom)-Inf, unsat-refute(Fs)-ProofInf]) :-
     budget_inferences(Budget, Inf), budget_domain(Budget, MaxDom),
     Small is max(1, Inf // 20),
     conj(Fs, F),
     SmallDom is min(2, MaxDom),
-    proof_factor(Factor), ProofInf is Inf * Factor,
-    first_answer([sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
-                  sat-find_model(F, MaxDom)-Inf, unsat-refute(Fs)-ProofInf], [], S).
+    proof_factor(Factor), ProofInf is Inf * Factor.
 
 proof_factor(10).
 

@@ -163,3 +163,22 @@ def test_never_contradicts_z3():
 def test_never_contradicts_z3_bigger():
     agreement_run(st.lists(st.tuples(st.lists(random_formula(depth=3), min_size=1, max_size=5), random_formula(depth=3)),
                            min_size=1, max_size=4), 300)
+
+
+def test_the_parts_are_searched_side_by_side():
+    """Pelletier 63 with one second and no inference budget to speak of: the second part's
+    one-element model (found in the first, cheapest stage) is not held behind the first part's
+    proof search, which runs until the time is up. (Searched one part after the other, both
+    parts ended unknown.)"""
+    ax = ["![X, Y, Z]: f(f(X, Y), Z) = f(X, f(Y, Z))", "![X]: f(a, X) = X", "![X]: ?[Y]: f(Y, X) = a"]
+    d = logic.decide(ax, "![X, Y, Z]: (f(X, Y) = f(Z, Y) => X = Z)", fmt="tptp", time_limit=1.0,
+                     inferences=10**12)
+    assert d.verdict == "UNKNOWN" and d.reason == "time_limit"
+    assert d.entailed is None and d.refuted is False and d.model["functions"] == {"f(d1, d1)": "d1"}
+
+
+def test_a_pair_stops_at_the_first_countermodel_of_either_direction():
+    """∀x P(x) vs P(a): b ⊭ a has a two-element countermodel, found in the first stage of the
+    second direction before any proof search of the first, and it settles the pair."""
+    v = logic.equivalent("∀x P(x)", "P(a)", fmt="folio")
+    assert v.verdict == "NOT_EQUIVALENT" and v.b_entails_a is False and v.witness["direction"] == "b_entails_a"

@@ -138,3 +138,11 @@ def test_swipl_location_is_cached_and_a_bad_cache_is_replaced(tmp_path):
         saved = json.loads(cache.read_text())
         assert three == "3" and lib == saved["LIBSWIPL_PATH"] and Path(lib).exists()
         assert saved["key"].startswith(os.path.realpath(shutil.which("swipl")))
+
+
+def test_the_long_lane_runs_at_a_lower_cpu_priority():
+    """The long lane's process (hard calls moved off the server's own Prolog) is niced, so that a
+    storm of hard calls takes CPU from the server's event loop and fast lane only when they idle."""
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    theirs = prolog_pool.lane().submit(os.getpriority, os.PRIO_PROCESS, 0).result(60)
+    assert theirs == min(19, mine + prolog_pool.LANE_NICE) and theirs > mine or mine == 19
