@@ -411,7 +411,10 @@ def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
         with r.lock:
             r.closed = True
         for stop in stops:
-            stop()
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 - a prover that fails to stop must not lose the answer
+                log.exception("portfolio: stopping a prover failed")
     return r.settled, r.reasons, timed_out
 
 

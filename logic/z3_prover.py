@@ -214,6 +214,8 @@ class _Worker:
         self.proc.stdin.close()
         self.proc.stdout.close()
         self.checks = 0
+        self._kill_lock = threading.Lock()
+        self._killed = False
 
     def send(self, request: Any) -> None:
         self._to.send(request)
@@ -226,11 +228,17 @@ class _Worker:
         return self.proc.poll() is None
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(5)
-        self._to.close()
-        self._from.close()
+        """End the process and close the pipes, once (a stop and the check's own thread may
+        both call it: closing a descriptor twice could close another file that reused its number)."""
+        with self._kill_lock:
+            if self._killed:
+                return
+            self._killed = True
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait(5)
+            self._to.close()
+            self._from.close()
 
 
 _idle: list[_Worker] = []
@@ -268,7 +276,8 @@ class Z3Process:
         self.start_s = start_s
         self._stopped = threading.Event()
         self._lock = threading.Lock()
-        self._worker: _Worker | None = None
+        self._worker: _Worker | None = None  # the process while the check runs
+        self.pid: int | None = None  # the process the check ran on
 
     def result(self) -> Z3Result:
         w = _checkout()
@@ -276,24 +285,34 @@ class Z3Process:
             if self._stopped.is_set():
                 _checkin(w)
                 return Z3Result("unknown", reason="stopped")
-            self._worker = w
+            self._worker, self.pid = w, w.proc.pid
         fresh, w.checks = w.checks == 0, w.checks + 1
         try:
             if fresh and w.answer(self.start_s) != "ready":  # a new process: started within start_s?
-                w.kill()
+                self._release(w, keep=False)
                 return Z3Result("unknown", reason=f"z3 process did not start within {self.start_s:g} s")
             w.send((self.formulas, self.time_limit))
             r = w.answer(self.time_limit * 1.1 + 0.1)
-            if r is not None:
-                _checkin(w)
-                return r
-            w.kill()
-            return Z3Result("unknown", reason="stopped" if self._stopped.is_set() else "time_limit")
         except (EOFError, OSError):
-            w.kill()
+            self._release(w, keep=False)
             if self._stopped.is_set():
                 return Z3Result("unknown", reason="stopped")
             return Z3Result("unknown", reason=f"z3 process ended (exit code {w.proc.returncode})")
+        if not self._release(w, keep=r is not None) or r is None:
+            return Z3Result("unknown", reason="stopped" if self._stopped.is_set() else "time_limit")
+        return r
+
+    def _release(self, w: _Worker, keep: bool) -> bool:
+        """This check is done with `w`: back to the pool when `keep` and the check was not
+        stopped meanwhile (a stop may be killing it), else killed. True when it went back."""
+        with self._lock:
+            self._worker = None
+            keep = keep and not self._stopped.is_set()
+        if keep:
+            _checkin(w)
+        else:
+            w.kill()
+        return keep
 
     def stop(self) -> None:
         """End the check now (from any thread): its process is killed; `result()` says "stopped"."""
