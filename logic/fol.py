@@ -138,10 +138,12 @@ def backstop(items: int, time_limit: float) -> float:
 
 
 # the full proof stage's inferences, as a multiple of `inferences` (fol.pl's proof_factor/1)
-PROOF_FACTOR = 10
+PROOF_FACTOR = 25
+# the full model search's, where it decides (a finite bound is known: fol.pl's decision_factor/1)
+DECISION_FACTOR = 5
 # the inferences one item may spend at most, in units of `inferences`: two checks of four
 # stages (two short ones of 1/20, the full model search, the full proof search)
-_STAGES_PER_ITEM = 2 * (2 / 20 + 1 + PROOF_FACTOR)
+_STAGES_PER_ITEM = 2 * (2 / 20 + DECISION_FACTOR + PROOF_FACTOR)
 
 
 def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
@@ -348,5 +350,5 @@ def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget
     return decide(premises, conclusion, fmt, **budget).entailed
 
 
-__all__ = ["Decision", "DECISIONS", "PROOF_FACTOR", "decide", "decide_batch", "decide_batch_timed", "entails",
+__all__ = ["DECISION_FACTOR", "Decision", "DECISIONS", "PROOF_FACTOR", "decide", "decide_batch", "decide_batch_timed", "entails",
            "equivalent_batch", "equivalent_batch_timed", "holds", "to_term"]

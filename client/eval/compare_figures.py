@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from client.eval import report as R
-from client.eval.report import plt
+from client.eval import report_common as C
+from client.eval.report_common import plt
 
 
 def _sources(fig, runs: Sequence, suite: str) -> None:
@@ -27,7 +28,7 @@ def fig2(c: dict, runs: Sequence, path: Path) -> None:
     (solid) beside equivalence match (light), each bar with its value and n."""
     fig, axes = _panels(len(c["fig2"]), 7.0, 4.0)
     for ax, (label, per) in zip(axes, c["fig2"].items()):
-        types = R._ordered(per)
+        types = C._ordered(per)
         ns = [per[t]["n"] for t in types]
         w = 0.2
         handles = []
@@ -36,7 +37,7 @@ def fig2(c: dict, runs: Sequence, path: Path) -> None:
                                                  ("lf1_canonical", "LF1 canonical", "C1"),
                                                  ("lf1_equivalence", "LF1 equivalence", "#fdae6b"))):
             xs = [j + (i - 1.5) * w for j in range(len(types))]
-            handles.append(R.labelled_bars(ax, xs, [per[t][key] for t in types], ns, w, name, colour))
+            handles.append(C.labelled_bars(ax, xs, [per[t][key] for t in types], ns, w, name, colour))
         ax.set_xticks(list(range(len(types))), types, fontsize=7)
         ax.set_ylim(0, 125)
         ax.set_yticks(range(0, 101, 20))
@@ -45,13 +46,13 @@ def fig2(c: dict, runs: Sequence, path: Path) -> None:
         ax.legend(handles=handles, fontsize=6, loc="upper right", ncol=2)
     fig.suptitle("AmP zero-shot accuracy (Fig. 2), one group per model", fontsize=9)
     _sources(fig, runs, "amp-zeroshot")
-    R._save(fig, path)
+    C._save(fig, path)
 
 
 def fig3(runs: Sequence, path: Path) -> None:
     """P(LF0) per type, one row per model: every item as a dot (a strip plot)."""
     mine = [r for r in runs if r.suite == "amp-zeroshot"]
-    types = R._ordered({t for r in mine for t in r.summary["by_type"]})
+    types = C._ordered({t for r in mine for t in r.summary["by_type"]})
     fig, axes = plt.subplots(len(mine), max(1, len(types)), figsize=(2.3 * max(1, len(types)), 1.9 * len(mine) + 0.6),
                              squeeze=False)
     for row, r in zip(axes, mine):
@@ -67,17 +68,17 @@ def fig3(runs: Sequence, path: Path) -> None:
             ax.set_xlabel("P(LF0)", fontsize=7)
     fig.suptitle("AmP zero-shot P(LF0) per item (Fig. 3), one row per model", fontsize=9)
     _sources(fig, runs, "amp-zeroshot")
-    R._save(fig, path)
+    C._save(fig, path)
 
 
 def fig6(c: dict, runs: Sequence, path: Path) -> None:
     """Few-shot LF0 accuracy against the ratio of LF0 demonstrations: one panel per type, one
     line per model (each run's match), n at each point."""
-    types = R._ordered({t for per in c["fig6"].values() for t in per})
+    types = C._ordered({t for per in c["fig6"].values() for t in per})
     fig, axes = _panels(len(types), 3.4, 3.6)
     labels = list(c["fig6"])
     for ax, t in zip(axes, types):
-        for label, dx, marker in zip(labels, R._offsets(len(labels), 0.012), R.MARKERS * 4):
+        for label, dx, marker in zip(labels, C._offsets(len(labels), 0.012), C.MARKERS * 4):
             v = c["fig6"][label].get(t)
             if v is None:
                 continue
@@ -97,7 +98,7 @@ def fig6(c: dict, runs: Sequence, path: Path) -> None:
         ax.legend(fontsize=5.5)
     fig.suptitle("AmP few-shot (Fig. 6), one line per model", fontsize=9)
     _sources(fig, runs, "amp-fewshot")
-    R._save(fig, path)
+    C._save(fig, path)
 
 
 def _reference_lines(ax) -> None:
@@ -110,7 +111,7 @@ def implicature_vs_k(c: dict, runs: Sequence, path: Path) -> None:
     """Mean accuracy over templates against k, one line per model, n at each point."""
     fig, ax = plt.subplots(figsize=(6, 4))
     labels = list(c["table1"])
-    for label, dx, marker in zip(labels, R._offsets(len(labels), 0.25), R.MARKERS * 4):
+    for label, dx, marker in zip(labels, C._offsets(len(labels), 0.25), C.MARKERS * 4):
         per = c["table1"][label]
         ks = [k for k in sorted(per, key=int) if per[k]["mean"] is not None]
         ys = [100 * per[k]["mean"] for k in ks]
@@ -125,7 +126,7 @@ def implicature_vs_k(c: dict, runs: Sequence, path: Path) -> None:
     ax.set_title("Implicature (Table 1) against k, one line per model", fontsize=9)
     ax.legend(fontsize=6.5, loc="lower right")
     _sources(fig, runs, "implicature")
-    R._save(fig, path)
+    C._save(fig, path)
 
 
 def implicature_vs_size(c: dict, runs: Sequence, path: Path) -> None:
@@ -134,7 +135,7 @@ def implicature_vs_size(c: dict, runs: Sequence, path: Path) -> None:
     sized = sorted(c["sizes"], key=lambda label: c["sizes"][label]["size"])
     ks = sorted({k for label in sized for k in c["table1"][label]}, key=int)
     fig, ax = plt.subplots(figsize=(6, 4))
-    for k, marker in zip(ks, R.MARKERS * 4):
+    for k, marker in zip(ks, C.MARKERS * 4):
         pts = [(c["sizes"][label]["size"], 100 * c["table1"][label][k]["mean"], label, c["table1"][label][k]["n"])
                for label in sized if k in c["table1"][label] and c["table1"][label][k]["mean"] is not None]
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, label=f"k={k}")
@@ -148,7 +149,7 @@ def implicature_vs_size(c: dict, runs: Sequence, path: Path) -> None:
     ax.set_title("Implicature accuracy against model size", fontsize=9)
     ax.legend(fontsize=6.5, loc="lower right")
     _sources(fig, runs, "implicature")
-    R._save(fig, path)
+    C._save(fig, path)
 
 
 def radd_accuracy(c: dict, runs: Sequence, path: Path) -> None:
@@ -161,7 +162,7 @@ def radd_accuracy(c: dict, runs: Sequence, path: Path) -> None:
     for i, (name, st, v) in enumerate(rows):
         xs = [j + (i - (len(rows) - 1) / 2) * w for j in range(len(pairs))]
         ns = [v["n_by_pair"].get(p, 0) for p in pairs]
-        handles.append(R.labelled_bars(ax, xs, [v["by_pair"].get(p) for p in pairs], ns, w, f"{name} ({st})", f"C{i % 10}"))
+        handles.append(C.labelled_bars(ax, xs, [v["by_pair"].get(p) for p in pairs], ns, w, f"{name} ({st})", f"C{i % 10}"))
     ax.axhline(50, ls="--", color="grey", lw=1)
     ax.set_xticks(list(range(len(pairs))), pairs, rotation=15, fontsize=7)
     ax.set_ylim(0, 125)
@@ -170,7 +171,7 @@ def radd_accuracy(c: dict, runs: Sequence, path: Path) -> None:
     ax.set_title("RADD accuracy per property pair, one group per model and style", fontsize=8)
     ax.legend(handles=handles, fontsize=6, loc="upper right", ncol=2)
     _sources(fig, runs, "radd")
-    R._save(fig, path)
+    C._save(fig, path)
 
 
 def write_figures(c: dict, runs: Sequence, out: Path) -> dict[str, list[str]]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from client.eval import radd
-from client.eval import report as R
+from client.eval import report_common as R
 from client.eval.metrics_radd import CLASSES
 from client.eval.radd_parse import strict_choice
 from generators.radd.prompts import PROMPT_STYLES, parse_choice

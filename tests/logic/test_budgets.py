@@ -122,9 +122,11 @@ def test_the_reason_crosses_from_a_pool_process():
     assert e.reason == "memory" and not e.timed_out
 
 
-def test_the_proof_stage_factor_is_the_same_on_both_sides():
-    """fol.py bounds a round trip by what fol.pl may spend: its PROOF_FACTOR must be fol.pl's."""
+def test_the_stage_factors_are_the_same_on_both_sides():
+    """fol.py bounds a round trip by what fol.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
+    must be fol.pl's."""
     from logic.prolog_worker import worker
 
     worker().consult(fol.PROGRAM)
     assert worker().query_json("fol:proof_factor(Out)") == fol.PROOF_FACTOR
+    assert worker().query_json("fol:decision_factor(Out)") == fol.DECISION_FACTOR

@@ -49,6 +49,20 @@ def test_true_comes_with_a_proof_naming_the_premises(stub):
     assert "Animal(d1)" in r.model.true_atoms and r.model.constants["rex"] == "d1"
 
 
+def test_an_equational_proof_names_what_each_step_uses(stub):
+    """Pelletier 65 (x·x = e in a monoid with a left identity makes it commutative): unit
+    equations, refuted by completion; each derived equation names the earlier steps it follows
+    from, and the goal step closes the negated conclusion."""
+    r = _entails(stub, ["![X, Y, Z]: f(f(X, Y), Z) = f(X, f(Y, Z))", "![X]: f(a, X) = X", "![X]: f(X, X) = a"],
+                 "![X, Y]: f(X, Y) = f(Y, X)", pb.LF_FORMAT_TPTP)
+    assert r.verdict == pb.ENTAILMENT_VERDICT_TRUE and list(r.premises_used) == [0, 1, 2]
+    kinds = [s.step for s in r.proof]
+    assert kinds[:3] == ["equation"] * 3 and set(kinds[3:-1]) == {"derived"} and kinds[-1] == "goal"
+    assert r.proof[-1].source == "negated_conclusion"
+    for i, s in enumerate(r.proof):
+        assert all(u < i for u in s.uses) and (bool(s.uses) == (s.step != "equation"))
+
+
 def test_uncertain_comes_with_a_countermodel_and_a_model(stub):
     r = _entails(stub, DOGS, "Cat(rex)")
     assert r.verdict == pb.ENTAILMENT_VERDICT_UNCERTAIN and not r.proof

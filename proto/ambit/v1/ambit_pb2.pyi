@@ -765,7 +765,7 @@ class CheckEntailmentRequest(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ProofStep(_message.Message):
-    __slots__ = ("step", "depth", "clause", "source", "premise_index", "literal", "literals")
+    __slots__ = ("step", "depth", "clause", "source", "premise_index", "literal", "literals", "uses")
     STEP_FIELD_NUMBER: _ClassVar[int]
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     CLAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -773,6 +773,7 @@ class ProofStep(_message.Message):
     PREMISE_INDEX_FIELD_NUMBER: _ClassVar[int]
     LITERAL_FIELD_NUMBER: _ClassVar[int]
     LITERALS_FIELD_NUMBER: _ClassVar[int]
+    USES_FIELD_NUMBER: _ClassVar[int]
     step: str
     depth: int
     clause: int
@@ -780,7 +781,8 @@ class ProofStep(_message.Message):
     premise_index: int
     literal: str
     literals: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, step: _Optional[str] = ..., depth: _Optional[int] = ..., clause: _Optional[int] = ..., source: _Optional[str] = ..., premise_index: _Optional[int] = ..., literal: _Optional[str] = ..., literals: _Optional[_Iterable[str]] = ...) -> None: ...
+    uses: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, step: _Optional[str] = ..., depth: _Optional[int] = ..., clause: _Optional[int] = ..., source: _Optional[str] = ..., premise_index: _Optional[int] = ..., literal: _Optional[str] = ..., literals: _Optional[_Iterable[str]] = ..., uses: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class FiniteModel(_message.Message):
     __slots__ = ("domain", "constants", "true_atoms", "functions")

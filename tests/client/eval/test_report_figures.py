@@ -12,13 +12,14 @@ from matplotlib.collections import LineCollection, PathCollection, PolyCollectio
 
 from client.eval import amp
 from client.eval import report as R
+from client.eval import report_common
 
 
 @pytest.fixture
 def drawn(monkeypatch):
     """The figures the plot functions would save, kept open for inspection."""
     figs = []
-    monkeypatch.setattr(R, "_save", lambda fig, path: figs.append(fig))
+    monkeypatch.setattr(report_common, "_save", lambda fig, path: figs.append(fig))
     yield figs
     for f in figs:
         plt.close(f)

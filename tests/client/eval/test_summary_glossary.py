@@ -11,7 +11,7 @@ import grpc
 import pytest
 
 import server
-from client.eval import cli, report
+from client.eval import cli, report, report_common
 from client.eval.glossary import GLOSSARIES, glossary
 from client.testing import FakeAmbitServicer, FakeServer
 from generators.radd.wikidata import pair_label, pair_with_label
@@ -34,7 +34,7 @@ def _head(md: str) -> str:
 def test_fewshot_summary_opens_with_its_glossary_and_fig6_has_n(tmp_path, no_data, monkeypatch):
     fake = FakeServer(FakeAmbitServicer())
     figures = []
-    monkeypatch.setattr(report, "_save", lambda fig, path: figures.append((str(path), fig)))
+    monkeypatch.setattr(report_common, "_save", lambda fig, path: figures.append((str(path), fig)))
     try:
         assert cli.main(["amp-fewshot", "--out", str(tmp_path), "--server", fake.address, "--types", "pp",
                          "--ratios", "0,1", "--limit", "1"]) == 0

@@ -74,4 +74,49 @@ test(models_carry_function_tables) :-
     S = sat(model(2, [], [], Table)),
     msort(Table, [f-[1]-2, f-[2]-1]).
 
+
+%  Pelletier 49: at most two elements, p(a), p(b), a ≠ b ⊢ ∀x p(x); the negated conclusion's
+%  clausal form has constants only (a, b, two Skolem constants for the two elements, one
+%  for the counterexample), so no model of at most 5 elements decides it.
+p49([premise(0)-some(1, some(2, all(3, or(eq(v(3), v(1)), eq(v(3), v(2)))))),
+     premise(1)-and(rel(p, [a]), rel(p, [b])),
+     premise(2)-not(eq(a, b)),
+     negated_conclusion-not(all(4, rel(p, [v(4)])))]).
+
+test(a_function_free_problem_is_decided_by_exhausting_its_herbrand_bound) :-
+    p49(Fs), fol:conj(Fs, F),
+    fol:finite_bound(Fs, F, N, Why), N == 5, Why == function_free(5),
+    fol:model_or_exhaustion(Fs, F, bound(N, Why), 8, S),
+    S = unsat(exhausted(5, function_free(5), Tags)),
+    Tags == [premise(0), premise(1), premise(2), negated_conclusion],
+    fol:proof_json(exhausted(5, function_free(5), Tags), [json([step=exhausted|_])|Formulas]),
+    length(Formulas, 4).
+
+test(a_monadic_formula_is_bounded_by_its_types) :-
+    F = not(iff(some(1, all(2, iff(rel(p, [v(1)]), rel(p, [v(2)])))),
+                iff(some(3, rel(q, [v(3)])), all(4, rel(p, [v(4)]))))),
+    once(fol:finite_bound([negated_conclusion-F], F, N, Why)), N == 4, Why == monadic(2).
+
+test(a_skolem_function_leaves_no_bound, [fail]) :-
+    F = all(1, some(2, rel(r, [v(1), v(2)]))),
+    fol:finite_bound([premise(0)-F], F, _, _).
+
+test(a_model_within_the_bound_is_a_model) :-
+    F = and(rel(p, [a]), not(rel(p, [b]))),
+    fol:model_or_exhaustion([premise(0)-F], F, bound(2, function_free(2)), 8, S),
+    S = sat(model(2, _, _, _)).
+
+test(unit_equations_are_refuted_by_completion_with_a_replayed_proof) :-
+    status([premise(0)-all(1, all(2, all(3, eq(fn(f, [fn(f, [v(1), v(2)]), v(3)]), fn(f, [v(1), fn(f, [v(2), v(3)])]))))),
+            premise(1)-all(4, eq(fn(f, [a, v(4)]), v(4))),
+            premise(2)-all(5, eq(fn(f, [v(5), v(5)]), a)),
+            negated_conclusion-not(all(6, all(7, eq(fn(f, [v(6), v(7)]), fn(f, [v(7), v(6)])))))],
+           budget(2000000, 4), S),
+    S = unsat(eqproof(_, goal(_, negated_conclusion, _, _, _))),
+    S = unsat(P), fol:proof_json(P, Steps), last(Steps, json([step=goal|_])).
+
+test(the_model_search_branches_on_atoms_first) :-
+    fol:atoms_first([atom(p, [1])-A], [[T-true, A-true], [T-false, A-true, A-false]], Cs),
+    Cs == [[A-true, T-true]].
+
 :- end_tests(fol).
