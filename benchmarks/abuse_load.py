@@ -74,8 +74,9 @@ def bystander(address: str, seconds: float, timeout: float, onset: float = 0.0) 
 def storm(address: str, clients: int, seconds: float, timeout: float = 20.0, onset: float = 10.0) -> dict[str, Any]:
     """The bystander alone, then during `clients` hard-entailment clients. The storm's first
     `onset` seconds are reported apart: every client's first call arrives at once then, each
-    with no Prolog time used yet, so the bystander waits behind one slice of each; the target
-    is on the steady storm after it."""
+    with no Prolog time used yet, so the bystander waits behind one first quantum of each
+    (`prolog_worker.FIRST_QUANTUM_S`). The target (p99 < 1 s) holds for both: the steady storm
+    (`bystander_p99_ms`) and its onset (`onset_p99_ms`)."""
     baseline = bystander(address, min(5.0, seconds), timeout)
     premises, conclusion = pigeonhole(7)
     hard = pb.CheckEntailmentRequest(premises=premises, conclusion=conclusion, format=pb.LF_FORMAT_FOLIO)
@@ -104,8 +105,10 @@ def storm(address: str, clients: int, seconds: float, timeout: float = 20.0, ons
     for t in threads:
         t.join(timeout + 5)
     p99 = max(during[k].get("p99_ms") or 0 for k in ("equivalence_no_prolog", "entailment_prolog"))
+    onset_p99 = during.get("onset", {}).get("p99_ms") or 0
     return {"clients": clients, "seconds": seconds, "baseline": baseline, "storm": during,
-            "storm_codes": dict(codes), "bystander_p99_ms": p99, "target_met": p99 < 1000}
+            "storm_codes": dict(codes), "bystander_p99_ms": p99, "onset_p99_ms": onset_p99,
+            "target_met": p99 < 1000 and onset_p99 < 1000}
 
 
 def silent(address: str, n: int, probes: int = 20) -> dict[str, Any]:

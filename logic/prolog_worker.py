@@ -56,6 +56,12 @@ INFERENCES_PER_SECOND = 50_000_000
 # never sent to the process, and its Prolog handler throws (cancellation).
 CANCEL_SIGNAL = 30
 USAGE_HALF_LIFE_S = 10.0  # how fast an owner's past Prolog time stops counting against it
+# Two-lane calls (enable_lanes) first get this much time at the head of the queue, then their
+# slice behind every call still in its first quantum, then the long lane. A storm's first calls,
+# each from a connection with no Prolog time used yet, then hold a trivial call back by this
+# much each, not by a whole slice each.
+FIRST_QUANTUM_S = 0.02
+_LEVEL_GAP = 1e9  # a queued call's priority: level * _LEVEL_GAP + its owner's recent Prolog time
 
 
 def inference_budget(seconds: float) -> int:
@@ -287,12 +293,15 @@ class PrologWorker:
         self._put(fn, fut, scope)
         return fut
 
-    def _put(self, fn: Callable[[Any], Any], fut: Future, scope: "CancelScope | None") -> None:
+    def _put(self, fn: Callable[[Any], Any], fut: Future, scope: "CancelScope | None", level: int = 0) -> None:
         """Queue a call. Calls of an owner (a scope's `owner`: the server's client connection)
         go in order of how much Prolog time that owner had lately, least first, so a client
-        that has used little (a bystander) passes those that have used much (a storm)."""
+        that has used little (a bystander) passes those that have used much (a storm). A call
+        of a higher `level` (a two-lane call past its first quantum) goes after every call of a
+        lower one."""
         owner = scope.owner if scope is not None else ""
-        self._jobs.put((self._usage_of(owner) if owner else 0.0, next(self._seq), (fn, fut, owner)))
+        priority = level * _LEVEL_GAP + (self._usage_of(owner) if owner else 0.0)
+        self._jobs.put((priority, next(self._seq), (fn, fut, owner)))
 
     def _usage_of(self, owner: str) -> float:
         value, at = self._usage.get(owner, (0.0, 0.0))
@@ -379,7 +388,11 @@ class PrologWorker:
         run again, with what is left of its budget, in the long lane (a Prolog process of its
         own, `prolog_pool.lane()`). This thread then never holds a short call behind a long
         one for more than `slice_s`: under a storm of hard calls, a trivial one still answers
-        at once. Work spent in a slice that runs out is lost (at most `slice_s` a call)."""
+        at once. Before its slice, a call runs for `FIRST_QUANTUM_S` ahead of every call past
+        its own (a multilevel queue): when many hard calls arrive at once, each from a client
+        with no Prolog time used yet, a trivial call waits behind one quantum of each, not one
+        slice. Work spent in a quantum or slice that runs out is lost (at most
+        `FIRST_QUANTUM_S` + `slice_s` a call)."""
         self.fast_lane_s = slice_s
 
     def _two_lanes(self, goal: str, out_var: str, time_limit: float, inferences: int | None) -> Future:
@@ -387,26 +400,21 @@ class PrologWorker:
         scope, started = current_scope(), time.monotonic()
         if scope is not None:
             scope.track(outer)
-        lane = _OneLane(self)
-        first = self.submit_json_quiet.__func__(lane, goal, out_var, time_limit, inferences)
+        levels = [min(FIRST_QUANTUM_S, self.fast_lane_s), self.fast_lane_s]  # then the long lane
 
-        def moved(f: Future) -> None:
-            if outer.done():
-                return
-            error = None if f.cancelled() else f.exception()
-            sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
-            if not sliced:
-                chain_future(f, outer)
-                return
-            left = time_limit - (time.monotonic() - started)
-            if left <= 0:
-                chain_future(f, outer)
+        def left() -> float:
+            return time_limit - (time.monotonic() - started)
+
+        def run(level: int) -> None:
+            if level < len(levels):
+                lane = _OneLane(self, levels[level], level)
+                f = self.submit_json_quiet.__func__(lane, goal, out_var, max(left(), 0.001), inferences)
+                f.add_done_callback(lambda g: moved(g, level))
                 return
             from . import prolog_pool
 
-            with (scope.active() if scope is not None else contextlib.nullcontext()):
-                second = prolog_pool.lane().submit(_long_lane_call, goal, out_var, left, inferences,
-                                                   tuple(sorted(self._consulted)))
+            second = prolog_pool.lane().submit(_long_lane_call, goal, out_var, left(), inferences,
+                                               tuple(sorted(self._consulted)))
             moved_at = time.monotonic()
 
             def done(g: Future) -> None:
@@ -416,7 +424,18 @@ class PrologWorker:
 
             second.add_done_callback(done)
 
-        first.add_done_callback(moved)
+        def moved(f: Future, level: int) -> None:
+            if outer.done():
+                return
+            error = None if f.cancelled() else f.exception()
+            sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
+            if not sliced or left() <= 0:
+                chain_future(f, outer)
+                return
+            with (scope.active() if scope is not None else contextlib.nullcontext()):
+                run(level + 1)
+
+        run(0)
         return outer
 
     def close(self) -> None:
@@ -484,27 +503,30 @@ def _halt_prolog() -> None:
 
 
 class _OneLane:
-    """`worker` seen without its fast lane: the first slice of a two-lane call runs here, with
-    its whole budget, and is stopped (with the cancel signal, which no catch-all in a program
-    keeps from ending the goal) once it has run `worker.fast_lane_s` seconds."""
+    """`worker` seen without its fast lane: a quantum or slice of a two-lane call runs here,
+    with what is left of its budget, queued at its `level`, and is stopped (with the cancel
+    signal, which no catch-all in a program keeps from ending the goal) once it has run
+    `slice_s` seconds."""
 
     fast_lane_s = 0.0
 
-    def __init__(self, worker: "PrologWorker") -> None:
+    def __init__(self, worker: "PrologWorker", slice_s: float, level: int) -> None:
         self._worker = worker
+        self._slice_s = slice_s
+        self._level = level
         self._json_call_loaded = True
 
     def submit(self, fn: Callable[[Any], Any]) -> Future:
         fut: Future = Future()
         w = self._worker
         with w._run_lock:
-            w._slices[fut] = w.fast_lane_s
+            w._slices[fut] = self._slice_s
         scope = current_scope()
         if scope is not None:
             scope.track(fut)
             remove = scope.on_cancel(lambda: w._interrupt(fut))
             fut.add_done_callback(lambda _f: remove())
-        w._put(fn, fut, scope)
+        w._put(fn, fut, scope, self._level)
         return fut
 
     def __getattr__(self, name: str) -> Any:

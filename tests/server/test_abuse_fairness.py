@@ -46,3 +46,25 @@ def test_a_connection_past_its_limit_gets_resource_exhausted_with_a_retry_hint(s
     retry = error_details_pb2.RetryInfo()
     assert any(d.Unpack(retry) for d in rpc_status.from_call(refused[0]).details)
     assert retry.retry_delay.ToMilliseconds() > 0 and "retry after" in refused[0].details()
+
+
+ONSET_GUARD_S = 2.5  # 40 first quanta of 0.02 s, with room; 40 slices of 0.1 s (before) are 4 s
+
+
+def test_a_trivial_check_passes_the_first_calls_of_many_new_connections(server):
+    """A storm's onset: 40 new connections, each with one hard call and no Prolog time used yet
+    (so the fair queue cannot tell them from a bystander), then a trivial check from another.
+    It waits behind one first quantum of each (`prolog_worker.FIRST_QUANTUM_S`), not behind a
+    whole slice of each. (Before: 40 slices of 0.1 s, 4 s, past the guard.)"""
+    channels = [grpc.insecure_channel(server.address, options=[("ambit.test.connection", 100 + i)])
+                for i in range(40)]
+    try:
+        calls = [ambit_pb2_grpc.AmbitServiceStub(ch).CheckEntailment.future(HARD, timeout=30) for ch in channels]
+        time.sleep(0.2)
+        with grpc.insecure_channel(server.address, options=[("ambit.test.connection", 99)]) as other:
+            assert ambit_pb2_grpc.AmbitServiceStub(other).CheckEntailment(TRIVIAL, timeout=ONSET_GUARD_S).verdict
+        for c in calls:
+            c.cancel()
+    finally:
+        for ch in channels:
+            ch.close()
