@@ -161,18 +161,17 @@ status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof
 status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
 status_json(unknown(Why), json([status=unknown, reason=Why])).
 
-%  status(+TaggedFormulas, +budget(Inferences, MaxDomain, Seconds), -S): a search for a small
-%  model (most stories have one of one or two elements), a short proof attempt, then the full
-%  model search within Inferences, then the full proof attempt within proof_factor/1 times
-%  Inferences (a model search that ends without a model is cheap to repeat and rarely helped
-%  by more inferences; a proof search deepens on, and Pelletier 46 and 48 need ten times the
-%  model search's budget). unknown(Reason) names
-%  what stopped the last two: memory_limit (a stage ran out of stack), inference_limit (a stage
-%  ran out of inferences), domain_limit (no model up to MaxDomain, and the proof search ended
-%  without a proof). Time is the caller's: item_json/3 bounds the whole item.
-status(Fs, Budget, S) :-
-    stages(Fs, Budget, Stages),
-    first_answer(Stages, [], S).
+%  status(+TaggedFormulas, +budget(Inferences, MaxDomain, Seconds), -S): one part searched by
+%  parts_json/4's loop: a search for a small model (most stories have one of one or two
+%  elements), a short proof attempt, then the full model search within Inferences (decision_factor/1
+%  times it where a finite bound makes it a decision), then the full proof attempt within
+%  proof_factor/1 times Inferences (a model search that ends without a model is cheap to repeat
+%  and rarely helped by more inferences; a proof search deepens on, and Pelletier 46, 47 and 48
+%  need the larger budget). unknown(Reason) names what stopped the last two: memory_limit (a
+%  stage ran out of stack), inference_limit (a stage ran out of inferences), domain_limit (no
+%  model up to MaxDomain, and the proof search ended without a proof), or time_limit (the
+%  caller's alarm, as in parts_json/4).
+status(Fs, Budget, S) :- parts_json([Fs], Budget, never, [S-_]).
 
 %  stages(+TaggedFormulas, +Budget, -Stages): status/3's four stages, Tag-Goal-Inferences each
 stages(Fs, Budget, [sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
@@ -202,15 +201,6 @@ budget_inferences(budget(Inf, _, _), Inf).
 budget_inferences(budget(Inf, _), Inf).
 budget_domain(budget(_, MaxDom, _), MaxDom).
 budget_domain(budget(_, MaxDom), MaxDom).
-
-%  first_answer(+Stages, +Ends, -S): the first stage (Tag-Goal-Inferences) with an answer gives
-%  Tag(Answer); when none has one, unknown(Reason) for how the last two (the full stages) ended.
-first_answer([], [Last, BeforeLast|_], unknown(Why)) :- worst_reason([Last, BeforeLast], Why).
-first_answer([Tag-Goal-Inf|Stages], Ends, S) :-
-    bounded(Goal, Inf, R),
-    (   R = ok(Out) -> tagged_answer(Tag, Out, S)
-    ;   first_answer(Stages, [R|Ends], S)
-    ).
 
 %  worst_reason(+Ends, -Reason): memory_limit or inference_limit when a stage ended so;
 %  domain_limit when both ended by themselves (no model up to the largest domain searched,
