@@ -186,7 +186,7 @@ def _fig4_items(records: Sequence[dict]) -> list[dict]:
     for t, recs in _by_type(records).items():
         hit = next((r for r in recs if 0 in (r["rank_lf0"], r["rank_lf1"])), None)
         if hit is None:
-            items.append({"id": t, "surface": f"no item's top prediction is LF0 or LF1 ({len(recs)} items)",
+            items.append({"id": t, "surface": f"no item's top prediction is LF0 or LF1 ({len(recs)} item{'' if len(recs) == 1 else 's'})",
                           "rows": []})
             continue
         got = 0 if hit["rank_lf0"] == 0 else 1

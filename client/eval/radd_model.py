@@ -155,7 +155,9 @@ def tick_label(pair: str, width: int = 20) -> str:
     import textwrap
 
     first, _, second = pair_label(pair).partition(" / ")
-    return "\n".join([pair.replace("_", " / "), textwrap.fill(first + " /", width), textwrap.fill(second, width)])
+    lines = textwrap.wrap(first, width) or [""]
+    lines[-1] += " /"  # the separator stays on the first name's last line, never on one of its own
+    return "\n".join([pair.replace("_", " / "), *lines, textwrap.fill(second, width)])
 
 
 def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:

@@ -127,3 +127,12 @@ def test_responses_reproduce_the_direct_rows_of_the_papers_table_3(tmp_path):
     assert round(s["by_model"]["oasst"]["per_class"]["de_re"]["precision"], 2) == 0.74
     md = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert "mean over property pairs" in md and "pooled over all instances" in md
+
+
+def test_a_pair_tick_never_puts_the_separator_on_a_line_of_its_own():
+    """"country of registry" is 19 characters: wrapped with its " /" to 20, the slash went to a
+    line of its own under it (the RADD accuracy-by-pair figure)."""
+    from client.eval.radd_model import tick_label
+
+    lines = tick_label("P8047_P17").split("\n")
+    assert lines[0] == "P8047 / P17" and "/" not in lines[1:] and lines[1].endswith("registry /")

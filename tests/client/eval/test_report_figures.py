@@ -111,7 +111,7 @@ def test_fig4_is_the_first_correctly_predicted_lf_per_type_with_its_alternative(
     pred, alt = items[0]["rows"]
     assert pred["label"] == "predicted, LF1 (beam search): lf1-text" and pred["tokens"][0]["text"] == "lf1-text"
     assert alt["label"] == "alternative, LF0 (forced decode, P=0.200)" and alt["tokens"][0]["text"] == "L0"
-    assert items[1]["rows"] == [] and "no item's top prediction is LF0 or LF1 (1 items)" in items[1]["surface"]
+    assert items[1]["rows"] == [] and "no item's top prediction is LF0 or LF1 (1 item)" in items[1]["surface"]
     path = tmp_path / "fig4.html"
     R.token_confidence_html(amp._token_items(records), path, "t", fig4=items)
     page = path.read_text()
