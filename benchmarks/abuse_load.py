@@ -75,7 +75,7 @@ def storm(address: str, clients: int, seconds: float, timeout: float = 20.0, ons
     """The bystander alone, then during `clients` hard-entailment clients. The storm's first
     `onset` seconds are reported apart: every client's first call arrives at once then, each
     with no Prolog time used yet, so the bystander waits behind one first quantum of each
-    (`prolog_worker.FIRST_QUANTUM_S`). The target (p99 < 1 s) holds for both: the steady storm
+    (`prolog_lanes.FIRST_QUANTUM_S`). The target (p99 < 1 s) holds for both: the steady storm
     (`bystander_p99_ms`) and its onset (`onset_p99_ms`)."""
     baseline = bystander(address, min(5.0, seconds), timeout)
     premises, conclusion = pigeonhole(7)

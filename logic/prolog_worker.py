@@ -27,23 +27,24 @@ at once.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import ctypes
 import itertools
 import json
 import math
-import os
 import queue
-import re
 import shutil
-import subprocess
 import threading
 import time
 from concurrent.futures import CancelledError, Future
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
+from .prolog_cancel import (  # noqa: F401 (re-exported: callers import them from here)
+    CancelScope, PrologError, cancellable, cancelled_error, chain_future, current_scope,
+)
+from .prolog_lanes import FIRST_QUANTUM_S, two_lanes  # noqa: F401 (FIRST_QUANTUM_S re-exported)
+from .prolog_runtime import halt_prolog, locate_swipl
 from .quoting import escape
 
 PROLOG_DIR = Path(str(resources.files("logic").joinpath("prolog")))
@@ -56,11 +57,6 @@ INFERENCES_PER_SECOND = 50_000_000
 # never sent to the process, and its Prolog handler throws (cancellation).
 CANCEL_SIGNAL = 30
 USAGE_HALF_LIFE_S = 10.0  # how fast an owner's past Prolog time stops counting against it
-# Two-lane calls (enable_lanes) first get this much time at the head of the queue, then their
-# slice behind every call still in its first quantum, then the long lane. A storm's first calls,
-# each from a connection with no Prolog time used yet, then hold a trivial call back by this
-# much each, not by a whole slice each.
-FIRST_QUANTUM_S = 0.02
 _LEVEL_GAP = 1e9  # a queued call's priority: level * _LEVEL_GAP + its owner's recent Prolog time
 
 
@@ -71,111 +67,6 @@ def inference_budget(seconds: float) -> int:
 
 class PrologUnavailable(RuntimeError):
     """SWI-Prolog (or pyswip) is missing on this machine."""
-
-
-class PrologError(RuntimeError):
-    """A Prolog goal raised an error, or ran past a budget. `reason`: `time_limit`,
-    `inference_limit`, `memory` (a resource error: stack limit) or `error`; `timed_out` is true
-    for `time_limit`."""
-
-    def __init__(self, message: str, timed_out: bool = False, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.timed_out = timed_out
-        self.reason = reason or ("time_limit" if timed_out else "error")
-
-    @classmethod
-    def from_payload(cls, payload: str) -> "PrologError":
-        """The error for a caught Prolog error term (its text)."""
-        if payload.startswith("inference_limit_exceeded"):
-            return cls("Prolog inference budget exceeded", reason="inference_limit")
-        if payload.startswith("error(signal("):
-            return cls("Prolog call cancelled: its caller went away", reason="cancelled")
-        if payload.startswith("error(resource_error("):
-            return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
-        return cls(f"Prolog error: {payload}")
-
-    def __reduce__(self):  # keep `timed_out` and `reason` when the error crosses from a pool process
-        return (PrologError, (str(self), self.timed_out, self.reason))
-
-
-class CancelScope:
-    """The Prolog calls made for one request; `cancel()` (any thread, idempotent) stops them:
-    queued calls are dropped, a running one is interrupted, later ones are refused."""
-
-    def __init__(self, owner: str = "") -> None:
-        self.owner = owner  # who the calls are for (fair order in the worker's queue); "" none
-        self.cancelled = False
-        self._lock = threading.Lock()
-        self._pending: set[Future] = set()
-        self._hooks: list[Callable[[], Any]] = []
-
-    def cancel(self) -> None:
-        with self._lock:
-            if self.cancelled:
-                return
-            self.cancelled = True
-            pending, hooks = list(self._pending), list(self._hooks)
-        for fut in pending:
-            fut.cancel()
-        for hook in hooks:
-            hook()
-
-    def on_cancel(self, hook: Callable[[], Any]) -> Callable[[], None]:
-        """Run `hook` when the scope is cancelled (at once if it is); returns its remover."""
-        with self._lock:
-            if not self.cancelled:
-                self._hooks.append(hook)
-                return lambda: self._remove_hook(hook)
-        hook()
-        return lambda: None
-
-    def _remove_hook(self, hook: Callable[[], Any]) -> None:
-        with self._lock:
-            if hook in self._hooks:
-                self._hooks.remove(hook)
-
-    def track(self, fut: Future) -> None:
-        with self._lock:
-            if self.cancelled:
-                fut.cancel()
-                return
-            self._pending.add(fut)
-        fut.add_done_callback(self._done)
-
-    def _done(self, fut: Future) -> None:
-        with self._lock:
-            self._pending.discard(fut)
-
-    @contextlib.contextmanager
-    def active(self) -> Iterator["CancelScope"]:
-        """Make this the current thread's scope for the block (calls made there belong to it)."""
-        previous = getattr(_CURRENT, "scope", None)
-        _CURRENT.scope = self
-        try:
-            yield self
-        finally:
-            _CURRENT.scope = previous
-
-
-_CURRENT = threading.local()
-
-
-def current_scope() -> CancelScope | None:
-    """The scope of the calls this thread makes now (None: not cancellable)."""
-    return getattr(_CURRENT, "scope", None)
-
-
-@contextlib.contextmanager
-def cancellable(owner: str = "") -> Iterator[CancelScope]:
-    """`with cancellable() as scope:` the Prolog calls of this thread in the block (in this
-    process and, through `prolog_pool`, in worker processes) stop when `scope.cancel()` runs.
-    `owner`: who they are for (see `PrologWorker._put`)."""
-    with CancelScope(owner).active() as scope:
-        yield scope
-
-
-def cancelled_error() -> PrologError:
-    return PrologError("Prolog call cancelled: its caller went away", reason="cancelled")
 
 
 _STOP = object()
@@ -208,7 +99,7 @@ class PrologWorker:
     # -- worker thread -------------------------------------------------------------
     def _loop(self) -> None:
         try:
-            _locate_swipl()
+            locate_swipl()
             from pyswip import Prolog
 
             self._prolog = Prolog
@@ -233,7 +124,7 @@ class PrologWorker:
             if job is _STOP:
                 return
             if job is _HALT:
-                _halt_prolog()
+                halt_prolog()
                 return
             fn, fut, owner = job
             if not fut.set_running_or_notify_cancel():
@@ -396,47 +287,7 @@ class PrologWorker:
         self.fast_lane_s = slice_s
 
     def _two_lanes(self, goal: str, out_var: str, time_limit: float, inferences: int | None) -> Future:
-        outer: Future = Future()
-        scope, started = current_scope(), time.monotonic()
-        if scope is not None:
-            scope.track(outer)
-        levels = [min(FIRST_QUANTUM_S, self.fast_lane_s), self.fast_lane_s]  # then the long lane
-
-        def left() -> float:
-            return time_limit - (time.monotonic() - started)
-
-        def run(level: int) -> None:
-            if level < len(levels):
-                lane = _OneLane(self, levels[level], level)
-                f = self.submit_json_quiet.__func__(lane, goal, out_var, max(left(), 0.001), inferences)
-                f.add_done_callback(lambda g: moved(g, level))
-                return
-            from . import prolog_pool
-
-            second = prolog_pool.lane().submit(_long_lane_call, goal, out_var, left(), inferences,
-                                               tuple(sorted(self._consulted)))
-            moved_at = time.monotonic()
-
-            def done(g: Future) -> None:
-                if scope is not None and scope.owner:  # long-lane time counts against its owner too
-                    self._charge(scope.owner, time.monotonic() - moved_at)
-                chain_future(g, outer)
-
-            second.add_done_callback(done)
-
-        def moved(f: Future, level: int) -> None:
-            if outer.done():
-                return
-            error = None if f.cancelled() else f.exception()
-            sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
-            if not sliced or left() <= 0:
-                chain_future(f, outer)
-                return
-            with (scope.active() if scope is not None else contextlib.nullcontext()):
-                run(level + 1)
-
-        run(0)
-        return outer
+        return two_lanes(self, goal, out_var, time_limit, inferences)
 
     def close(self) -> None:
         self._jobs.put((math.inf, next(self._seq), _STOP))
@@ -449,109 +300,6 @@ class PrologWorker:
         if self._thread.is_alive():
             self._jobs.put((math.inf, next(self._seq), _HALT))
             self._thread.join(timeout)
-
-
-def _locate_swipl() -> None:
-    """Tell pyswip where SWI-Prolog lives (LIBSWIPL_PATH, SWI_HOME_DIR), from a small cache
-    under `$AMBIT_CACHE` (default ~/.cache/ambit) keyed by the `swipl` executable's path, size
-    and time: otherwise pyswip runs `swipl --dump-runtime-variables` in every process that
-    starts Prolog. Variables already set are left alone; any failure leaves pyswip to look."""
-    if os.environ.get("LIBSWIPL_PATH") and os.environ.get("SWI_HOME_DIR"):
-        return
-    try:
-        exe = os.path.realpath(shutil.which("swipl") or "")
-        st = os.stat(exe)
-        key = f"{exe}|{st.st_size}|{st.st_mtime_ns}"
-        cache = Path(os.environ.get("AMBIT_CACHE") or Path.home() / ".cache" / "ambit") / "swipl.json"
-        try:
-            found = json.loads(cache.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            found = {}
-        if found.get("key") != key or not os.path.exists(found.get("LIBSWIPL_PATH", "")):
-            out = subprocess.run([exe, "--dump-runtime-variables"], capture_output=True, text=True, timeout=30).stdout
-            dump = dict(re.findall(r'^(\w+)="(.*)";$', out, re.M))
-            found = {"key": key, "LIBSWIPL_PATH": dump["PLLIBSWIPL"], "SWI_HOME_DIR": dump["PLBASE"]}
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(found), encoding="utf-8")
-            os.replace(tmp, cache)
-    except Exception:  # noqa: BLE001 - an older swipl (no PLLIBSWIPL), no cache folder: pyswip looks itself
-        return
-    os.environ.setdefault("LIBSWIPL_PATH", found["LIBSWIPL_PATH"])
-    os.environ.setdefault("SWI_HOME_DIR", found["SWI_HOME_DIR"])
-
-
-def _halt_prolog() -> None:
-    """On the worker thread: when it is Prolog's main thread (it started Prolog: the usual
-    case), shut Prolog down here, and pyswip's own exit handler then finds it stopped; when
-    Prolog was started on another thread (pyswip imported and used there first), release this
-    thread's engine, so that Prolog's clean-up on that thread has no thread left to wait for."""
-    try:
-        import ctypes
-
-        from pyswip import core
-
-        if not core.PL_is_initialised(None, None):
-            return
-        if core.PL_thread_self() == 1:
-            core.PL_cleanup(0)
-        else:
-            core._lib.PL_thread_destroy_engine.restype = ctypes.c_int
-            core._lib.PL_thread_destroy_engine()
-    except Exception:  # pragma: no cover - a different libswipl: exit is only slower
-        pass
-
-
-class _OneLane:
-    """`worker` seen without its fast lane: a quantum or slice of a two-lane call runs here,
-    with what is left of its budget, queued at its `level`, and is stopped (with the cancel
-    signal, which no catch-all in a program keeps from ending the goal) once it has run
-    `slice_s` seconds."""
-
-    fast_lane_s = 0.0
-
-    def __init__(self, worker: "PrologWorker", slice_s: float, level: int) -> None:
-        self._worker = worker
-        self._slice_s = slice_s
-        self._level = level
-        self._json_call_loaded = True
-
-    def submit(self, fn: Callable[[Any], Any]) -> Future:
-        fut: Future = Future()
-        w = self._worker
-        with w._run_lock:
-            w._slices[fut] = self._slice_s
-        scope = current_scope()
-        if scope is not None:
-            scope.track(fut)
-            remove = scope.on_cancel(lambda: w._interrupt(fut))
-            fut.add_done_callback(lambda _f: remove())
-        w._put(fn, fut, scope, self._level)
-        return fut
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._worker, name)
-
-
-def chain_future(src: Future, dst: Future) -> None:
-    """Hand `src`'s outcome to `dst` (a cancelled `src` is PrologError `cancelled`)."""
-    if dst.done():
-        return
-    if src.cancelled():
-        dst.set_exception(cancelled_error())
-    elif src.exception() is not None:
-        dst.set_exception(src.exception())
-    else:
-        dst.set_result(src.result())
-
-
-def _long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
-                    programs: tuple[str, ...]) -> Any:
-    """In the long lane's process: the call, with the programs the caller's Prolog had loaded."""
-    w = worker()
-    for path in programs:
-        w.consult(path)
-    return w.query_json(goal, out_var, time_limit, inferences)
 
 
 def _result(fut: Future) -> Any:

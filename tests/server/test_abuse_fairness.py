@@ -54,7 +54,7 @@ ONSET_GUARD_S = 2.5  # 40 first quanta of 0.02 s, with room; 40 slices of 0.1 s 
 def test_a_trivial_check_passes_the_first_calls_of_many_new_connections(server):
     """A storm's onset: 40 new connections, each with one hard call and no Prolog time used yet
     (so the fair queue cannot tell them from a bystander), then a trivial check from another.
-    It waits behind one first quantum of each (`prolog_worker.FIRST_QUANTUM_S`), not behind a
+    It waits behind one first quantum of each (`prolog_lanes.FIRST_QUANTUM_S`), not behind a
     whole slice of each. (Before: 40 slices of 0.1 s, 4 s, past the guard.)"""
     channels = [grpc.insecure_channel(server.address, options=[("ambit.test.connection", 100 + i)])
                 for i in range(40)]

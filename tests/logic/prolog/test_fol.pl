@@ -115,8 +115,4 @@ test(unit_equations_are_refuted_by_completion_with_a_replayed_proof) :-
     S = unsat(eqproof(_, goal(_, negated_conclusion, _, _, _))),
     S = unsat(P), fol:proof_json(P, Steps), last(Steps, json([step=goal|_])).
 
-test(the_model_search_branches_on_atoms_first) :-
-    fol:atoms_first([atom(p, [1])-A], [[T-true, A-true], [T-false, A-true, A-false]], Cs),
-    Cs == [[A-true, T-true]].
-
 :- end_tests(fol).

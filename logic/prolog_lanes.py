@@ -1,0 +1,114 @@
+"""The lanes of `PrologWorker.enable_lanes`: a call first runs for `FIRST_QUANTUM_S` at the head
+of the worker's queue, then for the worker's slice behind every call still in its first quantum,
+then in the long lane (`prolog_pool.lane()`, a Prolog process of its own at a lower CPU
+priority), each time with what is left of its budget. A short call then never waits behind a
+long one for more than a quantum per call queued ahead of it."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Callable
+
+from .prolog_cancel import PrologError, chain_future, current_scope
+
+if TYPE_CHECKING:
+    from .prolog_worker import PrologWorker
+
+# Two-lane calls first get this much time at the head of the queue, then their slice behind every
+# call still in its first quantum, then the long lane. A storm's first calls, each from a
+# connection with no Prolog time used yet, then hold a trivial call back by this much each, not
+# by a whole slice each.
+FIRST_QUANTUM_S = 0.02
+
+
+def two_lanes(self: "PrologWorker", goal: str, out_var: str, time_limit: float,
+              inferences: int | None) -> Future:
+    """`PrologWorker.submit_json_quiet` with lanes enabled: the call's first quantum, then its
+    slice, on the worker (`_OneLane`), then the long lane's process, each with what is left of
+    the call's time; a call that ends otherwise (an answer, an error, its scope cancelled)
+    ends there."""
+    outer: Future = Future()
+    scope, started = current_scope(), time.monotonic()
+    if scope is not None:
+        scope.track(outer)
+    levels = [min(FIRST_QUANTUM_S, self.fast_lane_s), self.fast_lane_s]  # then the long lane
+
+    def left() -> float:
+        return time_limit - (time.monotonic() - started)
+
+    def run(level: int) -> None:
+        if level < len(levels):
+            lane = _OneLane(self, levels[level], level)
+            f = self.submit_json_quiet.__func__(lane, goal, out_var, max(left(), 0.001), inferences)
+            f.add_done_callback(lambda g: moved(g, level))
+            return
+        from . import prolog_pool
+
+        second = prolog_pool.lane().submit(_long_lane_call, goal, out_var, left(), inferences,
+                                           tuple(sorted(self._consulted)))
+        moved_at = time.monotonic()
+
+        def done(g: Future) -> None:
+            if scope is not None and scope.owner:  # long-lane time counts against its owner too
+                self._charge(scope.owner, time.monotonic() - moved_at)
+            chain_future(g, outer)
+
+        second.add_done_callback(done)
+
+    def moved(f: Future, level: int) -> None:
+        if outer.done():
+            return
+        error = None if f.cancelled() else f.exception()
+        sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
+        if not sliced or left() <= 0:
+            chain_future(f, outer)
+            return
+        with (scope.active() if scope is not None else contextlib.nullcontext()):
+            run(level + 1)
+
+    run(0)
+    return outer
+
+
+class _OneLane:
+    """`worker` seen without its fast lane: a quantum or slice of a two-lane call runs here,
+    with what is left of its budget, queued at its `level`, and is stopped (with the cancel
+    signal, which no catch-all in a program keeps from ending the goal) once it has run
+    `slice_s` seconds."""
+
+    fast_lane_s = 0.0
+
+    def __init__(self, worker: "PrologWorker", slice_s: float, level: int) -> None:
+        self._worker = worker
+        self._slice_s = slice_s
+        self._level = level
+        self._json_call_loaded = True
+
+    def submit(self, fn: Callable[[Any], Any]) -> Future:
+        fut: Future = Future()
+        w = self._worker
+        with w._run_lock:
+            w._slices[fut] = self._slice_s
+        scope = current_scope()
+        if scope is not None:
+            scope.track(fut)
+            remove = scope.on_cancel(lambda: w._interrupt(fut))
+            fut.add_done_callback(lambda _f: remove())
+        w._put(fn, fut, scope, self._level)
+        return fut
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._worker, name)
+
+
+def _long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
+                    programs: tuple[str, ...]) -> Any:
+    """In the long lane's process: the call, with the programs the caller's Prolog had loaded."""
+    from .prolog_worker import worker
+
+    w = worker()
+    for path in programs:
+        w.consult(path)
+    return w.query_json(goal, out_var, time_limit, inferences)
