@@ -37,7 +37,11 @@ def test_a_connection_past_its_limit_gets_resource_exhausted_with_a_retry_hint(s
             server.address, options=[("ambit.test.connection", 2)]) as other:
         stub = ambit_pb2_grpc.AmbitServiceStub(greedy)
         calls = [stub.CheckEntailment.future(HARD, timeout=30) for _ in range(8)]
-        time.sleep(1.0)
+        # the two past the limit are refused as they arrive, the six others run for HARD's 4 s: wait
+        # for two to end (a loaded machine may take a while to deliver all eight), at most 3.5 s
+        deadline = time.monotonic() + 3.5
+        while sum(c.done() for c in calls) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
         refused = [c.exception() for c in calls if c.done() and c.exception() is not None]
         assert ambit_pb2_grpc.AmbitServiceStub(other).CheckEntailment(TRIVIAL, timeout=GUARD_S).verdict
         for c in calls:
