@@ -36,10 +36,12 @@ def test_a_connection_past_its_limit_gets_resource_exhausted_with_a_retry_hint(s
     with grpc.insecure_channel(server.address) as greedy, grpc.insecure_channel(
             server.address, options=[("ambit.test.connection", 2)]) as other:
         stub = ambit_pb2_grpc.AmbitServiceStub(greedy)
-        calls = [stub.CheckEntailment.future(HARD, timeout=30) for _ in range(8)]
-        # the two past the limit are refused as they arrive, the six others run for HARD's 4 s: wait
-        # for two to end (a loaded machine may take a while to deliver all eight), at most 3.5 s
-        deadline = time.monotonic() + 3.5
+        long_hard = pb.CheckEntailmentRequest(premises=PREMISES, conclusion=CONCLUSION, format=pb.LF_FORMAT_FOLIO,
+                                              time_limit_ms=10_000)
+        calls = [stub.CheckEntailment.future(long_hard, timeout=30) for _ in range(8)]
+        # the two past the limit are refused as they arrive, the six others run for 10 s: wait for
+        # two to end (a loaded machine may take a while to deliver all eight), at most 8 s
+        deadline = time.monotonic() + 8.0
         while sum(c.done() for c in calls) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         refused = [c.exception() for c in calls if c.done() and c.exception() is not None]
