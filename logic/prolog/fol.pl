@@ -100,8 +100,8 @@ run_stages(K, States, Enough) :-
 run_stage([], _, _, _, false).
 run_stage([St|Sts], K, All, Enough, TimedOut) :-
     (   arg(3, St, open), \+ call(Enough, All)
-    ->  arg(1, St, Stages), nth1(K, Stages, Tag-Goal-Inf),
-        catch(bounded(Goal, Inf, R), time_limit_exceeded, R = time_limit),
+    ->  arg(1, St, Stages), nth1(K, Stages, Tag-Goal-Spec),
+        catch(( stage_inferences(Spec, Inf), bounded(Goal, Inf, R) ), time_limit_exceeded, R = time_limit),
         (   R = ok(Out) -> tagged_answer(Tag, Out, S), status_json(S, J), setarg(3, St, done(S, J))
         ;   R == time_limit -> true
         ;   arg(2, St, Ends), setarg(2, St, [R|Ends])
@@ -173,17 +173,26 @@ status_json(unknown(Why), json([status=unknown, reason=Why])).
 status(Fs, Budget, S) :- parts_json([Fs], Budget, never, [S-_]).
 
 %  stages(+TaggedFormulas, +Budget, -Stages): status/3's four stages, Tag-Goal-Inferences each
+%  (the full model search's inferences settled when it is reached: stage_inferences/2)
 stages(Fs, Budget, [sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
-                    either-model_or_exhaustion(Fs, F, Bound, MaxDom)-ModelInf, unsat-refute(Fs)-ProofInf]) :-
+                    either-model_or_exhaustion(Fs, F, Bound, MaxDom)-later(Inf, Fs, F, MaxDom, Bound),
+                    unsat-refute(Fs)-ProofInf]) :-
     budget_inferences(Budget, Inf), budget_domain(Budget, MaxDom),
     Small is max(1, Inf // 20),
     conj(Fs, F),
     SmallDom is min(2, MaxDom),
-    proof_factor(Factor), ProofInf is Inf * Factor,
+    proof_factor(Factor), ProofInf is Inf * Factor.
+
+%  stage_inferences(+Spec, -Inferences): a stage's inferences; the full model search's are
+%  settled when it is reached (most parts are settled before it, and the finite bound needs the
+%  clausal form): decision_factor/1 times the budget's, with Bound = bound(N, Why), where a
+%  finite bound makes it a decision, else the budget's, with Bound = none
+stage_inferences(later(Inf, Fs, F, MaxDom, Bound), ModelInf) :- !,
     (   finite_bound(Fs, F, N, Why), N =< MaxDom
     ->  Bound = bound(N, Why), decision_factor(DF), ModelInf is Inf * DF
     ;   Bound = none, ModelInf = Inf
     ).
+stage_inferences(Inf, Inf).
 
 proof_factor(25).
 
