@@ -7,11 +7,14 @@ long one for more than a quantum per call queued ahead of it."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable
 
 from .prolog_cancel import PrologError, chain_future, current_scope
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .prolog_worker import PrologWorker
@@ -53,6 +56,18 @@ def two_lanes(self: "PrologWorker", goal: str, out_var: str, time_limit: float,
         def done(g: Future) -> None:
             if scope is not None and scope.owner:  # long-lane time counts against its owner too
                 self._charge(scope.owner, time.monotonic() - moved_at)
+            error = None if g.cancelled() else g.exception()
+            if error is not None and not isinstance(error, PrologError) and left() > 0 and not outer.done():
+                # the long lane could not run it (its process would not start: a script that
+                # starts a server without an `if __name__ == "__main__":` guard cannot spawn
+                # one): the rest of the call runs here, without a slice, rather than failing
+                log.warning("the long Prolog lane failed (%s: %s); running the call in the server's own Prolog",
+                            type(error).__name__, (str(error).strip().splitlines() or [""])[0])
+                with (scope.active() if scope is not None else contextlib.nullcontext()):
+                    lane = _OneLane(self, left(), len(levels))
+                    f = self.submit_json_quiet.__func__(lane, goal, out_var, left(), inferences)
+                f.add_done_callback(lambda h: chain_future(h, outer))
+                return
             chain_future(g, outer)
 
         second.add_done_callback(done)

@@ -146,3 +146,26 @@ def test_the_long_lane_runs_at_a_lower_cpu_priority():
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     theirs = prolog_pool.lane().submit(os.getpriority, os.PRIO_PROCESS, 0).result(60)
     assert theirs == min(19, mine + prolog_pool.LANE_NICE) and theirs > mine or mine == 19
+
+
+def test_a_call_the_long_lane_cannot_take_finishes_in_the_workers_own_prolog(monkeypatch):
+    """A script that starts a server without an `if __name__ == "__main__":` guard cannot spawn
+    the long lane's process: a call past its slice then runs on in the worker's own Prolog, with
+    what is left of its time, instead of failing (before: INTERNAL, "An attempt has been made to
+    start a new process before the current process has finished its bootstrapping phase")."""
+    from concurrent.futures import Future
+
+    from logic import prolog_pool
+    from logic.prolog_worker import worker
+
+    class Unstartable:
+        def submit(self, *args, **kwargs):
+            f: Future = Future()
+            f.set_exception(RuntimeError("An attempt has been made to start a new process ..."))
+            return f
+
+    w = worker()
+    monkeypatch.setattr(prolog_pool, "lane", lambda: Unstartable())
+    monkeypatch.setattr(w, "fast_lane_s", 0.05)
+    goal = "numlist(1, 2000000, L), sum_list(L, Out)"  # longer than a quantum and a slice here
+    assert w.query_json_quiet(goal, time_limit=30.0) == 2000001000000
