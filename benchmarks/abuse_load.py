@@ -24,8 +24,8 @@ from typing import Any, Callable
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
 from tests.server.abuse import SilentCalls, pigeonhole
 
 EQUIV = pb.CheckEquivalenceRequest(a="exists x . forall y . man(x) AND saw(x, y)",

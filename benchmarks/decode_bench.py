@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.engine import Decoder, Scorer, load_model  # noqa: E402
+from ambit.server.engine import Decoder, Scorer, load_model  # noqa: E402
 
 SENTENCES = [
     "Every man hears a bird.",

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: logic, and tests/ for the pair generator
 
-import logic  # noqa: E402
-from logic import prolog_pool  # noqa: E402
+from ambit import logic  # noqa: E402
+from ambit.logic import prolog_pool  # noqa: E402
 
 AMP = Path(__file__).resolve().parents[2] / "shared" / "data" / "amp" / "zeroshot"
 
@@ -176,7 +176,7 @@ def hard_section(n: int, seed: int = 0) -> dict:
     with its reason, and with what the portfolio (E and Z3 beside Prolog) answers for it."""
     import shutil
 
-    from logic import portfolio, to_fol
+    from ambit.logic import portfolio, to_fol
     from tests.logic.amp_hard_pairs import hard_pairs
     from tests.logic.test_equivalence_z3 import z3_entails
 

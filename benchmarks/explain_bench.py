@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generators.amp import AMBIGUOUS_TYPES, pairs  # noqa: E402
-from generators.amp.wordforms import amp_wordforms  # noqa: E402
-from logic.explain import explain_readings  # noqa: E402
+from ambit.generators.amp import AMBIGUOUS_TYPES, pairs  # noqa: E402
+from ambit.generators.amp.wordforms import amp_wordforms  # noqa: E402
+from ambit.logic.explain import explain_readings  # noqa: E402
 
 
 def run(per_type: int, seed: int) -> dict:

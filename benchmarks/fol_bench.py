@@ -41,10 +41,10 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import logic  # noqa: E402
-from logic import fol, prolog_pool  # noqa: E402
-from logic.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
-from logic.fol_render import render_dialect  # noqa: E402
+from ambit import logic  # noqa: E402
+from ambit.logic import fol, prolog_pool  # noqa: E402
+from ambit.logic.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
+from ambit.logic.fol_render import render_dialect  # noqa: E402
 from fol_classic import classic_section  # noqa: E402
 
 UNARY = ["Dog", "Cat", "Animal", "Plant", "Pet", "Wild", "Loud", "Small", "Happy", "Student", "Teacher", "Green"]
@@ -218,7 +218,7 @@ def pairs(n: int, rng: random.Random) -> list[tuple[str, str]]:
 
 def z3_checker():
     """Z3 in process (`logic.z3_bridge`): the conjunction of formulas -> sat / unsat / unknown."""
-    from logic.z3_bridge import z3_check
+    from ambit.logic.z3_bridge import z3_check
 
     return z3_check
 
@@ -288,11 +288,11 @@ def compare(name: str, ours: list[str], theirs: list[str | None], items: list) -
 
 
 def cli_stories(story_list, fmt: str = "folio", workers: int = 1) -> float:
-    """Wall seconds of one `python -m logic entails --jsonl` process over all stories (start-up
+    """Wall seconds of one `ambit logic entails --jsonl` process over all stories (start-up
     included; with `workers` > 1, that of its worker processes too)."""
     data = "".join(json.dumps({"premises": ps, "conclusion": c}, ensure_ascii=False) + "\n" for ps, c in story_list)
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "logic", "entails", "--from", fmt, "--jsonl", "--workers", str(workers)],
+    r = subprocess.run([sys.executable, "-m", "ambit", "logic", "entails", "--from", fmt, "--jsonl", "--workers", str(workers)],
                        input=data,
                        capture_output=True, text=True, cwd=ROOT)
     dt = time.perf_counter() - t
@@ -302,11 +302,11 @@ def cli_stories(story_list, fmt: str = "folio", workers: int = 1) -> float:
 
 
 def cli_single(ps: list[str], c: str, tmp: Path) -> float:
-    """Wall seconds of one `python -m logic entails --premises FILE --conclusion TEXT` process."""
+    """Wall seconds of one `ambit logic entails --premises FILE --conclusion TEXT` process."""
     f = tmp / "premises.txt"
     f.write_text("\n".join(ps) + "\n", encoding="utf-8")
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "logic", "entails", "--from", "folio", "--premises", str(f),
+    subprocess.run([sys.executable, "-m", "ambit", "logic", "entails", "--from", "folio", "--premises", str(f),
                     "--conclusion", c], capture_output=True, check=True, cwd=ROOT)
     return time.perf_counter() - t
 

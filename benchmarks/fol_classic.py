@@ -28,9 +28,9 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from logic import eprover, parse, portfolio  # noqa: E402
-from logic.ast import Formula, Not  # noqa: E402
-from logic.errors import LFParseError  # noqa: E402
+from ambit.logic import eprover, parse, portfolio  # noqa: E402
+from ambit.logic.ast import Formula, Not  # noqa: E402
+from ambit.logic.errors import LFParseError  # noqa: E402
 
 PROBLEMS = ROOT / "benchmarks" / "problems"
 SETS = ("pelletier", "nontheorems", "hard")
@@ -107,7 +107,7 @@ def run_e(p: Problem, t: float) -> tuple[str | None, dict]:
 
 
 def run_z3(p: Problem, t: float) -> tuple[str | None, dict]:
-    from logic import z3_prover
+    from ambit.logic import z3_prover
 
     r = z3_prover.satisfiable_isolated([*p.premises, Not(p.conclusion)], t)  # Z3 may overrun: a process
     return {"unsat": THEOREM, "sat": COUNTER}.get(r.status), {"reason": r.reason} if r.reason else {}
@@ -136,7 +136,7 @@ def classic_section(time_limit: float, sets: tuple[str, ...] = SETS) -> dict:
                 ans, note = None, {"error": f"{type(e).__name__}: {e}"}
             rows[s][p.name] = (ans, time.perf_counter() - t0, note)
         if s == "portfolio":  # Prolog calls the portfolio left running end before the next solver
-            from logic.prolog_worker import worker
+            from ambit.logic.prolog_worker import worker
 
             worker().run(lambda prolog: None)
     out: dict = {"time_limit_s": time_limit, "solvers": solvers,

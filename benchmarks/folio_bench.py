@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from client.eval import folio_data as D  # noqa: E402
-from client.eval import folio_score as S  # noqa: E402
-from generators.folio import perturb, stories  # noqa: E402
+from ambit.client.eval import folio_data as D  # noqa: E402
+from ambit.client.eval import folio_score as S  # noqa: E402
+from ambit.generators.folio import perturb, stories  # noqa: E402
 
 TARGET_S = 60.0
 DEFAULT_DATA = Path(os.environ.get("AMBIT_DATA") or ROOT.parent / "shared" / "data")

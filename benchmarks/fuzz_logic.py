@@ -26,10 +26,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import strategies as st
 
-import logic
-from logic.ast import And, Atom, Const, Iff, Implies, Not, Or, Quant, Var, Xor
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
+from ambit import logic
+from ambit.logic.ast import And, Atom, Const, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
 from tests.server.abuse import SilentCalls, pigeonhole
 from tests.server.test_server import RADD_INSTANCE
 

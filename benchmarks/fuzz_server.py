@@ -55,7 +55,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import fuzz_logic  # noqa: E402
-from proto.ambit.v1 import ambit_pb2 as pb  # noqa: E402
+from ambit.proto.v1 import ambit_pb2 as pb  # noqa: E402
 from tests.server.test_server import RADD_INSTANCE  # noqa: E402
 
 SERVICE = pb.DESCRIPTOR.services_by_name["AmbitService"]
@@ -321,7 +321,7 @@ def serve_fake() -> None:
     """The child: a server with the FakeBackend on a free loopback port, until terminated."""
     import signal
 
-    from server import serve
+    from ambit.server import serve
     from tests.server.helpers import FakeBackend
 
     srv = serve(backend=FakeBackend(), port=0, prolog_workers=2, max_calls_per_peer=0)

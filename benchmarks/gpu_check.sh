@@ -32,7 +32,7 @@ DEVICE=$("$PY" -c 'import torch; print("cuda" if torch.cuda.is_available() else 
 echo "device: $DEVICE"
 [ "$DEVICE" = cuda ] && { nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true; }
 # the engine must import without Prolog or gRPC
-"$PY" -c 'import sys, server.engine, logic; bad = [m for m in sys.modules if m.split(".")[0] in ("pyswip", "grpc", "proto")]; assert not bad, bad'
+"$PY" -c 'import sys, ambit.server.engine, ambit.logic; bad = [m for m in sys.modules if m.split(".")[0] in ("pyswip", "grpc") or m.startswith("ambit.proto")]; assert not bad, bad'
 # one process per test file: a CUDA device-side assert ends its process's CUDA context, and
 # would otherwise fail every later test; the benchmarks run even when a test failed
 TESTS_OK=1

@@ -74,8 +74,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from proto.ambit.v1 import ambit_pb2 as pb  # noqa: E402
-from proto.ambit.v1 import ambit_pb2_grpc  # noqa: E402
+from ambit.proto.v1 import ambit_pb2 as pb  # noqa: E402
+from ambit.proto.v1 import ambit_pb2_grpc  # noqa: E402
 
 LISTENING = re.compile(r"ambit server listening on (127\.0\.0\.1:\d+)")
 
@@ -86,8 +86,8 @@ LISTENING = re.compile(r"ambit server listening on (127\.0\.0\.1:\d+)")
 def workload(n_items: int, seed: int) -> tuple[list[tuple[str, list[str]]], list[tuple[str, str]]]:
     """Scoring items (AmP zero-shot prompt, [LF0, LF1]) and equivalence pairs (LF0 vs LF1, and
     LF0 vs a renamed LF0) from the AmP generator."""
-    import logic
-    from generators import amp
+    from ambit import logic
+    from ambit.generators import amp
 
     recs = amp.zeroshot_prompts(type="all", seed=seed, limit=max(1, n_items // len(amp.AMBIGUOUS_TYPES)))
     scoring = [(r["prompt"], [" " + r["lf0"], " " + r["lf1"]]) for r in recs]
@@ -119,10 +119,10 @@ def tiny_model(folder: Path) -> str:
 
 
 class Server:
-    """`python -m server --port 0` on 127.0.0.1; `.address` once it is ready."""
+    """`ambit serve --port 0` on 127.0.0.1; `.address` once it is ready."""
 
     def __init__(self, model: str | None, extra: list[str], timeout: float = 600.0) -> None:
-        cmd = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--log-level", "WARNING", *extra]
+        cmd = [sys.executable, "-m", "ambit", "serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "WARNING", *extra]
         if model:
             cmd += ["--model", model]
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -266,14 +266,14 @@ def soak_requests(n_items: int, seed: int) -> dict[str, list]:
     """Request messages per RPC: AmP zero-shot items (scoring, decoding, equivalence pairs,
     canonicalisation in both formats and namings) and the RADD demo facts' instances, as JSON
     and as benchmark text."""
-    import logic
-    from generators import amp
-    from generators.radd import render_prompt
-    from generators.radd.generate import generate, load_facts
+    from ambit import logic
+    from ambit.generators import amp
+    from ambit.generators.radd import render_prompt
+    from ambit.generators.radd.generate import generate, load_facts
 
     recs = amp.zeroshot_prompts(type="all", seed=seed, limit=max(1, n_items // len(amp.AMBIGUOUS_TYPES)))
     lfs = [lf for r in recs for lf in (r["lf0"], r["lf1"])]
-    demo = REPO / "generators" / "radd" / "data" / "demo_facts.json"
+    demo = REPO / "src" / "ambit" / "generators" / "radd" / "data" / "demo_facts.json"
     radd = [i for n, fs in enumerate(load_facts(demo)) for i in generate(fs, seed=n)]
     return {
         "ScoreCandidates": [pb.ScoreCandidatesRequest(prompt=r["prompt"], candidates=[" " + r["lf0"], " " + r["lf1"]])
@@ -466,7 +466,7 @@ def soak_main(args: argparse.Namespace) -> int:
 
 def scale_main(args: argparse.Namespace) -> int:
     """Requests/s of the mixed workload over 1..N servers behind one round-robin client."""
-    from client.channel import target_for
+    from ambit.client.channel import target_for
 
     scoring, pairs = workload(args.items, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="ambit-scale-"))

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-import logic  # noqa: E402
+from ambit import logic  # noqa: E402
 
 DEFAULT_ARCHIVE = REPO.parent / "shared" / "data" / "amp" / "fewshot" / "50-50-5k-train-100-perc-ambig_fol" / "data.tar.gz"
 

@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generators.radd import load_jsonl, render_prompt  # noqa: E402
-from generators.radd.generate import generate, load_facts  # noqa: E402
-from logic.radd import verify, verify_batch  # noqa: E402
+from ambit.generators.radd import load_jsonl, render_prompt  # noqa: E402
+from ambit.generators.radd.generate import generate, load_facts  # noqa: E402
+from ambit.logic.radd import verify, verify_batch  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "radd" / "benchmark"
 
@@ -35,7 +35,7 @@ def instances(data: Path):
                     seen.add(key)
                     out.append(inst)
         return out, str(data)
-    demo = ROOT / "generators" / "radd" / "data" / "demo_facts.json"
+    demo = ROOT / "src" / "ambit" / "generators" / "radd" / "data" / "demo_facts.json"
     return [i for n, fs in enumerate(load_facts(demo)) for i in generate(fs, seed=n)], str(demo)
 
 

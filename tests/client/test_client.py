@@ -1,4 +1,4 @@
-"""The typed client and `python -m client` against an in-process fake server (fast)."""
+"""The typed client and `ambit` against an in-process fake server (fast)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from client import AmbitError, Client
-from client.channel import split_servers, target_for
-from client.testing import FakeAmbitServicer, FakeServer
+from ambit.client import AmbitError, Client
+from ambit.client.channel import split_servers, target_for
+from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import REPO
 
 PY = sys.executable
@@ -24,7 +24,7 @@ def fake():
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "client", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([PY, "-m", "ambit", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=timeout)
 
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from client import Client
+from ambit.client import Client
 from tests.client.dns_server import A, DnsServer
 from tests.paths import REPO
 
@@ -33,7 +33,7 @@ def _requests(host: str, port: int) -> int:
 
 def test_dns_target_round_robins_over_every_address():
     """A `dns:` target with three A records spreads calls over the three servers (logic only)."""
-    server = pytest.importorskip("server")
+    server = pytest.importorskip("ambit.server")
     first = server.serve(model="none", port=0, host=HOSTS[0])
     servers = [first] + [server.serve(model="none", port=first.port, host=h) for h in HOSTS[1:]]
     dns = DnsServer(NAME, HOSTS)
@@ -65,7 +65,7 @@ def test_eval_behind_one_name_survives_a_drained_server(tmp_path):
         servers += [ServerProcess("--model", model, "--host", h, "--port", str(port), "--grace", "10",
                                   ready_timeout=300) for h in HOSTS[1:]]
         target = f"dns://127.0.0.1:{dns.port}/{NAME}:{port}"
-        args = [sys.executable, "-m", "client", "eval", "amp-fewshot", "--server", target, "--types", "scope,pp",
+        args = [sys.executable, "-m", "ambit", "eval", "amp-fewshot", "--server", target, "--types", "scope,pp",
                 "--ratios", "0,0.5,1", "--limit", "2", "--no-equiv", "--timeout", "120"]
         calm = subprocess.run([*args, "--out", str(tmp_path / "calm")], cwd=REPO, capture_output=True,
                               text=True, timeout=900)

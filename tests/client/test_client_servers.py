@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from client import Client
+from ambit.client import Client
 from tests.paths import REPO
 
 A = "exists x . forall y . man(y) AND saw(y, x)"
@@ -18,7 +18,7 @@ B = "forall y . exists x . man(y) AND saw(y, x)"
 
 @pytest.fixture(scope="module")
 def two_servers():
-    server = pytest.importorskip("server")
+    server = pytest.importorskip("ambit.server")
     servers = [server.serve(model="none", port=0) for _ in range(2)]
     yield servers
     for s in servers:
@@ -38,20 +38,20 @@ def test_two_servers_both_receive_work(two_servers):
 
 def test_cli_equiv_json_and_error_on_real_server(two_servers):
     addr = f"127.0.0.1:{two_servers[0].port}"
-    r = subprocess.run([sys.executable, "-m", "client", "equiv", A, B, "--server", addr, "--json"],
+    r = subprocess.run([sys.executable, "-m", "ambit", "equiv", A, B, "--server", addr, "--json"],
                        cwd=REPO, capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["verdict"] == "NOT_EQUIVALENT" and out["b_entails_a"] is not None
     assert {"a_entails_b", "witness"} <= set(out)
-    r = subprocess.run([sys.executable, "-m", "client", "canon", "exists x . man(x", "--server", addr],
+    r = subprocess.run([sys.executable, "-m", "ambit", "canon", "exists x . man(x", "--server", addr],
                        cwd=REPO, capture_output=True, text=True, timeout=180)
     assert r.returncode == 1 and "INVALID_ARGUMENT" in r.stderr
 
 
 @pytest.mark.slow
 def test_cli_parse_on_embedded_default_model():
-    r = subprocess.run([sys.executable, "-m", "client", "parse", "every man saw a bird", "-k", "2",
+    r = subprocess.run([sys.executable, "-m", "ambit", "parse", "every man saw a bird", "-k", "2",
                         "--prompt", "Human: {utterance}\nComputer:", "--json"],
                        cwd=REPO, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, r.stderr
@@ -75,7 +75,7 @@ def test_eval_survives_a_killed_and_restarted_server(tmp_path):
     model = str(tiny_gpt2_folder(tmp_path / "tiny"))
     servers = [ServerProcess("--model", model, ready_timeout=300) for _ in range(3)]
     spec = ",".join(s.address for s in servers)
-    args = [sys.executable, "-m", "client", "eval", "amp-fewshot", "--server", spec, "--types", "scope,pp",
+    args = [sys.executable, "-m", "ambit", "eval", "amp-fewshot", "--server", spec, "--types", "scope,pp",
             "--ratios", "0,0.5,1", "--limit", "2", "--no-equiv", "--timeout", "120"]
     try:
         calm = subprocess.run([*args, "--out", str(tmp_path / "calm")], cwd=REPO, capture_output=True,

@@ -1,4 +1,4 @@
-"""`Client.check_entailment(+_batch)` and `python -m client entails` against a real localhost
+"""`Client.check_entailment(+_batch)` and `ambit entails` against a real localhost
 server (no model) and SWI-Prolog."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import shutil
 
 import pytest
 
-import server
-from client import AmbitError, Client, Entailment
-from client.__main__ import main
+from ambit import server
+from ambit.client import AmbitError, Client, Entailment
+from ambit.client.__main__ import main
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 
@@ -53,9 +53,9 @@ def test_entails_command(address, tmp_path, capsys):
 
 
 def test_the_human_print_names_settled_parts_provers_and_function_tables():
-    from client.__main__ import _human_entailment
-    from client.entailment import entailment
-    from proto.ambit.v1 import ambit_pb2 as pb
+    from ambit.client.__main__ import _human_entailment
+    from ambit.client.entailment import entailment
+    from ambit.proto.v1 import ambit_pb2 as pb
 
     r = pb.CheckEntailmentResponse(verdict=pb.ENTAILMENT_VERDICT_UNKNOWN, reason="inference_limit", refuted=False,
                                    answered_by={"with_conclusion": "prolog"})

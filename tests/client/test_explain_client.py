@@ -1,6 +1,6 @@
 """Readings explained from the client side (issue 13): `Client.explain_readings` and
 `Client.parse_explained` against a real server on localhost (stand-in model backend, real
-SWI-Prolog), and `python -m client explain` with and without `--lf`."""
+SWI-Prolog), and `ambit explain` with and without `--lf`."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-import server
-from client import Client
-from generators.amp.wordforms import amp_wordforms
-from logic.explain import explain_readings
+from ambit import server
+from ambit.client import Client
+from ambit.generators.amp.wordforms import amp_wordforms
+from ambit.logic.explain import explain_readings
 from tests.paths import REPO
 from tests.server.helpers import FakeBackend, tiny_gpt2_folder
 
@@ -29,7 +29,7 @@ def address():
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "client", "explain", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "ambit", "explain", *args], cwd=REPO, capture_output=True,
                           text=True, timeout=timeout)
 
 

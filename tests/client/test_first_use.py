@@ -11,20 +11,19 @@ import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-import server
-from client import Client
-from client import credentials
-from client.__main__ import build_parser, main
-from client.explain_cli import build_parser as explain_parser
-from client.eval.cli import build_parser as eval_parser
-from client.testing import FakeAmbitServicer, FakeServer
-from proto.ambit.v1 import ambit_pb2 as pb
-from server.convert import parse_query
-from server.service.prompting import default_prompt
+from ambit import server
+from ambit.client import Client
+from ambit.client import credentials
+from ambit.client.__main__ import build_parser, main
+from ambit.client.explain_cli import build_parser as explain_parser
+from ambit.client.eval.cli import build_parser as eval_parser
+from ambit.client.testing import FakeAmbitServicer, FakeServer
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.server.convert import parse_query
+from ambit.server.service.prompting import default_prompt
 from tests.paths import REPO
 from tests.server.helpers import FakeBackend
 
@@ -33,7 +32,7 @@ SECURITY_FLAGS = ("--tls-ca", "--tls-cert", "--tls-key", "--auth-token-file", "-
 
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
-    """`python -m client ARGV` in this process: exit status, stdout, stderr."""
+    """`ambit ARGV` in this process: exit status, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -44,9 +43,9 @@ def _run(argv: list[str]) -> tuple[int, str, str]:
 
 
 def _cli(*args: str, env: dict | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
-    """`python -m client ARGS` in a fresh process (gRPC's logging is set before gRPC starts)."""
+    """`ambit ARGS` in a fresh process (gRPC's logging is set before gRPC starts)."""
     base = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
-    return subprocess.run([sys.executable, "-m", "client", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "ambit", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=timeout, env={**base, **(env or {})})
 
 
@@ -163,7 +162,7 @@ def pki(tmp_path_factory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def tls_server(pki):
-    from server.security import ServerSecurity
+    from ambit.server.security import ServerSecurity
     srv = server.serve(model="none", port=0, security=ServerSecurity(pki["cert"], pki["key"]))
     yield srv
     srv.stop(0)
@@ -187,7 +186,7 @@ def test_nothing_listening_says_to_start_the_server():
     port = _free_port()
     code, _, err = _run(["info", "--server", f"127.0.0.1:{port}", "--timeout", "20"])
     assert code == 1
-    assert f"nothing listens at 127.0.0.1:{port}: is the server running (python -m server --port {port})?" in err
+    assert f"nothing listens at 127.0.0.1:{port}: is the server running (ambit serve --port {port})?" in err
 
 
 # ------------------------------------------------------------------ a token in plaintext (issue 26, item 8)
@@ -236,7 +235,7 @@ def test_readme_explain_example_finishes_on_the_default_model(prompt):
 def test_a_closed_connection_from_a_server_without_tls_is_not_blamed_on_tls():
     import threading
 
-    from client.diagnose import hint
+    from ambit.client.diagnose import hint
     listener = socket.create_server(("127.0.0.1", 0))
     addr = f"127.0.0.1:{listener.getsockname()[1]}"
 

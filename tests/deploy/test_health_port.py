@@ -1,4 +1,4 @@
-"""`python -m server --health-port P`: gRPC health alone, plaintext, beside a TLS port with tokens
+"""`ambit serve --health-port P`: gRPC health alone, plaintext, beside a TLS port with tokens
 (what Kubernetes grpc probes and the image's HEALTHCHECK dial), and deploy/healthcheck.py on it."""
 
 from __future__ import annotations
@@ -103,6 +103,6 @@ def test_health_port_in_use_is_a_clear_error():
         held.bind(("127.0.0.1", 0))
         held.listen()
         port = held.getsockname()[1]
-        r = subprocess.run([sys.executable, "-m", "server", "--no-model", "--port", "0", "--health-port", str(port)],
+        r = subprocess.run([sys.executable, "-m", "ambit", "serve", "--no-model", "--port", "0", "--health-port", str(port)],
                            cwd=REPO, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and f"--health-port: cannot bind the health port 127.0.0.1:{port}" in r.stderr, r.stderr

@@ -73,9 +73,9 @@ def secrets(tmp_path_factory):
 
 
 def test_image_serves_health_and_equivalence_non_root_read_only(image, secrets):
-    from client import Client
-    from client.credentials import ClientSecurity
-    from client.errors import AmbitError
+    from ambit.client import Client
+    from ambit.client.credentials import ClientSecurity
+    from ambit.client.errors import AmbitError
 
     podman, run_args = image
     name = f"ambit-image-test-{uuid.uuid4().hex[:8]}"  # the container and its /cache volume (owned by uid 10001, from the image)

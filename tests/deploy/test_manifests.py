@@ -91,7 +91,7 @@ def test_the_validator_rejects_a_broken_deployment():
 
 
 def test_base_agrees_with_itself_and_the_server_cli():
-    from server.__main__ import parse_args
+    from ambit.server.__main__ import parse_args
 
     docs = _by_kind(_render(K8S / "base"))
     dep = docs[("Deployment", "ambit")]
@@ -161,7 +161,7 @@ def test_vllm_variant_points_ambit_at_the_vllm_service():
                       if any(p["port"] == port for p in r["ports"])]
     assert egress_to_vllm and egress_to_vllm[0]["to"][0]["podSelector"]["matchLabels"] == {"app.kubernetes.io/name": "vllm"}
 
-    from server.__main__ import parse_args
+    from ambit.server.__main__ import parse_args
 
     try:
         parse_args(["--api-key-file", "x", "--max-concurrency", "1"])

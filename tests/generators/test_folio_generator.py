@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-import logic
-from generators.folio import PATTERNS, perturb, stories
-from generators.folio.perturb import STRUCTURAL, structural
+from ambit import logic
+from ambit.generators.folio import PATTERNS, perturb, stories
+from ambit.generators.folio.perturb import STRUCTURAL, structural
 from tests.paths import REPO
 
 LABEL = {"TRUE": "True", "FALSE": "False", "UNCERTAIN": "Uncertain"}
@@ -60,7 +60,7 @@ def test_opaque_renaming_is_a_bijection_on_predicates():
 
 
 def test_cli_writes_folio_rows():
-    r = subprocess.run([sys.executable, "-m", "generators", "folio", "--n", "4", "--seed", "2"], cwd=REPO,
+    r = subprocess.run([sys.executable, "-m", "ambit", "generate", "folio", "--n", "4", "--seed", "2"], cwd=REPO,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     rows = [json.loads(l) for l in r.stdout.splitlines()]

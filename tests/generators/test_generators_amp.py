@@ -11,13 +11,13 @@ from contextlib import redirect_stdout
 
 import pytest
 
-import logic
-from generators.amp import (
+from ambit import logic
+from ambit.generators.amp import (
     AMBIGUOUS_TYPES, families, family_rows, fewshot_prompts, generate, lexicon, load_family,
     pairs, vocabulary, zeroshot_prompts,
 )
-from generators.amp import cli
-from generators.amp.spec import SpecError
+from ambit.generators.amp import cli
+from ambit.generators.amp.spec import SpecError
 
 # Ambiguous utterances per type as AmP's own generate_pairs.py produces them.
 AMP_COUNTS = {"pp": 3536, "scope": 4000, "revscope": 4000, "bound": 1680, "conj": 10080}

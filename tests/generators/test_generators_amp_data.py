@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import logic
-from generators.amp import AMBIGUOUS_TYPES, pairs
+from ambit import logic
+from ambit.generators.amp import AMBIGUOUS_TYPES, pairs
 from tests.paths import need_shared
 
 AMP_TYPE_TO_NAME = {"pp": "pp", "scope": "scope", "scope_reverse": "revscope", "bound": "bound", "conj": "conj"}

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from generators.amp import families, pairs, splits
+from ambit.generators.amp import families, pairs, splits
 from tests.paths import need_shared
 
 

@@ -12,10 +12,10 @@ from contextlib import redirect_stdout
 
 import pytest
 
-import logic
-from generators.amp import AMBIGUOUS_TYPES, SpecError, families, family_rows, lexicon, load_family, pairs, zeroshot_prompts
-from generators.amp import cli
-from generators.amp.ingredients import check_ingredients, item_ingredients
+from ambit import logic
+from ambit.generators.amp import AMBIGUOUS_TYPES, SpecError, families, family_rows, lexicon, load_family, pairs, zeroshot_prompts
+from ambit.generators.amp import cli
+from ambit.generators.amp.ingredients import check_ingredients, item_ingredients
 
 # Ingredients per prompt, by type (issue #17's table, after the paper's appendix A.2).
 INGREDIENT_COUNTS = {"pp": 3, "scope": 2, "revscope": 2, "bound": 4, "conj": 2}
@@ -211,14 +211,14 @@ def test_cli_ingredients_option():
 
 @pytest.mark.parametrize("ingredients", ["own", "sampled"])
 def test_prompt_for_an_item_sentence_is_the_generated_prompt(ingredients):
-    from generators.amp import prompt_for_utterance
+    from ambit.generators.amp import prompt_for_utterance
     for rec in zeroshot_prompts(type="pp", seed=2, limit=3, ingredients=ingredients):
         assert prompt_for_utterance(rec["surface"], setting="zeroshot", type="pp", seed=2,
                                     ingredients=ingredients) == rec["prompt"]
 
 
 def test_prompt_for_any_other_sentence_falls_back_to_sampled_ingredients():
-    from generators.amp import prompt_for_utterance
+    from ambit.generators.amp import prompt_for_utterance
     first = zeroshot_prompts(type="scope", seed=0, limit=1, ingredients="sampled")[0]
     other = prompt_for_utterance("every blicket saw a dax", setting="zeroshot", type="scope", seed=0)
     head = first["prompt"][: first["prompt"].rindex("Human:")]

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generators.__main__ import main as generators_main
-from generators.implicature import (
+from ambit.generators.__main__ import main as generators_main
+from ambit.generators.implicature import (
     KS,
     ImplicatureDataError,
     build_records,
@@ -22,8 +22,8 @@ from generators.implicature import (
     load_examples,
     load_templates,
 )
-from generators.implicature.cli import main as cli_main
-from generators.implicature.templates import KEYS
+from ambit.generators.implicature.cli import main as cli_main
+from ambit.generators.implicature.templates import KEYS
 from tests.paths import REPO, need_shared
 
 
@@ -248,7 +248,7 @@ def test_cli_lists_and_errors(data, tmp_path, capsys):
 
 def test_cli_as_module_to_stdout(data):
     run = subprocess.run(
-        [sys.executable, "-m", "generators", "implicature", "--data", str(data), "--k", "1",
+        [sys.executable, "-m", "ambit", "generate", "implicature", "--data", str(data), "--k", "1",
          "--template", "1", "--limit", "3"],
         cwd=REPO, capture_output=True, text=True, timeout=180, check=True,
     )

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from generators.__main__ import main as generators_main
-from generators.radd import load_jsonl, parse_row, render_messages
-from generators.radd.generate import FactRow, FactSet, generate, load_facts, parse_date, to_row
-from generators.radd.prompts import PROMPT_STYLES
-from tests.paths import REPO
+from ambit.generators.__main__ import main as generators_main
+from ambit.generators.radd import load_jsonl, parse_row, render_messages
+from ambit.generators.radd.generate import FactRow, FactSet, generate, load_facts, parse_date, to_row
+from ambit.generators.radd.prompts import PROMPT_STYLES
+from tests.paths import SRC
 
-DEMO = REPO / "generators" / "radd" / "data" / "demo_facts.json"
+DEMO = SRC / "generators" / "radd" / "data" / "demo_facts.json"
 
 
 def _rows(seed=42, style="direct"):

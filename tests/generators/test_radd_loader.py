@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generators.radd import MonthDate, RaddParseError, load_jsonl, parse_prompt, render_messages, render_prompt
-from logic.radd.phrasings import default_phrasings, match, prefix_candidates
+from ambit.generators.radd import MonthDate, RaddParseError, load_jsonl, parse_prompt, render_messages, render_prompt
+from ambit.logic.radd.phrasings import default_phrasings, match, prefix_candidates
 from tests.paths import need_shared
 
 PAIRS = ("P6_P19", "P159_P206", "P286_P17", "P7779_Q21506450", "P8047_P30")

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("z3")
 pytest.importorskip("pyswip")
 
-from logic import equivalent_batch, to_fol  # noqa: E402
+from ambit.logic import equivalent_batch, to_fol  # noqa: E402
 from tests.logic.amp_hard_pairs import KINDS, hard_pairs  # noqa: E402
 from tests.logic.test_equivalence import check_witness  # noqa: E402
 from tests.logic.test_equivalence_z3 import z3_entails  # noqa: E402
@@ -56,7 +56,7 @@ def test_many_hard_pairs_agree_with_z3_and_the_portfolio_settles_the_unknown():
     assert r["definite"] >= 700
     if shutil.which("eprover") is None:
         pytest.skip("the E prover is not installed: the portfolio part needs it")
-    from logic import portfolio
+    from ambit.logic import portfolio
 
     for kind, a, b, _ in r["unknown"]:
         v = portfolio.equivalent(a, b, prover="portfolio", wait_for_all=True)

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-import logic
-from logic import equivalence, fol
-from logic.verdict import REASONS
+from ambit import logic
+from ambit.logic import equivalence, fol
+from ambit.logic.verdict import REASONS
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 
@@ -95,7 +95,7 @@ def test_backstop_is_the_promise():
 
 
 def test_cli_unknown_reason_is_a_code(tmp_path, capsys):
-    from logic.fol_cli import main
+    from ambit.logic.fol_cli import main
 
     premises = tmp_path / "p.txt"
     premises.write_text("\n".join(INFINITE), encoding="utf-8")
@@ -116,7 +116,7 @@ def test_the_reason_crosses_from_a_pool_process():
     (so that fol.py answers memory_limit instead of raising)."""
     import pickle
 
-    from logic.prolog_worker import PrologError
+    from ambit.logic.prolog_worker import PrologError
 
     e = pickle.loads(pickle.dumps(PrologError("Prolog ran out of resources", reason="memory")))
     assert e.reason == "memory" and not e.timed_out
@@ -125,7 +125,7 @@ def test_the_reason_crosses_from_a_pool_process():
 def test_the_stage_factors_are_the_same_on_both_sides():
     """fol.py bounds a round trip by what fol.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
     must be fol.pl's."""
-    from logic.prolog_worker import worker
+    from ambit.logic.prolog_worker import worker
 
     worker().consult(fol.PROGRAM)
     assert worker().query_json("fol:proof_factor(Out)") == fol.PROOF_FACTOR

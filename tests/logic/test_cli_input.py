@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from logic import LFParseError, parse
-from logic.__main__ import main as logic_main
-from logic.errors import MAX_DEPTH
-from logic.parse import DIALECTS
-from logic.tptp_problem import TPTPProblemError, read_problem
+from ambit.logic import LFParseError, parse
+from ambit.logic.__main__ import main as logic_main
+from ambit.logic.errors import MAX_DEPTH
+from ambit.logic.parse import DIALECTS
+from ambit.logic.tptp_problem import TPTPProblemError, read_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
@@ -56,8 +56,8 @@ def _from_deep_stack(frames: int, fn):
     ("folio", "(" * D + "P(a) ∧ Q(a)" + ")" * D), ("fol", "exists x . " * D + "man(x)"),
 ])
 def test_nesting_within_the_depth_parses_renders_and_is_decided(fmt, text):
-    from logic import equivalent, fol
-    from logic.render import render
+    from ambit.logic import equivalent, fol
+    from ambit.logic.render import render
 
     def run():
         f, g = parse(text, fmt), parse(text, fmt)
@@ -142,7 +142,7 @@ def test_include_is_refused_without_a_root_and_read_under_one(tmp_path):
 
 
 def _cli(args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "logic", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "ambit", "logic", *args], input=stdin, capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
 
 

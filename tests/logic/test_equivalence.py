@@ -16,9 +16,9 @@ pytest.importorskip("pyswip")
 if shutil.which("swipl") is None:
     pytest.skip("SWI-Prolog (swipl) is not installed", allow_module_level=True)
 
-import logic  # noqa: E402
-from logic import And, Atom, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
-from logic.equivalence_cli import main as equiv_main  # noqa: E402
+from ambit import logic  # noqa: E402
+from ambit.logic import And, Atom, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
+from ambit.logic.equivalence_cli import main as equiv_main  # noqa: E402
 from tests.paths import REPO  # noqa: E402
 
 
@@ -253,7 +253,7 @@ def test_cli_jsonl_keeps_order_and_reports_bad_lines():
 
 def test_cli_via_python_dash_m():
     lines = json.dumps({"a": "exists x . man(x)", "b": "exists y . man(y)"}) + "\n"
-    p = subprocess.run([sys.executable, "-m", "logic", "equiv", "--jsonl"], input=lines, capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "ambit", "logic", "equiv", "--jsonl"], input=lines, capture_output=True,
                        text=True, cwd=REPO, timeout=180)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout.splitlines()[0])["verdict"] == "EQUIVALENT"

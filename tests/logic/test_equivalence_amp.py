@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("pyswip")
 
-import logic  # noqa: E402
-from logic import And, Atom, Or, Quant, Var, equivalent_batch  # noqa: E402
+from ambit import logic  # noqa: E402
+from ambit.logic import And, Atom, Or, Quant, Var, equivalent_batch  # noqa: E402
 from tests.logic.test_equivalence import check_witness  # noqa: E402
 
 

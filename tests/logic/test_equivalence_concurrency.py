@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyswip")
 
-from logic import entails, equivalent, equivalent_batch  # noqa: E402
+from ambit.logic import entails, equivalent, equivalent_batch  # noqa: E402
 from tests.logic.test_equivalence import CASES  # noqa: E402
 
 THREADS, CHECKS = 8, 200

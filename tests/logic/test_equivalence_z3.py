@@ -15,7 +15,7 @@ import pytest
 z3 = pytest.importorskip("z3")
 pytest.importorskip("pyswip")
 
-from logic import And, Atom, Const, Or, Quant, Var, equivalent_batch, to_fol  # noqa: E402
+from ambit.logic import And, Atom, Const, Or, Quant, Var, equivalent_batch, to_fol  # noqa: E402
 from tests.logic.test_equivalence import check_witness  # noqa: E402
 
 UNARY = ["man", "boy", "cup", "saw", "ran"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-import logic
-from generators.amp.wordforms import amp_wordforms
-from logic.explain import explain_readings, find_scene, restrict
+from ambit import logic
+from ambit.generators.amp.wordforms import amp_wordforms
+from ambit.logic.explain import explain_readings, find_scene, restrict
 from tests.logic.test_explain import _holds
 
 PAIRS = [

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic import LFParseError, parse, render
-from logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
-from logic.errors import RenderError
+from ambit.logic import LFParseError, parse, render
+from ambit.logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.logic.errors import RenderError
 
 P = lambda *a: Atom("P", tuple(a))  # noqa: E731
 Q = lambda *a: Atom("Q", tuple(a))  # noqa: E731

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic import equivalent, parse
-from logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
-from logic.fol import _propositional, holds
-from logic.fol_prop import common_prefix_bodies, table
-from logic.z3_bridge import to_z3
+from ambit.logic import equivalent, parse
+from ambit.logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.logic.fol import _propositional, holds
+from ambit.logic.fol_prop import common_prefix_bodies, table
+from ambit.logic.z3_bridge import to_z3
 
 z3 = pytest.importorskip("z3")
 

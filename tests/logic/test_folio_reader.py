@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic import LFParseError, parse, render
-from logic.fol_parse import dialect_parser
-from logic.folio_read import Reject, read
+from ambit.logic import LFParseError, parse, render
+from ambit.logic.fol_parse import dialect_parser
+from ambit.logic.folio_read import Reject, read
 from tests.logic.test_fol_dialects import formulas
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import logic
+from ambit import logic
 
 
 def rows(path: Path) -> list[dict]:

@@ -1,4 +1,4 @@
-"""`python -m logic canon` and `python -m logic check` as a user runs them."""
+"""`ambit logic canon` and `ambit logic check` as a user runs them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 
 def run(args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "logic", *args], input=stdin, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "ambit", "logic", *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
 def test_canon_keeps_line_order_and_reports_bad_lines():

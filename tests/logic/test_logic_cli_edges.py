@@ -1,4 +1,4 @@
-"""`python -m logic check|canon` at its edges: an input with no rows, a string in the other
+"""`ambit logic check|canon` at its edges: an input with no rows, a string in the other
 format, an LF over --max-chars (default: the server's limit)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from logic.__main__ import DEFAULT_MAX_CHARS, main
-from server.limits import Limits
+from ambit.logic.__main__ import DEFAULT_MAX_CHARS, main
+from ambit.server.limits import Limits
 
 FOL = "exists x . man(x)"
 LISP = "( exists x ( man x ) )"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import logic
-from logic import And, Atom, Const, LFParseError, Or, Quant, Var, parse, parse_with_lark, render
+from ambit import logic
+from ambit.logic import And, Atom, Const, LFParseError, Or, Quant, Var, parse, parse_with_lark, render
 
 SCOPE0 = "exists x . forall y . exists a . bird(y) AND sweater(x) AND held(a) AND agent(a, y) AND patient(a, x)"
 CONJ = (
@@ -57,10 +57,10 @@ def test_prolog_rendering():
 def test_one_prolog_writer_for_every_term_language():
     """render.prolog_term writes the public `prolog` format, equivalence.pl's terms (fresh
     variables per quantifier) and fol.pl's (numbered quantifiers), over the whole AST."""
-    from logic.ast import Eq, Implies, Not
-    from logic.equivalence import to_prolog_bb
-    from logic.fol import to_term
-    from logic.render import prolog_term
+    from ambit.logic.ast import Eq, Implies, Not
+    from ambit.logic.equivalence import to_prolog_bb
+    from ambit.logic.fol import to_term
+    from ambit.logic.render import prolog_term
 
     f = parse("exists x . forall y . saw(x, y) AND ( exists x . man(x) ) AND named(Mary)")
     assert to_prolog_bb(f, "3a") == ("some(V3a_0,all(V3a_1,and(rel('saw',[V3a_0,V3a_1]),"

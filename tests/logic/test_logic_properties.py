@@ -9,8 +9,8 @@ import random
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import logic
-from logic import And, Atom, Const, LFParseError, Or, Quant, Var, canonical_string, parse, parse_with_lark, render
+from ambit import logic
+from ambit.logic import And, Atom, Const, LFParseError, Or, Quant, Var, canonical_string, parse, parse_with_lark, render
 
 VARS = ["x", "y", "z", "a", "e", "i", "w", "v3"]
 PREDS1 = ["man", "saw", "picked_up", "tall"]
@@ -160,7 +160,7 @@ def test_canonical_examples():
 def test_logic_canonical_is_the_module_and_canonical_form_the_function():
     import types
 
-    import logic.canonical as module
+    import ambit.logic.canonical as module
 
     assert isinstance(logic.canonical, types.ModuleType) and logic.canonical is module
     assert module.canonical_string is canonical_string

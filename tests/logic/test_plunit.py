@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = sorted(p.stem for p in (ROOT / "logic" / "prolog").glob("*.pl"))
+PROGRAMS = sorted(p.stem for p in (ROOT / "src" / "ambit" / "logic" / "prolog").glob("*.pl"))
 TESTS = Path(__file__).with_name("prolog")
 
 

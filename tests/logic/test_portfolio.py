@@ -19,9 +19,9 @@ if shutil.which("eprover") is None:
     pytest.skip("the E prover is not installed (`apt-get install -y eprover`; .ci/setup.sh does it)",
                 allow_module_level=True)
 
-from logic import fol, fol_cli, portfolio, z3_prover  # noqa: E402
-from logic.ast import Not  # noqa: E402
-from logic.parse import parse  # noqa: E402
+from ambit.logic import fol, fol_cli, portfolio, z3_prover  # noqa: E402
+from ambit.logic.ast import Not  # noqa: E402
+from ambit.logic.parse import parse  # noqa: E402
 from tests.logic.test_fol_decide import P38  # noqa: E402
 
 THEOREM = (["∀x (Dog(x) → Animal(x))", "∀x (Animal(x) → Mortal(x))", "Dog(rex)"], "Mortal(rex)")
@@ -212,7 +212,7 @@ def test_the_cli_takes_prover(tmp_path, cmd):
 def test_z3_reads_function_terms_of_any_term_class():
     from dataclasses import dataclass
 
-    from logic.ast import And, Atom, Iff, Quant, Var
+    from ambit.logic.ast import And, Atom, Iff, Quant, Var
 
     @dataclass(frozen=True)
     class Fn:  # the shape of a function term: a name and argument terms
@@ -246,16 +246,16 @@ def test_z3_checks_run_in_a_process_that_a_stop_kills():
 
 
 def test_a_z3_process_needs_no_main_guard_in_the_callers_script(tmp_path):
-    """The Z3 process is a plain `python -m logic.z3_prover`: a caller's script without
+    """The Z3 process is a plain `python -m ambit.logic.z3_prover`: a caller's script without
     `if __name__ == "__main__"` is never re-imported (multiprocessing's spawn would re-run it)."""
     import subprocess
     import sys
     from pathlib import Path
 
     script = tmp_path / "no_guard.py"
-    script.write_text("from logic import parse, z3_prover\n"
+    script.write_text("from ambit.logic import parse, z3_prover\n"
                       "print(z3_prover.satisfiable_isolated([parse('P(a)', 'folio')], 5.0).status)\n")
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[2] / "src"
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0 and out.stdout.strip() == "sat", out.stderr[-2000:]
@@ -266,7 +266,7 @@ def test_a_cancelled_scope_ends_the_race_and_stops_every_prover():
     E's and Z3's processes are killed rather than left to the time limit."""
     import subprocess
 
-    from logic.prolog_worker import PrologError, cancellable
+    from ambit.logic.prolog_worker import PrologError, cancellable
 
     # only infinite models (serial, irreflexive, transitive): no prover can answer either part
     ps = ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"]

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import logic
-from logic import fol, prolog_pool
-from logic.errors import LFParseError
+from ambit import logic
+from ambit.logic import fol, prolog_pool
+from ambit.logic.errors import LFParseError
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 REPO = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ def test_parse_errors_pickle():
 
 
 def _cli(args: list[str], stdin: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "logic", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "ambit", "logic", *args], input=stdin, capture_output=True, text=True,
                           cwd=REPO, timeout=900)
 
 
@@ -110,7 +110,7 @@ def test_a_short_run_leaves_no_prolog_thread_behind():
     # Prolog started on the main thread (pyswip imported and used there first): the worker's
     # engine is released instead
     code = ("from pyswip import Prolog; list(Prolog.query('X = 1')); "
-            "from logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 2'))")
+            "from ambit.logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 2'))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=180)
     assert r.returncode == 0 and r.stdout.strip() == "2"
     assert "Failed to stop Prolog threads" not in r.stderr
@@ -124,7 +124,7 @@ def test_workers_must_be_positive():
 def test_swipl_location_is_cached_and_a_bad_cache_is_replaced(tmp_path):
     """pyswip is told where SWI-Prolog lives from a cache (no `swipl --dump-runtime-variables`
     per process); a corrupt or stale cache is rewritten, and Prolog starts either way."""
-    code = ("import os; from logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 3')); "
+    code = ("import os; from ambit.logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 3')); "
             "print(os.environ['LIBSWIPL_PATH'])")
     env = {k: v for k, v in os.environ.items() if k not in ("LIBSWIPL_PATH", "SWI_HOME_DIR")}
     env["AMBIT_CACHE"] = str(tmp_path)
@@ -155,8 +155,8 @@ def test_a_call_the_long_lane_cannot_take_finishes_in_the_workers_own_prolog(mon
     start a new process before the current process has finished its bootstrapping phase")."""
     from concurrent.futures import Future
 
-    from logic import prolog_pool
-    from logic.prolog_worker import worker
+    from ambit.logic import prolog_pool
+    from ambit.logic.prolog_worker import worker
 
     class Unstartable:
         def submit(self, *args, **kwargs):

@@ -8,17 +8,17 @@ import subprocess
 
 import pytest
 
-from generators.radd import MonthDate, Option, PropertyFact, RaddInstance, RelationSpan, load_jsonl, render_prompt
-from logic.radd.phrasings import default_phrasings
-from tests.paths import REPO, need_shared
+from ambit.generators.radd import MonthDate, Option, PropertyFact, RaddInstance, RelationSpan, load_jsonl, render_prompt
+from ambit.logic.radd.phrasings import default_phrasings
+from tests.paths import SRC, need_shared
 
 pytest.importorskip("pyswip")
 if shutil.which("swipl") is None:
     pytest.skip("SWI-Prolog is not installed", allow_module_level=True)
 
-from logic.radd import verify, verify_batch, verify_text  # noqa: E402
+from ambit.logic.radd import verify, verify_batch, verify_text  # noqa: E402
 
-PL = REPO / "logic" / "prolog" / "radd.pl"
+PL = SRC / "logic" / "prolog" / "radd.pl"
 
 
 def _instances() -> list[RaddInstance]:

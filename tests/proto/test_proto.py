@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from proto import build as proto_build
+from ambit.proto import build as proto_build
 
 
 def test_committed_stubs_are_fresh(tmp_path: Path) -> None:
@@ -13,12 +13,12 @@ def test_committed_stubs_are_fresh(tmp_path: Path) -> None:
     for path in fresh:
         rel = path.relative_to(tmp_path)
         committed = proto_build.PROTO_ROOT / rel
-        assert committed.exists(), f"{rel} is not committed: run `python -m proto.build`"
-        assert committed.read_bytes() == path.read_bytes(), f"{rel} is stale: run `python -m proto.build`"
+        assert committed.exists(), f"{rel} is not committed: run `python -m ambit.proto.build`"
+        assert committed.read_bytes() == path.read_bytes(), f"{rel} is stale: run `python -m ambit.proto.build`"
 
 
 def test_stubs_import_as_a_package() -> None:
-    from proto.ambit.v1 import ambit_pb2, ambit_pb2_grpc
+    from ambit.proto.v1 import ambit_pb2, ambit_pb2_grpc
 
     assert ambit_pb2.DESCRIPTOR.package == "ambit.v1"
     assert hasattr(ambit_pb2_grpc, "AmbitServiceStub")
@@ -26,7 +26,7 @@ def test_stubs_import_as_a_package() -> None:
 
 
 def test_enums_start_unspecified_and_requests_carry_ids() -> None:
-    from proto.ambit.v1 import ambit_pb2
+    from ambit.proto.v1 import ambit_pb2
 
     for enum in ambit_pb2.DESCRIPTOR.enum_types_by_name.values():
         assert enum.values[0].number == 0 and enum.values[0].name.endswith("_UNSPECIFIED"), enum.name
@@ -38,7 +38,7 @@ def test_enums_start_unspecified_and_requests_carry_ids() -> None:
 
 
 def test_batch_rpcs_stream_results_with_index_and_status() -> None:
-    from proto.ambit.v1 import ambit_pb2
+    from ambit.proto.v1 import ambit_pb2
 
     service = ambit_pb2.DESCRIPTOR.services_by_name["AmbitService"]
     for name in ("ScoreCandidatesBatch", "CheckEquivalenceBatch"):

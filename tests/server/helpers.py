@@ -1,5 +1,5 @@
 """Helpers for the server tests: a deterministic stand-in backend, a tiny real GPT-2 model
-folder, and a `python -m server` subprocess that reports its port."""
+folder, and a `ambit serve` subprocess that reports its port."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import grpc
 
-from server.engine.scorer import CandidateScore
-from server.model import DecodeStopped
+from ambit.server.engine.scorer import CandidateScore
+from ambit.server.model import DecodeStopped
 from tests.paths import REPO
 
 LISTENING = re.compile(r"ambit server listening on (\S+):(\d+)")
@@ -116,7 +116,7 @@ class FakeBackend:
         hyps = []
         for text, lp in FOL_BEAM[: params.k]:
             if fmt == "lisp":
-                import logic
+                from ambit import logic
 
                 try:
                     text = logic.convert(text, "fol", "lisp")
@@ -133,7 +133,7 @@ class FakeBackend:
 
 def tiny_gpt2_folder(dest: Path) -> Path:
     """The engine tests' tiny random GPT-2 (real GPT-2 vocabulary) saved as a transformers
-    folder, so `python -m server --model <folder>` loads it like any other model."""
+    folder, so `ambit serve --model <folder>` loads it like any other model."""
     from tests.server.engine.helpers import tiny_gpt2
 
     dest = Path(dest)
@@ -148,10 +148,10 @@ def tiny_gpt2_folder(dest: Path) -> Path:
 
 
 class ServerProcess:
-    """`python -m server --port 0 ...` in a subprocess; `.address` once it is listening."""
+    """`ambit serve --port 0 ...` in a subprocess; `.address` once it is listening."""
 
     def __init__(self, *args: str, ready_timeout: float = 180.0, env: dict | None = None) -> None:
-        cmd = [sys.executable, "-m", "server", "--port", "0", *args]
+        cmd = [sys.executable, "-m", "ambit", "serve", "--port", "0", *args]
         self.proc = subprocess.Popen(
             cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},

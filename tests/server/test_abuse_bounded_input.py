@@ -10,9 +10,9 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server import serve
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server import serve
 
 DEEP = {
     "folio-not": ("¬" * 400 + "P(a)", pb.LF_FORMAT_FOLIO),
@@ -68,7 +68,7 @@ def test_deeply_nested_radd_json_is_invalid_argument(logic_stub):
 @pytest.fixture(scope="module")
 def model_stub(tmp_path_factory):
     pytest.importorskip("torch")
-    from server.model import ModelBackend
+    from ambit.server.model import ModelBackend
     from tests.server.engine.helpers import tiny_gpt2
 
     backend = ModelBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))

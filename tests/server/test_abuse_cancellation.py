@@ -13,9 +13,9 @@ import time
 import grpc
 import pytest
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server import serve
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server import serve
 from tests.server.abuse import pigeonhole
 
 HARD = pigeonhole(7)

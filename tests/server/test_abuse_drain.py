@@ -1,4 +1,4 @@
-"""Graceful drain and clear start-up errors, on `python -m server` processes. SIGTERM: health
+"""Graceful drain and clear start-up errors, on `ambit serve` processes. SIGTERM: health
 turns NOT_SERVING at once, new calls are UNAVAILABLE, an in-flight batch streams every item it
 finishes within --grace, and the log gives each call its true status (a batch cut at the end of
 the grace is not logged OK nor DEADLINE_EXCEEDED). A bad address, a port in use, or a key that
@@ -18,8 +18,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
 from tests.paths import REPO
 from tests.server.abuse import pigeonhole
 from tests.server.helpers import ServerProcess
@@ -86,7 +86,7 @@ def test_a_batch_cut_by_the_end_of_the_grace_is_logged_as_cut():
 
 
 def _start(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "server", "--no-model", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "ambit", "serve", "--no-model", *args], cwd=REPO, capture_output=True,
                           text=True, timeout=120)
 
 

@@ -13,9 +13,9 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server import serve
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server import serve
 from tests.server.abuse import pigeonhole
 
 PREMISES, CONCLUSION = pigeonhole(7)

@@ -15,10 +15,10 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server import serve
-from server.security import ServerSecurity
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server import serve
+from ambit.server.security import ServerSecurity
 from tests.server.abuse import SilentCalls
 
 TOKEN = "s3cret-token-for-abuse-tests"

@@ -15,10 +15,10 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from logic import prolog_pool
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server import serve
+from ambit.logic import prolog_pool
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server import serve
 from tests.server.abuse import die, pigeonhole
 
 MEDIUM = pigeonhole(4)  # a fraction of a second each

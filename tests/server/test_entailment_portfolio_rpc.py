@@ -12,9 +12,9 @@ import shutil
 import grpc
 import pytest
 
-import server
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
+from ambit import server
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None or shutil.which("eprover") is None,
                                 reason="SWI-Prolog and the E prover are needed (.ci/setup.sh installs both)")

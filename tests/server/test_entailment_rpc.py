@@ -11,9 +11,9 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-import server
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
+from ambit import server
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 

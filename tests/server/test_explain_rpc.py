@@ -10,13 +10,13 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-import logic
-import server
-from generators.amp.wordforms import amp_wordforms
-from logic.explain import explain_readings, read, verbalise
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server.service import AmbitCore, Deadline, ExplainQuery
+from ambit import logic
+from ambit import server
+from ambit.generators.amp.wordforms import amp_wordforms
+from ambit.logic.explain import explain_readings, read, verbalise
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server.service import AmbitCore, Deadline, ExplainQuery
 from tests.server.helpers import FakeBackend
 
 ONE_DOG = "exists x . forall y . exists a . boy(y) AND dog(x) AND saw(a) AND agent(a, y) AND patient(a, x)"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-import server
-from client.api import AmbitError, Client
-from server.limits import Limits
-from server.model import ModelBackend
+from ambit import server
+from ambit.client.api import AmbitError, Client
+from ambit.server.limits import Limits
+from ambit.server.model import ModelBackend
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def client(backend):
 
 
 def test_reply_equals_the_engine_s(client, backend):
-    from server.engine.generate import ChatTurn, generate
+    from ambit.server.engine.generate import ChatTurn, generate
 
     turns = [("user", "Every man saw a bird."), ("assistant", "Which?"), ("user", "Any.")]
     got = client.generate(turns, max_new_tokens=9)

@@ -14,17 +14,17 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-import logic.prolog_worker as prolog_worker
-from logic.prolog_worker import STACK_LIMIT_BYTES, PrologUnavailable, worker
+import ambit.logic.prolog_worker as prolog_worker
+from ambit.logic.prolog_worker import STACK_LIMIT_BYTES, PrologUnavailable, worker
 
 try:
     worker()
 except PrologUnavailable as e:  # pragma: no cover - depends on the machine
     pytest.skip(f"SWI-Prolog unavailable: {e}", allow_module_level=True)
 
-from proto.ambit.v1 import ambit_pb2 as pb  # noqa: E402
-from proto.ambit.v1 import ambit_pb2_grpc  # noqa: E402
-from server import serve  # noqa: E402
+from ambit.proto.v1 import ambit_pb2 as pb  # noqa: E402
+from ambit.proto.v1 import ambit_pb2_grpc  # noqa: E402
+from ambit.server import serve  # noqa: E402
 from tests.server.test_server import RADD_INSTANCE  # noqa: E402
 
 # Below what SWI-Prolog needs to read a 100-premise instance's JSON (measured: the 3-premise

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from client.api import Client
+from ambit.client.api import Client
 from tests.server.engine.families import save, tiny_t5
 from tests.server.helpers import ServerProcess
 

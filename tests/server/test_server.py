@@ -15,11 +15,11 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-import logic
-import server
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server.limits import Limits
+from ambit import logic
+from ambit import server
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server.limits import Limits
 from tests.server.helpers import FakeBackend
 
 LF = "exists x . forall y . man(x) AND saw(x, y)"
@@ -422,7 +422,7 @@ RADD_INSTANCE = {
 
 
 def test_verify_radd_structured_and_text(stub):
-    from generators.radd import RaddInstance, render_prompt
+    from ambit.generators.radd import RaddInstance, render_prompt
 
     structured = stub.VerifyRADD(pb.VerifyRADDRequest(request_id="r", instance_json=json.dumps(RADD_INSTANCE)))
     assert structured.request_id == "r"

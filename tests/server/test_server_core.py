@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from generators import amp
-from server.batcher import ModelWorker
-from server.service import (
+from ambit.generators import amp
+from ambit.server.batcher import ModelWorker
+from ambit.server.service import (
     AmbitCore, CanonicalQuery, Deadline, DeadlineExceeded, DecodingOptions, EquivalenceQuery, InvalidField,
     MalformedLF, ModelUnavailable, ParseQuery, PromptSpec, RaddQuery, ScoreQuery, Vocabulary,
 )
@@ -34,7 +34,7 @@ def core():
 
 
 def test_the_core_imports_no_grpc():
-    code = "import sys, server.service; print(sorted(m for m in sys.modules if m.split('.')[0] in ('grpc', 'proto')))"
+    code = "import sys, ambit.server.service; print(sorted(m for m in sys.modules if m.split('.')[0] == 'grpc' or m.startswith('ambit.proto')))"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -152,7 +152,7 @@ def test_parse_request_errors_name_the_field(core, query, field, reason):
 
 
 def test_verify_radd_from_json_and_text(core):
-    from generators.radd import RaddInstance, render_prompt
+    from ambit.generators.radd import RaddInstance, render_prompt
 
     answer = core.verify_radd(RaddQuery("instance_json", json.dumps(RADD_INSTANCE)), Deadline())
     assert answer.result.answer_option == 2 and answer.instance.entity == "Mediapro"

@@ -13,16 +13,16 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-import logic
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server.app import SERVICE_NAME
-from server.interceptor import RpcInterceptor
-from server.loop import LoopThread
-from server.service import (
+from ambit import logic
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server.app import SERVICE_NAME
+from ambit.server.interceptor import RpcInterceptor
+from ambit.server.loop import LoopThread
+from ambit.server.service import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
 )
-from server.stats import Stats
+from ambit.server.stats import Stats
 
 
 class RaisingServicer(ambit_pb2_grpc.AmbitServiceServicer):

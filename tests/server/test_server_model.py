@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.model import ModelBackend
+from ambit.server.model import ModelBackend
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""`python -m server` as a real process on localhost (`--port 0`): health, reflection, every RPC
+"""`ambit serve` as a real process on localhost (`--port 0`): health, reflection, every RPC
 through the generated stubs with a small real model, bad input, graceful SIGTERM shutdown."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
 from tests.server.helpers import ServerProcess, tiny_gpt2_folder
 from tests.server.test_server import RADD_INSTANCE
 

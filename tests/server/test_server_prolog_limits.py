@@ -8,16 +8,16 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from logic.prolog_worker import STACK_LIMIT_BYTES, PrologError, PrologUnavailable, inference_budget, worker
+from ambit.logic.prolog_worker import STACK_LIMIT_BYTES, PrologError, PrologUnavailable, inference_budget, worker
 
 try:
     worker()
 except PrologUnavailable as e:  # pragma: no cover - depends on the machine
     pytest.skip(f"SWI-Prolog unavailable: {e}", allow_module_level=True)
 
-from proto.ambit.v1 import ambit_pb2 as pb  # noqa: E402
-from proto.ambit.v1 import ambit_pb2_grpc  # noqa: E402
-from server import serve  # noqa: E402
+from ambit.proto.v1 import ambit_pb2 as pb  # noqa: E402
+from ambit.proto.v1 import ambit_pb2_grpc  # noqa: E402
+from ambit.server import serve  # noqa: E402
 
 DOCUMENTED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED,
               grpc.StatusCode.DEADLINE_EXCEEDED}

@@ -14,10 +14,10 @@ import pytest
 
 trustme = pytest.importorskip("trustme")
 
-from client import AmbitError, Client  # noqa: E402
-from server import serve  # noqa: E402
-from server.auth import TokenFileError, TokenStore  # noqa: E402
-from server.security import SecurityConfigError, ServerSecurity, is_loopback  # noqa: E402
+from ambit.client import AmbitError, Client  # noqa: E402
+from ambit.server import serve  # noqa: E402
+from ambit.server.auth import TokenFileError, TokenStore  # noqa: E402
+from ambit.server.security import SecurityConfigError, ServerSecurity, is_loopback  # noqa: E402
 from tests.paths import REPO  # noqa: E402
 
 LF = "exists y . man(y)"
@@ -33,7 +33,7 @@ def pki(tmp_path_factory) -> dict[str, str]:
     d = tmp_path_factory.mktemp("pki")
     ca, other = trustme.CA(), trustme.CA()
     server_cert = ca.issue_cert("localhost", "127.0.0.1")
-    client_cert = ca.issue_cert("client.ambit.test")
+    client_cert = ca.issue_cert("ambit.client.ambit.test")
     files = {
         "ca": ca.cert_pem.bytes(), "other_ca": other.cert_pem.bytes(),
         "cert": b"".join(p.bytes() for p in server_cert.cert_chain_pems),
@@ -173,7 +173,7 @@ def test_exposed_bind_needs_tls_and_token():
 
 
 def test_cli_refuses_exposed_bind_and_warns_once_with_insecure():
-    r = subprocess.run([sys.executable, "-m", "server", "--host", "0.0.0.0", "--port", "0", "--no-model"],
+    r = subprocess.run([sys.executable, "-m", "ambit", "serve", "--host", "0.0.0.0", "--port", "0", "--no-model"],
                        cwd=REPO, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "refusing to serve 0.0.0.0" in r.stderr and "--auth-token-file FILE" in r.stderr
@@ -183,7 +183,7 @@ def test_cli_refuses_exposed_bind_and_warns_once_with_insecure():
 def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     import os
 
-    return subprocess.run([sys.executable, "-m", "client", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "ambit", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=360, env={**os.environ, **(env or {})})
 
 

@@ -12,13 +12,13 @@ import grpc
 import pytest
 from grpc_reflection.v1alpha import reflection_pb2
 
-import server
-from client.connect import DEFAULT_PORT, connect, with_default_port
-from generators import amp
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server.__main__ import parse_args
-from server.service.prompting import default_prompt
+from ambit import server
+from ambit.client.connect import DEFAULT_PORT, connect, with_default_port
+from ambit.generators import amp
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server.__main__ import parse_args
+from ambit.server.service.prompting import default_prompt
 from tests.server.helpers import FakeBackend, FakeHypothesis
 
 # decoder order on purpose unlike probability order, with a tie broken by min_prob

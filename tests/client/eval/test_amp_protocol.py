@@ -10,10 +10,10 @@ import tarfile
 
 import pytest
 
-from client.eval import amp
-from client.eval import matching as MT
-from client.eval.cli import main as eval_main
-from client.testing import FakeAmbitServicer, FakeServer
+from ambit.client.eval import amp
+from ambit.client.eval import matching as MT
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import need_shared
 
 
@@ -118,7 +118,7 @@ def test_zeroshot_todays_flags_and_generated_items(tmp_path, fake, cache, monkey
 
 
 def test_no_equiv_is_the_canonical_match(tmp_path):
-    from client.eval.cli import build_parser
+    from ambit.client.eval.cli import build_parser
     p = build_parser()
     assert p.parse_args(["amp-fewshot", "--out", "o", "--no-equiv"]).match == "canonical"
     a = p.parse_args(["amp-fewshot", "--out", "o"])
@@ -152,7 +152,7 @@ def test_fewshot_released_items_same_at_every_ratio_demos_from_train(tmp_path, f
 
 
 def test_fewshot_generated_split_never_shows_a_test_utterance(tmp_path):
-    from generators.amp import splits
+    from ambit.generators.amp import splits
     items = amp.fewshot_items(["bound"], [0.0, 1.0], seed=3, limit=5, fmt="lisp", data=tmp_path)
     test = {p["surface"] for p in splits.heldout_split("bound", 3).test}
     assert {it["surface"] for it in items} <= test

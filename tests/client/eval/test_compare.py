@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from client.eval.cli import main as eval_main
-from client.eval.compare import parse_label, parse_size
-from client.eval.store import read_records
-from client.testing import FakeAmbitServicer, FakeServer
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.eval.compare import parse_label, parse_size
+from ambit.client.eval.store import read_records
+from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import SHARED_DATA as DATA
 from tests.paths import need_shared
 
@@ -183,7 +183,7 @@ def _tiny_model(tmp_path_factory) -> Path:
 def test_dtype_reaches_the_embedded_server_and_run_json(tmp_path_factory, tmp_path):
     need_shared("implicature")
     folder = _tiny_model(tmp_path_factory)
-    from client.connect import connect
+    from ambit.client.connect import connect
     with connect(None, str(folder), quiet=True, dtype="bfloat16") as client:
         assert client.info().dtype == "bfloat16"
     out = tmp_path / "bf16"

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from client.eval import amp
-from client.eval.cli import main as eval_main
-from client.api import AmbitError
-from client.eval.runner import ItemsFailed, RunAborted, check_failures, run_items
-from client.eval.store import ResultsStore, RunMismatch, read_records
-from client.testing import FakeAmbitServicer, FakeServer
+from ambit.client.eval import amp
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.api import AmbitError
+from ambit.client.eval.runner import ItemsFailed, RunAborted, check_failures, run_items
+from ambit.client.eval.store import ResultsStore, RunMismatch, read_records
+from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import REPO
 from tests.paths import SHARED_DATA as DATA
 
@@ -218,7 +218,7 @@ def test_radd_model_solver_on_fake_server(tmp_path, fake):
 # ---------------------------------------------------------------------------- resume after SIGKILL
 
 def _eval_cmd(out: Path, address: str) -> list[str]:
-    return [sys.executable, "-m", "client", "eval", "implicature", "--out", str(out), "--server", address,
+    return [sys.executable, "-m", "ambit", "eval", "implicature", "--out", str(out), "--server", address,
             "--k", "0,1", "--templates", "1,2,3", "--limit", "4", "--protocol", "score"]
 
 
@@ -274,7 +274,7 @@ def test_eval_with_two_servers_spreads_work(tmp_path):
 def test_progress_plain_lines_when_not_a_tty():
     import io
 
-    from client.eval.progress import Progress
+    from ambit.client.eval.progress import Progress
     buf = io.StringIO()
     p = Progress(total=4, desc="x", done=1, stream=buf, every_s=0.0, tty=False)
     for _ in range(3):
@@ -285,7 +285,7 @@ def test_progress_plain_lines_when_not_a_tty():
 
 
 def test_token_confidence_html(tmp_path):
-    from client.eval.report import token_confidence_html
+    from ambit.client.eval.report import token_confidence_html
     token_confidence_html([{"id": "i1", "surface": "a <b>", "rows": [
         {"label": "LF0", "tokens": [{"text": "Ġexists", "prob": 0.9}, {"text": "Ġx", "prob": 0.1}]}]}],
         tmp_path / "t.html", "T")
@@ -310,8 +310,8 @@ def test_eval_all_on_fake_server_writes_index(tmp_path, fake):
 
 
 def test_every_suite_is_registered_with_its_own_options():
-    from client.eval.cli import build_parser
-    from client.eval.suites import ALL, SUITES
+    from ambit.client.eval.cli import build_parser
+    from ambit.client.eval.suites import ALL, SUITES
     assert list(SUITES) == ["amp-zeroshot", "amp-fewshot", "radd", "implicature", "folio"]
     assert [name for name, _ in ALL] == ["amp-zeroshot", "amp-fewshot", "implicature", "radd", "radd-model"]
     parser = build_parser()

@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from client.eval import cli
-from client.eval.radd_suite import DEMO_FACTS, generated_rows
+from ambit.client.eval import cli
+from ambit.client.eval.radd_suite import DEMO_FACTS, generated_rows
 from tests.paths import REPO
 
 
@@ -66,11 +66,15 @@ def test_radd_responses_solver_refuses_generated_instances(tmp_path, capsys):
     assert rc == 2 and "needs the benchmark's recorded replies" in capsys.readouterr().err
 
 
+AMP_TYPES = ("pp", "scope", "revscope", "bound", "conj")
+
+
 def _main_job_command() -> list[str]:
-    """The README's main job: the `client eval all ...` of its first command line."""
+    """The README's main job: the `ambit eval all ...` of its first command line, run with this
+    interpreter (`python -m ambit` is the `ambit` command)."""
     first = (REPO / "README.md").read_text().split("```bash\n", 1)[1].splitlines()[0]
-    job = re.search(r"\.venv/bin/python (-m client eval all [^#]*)", first).group(1).split()
-    return [sys.executable, *job]
+    job = re.search(r"\.venv/bin/ambit (eval all [^#]*)", first).group(1).split()
+    return [sys.executable, "-m", "ambit", *job]
 
 
 @pytest.mark.slow
@@ -80,7 +84,9 @@ def test_main_job_finishes_in_a_bare_clone(tmp_path):
         pytest.skip("git not installed")
     clone = tmp_path / "ambit"  # tmp_path holds no shared/: the default data root is absent
     subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
+    # the clone's own code, as its own set-up would install it (the data root is found beside it)
     env = {k: v for k, v in os.environ.items() if k != "AMBIT_DATA"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(clone / "src"), env.get("PYTHONPATH")]))
     r = subprocess.run(_main_job_command(), cwd=clone, env=env, capture_output=True, text=True, timeout=3600)
     assert r.returncode == 0, r.stderr[-4000:]
     out = clone / "out" / "demo"
@@ -90,14 +96,27 @@ def test_main_job_finishes_in_a_bare_clone(tmp_path):
     assert "skipped" in (out / "summary.md").read_text()
     assert {"amp-zeroshot", "amp-fewshot", "radd", "radd-model"} <= set(index["suites"])
     for name in ("radd", "radd-model"):
-        assert json.loads((out / name / "summary.json").read_text())["source"] == "generated"
-    for report in ("amp-zeroshot/fig2_accuracy.png", "amp-zeroshot/fig4_tokens.html",
+        s = json.loads((out / name / "summary.json").read_text())
+        assert s["source"] == "generated"
+        assert {"n", "accuracy", "by_pair", "per_class", "confusion"} <= set(s)
+    # every AmP type and metric on the default model (test_eval_e2e.py runs `all` with the reference
+    # data on one type only, and leaves these to this run)
+    z = json.loads((out / "amp-zeroshot" / "summary.json").read_text())
+    assert z["suite"] == "amp-zeroshot" and set(z["by_type"]) == set(AMP_TYPES)
+    for v in z["by_type"].values():
+        assert {"n", "acc_lf0", "acc_lf1", "acc_lf0_equiv", "acc_lf1_equiv", "zm", "p_lf0_mean"} <= set(v)
+        assert set(v["zm"]) == {"1", "2", "3", "4", "5"}
+    f = json.loads((out / "amp-fewshot" / "summary.json").read_text())
+    assert set(f["by_type"]) == set(AMP_TYPES)
+    for v in f["by_type"].values():
+        assert set(v["acc_lf0_by_ratio"]) == {"0.0", "0.5", "1.0"} and 0 <= v["fdm"] <= 2 and 0 <= v["fim"] <= 1
+    for report in ("amp-zeroshot/fig2_accuracy.png", "amp-zeroshot/fig3_p_lf0.png", "amp-zeroshot/fig4_tokens.html",
                    "amp-fewshot/fig6_lf0_vs_ratio.png", "radd-model/accuracy_by_pair.png"):
         assert (out / report).stat().st_size > 0, report
 
 
 def test_all_without_data_skips_implicature_and_runs_radd_generated(tmp_path, capsys, no_data):
-    from client.testing import FakeAmbitServicer, FakeServer
+    from ambit.client.testing import FakeAmbitServicer, FakeServer
     srv = FakeServer(FakeAmbitServicer())
     try:
         out = tmp_path / "all"

@@ -10,12 +10,12 @@ import json
 
 import pytest
 
-import logic
-import server
-from client.eval.cli import main as eval_main
-from client.eval.explained import TOP_CLASSES
-from generators.amp.wordforms import amp_wordforms
-from logic.explain import read, verbalise
+from ambit import logic
+from ambit import server
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.eval.explained import TOP_CLASSES
+from ambit.generators.amp.wordforms import amp_wordforms
+from ambit.logic.explain import read, verbalise
 from tests.server.helpers import FakeBackend
 
 

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-import logic
-from client.eval import cli
-from client.eval import folio_align as A
-from client.eval import folio_data as D
-from client.eval import folio_grammar as G
-from client.eval import folio_prompt as P
-from client.eval import folio_score as S
-from generators.folio import perturb, stories
+from ambit import logic
+from ambit.client.eval import cli
+from ambit.client.eval import folio_data as D
+from ambit.client.eval import folio_grammar as G
+from ambit.client.eval import folio_prompt as P
+from ambit.client.eval import folio_score as S
+from ambit.generators.folio import perturb, stories
 
 
 def _root(tmp_path: Path, rows: list[dict], split: str = "gen") -> Path:
@@ -96,7 +95,7 @@ def _tree_to_ast(tree, bound=()):
     """The decode grammar's Lark tree as an AST, read by this grammar's own rules."""
     from lark import Token
 
-    from logic.ast import Atom, Const, Eq, Iff, Implies, Not, Quant, Var, Xor
+    from ambit.logic.ast import Atom, Const, Eq, Iff, Implies, Not, Quant, Var, Xor
 
     def term(tok):
         return Var(str(tok)) if str(tok) in bound else Const(str(tok))
@@ -318,7 +317,7 @@ def test_inconsistent_gold_premises_are_refuted_by_the_premises_alone():
 
 
 def test_folio_has_its_options_and_stays_out_of_all():
-    from client.eval.suites import ALL, SUITES
+    from ambit.client.eval.suites import ALL, SUITES
 
     assert "folio" in SUITES and "folio" not in {name for name, _ in ALL}
     a = cli.build_parser().parse_args(["folio", "--out", "o", "--split", "validation", "--samples", "3", "--shots", "1"])

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from client.eval import folio_grammar as G
+from ambit.client.eval import folio_grammar as G
 from tests.paths import REPO
 from tests.paths import SHARED_DATA as DATA
 
@@ -21,7 +21,7 @@ def test_folio_limit_5_default_model(tmp_path):
     if not (DATA / "folio" / "folio-train.jsonl").exists():
         pytest.skip(f"FOLIO train split absent under {DATA}")
     out = tmp_path / "folio"
-    r = subprocess.run([sys.executable, "-m", "client", "eval", "folio", "--limit", "5", "--data", str(DATA),
+    r = subprocess.run([sys.executable, "-m", "ambit", "eval", "folio", "--limit", "5", "--data", str(DATA),
                         "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=1750)
     assert r.returncode == 0, r.stderr[-4000:]
     s = json.loads((out / "summary.json").read_text())

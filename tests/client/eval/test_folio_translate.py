@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client.eval import folio_data as D
-from client.eval import folio_grammar as G
-from client.eval import folio_prompt as P
-from client.eval import folio_score as S
-from client.eval import folio_translate as T
-from generators.folio import stories
+from ambit.client.eval import folio_data as D
+from ambit.client.eval import folio_grammar as G
+from ambit.client.eval import folio_prompt as P
+from ambit.client.eval import folio_score as S
+from ambit.client.eval import folio_translate as T
+from ambit.generators.folio import stories
 
 
 class Recording:
@@ -22,7 +22,7 @@ class Recording:
         self.answers, self.calls = answers, []
 
     def decode(self, prompt, fmt, params, grammar, should_stop):
-        from server.engine import Hypothesis
+        from ambit.server.engine import Hypothesis
 
         self.calls.append((prompt, fmt, params, grammar))
         text = self.answers[(len(self.calls) - 1) % len(self.answers)]
@@ -36,7 +36,7 @@ def _story() -> tuple[D.Story, list[D.Story]]:
 
 def test_prompts_carry_the_sample_s_own_earlier_translations_and_seeds_differ():
     story, rows = _story()
-    answers = [G.render(__import__("logic").parse(t, "folio")) for t in story.gold_fol]
+    answers = [G.render(__import__("ambit.logic", fromlist=["parse"]).parse(t, "folio")) for t in story.gold_fol]
     backend = Recording(answers)
     head = P.header(P.pick_demos(P.demo_pool(rows), story, 2, 0))
     out = T.translate(backend, head, story.id, story.sentences, T.Decoding(samples=2, temperature=0.5, seed=3))
@@ -58,7 +58,7 @@ def test_prompts_carry_the_sample_s_own_earlier_translations_and_seeds_differ():
 
 
 def test_tiny_model_outputs_finish_in_the_grammar(tmp_path):
-    from server.model import ModelBackend
+    from ambit.server.model import ModelBackend
     from tests.server.engine.helpers import tiny_gpt2
 
     backend = ModelBackend(tiny_gpt2(Path(tmp_path)))

@@ -12,9 +12,9 @@ from pathlib import Path
 import matplotlib.image as mpimg
 import pytest
 
-from client.eval import cli
-from client.eval.store import read_records
-from client.testing import FakeAmbitServicer, FakeServer
+from ambit.client.eval import cli
+from ambit.client.eval.store import read_records
+from ambit.client.testing import FakeAmbitServicer, FakeServer
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDTH = 900

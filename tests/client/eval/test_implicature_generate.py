@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from client.eval import implicature as I
-from client.eval import implicature_generate as G
-from client.eval import report as R
-from client.eval.cli import main as eval_main
-from client.generation import Reply
-from client.testing import FakeAmbitServicer, FakeServer
+from ambit.client.eval import implicature as I
+from ambit.client.eval import implicature_generate as G
+from ambit.client.eval import report as R
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.generation import Reply
+from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import need_shared
 
 
@@ -94,7 +94,7 @@ class Generating(FakeAmbitServicer):
         context.abort(grpc.StatusCode.UNIMPLEMENTED, "no likelihoods here")
 
     def Generate(self, request, context):
-        from proto.ambit.v1 import ambit_pb2 as pb
+        from ambit.proto.v1 import ambit_pb2 as pb
         return pb.GenerateResponse(request_id=request.request_id, text="The answer: yes", prompt="",
                                    new_tokens=3, finish_reason="stop", model_id=self.model_id,
                                    chat_template=True)

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from client.api import Client
-from client.eval.cli import main as eval_main
-from client.eval.store import read_records
-from generators.implicature import build_records
+from ambit.client.api import Client
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.eval.store import read_records
+from ambit.generators.implicature import build_records
 from tests.paths import SHARED_DATA as DATA
 from tests.server.engine.families import save, tiny_bert
 from tests.server.helpers import ServerProcess

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from client.eval import metrics as M
+from ambit.client.eval import metrics as M
 
 
 def test_accuracy():

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from client.eval import radd as R
-from client.eval import radd_model as RM
-from client.eval.cli import main as eval_main
-from client.generation import Reply
-from generators.radd.prompts import PROMPT_STYLES, parse_choice
+from ambit.client.eval import radd as R
+from ambit.client.eval import radd_model as RM
+from ambit.client.eval.cli import main as eval_main
+from ambit.client.generation import Reply
+from ambit.generators.radd.prompts import PROMPT_STYLES, parse_choice
 from tests.paths import need_shared
 
 

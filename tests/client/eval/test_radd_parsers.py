@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from client.eval import metrics_radd as MR
-from client.eval import radd as R
-from client.eval import radd_model as R_MODEL
-from client.eval import radd_parse as P
-from client.eval.cli import main as eval_main
+from ambit.client.eval import metrics_radd as MR
+from ambit.client.eval import radd as R
+from ambit.client.eval import radd_model as R_MODEL
+from ambit.client.eval import radd_parse as P
+from ambit.client.eval.cli import main as eval_main
 from tests.paths import need_shared
 
 COT = "step_by_step5"
@@ -105,8 +105,8 @@ class PlainGenerating:
     """A fake server whose model has no chat template and answers every turn the same."""
 
     def __init__(self, text: str):
-        from client.testing import FakeAmbitServicer, FakeServer
-        from proto.ambit.v1 import ambit_pb2 as pb
+        from ambit.client.testing import FakeAmbitServicer, FakeServer
+        from ambit.proto.v1 import ambit_pb2 as pb
 
         class Servicer(FakeAmbitServicer):
             def Generate(self, request, context):

@@ -10,9 +10,9 @@ import matplotlib.pyplot as plt
 import pytest
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 
-from client.eval import amp
-from client.eval import report as R
-from client.eval import report_common
+from ambit.client.eval import amp
+from ambit.client.eval import report as R
+from ambit.client.eval import report_common
 
 
 @pytest.fixture

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 import grpc
 import pytest
 
-import server
-from client.eval import cli, report, report_common
-from client.eval.glossary import GLOSSARIES, glossary
-from client.testing import FakeAmbitServicer, FakeServer
-from generators.radd.wikidata import pair_label, pair_with_label
-from proto.ambit.v1 import ambit_pb2 as pb
-from proto.ambit.v1 import ambit_pb2_grpc
-from server.service.distribution import token_text
+from ambit import server
+from ambit.client.eval import cli, report, report_common
+from ambit.client.eval.glossary import GLOSSARIES, glossary
+from ambit.client.testing import FakeAmbitServicer, FakeServer
+from ambit.generators.radd.wikidata import pair_label, pair_with_label
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc
+from ambit.server.service.distribution import token_text
 from tests.server.helpers import FakeBackend, FakeHypothesis
 
 
@@ -81,7 +81,7 @@ def test_all_index_has_a_glossary_and_labels_the_spread(tmp_path, no_data):
         fake.stop(0)
     md = (tmp_path / "summary.md").read_text()
     assert "**Glossary**" in md and "**±** (implicature)" in md
-    from client.eval.implicature import ImplicatureSuite
+    from ambit.client.eval.implicature import ImplicatureSuite
     line = ImplicatureSuite().headline({"by_k": {"0": {"mean": 0.5, "std": 0.471}}})
     assert line == "k=0: 50.0% ± 47.1 (std over templates)"
 

@@ -17,8 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-import logic
-from server.engine import Decoder, Hypothesis
+from ambit import logic
+from ambit.server.engine import Decoder, Hypothesis
 from tests.server.engine.helpers import TEST_SENTENCES, amp_prompt
 
 TINY_FOL = r"""

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from server.engine.loading import LoadedModel, set_cpu_threads
+from ambit.server.engine.loading import LoadedModel, set_cpu_threads
 
 
 def gpt2_vocab_folder(dst: Path) -> Path:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from server.engine.generate import ChatTurn, generate
-from server.engine.kinds import model_kind
-from server.engine.loading import load_model
-from server.engine.masked import MASK_SLOT, MaskedScorer
-from server.engine.seq2seq import Seq2SeqScorer
+from ambit.server.engine.generate import ChatTurn, generate
+from ambit.server.engine.kinds import model_kind
+from ambit.server.engine.loading import load_model
+from ambit.server.engine.masked import MASK_SLOT, MaskedScorer
+from ambit.server.engine.seq2seq import Seq2SeqScorer
 from tests.server.engine.families import save, tiny_bert, tiny_t5
 
 
@@ -106,7 +106,7 @@ def test_kind_is_decided_at_load_time_from_the_config(t5, bert, tmp_path):
 
 
 def test_backend_picks_the_family_scorer_and_reports_the_kind(t5, bert):
-    from server.model import ModelBackend
+    from ambit.server.model import ModelBackend
 
     for lm, kind, cls in ((t5, "seq2seq", Seq2SeqScorer), (bert, "masked", MaskedScorer)):
         backend = ModelBackend(lm)
@@ -118,7 +118,7 @@ def test_backend_picks_the_family_scorer_and_reports_the_kind(t5, bert):
 def test_the_mask_slot_is_spelled_alike_where_prompts_are_written_and_read():
     """generators/implicature writes the slot into masked prompts; server/engine/masked.py finds
     it there (neither layer may import the other, so this test ties the two together)."""
-    from generators.implicature import templates
-    from server.engine import masked
+    from ambit.generators.implicature import templates
+    from ambit.server.engine import masked
 
     assert templates.MASK_SLOT == masked.MASK_SLOT

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from server.engine.generate import ChatTemplateMissing, ChatTurn, DecodeCancelled, generate, render
+from ambit.server.engine.generate import ChatTemplateMissing, ChatTurn, DecodeCancelled, generate, render
 
 TURNS = [ChatTurn("user", "Every man saw a bird."), ChatTurn("assistant", "Which bird?"),
          ChatTurn("user", "Any bird.")]

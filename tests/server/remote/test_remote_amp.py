@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from client.eval import amp_items
-from client.eval.cli import main as eval_main
+from ambit.client.eval import amp_items
+from ambit.client.eval.cli import main as eval_main
 from tests.paths import SHARED_DATA
 
 from .standin import StandIn, toy_answer
@@ -160,8 +160,8 @@ def test_hosted_chat_api_runs_generation_and_refuses_the_rest_up_front(tmp_path,
 
 def probe_posts(s: StandIn) -> int:
     """The requests a start-up probe of the stand-in sends (measured by probing it)."""
-    from server.remote.backend import RemoteBackend
-    from server.remote.spec import RemoteOptions
+    from ambit.server.remote.backend import RemoteBackend
+    from ambit.server.remote.spec import RemoteOptions
 
     start = s.posts
     RemoteBackend.load(f"openai:standin@{s.url}", RemoteOptions(cache_dir=None))

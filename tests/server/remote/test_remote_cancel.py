@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from client.api import Client
-from client.errors import AmbitError
-from server import serve
-from server.remote import stopping
-from server.remote.spec import RemoteOptions
+from ambit.client.api import Client
+from ambit.client.errors import AmbitError
+from ambit.server import serve
+from ambit.server.remote import stopping
+from ambit.server.remote.spec import RemoteOptions
 
 from .standin import StandIn
 

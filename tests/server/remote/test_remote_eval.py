@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from client.api import Client
-from client.eval.cli import main as eval_main
-from server import serve
-from server.remote.spec import RemoteOptions
+from ambit.client.api import Client
+from ambit.client.eval.cli import main as eval_main
+from ambit.server import serve
+from ambit.server.remote.spec import RemoteOptions
 from tests.paths import REPO, SHARED_DATA
 
 from .standin import StandIn
@@ -83,12 +83,12 @@ def test_python_m_server_refuses_a_bad_key_at_startup(tmp_path):
     key = tmp_path / "key"
     key.write_text("wrong-key-value\n")
     try:
-        p = subprocess.run([sys.executable, "-m", "server", "--port", "0", "--model", f"openai:standin@{s.url}",
+        p = subprocess.run([sys.executable, "-m", "ambit", "serve", "--port", "0", "--model", f"openai:standin@{s.url}",
                             "--api-key-file", str(key)], cwd=REPO, capture_output=True, text=True, timeout=120)
         assert p.returncode == 1
         assert "HTTP 401" in p.stderr and "--api-key-file" in p.stderr
         assert "wrong-key-value" not in p.stderr + p.stdout
-        bad = subprocess.run([sys.executable, "-m", "server", "--port", "0", "--model", "openai:smollm2"],
+        bad = subprocess.run([sys.executable, "-m", "ambit", "serve", "--port", "0", "--model", "openai:smollm2"],
                              cwd=REPO, capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and "expected openai:<MODEL>@<BASE_URL>" in bad.stderr
     finally:
@@ -99,7 +99,7 @@ def test_python_m_server_refuses_a_bad_key_at_startup(tmp_path):
 def test_eval_refuses_a_protocol_the_endpoint_cannot_serve_before_any_request(tmp_path, capsys):
     s = StandIn(caps=("chat", "completions")).start()  # a hosted API without prompt log-probabilities
     try:
-        from server.remote.backend import RemoteBackend
+        from ambit.server.remote.backend import RemoteBackend
         RemoteBackend.load(f"openai:standin@{s.url}", RemoteOptions(cache_dir=None))
         probe = s.posts
         code = eval_main(["amp-fewshot", "--out", str(tmp_path / "o"), "--model", f"openai:standin@{s.url}",
@@ -174,7 +174,7 @@ def test_client_killed_mid_run_resumes_without_loss_or_duplicates(tmp_path, suit
     out, cache = tmp_path / "run", tmp_path / "cache"
     env = {**os.environ, "AMBIT_DATA": str(SHARED_DATA)}
     try:
-        p = subprocess.Popen([sys.executable, "-m", "client", "eval", *eval_args(s, out, cache, suite=suite)],
+        p = subprocess.Popen([sys.executable, "-m", "ambit", "eval", *eval_args(s, out, cache, suite=suite)],
                              cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and p.poll() is None:
@@ -207,7 +207,7 @@ def test_endpoint_down_mid_run_then_eval_killed_and_resumed(tmp_path, suite):
     out, cache = tmp_path / "run", tmp_path / "cache"
     env = {**os.environ, "AMBIT_DATA": str(SHARED_DATA)}
     try:
-        p = subprocess.Popen([sys.executable, "-m", "client", "eval", *eval_args(s, out, cache, suite=suite)],
+        p = subprocess.Popen([sys.executable, "-m", "ambit", "eval", *eval_args(s, out, cache, suite=suite)],
                              cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and p.poll() is None:

@@ -10,13 +10,13 @@ import threading
 
 import pytest
 
-from server.model import DecodeParams, GenerateParams
-from server.remote import capabilities as C
-from server.remote.backend import RemoteBackend
-from server.remote.errors import CapabilityMissing, RemoteAuthError, RemoteNotFound, RemoteUnavailable
-from server.remote.http import Endpoint, retry_after
-from server.remote.spec import RemoteOptions, SpecError, parse_spec, read_api_key
-from server.remote.worker import ConcurrentWorker
+from ambit.server.model import DecodeParams, GenerateParams
+from ambit.server.remote import capabilities as C
+from ambit.server.remote.backend import RemoteBackend
+from ambit.server.remote.errors import CapabilityMissing, RemoteAuthError, RemoteNotFound, RemoteUnavailable
+from ambit.server.remote.http import Endpoint, retry_after
+from ambit.server.remote.spec import RemoteOptions, SpecError, parse_spec, read_api_key
+from ambit.server.remote.worker import ConcurrentWorker
 
 from .standin import StandIn, logprob, reply, tokenize
 
@@ -209,7 +209,7 @@ def test_worker_queue_is_bounded():
     worker = ConcurrentWorker(object(), max_concurrency=1, max_queue=2)
     worker.submit_call(lambda _b: gate.wait(5))
     worker.submit_call(lambda _b: None)
-    from server.batcher import QueueFull
+    from ambit.server.batcher import QueueFull
     with pytest.raises(QueueFull):
         worker.submit_call(lambda _b: None)
     gate.set()

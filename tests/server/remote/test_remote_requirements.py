@@ -7,7 +7,7 @@ import argparse
 
 import pytest
 
-from client.eval.remote import forced_decode, needs, refuse_missing
+from ambit.client.eval.remote import forced_decode, needs, refuse_missing
 
 CHAT_ONLY = {"chat"}
 HOSTED = {"chat", "completions"}

@@ -15,11 +15,11 @@ import os
 
 import pytest
 
-import logic
-from client.eval.cli import main as eval_main
-from server.model import DecodeParams, ModelBackend
-from server.remote.backend import RemoteBackend
-from server.remote.spec import RemoteOptions
+from ambit import logic
+from ambit.client.eval.cli import main as eval_main
+from ambit.server.model import DecodeParams, ModelBackend
+from ambit.server.remote.backend import RemoteBackend
+from ambit.server.remote.spec import RemoteOptions
 from tests.paths import SHARED_DATA
 
 pytestmark = pytest.mark.slow
@@ -28,7 +28,7 @@ TOL = 1e-3
 
 @pytest.fixture(scope="module")
 def vllm():
-    from server.remote import local_vllm as V
+    from ambit.server.remote import local_vllm as V
 
     url = os.environ.get("AMBIT_VLLM_URL")
     if url:
@@ -56,7 +56,7 @@ def embedded():
 
 
 def _scope_items(n: int) -> list[tuple[str, list[str]]]:
-    from generators import amp
+    from ambit.generators import amp
 
     out = []
     for p in amp.pairs("scope")[:n]:
@@ -80,7 +80,7 @@ def test_forced_decode_scores_equal_the_embedded_engines(remote, embedded):
 
 
 def test_constrained_outputs_parse(remote):
-    from server.service.prompting import Vocabulary, closed_grammar
+    from ambit.server.service.prompting import Vocabulary, closed_grammar
 
     grammar = closed_grammar(Vocabulary(), "fol")
     for prompt, _ in _scope_items(2):

@@ -1,8 +1,0 @@
-"""FOLIO-style stories generated from syllogism patterns (premises and conclusion in text and
-FOL, labels known by construction), and perturbed "translations" of their formulas: inputs for
-`client eval folio` in a bare clone, its tests and its benchmark."""
-
-from generators.folio.generate import PATTERNS, stories
-from generators.folio.perturb import PERTURBATIONS, perturb
-
-__all__ = ["PATTERNS", "PERTURBATIONS", "perturb", "stories"]

@@ -1,1 +1,0 @@
-"""ambit protocol buffers (package ambit)."""

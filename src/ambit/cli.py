@@ -1,0 +1,95 @@
+"""``ambit <command> ...``: the one command line (also ``python -m ambit``).
+
+Every command loads only what it needs: ``ambit --version`` and ``ambit COMMAND --help`` import
+neither torch nor transformers, and ``ambit logic ...`` starts without the gRPC layer.
+A command whose optional dependencies are not installed says which extra brings them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import signal
+import sys
+
+# command -> (module with main(argv), whether main gets argv without the command word, summary)
+ROUTED = {
+    "eval": ("ambit.client.__main__", False, "run an evaluation suite, or compare runs (ambit eval -h)"),
+    "serve": ("ambit.server.__main__", True, "start the gRPC server (ambit serve -h)"),
+    "logic": ("ambit.logic.__main__", True, "canon | check | equiv | entails, locally, no server (ambit logic -h)"),
+    "generate": ("ambit.generators.__main__", True, "amp | amp-prompts | radd | radd-parse | implicature | folio "
+                                                    "inputs as JSONL (ambit generate -h)"),
+    "explain": ("ambit.client.__main__", False, "explain readings: paraphrases, situations, a question "
+                                                  "(ambit explain -h)"),
+}
+# one-off calls to a server (ambit.client.__main__): --server host:port, or an embedded server
+CLIENT_COMMANDS = ("parse", "score", "equiv", "entails", "canon", "radd", "health", "info", "stats")
+
+# a missing top-level module -> the extra that installs it
+EXTRAS = {
+    "torch": "local", "transformers": "local", "accelerate": "local", "llguidance": "local", "gguf": "local",
+    "grpc_health": "server", "grpc_reflection": "server",
+    "matplotlib": "eval", "tqdm": "eval", "numpy": "eval",
+    "z3": "provers",
+}
+
+
+def version() -> str:
+    from ambit import __version__
+
+    return __version__
+
+
+def usage() -> str:
+    lines = [f"usage: ambit [--version] <command> ...  (ambit {version()})", "",
+             "ambit: what a language model thinks an ambiguous sentence means, checked by logic.", "",
+             "commands:"]
+    lines += [f"  {name:<9} {summary}" for name, (_, _, summary) in ROUTED.items()]
+    lines += [f"  {name:<9} one-off call to a server (ambit {name} -h)" for name in CLIENT_COMMANDS]
+    lines += ["", "Client calls take --server HOST:PORT[,HOST:PORT...]; without it they start an embedded",
+              "server with the default model (needs ambit[local]). `ambit COMMAND --help` for options."]
+    return "\n".join(lines)
+
+
+def _missing_extra(err: ModuleNotFoundError) -> str | None:
+    top = (err.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return f"error: this command needs {top!r}, which is not installed: pip install 'ambit[{extra}]'"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage(), file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] in ("-V", "--version"):
+        print(f"ambit {version()}")
+        return 0
+    command = argv[0]
+    try:
+        if command in ROUTED:
+            module, strip, _ = ROUTED[command]
+            return importlib.import_module(module).main(argv[1:] if strip else argv) or 0
+        if command in CLIENT_COMMANDS:
+            from ambit.client.__main__ import main as client_main
+
+            return client_main(argv)
+    except ModuleNotFoundError as err:
+        message = _missing_extra(err)
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        return 2
+    print(f"ambit: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+    return 2
+
+
+def entry() -> None:
+    """The console script: `... | head` ends quietly."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,253 @@
+"""``ambit <command> ...``: one-off calls to an ambit server, and ``eval``.
+
+Commands: parse, score, equiv, entails, canon, radd, health, info, stats, eval, explain.
+Every command takes ``--server host:port[,host:port...]`` (default: start an embedded
+server with the default model), the TLS and token options (``--tls-ca``, ``--tls-cert``,
+``--tls-key``, ``--auth-token-file``, ``--insecure``), ``--log-level`` and ``--json`` for
+machine-readable output. A server error prints the gRPC status code name and the server's
+message, and exits with status 1; a call that never reached a server says what to check.
+gRPC's own log lines (e.g. TLS handshake failures) are silenced unless ``--log-level DEBUG``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from typing import Any
+
+from ambit.client.cli_options import add_log_level, add_prolog_seconds, quiet_grpc
+
+EQUIVALENCE_FORMATS = ("fol", "lisp", "folio", "nltk", "tptp")  # equiv / entails (proto LFFormat)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    from ambit.client import credentials
+    p.add_argument("--server", help="host:port[,host:port...] (default: embedded server)")
+    credentials.add_arguments(p)
+    p.add_argument("--model", help="model for the embedded server")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--timeout", type=float, default=600.0, help="per-call deadline, seconds")
+    add_log_level(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ambit", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command")
+
+    p = sub.add_parser("parse", help="decode k LFs for an utterance, grouped into meanings")
+    _common(p)
+    p.add_argument("utterance")
+    p.add_argument("--prompt", help='literal prompt ("{utterance}" is filled in)')
+    p.add_argument("--setting", choices=("zeroshot", "fewshot"),
+                   help="let the server build an AmP prompt instead")
+    p.add_argument("--type", default="", help="AmP ambiguity type (with --setting)")
+    p.add_argument("--ratio", type=float, default=0.0, help="few-shot LF0 ratio (with --setting)")
+    p.add_argument("-k", type=int, default=5, help="beam size / samples")
+    p.add_argument("--sample", action="store_true", help="sample instead of beam search")
+    p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
+    add_prolog_seconds(p)
+
+    p = sub.add_parser("score", help="forced-decode scores of candidate continuations")
+    _common(p)
+    p.add_argument("prompt")
+    p.add_argument("candidates", nargs="+")
+    p.add_argument("--end-marker", action="store_true")
+
+    p = sub.add_parser("equiv", help="logical equivalence of two LFs (Prolog)")
+    _common(p)
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default="fol")
+    p.add_argument("--time-limit-ms", type=int, default=0)
+
+    p = sub.add_parser("entails", help="do premises entail a conclusion (full first-order logic, Prolog)")
+    _common(p)
+    p.add_argument("--premises", required=True, metavar="FILE",
+                   help="the premises, one formula per line (blank lines skipped; - for stdin)")
+    p.add_argument("--conclusion", required=True, metavar="TEXT")
+    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default="folio")
+    p.add_argument("--time-limit-ms", type=int, default=0)
+
+    p = sub.add_parser("canon", help="canonical form of an LF")
+    _common(p)
+    p.add_argument("lf")
+    p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
+    p.add_argument("--to", choices=("fol", "lisp"))
+    p.add_argument("--vars", choices=("amp", "v"), default="amp")
+
+    p = sub.add_parser("radd", help="regularity reasoning on a RADD instance")
+    _common(p)
+    p.add_argument("text", help="the instance text (messages[0]), or @FILE to read it from a file")
+
+    for name, text in (("health", "standard gRPC health check"), ("info", "model and limits"),
+                       ("stats", "request counts per method")):
+        _common(sub.add_parser(name, help=text))
+
+    sub.add_parser("eval", help="run an evaluation suite (ambit eval -h)", add_help=False)
+    sub.add_parser("explain", help="explain readings: paraphrases, situations, question (ambit explain -h)",
+                   add_help=False)
+    return parser
+
+
+# ---------------------------------------------------------------------------- output
+
+def _plain(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj):
+        return {k: _plain(v) for k, v in dataclasses.asdict(obj).items()}
+    if isinstance(obj, list):
+        return [_plain(x) for x in obj]
+    return obj
+
+
+def _human(command: str, result: Any) -> str:
+    if command == "parse":
+        lines = [f"model {result.model_id}; classes exact: {result.classes_exact}"]
+        for i, c in enumerate(result.candidates):
+            lines.append(f"{i + 1}. p={c.probability:.3f} logp={c.logprob:.2f} min={c.min_prob:.3f} "
+                         f"[{c.parse_status}] class {c.meaning_class}: {c.text}")
+        for j, m in enumerate(result.classes):
+            lines.append(f"class {j}: mass {m.probability_mass:.3f} members {m.member_indices}: {m.canonical}")
+        return "\n".join(lines)
+    if command == "score":
+        return "\n".join(f"min_prob={s.min_prob:.4f} renorm={s.min_prob_renorm:.4f} "
+                         f"sum_logprob={s.sum_logprob:.3f} mean={s.mean_logprob:.3f}  {s.text}"
+                         for s in result.scores)
+    if command == "equiv":
+        w = "" if result.witness is None else f"\nwitness: {json.dumps(result.witness)}"
+        return (f"{result.verdict}\nA ⊨ B: {result.a_entails_b}\nB ⊨ A: {result.b_entails_a}"
+                f"\ncanonical A: {result.canonical_a}\ncanonical B: {result.canonical_b}{w}")
+    if command == "entails":
+        return _human_entailment(result)
+    if command == "canon":
+        return result
+    if command == "radd":
+        lines = [f"answer: {result.answer or '(none)'}"]
+        lines += [f"  {i.label}: {i.verdict} ({i.relation}) {i.explanation}" for i in result.interpretations]
+        lines += [f"  | {step}" for step in result.derivation]
+        return "\n".join(lines)
+    if command == "health":
+        return result
+    if command == "stats":
+        lines = [f"server {result.server_id}, up {result.uptime_seconds:.0f}s, "
+                 f"{result.model_batches} model batches / {result.model_jobs} jobs"]
+        lines += [f"  {k}: {v} requests, {result.errors.get(k, 0)} errors"
+                  for k, v in sorted(result.requests.items())]
+        return "\n".join(lines)
+    if dataclasses.is_dataclass(result):
+        return "\n".join(f"{k}: {v}" for k, v in dataclasses.asdict(result).items())
+    return str(result)
+
+
+def _human_entailment(e: Any) -> str:
+    lines = [e.verdict + (f" ({e.reason})" if e.reason else "")]
+    if e.verdict == "UNKNOWN" and (e.entailed is not None or e.refuted is not None):
+        lines.append("settled: " + "; ".join(f"{name}: {'yes' if v else 'no'}" for name, v in
+                                             (("entailed", e.entailed), ("refuted", e.refuted)) if v is not None))
+    if e.answered_by:
+        lines.append("answered by: " + ", ".join(f"{part} {who}" for part, who in sorted(e.answered_by.items())))
+    if e.premises_used:
+        lines.append(f"premises used: {', '.join(str(i) for i in e.premises_used)}")
+    for s in e.proof:
+        where = f"premise {s['premise_index']}" if "premise_index" in s else s["source"]
+        what = s.get("literal") or " ∨ ".join(s.get("literals", []))
+        lines.append(f"  {'  ' * s['depth']}{s['step']} {what}" + (f" [{where}]" if where else ""))
+    for name in ("countermodel", "model"):
+        m = getattr(e, name)
+        if m is not None:
+            consts = ", ".join(f"{c}={d}" for c, d in sorted(m["constants"].items()))
+            funcs = "".join(f"; {t} = {d}" for t, d in sorted(m.get("functions", {}).items()))
+            lines.append(f"{name}: domain {{{', '.join(m['domain'])}}}; {consts or 'no constants'}; "
+                         f"true: {', '.join(m['true_atoms']) or '(none)'}{funcs}")
+    return "\n".join(lines)
+
+
+def _premises(path: str) -> list[str]:
+    """The premises file's formulas, one per non-blank line."""
+    if path == "-":
+        return [line.strip() for line in sys.stdin if line.strip()]
+    with open(path, encoding="utf-8") as fh:
+        return [line.strip() for line in fh if line.strip()]
+
+
+def _json(command: str, result: Any) -> Any:
+    if command == "canon":
+        return {"canonical": result}
+    if command == "health":
+        return {"status": result}
+    return _plain(result)
+
+
+def _call(client, args) -> Any:
+    c = args.command
+    if c == "parse":
+        return client.parse_distribution(args.utterance, prompt=args.prompt, fmt=args.fmt, k=args.k,
+                                         strategy="sample" if args.sample else "beam",
+                                         setting=args.setting, type=args.type, ratio=args.ratio,
+                                         prolog_seconds=args.prolog_seconds)
+    if c == "score":
+        return client.score(args.prompt, args.candidates, end_marker=args.end_marker)
+    if c == "equiv":
+        return client.equivalent(args.a, args.b, fmt=args.fmt, time_limit_ms=args.time_limit_ms)
+    if c == "entails":
+        return client.check_entailment(_premises(args.premises), args.conclusion, fmt=args.fmt,
+                                       time_limit_ms=args.time_limit_ms)
+    if c == "canon":
+        return client.canonicalize(args.lf, fmt=args.fmt, to=args.to, vars=args.vars)
+    if c == "radd":
+        text = args.text
+        if text.startswith("@"):
+            with open(text[1:], encoding="utf-8") as fh:
+                text = fh.read()
+        return client.verify_radd(text)
+    if c == "health":
+        return client.health()
+    if c == "info":
+        return client.info()
+    if c == "stats":
+        return client.stats()
+    raise AssertionError(c)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    quiet_grpc(argv)
+    if argv and argv[0] == "eval":
+        from ambit.client.eval.cli import main as eval_main
+        return eval_main(argv[1:])
+    if argv and argv[0] == "explain":
+        from ambit.client.explain_cli import main as explain_main
+        return explain_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    from ambit.client.api import AmbitError
+    from ambit.client.connect import connect
+    from ambit.client.credentials import from_args
+    try:
+        security = from_args(args)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=security) as client:
+            result = _call(client, args)
+    except ValueError as err:  # a token refused over plaintext, a negative budget, a bad address
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except AmbitError as err:
+        if args.json:
+            print(json.dumps({"error": {"code": err.code, "message": err.message,
+                                        "violations": err.violations}}))
+        print(f"error: {err.code}: {err.message}", file=sys.stderr)
+        for v in err.violations:
+            print(f"  {v['field']}: {v['description']}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(_json(args.command, result), ensure_ascii=False, indent=2))
+    else:
+        print(_human(args.command, result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

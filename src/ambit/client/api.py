@@ -1,0 +1,373 @@
+"""Typed client for the ambit gRPC service: plain dataclasses in, plain dataclasses out.
+
+    from ambit.client import Client
+    with Client("localhost:50051") as c:
+        dist = c.parse_distribution("every man saw a bird", prompt="...", k=5)
+        print(dist.candidates[0].canonical, c.equivalent(a, b).verdict)
+
+Server errors raise :class:`AmbitError` carrying the gRPC status code name, the server's
+message and any ``google.rpc.BadRequest`` field violations.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import grpc
+
+from ambit.client.channel import make_channel, split_servers
+from ambit.client.credentials import ClientSecurity, token_from
+from ambit.client.diagnose import hint
+from ambit.client.errors import AmbitError, _item_error, _wrap
+from ambit.client.results import (  # noqa: F401  (re-exported: `client.api` is where users find them)
+    _CONSISTENCY, CandidateScore, Equivalence, Interpretation, LFCandidate, MeaningClass, ModelInfo,
+    ParseDistribution, RaddVerdict, Scores, Stats, _candidate, _equivalence, _json_or_none, _score,
+)
+from ambit.client.entailment import Entailment, entailment, request as entailment_request
+from ambit.client.explanation import ExplainedDistribution, Explanation, explanation
+from ambit.client.generation import Reply, Turn
+from ambit.client import generation as _gen
+from ambit.proto.v1 import ambit_pb2 as pb
+from ambit.proto.v1 import ambit_pb2_grpc as pb_grpc
+
+_FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP, "folio": pb.LF_FORMAT_FOLIO,
+            "nltk": pb.LF_FORMAT_NLTK, "tptp": pb.LF_FORMAT_TPTP}
+
+def _fmt(name: str) -> int:
+    try:
+        return _FORMATS[name]
+    except KeyError:
+        raise ValueError(f"format must be one of {sorted(_FORMATS)}, not {name!r}") from None
+
+
+def _ms(seconds: float) -> int:
+    """A budget in seconds as the protocol's milliseconds (0: the server's default)."""
+    if seconds < 0:
+        raise ValueError(f"a Prolog budget cannot be negative ({seconds} s)")
+    return int(round(seconds * 1000))
+
+
+def _prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio: float, seed: int) -> None:
+    """Set `req`'s prompt: the literal `prompt`, else the AmP prompt of `setting`, else nothing,
+    so that the server's default prompt applies (the same default for every client and the RPC)."""
+    if prompt is not None:
+        req.prompt = prompt
+    elif setting is not None:
+        req.prompt_spec.CopyFrom(pb.PromptSpec(
+            setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
+            type=type, ratio=ratio, seed=seed))
+
+
+# ---------------------------------------------------------------------------- client
+
+class Client:
+    """A connection to one server, or to several with round-robin load balancing.
+
+    ``address``: ``"host:port"``, ``"h1:p1,h2:p2"`` or a list of addresses.
+    ``timeout``: default per-call deadline in seconds (None: no deadline).
+    ``wait_for_ready``: queue calls while no server is reachable (until the deadline)
+    instead of failing at once with ``UNAVAILABLE``.
+    ``tls_ca``: PEM CA file that verifies the server (TLS); ``tls_cert``/``tls_key``: client
+    certificate and key (mTLS); ``token``: bearer token sent with every call (default
+    ``$AMBIT_TOKEN``; refused without TLS to a host that is not loopback unless ``insecure``).
+    ``security`` gives them all at once (``client.credentials``). A call that never reached a
+    server fails with a next step in its message ("nothing listens at ...", "the server may
+    need TLS: pass --tls-ca", "certificate not trusted by --tls-ca ...": ``client.diagnose``).
+    """
+
+    def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
+                 wait_for_ready: bool = False, *, tls_ca: str | None = None, tls_cert: str | None = None,
+                 tls_key: str | None = None, token: str | None = None, insecure: bool = False,
+                 security: ClientSecurity | None = None):
+        self.servers = split_servers(address)
+        self.timeout = timeout
+        self.wait_for_ready = wait_for_ready
+        if security is None:
+            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None), insecure)
+        self._security = security
+        self._channel = make_channel(self.servers, security)
+        self._stub = pb_grpc.AmbitServiceStub(self._channel)
+        self._ids = itertools.count()
+        self._prefix = uuid.uuid4().hex[:8]
+
+    # -- plumbing
+    def _rid(self) -> str:
+        return f"{self._prefix}-{next(self._ids)}"
+
+    def _call(self, method: str, request, timeout: float | None):
+        try:
+            return getattr(self._stub, method)(
+                request, timeout=self.timeout if timeout is None else timeout,
+                wait_for_ready=self.wait_for_ready)
+        except grpc.RpcError as err:
+            raise self._error(err) from None
+
+    def _error(self, err: grpc.RpcError) -> AmbitError:
+        """The call's AmbitError; one that never reached a server says what to do first."""
+        e = _wrap(err)
+        step = hint(e.code, e.message, self.servers, self._security)
+        return e if step is None else AmbitError(e.code, f"{step} ({e.message})", e.violations)
+
+    def close(self) -> None:
+        """Close the channel (also on leaving a `with Client(...)` block)."""
+        self._channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- RPCs
+    def parse_distribution(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol",
+                           k: int = 5, strategy: str = "beam", max_tokens: int = 0,
+                           temperature: float = 0.0, seed: int | None = None,
+                           setting: str | None = None, type: str = "", ratio: float = 0.0,
+                           spec_seed: int = 0, closed_vocabulary: bool | None = None,
+                           prolog_seconds: float = 0.0, timeout: float | None = None) -> ParseDistribution:
+        """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" is filled
+        in), or from an AmP prompt the server builds (``setting`` zeroshot|fewshot, ``type``,
+        ``ratio``, ``spec_seed``), else with the server's default prompt (no prompt is sent:
+        ``server.service.prompting.default_prompt``, a few-shot mix over AmP's five types).
+        ``prolog_seconds``: the Prolog budget of each equivalence check (0: the server's)."""
+        decoding = pb.DecodingParams(
+            strategy=pb.DECODING_STRATEGY_SAMPLE if strategy == "sample" else pb.DECODING_STRATEGY_BEAM,
+            beam_size=k if strategy != "sample" else 0,
+            num_samples=k if strategy == "sample" else 0,
+            temperature=temperature, max_tokens=max_tokens)
+        if seed is not None:
+            decoding.seed = seed
+        if closed_vocabulary is not None:
+            decoding.closed_vocabulary = closed_vocabulary
+        req = pb.ParseDistributionRequest(request_id=self._rid(), utterance=utterance,
+                                          format=_fmt(fmt), decoding=decoding,
+                                          time_limit_ms=_ms(prolog_seconds))
+        _prompt_source(req, prompt, setting, type, ratio, spec_seed)
+        r = self._call("ParseDistribution", req, timeout)
+        return ParseDistribution(
+            candidates=[_candidate(c) for c in r.candidates],
+            classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices)) for c in r.classes],
+            classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id,
+            unparsed_mass=r.unparsed_mass)
+
+    def _score_request(self, prompt: str, candidates: Sequence[str], end_marker: bool):
+        return pb.ScoreCandidatesRequest(request_id=self._rid(), prompt=prompt,
+                                         candidates=list(candidates), end_marker=end_marker)
+
+    def score(self, prompt: str, candidates: Sequence[str], *, end_marker: bool = False,
+              timeout: float | None = None) -> Scores:
+        """Forced-decode scores of each candidate as a continuation of ``prompt``."""
+        r = self._call("ScoreCandidates", self._score_request(prompt, candidates, end_marker), timeout)
+        return Scores([_score(s) for s in r.scores], r.model_id)
+
+    def score_batch(self, items: Iterable[tuple[str, Sequence[str]]], *, end_marker: bool = False,
+                    timeout: float | None = None) -> list[Scores | AmbitError]:
+        """Score many (prompt, candidates) pairs in one streaming call; results in input
+        order, an :class:`AmbitError` in place of any item the server rejected."""
+        reqs = [self._score_request(p, c, end_marker) for p, c in items]
+        batch = pb.ScoreCandidatesBatchRequest(request_id=self._rid(), items=reqs)
+        return self._stream("ScoreCandidatesBatch", batch, len(reqs), timeout,
+                            lambda r: Scores([_score(s) for s in r.scores], r.model_id), _item_error)
+
+    def _stream(self, method: str, batch, n: int, timeout: float | None,
+                convert: Callable[[Any], Any], failed: Callable[[Any], AmbitError]) -> list:
+        """Results of a streaming batch call in input order: `convert(response)` per item that
+        succeeded, `failed(status)` per item the server rejected."""
+        out: list = [None] * n
+        try:
+            for res in getattr(self._stub, method)(
+                    batch, timeout=self.timeout if timeout is None else timeout,
+                    wait_for_ready=self.wait_for_ready):
+                out[res.index] = failed(res.status) if res.status.code else convert(res.response)
+        except grpc.RpcError as err:
+            raise self._error(err) from None
+        missing = [i for i, x in enumerate(out) if x is None]
+        if missing:
+            raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
+        return out
+
+    def equivalent(self, a: str, b: str, *, fmt: str = "fol", time_limit_ms: int = 0,
+                   timeout: float | None = None) -> Equivalence:
+        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways."""
+        r = self._call("CheckEquivalence", pb.CheckEquivalenceRequest(
+            request_id=self._rid(), a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms), timeout)
+        return _equivalence(r)
+
+    def canonicalize(self, lf: str, *, fmt: str = "fol", to: str | None = None, vars: str = "amp",
+                     timeout: float | None = None) -> str:
+        """Canonical form of ``lf`` (AmP-compatible), in format ``to`` (default: same)."""
+        r = self._call("Canonicalize", pb.CanonicalizeRequest(
+            request_id=self._rid(), lf=lf, format=_fmt(fmt),
+            output_format=_fmt(to) if to else pb.LF_FORMAT_UNSPECIFIED,
+            var_naming=pb.VAR_NAMING_V if vars == "v" else pb.VAR_NAMING_AMP), timeout)
+        return r.canonical
+
+    def verify_radd(self, text: str | None = None, *, instance_json: str | None = None,
+                    time_limit_ms: int = 0, timeout: float | None = None) -> RaddVerdict:
+        """Regularity reasoning on a RADD instance (raw benchmark text or structured JSON)."""
+        req = pb.VerifyRADDRequest(request_id=self._rid(), time_limit_ms=time_limit_ms)
+        if instance_json is not None:
+            req.instance_json = instance_json
+        else:
+            req.text = text or ""
+        r = self._call("VerifyRADD", req, timeout)
+        return RaddVerdict(
+            interpretations=[Interpretation(i.label, i.text, _CONSISTENCY.get(i.verdict, str(i.verdict)),
+                                            i.relation, i.explanation) for i in r.interpretations],
+            answer=r.answer, derivation=list(r.derivation), details=_json_or_none(r.details_json))
+
+    def info(self, timeout: float | None = None) -> ModelInfo:
+        """The server's model (id, kind, device, dtype, a remote endpoint's capabilities), formats and limits."""
+        r = self._call("GetModelInfo", pb.GetModelInfoRequest(request_id=self._rid()), timeout)
+        limits = {f.name: getattr(r.limits, f.name) for f in r.limits.DESCRIPTOR.fields}
+        return ModelInfo(model_id=r.model_id, device=r.device, dtype=r.dtype, vocab_size=r.vocab_size,
+                         formats=list(r.formats), model_loaded=r.model_loaded, max_batch=r.max_batch,
+                         server_id=r.server_id, version=r.version, limits=limits,
+                         kind=r.model_kind, remote=_remote(r))
+
+    def stats(self, timeout: float | None = None) -> Stats:
+        """Requests and errors per RPC method, model batches and jobs, and the server's uptime."""
+        r = self._call("GetStats", pb.GetStatsRequest(request_id=self._rid()), timeout)
+        return Stats(server_id=r.server_id,
+                     requests={k: v.requests for k, v in r.methods.items()},
+                     errors={k: v.errors for k, v in r.methods.items()},
+                     model_batches=r.model_batches, model_jobs=r.model_jobs,
+                     uptime_seconds=r.uptime_seconds)
+
+    def health(self, service: str = "", timeout: float | None = 10.0) -> str:
+        """Standard gRPC health check: ``SERVING``, ``NOT_SERVING``, ``SERVICE_UNKNOWN``, ...
+
+        Spoken on the wire directly (two one-field messages), so the light install needs no
+        grpcio-health-checking."""
+        check = self._channel.unary_unary("/grpc.health.v1.Health/Check",
+                                          request_serializer=_health_request,
+                                          response_deserializer=_health_status)
+        try:
+            return check(service, timeout=timeout)
+        except grpc.RpcError as err:
+            raise self._error(err) from None
+
+    # -- readings explained
+    def explain_readings(self, utterance: str, lfs: Sequence[str], *, fmt: str = "fol",
+                         weights: Sequence[float] | None = None, time_limit_ms: int = 0,
+                         timeout: float | None = None) -> Explanation:
+        """Paraphrases of ``lfs`` (two or more readings of ``utterance``), the least situations
+        that tell them apart and a clarification question (``weights``: the question is about
+        the two heaviest). No model is involved."""
+        r = self._call("ExplainReadings", pb.ExplainReadingsRequest(
+            request_id=self._rid(), utterance=utterance, lfs=list(lfs), format=_fmt(fmt),
+            weights=list(weights or ()), time_limit_ms=time_limit_ms), timeout)
+        return explanation(r, utterance, fmt)
+
+    def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol", k: int = 5,
+                        strategy: str = "beam", setting: str | None = None, type: str = "", ratio: float = 0.0,
+                        prolog_seconds: float = 0.0, timeout: float | None = None) -> ExplainedDistribution:
+        """``parse_distribution`` with ``explain`` on: every meaning class's paraphrase, and the
+        two heaviest classes explained. Prompt as there: literal ``prompt``, else the AmP prompt
+        of ``setting``, else the server's default prompt. ``prolog_seconds``: the Prolog budget of
+        each call (grouping, explanation; 0: the server's)."""
+        sample = strategy == "sample"
+        req = pb.ParseDistributionRequest(
+            request_id=self._rid(), utterance=utterance, format=_fmt(fmt), explain=True,
+            time_limit_ms=_ms(prolog_seconds),
+            decoding=pb.DecodingParams(
+                strategy=pb.DECODING_STRATEGY_SAMPLE if sample else pb.DECODING_STRATEGY_BEAM,
+                beam_size=0 if sample else k, num_samples=k if sample else 0))
+        _prompt_source(req, prompt, setting, type, ratio, 0)
+        r = self._call("ParseDistribution", req, timeout)
+        dist = ParseDistribution(
+            candidates=[_candidate(c) for c in r.candidates],
+            classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices)) for c in r.classes],
+            classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id, unparsed_mass=r.unparsed_mass)
+        explained = explanation(r.explanation, utterance, fmt) if r.HasField("explanation") else None
+        return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
+
+    def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = "folio",
+                         time_limit_ms: int = 0, timeout: float | None = None) -> Entailment:
+        """Do the premises entail the conclusion (full first-order logic)? TRUE, FALSE,
+        UNCERTAIN, INCONSISTENT or UNKNOWN, with a proof or checked finite models."""
+        req = entailment_request(self._rid(), premises, conclusion, _fmt(fmt), time_limit_ms)
+        return entailment(self._call("CheckEntailment", req, timeout))
+
+    def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = "folio",
+                               time_limit_ms: int = 0,
+                               timeout: float | None = None) -> list[Entailment | AmbitError]:
+        """Many (premises, conclusion) stories in one streaming call; results in input order, an
+        :class:`AmbitError` (with the failing field) in place of any story the server rejected."""
+        reqs = [entailment_request("", ps, c, _fmt(fmt), time_limit_ms) for ps, c in stories]
+        batch = pb.CheckEntailmentBatchRequest(request_id=self._rid(), items=reqs)
+        return self._stream("CheckEntailmentBatch", batch, len(reqs), timeout, entailment, _item_error)
+
+
+    def generate(self, messages: Sequence[Turn], *, max_new_tokens: int = 0, use_chat_template: bool | None = None,
+                 temperature: float = 0.0, top_p: float = 1.0, seed: int | None = None,
+                 timeout: float | None = None) -> Reply:
+        """The model's reply to chat turns ((role, content) or dicts): greedy unless
+        ``temperature`` > 0; the model's chat template unless ``use_chat_template`` is False."""
+        req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed)
+        return _gen.reply(self._call("Generate", req, timeout))
+
+
+def _remote(r: pb.GetModelInfoResponse) -> dict | None:
+    """GetModelInfo's `remote` block as a plain dict (None for a model in the server's own engine)."""
+    if not r.HasField("remote"):
+        return None
+    m = r.remote
+    return {"base_url": m.base_url, "model": m.model, "capabilities": list(m.capabilities),
+            "max_concurrency": m.max_concurrency, "requests": m.requests, "cache_hits": m.cache_hits,
+            "retries": m.retries, "prompt_tokens": m.prompt_tokens, "completion_tokens": m.completion_tokens}
+
+
+# -- grpc.health.v1 on the wire: HealthCheckRequest {string service = 1}, HealthCheckResponse
+# {ServingStatus status = 1}
+_SERVING_STATUS = ("UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN")
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _health_request(service: str) -> bytes:
+    data = service.encode("utf-8")
+    return b"\x0a" + _varint(len(data)) + data if data else b""
+
+
+def _health_status(data: bytes) -> str:
+    """The status field of a HealthCheckResponse (0, UNKNOWN, when absent)."""
+    status, i = 0, 0
+    while i < len(data):
+        key, i = _read_varint(data, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _read_varint(data, i)
+            if field == 1:
+                status = value
+        elif wire == 2:
+            size, i = _read_varint(data, i)
+            i += size
+        elif wire in (1, 5):
+            i += 8 if wire == 1 else 4
+        else:
+            raise ValueError(f"malformed HealthCheckResponse (wire type {wire})")
+    return _SERVING_STATUS[status] if status < len(_SERVING_STATUS) else str(status)
+
+
+def _read_varint(data: bytes, i: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if i >= len(data):
+            raise ValueError("malformed HealthCheckResponse (truncated varint)")
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return value, i
+        shift += 7

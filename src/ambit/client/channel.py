@@ -1,0 +1,152 @@
+"""gRPC channel for ``--server host:port[,host:port...]``.
+
+One address: a plain channel. Several: one channel whose target lists every address under
+the ``ipv4:``/``ipv6:`` resolver (gRPC's own static address list), with the
+``round_robin`` load-balancing policy, so successive calls go to successive servers
+(gRPC naming doc: ``ipv4:address[:port][,address[:port],...]``). A ``dns:`` target
+(``dns:///ambit-headless:50051``, a Kubernetes headless Service) balances the same way over
+every address the name resolves to.
+
+Failover: a call that fails with UNAVAILABLE before the server answered (the server died or
+restarted under it) is retried by gRPC itself on the channel's next ready server, up to
+``RETRY_ATTEMPTS`` attempts in all (``retryPolicy`` in the service config; every AmbitService
+RPC is a pure computation, so a retry is safe).
+
+Security (``client.credentials.ClientSecurity``): with a CA (or a client certificate) the channel
+is TLS and verifies the server; with several servers every certificate must be valid for the
+first server's host name (``grpc.ssl_target_name_override``). A token is sent as
+``authorization: Bearer ...`` metadata on every call, health checks included.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+from typing import Any, Callable
+
+import grpc
+
+from ambit.client.credentials import ClientSecurity, check_plaintext_token
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+RETRY_ATTEMPTS = 5
+SERVICE_CONFIG = json.dumps({"methodConfig": [{
+    "name": [{"service": "ambit.v1.AmbitService"}],
+    "retryPolicy": {"maxAttempts": RETRY_ATTEMPTS, "initialBackoff": "0.2s", "maxBackoff": "2s",
+                    "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]},
+}]})
+
+
+def split_servers(spec: str | list[str] | tuple[str, ...]) -> list[str]:
+    """``"a:1,b:2"`` or ``["a:1", "b:2"]`` → ``["a:1", "b:2"]`` (stripped, non-empty)."""
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    out = [p.strip() for p in parts if p and p.strip()]
+    if not out:
+        raise ValueError("no server address given")
+    return out
+
+
+def _host_port(addr: str) -> tuple[str, str]:
+    if addr.startswith("["):  # [::1]:5000
+        host, _, port = addr[1:].partition("]:")
+        return host, port
+    host, sep, port = addr.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"server address {addr!r} is not host:port")
+    return host, port
+
+
+def _host_of(addr: str) -> str:
+    """The host part of ``host:port``, ``[v6]:port``, or a target with a scheme (as given)."""
+    if ":/" in addr or addr.startswith("unix:"):
+        return addr.split("///", 1)[-1].rsplit(":", 1)[0] if addr.startswith("dns:") else addr
+    try:
+        return _host_port(addr)[0]
+    except ValueError:
+        return addr
+
+
+def _resolve(host: str) -> str:
+    """An IP address for ``host`` (prefer IPv4, which is what localhost servers bind)."""
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    v4 = [i[4][0] for i in infos if i[0] == socket.AF_INET]
+    return (v4 or [i[4][0] for i in infos])[0]
+
+
+def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
+    """The channel target and options for one or several servers."""
+    options: list[tuple[str, object]] = [
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.enable_retries", 1),
+        ("grpc.service_config", SERVICE_CONFIG),
+    ]
+    if len(servers) == 1:
+        if servers[0].startswith("dns:"):  # one name, many addresses (a headless Service)
+            options.append(("grpc.lb_policy_name", "round_robin"))
+        return servers[0], options
+    resolved = []
+    for addr in servers:
+        host, port = _host_port(addr)
+        resolved.append((_resolve(host), port))
+    v6 = [":" in ip for ip, _ in resolved]
+    if any(v6) and not all(v6):
+        raise ValueError("cannot mix IPv4 and IPv6 servers in one --server list")
+    if all(v6):
+        target = "ipv6:" + ",".join(f"[{ip}]:{port}" for ip, port in resolved)
+    else:
+        target = "ipv4:" + ",".join(f"{ip}:{port}" for ip, port in resolved)
+    options.append(("grpc.lb_policy_name", "round_robin"))
+    return target, options
+
+
+def make_channel(servers: str | list[str], security: ClientSecurity = ClientSecurity()) -> grpc.Channel:
+    """A channel to ``servers``: TLS when ``security`` has a CA or a client certificate, the
+    bearer token added to every call when it has one (refused without TLS to a host that is not
+    loopback unless ``security.insecure``: ``client.credentials.check_plaintext_token``)."""
+    servers = split_servers(servers)
+    check_plaintext_token([_host_of(s) for s in servers], security)
+    target, options = target_for(servers)
+    if security.tls:
+        ca, key, cert = security.pem()
+        if len(servers) > 1:
+            options.append(("grpc.ssl_target_name_override", _host_port(servers[0])[0]))
+        creds = grpc.ssl_channel_credentials(root_certificates=ca, private_key=key, certificate_chain=cert)
+        channel = grpc.secure_channel(target, creds, options=options)
+    else:
+        channel = grpc.insecure_channel(target, options=options)
+    if security.token:
+        channel = grpc.intercept_channel(channel, BearerToken(security.token))
+    return channel
+
+
+class _Details(grpc.ClientCallDetails):
+    def __init__(self, details: grpc.ClientCallDetails, metadata: list[tuple[str, str]]) -> None:
+        self.method, self.timeout, self.credentials = details.method, details.timeout, details.credentials
+        self.wait_for_ready, self.compression = details.wait_for_ready, details.compression
+        self.metadata = metadata
+
+
+class BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Adds ``authorization: Bearer <token>`` to every unary and server-streaming call."""
+
+    def __init__(self, token: str) -> None:
+        self._header = ("authorization", f"Bearer {token}")
+
+    def __repr__(self) -> str:
+        return "BearerToken(***)"
+
+    def _with_token(self, details: grpc.ClientCallDetails) -> grpc.ClientCallDetails:
+        return _Details(details, [*(details.metadata or ()), self._header])
+
+    def intercept_unary_unary(self, continuation: Callable, details: grpc.ClientCallDetails, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(self, continuation: Callable, details: grpc.ClientCallDetails, request: Any) -> Any:
+        return continuation(self._with_token(details), request)

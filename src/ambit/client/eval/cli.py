@@ -1,0 +1,238 @@
+"""``ambit eval <suite> --out DIR [...]``: run a suite, resumably, and report.
+
+Suites: amp-zeroshot, amp-fewshot, radd, implicature, folio, all. Results go to
+``DIR/results.jsonl`` (one record per item, durable on completion; a rerun with the same
+arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
+records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.
+
+``compare RUN_DIR... --out DIR`` lays finished runs side by side in the papers' tables and figures
+(``client.eval.compare``). ``--dtype`` sets the embedded server's weights dtype (recorded in ``run.json``).
+
+Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
+``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
+data is absent is skipped with one line naming the missing file, where the data set comes from
+and how to point ambit at it (``all`` lists the skipped suites in its summary). That holds for the
+default data root only: a ``--data`` given on the command line that does not exist, or that lacks
+what a requested suite needs, is an error (exit status 2, one line), never a fallback to generated
+data.
+
+Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
+2 the output directory belongs to a run with other arguments; 3 the run finished and its reports
+are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to retry them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from collections.abc import Iterable
+
+from ambit.client.eval import remote as RE
+from ambit.client.eval import report as R
+from ambit.client.eval.glossary import glossary
+from ambit.client.eval.runner import ItemsFailed, RunAborted, run_suite
+from ambit.client.eval.store import RunMismatch
+from ambit import _paths
+from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
+from ambit.client.eval.suites import ALL, SUITES
+
+ALL_DEFAULT_LIMIT = 10
+DTYPES = ("float32", "float16", "bfloat16")
+
+COMMON = (
+    option("--out", required=True, type=Path, help="output directory"),
+    option("--server", help="host:port[,host:port...] (default: embedded server)"),
+    option("--tls-ca", help="PEM CA bundle that verifies the server (turns TLS on)"),
+    option("--tls-cert", help="PEM client certificate chain (mTLS, with --tls-key)"),
+    option("--tls-key", help="PEM private key of --tls-cert"),
+    option("--auth-token-file", help="bearer token file (first token used; default $AMBIT_TOKEN)"),
+    option("--model", help="model for the embedded server (default: the server's default)"),
+    option("--limit", type=int, help="items per cell (type / ratio / template example)"),
+    option("--seed", type=int, default=0),
+    option("--workers", type=int, help="concurrent requests (default: one per server)"),
+    option("--data", type=Path, default=DEFAULT_DATA, help="reference data root"),
+    option("--timeout", type=float, default=600.0, help="per-call deadline, seconds"),
+    *RE.OPTIONS,
+    option("--dtype", choices=DTYPES,
+           help="weights' dtype of the embedded server (default: the engine's choice; the AmP paper ran fp16); "
+                "recorded in run.json"),
+    option("--insecure", action="store_true",
+           help="send the token over plaintext to a non-loopback address (warns once)"),
+    option("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"), default="WARNING",
+           help="log level (DEBUG also shows gRPC's own log lines)"),
+)
+
+
+def merged_options(own: Iterable[Option], shared: Iterable[Option] = ()) -> list[Option]:
+    """The common options, then each suite's: a suite's own option replaces a common one with
+    the same flag (``radd --data`` takes several paths); among ``shared`` suites (those of
+    ``all``) the first definition of a flag wins."""
+    opts = {o.flags: o for o in COMMON}
+    for o in own:
+        opts.pop(o.flags, None)
+        opts[o.flags] = o
+    for o in shared:
+        opts.setdefault(o.flags, o)
+    return list(opts.values())
+
+
+def build_parser(prog: str = "ambit eval") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="suite", required=True, metavar="suite")
+    for name, suite in SUITES.items():
+        p = sub.add_parser(name, help=f"run the {name} suite")
+        for o in merged_options(suite.options()):
+            o.add_to(p)
+    p = sub.add_parser("all", help="run the all suite")
+    for o in merged_options((), (o for _, s in ALL for o in s.options())):
+        o.add_to(p)
+    from ambit.client.eval import compare
+    compare.add_arguments(sub.add_parser("compare", help="lay finished runs side by side in the papers' tables",
+                                         description=compare.__doc__.split("\n\n")[0]))
+    return parser
+
+
+def check_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> dict[str, MissingData]:
+    """The requested suites whose reference data is absent, by name; one line on stderr each."""
+    skipped = {}
+    for name, suite in named:
+        missing = suite.missing_data(args)
+        if missing is not None:
+            skipped[name] = missing
+            print(missing.line(), file=sys.stderr, flush=True)
+    return skipped
+
+
+def default_data_root() -> Path:
+    """The data root when ``--data`` is not given: ``$AMBIT_DATA`` as it is now, else
+    ``../shared/data`` beside the checkout."""
+    return _paths.default_data_root()
+
+
+def check_given_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> None:
+    """ValueError (one line) when ``--data`` was given and does not exist, or lacks what a
+    requested suite needs; only the default data root (``$AMBIT_DATA``, else ../shared/data)
+    may lack data (then suites skip, or fall back to generated items)."""
+    if args.data is DEFAULT_DATA:
+        args.data = default_data_root()
+        return
+    paths = [Path(d) for d in args.data] if isinstance(args.data, (list, tuple)) else [Path(args.data)]
+    for path in paths:
+        if not path.exists():
+            raise ValueError(f"--data {path} does not exist")
+    shown = " ".join(map(str, paths))
+    for name, suite in named:
+        missing = suite.missing_data(args)
+        if missing is not None:
+            raise ValueError(f"--data {shown} lacks what {name} needs: {missing.reason()}")
+        fallback = _fallback(suite, args)
+        if fallback:
+            raise ValueError(f"--data {shown} lacks what {name} needs: {fallback} "
+                             "(without --data, generated items stand in)")
+
+
+def _fallback(suite: Suite, args: argparse.Namespace) -> str | None:
+    """What a suite would generate because the data root lacks it (None: nothing)."""
+    from ambit.client.eval import amp_items
+    setting = getattr(suite, "setting", None)
+    if setting is not None:
+        types = getattr(args, "types", None) or []
+        if amp_items.items_source(data_root(args), setting, types) == "generated":
+            return f"AmP's {setting} archives under {data_root(args) / 'amp' / setting}"
+    source = getattr(suite, "source", None)
+    if setting is None and callable(source) and getattr(args, "source", None) == "auto" \
+            and source(args) == "generated":
+        return "the RADD benchmark's *_results_*.jsonl files (radd/benchmark/)"
+    return None
+
+
+def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -> dict:
+    """Every suite of ``ALL`` with its data into ``DIR/<name>/``, then the index
+    ``DIR/summary.{json,md}`` (which also lists the ``skipped`` suites and why)."""
+    model = client.info().model_id
+    index = {"suite": "all", "model": model, "limit": args.limit, "suites": {},
+             "skipped": {name: m.to_dict() for name, m in skipped.items()}}
+    md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
+    failures: list[tuple[str, int]] = []
+    for name, suite in ALL:
+        if name in skipped:
+            md.append(f"- {name}: **skipped** — {skipped[name].reason()}")
+            continue
+        t0 = time.monotonic()
+        try:
+            summary, failed = RE.run_suite(name, suite, RunContext(args, args.out / name, client, model)), 0
+        except RE.Refused as err:  # the endpoint cannot serve this suite: say so, run the others
+            print(f"skipped {name}: {err}", file=sys.stderr, flush=True)
+            index["skipped"][name] = {"reason": "endpoint capability", "message": str(err)}
+            md.append(f"- {name}: **skipped** — {err}")
+            continue
+        except ItemsFailed as err:  # reports of the finished items are written; go on
+            failures += err.failures
+            summary, failed = err.summary or {}, err.count
+        entry = index["suites"][name] = {"dir": name, "summary": f"{name}/summary.json",
+                                         "seconds": round(time.monotonic() - t0, 1),
+                                         "headline": suite.headline(summary) if summary else ""}
+        if failed:
+            entry["failed_items"] = failed
+        md.append(f"- [{name}]({name}/summary.md): {entry['headline']}"
+                  + (f" — {failed} item(s) failed, see {name}/errors.jsonl" if failed else ""))
+    R.write_json(args.out / "summary.json", index)
+    R.write_text(args.out / "summary.md", "\n".join(md) + "\n")
+    if failures:
+        raise ItemsFailed(failures)
+    return index
+
+
+def _run(args: argparse.Namespace) -> bool:
+    """The chosen suite (or ``all``), with a server when it needs one; suites whose data is
+    absent are skipped before the server starts. False when the one chosen suite was skipped."""
+    from ambit.client.connect import connect
+    suite = SUITES.get(args.suite)
+    if suite is None and args.limit is None:
+        args.limit = ALL_DEFAULT_LIMIT
+    named = ALL if suite is None else [(args.suite, suite)]
+    check_given_data(named, args)
+    skipped = check_data(named, args)
+    if suite is not None and skipped:
+        return False
+    if suite is not None and not suite.needs_server(args):
+        run_suite(suite, RunContext(args, args.out))  # in-process solvers: no server
+        return True
+    from ambit.client.credentials import from_args
+    security = from_args(args)  # ValueError names the unreadable file
+    with connect(args.server, args.model, timeout=args.timeout, security=security,
+                 remote=RE.options(args), dtype=getattr(args, "dtype", None)) as client:
+        if suite is None:
+            run_all(args, client, skipped)
+        else:
+            RE.run_suite(args.suite, suite, RunContext(args, args.out, client, client.info().model_id))
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.suite == "compare":
+        from ambit.client.eval import compare
+        return compare.run(args)
+    from ambit.client.api import AmbitError
+    args.out.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    try:
+        ran = _run(args)
+    except (RunMismatch, ValueError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except ItemsFailed as err:
+        print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
+        return 3
+    except (RunAborted, FileNotFoundError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except AmbitError as err:
+        print(f"error: {err.code}: {err.message}", file=sys.stderr)
+        return 1
+    print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s" if ran
+          else f"{args.suite}: skipped for missing data, nothing written", file=sys.stderr)
+    return 0

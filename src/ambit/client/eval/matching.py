@@ -1,0 +1,76 @@
+"""Whether a predicted LF matches a gold LF, as the AmP paper counts it: "logically equivalent
+formulae with varying syntax are treated as identical".
+
+Two matches: ``canonical`` (equal canonical strings, the strict string match) and
+``equivalence`` (Prolog says EQUIVALENT; equal canonical forms are the fast path that never
+reaches Prolog). All of one item's checks go to Prolog in one batch
+(:func:`logic.equivalent_batch`). An UNKNOWN verdict (budget spent) is no match, and is kept
+so summaries can count it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+MATCHES = ("equivalence", "canonical")
+
+
+def canonical_or_none(text: str, fmt: str) -> str | None:
+    """The canonical form of ``text``, or None when it does not parse."""
+    from ambit import logic
+    try:
+        return logic.canonical_form(text, fmt)
+    except logic.LFParseError:
+        return None
+
+
+def _verdicts(pairs: Sequence[tuple[str, str]], fmt: str) -> list[str]:
+    """Prolog's verdict per (prediction, gold) pair, in one batch; a pair the batch cannot take
+    (a prediction that does not parse) is retried alone and is NOT_PARSED when it fails."""
+    from ambit import logic
+    if not pairs:
+        return []
+    try:
+        return [v.verdict for v in logic.equivalent_batch(list(pairs), fmt)]
+    except logic.LFParseError:
+        out = []
+        for a, b in pairs:
+            try:
+                out.append(logic.equivalent(a, b, fmt).verdict)
+            except logic.LFParseError:
+                out.append("NOT_PARSED")
+        return out
+
+
+def match_predictions(preds: Sequence[dict], golds: Sequence[str], fmt: str, match: str) -> list[list[str | None]]:
+    """Per gold LF, per prediction: ``"canonical"`` (equal canonical forms), a Prolog verdict
+    (``EQUIVALENT``, ``NOT_EQUIVALENT``, ``UNKNOWN``, or ``NOT_PARSED`` for a prediction the
+    reader rejects; only under ``match="equivalence"``), or None (the decoder's status is not
+    OK, or canonical forms differ under the canonical match).
+
+    ``preds`` are the decoder's candidates (``text``, ``canonical``, ``status``)."""
+    if match not in MATCHES:
+        raise ValueError(f"unknown match {match!r}; expected one of {MATCHES}")
+    table: list[list[str | None]] = [[None] * len(preds) for _ in golds]
+    todo: list[tuple[int, int]] = []
+    for g, gold in enumerate(golds):
+        canon = canonical_or_none(gold, fmt)
+        if canon is None:
+            raise ValueError(f"gold LF does not parse as {fmt}: {gold!r}")
+        for i, p in enumerate(preds):
+            if p.get("status") != "OK":
+                continue
+            if p.get("canonical") == canon:
+                table[g][i] = "canonical"
+            elif match == "equivalence":
+                todo.append((g, i))
+    verdicts = _verdicts([(preds[i]["text"], golds[g]) for g, i in todo], fmt)
+    for (g, i), v in zip(todo, verdicts):
+        table[g][i] = v
+    return table
+
+
+def first_match(row: Sequence[str | None], match: str) -> int | None:
+    """The 0-based rank of the first prediction that matches under ``match``."""
+    ok = {"canonical"} if match == "canonical" else {"canonical", "EQUIVALENT"}
+    return next((i for i, v in enumerate(row) if v in ok), None)

@@ -1,0 +1,110 @@
+"""``ambit eval`` against a model served elsewhere (``--model openai:<MODEL>@<BASE_URL>``): the
+endpoint options, the capabilities each suite's protocol needs (refused in one line before any
+item is sent), and the ``"remote"`` block of ``run.json`` (requests sent and cache hits during
+this session, tokens, capabilities; never the API key)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ambit.client.eval.store import RUN_KEY, REMOTE
+from ambit.client.eval.suite import option
+
+OPTIONS = (
+    option("--api-key-file", help="API key of an openai:<MODEL>@<BASE_URL> model (first line; default $OPENAI_API_KEY)"),
+    option("--max-concurrency", type=int, default=None,
+           help="most requests in flight to an openai: model's endpoint (default 16)"),
+    option("--remote-cache", default=None,
+           help="response cache folder of an openai: model (default $AMBIT_CACHE/remote-responses; none: off)"),
+)
+
+class Refused(ValueError):
+    """The endpoint lacks a capability the suite needs (one line; nothing was sent)."""
+
+
+COUNTERS = ("requests", "cache_hits", "retries", "prompt_tokens", "completion_tokens")
+
+
+def forced_decode(remote: dict | None) -> bool:
+    """Whether the server scores given continuations (the embedded engine always does; an
+    endpoint only with prompt log-probabilities): AmP's FDM/FIM and P(LF0) need it."""
+    return remote is None or "prompt_logprobs" in (remote.get("capabilities") or [])
+
+
+def options(args: argparse.Namespace) -> Any:
+    """`RemoteOptions` for an embedded server fronting an ``openai:`` model; None otherwise."""
+    from ambit.server.remote import RemoteOptions, is_remote, parse_spec
+
+    if getattr(args, "server", None) or not is_remote(getattr(args, "model", None)):
+        return None
+    parse_spec(args.model)
+    return RemoteOptions.from_args(getattr(args, "api_key_file", None), getattr(args, "max_concurrency", None),
+                                   getattr(args, "remote_cache", None))
+
+
+def needs(suite: str, args: argparse.Namespace, caps: set[str]) -> list[tuple[str, str]]:
+    """(capability, what needs it) that `suite` with these options needs of an endpoint with `caps`."""
+    out: list[tuple[str, str]] = []
+    if suite in ("amp-zeroshot", "amp-fewshot"):
+        # accuracy from any endpoint (constrained where it has grammars, else each output parsed);
+        # FDM/FIM need prompt log-probabilities and are left out without them (forced_decode)
+        beam = getattr(args, "beam", 1)
+        beams_searched = "beam_search" in caps and "grammar" not in caps and "completions" in caps
+        if beam > 1 and not beams_searched:
+            out.append(("n_samples", f"{suite} --beam {beam} (ZM_{beam}: the top {beam} from beam search or "
+                                     f"n samples; --beam 1 gives accuracy alone)"))
+    elif suite == "implicature" or suite == "radd-model" or (suite == "radd" and getattr(args, "solver", "") == "model"):
+        protocol = getattr(args, "protocol", "auto")
+        if protocol == "auto":
+            protocol = "generate" if "chat" in caps else "score"
+        if protocol == "score":
+            what = "likelihood ranking" if suite == "implicature" else "option scoring"
+            suite = "radd" if suite == "radd-model" else suite
+            out.append(("prompt_logprobs", f"{suite} --protocol score ({what})"))
+    return out
+
+
+def refuse_missing(suite: str, args: argparse.Namespace, remote: dict | None) -> None:
+    """`Refused` (one line) when the endpoint lacks a capability the suite needs."""
+    from ambit.server.remote.capabilities import refusal
+
+    if remote is None:
+        return
+    caps = set(remote.get("capabilities") or [])
+    for cap, what in needs(suite, args, caps):
+        if cap not in caps:
+            raise Refused(refusal(what, cap))
+
+
+def record(out: Path, before: dict | None, after: dict | None) -> None:
+    """Write the ``"remote"`` block into ``out/run.json``: this session's counters (after − before)."""
+    if before is None or after is None or not (out / RUN_KEY).exists():
+        return
+    block = {k: after[k] for k in ("base_url", "model", "capabilities", "max_concurrency")}
+    block.update({k: int(after[k]) - int(before[k]) for k in COUNTERS})
+    path = out / RUN_KEY
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data[REMOTE] = block
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run_suite(name: str, suite: Any, ctx: Any) -> dict:
+    """`client.eval.runner.run_suite`, refused up front when the endpoint lacks what `name` needs,
+    with the ``"remote"`` block written into run.json however the run ends."""
+    from ambit.client.eval.runner import run_suite as run
+
+    if ctx.client is None:
+        return run(suite, ctx)
+    before = ctx.client.info().remote
+    refuse_missing(name, ctx.args, before)
+    try:
+        return run(suite, ctx)
+    finally:
+        if before is not None:
+            record(ctx.out, before, ctx.client.info().remote)

@@ -1,0 +1,161 @@
+"""Run a suite's work items through a function, resumably and (optionally) concurrently.
+
+Finished ids in the store are skipped; each result is appended durably as it completes.
+Concurrency (``workers`` > 1) is what lets round-robin over several servers pay off.
+
+One bad item does not stop a long run: a call that fails transiently (the server restarting,
+its queue full) is retried with backoff; an item that still fails is logged to
+``DIR/errors.jsonl`` and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
+:func:`check_failures` once the reports are written. Its items are not in ``results.jsonl``,
+so rerunning the same command retries exactly them. A run where ``max_consecutive_failures``
+items fail in a row (a server gone, a bug) is stopped at once with the last error.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+
+from ambit.client.eval.progress import Progress
+from ambit.client.eval.store import ResultsStore
+from ambit.client.eval.suite import RunContext, Suite
+
+ERRORS = "errors.jsonl"
+# gRPC status codes worth another try: nothing is wrong with the item itself.
+TRANSIENT = frozenset({"UNAVAILABLE", "RESOURCE_EXHAUSTED", "ABORTED"})
+
+
+class ItemsFailed(RuntimeError):
+    """Some items failed for good in this run; the others' results and reports are written."""
+
+    def __init__(self, failures: Sequence[tuple[str, int]], summary: dict | None = None):
+        self.failures = list(failures)  # (errors.jsonl path, count)
+        self.summary = summary  # the suite's summary over the items that finished
+        total = self.count = sum(n for _, n in self.failures)
+        where = ", ".join(path for path, _ in self.failures)
+        super().__init__(f"{total} item(s) failed (see {where}); rerun the same command to retry them")
+
+
+class RunAborted(RuntimeError):
+    """Too many items failed in a row: something systemic (a server gone, a bug)."""
+
+
+def _code(err: BaseException) -> str:
+    return getattr(err, "code", None) or type(err).__name__
+
+
+def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float = 1.0) -> dict:
+    """``fn()``, retried up to ``retries`` times (waiting backoff_s, 2·backoff_s, ...) while it
+    fails with a transient gRPC status."""
+    attempt = 0
+    while True:
+        try:
+            return fn()
+        except Exception as err:  # noqa: BLE001 - classified below
+            if str(_code(err)) not in TRANSIENT or attempt >= retries:
+                raise
+            time.sleep(backoff_s * 2 ** attempt)
+            attempt += 1
+
+
+def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dict], dict],
+              desc: str, workers: int = 1, progress_every_s: float = 10.0, retries: int = 3,
+              backoff_s: float = 1.0, max_consecutive_failures: int = 10) -> list[dict]:
+    """Process every item whose id is not yet in ``store``; return all finished records,
+    sorted by id. Items that fail are logged (``store.failed`` counts them) and skipped.
+
+    ``process(item)`` returns the record to store (its ``id`` is set from the item).
+    """
+    ids = [str(it["id"]) for it in items]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{desc}: duplicate item ids")
+    todo = [it for it in items if str(it["id"]) not in store]
+    progress = Progress(total=len(items), desc=desc, done=len(items) - len(todo),
+                        every_s=progress_every_s)
+    errors_path = store.dir / ERRORS
+    lock = threading.Lock()
+    state = {"failed": 0, "in_a_row": 0}
+
+    def log_failure(item: dict, err: Exception) -> None:
+        entry = {"id": str(item["id"]), "suite": desc, "code": str(_code(err)), "error": str(err),
+                 "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                 "where": "".join(traceback.format_exception_only(type(err), err)).strip()}
+        with lock:
+            state["failed"] += 1
+            state["in_a_row"] += 1
+            with open(errors_path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {err}", file=sys.stderr, flush=True)
+            if state["in_a_row"] >= max_consecutive_failures:
+                raise RunAborted(f"{desc}: {state['in_a_row']} items failed in a row, stopping "
+                                   f"(see {errors_path}); last error: {entry['code']}: {err}") from err
+
+    def one(item: dict) -> None:
+        try:
+            record = call_with_retries(lambda: process(item), retries, backoff_s)
+        except Exception as err:  # noqa: BLE001 - logged, the run goes on
+            log_failure(item, err)
+            return
+        record["id"] = str(item["id"])
+        store.append(record)
+        with lock:
+            state["in_a_row"] = 0
+
+    try:
+        _each(todo, one, workers, progress)
+    finally:
+        progress.close()
+    store.failed += state["failed"]
+    wanted = set(ids)
+    return [r for r in store.records() if r["id"] in wanted]
+
+
+def _each(todo: Sequence[dict], one: Callable[[dict], None], workers: int, progress: Progress) -> None:
+    """``one(item)`` for every item, on ``workers`` threads; the first exception stops the rest."""
+    if workers <= 1:
+        for item in todo:
+            one(item)
+            progress.update()
+        return
+    with cf.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(one, item) for item in todo]
+        try:
+            for fut in cf.as_completed(futures):
+                fut.result()
+                progress.update()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+
+
+def check_failures(store: ResultsStore, summary: dict | None = None) -> None:
+    """Raise :class:`ItemsFailed`, carrying ``summary``, when items of this run failed (call
+    after writing the reports)."""
+    if store.failed:
+        raise ItemsFailed([(str(store.dir / ERRORS), store.failed)], summary)
+
+
+def run_suite(suite: Suite, ctx: RunContext) -> dict:
+    """Run ``suite`` into ``ctx.out`` resumably; write its reports; return its summary.
+
+    Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
+    """
+    items = suite.items(ctx)
+    key = suite.run_key(ctx)
+    if getattr(ctx.args, "dtype", None) and ctx.client is not None:  # the embedded server's --dtype
+        key = {**key, "dtype": ctx.args.dtype}
+    with ResultsStore(ctx.out, key) as store:
+        records = run_items(store, items, suite.processor(ctx), desc=suite.desc(ctx), workers=ctx.workers)
+    summary = suite.summarise(records, items, ctx)
+    suite.write_reports(records, summary, ctx)
+    check_failures(store, summary)
+    return summary

@@ -1,0 +1,145 @@
+"""The one protocol every evaluation suite implements, and the registry of suites by name.
+
+A suite says what its command-line options are, which items it has, how one item becomes a
+result record (the request to the server, or an in-process solver), how the records
+aggregate into ``summary.json`` and which reports it writes. One runner
+(:func:`client.eval.runner.run_suite`) and one resumable store (:mod:`client.eval.store`)
+serve them all, so every suite resumes, retries and reports failures the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ambit._paths import default_data_root
+
+# The one data root: ``--data`` when given, else ``$AMBIT_DATA``, else ``../shared/data`` beside
+# the checkout (docs, "Reference data").
+DEFAULT_DATA = default_data_root()
+HOW_TO_POINT = "point ambit at a data root with --data DIR or $AMBIT_DATA (default ../shared/data)"
+
+
+@dataclass(frozen=True)
+class MissingData:
+    """Reference data a suite needs and cannot find: the missing files, the data set they belong
+    to, and the public repository it comes from. A suite with missing data is skipped before
+    any model work (``ambit eval`` prints :meth:`line`; ``all`` lists it in its summary)."""
+
+    suite: str
+    files: tuple[Path, ...]
+    dataset: str
+    origin: str  # the public repository (and path in it) the data set comes from
+    layout: str  # where the files go under the data root
+
+    def line(self) -> str:
+        return f"skipped {self.suite}: {self.reason()}"
+
+    def reason(self) -> str:
+        """What is missing, where it comes from and how to point ambit at it."""
+        return (f"missing {', '.join(map(str, self.files))} — {self.dataset}, from {self.origin}; "
+                f"put {'them' if len(self.files) > 1 else 'it'} under <data root>/{self.layout} and {HOW_TO_POINT}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": "missing data", "files": [str(f) for f in self.files],
+                "dataset": self.dataset, "origin": self.origin, "layout": self.layout,
+                "message": self.line()}
+
+
+def data_root(args: argparse.Namespace) -> Path:
+    """The data root of a run: ``--data`` (the first path where a suite takes several)."""
+    data = args.data
+    return Path(data[0] if isinstance(data, (list, tuple)) else data)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option: ``parser.add_argument(*flags, **kwargs)``."""
+
+    flags: tuple[str, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(*self.flags, **self.kwargs)
+
+
+def option(*flags: str, **kwargs: Any) -> Option:
+    return Option(tuple(flags), kwargs)
+
+
+def csv_of(cast: Callable[[str], Any]) -> Callable[[str], list]:
+    """An argparse ``type`` for comma-separated values: ``"0,0.5,1"`` → ``[0.0, 0.5, 1.0]``."""
+    def parse(text: str) -> list:
+        try:
+            return [cast(x) for x in text.split(",") if x.strip()]
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+    return parse
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What one suite run sees: the parsed options, its output folder, and the server
+    (``client`` and its ``model`` id are None for suites that run in-process)."""
+
+    args: argparse.Namespace
+    out: Path
+    client: Any = None
+    model: str | None = None
+
+    @property
+    def workers(self) -> int:
+        servers = len(self.client.servers) if self.client is not None else 1
+        return self.args.workers or max(1, servers)
+
+
+class Suite(ABC):
+    """A named evaluation: items → one record per item → summary → reports."""
+
+    name: str  # the sub-command (``ambit eval <name>``)
+
+    def desc(self, ctx: RunContext) -> str:
+        """The label of progress lines and of ``errors.jsonl`` entries."""
+        return self.name
+
+    def options(self) -> Sequence[Option]:
+        """This suite's own options (besides the common ones of ``client.eval.cli``)."""
+        return ()
+
+    def needs_server(self, args: argparse.Namespace) -> bool:
+        return True
+
+    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
+        """What reference data this run needs and cannot find (checked before any model
+        work); None when it has all it needs, as suites that generate their items do."""
+        return None
+
+    @abstractmethod
+    def run_key(self, ctx: RunContext) -> dict[str, Any]:
+        """The arguments that define the run: a rerun resumes only under an equal key."""
+
+    @abstractmethod
+    def items(self, ctx: RunContext) -> list[dict[str, Any]]:
+        """Work items, each with a unique ``id``."""
+
+    @abstractmethod
+    def processor(self, ctx: RunContext) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        """``process(item) -> record``: the work for one item."""
+
+    @abstractmethod
+    def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
+        """``summary.json`` from the finished records (sorted by id; ``items`` gives the
+        suite's own order)."""
+
+    @abstractmethod
+    def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:
+        """``summary.json``, ``summary.md`` and plots into ``ctx.out``."""
+
+    @abstractmethod
+    def headline(self, summary: dict) -> str:
+        """One line for the index of ``ambit eval all``."""
+

@@ -1,0 +1,151 @@
+"""Plain result values of the typed client (dataclasses) and their conversion from the
+service's protobuf messages."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ambit.proto.v1 import ambit_pb2 as pb
+
+_VERDICTS = {pb.VERDICT_EQUIVALENT: "EQUIVALENT", pb.VERDICT_NOT_EQUIVALENT: "NOT_EQUIVALENT",
+             pb.VERDICT_UNKNOWN: "UNKNOWN", pb.VERDICT_UNSPECIFIED: "UNSPECIFIED"}
+_PARSE_STATUS = {pb.PARSE_STATUS_OK: "OK", pb.PARSE_STATUS_INVALID: "INVALID",
+                 pb.PARSE_STATUS_UNFINISHED: "UNFINISHED", pb.PARSE_STATUS_UNSPECIFIED: "UNSPECIFIED"}
+_CONSISTENCY = {pb.CONSISTENCY_CONSISTENT: "CONSISTENT", pb.CONSISTENCY_INCONSISTENT: "INCONSISTENT",
+                pb.CONSISTENCY_UNKNOWN: "UNKNOWN", pb.CONSISTENCY_UNSPECIFIED: "UNSPECIFIED"}
+
+
+@dataclass(frozen=True)
+class LFCandidate:
+    text: str
+    logprob: float
+    min_prob: float
+    probability: float
+    parse_status: str               # OK | INVALID | UNFINISHED
+    canonical: str                  # "" unless parse_status == OK
+    meaning_class: int              # -1 when not parsed
+    tokens: list[str] = field(default_factory=list)
+    token_probs: list[float] = field(default_factory=list)
+    parse_error: str = ""
+
+
+@dataclass(frozen=True)
+class MeaningClass:
+    canonical: str
+    probability_mass: float
+    member_indices: list[int]
+
+
+@dataclass(frozen=True)
+class ParseDistribution:
+    candidates: list[LFCandidate]   # best first
+    classes: list[MeaningClass]
+    classes_exact: bool
+    prompt: str
+    model_id: str
+    unparsed_mass: float
+
+
+@dataclass(frozen=True)
+class CandidateScore:
+    text: str
+    min_prob: float
+    min_prob_renorm: float
+    sum_logprob: float
+    mean_logprob: float
+    tokens: list[str] = field(default_factory=list)
+    token_probs: list[float] = field(default_factory=list)
+    end_logprob: float | None = None
+
+
+@dataclass(frozen=True)
+class Scores:
+    scores: list[CandidateScore]    # same order as the candidates
+    model_id: str
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    verdict: str                    # EQUIVALENT | NOT_EQUIVALENT | UNKNOWN
+    a_entails_b: bool | None
+    b_entails_a: bool | None
+    witness: Any                    # parsed witness JSON, or None
+    canonical_a: str
+    canonical_b: str
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    label: str
+    text: str
+    verdict: str                    # CONSISTENT | INCONSISTENT | UNKNOWN
+    relation: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class RaddVerdict:
+    interpretations: list[Interpretation]
+    answer: str                     # label of the consistent option; "" if none / several
+    derivation: list[str]
+    details: Any
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    model_id: str
+    device: str
+    dtype: str
+    vocab_size: int
+    formats: list[str]
+    model_loaded: bool
+    max_batch: int
+    server_id: str
+    version: str
+    limits: dict[str, int]
+    kind: str = ""                  # causal | seq2seq | masked ("" from an older server)
+    remote: dict | None = None      # a model served elsewhere: base_url, model, capabilities, counters
+
+
+@dataclass(frozen=True)
+class Stats:
+    server_id: str
+    requests: dict[str, int]        # per RPC name
+    errors: dict[str, int]
+    model_batches: int
+    model_jobs: int
+    uptime_seconds: float
+
+
+def _candidate(c) -> LFCandidate:
+    err = c.parse_error.message if c.HasField("parse_error") else ""
+    return LFCandidate(text=c.text, logprob=c.logprob, min_prob=c.min_prob, probability=c.probability,
+                       parse_status=_PARSE_STATUS.get(c.parse_status, str(c.parse_status)),
+                       canonical=c.canonical, meaning_class=c.meaning_class, tokens=list(c.tokens),
+                       token_probs=list(c.token_probs), parse_error=err)
+
+
+def _score(s) -> CandidateScore:
+    return CandidateScore(text=s.text, min_prob=s.min_prob, min_prob_renorm=s.min_prob_renorm,
+                          sum_logprob=s.sum_logprob, mean_logprob=s.mean_logprob,
+                          tokens=list(s.tokens), token_probs=list(s.token_probs),
+                          end_logprob=s.end_logprob if s.HasField("end_logprob") else None)
+
+
+def _json_or_none(text: str) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _equivalence(r) -> Equivalence:
+    return Equivalence(verdict=_VERDICTS.get(r.verdict, str(r.verdict)),
+                       a_entails_b=r.a_entails_b if r.HasField("a_entails_b") else None,
+                       b_entails_a=r.b_entails_a if r.HasField("b_entails_a") else None,
+                       witness=_json_or_none(r.witness_json),
+                       canonical_a=r.canonical_a, canonical_b=r.canonical_b)

@@ -1,0 +1,23 @@
+"""AmP (Stengel-Eskin et al. 2023): ambiguous utterances with their two LFs, generated from
+data, and the zero-shot and few-shot prompts built from them.
+
+Lexicon: `lexicon.yaml`; one spec per ambiguity type or unambiguous family:
+`templates/*.yaml`; prompt layout: `prompts.yaml`. The spec format: docs/generators.md.
+
+Ambiguous utterances per type: pp 3,536, scope 4,000, revscope 4,000, bound 1,680,
+conj 10,080 -- the same as AmP's own generate_pairs.py, since lexicon and templates are its
+latest ones (docs/generators.md, "Counts", derives each number).
+"""
+
+from .generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary
+from .prompts import AMBIGUOUS_TYPES, INGREDIENTS, fewshot_item_prompts, fewshot_prompts, prompt_text
+from .prompts import zeroshot_item_prompt, zeroshot_prompts
+from .prompts import prompt_for_utterance
+from .spec import Family, Lexicon, SpecError, Template, families, lexicon, load_family
+
+__all__ = [
+    "AMBIGUOUS_TYPES", "FORMATS", "INGREDIENTS", "Family", "Lexicon", "SpecError", "Template", "families",
+    "fewshot_item_prompts", "zeroshot_item_prompt",
+    "family_rows", "fewshot_prompts", "generate", "lexicon", "load_family", "pairs",
+    "prompt_text", "render_lf", "vocabulary", "zeroshot_prompts",
+]

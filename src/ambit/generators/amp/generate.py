@@ -1,0 +1,159 @@
+"""Enumerating a template family: every slot filling allowed by its constraints, rendered as
+AmP's rows `{surface, lf, unfilled_template, template_tags, var_bindings, template_idx, type}`."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Iterator
+
+from ambit import logic
+
+from .spec import SLOT, Family, Lexicon, Template, Word, families, lexicon
+
+FORMATS = ("fol", "lisp")
+_A_AN = re.compile(r"(^| )a ([aeiou])")
+
+
+def _fillings(t: Template, lex: Lexicon) -> Iterator[dict[str, Word]]:
+    """Slot fillings in lexicon order (first slot varies slowest); no word twice in a group."""
+    names = list(t.slots)
+    for combo in itertools.product(*(lex.words(t.slots[s]) for s in names)):
+        filling = dict(zip(names, combo))
+        if all(len({filling[s].surface for s in g}) == len(g) for g in t.distinct):
+            yield filling
+
+
+def realise(t: Template, filling: dict[str, Word], lex: Lexicon) -> str:
+    """The surface string: plural-only nouns take their singular form right after a singular
+    determiner ("a pair of binoculars"), then "a" becomes "an" before a vowel."""
+    parts = SLOT.split(t.surface)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out.append(part)
+            continue
+        word = filling[part]
+        # as in AmP, only a determiner that is the whole preceding literal forces the
+        # singular: "a pair of binoculars" but "with the binoculars"
+        singular = word.singular and parts[i - 1].strip() in lex.singular_after
+        out.append(word.singular if singular else word.surface)
+    text = " ".join("".join(out).split())
+    return _A_AN.sub(r"\1an \2", text)
+
+
+def render_lf(lf: str, fmt: str, canonical: bool = False) -> str:
+    """FOL as filled in (AmP's zero-shot files) or canonical; Lisp always canonical, as in
+    AmP's Lisp files."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    if fmt == "fol" and not canonical:
+        return lf
+    return logic.canonical_form(lf, "fol", to=fmt)
+
+
+def template_rows(fam: Family, t: Template, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:
+    """The rows of one template of a family, in enumeration order."""
+    lex = lexicon()
+    tags = t.tags
+    for filling in _fillings(t, lex):
+        surface = realise(t, filling, lex)
+        bindings = {s: w.lf for s, w in filling.items()}
+        for idx, lf_template in enumerate(t.lfs):
+            yield {
+                "surface": surface,
+                "lf": render_lf(lf_template.format(**bindings), fmt, canonical),
+                "unfilled_template": lf_template,
+                "template_tags": list(tags),
+                "var_bindings": dict(bindings),
+                "template_idx": idx,
+                "type": fam.type,
+            }
+
+
+def family_rows(fam: Family, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:
+    """All rows of one family; for an ambiguous family the LF0 and LF1 rows of one utterance
+    are adjacent."""
+    for t in fam.templates:
+        yield from template_rows(fam, t, fmt, canonical)
+
+
+def resolve(name: str) -> list[Family]:
+    """Families for a CLI/API type name: a family name, an AmP type (scope_reverse), or 'all'."""
+    fams = families()
+    if name == "all":
+        return list(fams.values())
+    if name in fams:
+        return [fams[name]]
+    by_type = [f for f in fams.values() if f.type == name and f.ambiguous]
+    if by_type:
+        return by_type
+    raise ValueError(f"unknown AmP type {name!r}; expected 'all' or one of {sorted(fams)}")
+
+
+def generate(type: str = "all", fmt: str = "fol", ambiguous_only: bool = False,
+             canonical: bool = False) -> Iterator[dict]:
+    """Rows for `type`: an ambiguous type brings its zero-shot ingredient families along
+    (unless `ambiguous_only`); a family name gives that family; 'all' gives every family."""
+    selected = resolve(type)
+    if type != "all" and not ambiguous_only:
+        for fam in list(selected):
+            selected += [families()[n] for n in fam.zeroshot if families()[n] not in selected]
+    for fam in selected:
+        if ambiguous_only and not fam.ambiguous:
+            continue
+        yield from family_rows(fam, fmt, canonical)
+
+
+def pairs(type: str, fmt: str = "fol", canonical: bool = False) -> list[dict]:
+    """One record per ambiguous utterance: `{surface, lf0, lf1, type, name, row0, row1,
+    template}` (`template`: the Template it was made from, which declares its zero-shot
+    ingredients)."""
+    out = []
+    for fam in resolve(type):
+        if not fam.ambiguous:
+            continue
+        for t in fam.templates:
+            rows = template_rows(fam, t, fmt, canonical)
+            for r0, r1 in zip(rows, rows):
+                out.append({"surface": r0["surface"], "lf0": r0["lf"], "lf1": r1["lf"],
+                            "type": fam.type, "name": fam.name, "row0": r0, "row1": r1,
+                            "template": t})
+    return out
+
+
+def vocabulary() -> dict[str, list[str]]:
+    """Predicates (by arity) and constants of every LF the templates can produce, for
+    `logic.closed_grammar`: each LF template is parsed once with its slots as markers."""
+    lex = lexicon()
+    unary: set[str] = set()
+    binary: set[str] = set()
+    consts: set[str] = set()
+    for fam in families().values():
+        for t in fam.templates:
+            for lf in t.lfs:
+                marked = re.sub(r"\{(\w+)\}\(", r"slot_\1(", lf)
+                marked = SLOT.sub(r"SLOT_\1", marked)
+                for atom in _atoms(logic.parse(marked, "fol")):
+                    slot = atom.pred[len("slot_"):] if atom.pred.startswith("slot_") else None
+                    preds = [w.lf for w in lex.words(t.slots[slot])] if slot else [atom.pred]
+                    (unary if len(atom.args) == 1 else binary).update(preds)
+                    for arg in atom.args:
+                        if isinstance(arg, logic.Const):
+                            name = arg.name
+                            if name.startswith("SLOT_"):
+                                consts.update(w.lf for w in lex.words(t.slots[name[len("SLOT_"):]]))
+                            else:
+                                consts.add(name)
+    return {"unary": sorted(unary), "binary": sorted(binary), "constants": sorted(consts)}
+
+
+def _atoms(f: logic.Formula) -> Iterator[logic.Atom]:
+    match f:
+        case logic.Atom():
+            yield f
+        case logic.Quant(body=body):
+            yield from _atoms(body)
+        case logic.And(children) | logic.Or(children):
+            for c in children:
+                yield from _atoms(c)

@@ -1,0 +1,60 @@
+"""Zero-shot ingredients, as the AmP paper builds them (appendix A.2): for one ambiguous item,
+the unambiguous sentences its template declares (`ingredients:` in templates/<type>.yaml),
+filled with the item's own words (its `var_bindings`), each with its LF.
+
+Together they hold every piece either reading is composed of, and no example of the
+ambiguous construction: `check_ingredients` raises when one would show it."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from ambit import logic
+
+from .generate import realise
+from .spec import SpecError, Template, Word, lexicon
+
+
+@cache
+def _words_by_lf(cls: str) -> dict[str, Word]:
+    """A lexicon class's words by LF symbol (`picked_up` -> "picked up"), to read bindings back."""
+    return {w.lf: w for w in lexicon().words(cls)}
+
+
+def item_ingredients(template: Template, bindings: dict[str, str], rng: random.Random) -> list[tuple[str, str]]:
+    """(surface, FOL LF) of each ingredient of an item made from `template` with `bindings`
+    (slot -> LF symbol), in declaration order. A slot the test sentence lacks (bound's `vp3`)
+    gets one word of its class that the item does not use, chosen with `rng`, the same word in
+    every ingredient that names it."""
+    lex = lexicon()
+    if not template.ingredients:
+        raise SpecError(f"template {template.surface!r} declares no zero-shot ingredients")
+    filling = {s: _words_by_lf(template.slots[s])[lf] for s, lf in bindings.items()}
+    used = {w.surface for w in filling.values()}
+    out = []
+    for ing in template.ingredients:
+        for slot, cls in ing.slots.items():
+            if slot not in filling:
+                choices = [w for w in lex.words(cls) if w.surface not in used]
+                if not choices:
+                    raise SpecError(f"ingredient {ing.surface!r}: no word of {cls!r} left for {slot!r}")
+                filling[slot] = rng.choice(choices)
+                used.add(filling[slot].surface)
+        words = {s: filling[s] for s in ing.slots}
+        lf = ing.lfs[0].format(**{s: w.lf for s, w in words.items()})
+        out.append((realise(ing, words, lex), lf))
+    return out
+
+
+def check_ingredients(demos: list[tuple[str, str]], readings: tuple[str, str],
+                      utterances: frozenset[str]) -> None:
+    """Raise SpecError unless every ingredient's LF parses, no ingredient is an utterance of
+    the ambiguous type (`utterances`), and none has either reading of the item (`readings`,
+    FOL) as its LF, compared by canonical form."""
+    own = {logic.canonical_form(lf) for lf in readings}
+    for surface, lf in demos:
+        if surface in utterances:
+            raise SpecError(f"ingredient {surface!r} is an example of the ambiguous construction")
+        if logic.canonical_form(logic.parse(lf, "fol")) in own:
+            raise SpecError(f"ingredient {surface!r} has a reading of the test sentence: {lf}")

@@ -1,0 +1,58 @@
+"""Parse RADD benchmark JSONL rows into `RaddInstance`s (the prompt itself is read by
+`logic/radd/parse.py`, re-exported here as `parse_prompt`).
+
+Nothing is skipped silently: a row that fits no phrasing in `logic/radd/pairs.yaml` raises
+`RaddParseError` naming the file and line it came from.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterator
+
+from ambit.logic.radd.instance import RaddInstance, RaddParseError
+from ambit.logic.radd.parse import parse_prompt
+from ambit.logic.radd.phrasings import PROMPT_STYLES
+
+__all__ = ["iter_jsonl", "load_jsonl", "parse_prompt", "parse_row"]
+
+
+def parse_row(row: dict[str, Any], source: str | None = None) -> RaddInstance:
+    """A benchmark row (`messages`, `label_nr`, `label_name`, ...) as an instance; the label must
+    name the option that spells out `label_name`."""
+    messages = row.get("messages")
+    if not messages or not isinstance(messages[0], str):
+        raise RaddParseError("row has no messages[0]")
+    inst = parse_prompt(messages[0], source=source)
+    if style := row.get("prompt_style"):
+        if style != inst.prompt_style and messages[1:] != PROMPT_STYLES.get(style, [None])[1:]:
+            raise RaddParseError(f"prompt_style {style!r} does not match the prompt's instruction")
+    label_nr, label_name = row.get("label_nr"), row.get("label_name")
+    if label_nr is not None:
+        label_nr = int(label_nr)
+        reading = next((o.reading for o in inst.options if o.number == label_nr), None)
+        if reading is None or (label_name is not None and label_name != reading):
+            raise RaddParseError(f"label {label_nr}/{label_name} disagrees with the options' readings")
+        label_name = reading
+    return replace(inst, label_nr=label_nr, label_name=label_name)
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[RaddInstance, dict[str, Any]]]:
+    """(instance, raw row) per line; errors name `path:line`."""
+    path = Path(path)
+    with path.open(encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{lineno}"
+            try:
+                row = json.loads(line)
+                yield parse_row(row, source=where), row
+            except (RaddParseError, json.JSONDecodeError, KeyError, TypeError) as e:
+                raise RaddParseError(f"{where}: {e}") from e
+
+
+def load_jsonl(path: str | Path) -> list[RaddInstance]:
+    return [inst for inst, _ in iter_jsonl(path)]

@@ -1,0 +1,146 @@
+"""`ambit logic canon|check|equiv|entails ...`: the logic layer on the command line.
+
+Formats: fol and lisp (AmP's logical forms), folio (Unicode, as in FOLIO), nltk (nltk.sem.logic)
+and tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files).
+
+  canon  [--from FORMAT] [--to FORMAT] [--vars amp|v] [--max-chars 4096]
+         one LF per line on stdin -> its canonical form per line on stdout, same order; a line
+         that fails to parse: a message on stderr (line number, position), an empty line in its
+         place, and exit status 2 at the end. Only fol and lisp are canonicalised; the other
+         formats are converted as they are (into fol/lisp only what fits AmP's fragment).
+  check  FILE.jsonl --field lf --format FORMAT [--max-chars 4096]
+         parses every row; prints parsed / failed counts and the first failures. An LF longer
+         than --max-chars (default: the server's limit, 4,096) fails; a file with no rows is an
+         error (exit 1). A string that fails in one of AmP's formats but parses in the other
+         says so ("this looks like FOL: pass --format fol").
+  equiv  A B [--format fol|lisp] | --jsonl          AmP's formats (ambit/logic/equivalence_cli.py)
+  equiv  A B --from folio|nltk|tptp | --from ... --jsonl
+  entails --from folio|nltk|tptp --premises FILE --conclusion TEXT | --from ... --jsonl
+  entails --from tptp PROBLEM.p [--tptp-root DIR]   roles read: axioms, hypotheses, one conjecture
+         full first-order logic: proofs and checked countermodels (ambit/logic/fol_cli.py).
+  equiv and entails take --time-limit SECONDS, --inferences N and --max-chars N; an answer over
+  budget is UNKNOWN with its reason (time_limit, inference_limit, memory_limit, domain_limit,
+  outside_fragment). `ambit logic COMMAND --help` for every option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+
+from . import LFParseError, parse
+from .errors import RenderError
+from .parse import DIALECTS, FORMATS
+from .render import render
+from .cli_common import DEFAULT_MAX_CHARS, explain, positive_chars
+
+
+def _canon(argv: list[str]) -> int:
+    from .canonical import VAR_MODES, canonical_string
+
+    ap = argparse.ArgumentParser(prog="ambit logic canon", description="Canonicalise LFs, one per line on stdin.")
+    ap.add_argument("--from", dest="src", choices=DIALECTS, default="fol", help="input format (default fol)")
+    ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")
+    ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
+    ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
+                    help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
+    args = ap.parse_args(argv)
+    failed = 0
+    out = sys.stdout
+    for lineno, line in enumerate(sys.stdin, start=1):
+        text = line.rstrip("\r\n")
+        dst = args.dst or args.src
+        if len(text) > args.max_chars:
+            failed += 1
+            print(f"line {lineno}: {len(text)} characters, over --max-chars {args.max_chars}", file=sys.stderr)
+            out.write("\n")
+            continue
+        try:
+            f = parse(text, args.src)
+            amp = args.src in FORMATS and dst in FORMATS
+            out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
+        except LFParseError as e:
+            failed += 1
+            hint = explain(e, text, args.src, "--from")
+            print(f"line {lineno}: {hint}", file=sys.stderr)
+            out.write("\n")
+        except RenderError as e:
+            failed += 1
+            print(f"line {lineno}: {e}", file=sys.stderr)
+            out.write("\n")
+    out.flush()
+    return 2 if failed else 0
+
+
+def _check(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="ambit logic check", description="Parse every row of a JSONL file.")
+    ap.add_argument("file")
+    ap.add_argument("--field", default="lf", help="the JSON field holding the LF (default lf)")
+    ap.add_argument("--format", choices=DIALECTS, default="fol", help="LF format (default fol)")
+    ap.add_argument("--show", type=int, default=5, help="how many failures to print (default 5)")
+    ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
+                    help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
+    args = ap.parse_args(argv)
+    ok = 0
+    failures: list[str] = []
+    try:
+        fh = open(args.file, encoding="utf-8")
+    except OSError as e:
+        print(f"cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    with fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                text = row[args.field]
+                if isinstance(text, str) and len(text) > args.max_chars:
+                    failures.append(f"{args.file}:{lineno}: field {args.field!r}: {len(text)} characters, "
+                                    f"over --max-chars {args.max_chars}")
+                    continue
+                parse(text, args.format)
+                ok += 1
+            except json.JSONDecodeError as e:
+                failures.append(f"{args.file}:{lineno}: not JSON ({e.msg} at character {e.pos + 1})")
+            except (KeyError, TypeError):
+                failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
+            except LFParseError as e:
+                failures.append(f"{args.file}:{lineno}: field {args.field!r}: "
+                                f"{explain(e, text, args.format, '--format')}")
+    if not ok and not failures:
+        print(f"{args.file}: no rows to check (the file is empty or blank)", file=sys.stderr)
+        return 1
+    print(f"parsed: {ok}  failed: {len(failures)}")
+    for f in failures[: args.show]:
+        print(f)
+    return 2 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if argv else 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "canon":
+        return _canon(rest)
+    if cmd == "check":
+        return _check(rest)
+    if cmd == "entails" or (cmd == "equiv" and any(a == "--from" or a.startswith("--from=") for a in rest)):
+        from .fol_cli import main as fol_main
+
+        return fol_main(argv)
+    if cmd == "equiv":
+        from .equivalence_cli import main as equiv_main
+
+        return equiv_main(argv)
+    print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends quietly
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Grammar-constrained decoding: beam search and sampling, behind one `Decoder` per model.
+
+`Decoder` builds the call's constraint (`grammar.GrammarConstraint` from the `.lark` grammar,
+or `constraint.NullConstraint` when unconstrained) and hands it to the search loop
+(`beam.BeamSearch`, `sampling.Sampler`), which sees only the constraint interface of
+`constraint.py`. Each call returns its hypotheses with its own statistics (`Decoded`), so one
+`Decoder` serves concurrent calls from several threads.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+from ambit.server.hypothesis import (
+    DecodeCancelled,
+    Decoded,
+    DecodeStats,
+    Hypothesis,
+    StatsClock,
+    check_cancel,
+)
+from ambit.server.values import grammar_with_lead, split_lead
+
+from .beam import BeamSearch
+from .constraint import Constraint, NullConstraint
+from .grammar import GrammarConstraint, GrammarTables
+from .loading import LoadedModel
+from .sampling import Sampler
+
+__all__ = ["DecodeCancelled", "Decoded", "DecodeStats", "Decoder", "Hypothesis", "grammar_with_lead", "split_lead"]
+
+
+class Decoder:
+    """Constrained beam search and sampling for one loaded model (thread-safe: per-call state
+    lives in the search objects; the grammar tables are shared and locked)."""
+
+    def __init__(self, lm: LoadedModel, topk_margin: int = 8, eager_masks: bool | None = None) -> None:
+        """`eager_masks`: beam search computes every step's full masks while the forward pass runs
+        (default: on an accelerator; see `beam.py`); the hypotheses are the same either way."""
+        self.lm = lm
+        self.topk_margin = topk_margin
+        self.eager_masks = eager_masks
+        self.tables = GrammarTables(lm)
+
+    def constraint(self, fmt: str, grammar: str | None, lead: str, *, constrained: bool = True,
+                   check_scope: bool = True, canonical: bool = True) -> Constraint:
+        """The constraint of one call: `grammar` (default: `fmt`'s grammar) after `lead`, or none."""
+        if not constrained:
+            return NullConstraint()
+        if grammar is None:
+            from ambit.logic import grammar_text
+
+            grammar = grammar_text(fmt)
+        return GrammarConstraint(self.tables, grammar, lead, fmt if check_scope else None, canonical)
+
+    def beam_search(
+        self,
+        prompt: str,
+        fmt: str = "fol",
+        beam: int = 5,
+        max_tokens: int = 128,
+        grammar: str | None = None,
+        *,
+        constrained: bool = True,
+        check_scope: bool = True,
+        early_stop: bool = True,
+        lead: str | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        deadline: float | None = None,
+    ) -> Decoded:
+        """The `beam` best LFs (finished first, by score); `deadline` is a `time.monotonic()` value.
+
+        `constrained=False` is plain beam search (the null constraint: no grammar, no canonical
+        filter), the benchmark's baseline; `early_stop=False` runs to `max_tokens` while paths
+        live (equal step counts for timing); `check_scope=False` allows unbound variables (a
+        custom grammar that is neither FOL nor Lisp).
+        """
+        clock = StatsClock()
+        core, lead_ = split_lead(prompt)
+        lead = lead_ if lead is None else lead
+        self.tables.lltokenizer()  # built once per model, not counted as a step's cost
+        with clock.grammar():
+            constraint = self.constraint(fmt, grammar, lead, constrained=constrained, check_scope=check_scope)
+        search = BeamSearch(self.lm, self.tables.text, constraint, lead, beam, self.topk_margin, clock,
+                            self.eager_masks)
+        hyps = search.run(self.lm.encode(core), max_tokens, early_stop, lambda: check_cancel(should_stop, deadline))
+        return Decoded(hyps, clock.freeze())
+
+    def sample(
+        self,
+        prompt: str,
+        n: int,
+        fmt: str = "fol",
+        temperature: float = 1.0,
+        top_p: float = 1.0,
+        max_tokens: int = 128,
+        grammar: str | None = None,
+        seed: int | None = None,
+        *,
+        constrained: bool = True,
+        check_scope: bool = True,
+        lead: str | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        deadline: float | None = None,
+    ) -> Decoded:
+        """`n` LFs sampled from the model restricted to the grammar (temperature, nucleus top-p).
+
+        The reported probabilities are the model's own (temperature 1, not renormalised), as in
+        beam search; the sampled token paths are not forced to be canonical. A token that
+        would leave a variable unbound is struck out and the row resampled.
+        """
+        clock = StatsClock()
+        gen = torch.Generator(device="cpu")
+        if seed is not None:
+            gen.manual_seed(seed)
+        else:
+            gen.seed()
+        core, lead_ = split_lead(prompt)
+        lead = lead_ if lead is None else lead
+        constraint = self.constraint(fmt, grammar, lead, constrained=constrained, check_scope=check_scope,
+                                     canonical=False)
+        sampler = Sampler(self.lm, self.tables.text, constraint, lead, gen, clock)
+        hyps = sampler.run(self.lm.encode(core), n, temperature, top_p, max_tokens,
+                           lambda: check_cancel(should_stop, deadline))
+        return Decoded(hyps, clock.freeze())

@@ -1,0 +1,202 @@
+"""The model side of the server, behind one small interface (`ModelBackend`).
+
+It adapts `server.engine` (load_model, Scorer, Decoder) to what the servicer needs, so the
+servicer never touches torch, and tests can hand `serve()` any object with the same methods.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable
+
+log = logging.getLogger("ambit.server.model")
+
+
+class DecodeStopped(RuntimeError):
+    """Decoding stopped because `should_stop()` turned true (deadline passed, client gone)."""
+
+
+class ContextTooLong(ValueError):
+    """A prompt (with what is scored or generated after it) longer than the model's context."""
+
+    def __init__(self, prompt_tokens: int, extra_tokens: int, context: int) -> None:
+        super().__init__(f"{prompt_tokens} prompt tokens + {extra_tokens} more is longer than the model's "
+                         f"context of {context} tokens")
+        self.prompt_tokens, self.extra_tokens, self.context = prompt_tokens, extra_tokens, context
+
+
+@dataclass(frozen=True)
+class DecodeParams:
+    """Validated decoding options (defaults filled in by the servicer)."""
+
+    strategy: str  # "beam" | "sample"
+    k: int  # beam size or number of samples
+    temperature: float
+    top_p: float
+    max_tokens: int
+    seed: int
+
+
+class ModelBackend:
+    """A loaded language model with a scorer and a grammar-constrained decoder."""
+
+    def __init__(self, lm: Any) -> None:
+        from ambit.server.engine import Decoder
+
+        self.lm = lm
+        self.kind = str(getattr(lm, "kind", "causal"))
+        self.scorer = scorer_for(lm, self.kind)
+        self.decoder = Decoder(lm) if self.kind == "causal" else None
+
+    @classmethod
+    def load(cls, spec: str | None = None, device: str | None = None, dtype: str | None = None) -> "ModelBackend":
+        from ambit.server.engine import load_model
+
+        return cls(load_model(spec=spec, device=device, dtype=dtype))
+
+    def info(self) -> dict:
+        lm = self.lm
+        return {
+            "model_id": str(getattr(lm, "model_id", "")),
+            "device": str(getattr(lm, "device", "")),
+            "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
+            "vocab_size": int(getattr(lm, "vocab_size", 0) or 0),
+            "kind": self.kind,
+        }
+
+    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
+        """Scores for several (prompt, candidates) items in one engine call. Items with the same
+        prompt are merged (one prompt pass for all their candidates), then split again, with
+        `min_prob_renorm` renormalised over each item's own candidates."""
+        merged: dict[str, list[str]] = {}
+        slots: list[tuple[str, int]] = []  # (prompt, offset of the item's candidates)
+        for prompt, cands in items:
+            group = merged.setdefault(prompt, [])
+            slots.append((prompt, len(group)))
+            group.extend(cands)
+        results = dict(zip(merged, self.scorer.score_batch(list(merged.items()), end_marker=end_marker)))
+        out = []
+        for (prompt, offset), (_, cands) in zip(slots, items):
+            scores = [dataclasses.replace(s) for s in results[prompt][offset : offset + len(cands)]]
+            total = sum(s.min_prob for s in scores)
+            for s in scores:
+                s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)
+            out.append(scores)
+        return out
+
+    def decode(
+        self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None, should_stop: Callable[[], bool]
+    ) -> list[Any]:
+        """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
+        from ambit.server.engine import DecodeCancelled
+
+        if self.decoder is None:
+            raise ValueError(f"constrained decoding needs a causal model; this one is {self.kind}")
+        if params.strategy == "beam":
+            fn = self.decoder.beam_search
+            kwargs = dict(fmt=fmt, beam=params.k, max_tokens=params.max_tokens, grammar=grammar)
+        else:
+            fn = self.decoder.sample
+            kwargs = dict(
+                n=params.k, fmt=fmt, temperature=params.temperature, top_p=params.top_p,
+                max_tokens=params.max_tokens, grammar=grammar, seed=params.seed,
+            )
+        try:
+            return fn(prompt, should_stop=should_stop, **kwargs).hypotheses
+        except DecodeCancelled as e:
+            raise DecodeStopped(str(e)) from None
+
+
+    # -- free-text generation (issue 20) ---------------------------------------------------
+    def generate(self, turns: list[tuple[str, str]], params: "GenerateParams",
+                 should_stop: Callable[[], bool]) -> Any:
+        """The model's reply (an engine `Generation`) to `turns` ((role, content) pairs);
+        raises DecodeStopped once should_stop() is true."""
+        from ambit.server.engine import DecodeCancelled
+        from ambit.server.engine.generate import ChatTurn, generate
+
+        if self.kind == "masked":
+            raise ValueError("a masked model does not generate text: use ScoreCandidates (masked scoring)")
+        try:
+            return generate(self.lm, [ChatTurn(r, c) for r, c in turns], params.max_new_tokens,
+                            use_chat_template=params.use_chat_template, temperature=params.temperature,
+                            top_p=params.top_p, seed=params.seed, should_stop=should_stop)
+        except DecodeCancelled as e:
+            raise DecodeStopped(str(e)) from None
+
+    # -- context length (issue 26): too long a request is the caller's error, not an IndexError
+    def context_length(self) -> int | None:
+        """Most tokens the model can attend over (None: no fixed limit, e.g. relative positions)."""
+        config = getattr(getattr(self.lm, "model", None), "config", None)
+        for name in ("max_position_embeddings", "n_positions", "n_ctx"):
+            value = getattr(config, name, None)
+            if isinstance(value, int) and value > 0:
+                return value
+        return None
+
+    def check_context(self, text: str, extra_tokens: int) -> None:
+        """ContextTooLong when `text`'s tokens plus `extra_tokens` (candidates, new tokens)
+        exceed the model's context."""
+        limit = self.context_length()
+        if limit is None:
+            return
+        tokens = len(self.lm.encode(text))
+        if tokens + extra_tokens > limit:
+            raise ContextTooLong(tokens, extra_tokens, limit)
+
+    def has_chat_template(self) -> bool:
+        from ambit.server.engine.generate import has_chat_template
+
+        return has_chat_template(self.lm)
+
+
+def scorer_for(lm: Any, kind: str) -> Any:
+    """The engine scorer of the model's family (`server/engine/kinds.py`)."""
+    from ambit.server.engine import Scorer
+    from ambit.server.engine.masked import MaskedScorer
+    from ambit.server.engine.seq2seq import Seq2SeqScorer
+
+    return {"causal": Scorer, "seq2seq": Seq2SeqScorer, "masked": MaskedScorer}[kind](lm)
+
+
+@dataclass(frozen=True)
+class GenerateParams:
+    """Validated generation options: greedy when temperature is 0."""
+
+    max_new_tokens: int
+    use_chat_template: bool
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int = 0
+
+
+# -- backend selection (issue 24) ----------------------------------------------------------
+def load_backend(spec: str | None = None, device: str | None = None, dtype: str | None = None,
+                 remote: Any = None) -> Any:
+    """The backend of a model spec: `openai:<MODEL>@<BASE_URL>` is a model served elsewhere
+    (`server.remote`, probed now: a bad key or unknown model fails here; `remote` is its
+    `RemoteOptions`); anything else loads into the embedded engine."""
+    from ambit.server.remote import RemoteOptions, is_remote
+
+    if is_remote(spec):
+        from ambit.server.remote.backend import RemoteBackend
+
+        if device or dtype:
+            raise ValueError("--device and --dtype do not apply to a remote model (the endpoint chooses)")
+        return RemoteBackend.load(spec, remote if remote is not None else RemoteOptions())
+    return ModelBackend.load(spec, device=device, dtype=dtype)
+
+
+def worker_for(backend: Any, max_batch: int, max_wait_s: float, max_queue: int) -> Any:
+    """The model worker: concurrent requests for a remote backend (up to its --max-concurrency),
+    the one batching model thread (`server.batcher.ModelWorker`) for the embedded engine."""
+    from ambit.server.batcher import ModelWorker
+
+    concurrency = getattr(backend, "max_concurrency", None)
+    if concurrency:
+        from ambit.server.remote.worker import ConcurrentWorker
+
+        return ConcurrentWorker(backend, concurrency, max_queue)
+    return ModelWorker(backend, max_batch, max_wait_s, max_queue)

@@ -1,0 +1,248 @@
+"""`RemoteBackend`: the server's `ModelBackend` interface over an OpenAI-compatible endpoint.
+
+- Scores: `/completions` with `echo` + `logprobs` returns a log-probability for every prompt
+  token; the candidate's targets are the tokens that end past the prompt (in the merge case the
+  first one carries a prompt character, as in `server.engine.scorer`), all scored, the first
+  included. One request per prompt carries all its candidates (`prompt` as a list).
+- Decoding: constrained by the `.lark` grammar (with the lead in front, as the engine's) where
+  the endpoint takes `structured_outputs`; elsewhere unconstrained, cut at the line end, and each
+  output is parsed downstream (a string that does not parse is counted as such). A chat-only
+  endpoint decodes through `/chat/completions` (the prompt as one user turn, the reply's first
+  line), unconstrained, without token log-probabilities. Beams from
+  `use_beam_search` where there is no grammar (vLLM's beam search ignores `structured_outputs`
+  and `stop`); with a grammar, without beam search, or through chat, the greedy path then k-1
+  samples.
+- Generation: `/chat/completions` (the endpoint applies the chat template) or `/completions`
+  with the turns joined as plain text.
+Every call that needs a capability the endpoint lacks raises `CapabilityMissing` first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+from ambit.server.model import DecodeStopped
+
+from . import capabilities as C
+from . import stopping
+from .capabilities import Capabilities
+from .errors import CapabilityMissing
+from .http import Endpoint
+from .spec import RemoteOptions, RemoteSpec, parse_spec
+
+PLAIN_SEPARATOR = "\n\n"  # as server.engine.generate joins turns without a chat template
+
+
+class RemoteBackend:
+    """A model served elsewhere; `capabilities` were probed when it was made (`load`)."""
+
+    kind = "causal"
+
+    def __init__(self, endpoint: Endpoint, caps: Capabilities) -> None:
+        self.endpoint = endpoint
+        self.capabilities = caps
+        self.max_concurrency = endpoint.options.max_concurrency
+
+    @classmethod
+    def load(cls, spec: str | RemoteSpec, options: RemoteOptions = RemoteOptions()) -> "RemoteBackend":
+        """Probe the endpoint (a bad key or an unknown model fails here, at start-up)."""
+        ep = Endpoint(parse_spec(spec) if isinstance(spec, str) else spec, options)
+        return cls(ep, C.probe(ep))
+
+    # -- what GetModelInfo and run.json report -------------------------------------------
+    def info(self) -> dict:
+        return {"model_id": self.endpoint.spec.spec, "device": "remote", "dtype": "", "vocab_size": 0,
+                "kind": self.kind, "remote": self.report}
+
+    def report(self) -> dict:
+        """Endpoint, model, capabilities and the counters so far (never the key)."""
+        return {"base_url": self.endpoint.spec.base_url, "model": self.endpoint.spec.model,
+                "capabilities": self.capabilities.listed(), "max_concurrency": self.max_concurrency,
+                **self.endpoint.snapshot()}
+
+    def has_chat_template(self) -> bool:
+        return C.CHAT in self.capabilities
+
+    # -- scoring ---------------------------------------------------------------------------
+    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
+        self.capabilities.require(C.PROMPT_LOGPROBS, "forced-decode scoring (Score, AmP FDM/FIM, likelihood ranking)")
+        if end_marker:
+            raise CapabilityMissing("end-marker scores need the full next-token distribution, which an "
+                                    "OpenAI-compatible endpoint does not return; provided by the embedded engine")
+        if len(items) == 1:
+            return [self._score(*items[0])]
+        should_stop = stopping.current()  # the caller's, on the pool's threads too
+
+        def one(item: tuple[str, list[str]]) -> list[Any]:
+            with stopping.stop_when(should_stop):
+                return self._score(*item)
+
+        with ThreadPoolExecutor(max_workers=min(len(items), self.max_concurrency)) as pool:
+            return list(pool.map(one, items))
+
+    def _score(self, prompt: str, candidates: list[str]) -> list[Any]:
+        from ambit.server.values import renormalise
+
+        if not prompt:
+            raise ValueError("prompt: an endpoint returns no log-probability for the first token; "
+                             "scoring needs a non-empty prompt")
+        texts = [prompt + c for c in candidates]
+        r = self.endpoint.post("/completions", {
+            "prompt": texts, "max_tokens": self.capabilities.echo_max_tokens, "echo": True, "logprobs": 1,
+            "temperature": 0})
+        choices = sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0))
+        if len(choices) != len(texts):
+            raise ValueError(f"the endpoint answered {len(choices)} choices for {len(texts)} candidates")
+        out = [_candidate_score(c, len(prompt), text, ch.get("logprobs") or {})
+               for c, text, ch in zip(candidates, texts, choices)]
+        renormalise(out)
+        return out
+
+    # -- constrained decoding ----------------------------------------------------------------
+    def decode(self, prompt: str, fmt: str, params: Any, grammar: str | None,
+               should_stop: Callable[[], bool]) -> list[Any]:
+        """Hypotheses for `prompt`, best first (`params`: a server.model.DecodeParams)."""
+        from ambit.logic import grammar_text
+        from ambit.server.values import grammar_with_lead, split_lead
+
+        core, lead = split_lead(prompt)
+        k, beams = params.k, params.strategy == "beam"
+        if C.COMPLETIONS not in self.capabilities:
+            return self._decode_chat(core, params, should_stop)
+        base: dict[str, Any] = {"prompt": core, "max_tokens": params.max_tokens, "logprobs": 1, "stop": ["\n"]}
+        constrained = C.GRAMMAR in self.capabilities
+        if constrained:
+            base["structured_outputs"] = {"grammar": grammar_with_lead(grammar or grammar_text(fmt), lead)}
+        if beams and k > 1 and not constrained and C.BEAM_SEARCH in self.capabilities:
+            # vLLM's beam search ignores structured_outputs and stop: beams only where there is no grammar
+            requests = [{**base, "n": k, "use_beam_search": True, "temperature": 0}]
+        else:
+            requests = self._greedy_then_samples(base, params)
+        return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead))
+
+    def _decode_chat(self, core: str, params: Any, should_stop: Callable[[], bool]) -> list[Any]:
+        """A chat-only endpoint: the prompt as one user turn, unconstrained; the reply's first
+        non-empty line is the hypothesis (parsed downstream; one that does not parse is counted)."""
+        base = {"messages": [{"role": "user", "content": core}], "max_tokens": params.max_tokens}
+        return self._hypotheses("/chat/completions", self._greedy_then_samples(base, params), should_stop,
+                                _chat_hypothesis)
+
+    def _greedy_then_samples(self, base: dict[str, Any], params: Any) -> list[dict[str, Any]]:
+        """Beams: the greedy path first (deterministic), then k-1 samples for the other places;
+        sampling: k samples."""
+        k = params.k
+        if params.strategy == "beam":
+            requests = [{**base, "n": 1, "temperature": 0}]
+            if k > 1:
+                self.capabilities.require(C.N_SAMPLES, f"{k} beams (from beam search or n samples)")
+                requests.append({**base, "n": k - 1, "temperature": 1.0, "seed": params.seed})
+            return requests
+        if k > 1:
+            self.capabilities.require(C.N_SAMPLES, f"{k} samples")
+        return [{**base, "n": k, "temperature": params.temperature, "top_p": params.top_p, "seed": params.seed}]
+
+    def _hypotheses(self, path: str, requests: list[dict[str, Any]], should_stop: Callable[[], bool],
+                    hypothesis: Callable[[dict], Any]) -> list[Any]:
+        """The distinct hypotheses of `requests`' choices (the best score of each text), best first."""
+        hyps: dict[str, Any] = {}
+        for body in requests:
+            if should_stop():
+                raise DecodeStopped("decoding stopped: request cancelled")
+            with stopping.stop_when(should_stop):
+                r = self.endpoint.post(path, body)
+            for ch in sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0)):
+                h = hypothesis(ch)
+                if h.text not in hyps or hyps[h.text].score < h.score:
+                    hyps[h.text] = h
+        return sorted(hyps.values(), key=lambda h: -h.score)
+
+    # -- free-text generation ------------------------------------------------------------------
+    def generate(self, turns: list[tuple[str, str]], params: Any, should_stop: Callable[[], bool]) -> Any:
+        """The reply (an engine `Generation`) to (role, content) turns (`params`: GenerateParams);
+        its request is dropped once `should_stop()` turns true (`stopping.Abandoned`)."""
+        with stopping.stop_when(should_stop):
+            return self._generate(turns, params)
+
+    def _generate(self, turns: list[tuple[str, str]], params: Any) -> Any:
+        from ambit.server.values import Generation
+
+        t0 = time.perf_counter()
+        sampling = {"temperature": params.temperature}
+        if params.temperature > 0:
+            sampling.update(top_p=params.top_p, seed=params.seed)
+        if params.use_chat_template:
+            self.capabilities.require(C.CHAT, "chat generation (Generate with the chat template, RADD/implicature generate)")
+            messages = [{"role": r, "content": c} for r, c in turns]
+            r = self.endpoint.post("/chat/completions", {"messages": messages, "max_tokens": params.max_new_tokens,
+                                                         **sampling})
+            ch = (r.get("choices") or [{}])[0]
+            text, shown = (ch.get("message") or {}).get("content") or "", json.dumps(messages, ensure_ascii=False)
+        else:
+            self.capabilities.require(C.COMPLETIONS, "plain-text generation (Generate without the chat template)")
+            shown = PLAIN_SEPARATOR.join(c for _, c in turns)
+            r = self.endpoint.post("/completions", {"prompt": shown, "max_tokens": params.max_new_tokens, **sampling})
+            ch = (r.get("choices") or [{}])[0]
+            text = ch.get("text") or ""
+        usage = r.get("usage") or {}
+        finish = "stop" if ch.get("finish_reason") == "stop" else "length"
+        return Generation(text, shown, bool(params.use_chat_template), int(usage.get("prompt_tokens") or 0),
+                          int(usage.get("completion_tokens") or 0), finish, time.perf_counter() - t0)
+
+
+def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> Any:
+    """The engine's `CandidateScore` of one echoed `prompt + candidate`: the targets are the tokens
+    that end past the prompt (generated tokens, when max_tokens was 1, are dropped)."""
+    from ambit.server.values import CandidateScore
+
+    tokens, lps, offsets = lp.get("tokens") or [], lp.get("token_logprobs") or [], lp.get("text_offset") or []
+    if not (len(tokens) == len(lps) == len(offsets)):
+        raise ValueError("the endpoint's logprobs have tokens, token_logprobs and text_offset of different lengths")
+    n = sum(1 for o in offsets if o < len(text))  # echoed tokens only
+    ends = list(offsets[1:n]) + [len(text)]
+    targets = [t for t in range(n) if ends[t] > prompt_len]
+    if any(lps[t] is None for t in targets):
+        raise ValueError("the endpoint gave no log-probability for a target token (is the prompt empty?)")
+    values = [float(lps[t]) for t in targets]
+    probs = [math.exp(x) for x in values]
+    return CandidateScore(
+        text=candidate, tokens=[tokens[t] for t in targets], token_ids=[], token_probs=probs,
+        min_prob=min(probs) if probs else 1.0, min_prob_renorm=float("nan"), sum_logprob=sum(values),
+        mean_logprob=sum(values) / len(values) if values else 0.0, token_logprobs=values)
+
+
+def _chat_hypothesis(choice: dict) -> Any:
+    """An engine `Hypothesis` from one chat choice: its first non-empty line, with no token
+    log-probabilities (score 0, so the greedy reply keeps its first place)."""
+    from ambit.server.hypothesis import Hypothesis
+
+    content = (choice.get("message") or {}).get("content") or ""
+    text = next((ln.strip() for ln in content.splitlines() if ln.strip()), "")
+    return Hypothesis(text=text, logprob=0.0, token_probs=[], tokens=[], min_prob=1.0,
+                      finished=choice.get("finish_reason") == "stop", score=0.0)
+
+
+def _hypothesis(choice: dict, lead: str) -> Any:
+    """An engine `Hypothesis` from one completion choice (the lead cut off the text)."""
+    from ambit.server.hypothesis import Hypothesis
+
+    raw = choice.get("text") or ""
+    cut = raw.find("\n")  # beam search ignores `stop`: the LF is the first line
+    raw = raw if cut < 0 else raw[:cut]
+    text = raw[len(lead):] if lead and raw.startswith(lead) else raw.strip()
+    lp = choice.get("logprobs") or {}
+    tokens, offsets = list(lp.get("tokens") or []), list(lp.get("text_offset") or [])
+    values = [x for x in lp.get("token_logprobs") or []]
+    if offsets and cut >= 0:  # only the tokens of the first line
+        start = offsets[0]
+        keep = sum(1 for o in offsets if o - start < cut)
+        tokens, values = tokens[:keep], values[:keep]
+    values = [float(x) for x in values if x is not None]
+    probs = [math.exp(x) for x in values]
+    logprob = sum(values)
+    return Hypothesis(text=text, logprob=logprob, token_probs=probs, tokens=tokens,
+                      min_prob=min(probs) if probs else 1.0, finished=choice.get("finish_reason") == "stop",
+                      score=logprob)

@@ -1,0 +1,177 @@
+"""The service core: one object per server holding the model worker, the limits and the Prolog
+budget, with one method per operation. Plain values in and out, `ServiceError`s for failures;
+no gRPC here (the servicer converts messages and calls these methods)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ambit import logic
+from ambit.logic.explain import Explanation
+from ambit.logic.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
+
+from ..batcher import ModelWorker, QueueFull
+from ..limits import Limits
+from ..model import DecodeStopped
+from . import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
+from .deadline import Deadline
+from .errors import Cancelled, ModelUnavailable, Overloaded
+
+VERSION = "0.1.0"
+DEFAULT_PROLOG_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class CanonicalQuery:
+    """An LF text in `fmt`, to render canonically in `to` with `vars` naming (amp | v)."""
+
+    lf: str
+    fmt: str = "fol"
+    to: str = "fol"
+    vars: str = "amp"
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What GetModelInfo reports."""
+
+    model: dict
+    formats: tuple[str, ...]
+    model_loaded: bool
+    limits: Limits
+    max_batch: int
+    server_id: str
+    version: str
+
+
+@dataclass(frozen=True)
+class ModelCounters:
+    """The model worker's counters."""
+
+    batches: int
+    jobs: int
+    rejected: int
+    busy_seconds: float
+
+
+class AmbitCore:
+    """The operations of AmbitService on plain values."""
+
+    def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
+                 prolog_workers: int = 1, prover: str = "prolog") -> None:
+        self.limits = limits
+        self.prolog_seconds = prolog_seconds
+        self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
+        # full first-order checks: "prolog" (ambit's prover alone) or "portfolio" (Prolog first,
+        # then E and Z3 on what it left UNKNOWN, within the same time limit: logic/portfolio.py)
+        self.prover = prover
+        self.server_id = uuid.uuid4().hex[:12]
+        self.worker: ModelWorker | None = None  # None until the model is loaded (or with no model)
+        self.model_info: dict = {}
+
+    def attach_model(self, worker: ModelWorker, info: dict) -> None:
+        """Serve model operations with `worker`; `info` is the backend's `info()`."""
+        self.model_info = info
+        self.worker = worker
+
+    @property
+    def model_id(self) -> str:
+        return self.model_info.get("model_id", "")
+
+    def _worker(self) -> ModelWorker:
+        if self.worker is None:
+            raise ModelUnavailable("no model loaded on this server (started with --no-model, or still loading)")
+        return self.worker
+
+    # -- scoring ------------------------------------------------------------------------
+    def score(self, query: scoring.ScoreQuery, deadline: Deadline) -> list[Any]:
+        """Scores of the query's candidates (engine CandidateScore values), in order."""
+        fut = scoring.submit(self._worker(), query, self.limits)
+        return scoring.wait_for(fut, deadline)
+
+    def score_batch(self, queries: Sequence[scoring.ScoreQuery], deadline: Deadline) -> Iterator[scoring.Outcome]:
+        """(index, scores or error) per item, as items finish."""
+        validate.batch_size(queries, self.limits.max_batch_items)
+        yield from scoring.score_window(self._worker(), queries, self.limits, deadline)
+
+    # -- logic --------------------------------------------------------------------------
+    def check_equivalence(self, query: equivalence.EquivalenceQuery, deadline: Deadline) -> equivalence.EquivalenceAnswer:
+        return equivalence.check(query, self.limits, deadline, self.prolog_seconds, self.prover)
+
+    def check_equivalence_batch(
+        self, items: Sequence[equivalence.Item], deadline: Deadline
+    ) -> Iterator[equivalence.Outcome]:
+        """(index, answer or error) per item, in order; unreadable items come as their error."""
+        return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
+                                       self.prover)
+
+    def canonicalize(self, query: CanonicalQuery) -> str:
+        f = validate.lf(query.lf, query.fmt, "lf", self.limits.max_lf_chars)
+        return logic.canonical_form(f, query.fmt, to=query.to, vars=query.vars)
+
+    def verify_radd(self, query: radd.RaddQuery, deadline: Deadline) -> radd.RaddAnswer:
+        return radd.verify(query, self.limits, deadline, self.prolog_seconds)
+
+    def explain_readings(self, query: explain.ExplainQuery, deadline: Deadline) -> Explanation:
+        """Paraphrases, distinguishing situations and a question for the query's readings."""
+        return explain.explain(query, self.limits, deadline, self.prolog_seconds)
+
+    # -- parsing ------------------------------------------------------------------------
+    def parse_distribution(self, query: prompting.ParseQuery, deadline: Deadline) -> distribution.Distribution:
+        """Decode the prompt, then group the candidates into meaning classes."""
+        fmt = query.fmt
+        prompt = prompting.prompt(query, self.limits)
+        params, grammar = prompting.decoding(query.decoding, fmt, self.limits)
+        worker = self._worker()
+        validate.context(worker.backend, prompt, params.max_tokens, "prompt")
+        try:
+            fut = worker.submit_call(lambda backend: backend.decode(prompt, fmt, params, grammar, deadline.expired))
+        except QueueFull as e:
+            raise Overloaded(str(e)) from None
+        try:
+            hyps = scoring.wait_for(fut, deadline)
+        except DecodeStopped:
+            deadline.check()
+            raise Cancelled("decoding stopped: request cancelled") from None
+        deadline.check()
+        out = distribution.Distribution(prompt, self.model_id, distribution.candidates(hyps, fmt))
+
+        def equivalent(a: str, b: str) -> str:
+            budget = deadline.budget(query.time_limit_s, self.prolog_seconds)
+            return str(logic.equivalent(a, b, fmt=fmt, time_limit=budget).verdict)
+
+        distribution.group(out, equivalent)
+        if query.explain:
+            explain.explain_classes(out, query.utterance, fmt, deadline, query.time_limit_s or self.prolog_seconds)
+        return out
+
+    # -- info ---------------------------------------------------------------------------
+    def info(self) -> ServerInfo:
+        return ServerInfo(
+            model=dict(self.model_info), formats=tuple(DIALECTS), model_loaded=self.worker is not None,
+            limits=self.limits, max_batch=self.worker.max_batch if self.worker else 0,
+            server_id=self.server_id, version=VERSION,
+        )
+
+    def model_counters(self) -> ModelCounters | None:
+        """The model worker's counters (None without a model)."""
+        w = self.worker
+        return None if w is None else ModelCounters(w.batches, w.jobs, w.rejected, w.busy_seconds)
+
+    # -- generation (issue 20) ----------------------------------------------------------
+    def generate(self, query: generation.GenerateQuery, deadline: Deadline) -> Any:
+        """The model's free-text reply (an engine `Generation`) to the query's chat turns."""
+        return generation.generate(self._worker(), query, self.limits, deadline)
+
+    # -- entailment (full first-order logic) ---------------------------------------------
+    def check_entailment(self, query: entailment.EntailmentQuery, deadline: Deadline) -> logic.Decision:
+        return entailment.check(query, self.limits, deadline, self.prolog_seconds, self.prover)
+
+    def check_entailment_batch(
+        self, items: Sequence[entailment.Item], deadline: Deadline
+    ) -> Iterator[entailment.Outcome]:
+        """(index, decision or error) per item, in order; unreadable items come as their error."""
+        return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
+                                      self.prover)

@@ -1,0 +1,76 @@
+"""Entailment checks over full first-order logic (`logic.portfolio.decide_batch`: Prolog alone, or
+Prolog then E and Z3 with `--prover portfolio`): one story, or a batch sent to
+Prolog in chunks (one round trip per chunk) and answered in order, each item with its own result
+or error. Same budget and deadline handling as `equivalence.py`."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ambit import logic
+from ambit.logic import Decision, portfolio
+
+from ..limits import Limits
+from . import batch, validate
+from .deadline import Deadline
+from .errors import InvalidField, ServiceError
+
+@dataclass(frozen=True)
+class EntailmentQuery:
+    """Premises and a conclusion in one format; `time_limit_s` is the Prolog budget per story
+    (0: the server default)."""
+
+    premises: tuple[str, ...]
+    conclusion: str
+    fmt: str = "folio"
+    time_limit_s: float = 0.0
+
+
+Story = tuple[list[logic.Formula], logic.Formula]
+Item = EntailmentQuery | ServiceError  # a query, or why it could not be read
+Outcome = tuple[int, Decision | Exception]
+
+
+def _parse(query: EntailmentQuery, limits: Limits, field: str) -> Story:
+    """The story's formulas; the first one that does not parse fails it, naming its field."""
+    if len(query.premises) > limits.max_batch_items:
+        raise InvalidField(f"{field}premises", f"{len(query.premises)} premises; the limit is "
+                           f"{limits.max_batch_items}", reason="TOO_MANY")
+    premises = [validate.lf(p, query.fmt, f"{field}premises[{i}]", limits.max_lf_chars)
+                for i, p in enumerate(query.premises)]
+    return premises, validate.lf(query.conclusion, query.fmt, f"{field}conclusion", limits.max_lf_chars)
+
+
+def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s: float,
+          prover: str = "prolog") -> Decision:
+    """One story's decision, within the request's budget and deadline (`prover`: see `_decide`)."""
+    premises, conclusion = _parse(query, limits, "")
+    budget = deadline.budget(query.time_limit_s, default_s)
+    decision = portfolio.decide_batch([(premises, conclusion)], query.fmt, prover=prover, time_limit=budget)[0]
+    deadline.check()
+    return decision
+
+
+def check_batch(
+    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1,
+    prover: str = "prolog",
+) -> Iterator[Outcome]:
+    """(index, decision or error) for every item, in order, chunk by chunk (`batch.run`); an
+    item that fails validation gets its own error and the rest go on. `workers` > 1: each chunk
+    is spread over that many Prolog processes."""
+    return batch.run(items, limits, deadline, default_s, _parse,
+                     functools.partial(_decide, workers=workers, prover=prover))
+
+
+def _decide(ready: list[batch.Ready], workers: int = 1, prover: str = "prolog") -> dict[int, Decision | Exception]:
+    """One Prolog round trip for a chunk's readable stories; a failure fails each of them. With
+    `prover="portfolio"`, E and Z3 then race on each story Prolog left UNKNOWN, for what is left
+    of its time limit (logic/portfolio.py's decide_batch: Prolog's evidence where it decided)."""
+    try:
+        decisions = portfolio.decide_batch([r.value for r in ready], prover=prover,
+                                           time_limit=min(r.budget for r in ready), workers=workers)
+    except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
+        return {r.index: e for r in ready}
+    return {r.index: d for r, d in zip(ready, decisions)}

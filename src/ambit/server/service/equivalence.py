@@ -1,0 +1,97 @@
+"""Equivalence checks: one pair, or a batch sent to Prolog in chunks (one round trip per chunk
+and format) and answered in order, each item with its own result or error."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ambit import logic
+from ambit.logic import portfolio
+from ambit.logic.equivalence import Verdict
+
+from ..limits import Limits
+from . import batch, validate
+from .deadline import Deadline
+from .errors import ServiceError
+
+@dataclass(frozen=True)
+class EquivalenceQuery:
+    """Two LF texts in one format; `time_limit_s` is the Prolog budget (0: the server default)."""
+
+    a: str
+    b: str
+    fmt: str = "fol"
+    time_limit_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class EquivalenceAnswer:
+    """The verdict, with both LFs' canonical forms."""
+
+    canonical_a: str
+    canonical_b: str
+    verdict: Verdict
+
+
+def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple[logic.Formula, logic.Formula, str, str]:
+    a = validate.lf(query.a, query.fmt, f"{field}a", limits.max_lf_chars)
+    b = validate.lf(query.b, query.fmt, f"{field}b", limits.max_lf_chars)
+    return a, b, _shown(a, query.fmt), _shown(b, query.fmt)
+
+
+def _shown(f: logic.Formula, fmt: str) -> str:
+    """AmP's formats: the canonical form; the full first-order dialects (no canonical form):
+    the formula as parsed, rendered back in its dialect."""
+    return logic.canonical_form(f, fmt) if fmt in logic.FORMATS else logic.render(f, fmt)
+
+
+def _equivalent_batch(pairs: list, fmt: str, prover: str, **opts) -> list:
+    """AmP's formats: AmP's procedure (logic.equivalent_batch); the full first-order dialects:
+    Prolog alone or, with `prover="portfolio"`, Prolog then E and Z3 on what it left UNKNOWN."""
+    if fmt in logic.FORMATS:
+        return logic.equivalent_batch(pairs, fmt=fmt, **opts)
+    return portfolio.equivalent_batch(pairs, fmt, prover=prover, **opts)
+
+
+def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float,
+          prover: str = "prolog") -> EquivalenceAnswer:
+    """One pair, within the request's budget and deadline."""
+    a, b, canonical_a, canonical_b = _parse(query, limits, "")
+    budget = deadline.budget(query.time_limit_s, default_s)
+    verdict = _equivalent_batch([(a, b)], query.fmt, prover, time_limit=budget)[0]
+    deadline.check()
+    return EquivalenceAnswer(canonical_a, canonical_b, verdict)
+
+
+Item = EquivalenceQuery | ServiceError  # a query, or why it could not be read
+Outcome = tuple[int, EquivalenceAnswer | Exception]
+
+
+def check_batch(
+    items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1,
+    prover: str = "prolog",
+) -> Iterator[Outcome]:
+    """(index, answer or error) for every item, in order, chunk by chunk (`batch.run`); an item
+    that fails validation gets its own error and the rest go on. `workers` > 1: each chunk is
+    spread over that many Prolog processes."""
+    return batch.run(items, limits, deadline, default_s, _parse,
+                     functools.partial(_decide, workers=workers, prover=prover))
+
+
+def _decide(ready: list[batch.Ready], workers: int = 1,
+            prover: str = "prolog") -> dict[int, EquivalenceAnswer | Exception]:
+    """One Prolog round trip per format among a chunk's readable items; a failure fails each
+    item of its format."""
+    out: dict[int, EquivalenceAnswer | Exception] = {}
+    for fmt in {r.query.fmt for r in ready}:
+        group = [r for r in ready if r.query.fmt == fmt]
+        try:
+            verdicts = _equivalent_batch([r.value[:2] for r in group], fmt, prover,
+                                         time_limit=min(r.budget for r in group), workers=workers)
+        except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
+            out.update({r.index: e for r in group})
+            continue
+        out.update({r.index: EquivalenceAnswer(*r.value[2:], v) for r, v in zip(group, verdicts)})
+    return out

@@ -1,0 +1,68 @@
+"""Why the service could not answer a request, as plain exceptions (no gRPC here): the gRPC
+edge (`server.status`) maps each kind to its documented status code and error details."""
+
+from __future__ import annotations
+
+from ambit.logic import LFParseError
+
+
+class ServiceError(Exception):
+    """A request the service cannot answer; the subclass says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidField(ServiceError):
+    """Bad input in one field (a path such as `items[3].prompt`), with a machine-readable reason."""
+
+    def __init__(self, field: str, description: str, reason: str = "INVALID_FIELD") -> None:
+        super().__init__(f"{field}: {description}")
+        self.field = field
+        self.description = description
+        self.reason = reason
+
+
+class MalformedLF(InvalidField):
+    """An LF that does not parse: the field, and where and why the parser stopped."""
+
+    def __init__(self, field: str, error: LFParseError) -> None:
+        description = f"{error.reason} at character {error.column} (0-based position {error.pos})"
+        if error.token:
+            description += f", found {error.token!r}"
+        if error.expected:
+            description += f"; expected one of: {', '.join(error.expected[:12])}"
+        super().__init__(field, description, reason="LF_PARSE_ERROR")
+        self.error = error
+
+
+class ModelUnavailable(ServiceError):
+    """A model RPC on a server without a loaded model."""
+
+
+class Overloaded(ServiceError):
+    """The model queue is full."""
+
+
+class PrologExhausted(ServiceError):
+    """A Prolog resource limit stopped the work before it had an answer: `reason` is the
+    `PrologError.reason` of logic/prolog_worker.py (`inference_limit`, `memory`), so a client
+    can tell a request that is too big for its budget from a server fault."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class DeadlineExceeded(ServiceError):
+    """The request's deadline (or its Prolog budget) ran out."""
+
+
+class Cancelled(ServiceError):
+    """The client went away, or the request was cancelled."""
+
+
+class WorkerLost(ServiceError):
+    """The Prolog worker processes running this work died (it was retried once): UNAVAILABLE,
+    so the client may retry, here or on another server."""

@@ -1,0 +1,108 @@
+"""Input checks shared by the service's operations: each failure names its field."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sized
+
+from ambit import logic
+from ambit.logic import LFParseError
+
+from .errors import InvalidField, MalformedLF
+
+
+def text(value: str, field: str, limit: int, allow_empty: bool = False) -> str:
+    """`value`, if it is non-empty (unless allowed) and at most `limit` characters."""
+    if not value and not allow_empty:
+        raise InvalidField(field, "must not be empty", reason="EMPTY")
+    if len(value) > limit:
+        raise InvalidField(field, f"{len(value)} characters; the limit is {limit}", reason="TOO_LONG")
+    return value
+
+
+def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
+    """The parsed LF in `value`; MalformedLF (with the position) when it does not parse."""
+    text(value, field, limit)
+    try:
+        formula = logic.parse(value, fmt)
+    except LFParseError as e:
+        raise MalformedLF(field, e) from None
+    except RecursionError:
+        raise InvalidField(field, f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
+                           reason="TOO_DEEP") from None
+    found = depth(formula)
+    if found > MAX_LF_DEPTH:
+        raise InvalidField(field, f"nested {found} levels deep; the limit is {MAX_LF_DEPTH}", reason="TOO_DEEP")
+    return formula
+
+
+# Levels of connectives, quantifiers and terms a formula may nest: far above any story (AmP LFs
+# nest under 20, FOLIO's under 30), and low enough that every renderer, canonicaliser and the
+# Prolog bridge, which recurse a few Python frames per level, stay under the recursion limit.
+MAX_LF_DEPTH = 100
+
+
+def depth(node: object) -> int:
+    """How deep a parsed formula nests (iteratively: the formula may be deep)."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        deepest = max(deepest, d)
+        if not dataclasses.is_dataclass(n):
+            continue
+        for f in dataclasses.fields(n):
+            value = getattr(n, f.name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if dataclasses.is_dataclass(child):
+                    stack.append((child, d + 1))
+    return deepest
+
+
+MAX_JSON_DEPTH = 64  # RADD instances nest 3 deep; Python's JSON reader recurses once per level
+
+
+def json_depth(value: str, field: str, limit: int = MAX_JSON_DEPTH) -> str:
+    """`value`, if its arrays and objects nest at most `limit` deep (counted outside strings,
+    before the JSON reader would recurse); InvalidField TOO_DEEP otherwise."""
+    depth, in_string, escaped = 0, False, False
+    for i, c in enumerate(value):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                raise InvalidField(field, f"JSON nested more than {limit} deep (at character {i})", reason="TOO_DEEP")
+        elif c in "]}":
+            depth -= 1
+    return value
+
+
+def batch_size(items: Sized, limit: int) -> None:
+    """A batch has at least one item and at most `limit`."""
+    if not len(items):
+        raise InvalidField("items", "at least one item is needed", reason="EMPTY")
+    if len(items) > limit:
+        raise InvalidField("items", f"{len(items)} items; the limit is {limit}", reason="TOO_MANY")
+
+
+def context(backend: object, text: str, extra_tokens: int, field: str) -> None:
+    """InvalidField CONTEXT_TOO_LONG, naming both lengths, when `text` and `extra_tokens` more
+    do not fit the model's context (backends without `check_context` are not checked)."""
+    from ..model import ContextTooLong
+
+    check = getattr(backend, "check_context", None)
+    if check is None:
+        return
+    try:
+        check(text, extra_tokens)
+    except ContextTooLong as e:
+        raise InvalidField(field, f"{e.prompt_tokens} tokens, and {e.extra_tokens} more to score or generate "
+                           f"after them; the model's context is {e.context} tokens",
+                           reason="CONTEXT_TOO_LONG") from None

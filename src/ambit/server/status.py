@@ -1,0 +1,124 @@
+"""Service errors as gRPC statuses (codes documented in ambit.proto): bad input ->
+INVALID_ARGUMENT with a `google.rpc.BadRequest` field violation (for an LF also an `ErrorInfo`
+with the parse position); queue full -> RESOURCE_EXHAUSTED; a Prolog resource limit (inference
+budget, stack memory) -> RESOURCE_EXHAUSTED with an `ErrorInfo` whose metadata names the reason; deadline -> DEADLINE_EXCEEDED;
+cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; Prolog worker processes
+lost (twice) -> UNAVAILABLE; input nested too deeply
+(RecursionError, the parsers' depth limit) -> INVALID_ARGUMENT; anything else -> INTERNAL,
+whose message says nothing about the cause (the server log has it)."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import Message
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from concurrent.futures import CancelledError as FutureCancelled
+
+from ambit.logic import LFParseError
+from ambit.logic.prolog_pool import WorkerDied
+from ambit.logic.prolog_worker import PrologError
+
+from .service.errors import (
+    Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted,
+    ServiceError, WorkerLost,
+)
+
+log = logging.getLogger("ambit.server")
+
+DOMAIN = "ambit.v1"
+INTERNAL_MESSAGE = "internal error; see the server log"
+
+_CODES: dict[type, grpc.StatusCode] = {
+    InvalidField: grpc.StatusCode.INVALID_ARGUMENT,
+    Overloaded: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    PrologExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
+    Cancelled: grpc.StatusCode.CANCELLED,
+    ModelUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
+    WorkerLost: grpc.StatusCode.UNAVAILABLE,
+}
+
+
+def normalise(exc: BaseException) -> BaseException:
+    """Errors from below the service (logic, Python) that are not server faults, as the
+    ServiceError they mean: input nested past Python's recursion limit (or the parsers'
+    depth limit) is bad input; a Prolog call cancelled or out of budget is what its reason
+    says. Anything else is returned as it is."""
+    if isinstance(exc, RecursionError):
+        return InvalidField("request", "nested too deeply to read (a formula, term or JSON value)",
+                            reason="TOO_DEEP")
+    if isinstance(exc, LFParseError):
+        return MalformedLF("lf", exc)
+    if isinstance(exc, WorkerDied):
+        return WorkerLost(str(exc))
+    if isinstance(exc, FutureCancelled):
+        return Cancelled("request cancelled: its Prolog work was stopped")
+    if isinstance(exc, PrologError):
+        if exc.reason == "cancelled":
+            return Cancelled("request cancelled: its Prolog work was stopped")
+        if exc.timed_out:
+            return DeadlineExceeded("Prolog budget exhausted")
+        if exc.reason in ("inference_limit", "memory"):
+            return PrologExhausted(f"stopped by a Prolog resource limit ({exc.reason})", exc.reason)
+    return exc
+
+
+def code_of(exc: BaseException) -> grpc.StatusCode:
+    """The status code for an exception (INTERNAL for anything but a known ServiceError)."""
+    exc = normalise(exc)
+    for kind in type(exc).__mro__:
+        if kind in _CODES:
+            return _CODES[kind]
+    return grpc.StatusCode.INTERNAL
+
+
+def _details(exc: BaseException) -> list[Message]:
+    if isinstance(exc, PrologExhausted):
+        return [error_details_pb2.ErrorInfo(
+            reason=f"PROLOG_{exc.reason.upper()}", domain=DOMAIN, metadata={"reason": exc.reason},
+        )]
+    if not isinstance(exc, InvalidField):
+        return []
+    violation = error_details_pb2.BadRequest.FieldViolation(
+        field=exc.field, description=exc.description, reason=exc.reason
+    )
+    details: list[Message] = [error_details_pb2.BadRequest(field_violations=[violation])]
+    if isinstance(exc, MalformedLF):
+        err = exc.error
+        details.append(error_details_pb2.ErrorInfo(
+            reason="LF_PARSE_ERROR",
+            domain=DOMAIN,
+            metadata={
+                "field": exc.field, "kind": err.kind, "position": str(err.pos), "column": str(err.column),
+                "token": err.token, "expected": " ".join(err.expected), "format": err.fmt,
+            },
+        ))
+    return details
+
+
+def to_status(exc: BaseException) -> status_pb2.Status:
+    """The `google.rpc.Status` for an exception, with its error details packed."""
+    exc = normalise(exc)
+    code = code_of(exc)
+    message = exc.message if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL else INTERNAL_MESSAGE
+    packed = []
+    for d in _details(exc):
+        a = any_pb2.Any()
+        a.Pack(d)
+        packed.append(a)
+    return status_pb2.Status(code=code.value[0], message=message, details=packed)
+
+
+def item_status(exc: BaseException) -> status_pb2.Status:
+    """The status of one failed batch item; an unexpected error is logged with its traceback."""
+    if code_of(exc) is grpc.StatusCode.INTERNAL:
+        log.error("internal error in a batch item", exc_info=exc)
+    return to_status(exc)
+
+
+def ok_status() -> status_pb2.Status:
+    return status_pb2.Status(code=code_pb2.OK)

@@ -1,0 +1,1 @@
+"""Tests of the documentation: README.md and docs/ (MkDocs build, runnable examples)."""

@@ -1,0 +1,92 @@
+"""The one command, `ambit` (and `python -m ambit`): its version, its help, every command's help
+without torch, unknown commands, and the line that names the extra a missing dependency needs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ambit import __version__
+from ambit.cli import CLIENT_COMMANDS, ROUTED
+
+HEAVY = ("torch", "transformers", "matplotlib", "accelerate", "llguidance")
+
+# Runs ambit's main in a fresh interpreter, with the modules named in argv[1] (comma-separated)
+# made unimportable, and reports the exit status and the heavy modules that were loaded.
+_RUN = """
+import json, sys
+blocked = [m for m in sys.argv[1].split(",") if m]
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in blocked:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+from ambit.cli import main
+try:
+    code = main(sys.argv[2:])
+except SystemExit as e:
+    code = e.code
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(%r))
+print("\\n" + json.dumps({"code": code, "heavy": heavy}))
+""" % (HEAVY,)
+
+
+def _ambit(args: list[str], blocked: tuple[str, ...] = ()) -> tuple[dict, subprocess.CompletedProcess]:
+    p = subprocess.run([sys.executable, "-c", _RUN, ",".join(blocked), *args], capture_output=True, text=True,
+                       timeout=300)
+    assert p.stdout.strip(), p.stderr[-2000:]
+    return json.loads(p.stdout.strip().splitlines()[-1]), p
+
+
+def test_version_from_the_console_script_and_python_m() -> None:
+    script = Path(sys.executable).with_name("ambit")
+    for cmd in ([str(script)] if script.exists() else shutil.which("ambit") and ["ambit"] or []), \
+               [sys.executable, "-m", "ambit"]:
+        if not cmd:
+            pytest.fail("the `ambit` console script is not installed beside this interpreter")
+        p = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0 and p.stdout.strip() == f"ambit {__version__}", (cmd, p.stdout, p.stderr)
+
+
+def test_help_lists_every_command_and_no_arguments_is_a_usage_error() -> None:
+    out, p = _ambit(["--help"])
+    assert out["code"] == 0
+    for name in (*ROUTED, *CLIENT_COMMANDS):
+        assert f"  {name} " in p.stdout, name
+    out, p = _ambit([])
+    assert out["code"] == 2 and "usage: ambit" in p.stderr
+
+
+@pytest.mark.parametrize("command", [*ROUTED, *CLIENT_COMMANDS, "eval all", "eval compare", "logic equiv",
+                                     "logic entails", "generate amp"])
+def test_every_help_loads_no_torch(command: str) -> None:
+    out, p = _ambit([*command.split(), "--help"])
+    assert out["code"] == 0, p.stderr[-2000:]
+    assert len(p.stdout.strip().splitlines()) > 2, f"no help on stdout: {p.stdout[:500]!r}"
+    assert not {"torch", "transformers"} & set(out["heavy"]), out
+
+
+def test_logic_equiv_answers_without_torch_or_matplotlib() -> None:
+    out, p = _ambit(["logic", "equiv", "exists x . forall y . saw(x, y)", "forall y . exists x . saw(x, y)"])
+    assert out["code"] == 0 and p.stdout.splitlines()[0] == "NOT_EQUIVALENT", p.stdout
+    assert out["heavy"] == [], out
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    out, p = _ambit(["frobnicate"])
+    assert out["code"] == 2 and "unknown command 'frobnicate'" in p.stderr
+
+
+@pytest.mark.parametrize(("args", "missing", "extra"), [
+    (["eval", "all", "--help"], "matplotlib", "eval"),
+    (["serve", "--help"], "grpc_health", "server"),
+])
+def test_a_missing_extra_is_named_in_one_line(args: list[str], missing: str, extra: str) -> None:
+    out, p = _ambit(args, blocked=(missing,))
+    assert out["code"] == 2, p.stdout + p.stderr
+    assert p.stderr.strip() == f"error: this command needs {missing!r}, which is not installed: pip install 'ambit[{extra}]'"
