@@ -26,7 +26,8 @@ trap 'rm -rf "$SITE"' EXIT
 for w in .whl/*.whl; do  # one at a time: a wheel built for another Python is skipped, not fatal
   "$PY" -m pip install -q --no-index --no-deps --target "$SITE" "$w" 2> /dev/null || echo "skipped $(basename "$w")"
 done
-export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
+# the checkout's own package (src/ambit: the host has no install of it) after the wheels
+export PYTHONPATH="$SITE:$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 export AMBIT_RANDOM_MODEL=.gpu/smollm2
 DEVICE=$("$PY" -c 'import torch; print("cuda" if torch.cuda.is_available() else "cpu")')
 echo "device: $DEVICE"
@@ -39,7 +40,8 @@ TESTS_OK=1
 : > "$OUT/pytest.txt"
 for t in tests/server/engine/test_engine_decoder.py tests/server/engine/test_engine_beam_dump.py \
          tests/server/engine/test_engine_scorer.py; do
-  AMBIT_DEVICE="$DEVICE" "$PY" -m pytest -q -p no:cacheprovider -m "not slow" "$t" 2>&1 | tee -a "$OUT/pytest.txt" \
+  # -o addopts: one process, without pyproject's xdist workers (the host may lack pytest-xdist)
+  AMBIT_DEVICE="$DEVICE" "$PY" -m pytest -q -p no:cacheprovider -o addopts=-ra -m "not slow" "$t" 2>&1 | tee -a "$OUT/pytest.txt" \
     || TESTS_OK=0
 done
 BENCH=(benchmarks/decode_bench.py --json --model "random:$AMBIT_RANDOM_MODEL")

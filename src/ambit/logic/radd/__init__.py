@@ -2,7 +2,7 @@
 (`phrasings.py`, `pairs.yaml`), reading a prompt into an instance (`parse.py`) and verifying an
 instance's readings in SWI-Prolog (`verify.py`, over `logic/prolog/radd.pl`).
 
-The verifier's names are re-exported here (`from logic import radd; radd.verify(...)`).
+The verifier's names are re-exported here (`from ambit.logic import radd; radd.verify(...)`).
 """
 
 from ambit.logic.radd.verify import (
