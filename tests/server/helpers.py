@@ -16,8 +16,8 @@ from pathlib import Path
 
 import grpc
 
-from ambit.server.engine.scorer import CandidateScore
 from ambit.server.model import DecodeStopped
+from ambit.server.values import CandidateScore, Generation
 from tests.paths import REPO
 
 LISTENING = re.compile(r"ambit server listening on (\S+):(\d+)")
@@ -42,19 +42,6 @@ FOL_BEAM = [
     ("forall y . exists x . man(x) AND saw(x, y)", -2.0),
     ("exists x . man(x) AND", -3.0),  # does not parse
 ]
-
-
-@dataclass
-class FakeGeneration:
-    """What the engine's `Generation` carries."""
-
-    text: str
-    prompt: str
-    chat_template: bool
-    prompt_tokens: int
-    new_tokens: int
-    finish_reason: str
-    seconds: float
 
 
 @dataclass
@@ -101,7 +88,7 @@ class FakeBackend:
         for _ in words:
             if should_stop():
                 raise DecodeStopped("stopped")
-        return FakeGeneration(" ".join(words), turns[-1][1], False, len(turns[-1][1].split()), len(words),
+        return Generation(" ".join(words), turns[-1][1], False, len(turns[-1][1].split()), len(words),
                               "length" if len(words) == params.max_new_tokens else "stop", 0.0)
 
     def decode(self, prompt, fmt, params, grammar, should_stop):
