@@ -27,8 +27,11 @@ from ambit.client.eval.store import ResultsStore
 from ambit.client.eval.suite import RunContext, Suite
 
 ERRORS = "errors.jsonl"
-# gRPC status codes worth another try: nothing is wrong with the item itself.
-TRANSIENT = frozenset({"UNAVAILABLE", "RESOURCE_EXHAUSTED", "ABORTED"})
+# gRPC status codes worth another try: nothing is wrong with the item itself. CANCELLED is one:
+# the runner never cancels an item's call, and a server that shuts down (a drain behind a name
+# that still lists it) resets the calls it had received but not started, which the client reads
+# as CANCELLED; the retry goes to another server.
+TRANSIENT = frozenset({"UNAVAILABLE", "RESOURCE_EXHAUSTED", "ABORTED", "CANCELLED"})
 
 
 class ItemsFailed(RuntimeError):
