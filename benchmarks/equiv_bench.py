@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/equiv_bench.py [--json] [--per-type 200] [--batch 500]
     .venv/bin/python benchmarks/equiv_bench.py --section hard [--hard-pairs 700] [--json]
+    .venv/bin/python benchmarks/equiv_bench.py --section workers [--per-type 100] [--rounds 5] [--json]
 
 Pairs: for every ambiguous item of AmP's zero-shot dev_eval files, (LF0, LF1) (NOT_EQUIVALENT,
 with a checked countermodel) and (LF0, its canonical form) (EQUIVALENT): half and half. Archives
@@ -11,7 +12,9 @@ canonical forms are equal are answered without Prolog (`canonical_shortcut`); th
 figures show each kind of pair alone and with Prolog deciding every pair. CPU-second
 figures (process CPU time, the Prolog worker thread included) make runs on a busy machine comparable.
 `workers` compares the same batches on 1 and on 2 Prolog processes (`workers=2`: prolog_pool.py),
-interleaved, medians of --rounds; the speedup is meaningful only on an otherwise idle machine.
+interleaved, medians of --rounds; the speedup is meaningful only on an otherwise idle machine, and
+the CPU seconds beside it (this process's, the pool processes') show what the load does not move:
+the parent's serial share and the speedup the CPU figures allow (`cpu_bound_speedup`).
 """
 
 from __future__ import annotations
@@ -68,8 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-type", type=int, default=200, help="AmP items per ambiguity type")
     ap.add_argument("--batch", type=int, default=500, help="pairs per batched call")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the by-kind figures (median)")
-    ap.add_argument("--section", choices=("all", "hard"), default="all",
-                    help="all (default): every section; hard: the generated hard-kind pairs alone")
+    ap.add_argument("--section", choices=("all", "hard", "workers"), default="all",
+                    help="all (default): every section; hard: the generated hard-kind pairs alone; "
+                         "workers: 1 vs 2 Prolog processes alone")
     ap.add_argument("--hard-pairs", type=int, default=700, help="generated AmP pairs of the hard kinds")
     args = ap.parse_args(argv)
     if args.section == "hard":
@@ -78,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"AmP data not found at {AMP}", file=sys.stderr)
         return 2
     pairs = amp_pairs(args.per_type)
+    if args.section == "workers":
+        logic.equivalent_batch(pairs[:50])  # warm up: start Prolog, load the program
+        return _print({"pairs": len(pairs), "workers": workers_section(pairs, args.batch, args.rounds)}, args.json)
     asts = [(logic.parse(a), logic.parse(b)) for a, b in pairs]
     logic.equivalent_batch(asts[:50])  # warm up: start Prolog, load the program
 
@@ -127,17 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             rates[k].append(batched(ps, **kw))
     by_kind = {k: round(statistics.median(v), 1) for k, v in rates.items()}
 
-    # 1 vs 2 Prolog processes on the same batches (the pool started and warmed first)
-    prolog_pool.warm(2, "equivalence.pl", "json_call.pl")
-    logic.equivalent_batch(pairs[: args.batch], workers=2)
-    by_workers: dict[str, dict[int, list[float]]] = {"all_pairs": {1: [], 2: []}, "all_pairs_prolog_only": {1: [], 2: []}}
-    for _ in range(args.rounds):
-        for k, kw in (("all_pairs", {}), ("all_pairs_prolog_only", {"canonical_shortcut": False})):
-            for w in (1, 2):
-                by_workers[k][w].append(batched(pairs, workers=w, **kw))
-    workers = {k: {"1": round(statistics.median(v[1]), 1), "2": round(statistics.median(v[2]), 1),
-                   "speedup_2_vs_1": round(statistics.median(v[2]) / statistics.median(v[1]), 2)}
-               for k, v in by_workers.items()}
+    workers = workers_section(pairs, args.batch, args.rounds)
 
     n = len(pairs)
     out = {
@@ -159,6 +156,58 @@ def main(argv: list[str] | None = None) -> int:
     }
     out["hard_pairs"] = hard_section(args.hard_pairs)
     return _print(out, args.json)
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of processes `pids` so far (Linux /proc; 0 where unreadable)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def workers_section(pairs: list[tuple[str, str]], batch: int, rounds: int) -> dict:
+    """1 vs 2 Prolog processes on the same batches (the pool started and warmed first), interleaved,
+    medians of `rounds`. Beside pairs/s, the CPU seconds each configuration spent, split into this
+    (the parent) process — for 1 worker: the whole work, Python and its Prolog thread — and the
+    pool's processes: the parent's share with 2 workers is the serial part of the work (splitting,
+    sending, joining), which the speedup cannot beat; `cpu_bound_speedup` is the speedup the CPU
+    figures allow on two idle cores (1 worker's CPU seconds over the busiest of parent and pool
+    processes with 2), a figure the machine's other load does not move the way it moves wall time."""
+    prolog_pool.warm(2, "equivalence.pl", "json_call.pl")
+    logic.equivalent_batch(pairs[:batch], workers=2)
+    pids = prolog_pool.pool(2).pids()
+
+    def batched(**kw) -> tuple[float, float, list[float]]:
+        c0, p0 = time.process_time(), [_cpu_seconds([p]) for p in pids]
+        t0 = time.perf_counter()
+        for i in range(0, len(pairs), batch):
+            logic.equivalent_batch(pairs[i : i + batch], **kw)
+        rate = len(pairs) / (time.perf_counter() - t0)
+        return rate, time.process_time() - c0, [_cpu_seconds([p]) - c for p, c in zip(pids, p0)]
+
+    out: dict = {}
+    for k, kw in (("all_pairs", {}), ("all_pairs_prolog_only", {"canonical_shortcut": False})):
+        runs: dict[int, list] = {1: [], 2: []}
+        for _ in range(rounds):
+            for w in (1, 2):
+                runs[w].append(batched(workers=w, **kw))
+        med = lambda xs: statistics.median(xs)  # noqa: E731
+        r1, r2 = med([r for r, _, _ in runs[1]]), med([r for r, _, _ in runs[2]])
+        cpu1 = med([c for _, c, _ in runs[1]])
+        parent2 = med([c for _, c, _ in runs[2]])
+        pool2 = [med([ws[i] for _, _, ws in runs[2]]) for i in range(len(pids))]
+        out[k] = {"1": round(r1, 1), "2": round(r2, 1), "speedup_2_vs_1": round(r2 / r1, 2),
+                  "cpu_s_1_worker": round(cpu1, 3), "cpu_s_2_workers_parent": round(parent2, 3),
+                  "cpu_s_2_workers_pool": [round(c, 3) for c in pool2],
+                  "cpu_bound_speedup": round(cpu1 / max(parent2, *pool2), 2) if max(parent2, *pool2) > 0 else None}
+    out["load_average_1min"] = round(os.getloadavg()[0], 2)
+    return out
 
 
 def _print(out: dict, as_json: bool) -> int:

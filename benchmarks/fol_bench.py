@@ -1,7 +1,7 @@
 """Full first-order logic: ambit vs Z3 (in process) vs E prover (one process per check), side by side.
 
     .venv/bin/python benchmarks/fol_bench.py [--json] [--stories 200] [--pairs 1000] [--seed 0]
-    .venv/bin/python benchmarks/fol_bench.py --section classic [--json] [--time-limit 5]
+    .venv/bin/python benchmarks/fol_bench.py --section classic [--json] [--time-limit 5] [--load 2]
 
 Input is generated with the seed: FOLIO-style stories (premises + conclusion; monadic mostly, a
 few binary predicates, constants, quantifiers two or three deep) and equivalence pairs (a random
@@ -20,7 +20,10 @@ idle machine). E is skipped with a line saying so when `eprover` is not on PATH.
 The classic-problems section (fol_classic.py; `--section classic` runs it alone): Pelletier's
 problems, non-theorems and hard small problems from benchmarks/problems/, each solved by ambit's
 Prolog prover alone, the portfolio, E alone and Z3 alone, with the issue's targets printed next
-to the measured figures under `classic.targets`.
+to the measured figures under `classic.targets`, the portfolio beside E per set
+(`classic.portfolio_vs_e`: at equal wall-clock limits, the target is portfolio >= E on every set),
+and each solver's CPU seconds per call (`classic.cpu_s_per_call`: user + sys of the whole process
+tree, E's and Z3's processes included). `--load N` runs N busy processes beside the section.
 """
 
 from __future__ import annotations
@@ -311,6 +314,91 @@ def cli_single(ps: list[str], c: str, tmp: Path) -> float:
     return time.perf_counter() - t
 
 
+_NOT_COUNTED: set[int] = set()  # the background load's processes (`--load`): live children, not counted
+
+
+def tree_cpu() -> float:
+    """CPU seconds (user + sys) of this process and every process it started: the children it
+    reaped (E's processes, Z3 processes killed at a race's end) and the live ones (the Z3 pool,
+    Prolog pool processes; not the background load), read from /proc. The difference across a
+    call is the call's CPU cost."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+    tick = os.sysconf("SC_CLK_TCK")
+    todo, seen = [os.getpid()], set()
+    while todo:
+        pid = todo.pop()
+        try:
+            kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            continue
+        for k in map(int, kids):
+            if k in seen or k in _NOT_COUNTED:
+                continue
+            seen.add(k)
+            todo.append(k)
+            try:
+                fields = Path(f"/proc/{k}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            except (OSError, IndexError, ValueError):
+                pass
+    return total
+
+
+def with_cpu(runners: dict, notes: list) -> dict[str, list[tuple[str, float]]]:
+    """Wrap each classic runner so that it records its call's CPU seconds (`tree_cpu`): per
+    solver, (problem set, seconds) per call; the portfolio's answers' notes go to `notes`."""
+    cpu: dict[str, list[tuple[str, float]]] = {s: [] for s in runners}
+    for s, fn in list(runners.items()):
+        def timed_run(p, t, _fn=fn, _s=s):
+            c0 = tree_cpu()
+            try:
+                ans, note = _fn(p, t)
+            finally:
+                cpu[_s].append((p.set, tree_cpu() - c0))
+            if _s == "portfolio":
+                notes.append((p.name, ans, note))
+            return ans, note
+        runners[s] = timed_run
+    return cpu
+
+
+def classic(time_limit: float, load: int) -> dict:
+    """The classic section with `load` busy processes beside it (a background load), and each
+    solver's CPU seconds per call (median and total: the process tree's user + sys)."""
+    import fol_classic
+
+    busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(load)]
+    _NOT_COUNTED.update(b.pid for b in busy)
+    try:
+        notes: list = []
+        cpu = with_cpu(fol_classic.RUNNERS, notes)
+        out = classic_section(time_limit)
+    finally:
+        for b in busy:
+            b.kill()
+            b.wait()
+    out["background_load_processes"] = load
+    def stats(v: list[float]) -> dict:
+        return {"median": round(statistics.median(v), 3), "mean": round(statistics.fmean(v), 3), "total": round(sum(v), 1)}
+
+    out["cpu_s_per_call"] = {s: {"all": stats([c for _, c in v]),
+                                 **{name: stats([c for set_name, c in v if set_name == name])
+                                    for name in dict.fromkeys(set_name for set_name, _ in v)}}
+                             for s, v in cpu.items() if v}
+    definite = [(name, note) for name, ans, note in notes if ans is not None]
+    out["portfolio_checked"] = {
+        "definite": len(definite), "checked": sum(n.get("checked") is not False for _, n in definite),
+        "unchecked": {name: n.get("unchecked") for name, n in definite if n.get("checked") is False}}
+    out["portfolio_vs_e"] = {name: {"portfolio": per["portfolio"]["solved"], "eprover": per["eprover"]["solved"],
+                                    "met": per["portfolio"]["solved"] >= per["eprover"]["solved"]}
+                             for name, per in out["sets"].items() if "eprover" in per}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -326,9 +414,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="all (default): every section; classic: the classic problems alone")
     ap.add_argument("--time-limit", type=float, default=fol.DEFAULT_TIME_LIMIT,
                     help="seconds per classic problem, for every solver")
+    ap.add_argument("--load", type=int, default=0,
+                    help="busy processes (`while 1: pass`) run beside the classic section: a background load")
     args = ap.parse_args(argv)
     if args.section == "classic":
-        return _print({"classic": classic_section(args.time_limit)}, args.json)
+        return _print({"classic": classic(args.time_limit, args.load)}, args.json)
     rng = random.Random(args.seed)
     story_list = stories(args.stories, rng)
     pair_list = pairs(args.pairs, rng)
@@ -444,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         "two_workers_at_least_1_7x": min(out["workers"]["speedup_2_vs_1"].values()) >= 1.7,
         "batched_pairs_at_least_500_per_s": pair_out["batched_pairs_per_s"] >= 500,
     }
-    out["classic"] = classic_section(args.time_limit)
+    out["classic"] = classic(args.time_limit, args.load)
     return _print(out, args.json)
 
 

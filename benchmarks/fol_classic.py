@@ -37,9 +37,14 @@ SETS = ("pelletier", "nontheorems", "hard")
 THEOREM, COUNTER = "Theorem", "CounterSatisfiable"
 EXPECTED = {"Theorem": THEOREM, "ContradictoryAxioms": THEOREM, "CounterSatisfiable": COUNTER}
 SOLVERS = ("prolog", "portfolio", "eprover", "z3")
-# The targets, as fractions of the set (Pelletier: of 60; hard: of 9).
-TARGETS = {"prolog": {"pelletier": (57, 60), "hard": (5, 9)},
+# The targets, as fractions of the set (Pelletier: of 60; hard: of 9, the first nine).
+TARGETS = {"prolog": {"pelletier": (57, 60), "hard": (5, 9), "hard_added": (1, 2)},
            "portfolio": {"pelletier": (59, 60), "hard": (8, 9), "wrong": 0}}
+# The hard problems added when no Prolog stage solved them (pigeonhole in three forms, dense orders
+# on a few elements, group and lattice equalities): `hard_added` counts Prolog alone on these.
+ADDED_HARD = ("php_7_6", "php_8_7", "php_axioms_4_3", "php_axioms_5_4", "php_axioms_6_5", "php_axioms_7_6",
+              "php_quantified_5_4", "php_quantified_6_5", "dense_order_3", "dense_order_4",
+              "group_cube_commutator", "lattice_distributive_dual")
 _FOF = re.compile(r"fof\(\s*(\w+)\s*,\s*(\w+)\s*,(.*?)\)\s*\.\s*(?=fof\(|\Z)", re.S)
 
 
@@ -98,7 +103,8 @@ def run_prolog(p: Problem, t: float) -> tuple[str | None, dict]:
 
 def run_portfolio(p: Problem, t: float) -> tuple[str | None, dict]:
     d = portfolio.decide(p.premises, p.conclusion, "tptp", prover="portfolio", time_limit=t)
-    return _entailment_answer(d), {"verdict": d.verdict, "answered_by": d.answered_by}
+    return _entailment_answer(d), {"verdict": d.verdict, "answered_by": d.answered_by, "checked": d.checked,
+                                   **({"unchecked": d.unchecked} if d.unchecked else {})}
 
 
 def run_e(p: Problem, t: float) -> tuple[str | None, dict]:
@@ -185,6 +191,16 @@ def targets(out: dict) -> dict:
         if solver not in out["solvers"]:
             continue
         for set_name, goal in goals.items():
+            if set_name == "hard_added":
+                if "hard" not in out["sets"]:
+                    continue
+                unsolved = set(out["sets"]["hard"][solver]["unsolved"])
+                n = len(ADDED_HARD)
+                measured = sum(name not in unsolved for name in ADDED_HARD)
+                need = math.ceil(goal[0] / goal[1] * n)
+                res[f"{solver}_hard_added"] = {"target": f">= {goal[0]}/{goal[1]} (here >= {need}/{n})",
+                                               "measured": f"{measured}/{n}", "met": measured >= need}
+                continue
             if set_name == "wrong":
                 measured = sum(out["sets"][s][solver]["wrong"] for s in out["sets"])
                 res[f"{solver}_wrong"] = {"target": 0, "measured": measured, "met": measured == 0}
@@ -199,4 +215,4 @@ def targets(out: dict) -> dict:
     return res
 
 
-__all__ = ["Problem", "classic_section", "problems", "read_problem"]
+__all__ = ["ADDED_HARD", "Problem", "classic_section", "problems", "read_problem"]

@@ -9,7 +9,10 @@ and every relation path are exercised), `generated-oracle` (the gold formulas as
 translations), `folio-train-oracle` (the first stories of FOLIO's train split, which has no
 conclusion formulas: premises and the audit; skipped when the split is absent),
 `folio-train-perturbed` (its formulas perturbed as above), and the gold
-audit alone on the same splits. Scoring is what `client eval folio` runs per story
+audit alone on the same splits, and `logic-lm-recorded` (Logic-LM's released gpt-4 programs on
+FOLIO's published validation file, as `--translations` scores them; skipped unless
+`$AMBIT_FOLIO_DIR` and `$AMBIT_LOGICLM_DIR` point at FOLIO's and Logic-LLM's checkouts).
+Scoring is what `client eval folio` runs per story
 (`folio_score.score_story`): parsing, alignment, equivalence and entailment by proof, the
 label by proof, the vote and the gold audit.
 """
@@ -28,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ambit.client.eval import folio_data as D  # noqa: E402
+from ambit.client.eval import folio_recorded as REC  # noqa: E402
 from ambit.client.eval import folio_score as S  # noqa: E402
 from ambit.generators.folio import perturb, stories  # noqa: E402
 
@@ -55,8 +59,22 @@ def _time(fn) -> tuple[float, float, object]:
     return time.perf_counter() - t, time.process_time() - c, result
 
 
-def _score(split, samples) -> list[dict]:
-    return [S.score_story(s, x) for s, x in zip(split, samples)]
+def _score(split, samples, fmts=None) -> list[dict]:
+    return [S.score_story(s, x, fmt=f) for s, x, f in zip(split, samples, fmts or ["folio"] * len(split))]
+
+
+def _logic_lm(limit: int) -> tuple[list, list, list] | None:
+    """FOLIO's validation file and Logic-LM's gpt-4 programs for it, when both checkouts are named."""
+    folio, logiclm = os.environ.get("AMBIT_FOLIO_DIR"), os.environ.get("AMBIT_LOGICLM_DIR")
+    if not folio or not logiclm:
+        return None
+    val = Path(folio) / "data" / "v0.0" / "folio-validation.jsonl"
+    progs = Path(logiclm) / "outputs" / "logic_programs" / "FOLIO_dev_gpt-4.json"
+    if not val.exists() or not progs.exists():
+        return None
+    split = D.read_split(val)[:limit]
+    rec = REC.read(progs, "logic-lm").examples
+    return split, [list(rec[s.id].samples) for s in split], [rec[s.id].dialect for s in split]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,9 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     if train is not None:
         runs["folio-train-oracle"] = (train, [[[{"text": t} for t in s.gold_fol]] for s in train])
         runs["folio-train-perturbed"] = (train, _perturbed(train, args.seed))
+    fmts: dict[str, list] = {}
+    if (ll := _logic_lm(args.stories)) is not None:
+        runs["logic-lm-recorded"] = ll[:2]
+        fmts["logic-lm-recorded"] = ll[2]
+    else:
+        print("logic-lm-recorded: skipped, set AMBIT_FOLIO_DIR and AMBIT_LOGICLM_DIR to the checkouts", file=sys.stderr)
     results: dict[str, dict] = {}
     for name, (split, samples) in runs.items():
-        wall, cpu, recs = _time(lambda: _score(split, samples))
+        wall, cpu, recs = _time(lambda: _score(split, samples, fmts.get(name)))
         rel: dict[str, int] = {}
         for r in recs:
             for x in r["samples"][0]["sentences"]:

@@ -117,7 +117,7 @@ def test_equal_canonical_forms_skip_prolog_unless_told_not_to():
     b = "exists y . exists e . agent(e, y) AND ( saw(e) AND man(y) )"
     fast = equivalent(a, b)
     assert (fast.verdict, fast.a_entails_b, fast.b_entails_a) == ("EQUIVALENT", True, True)
-    assert fast.witness == {"method": "canonical"}
+    assert fast.witness == {"method": "canonical", "reading": {"dialect": "fol", "free_variables": "error"}}
     proved = equivalent(a, b, canonical_shortcut=False)
     assert (proved.verdict, proved.a_entails_b, proved.b_entails_a) == ("EQUIVALENT", True, True)
     assert proved.witness != {"method": "canonical"}  # Prolog proved it (sld), not the canonicaliser

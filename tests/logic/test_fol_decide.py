@@ -225,3 +225,27 @@ def test_unit_equations_never_contradict_z3():
             assert want is None or d.entailed == want, (axioms, goal, d.entailed, z.status)
         completion += bool(d.entailed and d.proof and d.proof[-1]["step"] == "goal")
     assert decided >= 50 and completion >= 10, (decided, completion)
+
+
+def test_a_function_free_story_past_the_largest_domain_gets_its_herbrand_countermodel():
+    """Ten pairwise distinct names need ten elements, more than max_domain: the grounded search
+    (herbrand.pl) still decides, and its model, checked by `holds`, is the countermodel."""
+    names = [f"n{i}" for i in range(10)]
+    premises = [f"{a} ≠ {b}" for i, a in enumerate(names) for b in names[i + 1:]] + ["∀x (P(x) → Q(x))", "P(n0)"]
+    d = logic.decide(premises, "∀x Q(x)", fmt="folio", max_domain=4)
+    assert d.verdict == "UNCERTAIN" and d.entailed is False
+    m = d.countermodel
+    assert len(m["domain"]) >= 10 and len(set(m["constants"].values())) == 10
+    assert "Q(" + m["constants"]["n0"] + ")" in m["true_atoms"]
+
+
+def test_pigeonhole_axioms_are_refuted_by_grounding():
+    """Four distinct pigeons in three holes, no two sharing: inconsistent, with the exhaustion of
+    the Herbrand universe as the proof."""
+    pigeons = ["p1", "p2", "p3", "p4"]
+    premises = [f"In({p}, h1) ∨ In({p}, h2) ∨ In({p}, h3)" for p in pigeons]
+    premises += [f"{a} ≠ {b}" for i, a in enumerate(pigeons) for b in pigeons[i + 1:]]
+    premises.append("∀x ∀y ∀z (In(x, z) ∧ In(y, z) → x = y)")
+    d = logic.decide(premises, "Q(p1)", fmt="folio")
+    assert d.verdict == "INCONSISTENT" and d.entailed is True
+    assert d.proof[0]["step"] == "exhausted" and "constants" in d.proof[0]["literal"]

@@ -48,10 +48,14 @@ def test_malformed_folio_gets_position_and_expected(text, pos, expected):
     assert e.value.pos == pos and expected in e.value.expected
 
 
-def test_tptp_unbound_variable_is_an_error():
+def test_tptp_unbound_variable_is_closed_or_refused_as_asked():
+    text = "![X]: p(X) & q(X)"  # TPTP: the quantifier binds p(X) only; X in q(X) is free
+    inner = And((Quant("forall", "X", Atom("p", (Var("X"),))), Atom("q", (Var("X"),))))
+    assert parse(text, "tptp") == Quant("forall", "X", inner)  # TPTP's reading: closed under !
     with pytest.raises(LFParseError) as e:
-        parse("![X]: p(X) & q(X)", "tptp")  # TPTP: the quantifier binds p(X) only
-    assert e.value.kind == "unbound_variable"
+        parse(text, "tptp", free_variables="error")
+    assert e.value.kind == "unbound_variable" and e.value.pos == text.rindex("X")
+    assert parse(text, "tptp", free_variables="constant") == And((inner.children[0], Atom("q", (Const("X"),))))
 
 
 def test_amp_formats_name_the_construct_that_does_not_fit():
@@ -95,7 +99,7 @@ def test_folio_round_trip(f):
 
 
 @settings(max_examples=150, deadline=None)
-@given(formulas(["x", "y"], ["dog", "likes"], ["bonnie", "a1"], xor=False))
+@given(formulas(["x", "y"], ["dog", "likes"], ["bonnie", "a_1"], xor=False))
 def test_nltk_round_trip(f):
     assert parse(render(f, "nltk"), "nltk") == f
 

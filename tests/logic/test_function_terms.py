@@ -17,9 +17,9 @@ from ambit.logic.render import render
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 
 SAME = {  # one formula, in the three dialects
-    "folio": "∀x (f(f(x)) = x → P(g(x, a)) ∧ mother(x) ≠ x)",
-    "nltk": "all x.(f(f(x)) = x -> (P(g(x, a)) & mother(x) != x))",
-    "tptp": "![X]: (f(f(X)) = X => ('P'(g(X, a)) & mother(X) != X))",
+    "folio": "∀x (f(f(x)) = x → P(g(x, ann)) ∧ mother(x) ≠ x)",
+    "nltk": "all x.(f(f(x)) = x -> (P(g(x, ann)) & mother(x) != x))",
+    "tptp": "![X]: (f(f(X)) = X => ('P'(g(X, ann)) & mother(X) != X))",
 }
 
 

@@ -88,6 +88,7 @@ def test_a_proof_by_e_is_kept_as_its_tstp_derivation():
     assert d.answered_by["with_negated_conclusion"] == "eprover"
     tstp = d.tstp["with_negated_conclusion"]
     assert "negated_conjecture" in tstp and "$false" in tstp  # a refutation, as E wrote it
+    assert d.proof and d.checked is False and d.unchecked == {"with_conclusion": "eprover"}  # E's saturation
     assert d.premises_used == [0, 1, 2]  # every premise is cited by the derivation
     assert fol.decide(*THEOREM).premises_used == d.premises_used
 
@@ -137,15 +138,18 @@ def test_a_disagreement_after_the_answer_is_logged_and_kept(caplog):
     assert "late disagreement" in caplog.text
 
 
-def test_a_batch_goes_to_prolog_first_and_e_takes_what_it_leaves():
+def test_a_batch_takes_a_cheap_prolog_stage_then_races_what_it_leaves():
     tptp = [([parse(p, "folio") for p in THEOREM[0]], parse(THEOREM[1], "folio")), ([], parse(ANDREWS, "tptp"))]
     small = {"inferences": 20_000, "time_limit": 10.0}
     assert fol.decide(*tptp[1], **small).verdict == "UNKNOWN"
     first, second = portfolio.decide_batch(tptp, prover="portfolio", **small)
     assert first.verdict == "TRUE" and first.answered_by == {p: "prolog" for p in portfolio.STORY_PARTS}
     assert first.proof == fol.decide(*tptp[0], **small).proof  # Prolog's own evidence, unchanged
+    assert first.checked is True
     assert second.verdict == "TRUE" and second.answered_by["with_negated_conclusion"] in ("eprover", "z3")
     assert second.reasons is None  # reasons are given for UNKNOWN only
+    assert second.checked is not None  # re-proved by ambit's engine, or said to be unchecked
+    assert second.checked or second.unchecked["with_negated_conclusion"] in ("eprover", "z3")
 
 
 def test_unknown_names_each_provers_reason():
@@ -280,9 +284,10 @@ def test_a_cancelled_scope_ends_the_race_and_stops_every_prover():
     assert "eprover" not in children, children
 
 
-def test_a_batchs_second_stage_gets_what_is_left_of_each_items_time(monkeypatch):
-    """E and Z3 race on a story Prolog left UNKNOWN for the story's time limit minus what
-    Prolog spent on it (fol.pl reports each item's seconds), never for a fresh time limit."""
+def test_every_member_of_a_batchs_race_gets_the_items_whole_time_but_the_cheap_stage(monkeypatch):
+    """The race after the first stage: Prolog, E and Z3 side by side, each with the story's time
+    limit less what the cheap first stage spent on it (at most FIRST_STAGE_S), not queued
+    behind a long Prolog run."""
     budgets = []
 
     class Recorder:
@@ -297,13 +302,8 @@ def test_a_batchs_second_stage_gets_what_is_left_of_each_items_time(monkeypatch)
     infinite = ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"]
     quick, _ = portfolio.decide_batch([(infinite, "P(a)")] * 2, prover="portfolio", time_limit=30.0,
                                       inferences=20_000)
-    assert quick.verdict == "UNKNOWN" and len(budgets) == 2 and all(0 < b < 30.0 for b in budgets), budgets
-    (d, spent), = fol.decide_batch_timed([(infinite, "P(a)")], time_limit=30.0, inferences=20_000)
-    assert d.reason == "inference_limit" and 0 < spent < 30.0
-    # an item that spent its whole time in Prolog starts no other prover
-    budgets.clear()
-    slow, = portfolio.decide_batch([(infinite, "P(a)")], prover="portfolio", time_limit=0.5, inferences=10**12)
-    assert slow.verdict == "UNKNOWN" and slow.reason == "time_limit" and budgets == []
+    assert quick.verdict == "UNKNOWN" and len(budgets) == 2
+    assert all(29.5 < b <= 30.0 for b in budgets), budgets  # the first stage took a fraction of a second
 
 
 def test_prolog_is_interrupted_once_the_race_is_over():
@@ -312,8 +312,8 @@ def test_prolog_is_interrupted_once_the_race_is_over():
     next Prolog call does not wait behind it (it waited the whole 60 s limit before)."""
     import time
 
-    d = portfolio.decide([], parse(ANDREWS, "tptp"), prover="portfolio", time_limit=60.0, inferences=10**12)
-    assert d.verdict == "TRUE" and set(d.answered_by.values()) <= {"eprover", "z3"}
+    d = portfolio.decide([], parse(ANDREWS, "tptp"), prover="portfolio", time_limit=15.0, inferences=10**12)
+    assert d.verdict == "TRUE" and d.answered_by["with_negated_conclusion"] in {"eprover", "z3"}
     t = time.perf_counter()
     assert fol.decide(["A(a)"], "A(a)").verdict == "TRUE"
-    assert time.perf_counter() - t < 30.0  # a hang guard: Prolog left running would hold the worker 60 s
+    assert time.perf_counter() - t < 10.0  # a hang guard: Prolog left running would hold the worker 15 s

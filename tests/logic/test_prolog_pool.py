@@ -166,6 +166,45 @@ def test_a_call_the_long_lane_cannot_take_finishes_in_the_workers_own_prolog(mon
 
     w = worker()
     monkeypatch.setattr(prolog_pool, "lane", lambda: Unstartable())
+    monkeypatch.setattr(w, "long_lane", prolog_pool.long_lane_call)
     monkeypatch.setattr(w, "fast_lane_s", 0.05)
     goal = "numlist(1, 2000000, L), sum_list(L, Out)"  # longer than a quantum and a slice here
+    assert w.query_json_quiet(goal, time_limit=30.0) == 2000001000000
+
+
+def test_the_prolog_runtime_imports_in_one_direction():
+    """prolog_cancel and prolog_runtime import nothing of the runtime, prolog_lanes only
+    prolog_cancel, prolog_worker not the pool, the pool not the lanes: no import statement (at
+    any depth, inside functions too) closes a circle among them."""
+    import ast as pyast
+
+    from tests.paths import REPO
+
+    names = ["prolog_cancel", "prolog_runtime", "prolog_lanes", "prolog_worker", "prolog_pool"]
+    edges: dict[str, set[str]] = {}
+    for name in names:
+        tree = pyast.parse((REPO / "src" / "ambit" / "logic" / f"{name}.py").read_text(encoding="utf-8"))
+        found = set()
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.ImportFrom):
+                mods = [node.module or ""] + [f"{node.module}.{a.name}" if node.module else a.name for a in node.names]
+                found |= {m.rsplit(".", 1)[-1] for m in mods} & set(names)
+        edges[name] = found - {name}
+
+    def reaches(a: str, b: str, seen: frozenset = frozenset()) -> bool:
+        return any(n == b or (n not in seen and reaches(n, b, seen | {n})) for n in edges[a])
+
+    assert not [n for n in names if reaches(n, n)], edges
+    assert edges["prolog_lanes"] == {"prolog_cancel"}
+
+
+def test_lanes_without_a_long_lane_finish_in_the_workers_own_prolog(monkeypatch):
+    """A worker whose slice is set but that was given no long lane runs a call past its slice
+    on in its own Prolog (it neither hangs nor fails)."""
+    from ambit.logic.prolog_worker import worker
+
+    w = worker()
+    monkeypatch.setattr(w, "long_lane", None)
+    monkeypatch.setattr(w, "fast_lane_s", 0.05)
+    goal = "numlist(1, 2000000, L), sum_list(L, Out)"
     assert w.query_json_quiet(goal, time_limit=30.0) == 2000001000000

@@ -23,11 +23,11 @@ from ambit.client.credentials import ClientSecurity, token_from
 from ambit.client.diagnose import hint
 from ambit.client.errors import AmbitError, _item_error, _wrap
 from ambit.client.results import (  # noqa: F401  (re-exported: `client.api` is where users find them)
-    _CONSISTENCY, CandidateScore, Equivalence, Interpretation, LFCandidate, MeaningClass, ModelInfo,
+    _CONSISTENCY, CandidateScore, Equivalence, ExplainedDistribution, Interpretation, LFCandidate, MeaningClass, ModelInfo,
     ParseDistribution, RaddVerdict, Scores, Stats, _candidate, _equivalence, _json_or_none, _score,
 )
 from ambit.client.entailment import Entailment, entailment, request as entailment_request
-from ambit.client.explanation import ExplainedDistribution, Explanation, explanation
+from ambit.client.explanation import Explanation, explanation
 from ambit.client.generation import Reply, Turn
 from ambit.client import generation as _gen
 from ambit.proto.v1 import ambit_pb2 as pb
@@ -304,10 +304,13 @@ class Client:
 
     def generate(self, messages: Sequence[Turn], *, max_new_tokens: int = 0, use_chat_template: bool | None = None,
                  temperature: float = 0.0, top_p: float = 1.0, seed: int | None = None,
-                 timeout: float | None = None) -> Reply:
+                 fmt: str | None = None, timeout: float | None = None) -> Reply:
         """The model's reply to chat turns ((role, content) or dicts): greedy unless
-        ``temperature`` > 0; the model's chat template unless ``use_chat_template`` is False."""
-        req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed)
+        ``temperature`` > 0; the model's chat template unless ``use_chat_template`` is False.
+        ``fmt`` (``folio``, ``fol``, ``lisp``): the reply is one formula, decoded under that
+        format's grammar, and ``Reply.formula`` is it in the format's own spelling."""
+        req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed,
+                           None if fmt is None else _fmt(fmt))
         return _gen.reply(self._call("Generate", req, timeout))
 
 

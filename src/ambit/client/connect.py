@@ -51,7 +51,8 @@ def connect(servers: str | None, model: str | None = None, timeout: float | None
         return
     from ambit import server  # the server package: heavy imports (torch, model) only when embedding
     if not quiet:
-        print(f"starting embedded server (model: {model or 'default'}"
+        from ambit.server.remote.spec import redact  # credentials in an openai: URL are never shown
+        print(f"starting embedded server (model: {redact(model or 'default')}"
               f"{f', dtype: {dtype}' if dtype else ''}) ...", file=sys.stderr, flush=True)
     srv = server.serve(model=model, port=0, remote=remote, dtype=dtype)
     try:

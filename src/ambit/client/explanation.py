@@ -4,25 +4,8 @@ answer and a local `explain_readings` print and serialise alike (`to_dict()`).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from ambit.logic.explain import Explanation, Question, Reading, Situation
 from ambit.proto.v1 import ambit_pb2 as pb
-
-if TYPE_CHECKING:
-    from ambit.client.api import ParseDistribution
-
-
-@dataclass(frozen=True)
-class ExplainedDistribution:
-    """A parse distribution (`client.api.ParseDistribution`) with each meaning class's paraphrase
-    (same order as its classes) and the two heaviest classes explained (None with fewer than two:
-    readings 0 and 1 are classes 0 and 1)."""
-
-    distribution: ParseDistribution
-    paraphrases: list[str]
-    explanation: Explanation | None
 
 
 def explanation(msg: pb.ExplainReadingsResponse, utterance: str, fmt: str) -> Explanation:

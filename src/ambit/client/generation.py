@@ -23,10 +23,11 @@ class Reply:
     finish_reason: str
     model_id: str
     chat_template: bool
+    formula: str = ""  # with a format: the reply read as a formula, in the format's own spelling
 
 
 def request(rid: str, messages: Sequence[Turn], max_new_tokens: int, use_chat_template: bool | None,
-            temperature: float, top_p: float, seed: int | None) -> pb.GenerateRequest:
+            temperature: float, top_p: float, seed: int | None, fmt: int | None = None) -> pb.GenerateRequest:
     """The GenerateRequest for ``messages``; a turn that is neither shape is a ValueError."""
     turns = []
     for i, m in enumerate(messages):
@@ -42,8 +43,11 @@ def request(rid: str, messages: Sequence[Turn], max_new_tokens: int, use_chat_te
         req.use_chat_template = use_chat_template
     if seed is not None:
         req.seed = seed
+    if fmt is not None:
+        req.format = fmt
     return req
 
 
 def reply(r: pb.GenerateResponse) -> Reply:
-    return Reply(r.text, r.prompt, r.prompt_tokens, r.new_tokens, r.finish_reason, r.model_id, r.chat_template)
+    return Reply(r.text, r.prompt, r.prompt_tokens, r.new_tokens, r.finish_reason, r.model_id, r.chat_template,
+                 r.formula)

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ambit.logic.explain import Explanation
 from ambit.proto.v1 import ambit_pb2 as pb
 
 _VERDICTS = {pb.VERDICT_EQUIVALENT: "EQUIVALENT", pb.VERDICT_NOT_EQUIVALENT: "NOT_EQUIVALENT",
@@ -46,6 +47,17 @@ class ParseDistribution:
     prompt: str
     model_id: str
     unparsed_mass: float
+
+
+@dataclass(frozen=True)
+class ExplainedDistribution:
+    """A parse distribution with each meaning class's paraphrase (same order as its classes)
+    and the two heaviest classes explained (None with fewer than two: readings 0 and 1 are
+    classes 0 and 1)."""
+
+    distribution: ParseDistribution
+    paraphrases: list[str]
+    explanation: Explanation | None
 
 
 @dataclass(frozen=True)

@@ -57,19 +57,65 @@ def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None,
 
 
 from . import fol as _fol  # noqa: E402
-from .fol import Decision, decide, decide_batch  # noqa: E402
+from .fol import Decision  # noqa: E402
 from .parse import DIALECTS  # noqa: E402
 
+# Every question, whatever its dialect, goes through one entry point: logic.portfolio's
+# `decide_batch` (stories) and `equivalent_batch` (pairs), which run ambit's own engine alone
+# (`prover="prolog"`, the default here: for AmP's formats AmP's procedure first) or the
+# portfolio (`prover="portfolio"`: Prolog, E and Z3 racing, for AmP pairs too).
 
-def equivalent_batch(pairs, fmt: str = "fol", **options):
-    """Verdicts for many pairs. AmP's formats (`fol`, `lisp`) use the AmP procedure
-    (equivalence.py: canonical shortcut, SLD, bounded search); the full first-order dialects
-    (`folio`, `nltk`, `tptp`) the connection prover and model search of fol.py."""
-    if fmt in FORMATS:
-        from . import equivalence
 
-        return equivalence.equivalent_batch(pairs, fmt, **options)
-    return _fol.equivalent_batch(pairs, fmt, **options)
+def _on_processes(prover: str, fmt, options: dict) -> bool:
+    """Whether a batch for Prolog alone runs on `workers` > 1 processes: then the text travels
+    and each process parses its own chunk (the parent parsing every formula, and pickling the
+    ASTs, was a serial step as long as the solving: 2 workers gained 1.05x, not 2x)."""
+    return prover == "prolog" and options.get("workers", 1) > 1 and isinstance(fmt, str)
+
+
+def decide_batch(stories, fmt: str = "folio", *, prover: str = "prolog", free_variables: str | None = None,
+                 **options) -> list[Decision]:
+    """Decisions (TRUE / FALSE / UNCERTAIN / INCONSISTENT / UNKNOWN, with evidence) for many
+    (premises, conclusion) stories, in order; `prover`: "prolog" (default) or "portfolio".
+    `free_variables`: "universal" (the full dialects' default: closed under ∀), "constant" or
+    "error" (AmP's default); each decision's `reading` records it. A predicate or function used
+    with two arities in one story is an error (dialect.ArityError) naming both uses."""
+    from . import portfolio
+    from .dialect import name_of, read_stories, record
+
+    if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
+        from . import prolog_pool
+
+        return prolog_pool.map_chunks(decide_batch, list(stories), options.pop("workers"), fmt=fmt, prover=prover,
+                                      free_variables=free_variables, **options)
+    parsed, readings = read_stories(stories, fmt, free_variables)
+    out = portfolio.decide_batch(parsed, name_of(fmt), prover=prover, **options)
+    return [record(d, r) for d, r in zip(out, readings)]
+
+
+def decide(premises, conclusion, fmt: str = "folio", *, prover: str = "prolog", **options) -> Decision:
+    """The decision for one story; see `decide_batch`."""
+    return decide_batch([(premises, conclusion)], fmt, prover=prover, **options)[0]
+
+
+def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_variables: str | None = None,
+                     **options):
+    """Verdicts for many pairs, in any dialect. Prolog alone (default): AmP's formats (`fol`,
+    `lisp`) use the AmP procedure (equivalence.py: canonical shortcut, SLD, then the full
+    first-order engine), the full first-order dialects (`folio`, `nltk`, `tptp`) fol.py's engine;
+    `prover="portfolio"` races E and Z3 beside it (logic.portfolio). `free_variables` and mixed
+    arities as in `decide_batch`; each verdict's `witness["reading"]` records the reading."""
+    from . import portfolio
+    from .dialect import name_of, read_pairs, record
+
+    if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
+        from . import prolog_pool
+
+        return prolog_pool.map_chunks(equivalent_batch, list(pairs), options.pop("workers"), fmt=fmt, prover=prover,
+                                      free_variables=free_variables, **options)
+    parsed, readings = read_pairs(pairs, fmt, free_variables)
+    out = portfolio.equivalent_batch(parsed, name_of(fmt), prover=prover, **options)
+    return [record(v, r) for v, r in zip(out, readings)]
 
 
 def equivalent(a, b, fmt: str = "fol", **options) -> Verdict:
@@ -77,15 +123,20 @@ def equivalent(a, b, fmt: str = "fol", **options) -> Verdict:
     return equivalent_batch([(a, b)], fmt, **options)[0]
 
 
-def entails(premises, conclusion, fmt: str = "fol", **options) -> bool | None:
+def entails(premises, conclusion, fmt: str = "fol", *, prover: str = "prolog", **options) -> bool | None:
     """Whether `premises` (one formula, or a list in a full first-order dialect) entail
     `conclusion`: True, False, or None when undecided within the budget."""
-    if fmt in FORMATS:
-        from . import equivalence
+    from .dialect import dialect
 
-        return equivalence.entails(premises, conclusion, fmt, **options)
+    if dialect(fmt).amp and prover == "prolog":
+        from . import equivalence
+        from .dialect import read_pairs
+
+        free = options.pop("free_variables", None)
+        ((a, b),), _ = read_pairs([(premises, conclusion)], fmt, free)
+        return equivalence.entails(a, b, fmt, **options)
     ps = [premises] if isinstance(premises, (str, *_fol.Formula.__args__)) else list(premises)
-    return _fol.entails(ps, conclusion, fmt, **options)
+    return decide(ps, conclusion, fmt, prover=prover, **options).entailed
 
 
 __all__ = [

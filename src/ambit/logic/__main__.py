@@ -13,14 +13,17 @@ and tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files).
          than --max-chars (default: the server's limit, 4,096) fails; a file with no rows is an
          error (exit 1). A string that fails in one of AmP's formats but parses in the other
          says so ("this looks like FOL: pass --format fol").
-  equiv  A B [--format fol|lisp] | --jsonl          AmP's formats (ambit/logic/equivalence_cli.py)
-  equiv  A B --from folio|nltk|tptp | --from ... --jsonl
-  entails --from folio|nltk|tptp --premises FILE --conclusion TEXT | --from ... --jsonl
+  equiv  A B [--from DIALECT] | --from DIALECT --jsonl        (default dialect: fol)
+  entails [--from DIALECT] --premises FILE --conclusion TEXT | --from DIALECT --jsonl   (default: folio)
   entails --from tptp PROBLEM.p [--tptp-root DIR]   roles read: axioms, hypotheses, one conjecture
-         full first-order logic: proofs and checked countermodels (ambit/logic/fol_cli.py).
-  equiv and entails take --time-limit SECONDS, --inferences N and --max-chars N; an answer over
-  budget is UNKNOWN with its reason (time_limit, inference_limit, memory_limit, domain_limit,
-  outside_fragment). `ambit logic COMMAND --help` for every option.
+         DIALECT: fol, lisp (AmP's fragment; equiv answers by AmP's procedure first and keeps its
+         JSONL shape, ambit/logic/equivalence_cli.py), folio, nltk, tptp (full first-order logic:
+         proofs and checked countermodels, ambit/logic/fol_cli.py). --format is the same option.
+  equiv and entails take --time-limit SECONDS, --inferences N, --max-chars N, --prover
+  prolog|portfolio and --free-variables universal|constant|error (how a name no quantifier binds
+  is read: universal, closed under ∀, is the default in folio, nltk and tptp; error in fol and
+  lisp); an answer over budget is UNKNOWN with its reason (time_limit, inference_limit,
+  memory_limit, domain_limit, outside_fragment). `ambit logic COMMAND --help` for every option.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ import sys
 
 from . import LFParseError, parse
 from .errors import RenderError
-from .parse import DIALECTS, FORMATS
+from .dialect import dialect
+from .parse import DIALECTS
 from .render import render
 from .cli_common import DEFAULT_MAX_CHARS, explain, positive_chars
 
@@ -41,7 +45,8 @@ def _canon(argv: list[str]) -> int:
     from .canonical import VAR_MODES, canonical_string
 
     ap = argparse.ArgumentParser(prog="ambit logic canon", description="Canonicalise LFs, one per line on stdin.")
-    ap.add_argument("--from", dest="src", choices=DIALECTS, default="fol", help="input format (default fol)")
+    ap.add_argument("--from", "--format", dest="src", choices=DIALECTS, default="fol",
+                    help="input format (default fol; --format is the same option)")
     ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")
     ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
     ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
@@ -59,7 +64,7 @@ def _canon(argv: list[str]) -> int:
             continue
         try:
             f = parse(text, args.src)
-            amp = args.src in FORMATS and dst in FORMATS
+            amp = dialect(args.src).amp and dialect(dst).amp
             out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
         except LFParseError as e:
             failed += 1
@@ -78,7 +83,8 @@ def _check(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="ambit logic check", description="Parse every row of a JSONL file.")
     ap.add_argument("file")
     ap.add_argument("--field", default="lf", help="the JSON field holding the LF (default lf)")
-    ap.add_argument("--format", choices=DIALECTS, default="fol", help="LF format (default fol)")
+    ap.add_argument("--format", "--from", dest="format", choices=DIALECTS, default="fol",
+                    help="LF format (default fol; --from is the same option)")
     ap.add_argument("--show", type=int, default=5, help="how many failures to print (default 5)")
     ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
                     help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
@@ -129,14 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         return _canon(rest)
     if cmd == "check":
         return _check(rest)
-    if cmd == "entails" or (cmd == "equiv" and any(a == "--from" or a.startswith("--from=") for a in rest)):
+    if cmd in ("equiv", "entails"):  # one command surface; the dialect decides who answers
         from .fol_cli import main as fol_main
 
         return fol_main(argv)
-    if cmd == "equiv":
-        from .equivalence_cli import main as equiv_main
-
-        return equiv_main(argv)
     print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
     return 2
 

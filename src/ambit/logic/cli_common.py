@@ -1,15 +1,49 @@
-"""What the `ambit logic` commands share: option types, the length limit, and the hint that
-names the format a misread formula does parse in."""
+"""What the `ambit logic` commands share: the dialect options (`--from`, its alias `--format`,
+`--free-variables`), option types, the length limit, and the hint that names the format a
+misread formula does parse in."""
 
 from __future__ import annotations
 
 import argparse
 
+from .dialect import FREE_VARIABLES, NAMES, dialect, dialects
 from .errors import LFParseError
 from .parse import parse
 
 DEFAULT_MAX_CHARS = 4_096  # the server's limit on an LF (server/limits.py, max_lf_chars)
 FORMAT_NAMES = {"fol": "FOL", "lisp": "Lisp"}
+
+
+def dialect_help() -> str:
+    """One line per dialect, for --help: its name, what it admits and an example."""
+    return "; ".join(f"{d.name} ({'AmP fragment' if d.amp else 'full FOL'}): {d.description}" for d in dialects())
+
+
+def add_dialect_options(p: argparse.ArgumentParser, default: str) -> None:
+    """`--from DIALECT` (alias `--format`, `-f`) over every dialect, and `--free-variables`."""
+    p.add_argument("--from", "--format", "-f", dest="fmt", choices=NAMES, default=default, metavar="DIALECT",
+                   help=f"input dialect, one of {', '.join(NAMES)} (default {default}; --format is the same "
+                        f"option). {dialect_help()}")
+    p.add_argument("--free-variables", choices=FREE_VARIABLES, default=None,
+                   help="a name no quantifier binds, spelled as a variable: universal (closed under ∀; the "
+                        "default in folio, nltk, tptp), constant, or error (the default in fol, lisp)")
+
+
+def dialect_of(argv: list[str], default: str) -> str:
+    """The dialect an `ambit logic` command line asks for (`--from`, `--format`, `-f`), or
+    `default`; an unknown name is left for the command's own parser to refuse."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--from", "--format", "-f", dest="fmt", default=default)
+    known, _ = p.parse_known_args(argv)
+    return known.fmt
+
+
+def is_amp(name: str) -> bool:
+    """Whether `name` is one of AmP's formats (False for an unknown name)."""
+    try:
+        return dialect(name).amp
+    except ValueError:
+        return False
 
 
 def positive_chars(text: str) -> int:
@@ -49,9 +83,9 @@ def too_long(text: str, max_chars: int) -> str | None:
 def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
     """The error, plus "this looks like Lisp: pass --format lisp" when the text parses in the
     other of AmP's two formats (only AmP's formats get the hint)."""
-    if fmt not in FORMAT_NAMES:
+    if not is_amp(fmt):
         return str(err)
-    other = "lisp" if fmt == "fol" else "fol"
+    other = next(n for n in FORMAT_NAMES if n != dialect(fmt).name)
     try:
         parse(text, other)
     except LFParseError:
@@ -59,4 +93,5 @@ def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
     return f"{err}; this looks like {FORMAT_NAMES[other]}: pass {flag} {other}"
 
 
-__all__ = ["DEFAULT_MAX_CHARS", "explain", "positive_chars", "positive_inferences", "positive_seconds", "too_long"]
+__all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "is_amp",
+           "positive_chars", "positive_inferences", "positive_seconds", "too_long"]

@@ -83,6 +83,72 @@ def axioms_used(tstp: str) -> list[int]:
     return sorted({int(n) for n in re.findall(r"^fof\(a(\d+), axiom,", tstp, re.M)})
 
 
+def _split_top(text: str) -> list[str]:
+    """`text` cut at the commas outside parentheses, brackets and quotes."""
+    out, depth, cur, quote = [], 0, [], None
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def _source(src: str) -> tuple[str, list[str]]:
+    """An annotation's rule and the clauses it uses: `inference(rule, _, [parents])` (nested
+    inferences flattened: the outermost rule, every leaf parent), `file(_, name)` (an input)."""
+    src = src.strip()
+    if src.startswith("inference("):
+        rule, _, parents = _split_top(src[len("inference("):-1])[:3]
+        leaves: list[str] = []
+        for p in _split_top(parents.strip()[1:-1]) if parents.strip() not in ("[]", "") else []:
+            leaves.extend(_source(p)[1] if p.startswith("inference(") else [p])
+        return rule, leaves
+    if src.startswith("file("):
+        return "input", []
+    return src, []
+
+
+def steps(tstp: str) -> list[dict]:
+    """E's TSTP derivation as steps in the shape of Prolog's proofs (and of the wire's ProofStep):
+    per line `clause` (its number, 1..n in E's order), `name` (E's), `step` (the inference rule,
+    `input` for a problem formula), `role`, `literals` (the formula, TPTP text, as one item),
+    `uses` (the numbers of the clauses it was inferred from) and, for an input, `from` (the
+    premise index, or `conjecture`)."""
+    out: list[dict] = []
+    number: dict[str, int] = {}
+    for line in tstp.splitlines():
+        m = re.match(r"^(fof|cnf|tff)\((.*)\)\.\s*$", line.strip())
+        if not m:
+            continue
+        fields = _split_top(m.group(2))
+        if len(fields) < 3:
+            continue
+        name, role, text = fields[:3]
+        rule, parents = _source(fields[3]) if len(fields) > 3 else ("input", [])
+        number[name] = len(out) + 1
+        step: dict = {"step": rule, "clause": number[name], "name": name, "role": role, "literals": [text]}
+        if uses := [number[p] for p in parents if p in number]:
+            step["uses"] = uses
+        if rule == "input":
+            step["from"] = "conjecture" if role == "conjecture" else int(name[1:]) if re.fullmatch(r"a\d+", name) else name
+        out.append(step)
+    return out
+
+
 class EProcess:
     """One running `eprover` on a problem text (written to its stdin) or a problem file (`path`;
     E's automatic mode can choose differently for the two); `result()` waits, `stop()` ends it early."""
@@ -133,4 +199,4 @@ def prove_file(path: str, time_limit: float, proof_object: bool = False) -> ERes
     return EProcess(None, time_limit, proof_object, path=path).result()
 
 
-__all__ = ["axioms_used", "EProcess", "EResult", "PROVED", "REFUTED", "available", "parse_output", "problem", "prove", "prove_file"]
+__all__ = ["axioms_used", "steps", "EProcess", "EResult", "PROVED", "REFUTED", "available", "parse_output", "problem", "prove", "prove_file"]

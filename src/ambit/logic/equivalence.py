@@ -82,15 +82,33 @@ def _ensure_loaded() -> None:
         _loaded = True
 
 
+def _true_atoms(extensions: dict[str, list]) -> list[str]:
+    """The true atoms of a model given by its extensions, in the shape every engine's models
+    share (`"P(d1, d2)"`)."""
+    return sorted(f"{p}({', '.join(t)})" if t else p for p, ts in extensions.items() for t in ts)
+
+
+def with_extensions(model: dict) -> dict:
+    """A model in the shared shape (`domain`, `constants`, `true_atoms`) with AmP's
+    `extensions` (predicate -> tuples, documented for `fol`/`lisp` in ambit.proto) added."""
+    ext: dict[str, list] = {}
+    for atom in model.get("true_atoms", []):
+        pred, _, rest = atom.partition("(")
+        ext.setdefault(pred, []).append([e.strip() for e in rest.rstrip(")").split(",")] if rest else [])
+    return {**model, "extensions": {p: sorted(ts) for p, ts in sorted(ext.items())}}
+
+
 def _name_elements(model: dict | None) -> dict | None:
     """Prolog's integer elements 1..n as 'd1'..'dn' (readable, and distinct from names)."""
     if model is None:
         return None
     d = lambda e: f"d{e}"  # noqa: E731
+    ext = {p: [[d(e) for e in t] for t in ts] for p, ts in model["extensions"].items()}
     return {
         "domain": [d(e) for e in model["domain"]],
         "constants": {k: d(v) for k, v in model["constants"].items()},
-        "extensions": {p: [[d(e) for e in t] for t in ts] for p, ts in model["extensions"].items()},
+        "true_atoms": _true_atoms(ext),
+        "extensions": ext,
     }
 
 
@@ -101,9 +119,10 @@ def _amp_model(raw: dict, a: Formula, b: Formula) -> dict:
     ext: dict[str, list] = {p: [] for p, _ in sorted(predicates(a) | predicates(b))}
     for pred, *args in raw["atoms"]:
         ext.setdefault(pred, []).append([d(e) for e in args])
+    ext = {p: sorted(ts) for p, ts in ext.items()}
     return {"domain": [d(e) for e in range(1, raw["size"] + 1)],
             "constants": {c: d(e) for c, e in raw["constants"].items()},
-            "extensions": {p: sorted(ts) for p, ts in ext.items()}}
+            "true_atoms": _true_atoms(ext), "extensions": ext}
 
 
 def _witness(w: dict | None) -> dict | None:
@@ -272,4 +291,4 @@ def entails(
     return d["entails"]
 
 
-__all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_bb"]
+__all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_bb", "with_extensions"]

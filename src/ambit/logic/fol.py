@@ -142,8 +142,9 @@ PROOF_FACTOR = 25
 # the full model search's, where it decides (a finite bound is known: fol.pl's decision_factor/1)
 DECISION_FACTOR = 5
 # the inferences one item may spend at most, in units of `inferences`: two checks of four
-# stages (two short ones of 1/20, the full model search, the full proof search)
-_STAGES_PER_ITEM = 2 * (2 / 20 + DECISION_FACTOR + PROOF_FACTOR)
+# stages (two short ones of 1/20, the full model search — PROOF_FACTOR where it grounds a
+# function-free clausal form (herbrand.pl), a decision — and the full proof search)
+_STAGES_PER_ITEM = 2 * (2 / 20 + max(DECISION_FACTOR, PROOF_FACTOR) + PROOF_FACTOR)
 
 
 def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:

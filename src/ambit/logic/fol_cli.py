@@ -1,4 +1,5 @@
-"""`ambit logic equiv|entails --from folio|nltk|tptp ...`: full first-order checks.
+"""`ambit logic equiv|entails --from DIALECT ...`: first-order checks in every dialect (`equiv` in
+AmP's `fol`/`lisp` goes on to equivalence_cli.py, which keeps AmP's JSONL shape).
 
     ambit logic equiv A B --from folio
     ambit logic equiv --from folio --jsonl          # {"a": ..., "b": ...} per line
@@ -12,6 +13,13 @@ Budgets: --time-limit (seconds per item, kept by Prolog), --inferences (per stag
 --max-domain (largest model searched); an item over budget is UNKNOWN with its reason
 (logic/verdict.py). --max-chars bounds each formula's length. A TPTP problem file (given alone,
 or as --premises) is read with its roles (logic/tptp_problem.py); `include` only with --tptp-root.
+
+--from DIALECT (alias --format): fol, lisp, folio, nltk, tptp. --free-variables universal|constant|error:
+how a name no quantifier binds is read (default universal in folio, nltk, tptp; error in fol, lisp);
+each answer records it (`reading`: a decision's field, a verdict's witness). One predicate or
+function used with two arities in one story or pair is an error naming both uses. A premise of
+--premises FILE that does not read is named by file, line and character; an empty (or blank)
+premises file is an error (a story with no premises: `{"premises": [], ...}` through --jsonl).
 
 JSONL: exactly one output line per input line, in order: the verdict with its evidence, or
 {"error": {"message", "field", "index", "pos", "expected"}} for a line that cannot be read;
@@ -29,17 +37,20 @@ from typing import IO, Any
 from pathlib import Path
 
 from . import fol, jsonl, portfolio
-from .cli_common import DEFAULT_MAX_CHARS, positive_chars, positive_inferences, positive_seconds, too_long
+from .cli_common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, is_amp, positive_chars,
+                         positive_inferences, positive_seconds, too_long)
+from .dialect import ArityError, ProblemError, Reading, read_pair, read_story, record
 from .errors import LFParseError
-from .parse import DIALECTS, parse
-from .tptp_problem import CONCLUSION_ROLE, PREMISE_ROLES, TPTPProblemError, read_problem, statements
+from .tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, TPTPProblemError,
+                           read_problem_file, read_text_file, statements)
 
 BATCH = 64
+DEFAULT_DIALECT = {"equiv": "fol", "entails": "folio"}  # `equiv` alone reads AmP's FOL (equivalence_cli.py)
 
 
 def _parser(cmd: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=f"ambit logic {cmd}")
-    p.add_argument("--from", dest="fmt", choices=DIALECTS, default="folio", help="input dialect (default folio)")
+    add_dialect_options(p, DEFAULT_DIALECT[cmd])
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
     p.add_argument("--time-limit", type=positive_seconds, default=fol.DEFAULT_TIME_LIMIT,
                    help=f"seconds per item, kept by Prolog (default {fol.DEFAULT_TIME_LIMIT})")
@@ -53,6 +64,10 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
                    help=f"longest formula read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     p.add_argument("--tptp-root", type=Path, default=None,
                    help="folder that TPTP include('...') statements are read from (refused without it)")
+    p.add_argument("--tptp-max-includes", type=jsonl.positive_int, default=MAX_INCLUDES,
+                   help=f"include statements followed in one problem, repeats counted (default {MAX_INCLUDES})")
+    p.add_argument("--tptp-max-bytes", type=jsonl.positive_int, default=MAX_BYTES,
+                   help=f"bytes of a problem file and its includes, repeats counted (default {MAX_BYTES:,})")
     p.add_argument("--workers", type=jsonl.positive_int, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     if cmd == "equiv":
@@ -69,6 +84,9 @@ def _error(e: Exception, field: str, index: int | None) -> dict:
     if isinstance(e, LFParseError):
         return {"error": {"message": str(e.reason), "field": field, "index": index, "pos": e.pos,
                           "expected": list(e.expected)}}
+    if isinstance(e, ArityError):  # the second use's place; `uses` names both
+        return {"error": {"message": str(e), "field": field, "index": index, "pos": e.second[2], "expected": [],
+                          "kind": "mixed_arity", "uses": e.to_dict()["uses"]}}
     return {"error": {"message": str(e), "field": field, "index": index, "pos": None, "expected": []}}
 
 
@@ -89,26 +107,33 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
             given = "a premise" if field == "premises" else field
             raise _Bad(f"fof({sts[0].name}, {sts[0].role}, ...) given as {given}: expected the role "
                        f"{' or '.join(roles)}", field, index)
-    try:
-        return parse(text, fmt)
-    except LFParseError as e:
-        raise _Bad(e, field, index) from None
+    return text
 
 
 _ANY_ROLE = (*PREMISE_ROLES, CONCLUSION_ROLE)
 
 
-def _read_equiv(row: Any, fmt: str, max_chars: int) -> tuple:
+def _read_equiv(row: Any, fmt: str, max_chars: int, free_variables: str | None = None) -> tuple[tuple, Reading]:
     if not isinstance(row, dict):
         raise _Bad("expected an object {\"a\": ..., \"b\": ...}", "", None)
-    return tuple(_formula(row.get(k), fmt, max_chars, k, None, _ANY_ROLE) for k in ("a", "b"))
+    a, b = (_formula(row.get(k), fmt, max_chars, k, None, _ANY_ROLE) for k in ("a", "b"))
+    try:
+        fa, fb, reading = read_pair(a, b, fmt, free_variables)
+    except ProblemError as e:
+        raise _Bad(e.cause, e.field, e.index) from None
+    return (fa, fb), reading
 
 
-def _read_story(row: Any, fmt: str, max_chars: int) -> tuple:
+def _read_story(row: Any, fmt: str, max_chars: int, free_variables: str | None = None) -> tuple[tuple, Reading]:
     if not isinstance(row, dict) or not isinstance(row.get("premises"), list):
         raise _Bad("expected an object {\"premises\": [...], \"conclusion\": ...}", "premises", None)
     ps = [_formula(p, fmt, max_chars, "premises", i, PREMISE_ROLES) for i, p in enumerate(row["premises"])]
-    return ps, _formula(row.get("conclusion"), fmt, max_chars, "conclusion", None, (CONCLUSION_ROLE,))
+    c = _formula(row.get("conclusion"), fmt, max_chars, "conclusion", None, (CONCLUSION_ROLE,))
+    try:
+        fps, fc, reading = read_story(ps, c, fmt, free_variables)
+    except ProblemError as e:
+        raise _Bad(e.cause, e.field, e.index) from None
+    return (fps, fc), reading
 
 
 class _Bad(Exception):
@@ -118,15 +143,19 @@ class _Bad(Exception):
         self.field, self.index = field, index
 
 
-def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str]) -> list[tuple[str, bool]]:
+def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
+            free_variables: str | None = None) -> list[tuple[str, bool]]:
     """One batch of JSON lines: (output line, ok) per line, in order. A line that cannot be
     read gets its error; when the checks themselves fail, every readable line gets that error."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, tuple]] = []
+    readings: list[Reading] = []
     read = _read_equiv if cmd == "equiv" else _read_story
     for n, line in enumerate(lines):
         try:
-            todo.append((n, read(json.loads(line), fmt, max_chars)))
+            item, reading = read(json.loads(line), fmt, max_chars, free_variables)
+            todo.append((n, item))
+            readings.append(reading)
         except _Bad as e:
             out[n] = (json.dumps(_error(e.err, e.field, e.index), ensure_ascii=False), False)
         except ValueError as e:  # not JSON
@@ -135,9 +164,10 @@ def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str]) 
         items = [x for _, x in todo]
         try:
             if cmd == "equiv":
-                answers = [(v.to_dict(), True) for v in portfolio.equivalent_batch(items, fmt, **budget)]
+                results = portfolio.equivalent_batch(items, fmt, **budget)
             else:
-                answers = [(d.to_dict(), True) for d in portfolio.decide_batch(items, fmt, **budget)]
+                results = portfolio.decide_batch(items, fmt, **budget)
+            answers = [(record(x, r).to_dict(), True) for x, r in zip(results, readings)]
         except Exception as e:  # noqa: BLE001 - reported on each line, the run goes on
             answers = [(_error(e, "", None), False)] * len(todo)
         for (n, _), (a, ok) in zip(todo, answers):
@@ -151,7 +181,8 @@ def _budget(args: argparse.Namespace) -> dict:
 
 
 def _jsonl(cmd: str, args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
-    answer = functools.partial(_answer, cmd, args.fmt, _budget(args), args.max_chars)
+    answer = functools.partial(_answer, cmd, args.fmt, _budget(args), args.max_chars,
+                               free_variables=args.free_variables)
     # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
     return jsonl.run(stdin, stdout, answer, BATCH if args.workers == 1 else BATCH // 4, args.workers)
 
@@ -160,8 +191,9 @@ class _Usage(Exception):
     """A command line that cannot be run as given: the message says what to give instead."""
 
 
-def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None]:
-    """Premises, conclusion and (TPTP problems) the premises' names, from the command line."""
+def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None, Reading]:
+    """Premises, conclusion, (TPTP problems) the premises' names, and how they were read, from
+    the command line. A premise that does not read is named by file and line (and character)."""
     if args.problem is not None and args.premises is not None:
         raise _Usage("give a problem file or --premises FILE, not both")
     path = args.problem or args.premises
@@ -170,20 +202,46 @@ def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None]:
                      f"{args.fmt} give --premises FILE --conclusion TEXT")
     if path is None:
         raise _Usage("give --premises FILE and --conclusion TEXT (or, with --from tptp, a problem file), or --jsonl")
-    text = Path(path).read_text(encoding="utf-8")
     if args.fmt == "tptp":
-        problem = read_problem(text, path, args.tptp_root)
+        limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes)
+        problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables)
         if problem.conclusion is not None and args.conclusion is not None:
             raise _Usage(f"{path} has a conjecture ({problem.conclusion[0]}) and --conclusion gives another: "
                          "a problem has one conjecture")
         if problem.conclusion is None and args.conclusion is None:
             raise _Usage(f"{path} has no conjecture: add fof(name, conjecture, ...) or give --conclusion TEXT")
         conclusion = problem.conclusion[1] if problem.conclusion else _checked_text(args.conclusion, args)
-        return [f for _, f in problem.premises], conclusion, [n for n, _ in problem.premises]
+        names = [n for n, _ in problem.premises]
+        premises, conclusion, reading = _read(path, [f for _, f in problem.premises], conclusion, args,
+                                              [f"{path}: {n}" for n in names], None)
+        return premises, conclusion, names, reading
     if args.conclusion is None:
         raise _Usage("give --conclusion TEXT")
-    premises = [_checked_text(line.strip(), args) for line in text.splitlines() if line.strip()]
-    return premises, _checked_text(args.conclusion, args), None
+    text = read_text_file(path)
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise _Usage(f"{path}: no premises (the file is empty or blank). A story needs at least one premise; "
+                     "to ask whether a conclusion holds with no premises, send {\"premises\": [], \"conclusion\": "
+                     "...} with --jsonl")
+    for n, line in lines:
+        if msg := too_long(line, args.max_chars):
+            raise _Usage(f"{path}:{n}: a formula of {msg}")
+    premises, conclusion, reading = _read(path, [t for _, t in lines], _checked_text(args.conclusion, args), args,
+                                          [f"{path}:{n}" for n, _ in lines], [n for n, _ in lines])
+    return premises, conclusion, None, reading
+
+
+def _read(path: str, premises: list, conclusion: Any, args: argparse.Namespace, labels: list[str],
+          lines: list[int] | None) -> tuple[list, Any, Reading]:
+    """`read_story` with its errors named by file and line (`lines`: each premise's line)."""
+    try:
+        return read_story(premises, conclusion, args.fmt, args.free_variables, labels)
+    except ProblemError as e:
+        if isinstance(e.cause, ArityError):
+            raise _Usage(str(e.cause)) from None
+        where = "--conclusion" if e.field == "conclusion" else (
+            f"{path}:{lines[e.index]}" if lines is not None else labels[e.index])
+        raise _Usage(f"{where}: {e.cause}") from None
 
 
 def _checked_text(text: str, args: argparse.Namespace) -> str:
@@ -195,6 +253,10 @@ def _checked_text(text: str, args: argparse.Namespace) -> str:
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Entry point; argv[0] is the subcommand (`equiv` or `entails`)."""
     cmd = argv[0]
+    if cmd == "equiv" and is_amp(dialect_of(argv[1:], DEFAULT_DIALECT[cmd])):  # AmP's procedure and JSONL shape
+        from .equivalence_cli import main as amp_main
+
+        return amp_main(argv, stdin, stdout)
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     args = _parser(cmd).parse_args(argv[1:])
     if args.jsonl:
@@ -204,10 +266,15 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
             if args.a is None or args.b is None:
                 raise _Usage("give two formulas, or --jsonl")
             a, b = _checked_text(args.a, args), _checked_text(args.b, args)
-            answer = portfolio.equivalent_batch([(a, b)], args.fmt, **_budget(args))[0].to_dict()
+            try:
+                fa, fb, reading = read_pair(a, b, args.fmt, args.free_variables)
+            except ProblemError as e:
+                cause = e.cause
+                raise _Usage(str(cause) if isinstance(cause, ArityError) else f"{e.field.upper()}: {cause}") from None
+            answer = record(portfolio.equivalent_batch([(fa, fb)], args.fmt, **_budget(args))[0], reading).to_dict()
         else:
-            premises, conclusion, names = _story(args)
-            answer = portfolio.decide(premises, conclusion, args.fmt, **_budget(args)).to_dict()
+            premises, conclusion, names, reading = _story(args)
+            answer = record(portfolio.decide(premises, conclusion, args.fmt, **_budget(args)), reading).to_dict()
             if names is not None:
                 answer["premises_used_names"] = [names[i] for i in answer.get("premises_used", [])]
     except (_Usage, LFParseError, TPTPProblemError) as e:

@@ -1,9 +1,10 @@
 """Read full first-order logic in the `folio`, `nltk` and `tptp` dialects into the AST.
 
 Each dialect is one grammar file in `logic/grammars/` (Lark, LALR); one transformer serves all
-three, since their rules share names. FOLIO and NLTK tell variables from constants by binding (a
-name no quantifier binds is a constant); TPTP by spelling (upper-case words are variables), so
-there an unbound variable is an error.
+three, since their rules share names. FOLIO and NLTK tell variables from constants by binding and
+spelling (a name a quantifier binds is a variable; a free one is a variable when spelled as the
+dialect's variables, dialect.py); TPTP by spelling alone (upper-case words are variables). A
+free variable is then read as the dialect's `free_variables` policy says (grammar.close).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from functools import lru_cache
 
 from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth, subformulas
 from .errors import MAX_DEPTH, LFParseError
-from .grammar import FOL_DIALECTS, check_closed, grammar_text, lark_error, too_deep
+from .dialect import Dialect, dialect
+from .grammar import FOL_DIALECTS, close, lark_error, too_deep
 from .grouping import Group, extend, ungroup
 
 DIALECTS = FOL_DIALECTS
-_KIND = {"∀": "forall", "∃": "exists", "all": "forall", "exists": "exists", "!": "forall", "?": "exists"}
+_KIND = {"∀": "forall", "∃": "exists", "all": "forall", "forall": "forall", "exists": "exists", "exist": "exists",
+         "some": "exists", "!": "forall", "?": "exists"}
+TRUE = Eq(Const("⊤"), Const("⊤"))  # TPTP's $true (valid by reflexivity); $false is ¬TRUE
 
 
 class _Rules:
@@ -32,6 +36,11 @@ class _Rules:
 
     def group(self, c):
         return Group(ungroup(c[0]))
+
+    def _op(self, c):  # a keyword rule of nltk.lark (`!all_op: "all" | "forall"`): its token
+        return c[0]
+
+    all_op = exists_op = neg_op = and_op = or_op = imp_op = iff_op = eq_op = _op
 
     def quant(self, c):
         kind = _KIND[str(c[0])]
@@ -51,6 +60,18 @@ class _Rules:
 
     def rimp(self, c):
         return Implies(ungroup(c[2]), ungroup(c[0]))
+
+    def nor(self, c):  # TPTP  A ~| B
+        return Not(Or((ungroup(c[0]), ungroup(c[2]))))
+
+    def nand(self, c):  # TPTP  A ~& B
+        return Not(And((ungroup(c[0]), ungroup(c[2]))))
+
+    def true(self, c):  # TPTP $true
+        return TRUE
+
+    def false(self, c):  # TPTP $false
+        return Not(TRUE)
 
     def disj(self, c):
         return extend(Or, c[0], c[2])
@@ -111,38 +132,50 @@ def _bind_term(a: Term, bound: frozenset[str]) -> Term:
     return Var(a.name) if type(a) is Const and a.name in bound else a
 
 
-@lru_cache(maxsize=None)
-def dialect_parser(fmt: str) -> lark.Lark:
+def dialect_parser(fmt: str | Dialect) -> lark.Lark:
     """The LALR parser of a dialect's grammar file, transforming straight into the AST.
     (The grammars leave shift/reduce choices to Lark's shift preference on purpose: that is
-    what makes a quantifier's scope reach as far right as possible.)"""
+    what makes a quantifier's scope reach as far right as possible in folio.)"""
+    return _dialect_parser(dialect(fmt).name)
+
+
+@lru_cache(maxsize=None)
+def _dialect_parser(name: str) -> lark.Lark:
     import lark
 
     class _ToAST(_Rules, lark.Transformer):
         pass
 
-    return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False, transformer=_ToAST())
+    return lark.Lark(dialect(name).grammar_text(), parser="lalr", maybe_placeholders=False, transformer=_ToAST())
 
 
-def parse_dialect(text: str, fmt: str) -> Formula:
+def parse_dialect(text: str, fmt: str | Dialect) -> Formula:
     """Parse one formula in `folio`, `nltk` or `tptp`; LFParseError says where and what was expected."""
-    if fmt == "folio":
-        from . import folio_read  # the hand-written reader of the common input; Lark for the rest
+    return read_dialect(text, dialect(fmt))[0]
 
-        try:
-            return _finish(folio_read.read(text), text, fmt)
-        except folio_read.Reject:
-            pass
+
+def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """`read_dialect` for folio: the hand-written reader of the common input first, Lark for the rest."""
+    from . import folio_read
+
+    try:
+        return _finish(folio_read.read(text), text, d)
+    except folio_read.Reject:
+        return read_dialect(text, d)
+
+
+def read_dialect(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """One formula of a full dialect (Lark), and the free variables it closed under ∀."""
     import lark
 
     if _parenthesis_depth(text) > MAX_DEPTH:
-        raise too_deep(text, fmt)
-    parser = dialect_parser(fmt)
+        raise too_deep(text, d)
+    parser = dialect_parser(d)
     try:
         f = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
-        raise lark_error(parser, text, fmt, e) from None
-    return _finish(f, text, fmt)
+        raise lark_error(parser, text, d, e) from None
+    return _finish(f, text, d)
 
 
 def _parenthesis_depth(text: str) -> int:
@@ -170,20 +203,19 @@ def _no_dotted_variable(f: Formula, text: str) -> None:
                                text=text, pos=pos + len(g.var) - 1, token=".", kind="syntax", fmt="folio")
 
 
-def _finish(f: Formula, text: str, fmt: str) -> Formula:
-    """A parsed tree with FOLIO/NLTK's bound names made variables, checked to be closed.
-    (FOLIO and NLTK readers write every name as a constant and `_bind` makes variables only of
-    bound ones, so their trees are closed by construction; TPTP spells variables, so its
-    trees are checked.) A tree nested deeper than MAX_DEPTH is refused first (the readers
-    build it without recursion; what comes after recurses)."""
+def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """A parsed tree with FOLIO/NLTK's bound names made variables, and its free variables read
+    as the dialect says (grammar.close). (FOLIO and NLTK readers write every name as a constant
+    and `_bind` makes variables only of bound ones; TPTP spells variables.) A tree nested deeper
+    than MAX_DEPTH is refused first (the readers build it without recursion; what comes after
+    recurses)."""
     if depth(f, MAX_DEPTH) > MAX_DEPTH:
-        raise too_deep(text, fmt)
-    if fmt == "folio":
+        raise too_deep(text, d)
+    if d.dotted_names:
         _no_dotted_variable(f, text)
-    if fmt != "tptp":
-        return _bind(f, frozenset())
-    check_closed(f, text, fmt)
-    return f
+    if d.variable_spelling is not None:
+        f = _bind(f, frozenset())
+    return close(f, text, d)
 
 
-__all__ = ["DIALECTS", "parse_dialect", "dialect_parser"]
+__all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "dialect_parser"]

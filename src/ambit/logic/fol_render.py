@@ -32,6 +32,9 @@ class _Syntax:
     name: Callable[[str, str], str]  # (name, role) -> spelling; role in pred/func/const/var
     parenthesise_binaries: bool  # TPTP: every binary operand of a binary connective in ( )
     tight_quantifiers: bool  # TPTP: a quantifier's body is a unit formula
+    spelled_variables: bool = False  # TPTP: variables are upper-case words (bound ones renamed to fit)
+    truth_values: tuple[str, str] | None = None  # TPTP: $true, $false for TRUE and ¬TRUE
+    nested_implications: bool = False  # NLTK (-> groups to the left): both sides of a nested -> in ( )
 
     def quant(self, f: Quant, var: str, body: str) -> str:
         return (self.forall if f.kind == "forall" else self.exists).format(v=var) + body
@@ -39,19 +42,30 @@ class _Syntax:
 
 _FOLIO_NAME = re.compile(r"[^\W_][\w\-'’.]*\Z")
 _NLTK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_']*\Z")
+_NLTK_KEYWORDS = frozenset(("all", "forall", "exists", "exist", "some", "iota", "not", "and", "or", "implies", "iff"))
 _TPTP_LOWER = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _TPTP_UPPER = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def _spelled_as_variable(name: str, role: str, fmt: str) -> None:
+    """A constant spelled as the dialect's variables would read back as a free variable."""
+    from .dialect import dialect
+
+    if role == "const" and dialect(fmt).is_variable_name(name):
+        raise RenderError(f"the constant {name!r} would read as a variable in {fmt}", construct=name, fmt=fmt)
 
 
 def _folio_name(name: str, role: str) -> str:
     if not _FOLIO_NAME.match(name):
         raise RenderError(f"the name {name!r} cannot be written in folio", construct=name, fmt="folio")
+    _spelled_as_variable(name, role, "folio")
     return name
 
 
 def _nltk_name(name: str, role: str) -> str:
-    if not _NLTK_NAME.match(name) or name in ("all", "exists"):
+    if not _NLTK_NAME.match(name) or name in _NLTK_KEYWORDS:
         raise RenderError(f"the name {name!r} cannot be written in nltk", construct=name, fmt="nltk")
+    _spelled_as_variable(name, role, "nltk")
     return name
 
 
@@ -72,17 +86,18 @@ SYNTAX = {
                      _folio_name, False, False),
     "nltk": _Syntax("all {v}.", "exists {v}.", "-",
                     {And: " & ", Or: " | ", Implies: " -> ", Iff: " <-> "}, " = ", " != ",
-                    _nltk_name, False, False),
+                    _nltk_name, False, False, nested_implications=True),
     "tptp": _Syntax("![{v}]: ", "?[{v}]: ", "~",
                     {And: " & ", Or: " | ", Xor: " <~> ", Implies: " => ", Iff: " <=> "}, " = ", " != ",
-                    _tptp_name, True, True),
+                    _tptp_name, True, True, True, ("$true", "$false")),
 }
+_TRUE = Eq(Const("⊤"), Const("⊤"))  # how the readers hold TPTP's $true (fol_parse.TRUE)
 
 
 def render_dialect(f: Formula, fmt: str) -> str:
     """`f` written in `folio`, `nltk` or `tptp`."""
-    syn = SYNTAX[fmt]
-    if fmt == "tptp":
+    syn = SYNTAX[str(fmt)]
+    if syn.spelled_variables:
         f = tptp_variables(f)
     return _write(f, syn)
 
@@ -93,8 +108,12 @@ def _write(f: Formula, s: _Syntax) -> str:
         head = s.name(f.pred, "pred")
         return head + "(" + ", ".join(_term(a, s) for a in f.args) + ")" if f.args else head
     if t is Eq:
+        if s.truth_values and f == _TRUE:
+            return s.truth_values[0]
         return _term(f.left, s) + s.eq + _term(f.right, s)
     if t is Not:
+        if s.truth_values and f.body == _TRUE:
+            return s.truth_values[1]
         if type(f.body) is Eq:
             return _term(f.body.left, s) + s.neq + _term(f.body.right, s)
         return s.neg + _operand(f.body, s, 5)
@@ -112,8 +131,8 @@ def _write(f: Formula, s: _Syntax) -> str:
         first = _operand(f.children[0], s, 3 if t is Or else 4, same=t)
         rest = [_operand(c, s, _LEVEL[t] + 1) for c in f.children[1:]]
         return op.join([first, *rest])
-    if t is Implies:  # right-associative
-        return _operand(f.left, s, 3) + op + _operand(f.right, s, 2)
+    if t is Implies:  # right-associative (NLTK: left; a nested implication is parenthesised there)
+        return _operand(f.left, s, 3) + op + _operand(f.right, s, 3 if s.nested_implications else 2)
     # Iff and Xor: left-associative (Xor shares Or's level)
     return _operand(f.left, s, _LEVEL[t], same=None) + op + _operand(f.right, s, _LEVEL[t] + 1)
 

@@ -18,10 +18,10 @@ from functools import lru_cache
 from typing import Callable, Iterator
 
 from .ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from .dialect import Dialect, dialect
 from .errors import MAX_DEPTH, LFParseError
-from .fol_parse import parse_dialect
 from .grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
-from .grammar import FOL_DIALECTS, check_closed, check_format, grammar_text, lark_error, too_deep
+from .grammar import FOL_DIALECTS, close, grammar_text, lark_error, too_deep  # noqa: F401
 
 
 # --------------------------------------------------------------------------- Lark reader
@@ -36,9 +36,9 @@ class _Rules:
     right-hand chain of the same operator is merged into one n-ary node; in Lisp every
     `( AND ...)` is its own node. (Mixed into a `lark.Transformer` by `_transformer`.)"""
 
-    def __init__(self, fmt: str) -> None:
+    def __init__(self, merge: bool) -> None:
         super().__init__()
-        self.merge = fmt == "fol"
+        self.merge = merge
 
     def start(self, c):
         return c[0]
@@ -100,26 +100,34 @@ def _transformer() -> type:
     return _ToAST
 
 
-@lru_cache(maxsize=None)
-def lark_parser(fmt: str) -> lark.Lark:
+def lark_parser(fmt: str | Dialect) -> lark.Lark:
     """The LALR parser built from the grammar file (trees, no transformer)."""
+    return _lark_parser(dialect(fmt).name)
+
+
+@lru_cache(maxsize=None)
+def _lark_parser(name: str) -> lark.Lark:
     import lark
 
-    return lark.Lark(grammar_text(fmt), parser="lalr", maybe_placeholders=False)
+    return lark.Lark(dialect(name).grammar_text(), parser="lalr", maybe_placeholders=False)
 
 
-def parse_with_lark(text: str, fmt: str) -> Formula:
-    """Parse with Lark only; raises `LFParseError` with Lark's position and expectations."""
+def parse_with_lark(text: str, fmt: str | Dialect) -> Formula:
+    """Parse one of AmP's formats with Lark only; raises `LFParseError` with Lark's position
+    and expectations."""
+    return _read_with_lark(text, dialect(fmt))[0]
+
+
+def _read_with_lark(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     import lark
 
-    parser = lark_parser(fmt)
+    parser = lark_parser(d)
     try:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
-        raise lark_error(parser, text, fmt, e) from None
-    f = _ungroup(_transformer()(fmt).transform(tree))
-    check_closed(f, text, fmt)
-    return f
+        raise lark_error(parser, text, d, e) from None
+    f = _ungroup(_transformer()(d.name == "fol").transform(tree))  # AmP's FOL merges chains; Lisp nests
+    return close(f, text, d)
 
 
 # --------------------------------------------------------------------------- fast readers
@@ -168,7 +176,8 @@ def _fol_tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _fast_fol(text: str) -> Formula:
+def _fast_fol(text: str) -> tuple[Formula, bool]:
+    """The formula, and whether some variable in it is not bound (the reader checks as it reads)."""
     toks = _fol_tokens(text)
     i = 0
     bound: list[str] = []  # variables in scope, innermost last
@@ -249,12 +258,10 @@ def _fast_fol(text: str) -> Formula:
     f, _ = formula(0)
     if toks[i][0] != "END":
         raise _Reject
-    if unbound:
-        check_closed(f, text, "fol")
-    return f
+    return f, unbound
 
 
-def _fast_lisp(text: str) -> Formula:
+def _fast_lisp(text: str) -> tuple[Formula, bool]:
     toks = _tokens(_LISP_TOKEN, text)
     i = 0
 
@@ -314,14 +321,14 @@ def _fast_lisp(text: str) -> Formula:
     f = formula(0)
     if toks[i][0] != "END":
         raise _Reject
-    return f
+    return f, True  # not checked as it reads: `close` looks
 
 
 class _TooDeep(Exception):
     pass
 
 
-_FAST: dict[str, Callable[[str], Formula]] = {"fol": _fast_fol, "lisp": _fast_lisp}
+_FAST: dict[str, Callable[[str], tuple[Formula, bool]]] = {"fol": _fast_fol, "lisp": _fast_lisp}
 
 # Reading a large input allocates one tuple per token and node; Python's cyclic collector would
 # rescan all of them again and again as they pile up, which made 2 MB take several times as
@@ -343,25 +350,34 @@ def _gc_paused(pause: bool) -> Iterator[None]:
             gc.enable()
 
 
-def parse(text: str, fmt: str = "fol") -> Formula:
-    """Parse one logical form. Raises `LFParseError` (position, token, expectations)."""
-    check_format(fmt)
+def parse(text: str, fmt: str | Dialect = "fol", *, free_variables: str | None = None) -> Formula:
+    """Parse one logical form in `fmt` (a dialect's name or a `Dialect`). A free variable is
+    read as `free_variables` says (`universal`, `constant`, `error`; None: the dialect's
+    default, `universal` in the full dialects, `error` in AmP's). Raises `LFParseError`
+    (position, token, expectations)."""
+    return read(text, fmt, free_variables)[0]
+
+
+def read(text: str, fmt: str | Dialect = "fol", free_variables: str | None = None) -> tuple[Formula, tuple[str, ...]]:
+    """`parse`, with the names of the free variables it closed under ∀ (empty: none)."""
+    d = dialect(fmt, free_variables)
     if not isinstance(text, str):
         raise TypeError(f"expected an LF string, got {type(text).__name__}")
     if not text.strip():
-        raise LFParseError("empty logical form", text=text, pos=0, kind="empty", fmt=fmt)
-    if fmt in FOL_DIALECTS:
-        return parse_dialect(text, fmt)
+        raise LFParseError("empty logical form", text=text, pos=0, kind="empty", fmt=d.name)
+    return d.reader(text, d)
+
+
+def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """One of AmP's formats: the fast reader, or Lark where it gives up."""
     try:
         with _gc_paused(len(text) >= GC_PAUSE_CHARS):
-            f = _FAST[fmt](text)
+            f, unbound = _FAST[d.name](text)
     except _TooDeep:
-        raise too_deep(text, fmt) from None
+        raise too_deep(text, d) from None
     except (_Reject, IndexError):
-        return parse_with_lark(text, fmt)
-    if fmt != "fol":  # the FOL reader checks variable scope as it reads
-        check_closed(f, text, fmt)
-    return f
+        return _read_with_lark(text, d)
+    return close(f, text, d) if unbound else (f, ())
 
 
 def detect_format(text: str) -> str:

@@ -70,17 +70,19 @@ class PrologMember:
 
         def solve() -> None:
             t0 = time.perf_counter()
-            opts = {"time_limit": budget.left(), "inferences": budget.inferences, "max_domain": budget.max_domain}
+            opts: dict[str, Any] = {"time_limit": budget.left(), "inferences": budget.inferences}
+            if q.amp is None and q.kind == "equiv":  # AmP's procedure bounds its own model search (names + variables)
+                opts["max_domain"] = budget.max_domain
             reasons: dict[str, str] = {}
             try:
                 if q.kind == "story":
-                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
+                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts, max_domain=budget.max_domain)[0]
                     parts = _story_parts(d)
                     for part, status, ev in parts:
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
                     reasons = {p: d.reason or "unknown" for p in set(STORY_PARTS) - {p for p, _, _ in parts}}
                 else:
-                    v = fol.equivalent_batch([q.pair], **opts)[0]
+                    v = _prolog_equivalent(q, opts)
                     for part, status, ev in _equiv_parts(v):
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
                     if v.verdict == "UNKNOWN":
@@ -91,6 +93,16 @@ class PrologMember:
 
         _thread(work, "portfolio-prolog")
         return stop
+
+
+def _prolog_equivalent(q: Question, opts: dict) -> Any:
+    """Prolog's verdict on a pair: for an AmP pair AmP's procedure (equivalence.py: SLD over its
+    fragment, then the full first-order engine on what it leaves open), else fol.py's engine."""
+    if q.amp is not None:
+        from . import equivalence
+
+        return equivalence.equivalent_batch([q.pair], q.amp, **opts)[0]
+    return fol.equivalent_batch([q.pair], **opts)[0]
 
 
 def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:
@@ -171,8 +183,9 @@ class _PerPartMember:
 
 
 class EMember(_PerPartMember):
-    """E: one process per part (axioms ⊢ conjecture); Theorem settles a part as unsat (the TSTP
-    derivation kept), CounterSatisfiable as sat (E's saturation, without a model)."""
+    """E: one process per part (axioms ⊢ conjecture). Theorem: unsat, unchecked, with the TSTP
+    derivation (`tstp`, and as steps: `derivation`) and the axioms it names (`premises_used`), from
+    which the portfolio re-proves it; CounterSatisfiable: sat, unchecked (a saturation, no model)."""
 
     name = "eprover"
 
@@ -182,17 +195,20 @@ class EMember(_PerPartMember):
     def settle(self, part, check, t0, post, reasons):
         r = check.result()
         if r.proved is True:
-            ev = {"tstp": r.tstp, "premises_used": eprover.axioms_used(r.tstp)} if r.output == "CNFRefutation" else {}
-            post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0))
-        elif r.proved is False:
-            post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0))
+            ev = ({"tstp": r.tstp, "derivation": eprover.steps(r.tstp), "premises_used": eprover.axioms_used(r.tstp)}
+                  if r.output == "CNFRefutation" else {})
+            post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0, checked=False))
+        elif r.proved is False:  # E's saturation is no model: it waits for a prover that shows one
+            post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0,
+                        checked=False))
         else:
             reasons[part.name] = f"SZS status {r.status}" if r.status else "stopped"
 
 
 class Z3Member(_PerPartMember):
     """Z3: one check per part in a Z3 process (killed when stopped or overrun); a model counts
-    only once `fol.holds` has checked it."""
+    only once `fol.holds` has checked it; an unsat comes with its unsat core (`premises_used`),
+    from which the portfolio re-proves it."""
 
     name = "z3"
 
@@ -204,7 +220,9 @@ class Z3Member(_PerPartMember):
     def settle(self, part, check, t0, post, reasons):
         r = check.result()
         if r.status == "unsat":
-            post(Answer(part.name, self.name, "unsat", {}, time.perf_counter() - t0))
+            n = len(part.axioms)
+            ev = {"premises_used": [i for i in r.core if i < n], "unsat_core": list(r.core)} if r.core is not None else {}
+            post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0, checked=False))
         elif r.status == "sat" and r.model is not None:
             post(Answer(part.name, self.name, "sat", {"model": checked_model(r.model, part.formulas)},
                         time.perf_counter() - t0))
@@ -227,6 +245,24 @@ def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:
             raise ModelCheckFailed(f"the model does not satisfy {f!r}")
     return {"domain": m["domain"], "constants": {c: e for c, e in m["constants"].items() if c in names},
             "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"])}
+
+
+CHECK_INFERENCES_FACTOR = 4  # a re-proof's inference budget, in units of the race's
+
+
+def reprove(part: Part, used: Sequence[int], budget: Budget, time_limit: float) -> dict | None:
+    """Check another prover's "unsat" for `part` with ambit's own engine: re-prove the part's
+    conjecture from the axioms it names (`used`, indices into `part.axioms`) with a larger
+    inference budget. The evidence of ambit's replayed proof (`proof`, `premises_used` as indices
+    into `part.axioms`), or None when the engine does not find it within `time_limit` seconds."""
+    used = sorted({i for i in used if 0 <= i < len(part.axioms)})
+    axioms = [part.axioms[i] for i in used]
+    d = fol.decide_batch([(axioms, part.conjecture)], time_limit=time_limit,
+                         inferences=budget.inferences * CHECK_INFERENCES_FACTOR, max_domain=budget.max_domain)[0]
+    if d.entailed is not True or d.proof is None:
+        return None
+    back = lambda s: {**s, "from": used[s["from"]]} if isinstance(s.get("from"), int) else s  # noqa: E731
+    return {"proof": [back(s) for s in d.proof], "premises_used": [used[i] for i in d.premises_used]}
 
 
 _said_missing: set[str] = set()  # optional provers already reported missing (one line each, once)

@@ -37,6 +37,7 @@ class Question:
     premises: tuple[Formula, ...] = ()
     conclusion: Formula | None = None
     pair: tuple[Formula, Formula] | None = None
+    amp: str | None = None  # an AmP pair: its format (`fol`, `lisp`); Prolog's first stage is AmP's procedure
 
 
 def story(premises: Sequence[Formula], conclusion: Formula) -> Question:
@@ -46,21 +47,31 @@ def story(premises: Sequence[Formula], conclusion: Formula) -> Question:
                     premises=ps, conclusion=conclusion)
 
 
-def pair(a: Formula, b: Formula) -> Question:
-    """The two parts of a pair: a without b, and b without a."""
-    return Question("equiv", (Part(EQUIV_PARTS[0], (a,), b), Part(EQUIV_PARTS[1], (b,), a)), pair=(a, b))
+def pair(a: Formula, b: Formula, amp: str | None = None) -> Question:
+    """The two parts of a pair: a without b, and b without a (`amp`: the AmP format the pair came in)."""
+    return Question("equiv", (Part(EQUIV_PARTS[0], (a,), b), Part(EQUIV_PARTS[1], (b,), a)), pair=(a, b), amp=amp)
 
 
 @dataclass(frozen=True)
 class Answer:
     """A prover's definite answer for one part: "unsat" or "sat", with its evidence (`proof`,
-    `tstp`, `model` (checked), `saturation`)."""
+    `tstp`, `model` (checked), `saturation`, `premises_used`). `checked`: whether ambit checked
+    the evidence itself (Prolog's replayed proofs and its models; a Z3 model after `fol.holds`).
+    An unchecked "unsat" (E's derivation, Z3's unsat core) names the axioms it used
+    (`premises_used`, indices into the part's axioms), from which the portfolio re-proves it."""
 
     part: str
     prover: str
     status: str
     evidence: dict = field(default_factory=dict)
     seconds: float = 0.0
+    checked: bool = True
+
+    @property
+    def final(self) -> bool:
+        """Whether this answer ends the part's race: checked, or a proof that can be re-proved
+        from the axioms it names (a "sat" without a model waits for one with a model)."""
+        return self.checked or (self.status == "unsat" and "premises_used" in self.evidence)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,12 @@
 """The lanes of `PrologWorker.enable_lanes`: a call first runs for `FIRST_QUANTUM_S` at the head
 of the worker's queue, then for the worker's slice behind every call still in its first quantum,
-then in the long lane (`prolog_pool.lane()`, a Prolog process of its own at a lower CPU
-priority), each time with what is left of its budget. A short call then never waits behind a
-long one for more than a quantum per call queued ahead of it."""
+then in the long lane (the worker's `long_lane`: `prolog_pool.long_lane_call`, a Prolog process of
+its own at a lower CPU priority), each time with what is left of its budget. A short call then
+never waits behind a long one for more than a quantum per call queued ahead of it.
+
+This module imports neither the worker nor the pool (the worker comes in as an argument, the
+long lane as the worker's `long_lane`), so that the runtime's modules import one another in one
+direction only: prolog_cancel ← prolog_lanes ← prolog_worker ← prolog_pool."""
 
 from __future__ import annotations
 
@@ -10,14 +14,11 @@ import contextlib
 import logging
 import time
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .prolog_cancel import PrologError, chain_future, current_scope
 
 log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:
-    from .prolog_worker import PrologWorker
 
 # Two-lane calls first get this much time at the head of the queue, then their slice behind every
 # call still in its first quantum, then the long lane. A storm's first calls, each from a
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 FIRST_QUANTUM_S = 0.02
 
 
-def two_lanes(self: "PrologWorker", goal: str, out_var: str, time_limit: float,
+def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
               inferences: int | None) -> Future:
     """`PrologWorker.submit_json_quiet` with lanes enabled: the call's first quantum, then its
     slice, on the worker (`_OneLane`), then the long lane's process, each with what is left of
@@ -47,10 +48,11 @@ def two_lanes(self: "PrologWorker", goal: str, out_var: str, time_limit: float,
             f = self.submit_json_quiet.__func__(lane, goal, out_var, max(left(), 0.001), inferences)
             f.add_done_callback(lambda g: moved(g, level))
             return
-        from . import prolog_pool
-
-        second = prolog_pool.lane().submit(_long_lane_call, goal, out_var, left(), inferences,
-                                           tuple(sorted(self._consulted)))
+        if self.long_lane is None:  # lanes without a long lane: the fallback below runs the rest here
+            second: Future = Future()
+            second.set_exception(RuntimeError("no long lane was given to enable_lanes"))
+        else:
+            second = self.long_lane(goal, out_var, left(), inferences, tuple(sorted(self._consulted)))
         moved_at = time.monotonic()
 
         def done(g: Future) -> None:
@@ -95,7 +97,7 @@ class _OneLane:
 
     fast_lane_s = 0.0
 
-    def __init__(self, worker: "PrologWorker", slice_s: float, level: int) -> None:
+    def __init__(self, worker: Any, slice_s: float, level: int) -> None:
         self._worker = worker
         self._slice_s = slice_s
         self._level = level
@@ -116,14 +118,3 @@ class _OneLane:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._worker, name)
-
-
-def _long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
-                    programs: tuple[str, ...]) -> Any:
-    """In the long lane's process: the call, with the programs the caller's Prolog had loaded."""
-    from .prolog_worker import worker
-
-    w = worker()
-    for path in programs:
-        w.consult(path)
-    return w.query_json(goal, out_var, time_limit, inferences)

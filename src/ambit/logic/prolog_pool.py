@@ -29,7 +29,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .prolog_worker import CancelScope, cancelled_error, chain_future, current_scope
+from .prolog_cancel import CancelScope, cancelled_error, chain_future, current_scope
 
 log = logging.getLogger("ambit.prolog_pool")
 
@@ -332,6 +332,29 @@ def lane() -> PrologPool:
         return _LANE[0]
 
 
+def long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
+                   programs: tuple[str, ...]) -> Future:
+    """A call in the long lane (`lane()`): a Future of its value; a worker with lanes enabled
+    holds this as its `long_lane`."""
+    return lane().submit(_long_lane_call, goal, out_var, time_limit, inferences, programs)
+
+
+def _long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
+                    programs: tuple[str, ...]) -> Any:
+    """In the long lane's process: the call, with the programs the caller's Prolog had loaded."""
+    from .prolog_worker import worker
+
+    w = worker()
+    for path in programs:
+        w.consult(path)
+    return w.query_json(goal, out_var, time_limit, inferences)
+
+
+def enable_lanes(worker: Any, slice_s: float) -> None:
+    """Two lanes for `worker` (`PrologWorker.enable_lanes`), the long one in `lane()`'s process."""
+    worker.enable_lanes(slice_s, long_lane_call)
+
+
 def pools() -> list[PrologPool]:
     """The pools started in this process."""
     with _LOCK:
@@ -407,4 +430,5 @@ def warm(workers: int, *programs: str) -> None:
         f.result()
 
 
-__all__ = ["PrologPool", "WorkerDied", "chunks", "lane", "map_chunks", "pool", "pools", "shutdown", "warm"]
+__all__ = ["PrologPool", "WorkerDied", "chunks", "enable_lanes", "lane", "long_lane_call", "map_chunks", "pool", "pools",
+           "shutdown", "warm"]

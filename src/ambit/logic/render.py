@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
+from .dialect import Dialect, dialect
 from .errors import RenderError
 from .fol_render import render_dialect
 from .quoting import quote
@@ -218,14 +219,19 @@ RENDERERS = {
 }
 
 
-def render(f: Formula, fmt: str = "fol") -> str:
-    """Render in `fol`, `lisp`, `prolog`, `folio`, `nltk` or `tptp`. RenderError (a ValueError)
-    when the format cannot express `f`, naming the construct that does not fit."""
+def render(f: Formula, fmt: "str | Dialect" = "fol") -> str:
+    """Render in a dialect (`fol`, `lisp`, `folio`, `nltk`, `tptp`, by name or as a `Dialect`) or
+    as a `prolog` term. RenderError (a ValueError) when the format cannot express `f`, naming
+    the construct that does not fit."""
+    if isinstance(fmt, Dialect):
+        return fmt.render(f)
+    if fmt == "prolog":
+        return to_prolog(f)
     try:
-        writer = RENDERERS[fmt]
-    except KeyError:
+        d = dialect(fmt)
+    except ValueError:
         raise ValueError(f"unknown output format {fmt!r}: expected one of {', '.join(RENDERERS)}") from None
-    return writer(f)
+    return d.render(f)
 
 
 __all__ = ["render", "amp_misfit", "to_fol", "to_lisp", "to_prolog", "prolog_term", "Const", "Var"]

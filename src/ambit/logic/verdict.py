@@ -42,6 +42,12 @@ class Verdict:
     witness: dict | None = None
 
     @property
+    def is_checked(self) -> bool:
+        """Whether ambit checked the evidence itself: False where the witness says `checked:
+        false` (the portfolio: a part settled on E's or Z3's word alone, `unchecked` says by whom)."""
+        return (self.witness or {}).get("checked", True) is not False
+
+    @property
     def reason(self) -> str | None:
         """UNKNOWN: the reason (one of REASONS); None otherwise."""
         return (self.witness or {}).get("reason") if self.verdict == "UNKNOWN" else None
@@ -60,7 +66,15 @@ class Decision:
     `entailed` (premises ⊨ conclusion) and `refuted` (premises ⊨ ¬conclusion) are the story's two
     parts, True/False each, None where undecided: a verdict is the pair of them (TRUE: True/False,
     FALSE: False/True, UNCERTAIN: False/False, INCONSISTENT: True/True), and an UNKNOWN verdict
-    can still settle one of them, with its proof or checked model as evidence."""
+    can still settle one of them, with its proof or checked model as evidence.
+
+    `checked`: whether ambit checked the evidence of every settled part itself (set by the
+    portfolio, False where a part rests on another prover's word: E's derivation or Z3's unsat
+    core that ambit's engine did not re-prove, or E's saturation without a model); None (Prolog
+    alone) means checked, as every answer of ambit's own engine is (`is_checked`).
+
+    `reading`: how the story's formulas were read (dialect.py's `Reading`: the dialect, its
+    free-variable policy, and which formulas had free variables closed under ∀)."""
 
     verdict: str
     premises_used: list[int] = field(default_factory=list)
@@ -70,6 +84,13 @@ class Decision:
     reason: str | None = None
     entailed: bool | None = None
     refuted: bool | None = None
+    checked: bool | None = None
+    reading: dict | None = None  # how the formulas were read (logic.dialect.Reading): dialect, free_variables
+
+    @property
+    def is_checked(self) -> bool:
+        """Whether the evidence was checked by ambit (what summaries count)."""
+        return self.checked is not False
 
     @property
     def budget(self) -> str | None:

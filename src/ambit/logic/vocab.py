@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from .dialect import dialect
 from .parse import grammar_text
 
 DEFAULT_VARIABLES = ("x", "y", "z", "a", "e", "i")
@@ -39,9 +40,13 @@ def closed_grammar(
         for w in words:
             if not re.fullmatch(pattern, w):
                 raise ValueError(f"{name} {w!r} does not match {pattern}")
-    text = grammar_text(fmt)
-    suffix = "(" if fmt == "fol" else ""
-    if fmt == "fol":
+    d = dialect(fmt)
+    if not d.amp:
+        raise ValueError(f"closed vocabularies are for AmP's formats (fol, lisp), not {d.name}")
+    text = grammar_text(d)
+    fol = d.name == "fol"  # FOL's predicate token carries its "(" (grammars/fol.lark); Lisp's atoms are ( p x )
+    suffix = "(" if fol else ""
+    if fol:
         atom = 'atom: PRED1 term ")"\n    | PRED2 term ", " term ")"'
     else:
         atom = 'atom: "( " PRED1 " " term " )"\n    | "( " PRED2 " " term " " term " )"'

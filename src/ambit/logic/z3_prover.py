@@ -38,11 +38,13 @@ class Unsupported(ValueError):
 class Z3Result:
     """`status` is "sat", "unsat" or "unknown"; `model` (for "sat", when it could be read) is
     ambit's model: {"domain": [...], "constants": {name: element}, "atoms": {(pred, elements...)}};
-    `reason` says why a "sat" has no model or why the answer is "unknown"."""
+    `reason` says why a "sat" has no model or why the answer is "unknown"; `core` (for "unsat")
+    the indices of the formulas of an unsat core Z3 found (the portfolio re-proves from them)."""
 
     status: str
     model: dict | None = None
     reason: str | None = None
+    core: tuple[int, ...] | None = None
 
 
 class Z3Check:
@@ -69,7 +71,9 @@ class Z3Check:
             return Z3Result("unknown", reason=f"not translated: {e}")
         s = z3.Solver(ctx=self.ctx)
         s.set("timeout", max(1, int(self.time_limit * 1000)))
-        s.add(*terms)
+        s.set("unsat_core", True)
+        for i, t in enumerate(terms):  # each formula tracked, so that an "unsat" names the ones it needed
+            s.assert_and_track(t, z3.Bool(f"formula_{i}", self.ctx))
         if self._stopped.is_set():
             return Z3Result("unknown", reason="stopped")
         # Z3's own timeout is soft (a quantifier round can run far past it): a watchdog
@@ -94,7 +98,7 @@ class Z3Check:
         if status == "unknown":
             return Z3Result(status, reason=s.reason_unknown())
         if status == "unsat":
-            return Z3Result(status)
+            return Z3Result(status, core=tuple(sorted(int(str(c).rsplit("_", 1)[1]) for c in s.unsat_core())))
         return _read_model(s.model(), sort, preds, consts, z3)
 
     def stop(self) -> None:

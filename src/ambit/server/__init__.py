@@ -11,6 +11,11 @@ from typing import Any
 __all__ = ["serve", "RunningServer"]
 
 
+class StartupFailed(RuntimeError):
+    """The server could not load its model or start Prolog: the message is one line saying why
+    (`RunningServer.wait_ready`; `serve(wait=True)` raises it)."""
+
+
 def __getattr__(name: str) -> Any:
     if name in __all__:
         from . import app

@@ -74,6 +74,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="most requests in flight to an openai: model's endpoint (default 16)")
     ap.add_argument("--remote-cache", default=None,
                     help="response cache folder of an openai: model (default $AMBIT_CACHE/remote-responses; none: off)")
+    ap.add_argument("--remote-cache-max-bytes", default=None,
+                    help="bound of the response cache on disk, oldest entries evicted first (default 512MiB)")
+    ap.add_argument("--max-response-bytes", default=None,
+                    help="most bytes an openai: model's answer may have; a longer one is an error (default 8MiB)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return ap.parse_args(argv)
 
@@ -85,7 +89,8 @@ def _remote_options(args: argparse.Namespace):
     if not is_remote(args.model):
         return None
     parse_spec(args.model)
-    return RemoteOptions.from_args(args.api_key_file, args.max_concurrency, args.remote_cache)
+    return RemoteOptions.from_args(args.api_key_file, args.max_concurrency, args.remote_cache,
+                                   args.max_response_bytes, args.remote_cache_max_bytes)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,14 +26,15 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from ambit.logic.portfolio import PROVERS
 from ambit.proto.v1 import ambit_pb2, ambit_pb2_grpc
 
+from . import StartupFailed
 from .auth import AuthInterceptor, TokenStore
 from .interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
 from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from .loop import LoopThread
-from .model import worker_for
+from .backends import worker_for
 from .reflection import enable_reflection
 from .security import ServerSecurity
-from .service import DEFAULT_PROLOG_SECONDS, AmbitCore
+from .service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
 from .servicer import AmbitServicer
 from .stats import Stats
 
@@ -81,7 +82,7 @@ class RunningServer:
         if not self.ready.wait(timeout):
             raise TimeoutError(f"server {self.address} not ready after {timeout} s")
         if self.startup_error is not None:
-            raise RuntimeError(f"server startup failed: {self.startup_error}") from self.startup_error
+            raise StartupFailed(f"server startup failed: {self.startup_error}") from self.startup_error
 
     def set_health(self, status: int) -> None:
         """The same health status for the server as a whole and for AmbitService (and on the
@@ -204,6 +205,9 @@ def serve(
                     threading.Thread(target=_watch_prolog_pool, args=(running,), name="ambit-health",
                                      daemon=True).start()
             _log_ready(core, max_batch, time.monotonic() - t0)
+        except ServiceError as e:  # a model that cannot serve (an endpoint refusing, unreachable): one line
+            log.debug("startup failed", exc_info=True)  # the caller reports it (wait_ready, the CLI)
+            running.startup_error = e
         except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
             log.exception("startup failed")
             running.startup_error = e
@@ -317,7 +321,7 @@ def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
 
 
 def _load_backend(model: str | None, device: str | None, dtype: str | None, remote: Any = None) -> Any:
-    from .model import load_backend
+    from .backends import load_backend
 
     return load_backend(model, device=device, dtype=dtype, remote=remote)
 
@@ -344,7 +348,7 @@ def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
         if workers > 1:
             prolog_pool.warm(workers, "equivalence.pl", "fol.pl", "json_call.pl")
         if slice_s > 0:
-            worker().enable_lanes(slice_s)
+            prolog_pool.enable_lanes(worker(), slice_s)
             prolog_pool.lane().submit(prolog_pool.warm_programs, ("equivalence.pl", "fol.pl", "json_call.pl", radd.PROGRAM))
     except Exception:  # noqa: BLE001 - the RPCs report their own errors
         log.warning("Prolog warm-up failed", exc_info=True)

@@ -22,6 +22,8 @@ FOL_DIALECTS = {pb.LF_FORMAT_FOLIO: "folio", pb.LF_FORMAT_NLTK: "nltk", pb.LF_FO
 EQUIVALENCE_FORMATS = {**FORMATS, **FOL_DIALECTS}  # CheckEquivalence: AmP's formats and full FOL
 ENTAILMENT_FORMATS = {**EQUIVALENCE_FORMATS, pb.LF_FORMAT_UNSPECIFIED: "folio"}  # CheckEntailment
 VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VAR_NAMING_V: "v"}
+FREE_VARIABLES = {pb.FREE_VARIABLES_UNSPECIFIED: None, pb.FREE_VARIABLES_UNIVERSAL: "universal",
+                  pb.FREE_VARIABLES_CONSTANT: "constant", pb.FREE_VARIABLES_ERROR: "error"}
 VERDICTS = {
     "EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN,
 }
@@ -36,7 +38,8 @@ CONSISTENCY = {
 
 def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> EquivalenceQuery:
     fmt = enum(EQUIVALENCE_FORMATS, req.format, f"{field}format", "LFFormat")
-    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0)
+    free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
+    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0, free)
 
 
 def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
@@ -158,7 +161,8 @@ ENTAILMENT_VERDICTS = {
 
 def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> EntailmentQuery:
     fmt = enum(ENTAILMENT_FORMATS, req.format, f"{field}format", "LFFormat")
-    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0)
+    free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
+    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0, free)
 
 
 def entailment_items(items: Sequence[pb.CheckEntailmentRequest]) -> list[EntailmentQuery | ServiceError]:
@@ -192,6 +196,8 @@ def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntai
         request_id=req.request_id, verdict=ENTAILMENT_VERDICTS[d.verdict], premises_used=d.premises_used,
         proof=[proof_step(s) for s in d.proof or []], unknown_budget=d.budget or "", reason=d.reason or "",
     )
+    if getattr(d, "reading", None):
+        out.reading_json = json.dumps(d.reading, sort_keys=True, ensure_ascii=False)
     out.answered_by.update(getattr(d, "answered_by", None) or {})
     out.tstp.update(getattr(d, "tstp", None) or {})
     if d.entailed is not None:

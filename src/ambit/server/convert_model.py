@@ -25,6 +25,9 @@ SETTINGS = {
     pb.PROMPT_SETTING_UNSPECIFIED: "zeroshot", pb.PROMPT_SETTING_ZEROSHOT: "zeroshot",
     pb.PROMPT_SETTING_FEWSHOT: "fewshot",
 }
+# ParseDistribution decodes AmP's formats under their grammars, and FOLIO's formulas under the
+# folio decode grammar (logic/grammars/folio_decode.lark)
+DECODE_FORMATS = {**FORMATS, pb.LF_FORMAT_FOLIO: "folio"}
 PARSE_STATUSES = {
     distribution.OK: pb.PARSE_STATUS_OK, distribution.INVALID: pb.PARSE_STATUS_INVALID,
     distribution.UNFINISHED: pb.PARSE_STATUS_UNFINISHED,
@@ -67,7 +70,7 @@ def score_batch_result(
 
 
 def parse_query(req: pb.ParseDistributionRequest) -> ParseQuery:
-    fmt = enum(FORMATS, req.format, "format", "LFFormat")
+    fmt = enum(DECODE_FORMATS, req.format, "format", "LFFormat")
     source = req.WhichOneof("prompt_source")
     spec = None
     if source == "prompt_spec":
@@ -175,12 +178,14 @@ def generate_query(req: pb.GenerateRequest) -> GenerateQuery:
         messages=tuple((m.role, m.content) for m in req.messages), max_new_tokens=req.max_new_tokens,
         use_chat_template=req.use_chat_template if req.HasField("use_chat_template") else None,
         temperature=req.temperature, top_p=req.top_p or 1.0, seed=req.seed if req.HasField("seed") else 0,
+        fmt=enum(DECODE_FORMATS, req.format, "format", "LFFormat") if req.HasField("format") else None,
     )
 
 
 def generate_response(req: pb.GenerateRequest, g: Any, model_id: str) -> pb.GenerateResponse:
-    """`g` is the engine's `Generation`."""
+    """`g` is the engine's `Generation`, or a `FormulaReply` (with `formula`) for a request with a format."""
     return pb.GenerateResponse(
         request_id=req.request_id, text=g.text, prompt=g.prompt, prompt_tokens=g.prompt_tokens,
         new_tokens=g.new_tokens, finish_reason=g.finish_reason, model_id=model_id, chat_template=g.chat_template,
+        formula=getattr(g, "formula", ""),
     )

@@ -84,18 +84,26 @@ class StatsClock:
 
 @dataclass(frozen=True)
 class Path:
-    """A decoded prefix: token ids, their log-probs, their sum, the text (lead included), and the
-    constraint's state after it."""
+    """A decoded prefix: token ids, their log-probs, their sum, the bytes they stand for (lead
+    included), and the constraint's state after it."""
 
     ids: tuple[int, ...]
     lps: tuple[float, ...]
     logprob: float
-    text: str
+    data: bytes
     parse: object
 
-    def extend(self, token: int, lp: float, logprob: float, text: str, parse: object) -> Path:
-        """The child after `token` (log-prob `lp`, new sum `logprob` as the caller computed it)."""
-        return Path(self.ids + (token,), self.lps + (lp,), logprob, self.text + text, parse)
+    @property
+    def text(self) -> str:
+        """The prefix's text, decoded as one byte sequence: byte-level BPE splits a character such
+        as ∀ (E2 88 80) over two or three tokens, which decoded one by one would each be lost to
+        U+FFFD. Only an incomplete last character shows as U+FFFD."""
+        return self.data.decode("utf-8", errors="replace")
+
+    def extend(self, token: int, lp: float, logprob: float, piece: bytes, parse: object) -> Path:
+        """The child after `token` (its bytes `piece`, log-prob `lp`, new sum `logprob` as the
+        caller computed it)."""
+        return Path(self.ids + (token,), self.lps + (lp,), logprob, self.data + piece, parse)
 
 
 def hypothesis(path: Path, lead: str, tokens: list[str], end_lp: float | None) -> Hypothesis:

@@ -151,6 +151,16 @@ class ModelBackend:
 
         return has_chat_template(self.lm)
 
+    def chat_prompt(self, turns: list[tuple[str, str]]) -> str:
+        """`turns` through the model's chat template, with the cue for the reply (the prompt of a
+        Generate request constrained to a formula)."""
+        from ambit.server.engine.generate import ChatTurn, render
+
+        return render(self.lm, [ChatTurn(r, c) for r, c in turns], True)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.lm.encode(text))
+
 
 def scorer_for(lm: Any, kind: str) -> Any:
     """The engine scorer of the model's family (`server/engine/kinds.py`)."""
@@ -170,33 +180,3 @@ class GenerateParams:
     temperature: float = 0.0
     top_p: float = 1.0
     seed: int = 0
-
-
-# -- backend selection (issue 24) ----------------------------------------------------------
-def load_backend(spec: str | None = None, device: str | None = None, dtype: str | None = None,
-                 remote: Any = None) -> Any:
-    """The backend of a model spec: `openai:<MODEL>@<BASE_URL>` is a model served elsewhere
-    (`server.remote`, probed now: a bad key or unknown model fails here; `remote` is its
-    `RemoteOptions`); anything else loads into the embedded engine."""
-    from ambit.server.remote import RemoteOptions, is_remote
-
-    if is_remote(spec):
-        from ambit.server.remote.backend import RemoteBackend
-
-        if device or dtype:
-            raise ValueError("--device and --dtype do not apply to a remote model (the endpoint chooses)")
-        return RemoteBackend.load(spec, remote if remote is not None else RemoteOptions())
-    return ModelBackend.load(spec, device=device, dtype=dtype)
-
-
-def worker_for(backend: Any, max_batch: int, max_wait_s: float, max_queue: int) -> Any:
-    """The model worker: concurrent requests for a remote backend (up to its --max-concurrency),
-    the one batching model thread (`server.batcher.ModelWorker`) for the embedded engine."""
-    from ambit.server.batcher import ModelWorker
-
-    concurrency = getattr(backend, "max_concurrency", None)
-    if concurrency:
-        from ambit.server.remote.worker import ConcurrentWorker
-
-        return ConcurrentWorker(backend, concurrency, max_queue)
-    return ModelWorker(backend, max_batch, max_wait_s, max_queue)

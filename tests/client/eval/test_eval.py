@@ -42,7 +42,8 @@ def test_store_appends_resumes_and_drops_torn_line(tmp_path):
 
 
 def test_store_refuses_other_arguments(tmp_path):
-    ResultsStore(tmp_path, {"suite": "x", "limit": 2}).close()
+    with ResultsStore(tmp_path, {"suite": "x", "limit": 2}) as s:
+        s.append({"id": "a"})  # a run that recorded a result binds the folder to its arguments
     with pytest.raises(RunMismatch, match="limit: 2 -> 3"):
         ResultsStore(tmp_path, {"suite": "x", "limit": 3})
 
@@ -163,7 +164,7 @@ def test_implicature_on_fake_server(tmp_path, fake):
     s = json.loads((tmp_path / "summary.json").read_text())
     assert set(s["by_k"]) == {"0", "1"}
     for v in s["by_k"].values():
-        assert set(v["by_template"]) == {"1", "2"} and v["n"] == 6
+        assert set(v["by_template"]) == {"1", "2"} and v["n"] == 3 and v["answers"] == 6  # n counts examples
         assert 0 <= v["mean"] <= 1 and v["std"] >= 0
     assert (tmp_path / "accuracy_vs_k.png").exists()
     # rerun with other arguments into the same directory: a clear error

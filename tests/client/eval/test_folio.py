@@ -35,12 +35,24 @@ def _stories(n: int = 30, seed: int = 0, noise: float = 0.0) -> list[D.Story]:
 
 
 def test_missing_split_is_skipped_with_one_line(tmp_path, capsys, monkeypatch):
-    # the default data root ($AMBIT_DATA) lacks the split: skipped with one line, exit 0
+    # the default data root ($AMBIT_DATA) lacks the default split: skipped with one line, exit 0
     monkeypatch.setenv("AMBIT_DATA", str(tmp_path))
-    rc = cli.main(["folio", "--split", "nope", "--audit-gold", "--out", str(tmp_path / "o")])
+    rc = cli.main(["folio", "--audit-gold", "--out", str(tmp_path / "o")])
     err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("skipped folio")]
     assert rc == 0 and len(err) == 1
-    assert str(tmp_path / "folio" / "folio-nope.jsonl") in err[0] and "Yale-LILY/FOLIO" in err[0]
+    assert str(tmp_path / "folio" / "folio-train.jsonl") in err[0] and "Yale-LILY/FOLIO" in err[0]
+    assert not (tmp_path / "o" / "results.jsonl").exists()
+
+
+@pytest.mark.parametrize("named", [["--split", "nope", "--audit-gold"], ["--demo-split", "nope"]])
+def test_a_split_named_on_the_command_line_is_required(tmp_path, capsys, monkeypatch, named):
+    # the default data root has the train split, not the one named: exit 2, one line naming the file
+    root = _root(tmp_path, stories(3), split="train")
+    monkeypatch.setenv("AMBIT_DATA", str(root))
+    rc = cli.main(["folio", *named, "--out", str(tmp_path / "o")])
+    err = [l for l in capsys.readouterr().err.splitlines() if l.strip()]
+    assert rc == 2 and len(err) == 1, err
+    assert err[0].startswith(f"error: {named[0]} nope: ") and str(root / "folio" / "folio-nope.jsonl") in err[0]
     assert not (tmp_path / "o" / "results.jsonl").exists()
 
 
@@ -280,13 +292,6 @@ def test_a_rerun_resumes_and_other_arguments_are_refused(tmp_path, capsys):
     assert rc == 2 and "different arguments" in capsys.readouterr().err
 
 
-def test_translate_mode_refuses_a_server(tmp_path, capsys):
-    root = _root(tmp_path, stories(6))
-    rc = cli.main(["folio", "--split", "gen", "--demo-split", "gen", "--data", str(root), "--server", "localhost:1",
-                   "--out", str(tmp_path / "o")])
-    assert rc == 2 and "drop --server" in capsys.readouterr().err
-
-
 def test_train_split_audit_lists_disagreements_with_evidence(shared_data, tmp_path):
     if not D.split_path(shared_data, "train").exists():
         pytest.skip("FOLIO train split absent")
@@ -298,6 +303,8 @@ def test_train_split_audit_lists_disagreements_with_evidence(shared_data, tmp_pa
     for s, r in bad:
         if r["problem"] == "unparseable":
             assert r["gold_errors"] and all(k.startswith("premises-FOL[") for k in r["gold_errors"])
+        elif r["problem"] == "mixed arity":  # one predicate with two arities: both uses named
+            assert r["gold_errors"]["arity"].count("premises-FOL[") == 2
         else:  # inconsistent premises come with the refutation, replayed by the prover
             assert r["problem"] == "inconsistent" and r["gold_evidence"]["proof"]
 

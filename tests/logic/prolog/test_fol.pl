@@ -85,12 +85,56 @@ p49([premise(0)-some(1, some(2, all(3, or(eq(v(3), v(1)), eq(v(3), v(2)))))),
 
 test(a_function_free_problem_is_decided_by_exhausting_its_herbrand_bound) :-
     p49(Fs), fol:conj(Fs, F),
-    fol:finite_bound(Fs, F, N, Why), N == 5, Why == function_free(5),
-    fol:model_or_exhaustion(Fs, F, bound(N, Why), 8, S),
+    fol:function_free_bound(Fs, 5, function_free(5)),
+    fol:model_or_exhaustion(Fs, F, bound(5, function_free(5)), 8, S),
     S = unsat(exhausted(5, function_free(5), Tags)),
     Tags == [premise(0), premise(1), premise(2), negated_conclusion],
     fol:proof_json(exhausted(5, function_free(5), Tags), [json([step=exhausted|_])|Formulas]),
     length(Formulas, 4).
+
+%  Pelletier 49's first premise says every element is one of two: no model has more
+test(a_domain_closure_bounds_the_model_search) :-
+    p49(Fs), fol:conj(Fs, F),
+    fol:finite_bound(Fs, F, N, Why), N == 2, Why == closure(2),
+    fol:model_or_exhaustion(Fs, F, bound(N, Why), 8, S),
+    S = unsat(exhausted(2, closure(2), _)),
+    fol:proof_json(exhausted(2, closure(2), [premise(0)]), [json([step=exhausted, depth=0, literal=T])|_]),
+    sub_string(T, _, _, _, "one of 2 named ones").
+
+test(a_function_free_clausal_form_is_decided_by_grounding) :-
+    p49(Fs), fol:conj(Fs, F),
+    fol:herbrand_bound(Fs, Bound), Bound = herbrand(_, 5),
+    fol:model_or_exhaustion(Fs, F, Bound, 8, S),
+    S = unsat(exhausted(5, herbrand(5), Tags)), length(Tags, 4),
+    status(Fs, budget(1000000, 8), unsat(_)).
+
+test(a_grounded_model_is_the_smallest_one_found) :-
+    %  p(a), ¬p(b), ∀x (p(x) ∨ q(x)): a model of two elements, a ↦ 1, b ↦ 2
+    Fs = [premise(0)-and(rel(p, [a]), not(rel(p, [b]))), premise(1)-all(1, or(rel(p, [v(1)]), rel(q, [v(1)])))],
+    fol:conj(Fs, F),
+    fol:herbrand_bound(Fs, Bound),
+    fol:model_or_exhaustion(Fs, F, Bound, 8, S),
+    S = sat(model(2, Vals, Trues, [])),
+    msort(Vals, [a-1, b-2]), memberchk(p-[1], Trues), memberchk(q-[2], Trues).
+
+test(the_herbrand_model_is_the_answer_past_the_largest_domain) :-
+    %  five named elements, pairwise distinct; MaxDomain 2: the Herbrand model, classes of one each
+    Names = [a, b, c, d, e],
+    findall(not(eq(X, Y)), ( member(X, Names), member(Y, Names), X @< Y ), Ds),
+    fol:tagged(Ds, 0, Fs), fol:conj(Fs, F),
+    fol:herbrand_bound(Fs, Bound),
+    fol:model_or_exhaustion(Fs, F, Bound, 2, S),
+    S = sat(model(5, Vals, [], [])), msort(Vals, [a-1, b-2, c-3, d-4, e-5]).
+
+test(pigeonhole_as_inconsistent_axioms_is_refuted) :-
+    %  three distinct pigeons, each in one of two holes, no two in one hole
+    Ps = [p1, p2, p3],
+    findall(or(rel(in, [P, h1]), rel(in, [P, h2])), member(P, Ps), Housed),
+    findall(not(eq(P, Q)), ( member(P, Ps), member(Q, Ps), P @< Q ), Distinct),
+    One = all(1, all(2, all(3, imp(and(rel(in, [v(1), v(3)]), rel(in, [v(2), v(3)])), eq(v(1), v(2)))))),
+    append([Housed, [One], Distinct], Axioms), fol:tagged(Axioms, 0, Fs),
+    status(Fs, budget(2000000, 8), S),
+    S = unsat(exhausted(5, herbrand(5), _)).
 
 test(a_monadic_formula_is_bounded_by_its_types) :-
     F = not(iff(some(1, all(2, iff(rel(p, [v(1)]), rel(p, [v(2)])))),

@@ -30,7 +30,7 @@ def reference_search(dec: Decoder) -> Search:
         constraint = dec.constraint(fmt, grammar, lead, constrained=constrained)
         stepper = KVStepper(lm)
         dist = stepper.prefill(lm.encode(core))
-        beams = [Path((), (), 0.0, "", constraint.start())]
+        beams = [Path((), (), 0.0, b"", constraint.start())]
         finished: dict[str, Hypothesis] = {}
         for step in range(max_tokens + 1):
             end_lp = torch.logsumexp(dist[:, end_ids], dim=-1).tolist()
@@ -55,7 +55,7 @@ def reference_search(dec: Decoder) -> Search:
                 b, t = divmod(j, scores.shape[1])
                 parse = beams[b].parse.append(t)
                 if parse is not None:
-                    live.append((beams[b].extend(t, s - beams[b].logprob, s, dec.tables.text(t), parse), b))
+                    live.append((beams[b].extend(t, s - beams[b].logprob, s, dec.tables.token_bytes(t), parse), b))
             if not live:
                 beams = []
                 break

@@ -45,6 +45,8 @@ class StandIn:
     "drop"); `delay_s`: time each POST takes; `caps`: what the toy endpoint offers; `answer`: the
     toy model's choice j for a prompt (default `toy_answer`), for completions and chat alike."""
 
+    handler_base: type = None  # type: ignore[assignment] - _Handler, set below
+
     def __init__(self, model: str = "standin", key: str | None = None, caps=ALL_CAPS, delay_s: float = 0.0,
                  stall_s: float = 3.0, answer=None) -> None:
         self.model, self.key, self.caps = model, key, set(caps)
@@ -56,13 +58,16 @@ class StandIn:
         self.lock = threading.Lock()
         self.port = 0
         self.httpd: ThreadingHTTPServer | None = None
+        self.conns: set[socket.socket] = set()  # open client connections (kept alive between requests)
+        self.dead = False  # killed: requests on connections still open are dropped unanswered
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> "StandIn":
-        handler = type("Handler", (_Handler,), {"standin": self})
+        self.dead = False
+        handler = type("Handler", (self.handler_base,), {"standin": self})
         self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
@@ -70,10 +75,26 @@ class StandIn:
         return self
 
     def kill(self) -> None:
+        """Stop answering as a dead server does: the port refuses, and open connections are reset."""
+        self.dead = True
+        with self.lock:
+            conns, self.conns = list(self.conns), set()
+        for c in conns:
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
             self.httpd = None
+        with self.lock:
+            conns, self.conns = list(self.conns), set()
+        for c in conns:
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def restart(self) -> None:
         self.kill()
@@ -146,6 +167,28 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # quiet
         pass
 
+    def handle_one_request(self) -> None:
+        if self.standin.dead:
+            self.close_connection = True
+            return
+        super().handle_one_request()
+
+    def setup(self) -> None:
+        super().setup()
+        # headers and body go out in two writes: without this, Nagle holds the body back until the
+        # client's delayed ACK of the headers (~40 ms per answer on a kept-alive connection)
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with self.standin.lock:
+            self.standin.conns.add(self.connection)
+
+    def finish(self) -> None:
+        with self.standin.lock:
+            self.standin.conns.discard(self.connection)
+        try:
+            super().finish()
+        except OSError:
+            pass
+
     def _send(self, code: int, payload: dict, headers: dict | None = None) -> None:
         data = json.dumps(payload).encode()
         self.send_response(code)
@@ -212,3 +255,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, s.chat(body))
         else:
             self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+
+StandIn.handler_base = _Handler

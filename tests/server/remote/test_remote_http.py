@@ -136,7 +136,7 @@ def test_cache_answers_a_repeated_request_and_never_stores_the_key(standin, tmp_
     keyed = Endpoint(parse_spec(f"openai:standin@{standin.url}"), RemoteOptions(cache_dir=tmp_path, api_key=SECRET))
     keyed.post("/completions", body)  # the key is not part of the cache key ...
     assert standin.posts == 2
-    assert not any(SECRET in p.read_text() for p in tmp_path.rglob("*.json"))  # ... nor of any entry
+    assert not any(SECRET.encode() in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())  # ... nor of any entry
 
 
 def test_probe_sees_what_the_endpoint_does():

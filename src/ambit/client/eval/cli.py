@@ -17,7 +17,8 @@ what a requested suite needs, is an error (exit status 2, one line), never a fal
 data.
 
 Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
-2 the output directory belongs to a run with other arguments; 3 the run finished and its reports
+2 the output directory belongs to a run with other arguments, or another run is writing into it
+(``DIR/run.lock``; the message names its pid); 3 the run finished and its reports
 are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to retry them).
 """
 
@@ -33,7 +34,7 @@ from ambit.client.eval import remote as RE
 from ambit.client.eval import report as R
 from ambit.client.eval.glossary import glossary
 from ambit.client.eval.runner import ItemsFailed, RunAborted, run_suite
-from ambit.client.eval.store import RunMismatch
+from ambit.client.eval.store import FolderBusy, FolderLock, RunMismatch
 from ambit import _paths
 from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
 from ambit.client.eval.suites import ALL, SUITES
@@ -217,17 +218,19 @@ def main(argv: list[str] | None = None) -> int:
         from ambit.client.eval import compare
         return compare.run(args)
     from ambit.client.api import AmbitError
+    from ambit.server import StartupFailed
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     try:
-        ran = _run(args)
-    except (RunMismatch, ValueError) as err:
+        with FolderLock(args.out):  # one writer per --out, refused before any model loads
+            ran = _run(args)
+    except (RunMismatch, FolderBusy, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except ItemsFailed as err:
         print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
         return 3
-    except (RunAborted, FileNotFoundError) as err:
+    except (RunAborted, FileNotFoundError, StartupFailed) as err:  # StartupFailed: an endpoint refusing, unreachable
         print(f"error: {err}", file=sys.stderr)
         return 1
     except AmbitError as err:

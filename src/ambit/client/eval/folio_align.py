@@ -13,8 +13,10 @@ still be EQUIVALENT. Deterministic, one-to-one, in three steps (docs/folio.md):
    Pairs are taken greedily by votes (ties by name), each name at most once.
 
 A translation name left unmatched keeps its name (no gold formula uses it, or step 1 would
-have kept it, so it cannot be captured). The story's alignment and, per sentence,
-whether it renamed anything are recorded: that is "how often alignment was needed".
+have kept it, so it cannot be captured), unless the gold uses that name as a predicate of another
+arity: then it becomes `Name_<arity>` (the provers refuse one symbol with two arities). The
+story's alignment and, per sentence, whether it renamed anything are recorded: that is "how
+often alignment was needed".
 """
 
 from __future__ import annotations
@@ -127,9 +129,23 @@ def align(translations: Sequence[Formula | None], golds: Sequence[Formula | None
         if tn not in mapping and gn not in taken:
             mapping[tn], steps[tn] = gn[1], "matched"
             taken.add(gn)
+    used = {n[1] for n in g_names} | {n[1] for n in t_names}
     for n in sorted(t_names - set(mapping)):
-        mapping[n], steps[n] = n[1], "unmatched"
+        mapping[n], steps[n] = _unclashed(n, g_names, used), "unmatched"
     return Alignment(mapping, steps)
+
+
+def _unclashed(n: Name, g_names: set[Name], used: set[str]) -> str:
+    """An unmatched name as it is, unless the gold uses it as a predicate of another arity (the
+    provers refuse one symbol with two arities): then `Name_<arity>`, made fresh."""
+    (kind, arity), name = n
+    if kind != "pred" or not any(g[1] == name and g[0][0] == "pred" and g[0][1] != arity for g in g_names):
+        return name
+    fresh = f"{name}_{arity}"
+    while fresh in used:
+        fresh += "_"
+    used.add(fresh)
+    return fresh
 
 
 def _votes(translations, golds, done: set[Name], taken: set[Name]) -> dict[tuple[Name, Name], float]:
@@ -185,3 +201,38 @@ def _rt(a, m: dict[Name, str], bound: tuple[str, ...]):
     if type(a) in (Var, Const):
         return type(a)(m.get((("const", 0), a.name), a.name))
     return a
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+PAIRED_BY = ("order", "comment", "text", "unpaired")
+
+
+def _sentence_key(text: str) -> str:
+    """A sentence as compared for pairing: case folded, spaces collapsed, end punctuation dropped."""
+    return re.sub(r"\s+", " ", text.casefold()).strip().rstrip(".!?;: ").strip()
+
+
+def pair_sentences(sentences: Sequence[str], notes: Sequence[tuple[str | None, str | None]]
+                   ) -> list[tuple[int | None, str]]:
+    """Which of a story's premise `sentences` each translated premise formula translates, and how
+    it was paired: by `order` when there are as many formulas as sentences; otherwise by its
+    `comment` (a `:::` comment: the sentence a system wrote beside the formula) or its `text`
+    (the sentence given with the formula) when that equals one not yet taken sentence (case,
+    spaces and end punctuation aside); otherwise `unpaired` (index None). `notes` holds each
+    formula's (comment, text). One-to-one: a sentence is paired with one formula at most."""
+    if len(notes) == len(sentences):
+        return [(i, "order") for i in range(len(notes))]
+    free: dict[str, list[int]] = defaultdict(list)
+    for i, s in enumerate(sentences):
+        free[_sentence_key(s)].append(i)
+    out: list[tuple[int | None, str]] = []
+    for comment, text in notes:
+        hit = None
+        for how, note in (("comment", comment), ("text", text)):
+            if note and free.get(_sentence_key(note)):
+                hit = (free[_sentence_key(note)].pop(0), how)
+                break
+        out.append(hit or (None, "unpaired"))
+    return out

@@ -2,7 +2,15 @@
 
 One line of FOLIO is one example: a story's premises (text and FOL), a conclusion, its label,
 and in some releases the conclusion's FOL (`conclusion-FOL`; the public v0.0 train split has
-none). Several examples share a `story_id` (the same premises, other conclusions).
+none). Several examples share a story (the same premises, other conclusions).
+
+The published files come in three shapes (`SHAPES`), detected per file from its first line and
+required of every line: `v0.0` (premises and their FOL as lists, with `story_id` and
+`example_id`: the v0.0 train file), `v0.0-no-ids` (the same without ids: the v0.0 validation
+file) and `v2` (premises and their FOL as one newline-separated string each, with ids). Where
+ids are absent, an example's id is its 0-based line number in the file, and its story is the
+0-based rank, in file order, of its premises among the file's distinct premise lists (examples
+with identical premises share a story).
 """
 
 from __future__ import annotations
@@ -18,7 +26,8 @@ DATASET = "FOLIO (Han et al., 2022)"
 LABELS = ("True", "False", "Uncertain")
 # FOLIO spells "Uncertain" as "Unknown" in v0.0; both mean the premises decide nothing
 _LABEL = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
-REQUIRED = ("premises", "premises-FOL", "conclusion", "label", "story_id")
+REQUIRED = ("premises", "premises-FOL", "conclusion", "label")
+SHAPES = ("v0.0", "v0.0-no-ids", "v2")
 
 
 @dataclass(frozen=True)
@@ -75,40 +84,85 @@ def normalise_label(label: str, where: str) -> str:
 def read_split(path: Path) -> list[Story]:
     """Every example of a FOLIO jsonl file, in file order; a malformed line raises ValueError
     naming the file, the line and the field."""
+    return read_split_shaped(path)[0]
+
+
+def read_split_shaped(path: Path) -> tuple[list[Story], str]:
+    """`read_split`, and the file's shape (one of `SHAPES`; every line must have it)."""
     out: list[Story] = []
     seen: set[str] = set()
+    shape = None
+    stories: dict[tuple[str, ...], str] = {}  # premises → story id, for files without ids
     with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
+        for n, line in enumerate(fh):
             if not line.strip():
                 continue
-            where = f"{path}:{n}"
+            where = f"{path}:{n + 1}"
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as e:
                 raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
-            out.append(story_from_row(row, where, default_id=str(n)))
+            this = row_shape(row, where)
+            if shape is None:
+                shape = this
+            elif this != shape:
+                raise ValueError(f"{where}: a {this} line in a {shape} file (the first line's shape)")
+            story_id = None
+            if this == "v0.0-no-ids":
+                key = tuple(s.strip() for s in row["premises"])
+                story_id = stories.setdefault(key, str(len(stories)))
+            out.append(story_from_row(row, where, default_id=str(n), story_id=story_id))
             if out[-1].id in seen:
                 raise ValueError(f"{where}: duplicate example_id {out[-1].id}")
             seen.add(out[-1].id)
-    return out
+    return out, shape or "empty"
 
 
-def story_from_row(row: dict, where: str, default_id: str) -> Story:
-    """One FOLIO row as a Story (see `read_split` for errors)."""
+def split_shape(path: Path) -> str:
+    """The shape of a FOLIO jsonl file (one of `SHAPES`), from its first non-blank line."""
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    return row_shape(json.loads(line), f"{path}:{n}")
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path}:{n}: not JSON ({e.msg} at column {e.colno})") from None
+    return "empty"
+
+
+def row_shape(row: object, where: str) -> str:
+    """`v2` when the premises are one string, else `v0.0` (with `story_id`) or `v0.0-no-ids`."""
     if not isinstance(row, dict):
         raise ValueError(f"{where}: a line must be a JSON object")
-    for key in REQUIRED:
+    if isinstance(row.get("premises"), str):
+        return "v2"
+    return "v0.0" if "story_id" in row else "v0.0-no-ids"
+
+
+def _lines(val: object, key: str, where: str) -> list[str]:
+    """A premises field: a list of strings (v0.0), or one newline-separated string (v2)."""
+    if isinstance(val, str):
+        return [s for s in val.split("\n") if s.strip()]
+    if not isinstance(val, list) or not all(isinstance(s, str) for s in val):
+        raise ValueError(f"{where}: field {key!r} must be a list of strings or one newline-separated string")
+    return val
+
+
+def story_from_row(row: dict, where: str, default_id: str, story_id: str | None = None) -> Story:
+    """One FOLIO row of any shape as a Story (see `read_split` for errors). `default_id` is the
+    example id when the row has none; `story_id` the story when the row has none (a row without
+    either is an error: only a whole file groups examples into stories)."""
+    if not isinstance(row, dict):
+        raise ValueError(f"{where}: a line must be a JSON object")
+    for key in (*REQUIRED, *(() if story_id is not None else ("story_id",))):
         if key not in row:
             raise ValueError(f"{where}: missing field {key!r}")
-    prem, fol = row["premises"], row["premises-FOL"]
-    for key, val in (("premises", prem), ("premises-FOL", fol)):
-        if not isinstance(val, list) or not all(isinstance(s, str) for s in val):
-            raise ValueError(f"{where}: field {key!r} must be a list of strings")
+    prem, fol = _lines(row["premises"], "premises", where), _lines(row["premises-FOL"], "premises-FOL", where)
     conc_fol = row.get("conclusion-FOL")
     if conc_fol is not None and not isinstance(conc_fol, str):
         raise ValueError(f"{where}: field 'conclusion-FOL' must be a string")
     return Story(
-        id=str(row.get("example_id", default_id)), story_id=str(row["story_id"]),
+        id=str(row.get("example_id", default_id)), story_id=str(row.get("story_id", story_id)),
         premises=tuple(s.strip() for s in prem), premises_fol=tuple(s.strip() for s in fol),
         conclusion=str(row["conclusion"]).strip(), conclusion_fol=conc_fol.strip() if conc_fol else None,
         label=normalise_label(row["label"], f"{where}: field 'label'"),

@@ -33,8 +33,9 @@ GLOSSARIES: dict[str, list[str]] = {
         "- **accuracy**: % of (utterance, response) pairs whose implied yes/no the model gets right.",
         "- **k**: in-context examples in the prompt; **T1…T6**: the six prompt templates.",
         "- **mean ± std**: the mean accuracy over templates ± its standard deviation over templates "
-        "(not a confidence interval; the plot's band is the 95% Wilson interval).",
-        "- **n**: pairs per k (each template sees the same pairs).",
+        "(not a confidence interval; the plot's band is a 95% Wilson interval over examples).",
+        "- **n**: examples ((utterance, response) pairs) per k; **answers**: n × templates (each "
+        "template sees the same examples, so its answers to one example are not independent).",
     ],
     "radd": [
         "- **de dicto / de re**: the two readings of the ambiguous description (the relation at the "

@@ -22,6 +22,7 @@ from ambit.client.eval import implicature_generate as G
 from ambit.client.eval import implicature_types as T
 from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
+from ambit.client.eval.report_common import wilson_interval
 from ambit.client.eval.radd_model import PROTOCOLS
 from ambit.client.eval.suite import MissingData, Option, RunContext, Suite, csv_of, data_root, option
 
@@ -79,16 +80,29 @@ def process_masked(client, item: dict) -> dict:
 
 
 def _by_k(records: Sequence[dict]) -> dict[str, dict]:
-    """{k: accuracy per template, mean and std over templates, n pairs} (the paper's Table 1)."""
+    """{k: accuracy per template, mean and std over templates (the paper's Table 1), `n` examples,
+    `answers` (examples × templates), and `ci95`, a 95% interval that counts examples}.
+
+    One example's answers under the templates are not independent (the same utterance and
+    response, worded six ways), so the interval is taken over examples: the Wilson interval of the
+    mean of each example's share of right answers. A mean of n values in [0, 1] has variance at
+    most p(1 − p)/n, so this interval is at least as wide as one over n independent answers; over
+    the answers themselves it would be √templates too narrow when an example's answers agree."""
     cells: dict[int, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    examples: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
-        cells[int(r["k"])][int(r["template"])].append(bool(r["correct"]))
+        right = bool(r["correct"])
+        cells[int(r["k"])][int(r["template"])].append(right)
+        example = r.get("example_id")
+        examples[int(r["k"])][str(example if example is not None else r.get("id"))].append(right)
     by_k = {}
     for k in sorted(cells):
         by_t = {str(t): M.accuracy(cells[k][t]) for t in sorted(cells[k])}
         mean, std = M.mean_std(by_t.values())
-        by_k[str(k)] = {"by_template": by_t, "mean": mean, "std": std,
-                        "n": sum(len(v) for v in cells[k].values())}
+        shares = [sum(v) / len(v) for v in examples[k].values()]
+        by_k[str(k)] = {"by_template": by_t, "mean": mean, "std": std, "n": len(shares),
+                        "answers": sum(len(v) for v in cells[k].values()),
+                        "ci95": list(wilson_interval(sum(shares), len(shares)))}
     return by_k
 
 

@@ -20,6 +20,10 @@ OPTIONS = (
            help="most requests in flight to an openai: model's endpoint (default 16)"),
     option("--remote-cache", default=None,
            help="response cache folder of an openai: model (default $AMBIT_CACHE/remote-responses; none: off)"),
+    option("--remote-cache-max-bytes", default=None,
+           help="bound of the response cache on disk, oldest entries evicted first (default 512MiB)"),
+    option("--max-response-bytes", default=None,
+           help="most bytes an openai: model's answer may have; a longer one is an error (default 8MiB)"),
 )
 
 class Refused(ValueError):
@@ -43,7 +47,8 @@ def options(args: argparse.Namespace) -> Any:
         return None
     parse_spec(args.model)
     return RemoteOptions.from_args(getattr(args, "api_key_file", None), getattr(args, "max_concurrency", None),
-                                   getattr(args, "remote_cache", None))
+                                   getattr(args, "remote_cache", None), getattr(args, "max_response_bytes", None),
+                                   getattr(args, "remote_cache_max_bytes", None))
 
 
 def needs(suite: str, args: argparse.Namespace, caps: set[str]) -> list[tuple[str, str]]:

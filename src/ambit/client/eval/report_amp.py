@@ -124,8 +124,11 @@ def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
                  ms=5, alpha=0.85, label=t, clip_on=False)
     for a, top in ((ax, 100), (ax2, 1)):
         a.plot([0, 1], [0, top], ls="--", color="grey", lw=1, label="ideal")
-        a.set_xlabel("ratio r of LF0 demonstrations (types offset slightly to stay apart)")
+        a.set_xlabel("ratio r of LF0 demonstrations\n(types offset slightly to stay apart)", fontsize=8)
         a.set_ylim(0, top)
+    # room above 100% for the n labels, stacked one line per type, below the title
+    ax.set_ylim(0, 100 + 9 * (len(types) + 1))
+    ax.set_yticks(range(0, 101, 20))
     ax.set_ylabel("LF0 accuracy of top-1 (%)")
     ax2.set_ylabel("mean P(LF0), forced decode")
     ax.set_title(f"Few-shot — {summary.get('model', '')}", fontsize=9)

@@ -23,9 +23,11 @@ def implicature_markdown(summary: Mapping) -> str:
     templates = sorted({t for k in ks for t in by_k[k]["by_template"]}, key=int)
     out = [f"# Implicature — {summary.get('model', '?')}\n", glossary("implicature")]
     out.append("## Accuracy (%) per template and k; mean ± std over templates\n")
+    out.append("n counts examples (pairs of utterance and response); each is answered once per template "
+               "(`answers`). The figure's interval counts examples too.\n")
     rows = []
     for k in ks:
-        row = [k, by_k[k]["n"], *[pct(by_k[k]["by_template"].get(t)) for t in templates]]
+        row = [k, by_k[k]["n"], by_k[k].get("answers", ""), *[pct(by_k[k]["by_template"].get(t)) for t in templates]]
         m, s = by_k[k]["mean"], by_k[k]["std"]
         row.append("n/a" if m is None else f"{100 * m:.1f} ± {100 * s:.1f}")
         rows.append(row)
@@ -33,7 +35,7 @@ def implicature_markdown(summary: Mapping) -> str:
     if unparseable:
         for row, k in zip(rows, ks):
             row.append(by_k[k]["unparseable"])
-    out.append(md_table(["k", "n", *[f"T{t}" for t in templates], "mean ± std",
+    out.append(md_table(["k", "n (examples)", "answers", *[f"T{t}" for t in templates], "mean ± std",
                          *(["unparseable"] if unparseable else [])], rows))
     if summary.get("protocol"):
         how = {"score": "likelihood of the coherent vs incoherent final word",
@@ -47,21 +49,25 @@ def implicature_markdown(summary: Mapping) -> str:
 
 
 def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
-    """Accuracy against the number of demonstrations k: the mean over templates with its 95%
-    Wilson interval (every template sees the same items, so that mean is the pooled accuracy
-    of the cell's n pairs), the interval inside 0–100%, and n beside each point."""
+    """Accuracy against the number of demonstrations k: the mean over templates with a 95%
+    interval that counts examples (`ci95`: the Wilson interval over examples of each example's
+    share of templates answered right; a summary without it: Wilson over its n), the interval
+    inside 0–100%, and n examples beside each point."""
     by_k = summary["by_k"]
     ks = [k for k in sorted(by_k, key=int) if by_k[k]["mean"] is not None and by_k[k]["n"]]
     xs = [int(k) for k in ks]
     ms = [100 * by_k[k]["mean"] for k in ks]
-    cis = [wilson_interval(by_k[k]["mean"] * by_k[k]["n"], by_k[k]["n"]) for k in ks]
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    cis = [tuple(by_k[k]["ci95"]) if by_k[k].get("ci95") else wilson_interval(by_k[k]["mean"] * by_k[k]["n"], by_k[k]["n"])
+           for k in ks]
+    fig, ax = plt.subplots(figsize=(5.5, 4.6))
     ax.plot(xs, ms, marker="o", label="mean over templates")
     ax.fill_between(xs, [100 * lo for lo, _ in cis], [100 * hi for _, hi in cis], alpha=0.2,
-                    label="95% Wilson interval")
+                    label="95% Wilson interval over examples")
     for x, m, k in zip(xs, ms, ks):
         ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, 6),
                     ha="center", fontsize=6.5)
+    ax.text(0.01, 0.99, "n = examples, each answered under every template", transform=ax.transAxes,
+            ha="left", va="top", fontsize=5.5)
     ref = IMPLICATURE_REFERENCE
     ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1,
                label=f"humans {100 * ref['human']:.1f}% (best {100 * ref['human_best']:.0f}%)")
@@ -72,7 +78,7 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     ax.set_ylim(0, 105)
     protocol = f" — {summary['protocol']}{' + CoT' if summary.get('cot') else ''}" if summary.get("protocol") else ""
     ax.set_title(f"Implicature — {summary.get('model', '')}{protocol}", fontsize=9)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)  # below: no data hidden
     C._save(fig, path)
 
 
@@ -100,14 +106,14 @@ def implicature_by_type_markdown(summary: Mapping) -> str:
             cells.append("n/a" if not b or b["mean"] is None
                          else f"{100 * b['mean']:.1f} ± {100 * b['std']:.1f} (n={b['n']})")
         rows.append([t, by[t]["examples"], *cells])
-    return ("\n## Accuracy (%) by implicature type, mean ± std over templates (n = pairs)\n\n"
+    return ("\n## Accuracy (%) by implicature type, mean ± std over templates (n = examples)\n\n"
             + md_table(["type", "examples", *[f"k={k}" for k in ks]], rows)
             + f"\nTypes: {summary.get('type_rule', '')}\n")
 
 
 def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
     """Accuracy per implicature type at each k: grouped bars (mean over templates), each
-    labelled with its value and n pairs, with the human and random reference lines."""
+    labelled with its value and n examples, with the human and random reference lines."""
     by = summary["by_type"]
     ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
     fig, ax = plt.subplots(figsize=(max(7.0, 1.4 * len(ks) + 3), 4.2))

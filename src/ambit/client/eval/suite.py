@@ -71,6 +71,20 @@ def option(*flags: str, **kwargs: Any) -> Option:
     return Option(tuple(flags), kwargs)
 
 
+class Named(argparse.Action):
+    """``store``, remembering that the option was given on the command line (``named``): a data
+    file named there is required, where its default may be absent and skipped."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.named_options = {*getattr(namespace, "named_options", ()), self.dest}
+
+
+def named(args: argparse.Namespace, dest: str) -> bool:
+    """Whether option ``dest`` was given on the command line (an option stored with ``Named``)."""
+    return dest in getattr(args, "named_options", ())
+
+
 def csv_of(cast: Callable[[str], Any]) -> Callable[[str], list]:
     """An argparse ``type`` for comma-separated values: ``"0,0.5,1"`` → ``[0.0, 0.5, 1.0]``."""
     def parse(text: str) -> list:

@@ -38,6 +38,7 @@
 :- use_module(library(time)).
 :- use_module(equational).
 :- use_module(finite_models).
+:- use_module(herbrand).
 
 :- thread_local lit/4, clause_of/3, path_limit_hit/0.
 
@@ -185,10 +186,15 @@ stages(Fs, Budget, [sat-find_model(F, SmallDom)-Small, unsat-refute(Fs)-Small,
 
 %  stage_inferences(+Spec, -Inferences): a stage's inferences; the full model search's are
 %  settled when it is reached (most parts are settled before it, and the finite bound needs the
-%  clausal form): decision_factor/1 times the budget's, with Bound = bound(N, Why), where a
-%  finite bound makes it a decision, else the budget's, with Bound = none
+%  clausal form): with Bound = herbrand(Clauses, C) for a function-free clausal form small
+%  enough to ground (herbrand_bound/2), proof_factor/1 times the budget's (the grounded search
+%  decides: the full proof search after it can only repeat it in other words); with Bound =
+%  bound(N, Why) where a finite bound makes the model search a decision, decision_factor/1 times
+%  the budget's; else the budget's, with Bound = none
 stage_inferences(later(Inf, Fs, F, MaxDom, Bound), ModelInf) :- !,
-    (   finite_bound(Fs, F, N, Why), N =< MaxDom
+    (   herbrand_bound(Fs, Bound0)
+    ->  Bound = Bound0, proof_factor(PF), ModelInf is Inf * PF
+    ;   finite_bound(Fs, F, N, Why), N =< MaxDom
     ->  Bound = bound(N, Why), decision_factor(DF), ModelInf is Inf * DF
     ;   Bound = none, ModelInf = Inf
     ).
@@ -559,6 +565,10 @@ chain_uses([_|Links], Ids, Uses) :-
 
 exhaustion_text(monadic(K), N, T) :-
     format(string(T), "no model of at most ~w elements, and a formula with ~w unary predicates only (no equality, no functions) has one if it is satisfiable", [N, K]).
+exhaustion_text(closure(K), N, T) :-
+    format(string(T), "no model of at most ~w elements, and an axiom says every element is one of ~w named ones", [N, K]).
+exhaustion_text(herbrand(C), _, T) :-
+    format(string(T), "no model over the ~w constants: every instance of the clauses over them, decided by DPLL, and a clausal form without functions has a model there if it is satisfiable", [C]).
 exhaustion_text(function_free(C), N, T) :-
     format(string(T), "no model of at most ~w elements, and a clausal form without functions and with ~w constants has one if it is satisfiable", [N, C]).
 
@@ -584,10 +594,24 @@ print_term_(T) :- write(T).
    Finite bounds: where the model search (finite_models.pl) decides
    ------------------------------------------------------------------------------------ */
 
-%  model_or_exhaustion(+Fs, +F, +Bound, +MaxDomain, -S): sat(Model) for a model of F of at
-%  most MaxDomain elements; with Bound = bound(N, Why) (F, for Why, has a model of at most N
+%  model_or_exhaustion(+Fs, +F, +Bound, +MaxDomain, -S): with Bound = herbrand(Clauses, C) (Fs's
+%  clausal form, function-free, C constants: herbrand.pl), unsat(exhausted(C, herbrand(C), Tags))
+%  when the clauses have no Herbrand model, else sat(Model): the smallest model the finite search
+%  finds within a share of the stage's inferences (the Herbrand model has at most C elements, so
+%  one that small exists), or the Herbrand model itself (its elements: the constants' classes
+%  under the true equations). Otherwise sat(Model) for a model of F of at most MaxDomain elements; with Bound = bound(N, Why) (F, for Why, has a model of at most N
 %  elements if it has one at all: finite_bound/4), unsat(exhausted(N, Why, Tags)) when there
 %  is none of at most N elements (the search was a decision); none otherwise.
+model_or_exhaustion(Fs, F, herbrand(Clauses, C), MaxDom, S) :- !,
+    herbrand_decide(Clauses, R, U),
+    (   R == unsat
+    ->  pairs_keys(Fs, Tags), S = unsat(exhausted(C, herbrand(C), Tags))
+    ;   R = sat(Elements, Trues),
+        length(Elements, N),
+        (   N > 1, N =< MaxDom, smaller_model(F, N, M) -> S = sat(M)
+        ;   herbrand_model_term(U, Elements, Trues, M), S = sat(M)
+        )
+    ).
 model_or_exhaustion(Fs, F, Bound, MaxDom, S) :-
     (   Bound = bound(N, Why)
     ->  find_model(F, N, M),
@@ -604,8 +628,58 @@ model_or_exhaustion(Fs, F, Bound, MaxDom, S) :-
 %  the universal clauses: N = max(1, C), the Herbrand bound of the Bernays-Schönfinkel class).
 %  The smaller bound when both hold.
 finite_bound(Fs, F, N, Why) :-
-    findall(B-W, ( monadic_bound(F, B, W) ; function_free_bound(Fs, B, W) ), Bs),
+    findall(B-W, ( monadic_bound(F, B, W) ; function_free_bound(Fs, B, W) ; closure_bound(Fs, B, W) ), Bs),
     msort(Bs, [N-Why|_]).
+
+%  closure_bound(+Fs, -N, -closure(N)): a clause x = c1 ∨ ... ∨ x = cN (one variable, N constants:
+%  names or Skolem constants) says every element is one of N: no model has more
+closure_bound(Fs, N, closure(N)) :-
+    clausal_form(Fs, Tagged),
+    findall(K, ( member(Tag-C, Tagged), Tag \== equality, closure_clause(C, K) ), Ks),
+    Ks \== [], min_list(Ks, N).
+
+closure_clause(C, N) :-
+    C = [rel('=', [X0, Y0])|_], ( var(X0) -> X = X0 ; X = Y0 ), var(X),
+    maplist(equation_with(X), C, Ts0), sort(Ts0, Ts), length(Ts, N).
+
+equation_with(X, rel('=', [A, B]), T) :-
+    (   A == X -> T = B ; B == X, T = A ), ground(T), ( atom(T) ; T = sk(_) ), !.
+
+%  herbrand_bound(+Fs, -herbrand(Clauses, C)): Fs's clausal form is function-free (herbrand.pl
+%  decides it), with C constants, and has at most herbrand_limit/1 ground instances
+herbrand_bound(Fs, herbrand(Cs, C)) :-
+    clausal_form(Fs, Tagged),
+    pairs_values(Tagged, Cs),
+    function_free(Cs),
+    ground_size(Cs, Size), herbrand_limit(Limit), Size =< Limit,
+    universe_size(Cs, C).
+
+universe_size(Cs, C) :-
+    findall(T, ( member(Cl, Cs), member(L, Cl), atom_of(L, rel(_, As)), member(T, As), nonvar(T) ), Ts0),
+    sort(Ts0, Ts), length(Ts, C0), C is max(1, C0).
+
+%  the most ground clause instances the Herbrand stage writes out (a few seconds' grounding)
+herbrand_limit(200000).
+
+definition_atom(def(_)-_).
+
+%  smaller_model(+F, +N, -Model): the smallest model of F of at most N elements, found within a
+%  fifth of what is left of the stage's inferences (fails when that runs out: the Herbrand
+%  model is then the answer)
+smaller_model(F, N, M) :-
+    (   catch(call_with_inference_limit(find_model(F, N, M0), 2000000, R), error(resource_error(_), _), fail),
+        R \== inference_limit_exceeded, M0 \== none
+    ->  M = M0
+    ;   fail
+    ).
+
+%  herbrand_model_term(+Universe, +Elements, +Trues, -Model): herbrand.pl's model as
+%  finite_models.pl writes one: the named constants' elements (Skolem constants and the fresh
+%  element are no names), the true atoms, no function tables
+herbrand_model_term(U, Elements, Trues0, model(N, Vals, Trues, [])) :-
+    length(Elements, N),
+    exclude(definition_atom, Trues0, Trues),
+    findall(C-I, ( member(C, U), atom(C), C \== '$e', nth1(I, Elements, Class), memberchk(C, Class) ), Vals).
 
 monadic_bound(F, N, monadic(K)) :-
     \+ ( sub_term(T, F), compound(T), ( T = eq(_, _) ; T = fn(_, _) ; T = rel(_, [_, _|_]) ) ),

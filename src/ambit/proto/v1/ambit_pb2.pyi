@@ -23,6 +23,13 @@ class VarNaming(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VAR_NAMING_AMP: _ClassVar[VarNaming]
     VAR_NAMING_V: _ClassVar[VarNaming]
 
+class FreeVariables(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FREE_VARIABLES_UNSPECIFIED: _ClassVar[FreeVariables]
+    FREE_VARIABLES_UNIVERSAL: _ClassVar[FreeVariables]
+    FREE_VARIABLES_CONSTANT: _ClassVar[FreeVariables]
+    FREE_VARIABLES_ERROR: _ClassVar[FreeVariables]
+
 class DecodingStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DECODING_STRATEGY_UNSPECIFIED: _ClassVar[DecodingStrategy]
@@ -73,6 +80,10 @@ LF_FORMAT_TPTP: LFFormat
 VAR_NAMING_UNSPECIFIED: VarNaming
 VAR_NAMING_AMP: VarNaming
 VAR_NAMING_V: VarNaming
+FREE_VARIABLES_UNSPECIFIED: FreeVariables
+FREE_VARIABLES_UNIVERSAL: FreeVariables
+FREE_VARIABLES_CONSTANT: FreeVariables
+FREE_VARIABLES_ERROR: FreeVariables
 DECODING_STRATEGY_UNSPECIFIED: DecodingStrategy
 DECODING_STRATEGY_BEAM: DecodingStrategy
 DECODING_STRATEGY_SAMPLE: DecodingStrategy
@@ -319,7 +330,7 @@ class ScoreCandidatesBatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., response: _Optional[_Union[ScoreCandidatesResponse, _Mapping]] = ...) -> None: ...
 
 class CheckEquivalenceRequest(_message.Message):
-    __slots__ = ("request_id", "a", "b", "format", "time_limit_ms", "parameters")
+    __slots__ = ("request_id", "a", "b", "format", "time_limit_ms", "parameters", "free_variables")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -333,13 +344,15 @@ class CheckEquivalenceRequest(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    FREE_VARIABLES_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     a: str
     b: str
     format: LFFormat
     time_limit_ms: int
     parameters: _containers.ScalarMap[str, str]
-    def __init__(self, request_id: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    free_variables: FreeVariables
+    def __init__(self, request_id: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ...) -> None: ...
 
 class CheckEquivalenceResponse(_message.Message):
     __slots__ = ("request_id", "verdict", "a_entails_b", "b_entails_a", "witness_json", "canonical_a", "canonical_b")
@@ -695,7 +708,7 @@ class ChatMessage(_message.Message):
     def __init__(self, role: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
 
 class GenerateRequest(_message.Message):
-    __slots__ = ("request_id", "messages", "max_new_tokens", "use_chat_template", "temperature", "top_p", "seed", "parameters")
+    __slots__ = ("request_id", "messages", "max_new_tokens", "use_chat_template", "temperature", "top_p", "seed", "parameters", "format")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -711,6 +724,7 @@ class GenerateRequest(_message.Message):
     TOP_P_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     messages: _containers.RepeatedCompositeFieldContainer[ChatMessage]
     max_new_tokens: int
@@ -719,10 +733,11 @@ class GenerateRequest(_message.Message):
     top_p: float
     seed: int
     parameters: _containers.ScalarMap[str, str]
-    def __init__(self, request_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., max_new_tokens: _Optional[int] = ..., use_chat_template: _Optional[bool] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., seed: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    format: LFFormat
+    def __init__(self, request_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., max_new_tokens: _Optional[int] = ..., use_chat_template: _Optional[bool] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., seed: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., format: _Optional[_Union[LFFormat, str]] = ...) -> None: ...
 
 class GenerateResponse(_message.Message):
-    __slots__ = ("request_id", "text", "prompt", "prompt_tokens", "new_tokens", "finish_reason", "model_id", "chat_template")
+    __slots__ = ("request_id", "text", "prompt", "prompt_tokens", "new_tokens", "finish_reason", "model_id", "chat_template", "formula")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
@@ -731,6 +746,7 @@ class GenerateResponse(_message.Message):
     FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
     MODEL_ID_FIELD_NUMBER: _ClassVar[int]
     CHAT_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    FORMULA_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     text: str
     prompt: str
@@ -739,10 +755,11 @@ class GenerateResponse(_message.Message):
     finish_reason: str
     model_id: str
     chat_template: bool
-    def __init__(self, request_id: _Optional[str] = ..., text: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_tokens: _Optional[int] = ..., new_tokens: _Optional[int] = ..., finish_reason: _Optional[str] = ..., model_id: _Optional[str] = ..., chat_template: _Optional[bool] = ...) -> None: ...
+    formula: str
+    def __init__(self, request_id: _Optional[str] = ..., text: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_tokens: _Optional[int] = ..., new_tokens: _Optional[int] = ..., finish_reason: _Optional[str] = ..., model_id: _Optional[str] = ..., chat_template: _Optional[bool] = ..., formula: _Optional[str] = ...) -> None: ...
 
 class CheckEntailmentRequest(_message.Message):
-    __slots__ = ("request_id", "premises", "conclusion", "format", "time_limit_ms", "parameters")
+    __slots__ = ("request_id", "premises", "conclusion", "format", "time_limit_ms", "parameters", "free_variables")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -756,13 +773,15 @@ class CheckEntailmentRequest(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    FREE_VARIABLES_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     premises: _containers.RepeatedScalarFieldContainer[str]
     conclusion: str
     format: LFFormat
     time_limit_ms: int
     parameters: _containers.ScalarMap[str, str]
-    def __init__(self, request_id: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    free_variables: FreeVariables
+    def __init__(self, request_id: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ...) -> None: ...
 
 class ProofStep(_message.Message):
     __slots__ = ("step", "depth", "clause", "source", "premise_index", "literal", "literals", "uses")
@@ -811,7 +830,7 @@ class FiniteModel(_message.Message):
     def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ..., functions: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class CheckEntailmentResponse(_message.Message):
-    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason", "entailed", "refuted", "answered_by", "tstp")
+    __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason", "entailed", "refuted", "answered_by", "tstp", "reading_json")
     class AnsweredByEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -838,6 +857,7 @@ class CheckEntailmentResponse(_message.Message):
     REFUTED_FIELD_NUMBER: _ClassVar[int]
     ANSWERED_BY_FIELD_NUMBER: _ClassVar[int]
     TSTP_FIELD_NUMBER: _ClassVar[int]
+    READING_JSON_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     verdict: EntailmentVerdict
     premises_used: _containers.RepeatedScalarFieldContainer[int]
@@ -850,7 +870,8 @@ class CheckEntailmentResponse(_message.Message):
     refuted: bool
     answered_by: _containers.ScalarMap[str, str]
     tstp: _containers.ScalarMap[str, str]
-    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ..., entailed: _Optional[bool] = ..., refuted: _Optional[bool] = ..., answered_by: _Optional[_Mapping[str, str]] = ..., tstp: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    reading_json: str
+    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[EntailmentVerdict, str]] = ..., premises_used: _Optional[_Iterable[int]] = ..., proof: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., countermodel: _Optional[_Union[FiniteModel, _Mapping]] = ..., model: _Optional[_Union[FiniteModel, _Mapping]] = ..., unknown_budget: _Optional[str] = ..., reason: _Optional[str] = ..., entailed: _Optional[bool] = ..., refuted: _Optional[bool] = ..., answered_by: _Optional[_Mapping[str, str]] = ..., tstp: _Optional[_Mapping[str, str]] = ..., reading_json: _Optional[str] = ...) -> None: ...
 
 class CheckEntailmentBatchRequest(_message.Message):
     __slots__ = ("request_id", "items")

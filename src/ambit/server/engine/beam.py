@@ -52,9 +52,9 @@ _FIRST_READ = 256  # candidates of the fallback's first read (all allowed ones c
 class BeamSearch:
     """One beam-search call: its constraint, its statistics clock, its beams."""
 
-    def __init__(self, lm: LoadedModel, token_text: Callable[[int], str], constraint: Constraint, lead: str,
+    def __init__(self, lm: LoadedModel, token_bytes: Callable[[int], bytes], constraint: Constraint, lead: str,
                  beam: int, topk_margin: int, clock: StatsClock, eager_masks: bool | None = None) -> None:
-        self.lm, self.token_text, self.constraint, self.lead = lm, token_text, constraint, lead
+        self.lm, self.token_bytes, self.constraint, self.lead = lm, token_bytes, constraint, lead
         self.beam, self.topk_margin, self.clock = beam, topk_margin, clock
         self.end_ids = torch.tensor(lm.end_token_ids(), device=lm.device)
         self.eager_masks = lm.device.type != "cpu" if eager_masks is None else eager_masks
@@ -64,7 +64,7 @@ class BeamSearch:
             cancel: Callable[[], None]) -> list[Hypothesis]:
         """The `beam` best outputs after `prompt_ids` (finished first, by score)."""
         clock, stepper = self.clock, KVStepper(self.lm)
-        beams = [Path((), (), 0.0, "", self.constraint.start())]
+        beams = [Path((), (), 0.0, b"", self.constraint.start())]
         worker = ThreadPoolExecutor(1, thread_name_prefix="ambit-masks") if self.eager_masks else None
         try:
             pending = self._fill_masks(worker, beams, max_tokens > 0)
@@ -211,7 +211,7 @@ class BeamSearch:
             with self.clock.grammar():
                 parse = parent.parse.append(t)
             memo[key] = None if parse is None else parent.extend(t, score - parent.logprob, score,
-                                                                 self.token_text(t), parse)
+                                                                 self.token_bytes(t), parse)
         return memo[key]
 
 

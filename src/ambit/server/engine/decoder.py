@@ -28,6 +28,7 @@ from .constraint import Constraint, NullConstraint
 from .grammar import GrammarConstraint, GrammarTables
 from .loading import LoadedModel
 from .sampling import Sampler
+from .scope import SCOPE_FORMATS
 
 __all__ = ["DecodeCancelled", "Decoded", "DecodeStats", "Decoder", "Hypothesis", "grammar_with_lead", "split_lead"]
 
@@ -53,7 +54,8 @@ class Decoder:
             from ambit.logic import grammar_text
 
             grammar = grammar_text(fmt)
-        return GrammarConstraint(self.tables, grammar, lead, fmt if check_scope else None, canonical)
+        scoped = check_scope and fmt in SCOPE_FORMATS  # folio's decode grammar has no scope rule to keep
+        return GrammarConstraint(self.tables, grammar, lead, fmt if scoped else None, canonical)
 
     def beam_search(
         self,
@@ -83,7 +85,7 @@ class Decoder:
         self.tables.lltokenizer()  # built once per model, not counted as a step's cost
         with clock.grammar():
             constraint = self.constraint(fmt, grammar, lead, constrained=constrained, check_scope=check_scope)
-        search = BeamSearch(self.lm, self.tables.text, constraint, lead, beam, self.topk_margin, clock,
+        search = BeamSearch(self.lm, self.tables.token_bytes, constraint, lead, beam, self.topk_margin, clock,
                             self.eager_masks)
         hyps = search.run(self.lm.encode(core), max_tokens, early_stop, lambda: check_cancel(should_stop, deadline))
         return Decoded(hyps, clock.freeze())
@@ -121,7 +123,7 @@ class Decoder:
         lead = lead_ if lead is None else lead
         constraint = self.constraint(fmt, grammar, lead, constrained=constrained, check_scope=check_scope,
                                      canonical=False)
-        sampler = Sampler(self.lm, self.tables.text, constraint, lead, gen, clock)
+        sampler = Sampler(self.lm, self.tables.token_bytes, constraint, lead, gen, clock)
         hyps = sampler.run(self.lm.encode(core), n, temperature, top_p, max_tokens,
                            lambda: check_cancel(should_stop, deadline))
         return Decoded(hyps, clock.freeze())

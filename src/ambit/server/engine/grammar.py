@@ -19,6 +19,11 @@ force past is dropped too: byte-level BPE pre-tokenisers join a space to the fol
 when it equals the tokenisation of its text, so each LF is reached by one path and its score
 agrees with the scorer. Sampling keeps any path (`canonical=False`): only the grammar and scope.
 
+Characters split across tokens. A path's text is its tokens' bytes decoded as one sequence:
+byte-level BPE writes ∀ (E2 88 80) as two tokens, and per-token text would lose it. A path that
+ends inside a character is kept unchecked until a token completes it (its text is not yet a
+string to tokenise), so beam search can hold a beam for a step on a non-canonical such path.
+
 Masks. `allowed_next` fills the masks of many matchers at once (llguidance's batched
 `fill_next_token_bitmask_par`, through `llguidance.numpy`) into a packed int32 array and unpacks
 the bits with numpy on a CPU (one copy of the packed words, from pinned memory on CUDA, and a shift
@@ -77,7 +82,7 @@ class GrammarTables:
         self._lltok = None
         self._executor = None
         self._matchers: OrderedDict[str, object] = OrderedDict()
-        self._tok_text: dict[int, str] = {}
+        self._tok_bytes: dict[int, bytes] = {}
         self._lock = threading.Lock()
 
     def lltokenizer(self):
@@ -112,12 +117,13 @@ class GrammarTables:
                 self._matchers.popitem(last=False)
         return m.deep_copy()
 
-    def text(self, token: int) -> str:
-        """The text of one token (bytes decoded leniently, as a path's text is built)."""
-        s = self._tok_text.get(token)
-        if s is None:
-            s = self._tok_text[token] = self.lltokenizer().decode_bytes([token]).decode("utf-8", errors="replace")
-        return s
+    def token_bytes(self, token: int) -> bytes:
+        """The bytes one token stands for (a path's text is its tokens' bytes decoded as a whole:
+        a token may hold part of a character)."""
+        b = self._tok_bytes.get(token)
+        if b is None:
+            b = self._tok_bytes[token] = self.lltokenizer().decode_bytes([token])
+        return b
 
     def canonical(self, text: str) -> tuple[int, ...]:
         """The tokenizer's own token ids for `text`."""
@@ -134,7 +140,7 @@ class GrammarConstraint:
         self.lead = lead
         self.scope_fmt = scope_fmt
         self.canonical = canonical
-        self._start = GrammarParse(self, tables.matcher(grammar_with_lead(lark_text, lead)), "", ())
+        self._start = GrammarParse(self, tables.matcher(grammar_with_lead(lark_text, lead)), b"", ())
 
     def start(self) -> GrammarParse:
         return self._start
@@ -166,14 +172,28 @@ class GrammarConstraint:
         return scope_ok(text[len(self.lead):] if text.startswith(self.lead) else text, self.scope_fmt)
 
 
+def complete_text(data: bytes) -> str | None:
+    """`data` decoded, or None while it ends inside a character (the next tokens complete it)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.reason == "unexpected end of data":
+            return None
+        return data.decode("utf-8", errors="replace")
+
+
 @dataclass(frozen=True, slots=True)
 class GrammarParse:
-    """A grammar constraint's state: the matcher after `ids` (never mutated), and their text."""
+    """A grammar constraint's state: the matcher after `ids` (never mutated), and their bytes."""
 
     constraint: GrammarConstraint
     matcher: object
-    text: str
+    data: bytes
     ids: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8", errors="replace")
 
     def can_end(self) -> bool:
         c = self.constraint
@@ -188,18 +208,21 @@ class GrammarParse:
         c = self.constraint
         if self.matcher.validate_tokens([token]) != 1:
             return None
-        text, ids = self.text + c.tables.text(token), self.ids + (token,)
+        data, ids = self.data + c.tables.token_bytes(token), self.ids + (token,)
         if not c.canonical:
-            if not c.scope_ok(text):
+            if not c.scope_ok(data.decode("utf-8", errors="replace")):
                 return None
             m = self.matcher.deep_copy()
             m.consume_token(token)
-            return GrammarParse(c, m, text, ids)
+            return GrammarParse(c, m, data, ids)
         m = self.matcher.deep_copy()
         m.consume_token(token)
-        ahead = m.compute_ff_bytes().decode("utf-8", errors="ignore")
-        if not ahead and text[-1:].isspace():  # a space joins the next word's token
+        ahead = m.compute_ff_bytes()
+        whole = complete_text(data + ahead)
+        if whole is None:  # inside a character (∀ is E2 88 80): checked once a token completes it
+            return GrammarParse(c, m, data, ids)
+        if not ahead and whole[-1:].isspace():  # a space joins the next word's token
             return None
-        if c.tables.canonical(text + ahead)[: len(ids)] != ids or not c.scope_ok(text + ahead):
+        if c.tables.canonical(whole)[: len(ids)] != ids or not c.scope_ok(whole):
             return None
-        return GrammarParse(c, m, text, ids)
+        return GrammarParse(c, m, data, ids)

@@ -24,9 +24,9 @@ _CPU = torch.device("cpu")
 class Sampler:
     """One sampling call: its constraint, random generator and statistics clock."""
 
-    def __init__(self, lm: LoadedModel, token_text: Callable[[int], str], constraint: Constraint, lead: str,
+    def __init__(self, lm: LoadedModel, token_bytes: Callable[[int], bytes], constraint: Constraint, lead: str,
                  gen: torch.Generator, clock: StatsClock) -> None:
-        self.lm, self.token_text, self.constraint, self.lead = lm, token_text, constraint, lead
+        self.lm, self.token_bytes, self.constraint, self.lead = lm, token_bytes, constraint, lead
         self.gen, self.clock = gen, clock
         self.end_ids = torch.tensor(lm.end_token_ids())
 
@@ -38,7 +38,7 @@ class Sampler:
             dist = stepper.prefill(prompt_ids, n)
         is_end = torch.zeros(dist.shape[-1], dtype=torch.bool)
         is_end[self.end_ids] = True
-        rows = [Path((), (), 0.0, "", self.constraint.start()) for _ in range(n)]
+        rows = [Path((), (), 0.0, b"", self.constraint.start()) for _ in range(n)]
         done: list[Hypothesis | None] = [None] * n
         active = list(range(n))
         for step in range(max_tokens + 1):
@@ -97,7 +97,7 @@ class Sampler:
         if parse is None:
             return self._hyp(row, float(torch.logsumexp(d[self.end_ids], 0)))
         lp = float(d[t])
-        return row.extend(t, lp, row.logprob + lp, self.token_text(t), parse), t
+        return row.extend(t, lp, row.logprob + lp, self.token_bytes(t), parse), t
 
     def _draw(self, row: Path, probs: torch.Tensor, is_end: torch.Tensor) -> tuple[int, PartialParse | None] | None:
         """A drawn token and the row's state after it (None for an end token); None if no token fits."""

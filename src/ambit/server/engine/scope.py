@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+SCOPE_FORMATS = ("fol", "lisp")  # the formats whose decoding keeps every variable bound
+
 _FOL = re.compile(
     r"(?P<push>\( )|(?P<pop> \))|(?:exists|forall) (?P<binder>[a-z][0-9]*) \. "
     r"|(?:\(|, )(?P<term>[a-z][0-9]*)(?P<done>[),])?"

@@ -14,7 +14,10 @@
   samples.
 - Generation: `/chat/completions` (the endpoint applies the chat template) or `/completions`
   with the turns joined as plain text.
-Every call that needs a capability the endpoint lacks raises `CapabilityMissing` first.
+Every call that needs a capability the endpoint lacks raises `CapabilityMissing` first. Every
+answer is checked against the shape its protocol needs (`validate`) before it is used or cached:
+as many choices as asked for, token lists of one length, finite log-probabilities ≤ 0, and the
+log-probabilities the probe found actually there.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ambit.server.model import DecodeStopped
 
 from . import capabilities as C
 from . import stopping
+from . import validate as V
 from .capabilities import Capabilities
 from .errors import CapabilityMissing
 from .http import Endpoint
@@ -48,10 +52,19 @@ class RemoteBackend:
         self.max_concurrency = endpoint.options.max_concurrency
 
     @classmethod
-    def load(cls, spec: str | RemoteSpec, options: RemoteOptions = RemoteOptions()) -> "RemoteBackend":
-        """Probe the endpoint (a bad key or an unknown model fails here, at start-up)."""
-        ep = Endpoint(parse_spec(spec) if isinstance(spec, str) else spec, options)
-        return cls(ep, C.probe(ep))
+    def load(cls, spec: str | RemoteSpec, options: RemoteOptions = RemoteOptions(),
+             transport: Any = None) -> "RemoteBackend":
+        """Probe the endpoint (a bad key, an unknown model, nothing listening or an answer of the
+        wrong shape fails here, at start-up, in one line). `transport`: an httpx transport (tests)."""
+        ep = Endpoint(parse_spec(spec) if isinstance(spec, str) else spec, options, transport=transport)
+        try:
+            return cls(ep, C.probe(ep))
+        except BaseException:
+            ep.close()
+            raise
+
+    def close(self) -> None:
+        self.endpoint.close()
 
     # -- what GetModelInfo and run.json report -------------------------------------------
     def info(self) -> dict:
@@ -60,7 +73,7 @@ class RemoteBackend:
 
     def report(self) -> dict:
         """Endpoint, model, capabilities and the counters so far (never the key)."""
-        return {"base_url": self.endpoint.spec.base_url, "model": self.endpoint.spec.model,
+        return {"base_url": self.endpoint.spec.shown_url, "model": self.endpoint.spec.model,
                 "capabilities": self.capabilities.listed(), "max_concurrency": self.max_concurrency,
                 **self.endpoint.snapshot()}
 
@@ -93,11 +106,9 @@ class RemoteBackend:
         texts = [prompt + c for c in candidates]
         r = self.endpoint.post("/completions", {
             "prompt": texts, "max_tokens": self.capabilities.echo_max_tokens, "echo": True, "logprobs": 1,
-            "temperature": 0})
-        choices = sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0))
-        if len(choices) != len(texts):
-            raise ValueError(f"the endpoint answered {len(choices)} choices for {len(texts)} candidates")
-        out = [_candidate_score(c, len(prompt), text, ch.get("logprobs") or {})
+            "temperature": 0}, check=_scores_check(texts, len(prompt)))
+        choices = _in_order(r)
+        out = [_candidate_score(c, len(prompt), text, ch["logprobs"])
                for c, text, ch in zip(candidates, texts, choices)]
         renormalise(out)
         return out
@@ -122,14 +133,15 @@ class RemoteBackend:
             requests = [{**base, "n": k, "use_beam_search": True, "temperature": 0}]
         else:
             requests = self._greedy_then_samples(base, params)
-        return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead))
+        check = lambda n: V.completions(n, logprobs_needed=C.PROMPT_LOGPROBS in self.capabilities)  # noqa: E731
+        return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead), check)
 
     def _decode_chat(self, core: str, params: Any, should_stop: Callable[[], bool]) -> list[Any]:
         """A chat-only endpoint: the prompt as one user turn, unconstrained; the reply's first
         non-empty line is the hypothesis (parsed downstream; one that does not parse is counted)."""
         base = {"messages": [{"role": "user", "content": core}], "max_tokens": params.max_tokens}
         return self._hypotheses("/chat/completions", self._greedy_then_samples(base, params), should_stop,
-                                _chat_hypothesis)
+                                _chat_hypothesis, V.chat)
 
     def _greedy_then_samples(self, base: dict[str, Any], params: Any) -> list[dict[str, Any]]:
         """Beams: the greedy path first (deterministic), then k-1 samples for the other places;
@@ -146,15 +158,16 @@ class RemoteBackend:
         return [{**base, "n": k, "temperature": params.temperature, "top_p": params.top_p, "seed": params.seed}]
 
     def _hypotheses(self, path: str, requests: list[dict[str, Any]], should_stop: Callable[[], bool],
-                    hypothesis: Callable[[dict], Any]) -> list[Any]:
-        """The distinct hypotheses of `requests`' choices (the best score of each text), best first."""
+                    hypothesis: Callable[[dict], Any], check: Callable[[int], V.Check]) -> list[Any]:
+        """The distinct hypotheses of `requests`' choices (the best score of each text), best first;
+        `check(n)` validates an answer to a request for n choices."""
         hyps: dict[str, Any] = {}
         for body in requests:
             if should_stop():
                 raise DecodeStopped("decoding stopped: request cancelled")
             with stopping.stop_when(should_stop):
-                r = self.endpoint.post(path, body)
-            for ch in sorted(r.get("choices") or [], key=lambda ch: ch.get("index", 0)):
+                r = self.endpoint.post(path, body, check=check(int(body.get("n", 1))))
+            for ch in _in_order(r):
                 h = hypothesis(ch)
                 if h.text not in hyps or hyps[h.text].score < h.score:
                     hyps[h.text] = h
@@ -178,19 +191,49 @@ class RemoteBackend:
             self.capabilities.require(C.CHAT, "chat generation (Generate with the chat template, RADD/implicature generate)")
             messages = [{"role": r, "content": c} for r, c in turns]
             r = self.endpoint.post("/chat/completions", {"messages": messages, "max_tokens": params.max_new_tokens,
-                                                         **sampling})
-            ch = (r.get("choices") or [{}])[0]
-            text, shown = (ch.get("message") or {}).get("content") or "", json.dumps(messages, ensure_ascii=False)
+                                                         **sampling}, check=V.chat(1))
+            ch = r["choices"][0]
+            text, shown = ch["message"].get("content") or "", json.dumps(messages, ensure_ascii=False)
         else:
             self.capabilities.require(C.COMPLETIONS, "plain-text generation (Generate without the chat template)")
             shown = PLAIN_SEPARATOR.join(c for _, c in turns)
-            r = self.endpoint.post("/completions", {"prompt": shown, "max_tokens": params.max_new_tokens, **sampling})
-            ch = (r.get("choices") or [{}])[0]
-            text = ch.get("text") or ""
+            r = self.endpoint.post("/completions", {"prompt": shown, "max_tokens": params.max_new_tokens, **sampling},
+                                   check=V.completions(1))
+            ch = r["choices"][0]
+            text = ch["text"]
         usage = r.get("usage") or {}
         finish = "stop" if ch.get("finish_reason") == "stop" else "length"
         return Generation(text, shown, bool(params.use_chat_template), int(usage.get("prompt_tokens") or 0),
                           int(usage.get("completion_tokens") or 0), finish, time.perf_counter() - t0)
+
+
+def _in_order(r: dict) -> list[dict]:
+    """A validated answer's choices by their `index` (in the order given where there is none)."""
+    return sorted(r["choices"], key=lambda ch: ch.get("index", 0))
+
+
+def _targets(prompt_len: int, text: str, offsets: list[int]) -> tuple[int, list[int]]:
+    """(echoed tokens, indices of the candidate's tokens: those that end past the prompt)."""
+    n = sum(1 for o in offsets if o < len(text))  # echoed tokens only
+    ends = list(offsets[1:n]) + [len(text)]
+    return n, [t for t in range(n) if ends[t] > prompt_len]
+
+
+def _scores_check(texts: list[str], prompt_len: int) -> V.Check:
+    """An echo answer for `texts`: one choice each, with log-probabilities, and one for every
+    candidate token (only the prompt's first token may lack it)."""
+    base = V.completions(len(texts), logprobs_needed=True, echo=True)
+
+    def check(r: Any) -> None:
+        base(r)
+        for i, (text, ch) in enumerate(zip(texts, _in_order(r))):
+            lp = ch["logprobs"]
+            _, targets = _targets(prompt_len, text, lp["text_offset"])
+            for t in targets:
+                if lp["token_logprobs"][t] is None:
+                    raise V.ResponseInvalid(f"choices[{i}].logprobs.token_logprobs[{t}]", None,
+                                            "the log-probability of a candidate token")
+    return check
 
 
 def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> Any:
@@ -198,14 +241,8 @@ def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> An
     that end past the prompt (generated tokens, when max_tokens was 1, are dropped)."""
     from ambit.server.values import CandidateScore
 
-    tokens, lps, offsets = lp.get("tokens") or [], lp.get("token_logprobs") or [], lp.get("text_offset") or []
-    if not (len(tokens) == len(lps) == len(offsets)):
-        raise ValueError("the endpoint's logprobs have tokens, token_logprobs and text_offset of different lengths")
-    n = sum(1 for o in offsets if o < len(text))  # echoed tokens only
-    ends = list(offsets[1:n]) + [len(text)]
-    targets = [t for t in range(n) if ends[t] > prompt_len]
-    if any(lps[t] is None for t in targets):
-        raise ValueError("the endpoint gave no log-probability for a target token (is the prompt empty?)")
+    tokens, lps, offsets = lp["tokens"], lp["token_logprobs"], lp["text_offset"]  # validated (_scores_check)
+    _, targets = _targets(prompt_len, text, offsets)
     values = [float(lps[t]) for t in targets]
     probs = [math.exp(x) for x in values]
     return CandidateScore(
@@ -219,7 +256,7 @@ def _chat_hypothesis(choice: dict) -> Any:
     log-probabilities (score 0, so the greedy reply keeps its first place)."""
     from ambit.server.hypothesis import Hypothesis
 
-    content = (choice.get("message") or {}).get("content") or ""
+    content = choice["message"].get("content") or ""
     text = next((ln.strip() for ln in content.splitlines() if ln.strip()), "")
     return Hypothesis(text=text, logprob=0.0, token_probs=[], tokens=[], min_prob=1.0,
                       finished=choice.get("finish_reason") == "stop", score=0.0)
@@ -229,7 +266,7 @@ def _hypothesis(choice: dict, lead: str) -> Any:
     """An engine `Hypothesis` from one completion choice (the lead cut off the text)."""
     from ambit.server.hypothesis import Hypothesis
 
-    raw = choice.get("text") or ""
+    raw = choice["text"]
     cut = raw.find("\n")  # beam search ignores `stop`: the LF is the first line
     raw = raw if cut < 0 else raw[:cut]
     text = raw[len(lead):] if lead and raw.startswith(lead) else raw.strip()

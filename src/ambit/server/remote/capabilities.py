@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from .errors import CapabilityMissing, RemoteAuthError, RemoteError, RemoteNotFound
+from . import validate as V
+from .errors import CapabilityMissing, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect
 from .http import Endpoint
 
 log = logging.getLogger("ambit.server.remote")
@@ -61,12 +62,12 @@ def refusal(what: str, capability: str) -> str:
 
 
 def probe(ep: Endpoint) -> Capabilities:
-    """Probe the endpoint; RemoteAuthError / RemoteNotFound (a bad key, an unknown model) at once."""
-    models = ep.get("/models", retries=2)
-    ids = [str(m.get("id")) for m in models.get("data", []) if isinstance(m, dict)]
+    """Probe the endpoint; a bad key, an unknown model, a redirect, nothing listening or an answer of
+    the wrong shape fails at once, in one line (retries of the probe are logged at DEBUG only)."""
+    ids = V.models(ep.get("/models", check=V.models, retries=2, quiet=True))
     if ids and ep.spec.model not in ids:
-        shown = ", ".join(ids[:8]) + (" ..." if len(ids) > 8 else "")
-        raise RemoteNotFound(f"{ep.spec.base_url}: unknown model {ep.spec.model!r}; it serves {shown}", 404)
+        shown = ", ".join(repr(i)[1:-1][:80] for i in ids[:8]) + (" ..." if len(ids) > 8 else "")
+        raise RemoteNotFound(f"{ep.spec.shown_url}: unknown model {ep.spec.model!r}; it serves {shown}", 404)
     names: set[str] = set()
     echo_max = 0
     if _ok(ep, "/completions", {"prompt": "Hello", "max_tokens": 1, "temperature": 0}):
@@ -88,18 +89,21 @@ def probe(ep: Endpoint) -> Capabilities:
         if COMPLETIONS not in names and _n_distinct(ep, sampled, False, chat, "/chat/completions"):
             names.add(N_SAMPLES)
     if not names & {CHAT, COMPLETIONS}:
-        raise RemoteError(f"{ep.spec.base_url}: neither /completions nor /chat/completions answered for "
+        raise RemoteError(f"{ep.spec.shown_url}: neither /completions nor /chat/completions answered for "
                           f"model {ep.spec.model!r}")
     caps = Capabilities(frozenset(names), echo_max or 0)
     log.info("remote %s capabilities: %s", ep.spec.spec, ", ".join(caps.listed()))
     return caps
 
 
-def _post(ep: Endpoint, path: str, body: dict) -> dict | None:
-    """The response, or None when the endpoint refuses the request (other than for the key)."""
+def _post(ep: Endpoint, path: str, body: dict, check: V.Check | None = None) -> dict | None:
+    """The response, or None when the endpoint refuses the request (other than for the key or with a
+    redirect); an answer of the wrong shape fails the probe (`InvalidResponse`)."""
+    if check is None:
+        check = V.chat(None) if path == "/chat/completions" else V.completions(None)
     try:
-        return ep.post(path, body, cached=False, retries=2)
-    except RemoteAuthError:
+        return ep.post(path, body, check=check, cached=False, retries=2, quiet=True)
+    except (RemoteAuthError, RemoteRedirect):
         raise
     except RemoteError:
         return None
@@ -114,7 +118,8 @@ def _prompt_logprobs(ep: Endpoint) -> int | None:
     """max_tokens to send with echo (0, else 1) when the endpoint returns prompt log-probabilities."""
     for max_tokens in (0, 1):
         r = _post(ep, "/completions", {"prompt": "The cat sat on the mat", "max_tokens": max_tokens,
-                                       "echo": True, "logprobs": 1, "temperature": 0})
+                                       "echo": True, "logprobs": 1, "temperature": 0},
+                  V.completions(None, echo=True))
         lp = ((r or {}).get("choices") or [{}])[0].get("logprobs") or {}
         values = lp.get("token_logprobs") or []
         if len(values) >= 3 and all(v is not None for v in values[1:]) and lp.get("text_offset"):
@@ -125,7 +130,7 @@ def _prompt_logprobs(ep: Endpoint) -> int | None:
 def _grammar(ep: Endpoint) -> bool:
     r = _post(ep, "/completions", {"prompt": "Answer:", "max_tokens": 8, "temperature": 0,
                                    "structured_outputs": {"grammar": f'start: "{GRAMMAR_PROBE}"'}})
-    return bool(r and r.get("choices") and r["choices"][0].get("text", "").strip() == GRAMMAR_PROBE)
+    return bool(r and r["choices"][0]["text"].strip() == GRAMMAR_PROBE)
 
 
 def _n_distinct(ep: Endpoint, extra: dict, distinct: bool, body: dict | None = None,

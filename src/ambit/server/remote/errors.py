@@ -1,6 +1,8 @@
 """Why a remote call failed, as the service's own error kinds (so gRPC statuses follow):
-a refused request or a missing capability is FAILED_PRECONDITION, an endpoint still failing after its retries is
-RESOURCE_EXHAUSTED (the eval runner retries it, then logs the item for a rerun)."""
+a refused request, a refused redirect or a missing capability is FAILED_PRECONDITION; an endpoint
+still failing after its retries (429, 5xx, timeouts, dropped connections, answers that fail
+validation or exceed --max-response-bytes) is RESOURCE_EXHAUSTED (the eval runner retries it, then
+logs the item for a rerun). Never INTERNAL: the server goes on serving."""
 
 from __future__ import annotations
 
@@ -24,8 +26,17 @@ class RemoteNotFound(RemoteError):
     """HTTP 404: an unknown model or path."""
 
 
+class RemoteRedirect(RemoteError):
+    """HTTP 3xx: ambit follows no redirect (the key would leave its origin, or a POST turn into a GET)."""
+
+
 class RemoteUnavailable(Overloaded):
     """429, 5xx, timeouts or dropped connections, still failing after every retry."""
+
+
+class InvalidResponse(RemoteUnavailable):
+    """Answers that failed validation (or exceeded --max-response-bytes) on every attempt: the
+    message names the endpoint, the field and the value. Nothing of them was used or cached."""
 
 
 class CapabilityMissing(ModelUnavailable):

@@ -1,51 +1,61 @@
-"""One OpenAI-compatible endpoint: JSON over HTTP with bounded concurrency, retries and the
-response cache, and the counters run.json reports (requests sent, cache hits, tokens).
+"""One OpenAI-compatible endpoint: JSON over HTTP (httpx) with bounded concurrency, retries, a
+deadline and a size cap on every answer, validation, the response cache, and the counters
+run.json reports (requests sent, cache hits, tokens).
+
+Each attempt runs on the endpoint's own asyncio loop (one thread, one `httpx.AsyncClient`) and is
+bounded by `timeout_s` in total, reading the body included (httpx's own read timeout is per
+chunk), and by `max_response_bytes` (the body is streamed and cut off there). The calling thread
+waits for it; once its caller leaves (`stopping.stop_when`) the attempt is cancelled, which
+closes its connection at once: no request outlives its caller by more than `stopping.POLL_S`,
+and a trickling endpoint holds no connection past the deadline.
 
 Retried (up to `retries` more attempts): HTTP 429 and 5xx, timeouts, refused or dropped
-connections. The wait doubles from `backoff_s`; a `Retry-After` header (seconds or an HTTP date)
-replaces it; no wait exceeds `max_wait_s`. Not retried: 401/403 (`RemoteAuthError`), 404
-(`RemoteNotFound`), other 4xx (`RemoteError` with the endpoint's own message). The API key goes
-only into the Authorization header: never into logs, errors or the cache.
-
-Work run for a caller (`stopping.stop_when`) is dropped once the caller leaves: no new attempt, no
-backoff wait, no wait for a slot, and the attempt in flight has its connection shut down
-(`stopping.Abandoned`).
+connections, an answer over the size cap, one that is not JSON or fails its protocol's check
+(`validate`). The wait doubles from `backoff_s`; a `Retry-After` header (seconds or an HTTP
+date) replaces it; no wait exceeds `max_wait_s`. Not retried: 401/403 (`RemoteAuthError`), 404
+(`RemoteNotFound`), a redirect (`RemoteRedirect`: none is followed, so the key never leaves its
+origin and a POST is never resent as a GET), other 4xx (`RemoteError` with the endpoint's own
+message). The API key goes only into the Authorization header to the endpoint's own origin:
+never into logs, errors or the cache; credentials in the URL are shown as `***@`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
-import http.client
 import json
 import logging
-import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Coroutine
+from urllib.parse import urljoin, urlsplit
 
-from .cache import ResponseCache, request_key
+import httpx
+
 from . import stopping
-from .errors import RemoteAuthError, RemoteError, RemoteNotFound, RemoteUnavailable
-from .spec import RemoteOptions, RemoteSpec
+from .cache import ResponseCache, request_key
+from .errors import InvalidResponse, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect, RemoteUnavailable
+from .spec import RemoteOptions, RemoteSpec, redact
+from .validate import Check, ResponseInvalid, any_object
 
 log = logging.getLogger("ambit.server.remote")
-
-_DROPPED = (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, TimeoutError)
+if logging.getLogger("httpx").level == logging.NOTSET:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per request at INFO (--log-level)
 
 
 @dataclass
 class Counters:
     """What the endpoint cost: HTTP requests sent (retries included), retries, cache hits, the
-    tokens the endpoint reported in `usage`, and the seconds spent waiting for its answers."""
+    tokens the endpoint reported in `usage`, answers that failed validation, and the seconds
+    spent waiting for its answers."""
 
     requests: int = 0
     retries: int = 0
     cache_hits: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    invalid_responses: int = 0
     http_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, float]:
@@ -53,9 +63,26 @@ class Counters:
 
 
 class _Retry(Exception):
-    def __init__(self, reason: str, wait_s: float | None = None) -> None:
+    def __init__(self, reason: str, wait_s: float | None = None, invalid: bool = False) -> None:
         super().__init__(reason)
         self.wait_s = wait_s
+        self.invalid = invalid
+
+
+class _Deadline(Exception):
+    """The attempt's total deadline passed before its answer was read."""
+
+
+class _TooLarge(Exception):
+    """The answer's body passed --max-response-bytes."""
+
+
+@dataclass
+class _Answer:
+    status: int
+    body: bytes
+    location: str | None = None
+    retry_after: str | None = None
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -74,23 +101,48 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     return max(0.0, when - (time.time() if now is None else now))
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    p = urlsplit(url)
+    return p.scheme, (p.hostname or "").lower(), p.port or {"http": 80, "https": 443}.get(p.scheme)
+
+
+class _Loop:
+    """An asyncio loop on a daemon thread of its own."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="ambit-remote-http", daemon=True)
+        self.thread.start()
+
+    def submit(self, coro: Coroutine) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(2.0)
+
+
 class Endpoint:
-    """`post(path, body)` / `get(path)` against `spec.base_url`, at most `max_concurrency` at once."""
+    """`post(path, body, check)` / `get(path, check)` against `spec.base_url`, at most
+    `max_concurrency` at once. `transport`: an httpx transport in place of the network (tests)."""
 
     def __init__(self, spec: RemoteSpec, options: RemoteOptions,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, transport: Any = None) -> None:
         self.spec = spec
         self.options = options
         self._key = options.api_key
         self._slots = threading.BoundedSemaphore(options.max_concurrency)
         self._lock = threading.Lock()
         self.counters = Counters()
-        self.cache = ResponseCache(options.cache_dir) if options.cache_dir is not None else None
+        self.cache = (ResponseCache(options.cache_dir, options.cache_max_bytes)
+                      if options.cache_dir is not None else None)
         self._sleep = sleep
-        self._watcher = stopping.Watcher()
+        self._transport = transport
+        self._io: tuple[_Loop, httpx.AsyncClient] | None = None
+        self._io_lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"Endpoint({self.spec.base_url!r}, model={self.spec.model!r})"
+        return f"Endpoint({self.spec.shown_url!r}, model={self.spec.model!r})"
 
     def snapshot(self) -> dict[str, float]:
         with self._lock:
@@ -101,20 +153,43 @@ class Endpoint:
             for k, v in inc.items():
                 setattr(self.counters, k, getattr(self.counters, k) + v)
 
-    # -- requests ------------------------------------------------------------------------
-    def get(self, path: str, retries: int | None = None) -> dict:
-        return self._send("GET", path, None, retries)
+    def close(self) -> None:
+        """Close the connections, the loop and the cache (a later request opens them again)."""
+        with self._io_lock:
+            io, self._io = self._io, None
+        if io is not None:
+            loop, client = io
+            try:
+                loop.submit(client.aclose()).result(2.0)
+            except Exception:  # noqa: BLE001 - closing what may already be broken
+                pass
+            loop.stop()
+        if self.cache is not None:
+            self.cache.close()
 
-    def post(self, path: str, body: dict[str, Any], cached: bool = True, retries: int | None = None) -> dict:
-        """The JSON response to `body` (with "model" filled in); from the cache when it has it."""
+    # -- requests ------------------------------------------------------------------------
+    def get(self, path: str, check: Check = any_object, retries: int | None = None, quiet: bool = False) -> dict:
+        return self._send("GET", path, None, retries, check, quiet)
+
+    def post(self, path: str, body: dict[str, Any], check: Check = any_object, cached: bool = True,
+             retries: int | None = None, quiet: bool = False) -> dict:
+        """The JSON response to `body` (with "model" filled in), checked by `check` (a
+        `validate` check; it may clamp values in place); from the cache when it holds an
+        answer that passes `check` (one that fails is dropped from it)."""
         body = {"model": self.spec.model, **body}
-        key = request_key(self.spec.base_url, self.spec.model, path, body) if cached and self.cache else None
+        key = request_key(self.spec.base_url, self.spec.model, path, body) if cached and self.cache is not None else None
         if key is not None:
             hit = self.cache.get(key)
             if hit is not None:
-                self._count(cache_hits=1)
-                return hit
-        out = self._send("POST", path, body, retries)
+                try:
+                    check(hit)
+                except ResponseInvalid as e:
+                    log.warning("%s%s: cached answer dropped (%s)", self.spec.shown_url, path, e)
+                    self.cache.discard(key)
+                else:
+                    self._count(cache_hits=1)
+                    return hit
+        out = self._send("POST", path, body, retries, check, quiet)
         usage = out.get("usage") or {}
         self._count(prompt_tokens=int(usage.get("prompt_tokens") or 0),
                     completion_tokens=int(usage.get("completion_tokens") or 0))
@@ -122,7 +197,8 @@ class Endpoint:
             self.cache.put(key, out)
         return out
 
-    def _send(self, method: str, path: str, body: dict | None, retries: int | None) -> dict:
+    def _send(self, method: str, path: str, body: dict | None, retries: int | None, check: Check,
+              quiet: bool = False) -> dict:
         retries = self.options.retries if retries is None else retries
         should_stop = stopping.current()
         attempt = 0
@@ -131,23 +207,25 @@ class Endpoint:
             try:
                 self._acquire(should_stop, path)
                 try:
-                    return self._once(method, path, body, should_stop)
+                    return self._once(method, path, body, should_stop, check)
                 finally:
                     self._slots.release()
             except _Retry as r:
                 if attempt >= retries:
-                    raise RemoteUnavailable(f"{self.spec.base_url}{path}: {r} (gave up after {attempt + 1} "
-                                            f"attempt{'s' if attempt else ''})") from None
+                    kind = InvalidResponse if r.invalid else RemoteUnavailable
+                    raise kind(f"{self.spec.shown_url}{path}: {r} (gave up after {attempt + 1} "
+                               f"attempt{'s' if attempt else ''})") from None
                 wait = r.wait_s if r.wait_s is not None else self.options.backoff_s * 2 ** attempt
                 wait = min(wait, self.options.max_wait_s)
-                log.warning("%s%s: %s; retry %d/%d in %.1f s", self.spec.base_url, path, r, attempt + 1, retries, wait)
+                (log.debug if quiet else log.warning)("%s%s: %s; retry %d/%d in %.1f s", self.spec.shown_url, path,
+                                                      r, attempt + 1, retries, wait)
                 self._count(retries=1)
                 self._wait(wait, should_stop, path)
                 attempt += 1
 
     def _check(self, should_stop: Callable[[], bool] | None, path: str) -> None:
         if should_stop is not None and should_stop():
-            raise stopping.Abandoned(f"{self.spec.base_url}{path}: request dropped, its caller left")
+            raise stopping.Abandoned(f"{self.spec.shown_url}{path}: request dropped, its caller left")
 
     def _acquire(self, should_stop: Callable[[], bool] | None, path: str) -> None:
         """A concurrency slot; given up when the caller leaves while waiting for one."""
@@ -165,70 +243,138 @@ class Endpoint:
             self._sleep(min(left, stopping.POLL_S))
         self._check(should_stop, path)
 
-    def _open(self, req: urllib.request.Request, should_stop: Callable[[], bool] | None) -> bytes:
-        """The response body; with `should_stop`, the connection is shut down once it turns true."""
-        if should_stop is None:
-            with urllib.request.urlopen(req, timeout=self.options.timeout_s) as resp:
-                return resp.read()
-        call = stopping.InFlight(should_stop)
-        opener = urllib.request.build_opener(_tracked(urllib.request.HTTPHandler, call),
-                                             _tracked(urllib.request.HTTPSHandler, call))
-        self._watcher.add(call)
-        try:
-            with opener.open(req, timeout=self.options.timeout_s) as resp:
-                return resp.read()
-        except (*_DROPPED, OSError):
-            if call.stopped:
-                raise stopping.Abandoned(f"{req.full_url}: request abandoned, its caller left") from None
-            raise
-        finally:
-            self._watcher.discard(call)
+    # -- one attempt -----------------------------------------------------------------------
+    def _client(self) -> tuple[_Loop, httpx.AsyncClient]:
+        with self._io_lock:
+            if self._io is None:
+                loop = _Loop()
+                self._io = (loop, loop.submit(self._make_client()).result())
+            return self._io
 
-    def _once(self, method: str, path: str, body: dict | None,
-              should_stop: Callable[[], bool] | None = None) -> dict:
+    async def _make_client(self) -> httpx.AsyncClient:
+        o = self.options
+        auth = httpx.BasicAuth(*self.spec.auth) if self.spec.auth is not None and not self._key else None
+        return httpx.AsyncClient(
+            timeout=httpx.Timeout(connect=min(o.connect_timeout_s, o.timeout_s), read=o.timeout_s,
+                                  write=o.timeout_s, pool=o.timeout_s),
+            # our semaphore bounds requests in flight; a cancelled attempt's connection closes on the loop
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=o.max_concurrency),
+            follow_redirects=False, auth=auth, transport=self._transport)
+
+    async def _attempt(self, client: httpx.AsyncClient, method: str, url: str, data: bytes | None,
+                       headers: dict[str, str]) -> _Answer:
+        """The status and whole body of one request, within the deadline and the size cap."""
+        cap = self.options.max_response_bytes
+        try:
+            async with asyncio.timeout(self.options.timeout_s):
+                async with client.stream(method, url, content=data, headers=headers) as resp:
+                    if 300 <= resp.status_code < 400:  # never followed: its body is not read
+                        return _Answer(resp.status_code, b"", location=resp.headers.get("location"))
+                    declared = resp.headers.get("content-length", "")
+                    if declared.isdigit() and int(declared) > cap:
+                        raise _TooLarge(f"Content-Length {int(declared)}")
+                    chunks, size = [], 0
+                    async for chunk in resp.aiter_bytes():
+                        size += len(chunk)
+                        if size > cap:
+                            raise _TooLarge(f"more than {cap} bytes read")
+                        chunks.append(chunk)
+                    return _Answer(resp.status_code, b"".join(chunks), retry_after=resp.headers.get("retry-after"))
+        except TimeoutError:
+            raise _Deadline() from None
+
+    def _run(self, coro: Coroutine, loop: _Loop, should_stop: Callable[[], bool] | None, path: str) -> _Answer:
+        """Wait for `coro` on the loop; once `should_stop()` turns true, cancel it (its connection
+        closes) and raise `stopping.Abandoned`."""
+        fut = loop.submit(coro)
+        while True:
+            try:
+                return fut.result(timeout=stopping.POLL_S)
+            except TimeoutError:
+                if fut.done():
+                    raise
+                if not loop.thread.is_alive():  # closed (`close`) under the request
+                    fut.cancel()
+                    raise stopping.Abandoned(f"{self.spec.shown_url}{path}: request dropped, the endpoint was closed")
+                try:
+                    stop = should_stop is not None and should_stop()
+                except Exception:  # noqa: BLE001 - a failing should_stop means nobody waits any more
+                    stop = True
+                if stop:
+                    fut.cancel()
+                    raise stopping.Abandoned(f"{self.spec.shown_url}{path}: request abandoned, its caller left") from None
+
+    def _once(self, method: str, path: str, body: dict | None, should_stop: Callable[[], bool] | None,
+              check: Check) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
         data = None if body is None else json.dumps(body).encode("utf-8")
-        req = urllib.request.Request(self.spec.base_url + path, data=data, headers=headers, method=method)
+        loop, client = self._client()
         self._count(requests=1)
         t0 = time.perf_counter()
+        cap = self.options.max_response_bytes
         try:
-            raw = self._open(req, should_stop)
-        except urllib.error.HTTPError as e:
-            self._raise_http(e, path)
-        except _DROPPED as e:
-            raise _Retry(f"{type(e).__name__}: {getattr(e, 'reason', e)}") from None
+            ans = self._run(self._attempt(client, method, self.spec.base_url + path, data, headers), loop,
+                            should_stop, path)
+        except _Deadline:
+            raise _Retry(f"no complete answer within the {self.options.timeout_s:g} s deadline") from None
+        except _TooLarge as e:
+            raise _Retry(f"the answer is larger than --max-response-bytes {cap} ({cap / 1e6:.1f} MB; {e})",
+                         invalid=True) from None
+        except httpx.ConnectError as e:
+            raise _Retry(f"cannot connect ({redact(str(e)) or type(e).__name__}): is the endpoint running at "
+                         f"{_shown_origin(self.spec.shown_url)}?") from None
+        except httpx.TimeoutException as e:
+            raise _Retry(f"{type(e).__name__} (a phase took longer than its timeout)") from None
+        except httpx.RequestError as e:
+            raise _Retry(f"{type(e).__name__}: {redact(str(e)) or 'connection failed'}") from None
         finally:
             self._count(http_seconds=time.perf_counter() - t0)
+        if ans.status >= 300:
+            self._raise_http(ans, path)
         try:
-            return json.loads(raw)
-        except ValueError:
-            raise _Retry(f"response is not JSON ({raw[:80]!r})") from None
+            out = json.loads(ans.body)
+        except (ValueError, RecursionError):
+            self._count(invalid_responses=1)
+            raise _Retry(f"the answer is not JSON ({redact(repr(ans.body[:80]))})", invalid=True) from None
+        try:
+            check(out)
+        except (ResponseInvalid, RecursionError) as e:
+            self._count(invalid_responses=1)
+            raise _Retry(f"invalid answer: {redact(str(e))}", invalid=True) from None
+        return out
 
-    def _raise_http(self, e: urllib.error.HTTPError, path: str) -> None:
-        try:
-            detail = _message(e.read())
-        except (OSError, http.client.HTTPException):
-            detail = ""
-        where = f"{self.spec.base_url}{path}"
-        if e.code == 429 or e.code >= 500:
-            raise _Retry(f"HTTP {e.code}{': ' + detail if detail else ''}", retry_after(e.headers.get("Retry-After")))
-        if e.code in (401, 403):
-            raise RemoteAuthError(f"{where}: HTTP {e.code}, the endpoint refused the API key "
-                                  "(set --api-key-file or $OPENAI_API_KEY)", e.code) from None
-        if e.code == 404:
+    def _raise_http(self, ans: _Answer, path: str) -> None:
+        where = f"{self.spec.shown_url}{path}"
+        code = ans.status
+        if code < 400:
+            self._refuse_redirect(where, ans)
+        detail = redact(_message(ans.body))
+        if code == 429 or code >= 500:
+            raise _Retry(f"HTTP {code}{': ' + detail if detail else ''}", retry_after(ans.retry_after))
+        if code in (401, 403):
+            raise RemoteAuthError(f"{where}: HTTP {code}, the endpoint refused the API key "
+                                  "(set --api-key-file or $OPENAI_API_KEY)", code)
+        if code == 404:
             raise RemoteNotFound(f"{where}: HTTP 404, unknown model {self.spec.model!r} or path"
-                                 f"{': ' + detail if detail else ''}", e.code) from None
-        raise RemoteError(f"{where}: HTTP {e.code}{': ' + detail if detail else ''}", e.code) from None
+                                 f"{': ' + detail if detail else ''}", code)
+        raise RemoteError(f"{where}: HTTP {code}{': ' + detail if detail else ''}", code)
+
+    def _refuse_redirect(self, where: str, ans: _Answer) -> None:
+        target = urljoin(self.spec.base_url + "/", ans.location) if ans.location else ""
+        shown = redact(target) or "nowhere (no Location)"
+        if target and _origin(target) != _origin(self.spec.base_url):
+            why = f"it leads to another origin, and the API key stays with {_shown_origin(self.spec.shown_url)}"
+        else:
+            why = "a redirected POST may be resent as a GET"
+        raise RemoteRedirect(f"{where}: HTTP {ans.status} redirect to {shown} not followed ({why}); "
+                             "put the final URL into --model", ans.status)
 
 
-def _tracked(handler: type, call: stopping.InFlight) -> urllib.request.BaseHandler:
-    """An instance of urllib's HTTP(S) handler whose connections `call` can shut down."""
-    class Tracked(handler):  # type: ignore[misc, valid-type]
-        def do_open(self, http_class, req, **kwargs):
-            return super().do_open(call.track(http_class), req, **kwargs)
-    return Tracked()
+def _shown_origin(url: str) -> str:
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
 def _message(raw: bytes) -> str:
@@ -238,9 +384,9 @@ def _message(raw: bytes) -> str:
         err = json.loads(text)
         err = err.get("error", err) if isinstance(err, dict) else err
         if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])[:300]
+            return " ".join(str(err["message"]).split())[:300]
         if isinstance(err, str):
-            return err[:300]
-    except ValueError:
+            return " ".join(err.split())[:300]
+    except (ValueError, RecursionError):
         pass
-    return text.strip()[:200]
+    return " ".join(text.split())[:200]

@@ -9,7 +9,6 @@ VLLM_CACHE_ROOT) and waits for /v1/models; `VllmUnavailable` says why it could n
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -17,9 +16,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+import httpx
 
 from ambit._paths import CHECKOUT
 
@@ -109,10 +109,10 @@ def start(python: Path, folder: Path, port: int | None = None, timeout_s: float 
             server.stop()
             raise VllmUnavailable(f"vLLM exited with status {proc.returncode} while starting: {tail}")
         try:
-            with urllib.request.urlopen(f"{server.base_url}/models", timeout=5) as r:
-                if any(m.get("id") == SERVED_NAME for m in json.load(r).get("data", [])):
-                    return server
-        except OSError:
+            data = httpx.get(f"{server.base_url}/models", timeout=5).json().get("data", [])
+            if any(isinstance(m, dict) and m.get("id") == SERVED_NAME for m in data):
+                return server
+        except (httpx.HTTPError, ValueError, AttributeError):
             pass
         time.sleep(2)
     tail = server.log_tail()

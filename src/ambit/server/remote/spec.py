@@ -1,5 +1,7 @@
 """`openai:<MODEL>@<BASE_URL>` model specs and the options of a remote backend (API key, concurrency,
-cache, retries). The API key lives only in `RemoteOptions.api_key`, which `repr` never shows."""
+cache, retries, deadlines, size caps). The API key lives only in `RemoteOptions.api_key`, which
+`repr` never shows; credentials written into the URL (`http://user:KEY@host/v1`) are split off
+into `RemoteSpec.auth` and shown as `***@` everywhere (`redact`)."""
 
 from __future__ import annotations
 
@@ -7,26 +9,48 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 PREFIX = "openai:"
 EXAMPLE = "openai:smollm2@http://127.0.0.1:8000/v1"
 _SPEC = re.compile(r"^openai:(?P<model>[^@\s][^\s]*?)@(?P<url>https?://[^\s]+)$")
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "m": 1000**2, "mb": 1000**2, "g": 1000**3, "gb": 1000**3,
+          "kib": 1024, "mib": 1024**2, "gib": 1024**3, "ki": 1024, "mi": 1024**2, "gi": 1024**3}
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024**2  # an answer of 64 candidates × 1,000 echoed tokens is ~6 MB of JSON
+DEFAULT_CACHE_MAX_BYTES = 512 * 1024**2
 
 
 class SpecError(ValueError):
-    """A malformed `openai:` model spec or an unreadable API key file."""
+    """A malformed `openai:` model spec, option value or an unreadable API key file."""
+
+
+def redact(text: str) -> str:
+    """`text` with the credentials of every URL in it (`scheme://user:pass@`) replaced by `***@`."""
+    return _USERINFO.sub("***@", str(text))
 
 
 @dataclass(frozen=True)
 class RemoteSpec:
-    """The model name the endpoint knows, and the endpoint's base URL (ending in /v1 as a rule)."""
+    """The model name the endpoint knows, and the endpoint's base URL (ending in /v1 as a rule)
+    without credentials; `auth` holds (user, password) written into the URL, sent as HTTP basic
+    auth to that origin only and never shown."""
 
     model: str
     base_url: str
+    auth: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def shown_url(self) -> str:
+        """The base URL as errors, logs and run.json show it (`***@` where it had credentials)."""
+        if self.auth is None:
+            return self.base_url
+        scheme, _, rest = self.base_url.partition("://")
+        return f"{scheme}://***@{rest}"
 
     @property
     def spec(self) -> str:
-        return f"{PREFIX}{self.model}@{self.base_url}"
+        return f"{PREFIX}{self.model}@{self.shown_url}"
 
 
 def is_remote(spec: str | None) -> bool:
@@ -34,12 +58,37 @@ def is_remote(spec: str | None) -> bool:
 
 
 def parse_spec(spec: str) -> RemoteSpec:
-    """`openai:<MODEL>@<BASE_URL>` → RemoteSpec; SpecError names what is wrong."""
+    """`openai:<MODEL>@<BASE_URL>` → RemoteSpec; SpecError names what is wrong (never the credentials)."""
     m = _SPEC.match(spec.strip())
     if not m:
-        raise SpecError(f"--model {spec!r}: expected openai:<MODEL>@<BASE_URL> with an http(s) URL, "
+        raise SpecError(f"--model {redact(spec)!r}: expected openai:<MODEL>@<BASE_URL> with an http(s) URL, "
                         f"for example {EXAMPLE}")
-    return RemoteSpec(m["model"], m["url"].rstrip("/"))
+    try:
+        parts = urlsplit(m["url"].rstrip("/"))
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError as e:
+        raise SpecError(f"--model {redact(spec)!r}: the URL is malformed ({redact(str(e))})") from None
+    if not parts.hostname:
+        raise SpecError(f"--model {redact(spec)!r}: the URL names no host, for example {EXAMPLE}")
+    auth = None
+    if parts.username is not None or parts.password is not None:
+        auth = (parts.username or "", parts.password or "")
+    netloc = parts.netloc.rpartition("@")[2]
+    return RemoteSpec(m["model"], urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), auth)
+
+
+def parse_bytes(value: str | int | None, option: str) -> int | None:
+    """`8MB`, `512MiB`, `1G`, `1048576` → bytes (None stays None); SpecError naming `option`."""
+    if value is None or isinstance(value, int):
+        return value
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", value)
+    unit = m and _UNITS.get(m[2].lower())
+    if not m or unit is None:
+        raise SpecError(f"{option} {value!r}: expected a size such as 8MB, 512MiB or 1048576 (bytes)")
+    n = int(float(m[1]) * unit)
+    if n < 1:
+        raise SpecError(f"{option} {value!r}: must be at least 1 byte")
+    return n
 
 
 def read_api_key(path: str | os.PathLike | None) -> str | None:
@@ -50,6 +99,8 @@ def read_api_key(path: str | os.PathLike | None) -> str | None:
             lines = [ln.strip() for ln in Path(path).read_text(encoding="utf-8").splitlines()]
         except OSError as e:
             raise SpecError(f"--api-key-file {path}: cannot read it ({e.strerror or e})") from None
+        except UnicodeDecodeError as e:
+            raise SpecError(f"--api-key-file {path}: not UTF-8 text (byte {e.start})") from None
         key = next((ln for ln in lines if ln), "")
         if not key:
             raise SpecError(f"--api-key-file {path}: the file is empty")
@@ -64,21 +115,29 @@ def default_cache_dir() -> Path:
 
 @dataclass(frozen=True)
 class RemoteOptions:
-    """How to talk to the endpoint. `cache_dir` None: no response cache. `timeout_s`: one HTTP
-    attempt; `retries`: further attempts on 429, 5xx, timeouts and dropped connections, waiting
-    `backoff_s` doubled each time (or the server's Retry-After), never more than `max_wait_s`."""
+    """How to talk to the endpoint. `cache_dir` None: no response cache; `cache_max_bytes`: the
+    cache's bound on disk (the oldest entries go first). `timeout_s`: the total deadline of one
+    HTTP attempt, reading the whole body included; `connect_timeout_s`: its connect phase.
+    `max_response_bytes`: the most an answer's body may hold (a longer one is cut off and is an
+    error). `retries`: further attempts on 429, 5xx, timeouts, dropped connections and answers
+    that fail validation, waiting `backoff_s` doubled each time (or the server's Retry-After),
+    never more than `max_wait_s`."""
 
     api_key: str | None = field(default=None, repr=False)
     max_concurrency: int = 16
     cache_dir: Path | None = field(default_factory=default_cache_dir)
+    cache_max_bytes: int = DEFAULT_CACHE_MAX_BYTES
     timeout_s: float = 300.0
+    connect_timeout_s: float = 10.0
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     retries: int = 6
     backoff_s: float = 0.5
     max_wait_s: float = 60.0
 
     @classmethod
     def from_args(cls, api_key_file: str | None = None, max_concurrency: int | None = None,
-                  cache: str | None = None, **kw) -> "RemoteOptions":
+                  cache: str | None = None, max_response_bytes: str | int | None = None,
+                  cache_max_bytes: str | int | None = None, **kw) -> "RemoteOptions":
         """From command-line values: `cache` "none" turns the cache off; None keeps the default."""
         if max_concurrency is not None and max_concurrency < 1:
             raise SpecError(f"--max-concurrency {max_concurrency}: must be at least 1")
@@ -87,4 +146,8 @@ class RemoteOptions:
             opts["max_concurrency"] = max_concurrency
         if cache is not None:
             opts["cache_dir"] = None if cache.lower() == "none" else Path(cache)
+        if (n := parse_bytes(max_response_bytes, "--max-response-bytes")) is not None:
+            opts["max_response_bytes"] = n
+        if (n := parse_bytes(cache_max_bytes, "--remote-cache-max-bytes")) is not None:
+            opts["cache_max_bytes"] = n
         return cls(**opts)

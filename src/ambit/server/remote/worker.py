@@ -88,3 +88,6 @@ class ConcurrentWorker:
         self._pool.shutdown(wait=False, cancel_futures=True)
         for fut in waiting:
             fut.cancel()
+        close = getattr(self.backend, "close", None)
+        if callable(close):
+            close()  # the endpoint's connections and cache

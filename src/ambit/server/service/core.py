@@ -17,7 +17,7 @@ from ..limits import Limits
 from ..model import DecodeStopped
 from . import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
 from .deadline import Deadline
-from .errors import Cancelled, ModelUnavailable, Overloaded
+from .errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
 
 VERSION = "0.1.0"
 DEFAULT_PROLOG_SECONDS = 5.0
@@ -122,6 +122,9 @@ class AmbitCore:
     def parse_distribution(self, query: prompting.ParseQuery, deadline: Deadline) -> distribution.Distribution:
         """Decode the prompt, then group the candidates into meaning classes."""
         fmt = query.fmt
+        if query.explain and fmt not in ("fol", "lisp"):
+            raise InvalidField("explain", f"readings are explained for the fol and lisp formats, not {fmt}",
+                               reason="NOT_SUPPORTED")
         prompt = prompting.prompt(query, self.limits)
         params, grammar = prompting.decoding(query.decoding, fmt, self.limits)
         worker = self._worker()
@@ -140,7 +143,8 @@ class AmbitCore:
 
         def equivalent(a: str, b: str) -> str:
             budget = deadline.budget(query.time_limit_s, self.prolog_seconds)
-            return str(logic.equivalent(a, b, fmt=fmt, time_limit=budget).verdict)
+            return str(logic.equivalent(distribution.readable(a, fmt), distribution.readable(b, fmt), fmt=fmt,
+                                        time_limit=budget).verdict)
 
         distribution.group(out, equivalent)
         if query.explain:

@@ -1,6 +1,10 @@
 """From decoded hypotheses to a distribution over meanings: each candidate parsed and
 canonicalised, probabilities normalised over the list, and candidates grouped into meaning
-classes (same canonical form, then Prolog equivalence between the groups' best members)."""
+classes (same canonical form, then Prolog equivalence between the groups' best members).
+
+The `folio` format is decoded under its own grammar (`logic/grammars/folio_decode.lark`, FOLIO's
+symbols spelled in ASCII): a candidate's `text` is what the model wrote, and it is read, compared
+and shown (`canonical`: the formula re-rendered in FOLIO's symbols) in FOLIO's spelling."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from typing import Any, Callable
 
 from ambit import logic
 from ambit.logic import LFParseError
+from ambit.logic.fol_render import render_dialect
+from ambit.logic.dialect import dialect
 from ambit.logic.explain import Explanation
 
 OK, INVALID, UNFINISHED = "ok", "invalid", "unfinished"  # parse statuses
@@ -80,16 +86,26 @@ def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
     )
     finished = getattr(h, "finished", True)
     try:
-        f = logic.parse(h.text.strip(), fmt)
+        f = logic.parse(readable(h.text.strip(), fmt), fmt)
     except LFParseError as e:
         c.parse_status = INVALID if finished else UNFINISHED
         c.parse_error = e
         return c
     if finished:
-        c.canonical = logic.canonical_form(f, fmt)
+        c.canonical = logic.canonical_form(f, fmt) if dialect(fmt).amp else render_dialect(f, fmt)
     else:
         c.parse_status = UNFINISHED
     return c
+
+
+def readable(text: str, fmt: str) -> str:
+    """A decoded text as the reader of `fmt` takes it: a `folio` output of the decode grammar in
+    FOLIO's symbols (`all x (-A(x))` → `∀x (¬A(x))`); any other text as it is."""
+    if fmt != "folio":
+        return text
+    from ambit.logic.folio_decode import as_folio
+
+    return as_folio(text)
 
 
 def _byte_decoder() -> dict[str, int]:

@@ -11,6 +11,7 @@ from typing import Iterator, Sequence
 
 from ambit import logic
 from ambit.logic import Decision, portfolio
+from ambit.logic.dialect import Reading, record
 
 from ..limits import Limits
 from . import batch, validate
@@ -26,29 +27,31 @@ class EntailmentQuery:
     conclusion: str
     fmt: str = "folio"
     time_limit_s: float = 0.0
+    free_variables: str | None = None  # None: the format's default (logic/dialect.py)
 
 
-Story = tuple[list[logic.Formula], logic.Formula]
+Story = tuple[list[logic.Formula], logic.Formula, Reading]  # premises, conclusion, how they were read
 Item = EntailmentQuery | ServiceError  # a query, or why it could not be read
 Outcome = tuple[int, Decision | Exception]
 
 
 def _parse(query: EntailmentQuery, limits: Limits, field: str) -> Story:
-    """The story's formulas; the first one that does not parse fails it, naming its field."""
+    """The story's formulas, and how they were read; the first one that does not read fails it,
+    naming its field (a symbol used with two arities: MIXED_ARITY, at its second use)."""
     if len(query.premises) > limits.max_batch_items:
         raise InvalidField(f"{field}premises", f"{len(query.premises)} premises; the limit is "
                            f"{limits.max_batch_items}", reason="TOO_MANY")
-    premises = [validate.lf(p, query.fmt, f"{field}premises[{i}]", limits.max_lf_chars)
-                for i, p in enumerate(query.premises)]
-    return premises, validate.lf(query.conclusion, query.fmt, f"{field}conclusion", limits.max_lf_chars)
+    return validate.story(query.premises, query.conclusion, query.fmt, query.free_variables, field,
+                          limits.max_lf_chars)
 
 
 def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s: float,
           prover: str = "prolog") -> Decision:
     """One story's decision, within the request's budget and deadline (`prover`: see `_decide`)."""
-    premises, conclusion = _parse(query, limits, "")
+    premises, conclusion, reading = _parse(query, limits, "")
     budget = deadline.budget(query.time_limit_s, default_s)
-    decision = portfolio.decide_batch([(premises, conclusion)], query.fmt, prover=prover, time_limit=budget)[0]
+    decision = record(portfolio.decide_batch([(premises, conclusion)], query.fmt, prover=prover,
+                                             time_limit=budget)[0], reading)
     deadline.check()
     return decision
 
@@ -69,8 +72,8 @@ def _decide(ready: list[batch.Ready], workers: int = 1, prover: str = "prolog") 
     `prover="portfolio"`, E and Z3 then race on each story Prolog left UNKNOWN, for what is left
     of its time limit (logic/portfolio.py's decide_batch: Prolog's evidence where it decided)."""
     try:
-        decisions = portfolio.decide_batch([r.value for r in ready], prover=prover,
+        decisions = portfolio.decide_batch([r.value[:2] for r in ready], prover=prover,
                                            time_limit=min(r.budget for r in ready), workers=workers)
     except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
         return {r.index: e for r in ready}
-    return {r.index: d for r, d in zip(ready, decisions)}
+    return {r.index: record(d, r.value[2]) for r, d in zip(ready, decisions)}

@@ -9,6 +9,7 @@ from typing import Iterator, Sequence
 
 from ambit import logic
 from ambit.logic import portfolio
+from ambit.logic.dialect import dialect, record
 from ambit.logic.equivalence import Verdict
 
 from ..limits import Limits
@@ -24,6 +25,7 @@ class EquivalenceQuery:
     b: str
     fmt: str = "fol"
     time_limit_s: float = 0.0
+    free_variables: str | None = None  # None: the format's default (logic/dialect.py)
 
 
 @dataclass(frozen=True)
@@ -35,32 +37,31 @@ class EquivalenceAnswer:
     verdict: Verdict
 
 
-def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple[logic.Formula, logic.Formula, str, str]:
-    a = validate.lf(query.a, query.fmt, f"{field}a", limits.max_lf_chars)
-    b = validate.lf(query.b, query.fmt, f"{field}b", limits.max_lf_chars)
-    return a, b, _shown(a, query.fmt), _shown(b, query.fmt)
+def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple:
+    """(a, b, canonical a, canonical b, how they were read)."""
+    a, b, reading = validate.pair(query.a, query.b, query.fmt, query.free_variables, field, limits.max_lf_chars)
+    return a, b, _shown(a, query.fmt), _shown(b, query.fmt), reading
 
 
 def _shown(f: logic.Formula, fmt: str) -> str:
     """AmP's formats: the canonical form; the full first-order dialects (no canonical form):
     the formula as parsed, rendered back in its dialect."""
-    return logic.canonical_form(f, fmt) if fmt in logic.FORMATS else logic.render(f, fmt)
+    return logic.canonical_form(f, fmt) if dialect(fmt).amp else logic.render(f, fmt)
 
 
 def _equivalent_batch(pairs: list, fmt: str, prover: str, **opts) -> list:
-    """AmP's formats: AmP's procedure (logic.equivalent_batch); the full first-order dialects:
-    Prolog alone or, with `prover="portfolio"`, Prolog then E and Z3 on what it left UNKNOWN."""
-    if fmt in logic.FORMATS:
-        return logic.equivalent_batch(pairs, fmt=fmt, **opts)
+    """Every format through the one entry point (logic.portfolio.equivalent_batch): Prolog alone
+    (AmP's formats: AmP's procedure first) or, with `prover="portfolio"`, a cheap Prolog stage
+    and then Prolog, E and Z3 racing on what it left UNKNOWN, AmP pairs too."""
     return portfolio.equivalent_batch(pairs, fmt, prover=prover, **opts)
 
 
 def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float,
           prover: str = "prolog") -> EquivalenceAnswer:
     """One pair, within the request's budget and deadline."""
-    a, b, canonical_a, canonical_b = _parse(query, limits, "")
+    a, b, canonical_a, canonical_b, reading = _parse(query, limits, "")
     budget = deadline.budget(query.time_limit_s, default_s)
-    verdict = _equivalent_batch([(a, b)], query.fmt, prover, time_limit=budget)[0]
+    verdict = record(_equivalent_batch([(a, b)], query.fmt, prover, time_limit=budget)[0], reading)
     deadline.check()
     return EquivalenceAnswer(canonical_a, canonical_b, verdict)
 
@@ -93,5 +94,5 @@ def _decide(ready: list[batch.Ready], workers: int = 1,
         except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
             out.update({r.index: e for r in group})
             continue
-        out.update({r.index: EquivalenceAnswer(*r.value[2:], v) for r, v in zip(group, verdicts)})
+        out.update({r.index: EquivalenceAnswer(*r.value[2:4], record(v, r.value[4])) for r, v in zip(group, verdicts)})
     return out

@@ -1,14 +1,18 @@
-"""Free-text generation requests: check the chat turns and the budget, run the model's reply on
-the model worker (one job at a time, between scoring batches), wait within the deadline."""
+"""Generation requests: check the chat turns and the budget, run the model's reply on the model
+worker (one job at a time, between scoring batches), wait within the deadline. A request with a
+`format` gets one formula of that format, decoded under the format's grammar (`folio`: the folio
+decode grammar) by the backend's constrained decoder, and the formula read back
+(`FormulaReply`)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..batcher import ModelWorker, QueueFull
 from ..limits import Limits
-from ..model import DecodeStopped, GenerateParams
+from ..model import DecodeParams, DecodeStopped, GenerateParams
 from . import validate
 from .deadline import Deadline
 from .errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
@@ -30,6 +34,22 @@ class GenerateQuery:
     temperature: float = 0.0
     top_p: float = 1.0
     seed: int = 0
+    fmt: str | None = None  # set: the reply is one formula of this format (constrained decoding)
+
+
+@dataclass(frozen=True)
+class FormulaReply:
+    """A reply constrained to one formula: the `Generation` fields, and `formula`, the reply read
+    and written in the format's own spelling ("" when it does not read)."""
+
+    text: str
+    prompt: str
+    chat_template: bool
+    prompt_tokens: int
+    new_tokens: int
+    finish_reason: str
+    seconds: float
+    formula: str
 
 
 def params(query: GenerateQuery, limits: Limits, has_template: bool) -> GenerateParams:
@@ -61,7 +81,10 @@ def params(query: GenerateQuery, limits: Limits, has_template: bool) -> Generate
 
 
 def generate(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> Any:
-    """The model's reply (an engine `Generation`), run on the model worker."""
+    """The model's reply (an engine `Generation`, or a `FormulaReply` with a format), run on the
+    model worker."""
+    if query.fmt is not None:
+        return _formula(worker, query, limits, deadline)
     if not hasattr(worker.backend, "generate"):
         raise ModelUnavailable("this server's model backend does not generate text")
     has_template = bool(getattr(worker.backend, "has_chat_template", lambda: False)())
@@ -76,3 +99,56 @@ def generate(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline
     except DecodeStopped:
         deadline.check()
         raise Cancelled("generation stopped: request cancelled") from None
+
+
+DECODED_FORMATS = ("fol", "lisp", "folio")  # the formats a reply can be constrained to
+
+
+def _formula(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> FormulaReply:
+    """One formula of `query.fmt` as the reply: the turns as the model sees them (its chat
+    template, which only a backend with `chat_prompt` can apply, or the contents joined by blank
+    lines), then the backend's constrained decoder (beam 1 when greedy, else one seeded sample)."""
+    from . import distribution, prompting
+
+    fmt = query.fmt
+    if fmt not in DECODED_FORMATS:
+        raise InvalidField("format", f"a reply is constrained to {', '.join(DECODED_FORMATS)}, not {fmt}",
+                           reason="NOT_SUPPORTED")
+    backend = worker.backend
+    if not hasattr(backend, "decode"):
+        raise ModelUnavailable("this server's model backend has no constrained decoder")
+    chat_prompt = getattr(backend, "chat_prompt", None)
+    p = params(query, limits, bool(getattr(backend, "has_chat_template", lambda: False)()))
+    if p.use_chat_template and chat_prompt is None:
+        raise InvalidField("use_chat_template", "a formula through the chat template needs a model in the server's "
+                           "own engine (an endpoint applies its template only to free text); send "
+                           "use_chat_template=false", reason="NOT_SUPPORTED")
+    turns = list(query.messages)
+    prompt = chat_prompt(turns) if p.use_chat_template else PLAIN_SEPARATOR.join(c for _, c in turns)
+    validate.context(backend, prompt, p.max_new_tokens, "messages")
+    sample = p.temperature > 0
+    decode = DecodeParams("sample" if sample else "beam", 1, p.temperature if sample else 1.0, p.top_p,
+                          p.max_new_tokens, p.seed)
+    grammar = prompting.decoding(prompting.DecodingOptions(), fmt, limits)[1]
+    t0 = time.perf_counter()
+    try:
+        fut = worker.submit_call(lambda b: b.decode(prompt, fmt, decode, grammar, deadline.expired))
+    except QueueFull as e:
+        raise Overloaded(str(e)) from None
+    try:
+        hyps = wait_for(fut, deadline)
+    except DecodeStopped:
+        deadline.check()
+        raise Cancelled("generation stopped: request cancelled") from None
+    h = hyps[0] if hyps else None
+    text = h.text.strip() if h is not None else ""
+    finished = h is not None and bool(getattr(h, "finished", True))
+    cand = distribution.candidates([h], fmt)[0] if h is not None else None
+    formula = cand.canonical if cand is not None and cand.parse_status == distribution.OK else ""
+    count = getattr(backend, "count_tokens", None)
+    return FormulaReply(text, prompt, p.use_chat_template, count(prompt) if count else 0,
+                        len(h.token_probs) if h is not None else 0, "stop" if finished else "length",
+                        time.perf_counter() - t0, formula)
+
+
+PLAIN_SEPARATOR = "\n\n"  # turns without a chat template, as the engine and the endpoints join them

@@ -70,6 +70,9 @@ class ParseQuery:
 def prompt(query: ParseQuery, limits: Limits) -> str:
     """The prompt text the model continues."""
     utterance = validate.text(query.utterance, "utterance", limits.max_prompt_chars, allow_empty=True)
+    if query.fmt not in ("fol", "lisp") and query.prompt is None:  # AmP's prompts are written in fol / lisp
+        raise InvalidField("prompt", f"the {query.fmt} format needs a literal prompt (the default prompt and "
+                           "prompt_spec build AmP prompts in fol or lisp)", reason="EMPTY")
     if query.prompt is not None:
         validate.text(query.prompt, "prompt", limits.max_prompt_chars)
         text = query.prompt.replace("{utterance}", utterance)
@@ -132,7 +135,8 @@ def spec_prompt(spec: PromptSpec, utterance: str, fmt: str) -> str:
 
 
 def decoding(d: DecodingOptions, fmt: str, limits: Limits) -> tuple[DecodeParams, str | None]:
-    """Decoding parameters with defaults applied, and the closed grammar (None: open)."""
+    """Decoding parameters with defaults applied, and the grammar to decode under (None: the
+    format's own open grammar; `folio`: its decode grammar, `logic/grammars/folio_decode.lark`)."""
     beam = d.strategy == "beam"
     k = (d.beam_size or 5) if beam else (d.num_samples or 10)
     if k > limits.max_beam:
@@ -147,7 +151,16 @@ def decoding(d: DecodingOptions, fmt: str, limits: Limits) -> tuple[DecodeParams
     max_tokens = d.max_tokens or 128
     if max_tokens > limits.max_tokens:
         raise InvalidField("decoding.max_tokens", f"{max_tokens}; the limit is {limits.max_tokens}", reason="TOO_LARGE")
-    grammar = None if d.vocabulary is None else closed_grammar(d.vocabulary, fmt)
+    if fmt == "folio":  # FOLIO's formulas: open over names, so no closed vocabulary
+        if d.vocabulary is not None:
+            raise InvalidField("decoding.closed_vocabulary", "the folio format decodes under its own open grammar "
+                               "(logic/grammars/folio_decode.lark); leave closed_vocabulary unset",
+                               reason="NOT_SUPPORTED")
+        from ambit.logic.folio_decode import grammar_text
+
+        grammar: str | None = grammar_text()
+    else:
+        grammar = None if d.vocabulary is None else closed_grammar(d.vocabulary, fmt)
     params = DecodeParams(d.strategy, k, float(temperature), float(top_p), int(max_tokens), int(d.seed))
     return params, grammar
 

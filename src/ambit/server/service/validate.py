@@ -36,6 +36,64 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
     return formula
 
 
+def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit: int):
+    """Two LFs read as one problem (logic.dialect.read_pair): (a, b, Reading). Each failure
+    names its field: MalformedLF, or MIXED_ARITY for one symbol used with two arities."""
+    from ambit.logic.dialect import ProblemError, read_pair
+
+    text(a, f"{field}a", limit)
+    text(b, f"{field}b", limit)
+    try:
+        fa, fb, reading = read_pair(a, b, fmt, free_variables)
+    except ProblemError as e:
+        raise _problem_error(e, field) from None
+    except RecursionError:
+        raise InvalidField(f"{field}a", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
+                           reason="TOO_DEEP") from None
+    for name, f in ((f"{field}a", fa), (f"{field}b", fb)):
+        _shallow(f, name)
+    return fa, fb, reading
+
+
+def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | None, field: str, limit: int):
+    """A story's premises and conclusion read as one problem (logic.dialect.read_story):
+    (premises, conclusion, Reading); failures as `pair`'s."""
+    from ambit.logic.dialect import ProblemError, read_story
+
+    for i, p in enumerate(premises):
+        text(p, f"{field}premises[{i}]", limit)
+    text(conclusion, f"{field}conclusion", limit)
+    try:
+        ps, c, reading = read_story(list(premises), conclusion, fmt, free_variables)
+    except ProblemError as e:
+        raise _problem_error(e, field) from None
+    except RecursionError:
+        raise InvalidField(f"{field}premises", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
+                           reason="TOO_DEEP") from None
+    for i, f in enumerate(ps):
+        _shallow(f, f"{field}premises[{i}]")
+    _shallow(c, f"{field}conclusion")
+    return ps, c, reading
+
+
+def _shallow(f: logic.Formula, field: str) -> None:
+    found = depth(f)
+    if found > MAX_LF_DEPTH:
+        raise InvalidField(field, f"nested {found} levels deep; the limit is {MAX_LF_DEPTH}", reason="TOO_DEEP")
+
+
+def _problem_error(e, field: str) -> InvalidField:
+    """The field error for a logic.dialect.ProblemError (the formula it names, under `field`)."""
+    from ambit.logic.dialect import ArityError
+
+    name = f"{field}{e.field}" + (f"[{e.index}]" if e.index is not None else "")
+    if isinstance(e.cause, LFParseError):
+        return MalformedLF(name, e.cause)
+    if isinstance(e.cause, ArityError):
+        return InvalidField(name, str(e.cause), reason="MIXED_ARITY")
+    return InvalidField(name, str(e.cause), reason="LF_PARSE_ERROR")
+
+
 # Levels of connectives, quantifiers and terms a formula may nest: far above any story (AmP LFs
 # nest under 20, FOLIO's under 30), and low enough that every renderer, canonicaliser and the
 # Prolog bridge, which recurse a few Python frames per level, stay under the recursion limit.

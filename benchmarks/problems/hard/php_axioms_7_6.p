@@ -1,0 +1,64 @@
+% Problem  : pigeonhole as inconsistent axioms: 7 distinct pigeons, each in one of 6 holes, no two in one hole
+% Source   : written for ambit (a hard small problem; issue 36: no Prolog stage solved it when it was added)
+% Status   : ContradictoryAxioms
+% Written for ambit's benchmarks (benchmarks/fol_bench.py --section classic).
+fof(pigeon1, axiom,
+    in(p1, h1) | in(p1, h2) | in(p1, h3) | in(p1, h4) | in(p1, h5) | in(p1, h6)).
+fof(pigeon2, axiom,
+    in(p2, h1) | in(p2, h2) | in(p2, h3) | in(p2, h4) | in(p2, h5) | in(p2, h6)).
+fof(pigeon3, axiom,
+    in(p3, h1) | in(p3, h2) | in(p3, h3) | in(p3, h4) | in(p3, h5) | in(p3, h6)).
+fof(pigeon4, axiom,
+    in(p4, h1) | in(p4, h2) | in(p4, h3) | in(p4, h4) | in(p4, h5) | in(p4, h6)).
+fof(pigeon5, axiom,
+    in(p5, h1) | in(p5, h2) | in(p5, h3) | in(p5, h4) | in(p5, h5) | in(p5, h6)).
+fof(pigeon6, axiom,
+    in(p6, h1) | in(p6, h2) | in(p6, h3) | in(p6, h4) | in(p6, h5) | in(p6, h6)).
+fof(pigeon7, axiom,
+    in(p7, h1) | in(p7, h2) | in(p7, h3) | in(p7, h4) | in(p7, h5) | in(p7, h6)).
+fof(one_per_hole, axiom,
+    ![X, Y, H]: ((in(X, H) & in(Y, H)) => X = Y)).
+fof(distinct_p1_p2, axiom,
+    p1 != p2).
+fof(distinct_p1_p3, axiom,
+    p1 != p3).
+fof(distinct_p1_p4, axiom,
+    p1 != p4).
+fof(distinct_p1_p5, axiom,
+    p1 != p5).
+fof(distinct_p1_p6, axiom,
+    p1 != p6).
+fof(distinct_p1_p7, axiom,
+    p1 != p7).
+fof(distinct_p2_p3, axiom,
+    p2 != p3).
+fof(distinct_p2_p4, axiom,
+    p2 != p4).
+fof(distinct_p2_p5, axiom,
+    p2 != p5).
+fof(distinct_p2_p6, axiom,
+    p2 != p6).
+fof(distinct_p2_p7, axiom,
+    p2 != p7).
+fof(distinct_p3_p4, axiom,
+    p3 != p4).
+fof(distinct_p3_p5, axiom,
+    p3 != p5).
+fof(distinct_p3_p6, axiom,
+    p3 != p6).
+fof(distinct_p3_p7, axiom,
+    p3 != p7).
+fof(distinct_p4_p5, axiom,
+    p4 != p5).
+fof(distinct_p4_p6, axiom,
+    p4 != p6).
+fof(distinct_p4_p7, axiom,
+    p4 != p7).
+fof(distinct_p5_p6, axiom,
+    p5 != p6).
+fof(distinct_p5_p7, axiom,
+    p5 != p7).
+fof(distinct_p6_p7, axiom,
+    p6 != p7).
+fof(goal, conjecture,
+    unreachable).
