@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from ambit.client.eval.store import FolderBusy, ResultsStore
-from ambit.logic.tptp_problem import TPTPProblemError, read_problem, read_problem_file
+from ambit.logic.syntax.tptp_problem import TPTPProblemError, read_problem, read_problem_file
 
 GOAL = "fof(g, conjecture, p).\n"
 

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: logic, and tests/ for the pair generator
 
 from ambit import logic  # noqa: E402
-from ambit.logic import prolog_pool  # noqa: E402
+from ambit.logic.runtime import pool as prolog_pool  # noqa: E402
 
 AMP = Path(__file__).resolve().parents[2] / "shared" / "data" / "amp" / "zeroshot"
 
@@ -225,7 +225,8 @@ def hard_section(n: int, seed: int = 0) -> dict:
     with its reason, and with what the portfolio (E and Z3 beside Prolog) answers for it."""
     import shutil
 
-    from ambit.logic import portfolio, to_fol
+    from ambit.logic import to_fol
+    from ambit.logic.provers import portfolio
     from tests.logic.amp_hard_pairs import hard_pairs
     from tests.logic.test_equivalence_z3 import z3_entails
 

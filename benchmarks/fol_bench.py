@@ -45,9 +45,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ambit import logic  # noqa: E402
-from ambit.logic import fol, prolog_pool  # noqa: E402
-from ambit.logic.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
-from ambit.logic.fol_render import render_dialect  # noqa: E402
+from ambit.logic.engine import prove as fol
+from ambit.logic.runtime import pool as prolog_pool  # noqa: E402
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
+from ambit.logic.syntax.full_render import render_dialect  # noqa: E402
 from fol_classic import classic_section  # noqa: E402
 
 UNARY = ["Dog", "Cat", "Animal", "Plant", "Pet", "Wild", "Loud", "Small", "Happy", "Student", "Teacher", "Green"]
@@ -220,8 +221,8 @@ def pairs(n: int, rng: random.Random) -> list[tuple[str, str]]:
 
 
 def z3_checker():
-    """Z3 in process (`logic.z3_bridge`): the conjunction of formulas -> sat / unsat / unknown."""
-    from ambit.logic.z3_bridge import z3_check
+    """Z3 in process (`logic.provers.z3_bridge`): the conjunction of formulas -> sat / unsat / unknown."""
+    from ambit.logic.provers.z3_bridge import z3_check
 
     return z3_check
 

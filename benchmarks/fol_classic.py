@@ -1,6 +1,6 @@
 """The classic-problems section of fol_bench.py: Pelletier's problems, non-theorems and hard small
 problems (benchmarks/problems/*/*.p, TPTP fof with an SZS `% Status` line), each given to ambit's
-Prolog prover alone, the portfolio (logic/portfolio.py), E alone and Z3 alone, in one run.
+Prolog prover alone, the portfolio (logic/provers/portfolio.py), E alone and Z3 alone, in one run.
 
     .venv/bin/python benchmarks/fol_bench.py --section classic [--json] [--time-limit 5]
 
@@ -28,8 +28,10 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ambit.logic import eprover, parse, portfolio  # noqa: E402
-from ambit.logic.ast import Formula, Not  # noqa: E402
+from ambit.logic import parse
+from ambit.logic.provers import eprover
+from ambit.logic.provers import portfolio  # noqa: E402
+from ambit.logic.syntax.ast import Formula, Not  # noqa: E402
 from ambit.logic.errors import LFParseError  # noqa: E402
 
 PROBLEMS = ROOT / "benchmarks" / "problems"
@@ -113,7 +115,7 @@ def run_e(p: Problem, t: float) -> tuple[str | None, dict]:
 
 
 def run_z3(p: Problem, t: float) -> tuple[str | None, dict]:
-    from ambit.logic import z3_prover
+    from ambit.logic.provers import z3_prover
 
     r = z3_prover.satisfiable_isolated([*p.premises, Not(p.conclusion)], t)  # Z3 may overrun: a process
     return {"unsat": THEOREM, "sat": COUNTER}.get(r.status), {"reason": r.reason} if r.reason else {}
@@ -142,7 +144,7 @@ def classic_section(time_limit: float, sets: tuple[str, ...] = SETS) -> dict:
                 ans, note = None, {"error": f"{type(e).__name__}: {e}"}
             rows[s][p.name] = (ans, time.perf_counter() - t0, note)
         if s == "portfolio":  # Prolog calls the portfolio left running end before the next solver
-            from ambit.logic.prolog_worker import worker
+            from ambit.logic.runtime.worker import worker
 
             worker().run(lambda prolog: None)
     out: dict = {"time_limit_s": time_limit, "solvers": solvers,

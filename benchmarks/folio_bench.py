@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ambit.client.eval import folio_data as D  # noqa: E402
-from ambit.client.eval import folio_recorded as REC  # noqa: E402
-from ambit.client.eval import folio_score as S  # noqa: E402
+from ambit.client.eval.folio import data as D  # noqa: E402
+from ambit.client.eval.folio import recorded as REC  # noqa: E402
+from ambit.client.eval.folio import score as S  # noqa: E402
 from ambit.generators.folio import perturb, stories  # noqa: E402
 
 TARGET_S = 60.0

@@ -27,7 +27,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import strategies as st
 
 from ambit import logic
-from ambit.logic.ast import And, Atom, Const, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.logic.syntax.ast import And, Atom, Const, Iff, Implies, Not, Or, Quant, Var, Xor
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from tests.server.abuse import SilentCalls, pigeonhole

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ambit.client.api import Client  # noqa: E402
-from ambit.client.eval import implicature as I  # noqa: E402
+from ambit.client.eval.implicature import suite as I  # noqa: E402
 from ambit.client.eval.suite import DEFAULT_DATA  # noqa: E402
 from ambit.server import serve  # noqa: E402
 from ambit.server.remote import local_vllm as V  # noqa: E402

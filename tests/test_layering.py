@@ -100,3 +100,113 @@ def test_no_import_statement_reaches_the_layers_above(package: str) -> None:
         if _forbidden(name, forbidden)
     ]
     assert not offending, "\n".join(offending)
+
+
+# --- the shape of the package: small folders, no import cycle -------------------------------
+
+MAX_MODULES = 13  # per folder: modules other than __init__ and __main__ ("about 12")
+
+
+def test_no_folder_holds_more_than_about_twelve_modules() -> None:
+    crowded = []
+    for folder in sorted(p for p in (REPO / "src" / "ambit").rglob("*") if p.is_dir() and p.name != "__pycache__"):
+        modules = [p.name for p in folder.glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
+        if folder.name == "v1" and folder.parent.name == "proto":
+            continue  # generated stubs
+        if len(modules) > MAX_MODULES:
+            crowded.append(f"{folder.relative_to(REPO)}: {len(modules)} modules")
+    assert not crowded, "split these folders into subpackages:\n" + "\n".join(crowded)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """ambit module -> the ambit modules it imports (any import statement, at any depth, TYPE_CHECKING
+    blocks included; an import of one's own ancestor package is not an edge: it is loaded anyway)."""
+    src = REPO / "src"
+    modules: dict[str, Path] = {}
+    for path in src.joinpath("ambit").rglob("*.py"):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+
+    def owner(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        if module.startswith("ambit.proto.v1"):
+            continue
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            for target in targets:
+                found = owner(target)
+                if found and found != module and found.startswith("ambit") and not module.startswith(found + "."):
+                    graph[module].add(found)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        top = stack.pop()
+                        on_stack.discard(top)
+                        component.append(top)
+                        if top == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_among_ambit_modules() -> None:
+    cycles = _cycles(_module_graph())
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)

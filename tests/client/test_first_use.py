@@ -22,7 +22,7 @@ from ambit.client.explain_cli import build_parser as explain_parser
 from ambit.client.eval.cli import build_parser as eval_parser
 from ambit.client.testing import FakeAmbitServicer, FakeServer
 from ambit.proto.v1 import ambit_pb2 as pb
-from ambit.server.convert import parse_query
+from ambit.server.convert.core import parse_query
 from ambit.server.service.prompting import default_prompt
 from tests.paths import REPO
 from tests.server.helpers import FakeBackend
@@ -162,7 +162,7 @@ def pki(tmp_path_factory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def tls_server(pki):
-    from ambit.server.security import ServerSecurity
+    from ambit.server.guard.security import ServerSecurity
     srv = server.serve(model="none", port=0, security=ServerSecurity(pki["cert"], pki["key"]))
     yield srv
     srv.stop(0)

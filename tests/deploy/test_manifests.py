@@ -188,7 +188,7 @@ HEALTH_PORT = 50052
 DNS_PORT = 53
 # What the ambit server holds besides responses, as measured (docs/deploy.md, "Memory and cache
 # sizes"): ~104 MiB idle with the remote backend (server and its Prolog lane process), rounded up;
-# Prolog's stack limit (logic/prolog_worker.py) in the server's own Prolog and in its long lane;
+# Prolog's stack limit (logic/runtime/worker.py) in the server's own Prolog and in its long lane;
 # a parsed JSON response takes up to ~6.5x its body (4.5x for the objects, plus the body and its text).
 IDLE_MIB = 128
 PROLOG_STACK_MIB, PROLOG_PROCESSES = 256, 2

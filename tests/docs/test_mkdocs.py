@@ -23,6 +23,6 @@ def test_mkdocs_build_strict(tmp_path):
     assert r.returncode == 0, f"mkdocs build --strict failed:\n{r.stdout[-6000:]}\n{r.stderr[-6000:]}"
     assert (site / "index.html").is_file() and (site / "api" / "index.html").is_file()
     api = (site / "api" / "index.html").read_text(encoding="utf-8")
-    for anchor in ("ambit.equivalent", "ambit.Client", "ambit.logic.decide_batch", "ambit.logic.verdict.Verdict"):
+    for anchor in ("ambit.equivalent", "ambit.Client", "ambit.logic.decide_batch", "ambit.logic.engine.verdict.Verdict"):
         assert f'id="{anchor}"' in api, f"the API page lacks {anchor}"
     assert (REPO / "site").exists() == in_repo, "the build wrote site/ into the repository"

@@ -12,7 +12,7 @@ equivalence and most break it; neither is assumed: the verdicts are what is chec
 from __future__ import annotations
 
 import random
-from ambit.logic.ast import And, Atom, Const, Formula, Or, Quant, Var
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Var
 
 UNARY = ["man", "woman", "boy", "girl", "dog", "cat", "saw", "ate", "ran", "slept"]
 BINARY = ["agent", "patient", "theme"]

@@ -56,7 +56,7 @@ def test_many_hard_pairs_agree_with_z3_and_the_portfolio_settles_the_unknown():
     assert r["definite"] >= 700
     if shutil.which("eprover") is None:
         pytest.skip("the E prover is not installed: the portfolio part needs it")
-    from ambit.logic import portfolio
+    from ambit.logic.provers import portfolio
 
     for kind, a, b, _ in r["unknown"]:
         v = portfolio.equivalent(a, b, prover="portfolio", wait_for_all=True)

@@ -1,6 +1,6 @@
 """Budgets that hold: a time limit stops the work in Prolog and the answer is UNKNOWN with the
 reason `time_limit`; a spent inference budget says `inference_limit`; every reason is one of
-logic.verdict.REASONS. (The elapsed-time checks are hang guards at several times the limit,
+logic.engine.verdict.REASONS. (The elapsed-time checks are hang guards at several times the limit,
 not speed assertions: before the fix, a 0.2 s limit ran for half a minute.)"""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import time
 import pytest
 
 from ambit import logic
-from ambit.logic import equivalence, fol
-from ambit.logic.verdict import REASONS
+from ambit.logic.engine import equivalence
+from ambit.logic.engine import prove as fol
+from ambit.logic.engine.verdict import REASONS
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 
@@ -95,7 +96,7 @@ def test_backstop_is_the_promise():
 
 
 def test_cli_unknown_reason_is_a_code(tmp_path, capsys):
-    from ambit.logic.fol_cli import main
+    from ambit.logic.cli.prove import main
 
     premises = tmp_path / "p.txt"
     premises.write_text("\n".join(INFINITE), encoding="utf-8")
@@ -116,7 +117,7 @@ def test_the_reason_crosses_from_a_pool_process():
     (so that fol.py answers memory_limit instead of raising)."""
     import pickle
 
-    from ambit.logic.prolog_worker import PrologError
+    from ambit.logic.runtime.worker import PrologError
 
     e = pickle.loads(pickle.dumps(PrologError("Prolog ran out of resources", reason="memory")))
     assert e.reason == "memory" and not e.timed_out
@@ -125,7 +126,7 @@ def test_the_reason_crosses_from_a_pool_process():
 def test_the_stage_factors_are_the_same_on_both_sides():
     """fol.py bounds a round trip by what fol.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
     must be fol.pl's."""
-    from ambit.logic.prolog_worker import worker
+    from ambit.logic.runtime.worker import worker
 
     worker().consult(fol.PROGRAM)
     assert worker().query_json("fol:proof_factor(Out)") == fol.PROOF_FACTOR

@@ -16,8 +16,8 @@ import pytest
 from ambit.logic import LFParseError, parse
 from ambit.logic.__main__ import main as logic_main
 from ambit.logic.errors import MAX_DEPTH
-from ambit.logic.parse import DIALECTS
-from ambit.logic.tptp_problem import TPTPProblemError, read_problem
+from ambit.logic.syntax.parse import DIALECTS
+from ambit.logic.syntax.tptp_problem import TPTPProblemError, read_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
@@ -56,8 +56,9 @@ def _from_deep_stack(frames: int, fn):
     ("folio", "(" * D + "P(a) ∧ Q(a)" + ")" * D), ("fol", "exists x . " * D + "man(x)"),
 ])
 def test_nesting_within_the_depth_parses_renders_and_is_decided(fmt, text):
-    from ambit.logic import equivalent, fol
-    from ambit.logic.render import render
+    from ambit.logic import equivalent
+    from ambit.logic.engine import prove as fol
+    from ambit.logic.syntax.render import render
 
     def run():
         f, g = parse(text, fmt), parse(text, fmt)

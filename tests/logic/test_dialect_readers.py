@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ambit.logic import parse, render
-from ambit.logic.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Var, Xor
 
 nltk_logic = pytest.importorskip("nltk.sem.logic", reason="nltk is a test dependency (the oracle of the nltk dialect)")
 
@@ -176,8 +176,8 @@ def test_nltk_dialect_reads_what_nltk_reads_the_same_way(text):
 
 def _consts(f: Formula) -> Formula:
     """NLTK's tree with its free variables as constants (the `constant` reading)."""
-    from ambit.logic.grammar import _rename_terms
-    from ambit.logic.ast import free_vars
+    from ambit.logic.syntax.grammar import _rename_terms
+    from ambit.logic.syntax.ast import free_vars
 
     return _rename_terms(f, frozenset(free_vars(f)), Const)
 

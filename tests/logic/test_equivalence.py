@@ -18,7 +18,7 @@ if shutil.which("swipl") is None:
 
 from ambit import logic  # noqa: E402
 from ambit.logic import And, Atom, LFParseError, Or, Quant, Var, Verdict, entails, equivalent, equivalent_batch  # noqa: E402
-from ambit.logic.equivalence_cli import main as equiv_main  # noqa: E402
+from ambit.logic.cli.equiv import main as equiv_main  # noqa: E402
 from tests.paths import REPO  # noqa: E402
 
 

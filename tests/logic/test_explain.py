@@ -16,7 +16,7 @@ from ambit import logic
 from ambit.generators.amp import AMBIGUOUS_TYPES, pairs
 from tests.paths import REPO
 from ambit.generators.amp.wordforms import amp_wordforms
-from ambit.logic.ast import And, Atom, Const, Or
+from ambit.logic.syntax.ast import And, Atom, Const, Or
 from ambit.logic.explain import (Every, Exists, WordForms, explain_readings, find_scene, read, restrict,
                            verbalise)
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 
 from ambit import logic  # noqa: E402
-from ambit.logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor  # noqa: E402
-from ambit.logic.fol import decide_batch, holds  # noqa: E402
-from ambit.logic.z3_bridge import z3_story  # noqa: E402
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor  # noqa: E402
+from ambit.logic.engine.prove import decide_batch, holds  # noqa: E402
+from ambit.logic.provers.z3_bridge import z3_story  # noqa: E402
 
 z3 = pytest.importorskip("z3")
 
@@ -207,10 +207,10 @@ def _random_equation(rng) -> str:
 @pytest.mark.slow
 def test_unit_equations_never_contradict_z3():
     """Random unit equations over f/2, g/1 and three constants, and an equation to prove: the
-    clause sets completion takes (logic/prolog/equational.pl). No entailment contradicts Z3's,
+    clause sets completion takes (logic/engine/prolog/equational.pl). No entailment contradicts Z3's,
     every proof replayed (a replay failure would be an error), and most are decided."""
-    from ambit.logic import z3_prover
-    from ambit.logic.parse import parse
+    from ambit.logic.provers import z3_prover
+    from ambit.logic.syntax.parse import parse
 
     rng = random.Random(7)
     decided = completion = 0

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ambit.logic import LFParseError, parse, render
-from ambit.logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
 from ambit.logic.errors import RenderError
 
 P = lambda *a: Atom("P", tuple(a))  # noqa: E731

@@ -1,4 +1,4 @@
-"""The propositional shortcut of full first-order equivalence (logic/fol_prop.py): on random
+"""The propositional shortcut of full first-order equivalence (logic/engine/propositional.py): on random
 Boolean combinations of ground atoms, equalities and quantified parts, its verdicts never
 contradict Z3's, it decides every pair of ground-atom combinations, and its countermodels hold."""
 
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ambit.logic import equivalent, parse
-from ambit.logic.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
-from ambit.logic.fol import _propositional, holds
-from ambit.logic.fol_prop import common_prefix_bodies, table
-from ambit.logic.z3_bridge import to_z3
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Iff, Implies, Not, Or, Quant, Var, Xor
+from ambit.logic.engine.prove import _propositional, holds
+from ambit.logic.engine.propositional import common_prefix_bodies, table
+from ambit.logic.provers.z3_bridge import to_z3
 
 z3 = pytest.importorskip("z3")
 

@@ -1,4 +1,4 @@
-"""The hand-written FOLIO reader (logic/folio_read.py) against the Lark grammar it stands in
+"""The hand-written FOLIO reader (logic/syntax/folio_read.py) against the Lark grammar it stands in
 for: the same trees, and the same accept/reject, on rendered formulas and on random token
 strings (most of them malformed)."""
 
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ambit.logic import LFParseError, parse, render
-from ambit.logic.fol_parse import dialect_parser
-from ambit.logic.folio_read import Reject, read
+from ambit.logic.syntax.full_parse import dialect_parser
+from ambit.logic.syntax.folio_read import Reject, read
 from tests.logic.test_fol_dialects import formulas
 
 

@@ -1,7 +1,7 @@
 """What a checker must not hide: free variables (closed under ∀ by default in the full dialects,
 as Prover9, E and TPTP read them; `constant` and `error` on request) and a predicate or function
 used with two arities (an error naming both uses), through the API, `ambit logic` and the RPCs;
-and the dialects as values (logic/dialect.py)."""
+and the dialects as values (logic/syntax/dialect.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 
 from ambit import logic
 from ambit.logic import LFParseError, parse
-from ambit.logic.ast import Atom, Const, Quant, Var, Xor
-from ambit.logic.dialect import ArityError, ProblemError, dialect, dialects, read_story
+from ambit.logic.syntax.ast import Atom, Const, Quant, Var, Xor
+from ambit.logic.syntax.dialect import ArityError, ProblemError, dialect, dialects, read_story
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 

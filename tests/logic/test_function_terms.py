@@ -9,10 +9,11 @@ import shutil
 
 import pytest
 
-from ambit.logic import LFParseError, fol, parse
-from ambit.logic.ast import Func, functions
+from ambit.logic import LFParseError, parse
+from ambit.logic.engine import prove as fol
+from ambit.logic.syntax.ast import Func, functions
 from ambit.logic.errors import MAX_DEPTH, RenderError
-from ambit.logic.render import render
+from ambit.logic.syntax.render import render
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 
@@ -115,7 +116,7 @@ def _random_formula(rng: random.Random, depth: int, bound: list[str]) -> str:
 @needs_prolog
 def test_random_stories_with_functions_agree_with_z3():
     z3 = pytest.importorskip("z3")  # noqa: F841
-    from ambit.logic.z3_bridge import z3_story
+    from ambit.logic.provers.z3_bridge import z3_story
 
     rng = random.Random(25)
     stories = [([parse(_random_formula(rng, 3, []), "folio") for _ in range(2)],

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from ambit.logic.prolog_worker import PrologError, worker
+from ambit.logic.runtime.worker import PrologError, worker
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from ambit.logic.__main__ import DEFAULT_MAX_CHARS, main
-from ambit.server.limits import Limits
+from ambit.server.guard.limits import Limits
 
 FOL = "exists x . man(x)"
 LISP = "( exists x ( man x ) )"

@@ -57,10 +57,10 @@ def test_prolog_rendering():
 def test_one_prolog_writer_for_every_term_language():
     """render.prolog_term writes the public `prolog` format, equivalence.pl's terms (fresh
     variables per quantifier) and fol.pl's (numbered quantifiers), over the whole AST."""
-    from ambit.logic.ast import Eq, Implies, Not
-    from ambit.logic.equivalence import to_prolog_bb
-    from ambit.logic.fol import to_term
-    from ambit.logic.render import prolog_term
+    from ambit.logic.syntax.ast import Eq, Implies, Not
+    from ambit.logic.engine.equivalence import to_prolog_bb
+    from ambit.logic.engine.prove import to_term
+    from ambit.logic.syntax.render import prolog_term
 
     f = parse("exists x . forall y . saw(x, y) AND ( exists x . man(x) ) AND named(Mary)")
     assert to_prolog_bb(f, "3a") == ("some(V3a_0,all(V3a_1,and(rel('saw',[V3a_0,V3a_1]),"

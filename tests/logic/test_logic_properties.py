@@ -160,9 +160,9 @@ def test_canonical_examples():
 def test_logic_canonical_is_the_module_and_canonical_form_the_function():
     import types
 
-    import ambit.logic.canonical as module
+    import ambit.logic.syntax.canonical as module
 
-    assert isinstance(logic.canonical, types.ModuleType) and logic.canonical is module
+    assert isinstance(logic.syntax.canonical, types.ModuleType) and logic.syntax.canonical is module
     assert module.canonical_string is canonical_string
     assert callable(logic.canonical_form) and not isinstance(logic.canonical_form, types.ModuleType)
     assert "canonical" not in logic.__all__

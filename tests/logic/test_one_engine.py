@@ -11,9 +11,9 @@ import pytest
 if shutil.which("swipl") is None:
     pytest.skip("SWI-Prolog (swipl) is not installed", allow_module_level=True)
 
-from ambit.logic import equivalence  # noqa: E402
-from ambit.logic.equivalence import to_prolog_bb  # noqa: E402
-from ambit.logic.prolog_worker import worker  # noqa: E402
+from ambit.logic.engine import equivalence  # noqa: E402
+from ambit.logic.engine.equivalence import to_prolog_bb  # noqa: E402
+from ambit.logic.runtime.worker import worker  # noqa: E402
 
 # Outside the complete fragment (OR under a universal), found among the generated pairs of
 # test_equivalence_z3.py: at 100,000 inferences AmP's procedure alone leaves them UNKNOWN.

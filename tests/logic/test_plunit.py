@@ -1,4 +1,4 @@
-"""Every Prolog program in logic/prolog/ has plunit tests (tests/logic/prolog/test_<name>.pl),
+"""Every Prolog program in logic/engine/prolog/ has plunit tests (tests/logic/prolog/test_<name>.pl),
 and they pass in plain swipl."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = sorted(p.stem for p in (ROOT / "src" / "ambit" / "logic" / "prolog").glob("*.pl"))
+PROGRAMS = sorted(p.stem for p in (ROOT / "src" / "ambit" / "logic" / "engine" / "prolog").glob("*.pl"))
 TESTS = Path(__file__).with_name("prolog")
 
 

@@ -1,4 +1,4 @@
-"""The portfolio (logic/portfolio.py): ambit's Prolog prover, E and Z3 on the same question.
+"""The portfolio (logic/provers/portfolio.py): ambit's Prolog prover, E and Z3 on the same question.
 
 Real E (`eprover`), real Z3 and real SWI-Prolog; a deliberately wrong stand-in prover shows that
 a disagreement is raised, never dropped.
@@ -19,9 +19,12 @@ if shutil.which("eprover") is None:
     pytest.skip("the E prover is not installed (`apt-get install -y eprover`; .ci/setup.sh does it)",
                 allow_module_level=True)
 
-from ambit.logic import fol, fol_cli, portfolio, z3_prover  # noqa: E402
-from ambit.logic.ast import Not  # noqa: E402
-from ambit.logic.parse import parse  # noqa: E402
+from ambit.logic.engine import prove as fol
+from ambit.logic.cli import prove as fol_cli
+from ambit.logic.provers import portfolio
+from ambit.logic.provers import z3_prover  # noqa: E402
+from ambit.logic.syntax.ast import Not  # noqa: E402
+from ambit.logic.syntax.parse import parse  # noqa: E402
 from tests.logic.test_fol_decide import P38  # noqa: E402
 
 THEOREM = (["∀x (Dog(x) → Animal(x))", "∀x (Animal(x) → Mortal(x))", "Dog(rex)"], "Mortal(rex)")
@@ -216,7 +219,7 @@ def test_the_cli_takes_prover(tmp_path, cmd):
 def test_z3_reads_function_terms_of_any_term_class():
     from dataclasses import dataclass
 
-    from ambit.logic.ast import And, Atom, Iff, Quant, Var
+    from ambit.logic.syntax.ast import And, Atom, Iff, Quant, Var
 
     @dataclass(frozen=True)
     class Fn:  # the shape of a function term: a name and argument terms
@@ -250,14 +253,14 @@ def test_z3_checks_run_in_a_process_that_a_stop_kills():
 
 
 def test_a_z3_process_needs_no_main_guard_in_the_callers_script(tmp_path):
-    """The Z3 process is a plain `python -m ambit.logic.z3_prover`: a caller's script without
+    """The Z3 process is a plain `python -m ambit.logic.provers.z3_prover`: a caller's script without
     `if __name__ == "__main__"` is never re-imported (multiprocessing's spawn would re-run it)."""
     import subprocess
     import sys
     from pathlib import Path
 
     script = tmp_path / "no_guard.py"
-    script.write_text("from ambit.logic import parse, z3_prover\n"
+    script.write_text("from ambit.logic import parse\nfrom ambit.logic.provers import z3_prover\n"
                       "print(z3_prover.satisfiable_isolated([parse('P(a)', 'folio')], 5.0).status)\n")
     root = Path(__file__).resolve().parents[2] / "src"
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
@@ -270,7 +273,7 @@ def test_a_cancelled_scope_ends_the_race_and_stops_every_prover():
     E's and Z3's processes are killed rather than left to the time limit."""
     import subprocess
 
-    from ambit.logic.prolog_worker import PrologError, cancellable
+    from ambit.logic.runtime.worker import PrologError, cancellable
 
     # only infinite models (serial, irreflexive, transitive): no prover can answer either part
     ps = ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"]

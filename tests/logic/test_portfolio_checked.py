@@ -1,5 +1,5 @@
 """One path for every question, and checked answers from every member of the portfolio
-(logic/portfolio.py): AmP pairs and full first-order stories reach the same entry points and the
+(logic/provers/portfolio.py): AmP pairs and full first-order stories reach the same entry points and the
 same race; E's proofs and Z3's unsat cores are re-proved by ambit's own engine from the premises
 they name; what cannot be checked says so (`checked: false`, and by whom).
 
@@ -18,8 +18,10 @@ if shutil.which("eprover") is None:
                 allow_module_level=True)
 
 from ambit import logic  # noqa: E402
-from ambit.logic import eprover, fol, portfolio  # noqa: E402
-from ambit.logic.parse import parse  # noqa: E402
+from ambit.logic.provers import eprover
+from ambit.logic.engine import prove as fol
+from ambit.logic.provers import portfolio  # noqa: E402
+from ambit.logic.syntax.parse import parse  # noqa: E402
 
 # the first premise is a distractor: a proof needs premises 1 and 2 only
 THEOREM = (["∀x (Cat(x) → Pet(x))", "∀x (Dog(x) → Animal(x))", "Dog(rex)"], "Animal(rex)")
@@ -164,6 +166,6 @@ def test_e_derivation_steps():
         assert all(0 < u < s["clause"] for u in s.get("uses", []))
     assert {s["from"] for s in steps if s["step"] == "input"} == {"conjecture", 1, 2}
     pytest.importorskip("google.protobuf")
-    from ambit.server.convert_logic import proof_step  # the wire takes E's steps as they are
+    from ambit.server.convert.logic import proof_step  # the wire takes E's steps as they are
 
     assert [proof_step(s).clause for s in steps] == [s["clause"] for s in steps]

@@ -1,4 +1,4 @@
-"""Batches spread over Prolog worker processes (logic/prolog_pool.py): the same answers as one
+"""Batches spread over Prolog worker processes (logic/runtime/pool.py): the same answers as one
 process, errors that cross intact, and the JSON-lines CLIs with --workers."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from ambit import logic
-from ambit.logic import fol, prolog_pool
+from ambit.logic.engine import prove as fol
+from ambit.logic.runtime import pool as prolog_pool
 from ambit.logic.errors import LFParseError
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
@@ -110,7 +111,7 @@ def test_a_short_run_leaves_no_prolog_thread_behind():
     # Prolog started on the main thread (pyswip imported and used there first): the worker's
     # engine is released instead
     code = ("from pyswip import Prolog; list(Prolog.query('X = 1')); "
-            "from ambit.logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 2'))")
+            "from ambit.logic.runtime.worker import worker; print(worker().query_json_quiet('Out = 2'))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=180)
     assert r.returncode == 0 and r.stdout.strip() == "2"
     assert "Failed to stop Prolog threads" not in r.stderr
@@ -124,7 +125,7 @@ def test_workers_must_be_positive():
 def test_swipl_location_is_cached_and_a_bad_cache_is_replaced(tmp_path):
     """pyswip is told where SWI-Prolog lives from a cache (no `swipl --dump-runtime-variables`
     per process); a corrupt or stale cache is rewritten, and Prolog starts either way."""
-    code = ("import os; from ambit.logic.prolog_worker import worker; print(worker().query_json_quiet('Out = 3')); "
+    code = ("import os; from ambit.logic.runtime.worker import worker; print(worker().query_json_quiet('Out = 3')); "
             "print(os.environ['LIBSWIPL_PATH'])")
     env = {k: v for k, v in os.environ.items() if k not in ("LIBSWIPL_PATH", "SWI_HOME_DIR")}
     env["AMBIT_CACHE"] = str(tmp_path)
@@ -155,8 +156,8 @@ def test_a_call_the_long_lane_cannot_take_finishes_in_the_workers_own_prolog(mon
     start a new process before the current process has finished its bootstrapping phase")."""
     from concurrent.futures import Future
 
-    from ambit.logic import prolog_pool
-    from ambit.logic.prolog_worker import worker
+    from ambit.logic.runtime import pool as prolog_pool
+    from ambit.logic.runtime.worker import worker
 
     class Unstartable:
         def submit(self, *args, **kwargs):
@@ -173,17 +174,17 @@ def test_a_call_the_long_lane_cannot_take_finishes_in_the_workers_own_prolog(mon
 
 
 def test_the_prolog_runtime_imports_in_one_direction():
-    """prolog_cancel and prolog_runtime import nothing of the runtime, prolog_lanes only
-    prolog_cancel, prolog_worker not the pool, the pool not the lanes: no import statement (at
-    any depth, inside functions too) closes a circle among them."""
+    """runtime/cancel.py and runtime/swipl.py import nothing of the runtime, lanes only cancel,
+    the worker not the pool, the pool not the lanes: no import statement (at any depth, inside
+    functions too) closes a circle among them."""
     import ast as pyast
 
     from tests.paths import REPO
 
-    names = ["prolog_cancel", "prolog_runtime", "prolog_lanes", "prolog_worker", "prolog_pool"]
+    names = ["cancel", "swipl", "lanes", "worker", "pool"]
     edges: dict[str, set[str]] = {}
     for name in names:
-        tree = pyast.parse((REPO / "src" / "ambit" / "logic" / f"{name}.py").read_text(encoding="utf-8"))
+        tree = pyast.parse((REPO / "src" / "ambit" / "logic" / "runtime" / f"{name}.py").read_text(encoding="utf-8"))
         found = set()
         for node in pyast.walk(tree):
             if isinstance(node, pyast.ImportFrom):
@@ -195,13 +196,13 @@ def test_the_prolog_runtime_imports_in_one_direction():
         return any(n == b or (n not in seen and reaches(n, b, seen | {n})) for n in edges[a])
 
     assert not [n for n in names if reaches(n, n)], edges
-    assert edges["prolog_lanes"] == {"prolog_cancel"}
+    assert edges["lanes"] == {"cancel"}
 
 
 def test_lanes_without_a_long_lane_finish_in_the_workers_own_prolog(monkeypatch):
     """A worker whose slice is set but that was given no long lane runs a call past its slice
     on in its own Prolog (it neither hangs nor fails)."""
-    from ambit.logic.prolog_worker import worker
+    from ambit.logic.runtime.worker import worker
 
     w = worker()
     monkeypatch.setattr(w, "long_lane", None)

@@ -1,4 +1,4 @@
-"""RADD reasoning in Prolog (logic/prolog/radd.pl through logic.radd): the benchmark and edge cases."""
+"""RADD reasoning in Prolog (logic/engine/prolog/radd.pl through logic.radd): the benchmark and edge cases."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ if shutil.which("swipl") is None:
 
 from ambit.logic.radd import verify, verify_batch, verify_text  # noqa: E402
 
-PL = SRC / "logic" / "prolog" / "radd.pl"
+PL = SRC / "logic" / "engine" / "prolog" / "radd.pl"
 
 
 def _instances() -> list[RaddInstance]:

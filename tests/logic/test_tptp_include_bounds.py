@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ambit.logic import tptp_problem
-from ambit.logic.tptp_problem import Limits, TPTPProblemError, read_problem, read_problem_file
+from ambit.logic.syntax import tptp_problem
+from ambit.logic.syntax.tptp_problem import Limits, TPTPProblemError, read_problem, read_problem_file
 from tests.paths import REPO
 
 SECRET = "TOPSECRET-hunter2-0123456789"

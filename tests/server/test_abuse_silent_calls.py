@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from ambit.server import serve
-from ambit.server.security import ServerSecurity
+from ambit.server.guard.security import ServerSecurity
 from tests.server.abuse import SilentCalls
 
 TOKEN = "s3cret-token-for-abuse-tests"

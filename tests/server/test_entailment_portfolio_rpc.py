@@ -3,7 +3,7 @@ through real gRPC servers on localhost, real SWI-Prolog, E and Z3: Pelletier 38 
 idempotent function g, which Prolog alone cannot prove at its defaults but E and Z3 can, and whose
 one-element model (g's table included) Prolog finds. The wire carries the part each prover
 settled, E's derivation and the function tables. (Pelletier 63, the group cancellation law this
-test used before, Prolog alone now proves: logic/prolog/equational.pl.)"""
+test used before, Prolog alone now proves: logic/engine/prolog/equational.pl.)"""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import pytest
 
 from ambit import server
 from ambit.client.api import AmbitError, Client
-from ambit.server.limits import Limits
+from ambit.server.guard.limits import Limits
 from ambit.server.model import ModelBackend
 
 

@@ -14,8 +14,8 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-import ambit.logic.prolog_worker as prolog_worker
-from ambit.logic.prolog_worker import STACK_LIMIT_BYTES, PrologUnavailable, worker
+import ambit.logic.runtime.worker as prolog_worker
+from ambit.logic.runtime.worker import STACK_LIMIT_BYTES, PrologUnavailable, worker
 
 try:
     worker()

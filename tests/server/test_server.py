@@ -19,7 +19,7 @@ from ambit import logic
 from ambit import server
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
-from ambit.server.limits import Limits
+from ambit.server.guard.limits import Limits
 from tests.server.helpers import FakeBackend
 
 LF = "exists x . forall y . man(x) AND saw(x, y)"

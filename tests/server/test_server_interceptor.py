@@ -17,7 +17,7 @@ from ambit import logic
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from ambit.server.app import SERVICE_NAME
-from ambit.server.interceptor import RpcInterceptor
+from ambit.server.guard.interceptor import RpcInterceptor
 from ambit.server.loop import LoopThread
 from ambit.server.service import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from ambit.logic.prolog_worker import STACK_LIMIT_BYTES, PrologError, PrologUnavailable, inference_budget, worker
+from ambit.logic.runtime.worker import STACK_LIMIT_BYTES, PrologError, PrologUnavailable, inference_budget, worker
 
 try:
     worker()

@@ -16,8 +16,8 @@ trustme = pytest.importorskip("trustme")
 
 from ambit.client import AmbitError, Client  # noqa: E402
 from ambit.server import serve  # noqa: E402
-from ambit.server.auth import TokenFileError, TokenStore  # noqa: E402
-from ambit.server.security import SecurityConfigError, ServerSecurity, is_loopback  # noqa: E402
+from ambit.server.guard.auth import TokenFileError, TokenStore  # noqa: E402
+from ambit.server.guard.security import SecurityConfigError, ServerSecurity, is_loopback  # noqa: E402
 from tests.paths import REPO  # noqa: E402
 
 LF = "exists y . man(y)"

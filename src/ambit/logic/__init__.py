@@ -16,20 +16,20 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from .ast import QUANTIFIERS, And, Atom, Const, Formula, Or, Quant, Term, Var, constants, free_vars, predicates
-from .errors import LFParseError
-from .parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
-from .render import render, to_fol, to_lisp, to_prolog
+from ambit.logic.syntax.ast import QUANTIFIERS, And, Atom, Const, Formula, Or, Quant, Term, Var, constants, free_vars, predicates
+from ambit.logic.errors import LFParseError
+from ambit.logic.syntax.parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
+from ambit.logic.syntax.render import render, to_fol, to_lisp, to_prolog
 
 if TYPE_CHECKING:
-    from .verdict import Verdict
+    from ambit.logic.engine.verdict import Verdict
 
-_LAZY = {"canonical_string": "canonical", "canonicalize": "canonical", "simplify": "canonical",
-         "closed_grammar": "vocab", "Verdict": "verdict", "REASONS": "verdict"}
+_LAZY = {"canonical_string": "syntax.canonical", "canonicalize": "syntax.canonical", "simplify": "syntax.canonical",
+         "closed_grammar": "decode.vocab", "Verdict": "engine.verdict", "REASONS": "engine.verdict"}
 
 
 def __getattr__(name: str):
-    """The names of `_LAZY` from their modules, and submodules (`logic.canonical`), on first use."""
+    """The names of `_LAZY` from their modules, and submodules (`logic.syntax.canonical`), on first use."""
     if name in _LAZY:
         value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
@@ -50,17 +50,17 @@ def convert(text: str, src: str = "fol", dst: str = "lisp") -> str:
 
 def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None, vars: str = "amp") -> str:
     """Canonical string of an LF given as text (in `fmt`) or as an AST, rendered in `to`."""
-    from .canonical import canonical_string
+    from ambit.logic.syntax.canonical import canonical_string
 
     f = parse(text, fmt) if isinstance(text, str) else text
     return canonical_string(f, to or fmt, vars)
 
 
-from . import fol as _fol  # noqa: E402
-from .fol import Decision  # noqa: E402
-from .parse import DIALECTS  # noqa: E402
+from ambit.logic.engine import prove as _fol  # noqa: E402
+from ambit.logic.engine.prove import Decision  # noqa: E402
+from ambit.logic.syntax.parse import DIALECTS  # noqa: E402
 
-# Every question, whatever its dialect, goes through one entry point: logic.portfolio's
+# Every question, whatever its dialect, goes through one entry point: logic.provers.portfolio's
 # `decide_batch` (stories) and `equivalent_batch` (pairs), which run ambit's own engine alone
 # (`prover="prolog"`, the default here: for AmP's formats AmP's procedure first) or the
 # portfolio (`prover="portfolio"`: Prolog, E and Z3 racing, for AmP pairs too).
@@ -80,11 +80,11 @@ def decide_batch(stories, fmt: str = "folio", *, prover: str = "prolog", free_va
     `free_variables`: "universal" (the full dialects' default: closed under ∀), "constant" or
     "error" (AmP's default); each decision's `reading` records it. A predicate or function used
     with two arities in one story is an error (dialect.ArityError) naming both uses."""
-    from . import portfolio
-    from .dialect import name_of, read_stories, record
+    from ambit.logic.provers import portfolio
+    from ambit.logic.syntax.dialect import name_of, read_stories, record
 
     if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
-        from . import prolog_pool
+        from ambit.logic.runtime import pool as prolog_pool
 
         return prolog_pool.map_chunks(decide_batch, list(stories), options.pop("workers"), fmt=fmt, prover=prover,
                                       free_variables=free_variables, **options)
@@ -103,13 +103,13 @@ def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_va
     """Verdicts for many pairs, in any dialect. Prolog alone (default): AmP's formats (`fol`,
     `lisp`) use the AmP procedure (equivalence.py: canonical shortcut, SLD, then the full
     first-order engine), the full first-order dialects (`folio`, `nltk`, `tptp`) fol.py's engine;
-    `prover="portfolio"` races E and Z3 beside it (logic.portfolio). `free_variables` and mixed
+    `prover="portfolio"` races E and Z3 beside it (logic.provers.portfolio). `free_variables` and mixed
     arities as in `decide_batch`; each verdict's `witness["reading"]` records the reading."""
-    from . import portfolio
-    from .dialect import name_of, read_pairs, record
+    from ambit.logic.provers import portfolio
+    from ambit.logic.syntax.dialect import name_of, read_pairs, record
 
     if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
-        from . import prolog_pool
+        from ambit.logic.runtime import pool as prolog_pool
 
         return prolog_pool.map_chunks(equivalent_batch, list(pairs), options.pop("workers"), fmt=fmt, prover=prover,
                                       free_variables=free_variables, **options)
@@ -126,11 +126,11 @@ def equivalent(a, b, fmt: str = "fol", **options) -> Verdict:
 def entails(premises, conclusion, fmt: str = "fol", *, prover: str = "prolog", **options) -> bool | None:
     """Whether `premises` (one formula, or a list in a full first-order dialect) entail
     `conclusion`: True, False, or None when undecided within the budget."""
-    from .dialect import dialect
+    from ambit.logic.syntax.dialect import dialect
 
     if dialect(fmt).amp and prover == "prolog":
-        from . import equivalence
-        from .dialect import read_pairs
+        from ambit.logic.engine import equivalence
+        from ambit.logic.syntax.dialect import read_pairs
 
         free = options.pop("free_variables", None)
         ((a, b),), _ = read_pairs([(premises, conclusion)], fmt, free)

@@ -17,8 +17,8 @@ and tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files).
   entails [--from DIALECT] --premises FILE --conclusion TEXT | --from DIALECT --jsonl   (default: folio)
   entails --from tptp PROBLEM.p [--tptp-root DIR]   roles read: axioms, hypotheses, one conjecture
          DIALECT: fol, lisp (AmP's fragment; equiv answers by AmP's procedure first and keeps its
-         JSONL shape, ambit/logic/equivalence_cli.py), folio, nltk, tptp (full first-order logic:
-         proofs and checked countermodels, ambit/logic/fol_cli.py). --format is the same option.
+         JSONL shape, ambit/logic/cli/equiv.py), folio, nltk, tptp (full first-order logic:
+         proofs and checked countermodels, ambit/logic/cli/prove.py). --format is the same option.
   equiv and entails take --time-limit SECONDS, --inferences N, --max-chars N, --prover
   prolog|portfolio and --free-variables universal|constant|error (how a name no quantifier binds
   is read: universal, closed under ∀, is the default in folio, nltk and tptp; error in fol and
@@ -33,16 +33,16 @@ import json
 import signal
 import sys
 
-from . import LFParseError, parse
-from .errors import RenderError
-from .dialect import dialect
-from .parse import DIALECTS
-from .render import render
-from .cli_common import DEFAULT_MAX_CHARS, explain, positive_chars
+from ambit.logic import LFParseError, parse
+from ambit.logic.errors import RenderError
+from ambit.logic.syntax.dialect import dialect
+from ambit.logic.syntax.parse import DIALECTS
+from ambit.logic.syntax.render import render
+from ambit.logic.cli.common import DEFAULT_MAX_CHARS, explain, positive_chars
 
 
 def _canon(argv: list[str]) -> int:
-    from .canonical import VAR_MODES, canonical_string
+    from ambit.logic.syntax.canonical import VAR_MODES, canonical_string
 
     ap = argparse.ArgumentParser(prog="ambit logic canon", description="Canonicalise LFs, one per line on stdin.")
     ap.add_argument("--from", "--format", dest="src", choices=DIALECTS, default="fol",
@@ -136,9 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     if cmd == "check":
         return _check(rest)
     if cmd in ("equiv", "entails"):  # one command surface; the dialect decides who answers
-        from .fol_cli import main as fol_main
+        from ambit.logic.cli import main as check_main
 
-        return fol_main(argv)
+        return check_main(argv)
     print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
     return 2
 

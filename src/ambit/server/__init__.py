@@ -18,7 +18,7 @@ class StartupFailed(RuntimeError):
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from . import app
+        from ambit.server import app
 
         return getattr(app, name)
     raise AttributeError(f"module 'ambit.server' has no attribute {name!r}")

@@ -17,13 +17,13 @@ import signal
 import sys
 import threading
 
-from ambit.logic.portfolio import PROVERS
+from ambit.logic.provers.portfolio import PROVERS
 
-from .app import serve
-from .health_port import serve_health
-from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
-from .security import ServerSecurity
-from .service import DEFAULT_PROLOG_SECONDS
+from ambit.server.app import serve
+from ambit.server.health_port import serve_health
+from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
+from ambit.server.guard.security import ServerSecurity
+from ambit.server.service import DEFAULT_PROLOG_SECONDS
 
 DEFAULT_PORT = 50051  # also client.connect.DEFAULT_PORT: a --server address without a port dials it
 
@@ -84,7 +84,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def _remote_options(args: argparse.Namespace):
     """RemoteOptions for an `openai:` --model (SpecError, a ValueError, names a bad value); else None."""
-    from .remote import RemoteOptions, is_remote, parse_spec
+    from ambit.server.remote import RemoteOptions, is_remote, parse_spec
 
     if not is_remote(args.model):
         return None

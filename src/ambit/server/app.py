@@ -23,20 +23,20 @@ import grpc
 from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from ambit.logic.portfolio import PROVERS
+from ambit.logic.provers.portfolio import PROVERS
 from ambit.proto.v1 import ambit_pb2, ambit_pb2_grpc
 
-from . import StartupFailed
-from .auth import AuthInterceptor, TokenStore
-from .interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
-from .limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
-from .loop import LoopThread
-from .backends import worker_for
-from .reflection import enable_reflection
-from .security import ServerSecurity
-from .service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
-from .servicer import AmbitServicer
-from .stats import Stats
+from ambit.server import StartupFailed
+from ambit.server.guard.auth import AuthInterceptor, TokenStore
+from ambit.server.guard.interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
+from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
+from ambit.server.loop import LoopThread
+from ambit.server.backends import worker_for
+from ambit.server.reflection import enable_reflection
+from ambit.server.guard.security import ServerSecurity
+from ambit.server.service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
+from ambit.server.servicer import AmbitServicer
+from ambit.server.stats import Stats
 
 log = logging.getLogger("ambit.server")
 
@@ -307,7 +307,7 @@ def _set_health(loop: LoopThread, health_servicer: aio_health.HealthServicer, st
 def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
     """Health NOT_SERVING while no Prolog worker process can take work (all died, being
     replaced), SERVING again once one can; until the server drains."""
-    from ambit.logic import prolog_pool
+    from ambit.logic.runtime import pool as prolog_pool
 
     serving = True
     while not running.draining.wait(every_s):
@@ -321,7 +321,7 @@ def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
 
 
 def _load_backend(model: str | None, device: str | None, dtype: str | None, remote: Any = None) -> Any:
-    from .backends import load_backend
+    from ambit.server.backends import load_backend
 
     return load_backend(model, device=device, dtype=dtype, remote=remote)
 
@@ -330,7 +330,7 @@ def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
     """Start the Prolog worker and consult the equivalence and RADD programs (and, with
     `workers` > 1, start the pool of Prolog processes for batches). `slice_s` > 0: two lanes
     (`PrologWorker.enable_lanes`), the long lane's process started in the background."""
-    from ambit.logic.prolog_worker import PrologUnavailable, worker
+    from ambit.logic.runtime.worker import PrologUnavailable, worker
 
     try:
         worker()
@@ -343,7 +343,7 @@ def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
     try:
         worker().consult(radd.PROGRAM)
         logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt="fol", time_limit=10.0)  # consults + warms up
-        from ambit.logic import prolog_pool
+        from ambit.logic.runtime import pool as prolog_pool
 
         if workers > 1:
             prolog_pool.warm(workers, "equivalence.pl", "fol.pl", "json_call.pl")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import ModelBackend
+from ambit.server.model import ModelBackend
 
 
 def load_backend(spec: str | None = None, device: str | None = None, dtype: str | None = None,

@@ -10,10 +10,10 @@ from typing import Iterator
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 
-from . import convert
-from .interceptor import CallContext
-from .service import AmbitCore
-from .stats import Stats
+from ambit.server.convert import core as convert
+from ambit.server.guard.interceptor import CallContext
+from ambit.server.service import AmbitCore
+from ambit.server.stats import Stats
 
 
 class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):

@@ -19,10 +19,10 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from concurrent.futures import CancelledError as FutureCancelled
 
 from ambit.logic import LFParseError
-from ambit.logic.prolog_pool import WorkerDied
-from ambit.logic.prolog_worker import PrologError
+from ambit.logic.runtime.pool import WorkerDied
+from ambit.logic.runtime.worker import PrologError
 
-from .service.errors import (
+from ambit.server.service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted,
     ServiceError, WorkerLost,
 )

@@ -10,8 +10,8 @@ import tarfile
 
 import pytest
 
-from ambit.client.eval import amp
-from ambit.client.eval import matching as MT
+from ambit.client.eval.amp import suite as amp
+from ambit.client.eval.amp import matching as MT
 from ambit.client.eval.cli import main as eval_main
 from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import need_shared

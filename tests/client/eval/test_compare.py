@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ambit.client.eval.cli import main as eval_main
-from ambit.client.eval.compare import parse_label, parse_size
+from ambit.client.eval.compare.suite import parse_label, parse_size
 from ambit.client.eval.store import read_records
 from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import SHARED_DATA as DATA

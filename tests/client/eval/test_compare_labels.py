@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ambit.client.eval import report_common
 from ambit.client.eval.cli import main as eval_main
-from ambit.client.eval.compare_runs import Run, load_runs
+from ambit.client.eval.compare.runs import Run, load_runs
 from ambit.client.testing import FakeAmbitServicer, FakeServer
 from tests.paths import SHARED_DATA as DATA
 from tests.paths import need_shared

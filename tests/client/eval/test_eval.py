@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ambit.client.eval import amp
+from ambit.client.eval.amp import suite as amp
 from ambit.client.eval.cli import main as eval_main
 from ambit.client.api import AmbitError
 from ambit.client.eval.runner import ItemsFailed, RunAborted, check_failures, run_items

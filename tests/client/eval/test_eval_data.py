@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from ambit.client.eval import cli
-from ambit.client.eval.radd_suite import DEMO_FACTS, generated_rows
+from ambit.client.eval.radd.runner import DEMO_FACTS, generated_rows
 from tests.paths import REPO
 
 

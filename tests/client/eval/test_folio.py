@@ -11,10 +11,10 @@ import pytest
 
 from ambit import logic
 from ambit.client.eval import cli
-from ambit.client.eval import folio_data as D
-from ambit.client.eval import folio_grammar as G
-from ambit.client.eval import folio_prompt as P
-from ambit.client.eval import folio_score as S
+from ambit.client.eval.folio import data as D
+from ambit.client.eval.folio import grammar as G
+from ambit.client.eval.folio import prompt as P
+from ambit.client.eval.folio import score as S
 from ambit.generators.folio import perturb, stories
 
 
@@ -107,7 +107,7 @@ def _tree_to_ast(tree, bound=()):
     """The decode grammar's Lark tree as an AST, read by this grammar's own rules."""
     from lark import Token
 
-    from ambit.logic.ast import Atom, Const, Eq, Iff, Implies, Not, Quant, Var, Xor
+    from ambit.logic.syntax.ast import Atom, Const, Eq, Iff, Implies, Not, Quant, Var, Xor
 
     def term(tok):
         return Var(str(tok)) if str(tok) in bound else Const(str(tok))

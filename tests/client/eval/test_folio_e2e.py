@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from ambit.client.eval import folio_grammar as G
+from ambit.client.eval.folio import grammar as G
 from tests.paths import REPO
 from tests.paths import SHARED_DATA as DATA
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ambit.client.eval import cli
-from ambit.client.eval import folio_data as D
+from ambit.client.eval.folio import data as D
 from ambit.generators.folio import stories
 
 

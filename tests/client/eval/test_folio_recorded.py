@@ -14,9 +14,9 @@ import pytest
 
 from ambit import logic
 from ambit.client.eval import cli
-from ambit.client.eval import folio_align as A
-from ambit.client.eval import folio_data as D
-from ambit.client.eval import folio_recorded as REC
+from ambit.client.eval.folio import align as A
+from ambit.client.eval.folio import data as D
+from ambit.client.eval.folio import recorded as REC
 from ambit.generators.folio import stories
 
 
@@ -204,7 +204,8 @@ def test_examples_missing_from_the_file_count_as_failed_samples(tmp_path):
 
 
 def test_cross_check_with_e_and_z3_finds_no_contradiction(tmp_path):
-    from ambit.logic import eprover, z3_prover
+    from ambit.logic.provers import eprover
+    from ambit.logic.provers import z3_prover
 
     if not (eprover.available() and z3_prover.available()):
         pytest.skip("E (eprover) or Z3 (z3-solver) is not installed")

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from ambit.client.eval import cli
-from ambit.client.eval import folio_report as FR
+from ambit.client.eval.folio import report as FR
 from ambit.client.eval import report as R
 from ambit.generators.folio import stories
 

@@ -12,7 +12,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 from ambit.client.eval import cli
-from ambit.client.eval import folio_grammar as G
+from ambit.client.eval.folio import grammar as G
 from ambit.generators.folio import stories
 from ambit.server import serve
 from tests.server.remote.standin import StandIn, _Handler

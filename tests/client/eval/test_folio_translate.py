@@ -11,11 +11,11 @@ import pytest
 
 from ambit import logic
 from ambit.client.api import AmbitError, Client
-from ambit.client.eval import folio_data as D
-from ambit.client.eval import folio_grammar as G
-from ambit.client.eval import folio_prompt as P
-from ambit.client.eval import folio_score as S
-from ambit.client.eval import folio_translate as T
+from ambit.client.eval.folio import data as D
+from ambit.client.eval.folio import grammar as G
+from ambit.client.eval.folio import prompt as P
+from ambit.client.eval.folio import score as S
+from ambit.client.eval.folio import translate as T
 from ambit.generators.folio import stories
 from ambit.server import serve
 

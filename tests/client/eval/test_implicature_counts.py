@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from matplotlib.collections import PolyCollection
 
-from ambit.client.eval import implicature as I
+from ambit.client.eval.implicature import suite as I
 from ambit.client.eval import report as R
 from ambit.client.eval import report_common
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from ambit.client.eval import implicature as I
-from ambit.client.eval import implicature_generate as G
+from ambit.client.eval.implicature import suite as I
+from ambit.client.eval.implicature import generate as G
 from ambit.client.eval import report as R
 from ambit.client.eval.cli import main as eval_main
 from ambit.client.generation import Reply
@@ -78,11 +78,12 @@ def test_by_type_groups_records_by_example_type():
     s = I.summary(recs, "m", {"a": "generalised", "b": "generalised", "c": "other"})
     g = s["by_type"]["generalised"]
     assert g["examples"] == 2 and g["by_k"]["0"]["by_template"] == {"1": 1.0, "2": 0.5}
-    assert g["by_k"]["0"]["mean"] == 0.75 and g["by_k"]["0"]["n"] == 4
+    assert g["by_k"]["0"]["mean"] == 0.75 and g["by_k"]["0"]["n"] == 2  # examples
+    assert g["by_k"]["0"]["answers"] == 4  # examples × templates
     assert s["by_type"]["other"]["by_k"]["0"]["mean"] == 0.0
     assert s["by_type"]["particularised"] == {"examples": 0, "by_k": {}}
     md = R.implicature_by_type_markdown(s)
-    assert "| generalised | 2 | 75.0 ± 25.0 (n=4) |" in md and "| particularised | 0 | n/a |" in md
+    assert "| generalised | 2 | 75.0 ± 25.0 (n=2) |" in md and "| particularised | 0 | n/a |" in md
 
 
 class Generating(FakeAmbitServicer):

@@ -26,7 +26,7 @@ def test_implicature_masked_end_to_end(tmp_path):
                 "--limit", "2", "--protocol", "score"]
         assert eval_main(args) == 0
         summ = json.loads((out / "summary.json").read_text())
-        assert summ["model_kind"] == "masked" and summ["by_k"]["0"]["n"] == 4
+        assert summ["model_kind"] == "masked" and summ["by_k"]["0"]["n"] == 2 and summ["by_k"]["0"]["answers"] == 4
         recs = sorted(read_records(out), key=lambda r: (r["example_id"], r["template"]))
         items = sorted(build_records(DATA / "implicature", ks=[0], templates=[1, 2], limit=2),
                        key=lambda r: (r["example_id"], r["template"]))

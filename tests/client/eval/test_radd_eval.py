@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambit.client.eval import radd as R
+from ambit.client.eval.radd import suite as R
 from ambit.client.eval.cli import main as eval_main
 from ambit.generators.radd import load_jsonl
 from ambit.generators.radd.prompts import parse_choice
@@ -132,7 +132,7 @@ def test_responses_reproduce_the_direct_rows_of_the_papers_table_3(tmp_path):
 def test_a_pair_tick_never_puts_the_separator_on_a_line_of_its_own():
     """"country of registry" is 19 characters: wrapped with its " /" to 20, the slash went to a
     line of its own under it (the RADD accuracy-by-pair figure)."""
-    from ambit.client.eval.radd_model import tick_label
+    from ambit.client.eval.radd.model import tick_label
 
     lines = tick_label("P8047_P17").split("\n")
     assert lines[0] == "P8047 / P17" and "/" not in lines[1:] and lines[1].endswith("registry /")

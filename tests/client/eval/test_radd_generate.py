@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from ambit.client.eval import radd as R
-from ambit.client.eval import radd_model as RM
+from ambit.client.eval.radd import suite as R
+from ambit.client.eval.radd import model as RM
 from ambit.client.eval.cli import main as eval_main
 from ambit.client.generation import Reply
 from ambit.generators.radd.prompts import PROMPT_STYLES, parse_choice

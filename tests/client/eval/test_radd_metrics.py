@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ambit.client.eval import metrics_radd as M
+from ambit.client.eval.radd import metrics as M
 
 # 6 instances: gold de_dicto x3, de_re x3.
 GOLD = ["de_dicto", "de_dicto", "de_dicto", "de_re", "de_re", "de_re"]

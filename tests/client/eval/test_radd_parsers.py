@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from ambit.client.eval import metrics_radd as MR
-from ambit.client.eval import radd as R
-from ambit.client.eval import radd_model as R_MODEL
-from ambit.client.eval import radd_parse as P
+from ambit.client.eval.radd import metrics as MR
+from ambit.client.eval.radd import suite as R
+from ambit.client.eval.radd import model as R_MODEL
+from ambit.client.eval.radd import parse as P
 from ambit.client.eval.cli import main as eval_main
 from tests.paths import need_shared
 

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pytest
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 
-from ambit.client.eval import amp
+from ambit.client.eval.amp import suite as amp
 from ambit.client.eval import report as R
 from ambit.client.eval import report_common
 

@@ -81,7 +81,7 @@ def test_all_index_has_a_glossary_and_labels_the_spread(tmp_path, no_data):
         fake.stop(0)
     md = (tmp_path / "summary.md").read_text()
     assert "**Glossary**" in md and "**±** (implicature)" in md
-    from ambit.client.eval.implicature import ImplicatureSuite
+    from ambit.client.eval.implicature.suite import ImplicatureSuite
     line = ImplicatureSuite().headline({"by_k": {"0": {"mean": 0.5, "std": 0.471}}})
     assert line == "k=0: 50.0% ± 47.1 (std over templates)"
 

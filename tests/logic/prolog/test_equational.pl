@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/equational.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/equational.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_equational.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/equational').
+:- use_module('../../../src/ambit/logic/engine/prolog/equational').
 :- use_module(library(plunit)).
 
 :- begin_tests(equational).

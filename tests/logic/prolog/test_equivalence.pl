@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/equivalence.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/equivalence.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_equivalence.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/equivalence').
+:- use_module('../../../src/ambit/logic/engine/prolog/equivalence').
 :- use_module(library(plunit)).
 
 :- begin_tests(equivalence).

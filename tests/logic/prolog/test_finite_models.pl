@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/finite_models.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/finite_models.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_finite_models.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/finite_models').
+:- use_module('../../../src/ambit/logic/engine/prolog/finite_models').
 :- use_module(library(plunit)).
 
 :- begin_tests(finite_models).

@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/fol.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/fol.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_fol.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/fol').
+:- use_module('../../../src/ambit/logic/engine/prolog/fol').
 :- use_module(library(plunit)).
 :- use_module(library(time)).
 

@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/herbrand.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/herbrand.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_herbrand.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/herbrand').
+:- use_module('../../../src/ambit/logic/engine/prolog/herbrand').
 :- use_module(library(plunit)).
 :- use_module(library(lists)).
 

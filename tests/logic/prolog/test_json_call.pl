@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/json_call.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/json_call.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_json_call.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/json_call').
+:- use_module('../../../src/ambit/logic/engine/prolog/json_call').
 :- use_module(library(plunit)).
 
 :- begin_tests(json_call).

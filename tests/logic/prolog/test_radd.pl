@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/radd.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/radd.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_radd.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/radd').
+:- use_module('../../../src/ambit/logic/engine/prolog/radd').
 :- use_module(library(plunit)).
 :- use_module(library(http/json)).
 

@@ -1,7 +1,7 @@
-/*  Plain-swipl tests of src/ambit/logic/prolog/situations.pl:
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/situations.pl:
         swipl -g run_tests -t halt tests/logic/prolog/test_situations.pl
 */
-:- use_module('../../../src/ambit/logic/prolog/situations').
+:- use_module('../../../src/ambit/logic/engine/prolog/situations').
 :- use_module(library(plunit)).
 
 :- begin_tests(situations).

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ambit.client.eval import amp_items
+from ambit.client.eval.amp import items as amp_items
 from ambit.client.eval.cli import main as eval_main
 from tests.paths import SHARED_DATA
 

@@ -89,7 +89,7 @@ def build_parser(prog: str = "ambit eval") -> argparse.ArgumentParser:
     p = sub.add_parser("all", help="run the all suite")
     for o in merged_options((), (o for _, s in ALL for o in s.options())):
         o.add_to(p)
-    from ambit.client.eval import compare
+    from ambit.client.eval.compare import suite as compare
     compare.add_arguments(sub.add_parser("compare", help="lay finished runs side by side in the papers' tables",
                                          description=compare.__doc__.split("\n\n")[0]))
     return parser
@@ -136,7 +136,7 @@ def check_given_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespac
 
 def _fallback(suite: Suite, args: argparse.Namespace) -> str | None:
     """What a suite would generate because the data root lacks it (None: nothing)."""
-    from ambit.client.eval import amp_items
+    from ambit.client.eval.amp import items as amp_items
     setting = getattr(suite, "setting", None)
     if setting is not None:
         types = getattr(args, "types", None) or []
@@ -215,7 +215,7 @@ def _run(args: argparse.Namespace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.suite == "compare":
-        from ambit.client.eval import compare
+        from ambit.client.eval.compare import suite as compare
         return compare.run(args)
     from ambit.client.api import AmbitError
     from ambit.server import StartupFailed

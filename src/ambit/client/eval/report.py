@@ -16,10 +16,10 @@ from ambit.client.eval.report_common import (  # noqa: F401 (re-exported: caller
 # --- the suites' sections: each in its own module, which uses report_common's helpers; re-exported
 # here, where callers find them (client.eval.report.zeroshot_markdown, ...)
 
-from ambit.client.eval.report_amp import (  # noqa: F401
+from ambit.client.eval.amp.report import (  # noqa: F401
     fewshot_markdown, plot_fewshot_accuracy, plot_p_lf0_distribution, plot_zeroshot_accuracy, zeroshot_markdown,
 )
-from ambit.client.eval.report_implicature import (  # noqa: F401
+from ambit.client.eval.implicature.report import (  # noqa: F401
     IMPLICATURE_REFERENCE, IMPLICATURE_TYPES, implicature_by_type_markdown, implicature_generate_markdown,
     implicature_markdown, plot_implicature_by_type, plot_implicature_vs_k,
 )

@@ -6,10 +6,10 @@ an instance here (and in ``ALL`` when ``ambit eval all`` should run it).
 
 from __future__ import annotations
 
-from ambit.client.eval.amp import FewShotSuite, ZeroShotSuite
-from ambit.client.eval.folio import FolioSuite
-from ambit.client.eval.implicature import ImplicatureSuite
-from ambit.client.eval.radd_suite import RaddSuite
+from ambit.client.eval.amp.suite import FewShotSuite, ZeroShotSuite
+from ambit.client.eval.folio.suite import FolioSuite
+from ambit.client.eval.implicature.suite import ImplicatureSuite
+from ambit.client.eval.radd.runner import RaddSuite
 from ambit.client.eval.suite import Suite
 
 SUITES: dict[str, Suite] = {s.name: s for s in (ZeroShotSuite(), FewShotSuite(), RaddSuite(),

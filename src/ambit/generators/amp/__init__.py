@@ -9,11 +9,11 @@ conj 10,080 -- the same as AmP's own generate_pairs.py, since lexicon and templa
 latest ones (docs/generators.md, "Counts", derives each number).
 """
 
-from .generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary
-from .prompts import AMBIGUOUS_TYPES, INGREDIENTS, fewshot_item_prompts, fewshot_prompts, prompt_text
-from .prompts import zeroshot_item_prompt, zeroshot_prompts
-from .prompts import prompt_for_utterance
-from .spec import Family, Lexicon, SpecError, Template, families, lexicon, load_family
+from ambit.generators.amp.generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary
+from ambit.generators.amp.prompts import AMBIGUOUS_TYPES, INGREDIENTS, fewshot_item_prompts, fewshot_prompts, prompt_text
+from ambit.generators.amp.prompts import zeroshot_item_prompt, zeroshot_prompts
+from ambit.generators.amp.prompts import prompt_for_utterance
+from ambit.generators.amp.spec import Family, Lexicon, SpecError, Template, families, lexicon, load_family
 
 __all__ = [
     "AMBIGUOUS_TYPES", "FORMATS", "INGREDIENTS", "Family", "Lexicon", "SpecError", "Template", "families",

@@ -7,9 +7,9 @@ import json
 import os
 import sys
 
-from .generate import FORMATS, generate
-from .prompts import INGREDIENTS, fewshot_prompts, zeroshot_prompts
-from .spec import families
+from ambit.generators.amp.generate import FORMATS, generate
+from ambit.generators.amp.prompts import INGREDIENTS, fewshot_prompts, zeroshot_prompts
+from ambit.generators.amp.spec import families
 
 
 def _ratios(text: str) -> list[float]:

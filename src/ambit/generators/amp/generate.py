@@ -9,7 +9,7 @@ from typing import Iterator
 
 from ambit import logic
 
-from .spec import SLOT, Family, Lexicon, Template, Word, families, lexicon
+from ambit.generators.amp.spec import SLOT, Family, Lexicon, Template, Word, families, lexicon
 
 FORMATS = ("fol", "lisp")
 _A_AN = re.compile(r"(^| )a ([aeiou])")

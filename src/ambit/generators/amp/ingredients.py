@@ -12,8 +12,8 @@ from functools import cache
 
 from ambit import logic
 
-from .generate import realise
-from .spec import SpecError, Template, Word, lexicon
+from ambit.generators.amp.generate import realise
+from ambit.generators.amp.spec import SpecError, Template, Word, lexicon
 
 
 @cache

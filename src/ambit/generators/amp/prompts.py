@@ -27,9 +27,9 @@ import random
 from functools import cache
 from typing import Sequence
 
-from .generate import family_rows, pairs, render_lf, resolve
-from .ingredients import check_ingredients, item_ingredients
-from .spec import families, prompt_config
+from ambit.generators.amp.generate import family_rows, pairs, render_lf, resolve
+from ambit.generators.amp.ingredients import check_ingredients, item_ingredients
+from ambit.generators.amp.spec import families, prompt_config
 
 AMBIGUOUS_TYPES = ("pp", "scope", "revscope", "bound", "conj")
 INGREDIENTS = ("own", "sampled")  # zero-shot constructions; "own" is the default

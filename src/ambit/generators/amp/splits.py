@@ -34,8 +34,8 @@ from pathlib import Path
 
 from ambit import logic
 
-from .generate import pairs, realise
-from .spec import Template, families, lexicon
+from ambit.generators.amp.generate import pairs, realise
+from ambit.generators.amp.spec import Template, families, lexicon
 
 SOURCES = ("amp-release", "generated")
 HELDOUT_TEST = 200           # generated test utterances per type, as many as AmP's zero-shot test

@@ -8,7 +8,7 @@ from functools import cache
 
 from ambit.logic.explain.wordforms import WordForms
 
-from .spec import lexicon
+from ambit.generators.amp.spec import lexicon
 
 # predicates the templates write literally (not lexicon words), in the lexicon's past tense
 TEMPLATE_WORDS = {"have": "had"}

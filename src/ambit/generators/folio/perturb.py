@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 
 from ambit import logic
-from ambit.logic.ast import And, Atom, Const, Formula, Implies, Not, Quant
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Implies, Not, Quant
 
 PERTURBATIONS = ("rename_normalised", "rename_opaque", "drop_conjunct", "add_conjunct", "converse", "negate")
 STRUCTURAL = PERTURBATIONS[2:]

@@ -3,15 +3,15 @@ an utterance, the least situations that tell readings apart, and a clarification
 
 `verbalise` / `read`: LF <-> controlled English (`logic/grammars/ace.lark`); `restrict`: AmP's
 universals read as restricted quantification; `find_scene`: least distinguishing scene in Prolog
-(`logic/prolog/situations.pl`); `explain_readings`: all of it as one JSON-able value.
+(`logic/engine/prolog/situations.pl`); `explain_readings`: all of it as one JSON-able value.
 """
 
-from .explain import QUANTIFIERS, Explanation, Question, Reading, Situation, explain_readings
-from .read import ParaphraseError, read
-from .restricted import Every, Exists, restrict
-from .situations import Scene, find_scene
-from .verbalise import verbalise
-from .wordforms import WordForms
+from ambit.logic.explain.explain import QUANTIFIERS, Explanation, Question, Reading, Situation, explain_readings
+from ambit.logic.explain.read import ParaphraseError, read
+from ambit.logic.explain.restricted import Every, Exists, restrict
+from ambit.logic.explain.situations import Scene, find_scene
+from ambit.logic.explain.verbalise import verbalise
+from ambit.logic.explain.wordforms import WordForms
 
 __all__ = [
     "QUANTIFIERS", "Explanation", "Question", "Reading", "Situation", "explain_readings", "ParaphraseError",

@@ -3,9 +3,9 @@ as facts in an LF format (`agent(e1, b1)` or `( agent e1 b1 )`)."""
 
 from __future__ import annotations
 
-from .situations import Scene
-from .verbalise import ROLES
-from .wordforms import WordForms
+from ambit.logic.explain.situations import Scene
+from ambit.logic.explain.verbalise import ROLES
+from ambit.logic.explain.wordforms import WordForms
 
 _COUNTS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]

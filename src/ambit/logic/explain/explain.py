@@ -12,16 +12,16 @@ import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from ..ast import And, Formula, Or
-from ..equivalence import equivalent_batch
-from ..parse import parse
-from ..prolog_worker import PrologError
-from .describe import describe, facts
-from .read import OPENERS
-from .restricted import Every, Exists, Restricted, restrict
-from .situations import find_scene
-from .verbalise import verbalise
-from .wordforms import WordForms
+from ambit.logic.syntax.ast import And, Formula, Or
+from ambit.logic.engine.equivalence import equivalent_batch
+from ambit.logic.syntax.parse import parse
+from ambit.logic.runtime.worker import PrologError
+from ambit.logic.explain.describe import describe, facts
+from ambit.logic.explain.read import OPENERS
+from ambit.logic.explain.restricted import Every, Exists, Restricted, restrict
+from ambit.logic.explain.situations import find_scene
+from ambit.logic.explain.verbalise import verbalise
+from ambit.logic.explain.wordforms import WordForms
 
 QUANTIFIERS = "restricted"
 

@@ -15,9 +15,9 @@ from importlib import resources
 
 import lark
 
-from ..ast import And, Atom, Const, Formula, Or, Quant, Term, Var
-from .verbalise import ROLES
-from .wordforms import WordForms
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from ambit.logic.explain.verbalise import ROLES
+from ambit.logic.explain.wordforms import WordForms
 
 OPENERS = ("a", "an", "there", "for", "both", "either", "every", "the", "something")
 

@@ -7,14 +7,14 @@ the scope: forall x (bird(x) -> Q... rest). Unary atoms on an existential variab
 are its kinds ("a dog"), said where the variable is introduced; for one bound outside a
 universal this moves them out of the universal's scope, which changes nothing once the
 universal's restrictor is not empty (situations presuppose that: `situations.py`). The
-equivalence checker (`logic/equivalence.py`) stays literal.
+equivalence checker (`logic/engine/equivalence.py`) stays literal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ast import And, Atom, Formula, Or, Quant, Var, free_vars
+from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, free_vars
 
 
 @dataclass(frozen=True)

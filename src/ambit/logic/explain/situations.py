@@ -1,5 +1,5 @@
 """Distinguishing situations: the smallest scene in which one reading is true and another false,
-found and checked in SWI-Prolog (`logic/prolog/situations.pl`) under the restricted reading.
+found and checked in SWI-Prolog (`logic/engine/prolog/situations.pl`) under the restricted reading.
 
 A scene has distinct elements for individuals and events, each with its one noun (or verb),
 names for distinct elements (with no noun, or one the readings say of that name), at most one
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ast import And, Atom, Const, Or, Var
-from ..prolog_worker import worker
-from ..quoting import quote
-from .restricted import Every, Exists, Restricted, bound_variables
+from ambit.logic.syntax.ast import And, Atom, Const, Or, Var
+from ambit.logic.runtime.worker import worker
+from ambit.logic.syntax.quoting import quote
+from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_variables
 
 PROGRAM = "situations.pl"
 TIME_LIMIT = 10.0  # seconds for one search, a backstop: the bound keeps searches small

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..ast import And, Atom, Const, Formula, Or, Term, Var
-from .restricted import Every, Exists, Restricted, bound_variables, restrict
-from .wordforms import WordForms
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Term, Var
+from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_variables, restrict
+from ambit.logic.explain.wordforms import WordForms
 
 ROLES = ("agent", "patient", "instrument")
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from ..ast import Atom, Formula, subformulas
+from ambit.logic.syntax.ast import Atom, Formula, subformulas
 
 # a surface must be lowercase words separated by single spaces, none of them a keyword of the
 # controlled English (logic/grammars/ace.lark), so that the reader can find where it ends

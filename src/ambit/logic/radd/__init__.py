@@ -1,6 +1,6 @@
 """RADD in the logic layer: the instance types (`instance.py`), the prompt wordings
 (`phrasings.py`, `pairs.yaml`), reading a prompt into an instance (`parse.py`) and verifying an
-instance's readings in SWI-Prolog (`verify.py`, over `logic/prolog/radd.pl`).
+instance's readings in SWI-Prolog (`verify.py`, over `logic/engine/prolog/radd.pl`).
 
 The verifier's names are re-exported here (`from ambit.logic import radd; radd.verify(...)`).
 """

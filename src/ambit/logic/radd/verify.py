@@ -1,9 +1,9 @@
-"""RADD verification through Prolog (`logic/prolog/radd.pl`): which reading of an ambiguous definite
+"""RADD verification through Prolog (`logic/engine/prolog/radd.pl`): which reading of an ambiguous definite
 description the premises make consistent, with a derivation that cites premises by number.
 
 `verify(instance)` / `verify_batch(instances)` take `RaddInstance`s (`logic/radd/instance.py`) or
 their `to_dict()` form; `verify_text(text)` takes the raw benchmark prompt (`messages[0]`).
-All Prolog calls go through the process-wide worker (`logic.prolog_worker.worker()`).
+All Prolog calls go through the process-wide worker (`logic.runtime.worker.worker()`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from ambit.logic.prolog_worker import worker
-from ambit.logic.quoting import escape
+from ambit.logic.runtime.worker import worker
+from ambit.logic.syntax.quoting import escape
 from ambit.logic.radd.instance import READINGS, MonthDate
 from ambit.logic.radd.parse import parse_prompt
 

@@ -14,9 +14,9 @@ import torch
 
 from ambit.server.hypothesis import Hypothesis, Path, StatsClock, hypothesis
 
-from .constraint import Constraint, PartialParse
-from .kv import KVStepper
-from .loading import LoadedModel
+from ambit.server.engine.constraint import Constraint, PartialParse
+from ambit.server.engine.kv import KVStepper
+from ambit.server.engine.loading import LoadedModel
 
 _CPU = torch.device("cpu")
 

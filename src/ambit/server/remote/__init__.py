@@ -7,6 +7,6 @@ concurrency, retries with backoff, an on-disk response cache, request and token 
 No torch and no grpc here.
 """
 
-from .spec import RemoteOptions, RemoteSpec, is_remote, parse_spec
+from ambit.server.remote.spec import RemoteOptions, RemoteSpec, is_remote, parse_spec
 
 __all__ = ["RemoteOptions", "RemoteSpec", "is_remote", "parse_spec"]

@@ -30,13 +30,13 @@ from typing import Any, Callable
 
 from ambit.server.model import DecodeStopped
 
-from . import capabilities as C
-from . import stopping
-from . import validate as V
-from .capabilities import Capabilities
-from .errors import CapabilityMissing
-from .http import Endpoint
-from .spec import RemoteOptions, RemoteSpec, parse_spec
+from ambit.server.remote import capabilities as C
+from ambit.server.remote import stopping
+from ambit.server.remote import validate as V
+from ambit.server.remote.capabilities import Capabilities
+from ambit.server.remote.errors import CapabilityMissing
+from ambit.server.remote.http import Endpoint
+from ambit.server.remote.spec import RemoteOptions, RemoteSpec, parse_spec
 
 PLAIN_SEPARATOR = "\n\n"  # as server.engine.generate joins turns without a chat template
 

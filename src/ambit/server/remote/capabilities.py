@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from . import validate as V
-from .errors import CapabilityMissing, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect
-from .http import Endpoint
+from ambit.server.remote import validate as V
+from ambit.server.remote.errors import CapabilityMissing, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect
+from ambit.server.remote.http import Endpoint
 
 log = logging.getLogger("ambit.server.remote")
 

@@ -33,11 +33,11 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from . import stopping
-from .cache import ResponseCache, request_key
-from .errors import InvalidResponse, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect, RemoteUnavailable
-from .spec import RemoteOptions, RemoteSpec, redact
-from .validate import Check, ResponseInvalid, any_object
+from ambit.server.remote import stopping
+from ambit.server.remote.cache import ResponseCache, request_key
+from ambit.server.remote.errors import InvalidResponse, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect, RemoteUnavailable
+from ambit.server.remote.spec import RemoteOptions, RemoteSpec, redact
+from ambit.server.remote.validate import Check, ResponseInvalid, any_object
 
 log = logging.getLogger("ambit.server.remote")
 if logging.getLogger("httpx").level == logging.NOTSET:

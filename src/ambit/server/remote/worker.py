@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ambit.server.batcher import QueueFull
 
-from . import stopping
+from ambit.server.remote import stopping
 
 
 class _Job(Future):

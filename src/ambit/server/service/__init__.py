@@ -1,19 +1,19 @@
 """The service core of ambit's server: every operation of AmbitService on plain values, with
 failures as `ServiceError`s. No gRPC here; `server.servicer` and `server.convert` are the edge."""
 
-from .core import DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ServerInfo
-from .deadline import Deadline
-from .distribution import Candidate, Distribution, MeaningClass
-from .entailment import EntailmentQuery
-from .equivalence import EquivalenceAnswer, EquivalenceQuery
-from .explain import ExplainQuery
-from .generation import GenerateQuery
-from .errors import (
+from ambit.server.service.core import DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ServerInfo
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.distribution import Candidate, Distribution, MeaningClass
+from ambit.server.service.entailment import EntailmentQuery
+from ambit.server.service.equivalence import EquivalenceAnswer, EquivalenceQuery
+from ambit.server.service.explain import ExplainQuery
+from ambit.server.service.generation import GenerateQuery
+from ambit.server.service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, ServiceError,
 )
-from .prompting import DecodingOptions, ParseQuery, PromptSpec, Vocabulary
-from .radd import RaddAnswer, RaddQuery
-from .scoring import ScoreQuery
+from ambit.server.service.prompting import DecodingOptions, ParseQuery, PromptSpec, Vocabulary
+from ambit.server.service.radd import RaddAnswer, RaddQuery
+from ambit.server.service.scoring import ScoreQuery
 
 __all__ = [
     "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate", "Deadline",

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from ..limits import Limits
-from . import validate
-from .deadline import Deadline
-from .errors import ServiceError
+from ambit.server.guard.limits import Limits
+from ambit.server.service import validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import ServiceError
 
 CHUNK = 64  # items per Prolog round trip
 

@@ -10,14 +10,14 @@ from typing import Any, Iterator, Sequence
 
 from ambit import logic
 from ambit.logic.explain import Explanation
-from ambit.logic.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
+from ambit.logic.syntax.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
 
-from ..batcher import ModelWorker, QueueFull
-from ..limits import Limits
-from ..model import DecodeStopped
-from . import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
-from .deadline import Deadline
-from .errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
+from ambit.server.batcher import ModelWorker, QueueFull
+from ambit.server.guard.limits import Limits
+from ambit.server.model import DecodeStopped
+from ambit.server.service import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
 
 VERSION = "0.1.0"
 DEFAULT_PROLOG_SECONDS = 5.0
@@ -65,7 +65,7 @@ class AmbitCore:
         self.prolog_seconds = prolog_seconds
         self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
         # full first-order checks: "prolog" (ambit's prover alone) or "portfolio" (Prolog first,
-        # then E and Z3 on what it left UNKNOWN, within the same time limit: logic/portfolio.py)
+        # then E and Z3 on what it left UNKNOWN, within the same time limit: logic/provers/portfolio.py)
         self.prover = prover
         self.server_id = uuid.uuid4().hex[:12]
         self.worker: ModelWorker | None = None  # None until the model is loaded (or with no model)

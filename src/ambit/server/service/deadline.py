@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from .errors import DeadlineExceeded
+from ambit.server.service.errors import DeadlineExceeded
 
 MAX_PROLOG_SECONDS = 60.0
 DEADLINE_MARGIN_S = 0.02  # left to write the response after the work is done

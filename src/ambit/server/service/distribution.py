@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 from ambit import logic
 from ambit.logic import LFParseError
-from ambit.logic.fol_render import render_dialect
-from ambit.logic.dialect import dialect
+from ambit.logic.syntax.full_render import render_dialect
+from ambit.logic.syntax.dialect import dialect
 from ambit.logic.explain import Explanation
 
 OK, INVALID, UNFINISHED = "ok", "invalid", "unfinished"  # parse statuses
@@ -103,7 +103,7 @@ def readable(text: str, fmt: str) -> str:
     FOLIO's symbols (`all x (-A(x))` → `∀x (¬A(x))`); any other text as it is."""
     if fmt != "folio":
         return text
-    from ambit.logic.folio_decode import as_folio
+    from ambit.logic.decode.folio import as_folio
 
     return as_folio(text)
 

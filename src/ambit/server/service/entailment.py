@@ -1,4 +1,4 @@
-"""Entailment checks over full first-order logic (`logic.portfolio.decide_batch`: Prolog alone, or
+"""Entailment checks over full first-order logic (`logic.provers.portfolio.decide_batch`: Prolog alone, or
 Prolog then E and Z3 with `--prover portfolio`): one story, or a batch sent to
 Prolog in chunks (one round trip per chunk) and answered in order, each item with its own result
 or error. Same budget and deadline handling as `equivalence.py`."""
@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from ambit import logic
-from ambit.logic import Decision, portfolio
-from ambit.logic.dialect import Reading, record
+from ambit.logic import Decision
+from ambit.logic.provers import portfolio
+from ambit.logic.syntax.dialect import Reading, record
 
-from ..limits import Limits
-from . import batch, validate
-from .deadline import Deadline
-from .errors import InvalidField, ServiceError
+from ambit.server.guard.limits import Limits
+from ambit.server.service import batch, validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import InvalidField, ServiceError
 
 @dataclass(frozen=True)
 class EntailmentQuery:
@@ -27,7 +28,7 @@ class EntailmentQuery:
     conclusion: str
     fmt: str = "folio"
     time_limit_s: float = 0.0
-    free_variables: str | None = None  # None: the format's default (logic/dialect.py)
+    free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
 
 
 Story = tuple[list[logic.Formula], logic.Formula, Reading]  # premises, conclusion, how they were read
@@ -70,7 +71,7 @@ def check_batch(
 def _decide(ready: list[batch.Ready], workers: int = 1, prover: str = "prolog") -> dict[int, Decision | Exception]:
     """One Prolog round trip for a chunk's readable stories; a failure fails each of them. With
     `prover="portfolio"`, E and Z3 then race on each story Prolog left UNKNOWN, for what is left
-    of its time limit (logic/portfolio.py's decide_batch: Prolog's evidence where it decided)."""
+    of its time limit (logic/provers/portfolio.py's decide_batch: Prolog's evidence where it decided)."""
     try:
         decisions = portfolio.decide_batch([r.value[:2] for r in ready], prover=prover,
                                            time_limit=min(r.budget for r in ready), workers=workers)

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from ambit import logic
-from ambit.logic import portfolio
-from ambit.logic.dialect import dialect, record
-from ambit.logic.equivalence import Verdict
+from ambit.logic.provers import portfolio
+from ambit.logic.syntax.dialect import dialect, record
+from ambit.logic.engine.equivalence import Verdict
 
-from ..limits import Limits
-from . import batch, validate
-from .deadline import Deadline
-from .errors import ServiceError
+from ambit.server.guard.limits import Limits
+from ambit.server.service import batch, validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import ServiceError
 
 @dataclass(frozen=True)
 class EquivalenceQuery:
@@ -25,7 +25,7 @@ class EquivalenceQuery:
     b: str
     fmt: str = "fol"
     time_limit_s: float = 0.0
-    free_variables: str | None = None  # None: the format's default (logic/dialect.py)
+    free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def _shown(f: logic.Formula, fmt: str) -> str:
 
 
 def _equivalent_batch(pairs: list, fmt: str, prover: str, **opts) -> list:
-    """Every format through the one entry point (logic.portfolio.equivalent_batch): Prolog alone
+    """Every format through the one entry point (logic.provers.portfolio.equivalent_batch): Prolog alone
     (AmP's formats: AmP's procedure first) or, with `prover="portfolio"`, a cheap Prolog stage
     and then Prolog, E and Z3 racing on what it left UNKNOWN, AmP pairs too."""
     return portfolio.equivalent_batch(pairs, fmt, prover=prover, **opts)

@@ -47,7 +47,7 @@ class Overloaded(ServiceError):
 
 class PrologExhausted(ServiceError):
     """A Prolog resource limit stopped the work before it had an answer: `reason` is the
-    `PrologError.reason` of logic/prolog_worker.py (`inference_limit`, `memory`), so a client
+    `PrologError.reason` of logic/runtime/worker.py (`inference_limit`, `memory`), so a client
     can tell a request that is too big for its budget from a server fault."""
 
     def __init__(self, message: str, reason: str) -> None:

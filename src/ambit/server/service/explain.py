@@ -15,13 +15,13 @@ from typing import Sequence
 from ambit import logic
 from ambit.generators.amp.wordforms import amp_wordforms
 from ambit.logic.explain import Explanation, WordForms, explain_readings, verbalise
-from ambit.logic.prolog_worker import PrologError
+from ambit.logic.runtime.worker import PrologError
 
-from ..limits import Limits
-from . import validate
-from .deadline import Deadline
-from .distribution import Distribution
-from .errors import DeadlineExceeded, InvalidField
+from ambit.server.guard.limits import Limits
+from ambit.server.service import validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.distribution import Distribution
+from ambit.server.service.errors import DeadlineExceeded, InvalidField
 
 MAX_READINGS = 16  # LFs per request: the scene search runs once or twice per pair of readings
 

@@ -10,13 +10,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..batcher import ModelWorker, QueueFull
-from ..limits import Limits
-from ..model import DecodeParams, DecodeStopped, GenerateParams
-from . import validate
-from .deadline import Deadline
-from .errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
-from .scoring import wait_for
+from ambit.server.batcher import ModelWorker, QueueFull
+from ambit.server.guard.limits import Limits
+from ambit.server.model import DecodeParams, DecodeStopped, GenerateParams
+from ambit.server.service import validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
+from ambit.server.service.scoring import wait_for
+from ambit.server.values import Generation
 
 ROLES = ("system", "user", "assistant")
 DEFAULT_MAX_NEW_TOKENS = 256
@@ -38,17 +39,10 @@ class GenerateQuery:
 
 
 @dataclass(frozen=True)
-class FormulaReply:
+class FormulaReply(Generation):
     """A reply constrained to one formula: the `Generation` fields, and `formula`, the reply read
     and written in the format's own spelling ("" when it does not read)."""
 
-    text: str
-    prompt: str
-    chat_template: bool
-    prompt_tokens: int
-    new_tokens: int
-    finish_reason: str
-    seconds: float
     formula: str
 
 
@@ -108,7 +102,7 @@ def _formula(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline
     """One formula of `query.fmt` as the reply: the turns as the model sees them (its chat
     template, which only a backend with `chat_prompt` can apply, or the contents joined by blank
     lines), then the backend's constrained decoder (beam 1 when greedy, else one seeded sample)."""
-    from . import distribution, prompting
+    from ambit.server.service import distribution, prompting
 
     fmt = query.fmt
     if fmt not in DECODED_FORMATS:

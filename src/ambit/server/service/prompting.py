@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from ambit import logic
 
-from ..limits import Limits
-from ..model import DecodeParams
-from . import validate
-from .errors import InvalidField
+from ambit.server.guard.limits import Limits
+from ambit.server.model import DecodeParams
+from ambit.server.service import validate
+from ambit.server.service.errors import InvalidField
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ def decoding(d: DecodingOptions, fmt: str, limits: Limits) -> tuple[DecodeParams
             raise InvalidField("decoding.closed_vocabulary", "the folio format decodes under its own open grammar "
                                "(logic/grammars/folio_decode.lark); leave closed_vocabulary unset",
                                reason="NOT_SUPPORTED")
-        from ambit.logic.folio_decode import grammar_text
+        from ambit.logic.decode.folio import grammar_text
 
         grammar: str | None = grammar_text()
     else:
@@ -173,7 +173,7 @@ def closed_grammar(v: Vocabulary, fmt: str) -> str:
     try:
         return logic.closed_grammar(
             fmt, words["unary"], words["binary"], words["constants"],
-            list(v.variables) or logic.vocab.DEFAULT_VARIABLES,
+            list(v.variables) or logic.decode.vocab.DEFAULT_VARIABLES,
         )
     except ValueError as e:
         raise InvalidField("decoding.vocabulary", str(e), reason="BAD_VOCABULARY") from None

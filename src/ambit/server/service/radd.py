@@ -7,15 +7,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ambit.logic.prolog_worker import PrologError
+from ambit.logic.runtime.worker import PrologError
 
-from ..limits import Limits
-from . import validate
-from .deadline import Deadline
-from .errors import DeadlineExceeded, InvalidField, PrologExhausted
+from ambit.server.guard.limits import Limits
+from ambit.server.service import validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import DeadlineExceeded, InvalidField, PrologExhausted
 
 SOURCES = ("text", "instance_json")
-# PrologError reasons (logic/prolog_worker.py) that mean "this instance needs more than its
+# PrologError reasons (logic/runtime/worker.py) that mean "this instance needs more than its
 # budget": RESOURCE_EXHAUSTED for the client, not a server fault.
 RESOURCE_REASONS = ("inference_limit", "memory")
 

@@ -8,11 +8,11 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ..batcher import ModelWorker, QueueFull
-from ..limits import Limits
-from . import validate
-from .deadline import Deadline
-from .errors import Cancelled, DeadlineExceeded, InvalidField, Overloaded, ServiceError
+from ambit.server.batcher import ModelWorker, QueueFull
+from ambit.server.guard.limits import Limits
+from ambit.server.service import validate
+from ambit.server.service.deadline import Deadline
+from ambit.server.service.errors import Cancelled, DeadlineExceeded, InvalidField, Overloaded, ServiceError
 
 
 @dataclass(frozen=True)

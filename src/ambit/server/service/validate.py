@@ -8,7 +8,7 @@ from typing import Sized
 from ambit import logic
 from ambit.logic import LFParseError
 
-from .errors import InvalidField, MalformedLF
+from ambit.server.service.errors import InvalidField, MalformedLF
 
 
 def text(value: str, field: str, limit: int, allow_empty: bool = False) -> str:
@@ -37,9 +37,9 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
 
 
 def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit: int):
-    """Two LFs read as one problem (logic.dialect.read_pair): (a, b, Reading). Each failure
+    """Two LFs read as one problem (logic.syntax.dialect.read_pair): (a, b, Reading). Each failure
     names its field: MalformedLF, or MIXED_ARITY for one symbol used with two arities."""
-    from ambit.logic.dialect import ProblemError, read_pair
+    from ambit.logic.syntax.dialect import ProblemError, read_pair
 
     text(a, f"{field}a", limit)
     text(b, f"{field}b", limit)
@@ -56,9 +56,9 @@ def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit
 
 
 def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | None, field: str, limit: int):
-    """A story's premises and conclusion read as one problem (logic.dialect.read_story):
+    """A story's premises and conclusion read as one problem (logic.syntax.dialect.read_story):
     (premises, conclusion, Reading); failures as `pair`'s."""
-    from ambit.logic.dialect import ProblemError, read_story
+    from ambit.logic.syntax.dialect import ProblemError, read_story
 
     for i, p in enumerate(premises):
         text(p, f"{field}premises[{i}]", limit)
@@ -83,8 +83,8 @@ def _shallow(f: logic.Formula, field: str) -> None:
 
 
 def _problem_error(e, field: str) -> InvalidField:
-    """The field error for a logic.dialect.ProblemError (the formula it names, under `field`)."""
-    from ambit.logic.dialect import ArityError
+    """The field error for a logic.syntax.dialect.ProblemError (the formula it names, under `field`)."""
+    from ambit.logic.syntax.dialect import ArityError
 
     name = f"{field}{e.field}" + (f"[{e.index}]" if e.index is not None else "")
     if isinstance(e.cause, LFParseError):
@@ -153,7 +153,7 @@ def batch_size(items: Sized, limit: int) -> None:
 def context(backend: object, text: str, extra_tokens: int, field: str) -> None:
     """InvalidField CONTEXT_TOO_LONG, naming both lengths, when `text` and `extra_tokens` more
     do not fit the model's context (backends without `check_context` are not checked)."""
-    from ..model import ContextTooLong
+    from ambit.server.model import ContextTooLong
 
     check = getattr(backend, "check_context", None)
     if check is None:

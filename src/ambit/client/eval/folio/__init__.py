@@ -1,0 +1,1 @@
+"""ambit.client.eval.folio.suite."""

@@ -1,0 +1,209 @@
+"""`ambit eval folio`: NL→FOL translation of FOLIO stories, evaluated by proof.
+
+Three modes over one split (`--split NAME`: `<data root>/folio/folio-NAME.jsonl`):
+- translate (default): a model writes each premise and the conclusion under the decode grammar
+  (`folio_translate`), with a seeded k-shot prompt from `--demo-split` (`folio_prompt`); each
+  sentence is compared with its gold formula and each sample's label comes from the prover
+  (`folio_score`); `--samples k` votes as LINC did;
+- `--oracle-translations`: the gold formulas stand in for the translations (no model): every
+  sentence is EQUIVALENT and label accuracy equals the audit's agreement rate;
+- `--audit-gold`: only the gold formulas, proved: `agrees` per story, disagreements listed;
+- `--translations FILE`: another system's recorded translations (`folio_recorded`), scored like
+  the translate mode's (no model).
+
+The translate mode goes through the server like every other suite (ParseDistribution with the
+`folio` format, decoded under the folio decode grammar): the embedded server, `--server
+host:port`, a model served elsewhere with its key and cache options, and `--workers`. The audit
+and the oracle need no model and run in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ambit.client.eval.folio import data as D
+from ambit.client.eval.folio import prompt as P
+from ambit.client.eval.folio import recorded as REC
+from ambit.client.eval.folio import report as FR
+from ambit.client.eval.folio import score as S
+from ambit.client.eval.folio import translate as T
+from ambit.client.eval.suite import MissingData, Named, Option, RunContext, Suite, data_root, named, option
+
+
+def mode(args: argparse.Namespace) -> str:
+    picked = [f for f, on in (("--audit-gold", getattr(args, "audit_gold", False)),
+                              ("--oracle-translations", getattr(args, "oracle_translations", False)),
+                              ("--translations", getattr(args, "translations", None))) if on]
+    if len(picked) > 1:
+        raise ValueError(f"folio: {' and '.join(picked)} are different runs; pick one")
+    return ("audit" if args.audit_gold else "oracle" if args.oracle_translations
+            else "recorded" if getattr(args, "translations", None) else "translate")
+
+
+def decoding(args: argparse.Namespace) -> T.Decoding:
+    if args.samples < 1 or args.beam < 1 or args.shots < 0 or args.max_tokens < 1:
+        raise ValueError("folio: --samples, --beam and --max-tokens must be at least 1, --shots at least 0")
+    return T.Decoding(samples=args.samples, beam=args.beam, temperature=args.temperature,
+                      max_tokens=args.max_tokens, seed=args.seed)
+
+
+def _free_variables(args: argparse.Namespace) -> str:
+    """The free-variable reading of the run (`--free-variables`, else the folio dialect's default)."""
+    from ambit.logic.syntax.dialect import dialect
+
+    return dialect("folio", getattr(args, "free_variables", None)).free_variables
+
+
+class FolioSuite(Suite):
+    name = "folio"
+
+    def options(self) -> Sequence[Option]:
+        return (
+            option("--split", default="train", action=Named, help="FOLIO split NAME: <data root>/folio/folio-NAME.jsonl (default train)"),
+            option("--demo-split", default="train", action=Named, help="split the demonstrations come from (default train)"),
+            option("--shots", type=int, default=2, help="demonstration stories per prompt (default 2)"),
+            option("--samples", type=int, default=1,
+                   help="translations per story; more than 1 are sampled and voted on as LINC did (default 1: beam search)"),
+            option("--beam", type=int, default=1, help="beam width of a single-sample run (default 1)"),
+            option("--temperature", type=float, default=0.7, help="sampling temperature with --samples > 1"),
+            option("--max-tokens", type=int, default=160, help="token budget of one formula"),
+            option("--audit-gold", action="store_true", help="prove each story's gold FOL; no model"),
+            option("--oracle-translations", action="store_true",
+                   help="score the gold formulas as if they were translations; no model"),
+            option("--translations", metavar="FILE", default=None,
+                   help="score recorded translations from FILE (ambit's JSONL or Logic-LM's logic programs); no model"),
+            option("--translations-format", choices=REC.FORMATS, default="auto",
+                   help="format of --translations FILE (default auto: detected)"),
+            option("--free-variables", choices=("universal", "constant", "error"), default=None,
+                   help="how a variable no quantifier binds is read, in translations and gold alike "
+                        "(default: the dialect's, universal closure)"),
+            option("--cross-check", action="store_true",
+                   help="re-decide every definite label with E and with Z3 alone (summary.json: cross_check)"),
+        )
+
+    def needs_server(self, args: argparse.Namespace) -> bool:
+        return mode(args) == "translate"  # the audit and the oracle run no model
+
+    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
+        root = data_root(args)
+        needed = [args.split] + ([args.demo_split] if mode(args) == "translate" else [])
+        for split in dict.fromkeys(needed):
+            if (m := D.missing(root, split, self.name)) is not None:
+                given = [f"--{d.replace('_', '-')} {split}" for d in ("split", "demo_split")
+                         if named(args, d) and getattr(args, d) == split]
+                if given:  # a split named on the command line is required, as --data is
+                    raise ValueError(f"{given[0]}: {m.files[0]} does not exist ({m.dataset}, from {m.origin})")
+                return m
+        return None
+
+    def desc(self, ctx: RunContext) -> str:
+        return f"folio-{mode(ctx.args)}"
+
+    def run_key(self, ctx: RunContext) -> dict:
+        a = ctx.args
+        path = D.split_path(data_root(a), a.split)
+        key = {"suite": self.name, "mode": mode(a), "split": a.split,
+               "data": str(path), "data_shape": D.split_shape(path) if path.exists() else None, "limit": a.limit}
+        key["free_variables"] = _free_variables(a)
+        if key["mode"] == "recorded":
+            rec = self._recorded_file(a)
+            key.update(translations=str(rec.path), translations_format=rec.format)
+        if key["mode"] == "translate":
+            key.update(model=ctx.model or a.model or "default", demo_split=a.demo_split, shots=a.shots,
+                       **vars(decoding(a)))
+        return key
+
+    def items(self, ctx: RunContext) -> list[dict]:
+        a = ctx.args
+        stories = D.read_split(D.split_path(data_root(a), a.split))
+        if a.limit is not None:
+            stories = stories[: a.limit]
+        return [{"id": s.id, "row": D.to_row(s)} for s in stories]
+
+    def processor(self, ctx: RunContext):
+        a = ctx.args
+        m = mode(a)
+        fv = getattr(a, "free_variables", None)
+        if m == "audit":
+            return lambda item: self._audit(item, fv)
+        if m == "oracle":
+            return lambda item: self._oracle(item, fv)
+        if m == "recorded":
+            rec = self._recorded_file(a)
+            return lambda item: self._recorded(item, rec, fv)
+        d = decoding(a)
+        pool = P.demo_pool(D.read_split(D.split_path(data_root(a), a.demo_split)))
+        return lambda item: self._translate(item, pool, d, a.shots, ctx)
+
+    @staticmethod
+    def _story(item: dict) -> D.Story:
+        return D.story_from_row(item["row"], f"item {item['id']}", item["id"])
+
+    def _audit(self, item: dict, fv: str | None = None) -> dict:
+        s = self._story(item)
+        return {"story_id": s.story_id, "label": s.label, **S.audit(s, fv)}
+
+    def _oracle(self, item: dict, fv: str | None = None) -> dict:
+        s = self._story(item)
+        # every gold premise formula, paired with its sentence by order when the counts match
+        # (else unpaired and counted), so that the label is the audit's
+        return S.score_story(s, [{"premises": list(s.premises_fol), "conclusion": s.conclusion_fol, "oracle": True}],
+                             free_variables=fv)
+
+    def _recorded_file(self, a: argparse.Namespace) -> REC.Recorded:
+        """The --translations file, read once per run; every example id in it must be in the split."""
+        key = (a.translations, a.translations_format)
+        if getattr(self, "_rec_key", None) != key:
+            rec = REC.read(a.translations, a.translations_format)
+            ids = {s.id for s in D.read_split(D.split_path(data_root(a), a.split))}
+            stray = [e for e in rec.examples.values() if e.id not in ids]
+            if stray:
+                raise ValueError(f"{stray[0].where}: example_id {stray[0].id} is not in split {a.split!r} "
+                                 f"({len(stray)} such)")
+            self._rec_key, self._rec = key, rec
+        return self._rec
+
+    def _recorded(self, item: dict, rec: REC.Recorded, fv: str | None = None) -> dict:
+        s = self._story(item)
+        ex = rec.examples.get(s.id)
+        samples = list(ex.samples) if ex else [
+            {"premises": None, "conclusion": None, "error": f"no translation of example {s.id} in {rec.path}"}]
+        out = S.score_story(s, samples, fmt=ex.dialect if ex else "folio", free_variables=fv)
+        out.update(dialect=ex.dialect if ex else None, recorded=ex is not None)
+        return out
+
+    def _translate(self, item: dict, pool, d: T.Decoding, shots: int, ctx: RunContext) -> dict:
+        s = self._story(item)
+        demos = P.pick_demos(pool, s, shots, d.seed)
+        head = P.header(demos)
+        samples, model_id = T.translate(ctx.client, head, s.id, s.sentences, d, timeout=ctx.args.timeout)
+        rec = S.score_story(s, samples, free_variables=getattr(ctx.args, "free_variables", None))
+        rec.update(model_id=model_id or ctx.model or "", demos=[x.id for x in demos],
+                   demo_story_ids=[x.story_id for x in demos], prompt_header=head,
+                   sentences=list(s.sentences))
+        return rec
+
+    def summarise(self, records, items, ctx: RunContext) -> dict:
+        a = ctx.args
+        out = FR.summary(records, mode(a))
+        path = D.split_path(data_root(a), a.split)
+        out.update(split=a.split, seed=a.seed, data_shape=D.split_shape(path) if path.exists() else None,
+                   free_variables=_free_variables(a))
+        if mode(a) == "recorded":
+            rec = self._recorded_file(a)
+            out.update(translations=str(rec.path), translations_format=rec.format,
+                       examples_without_translations=sum(1 for r in records if not r.get("recorded", True)))
+        if getattr(a, "cross_check", False) and mode(a) != "audit":
+            out["cross_check"] = REC.cross_check(records, {str(r["id"]): r.get("dialect") or "folio" for r in records},
+                                                 free_variables=getattr(a, "free_variables", None))
+        if mode(a) == "translate":
+            out.update(model=next((r.get("model_id") for r in records if r.get("model_id")), a.model or "default"),
+                       demo_split=a.demo_split, shots=a.shots, decoding=vars(decoding(a)))
+        return out
+
+    def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
+        FR.write_reports(ctx.out, records, summary)
+
+    def headline(self, summary: dict) -> str:
+        return FR.headline(summary)

@@ -1,0 +1,256 @@
+"""Implicature suite (Ruis et al. 2023), accuracy per template and k, by one of two protocols.
+
+``score``: a pair is correct when the model gives the coherent final word (" yes"/" no") a
+higher log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
+comparing the full texts). ``generate``: the prompt of a released instruction template
+(``alignment_prompt_templates.csv``, which asks for yes or no) as a chat turn, the greedy reply
+read as the released code read it (``client.eval.implicature_generate``); ``--cot`` asks for
+reasoning first. ``auto`` (the default) is ``score`` whenever the server gives likelihoods, as
+the paper ranked every model that exposes them; ``generate`` only when it cannot. A masked
+model (BERT) is scored at the mask the template's ``phrase_to_put_mask`` places
+(``process_masked``). Summaries break accuracy down by implicature type (``by_type``, from the
+released ``type_labels.csv``) and carry the paper's human (86.2%, best 92%) and random (50%)
+reference lines."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from ambit.client.eval.implicature import generate as G
+from ambit.client.eval.implicature import types as T
+from ambit.client.eval import metrics as M
+from ambit.client.eval import report as R
+from ambit.client.eval.report_common import wilson_interval
+from ambit.client.eval.radd.model import PROTOCOLS
+from ambit.client.eval.suite import MissingData, Option, RunContext, Suite, csv_of, data_root, option
+
+KS = (0, 1, 5, 10, 15, 30)
+TEMPLATES = (1, 2, 3, 4, 5, 6)  # prompt_templates.txt (score)
+GENERATE_TEMPLATES = (1, 2, 3)  # alignment_prompt_templates.csv (generate)
+# what the suite reads under <data root>/implicature (test items, dev demos, prompt templates)
+NEEDED = ("test_conversational_implicatures.csv", "dev_conversational_implicatures.csv",
+          "prompt_templates.txt")
+
+
+def items(data_dir: Path, ks: Sequence[int], templates: Sequence[int], seed: int,
+          limit: int | None, template_file: str | None = None) -> list[dict]:
+    """Test pairs per k and template; ``template_file`` under ``data_dir`` (default: the six
+    ranking templates of ``prompt_templates.txt``)."""
+    from ambit.generators.implicature import build_records
+    from ambit.generators.implicature.prompts import TEMPLATE_FILE
+    return build_records(data_dir, split="test", ks=list(ks), templates=list(templates),
+                         seed=seed, limit=limit, template_file=template_file or TEMPLATE_FILE)
+
+
+def likelihoods_available(client) -> bool:
+    """Whether the server scores candidates (a one-candidate ScoreCandidates call); False only
+    when it answers UNIMPLEMENTED or FAILED_PRECONDITION (a backend without likelihoods)."""
+    from ambit.client.api import AmbitError
+    try:
+        client.score("Hi", [" yes"])
+    except AmbitError as e:
+        if e.code in ("UNIMPLEMENTED", "FAILED_PRECONDITION"):
+            return False
+        raise
+    return True
+
+
+def process(client, item: dict) -> dict:
+    coh, inc = client.score(item["prefix"], [item["coherent_word"], item["incoherent_word"]]).scores
+    return {"template": item["template"], "k": item["k"], "label": item["label"],
+            "example_id": item.get("example_id"),
+            "logprob_coherent": coh.sum_logprob, "logprob_incoherent": inc.sum_logprob,
+            "correct": coh.sum_logprob > inc.sum_logprob,
+            "predicted": item["label"] if coh.sum_logprob > inc.sum_logprob
+            else item["incoherent_word"].strip()}
+
+
+def process_masked(client, item: dict) -> dict:
+    """A masked model (BERT, RoBERTa): " yes" vs " no" at the mask that replaces the yes/no word
+    in the template's `phrase_to_put_mask` (`masked_prompt`), as the paper scores masked LMs."""
+    coh, inc = item["coherent_word"].strip(), item["incoherent_word"].strip()
+    s_coh, s_inc = client.score(item["masked_prompt"], [coh, inc]).scores
+    right = s_coh.sum_logprob > s_inc.sum_logprob
+    return {"template": item["template"], "k": item["k"], "label": item["label"],
+            "example_id": item.get("example_id"), "scoring": "masked",
+            "logprob_coherent": s_coh.sum_logprob, "logprob_incoherent": s_inc.sum_logprob,
+            "correct": right, "predicted": item["label"] if right else inc}
+
+
+def _by_k(records: Sequence[dict]) -> dict[str, dict]:
+    """{k: accuracy per template, mean and std over templates (the paper's Table 1), `n` examples,
+    `answers` (examples × templates), and `ci95`, a 95% interval that counts examples}.
+
+    One example's answers under the templates are not independent (the same utterance and
+    response, worded six ways), so the interval is taken over examples: the Wilson interval of the
+    mean of each example's share of right answers. A mean of n values in [0, 1] has variance at
+    most p(1 − p)/n, so this interval is at least as wide as one over n independent answers; over
+    the answers themselves it would be √templates too narrow when an example's answers agree."""
+    cells: dict[int, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    examples: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        right = bool(r["correct"])
+        cells[int(r["k"])][int(r["template"])].append(right)
+        example = r.get("example_id")
+        examples[int(r["k"])][str(example if example is not None else r.get("id"))].append(right)
+    by_k = {}
+    for k in sorted(cells):
+        by_t = {str(t): M.accuracy(cells[k][t]) for t in sorted(cells[k])}
+        mean, std = M.mean_std(by_t.values())
+        shares = [sum(v) / len(v) for v in examples[k].values()]
+        by_k[str(k)] = {"by_template": by_t, "mean": mean, "std": std, "n": len(shares),
+                        "answers": sum(len(v) for v in cells[k].values()),
+                        "ci95": list(wilson_interval(sum(shares), len(shares)))}
+    return by_k
+
+
+def by_type(records: Sequence[dict], types: dict[str, str]) -> dict[str, dict]:
+    """Per implicature type (generalised, particularised, other): the ``by_k`` figures of the
+    records of that type's examples, and how many distinct examples it holds."""
+    out = {}
+    for t in T.TYPES:
+        sub = [r for r in records if types.get(r.get("example_id")) == t]
+        out[t] = {"examples": len({r["example_id"] for r in sub}), "by_k": _by_k(sub)}
+    return out
+
+
+def summary(records: Sequence[dict], model: str, types: dict[str, str] | None = None) -> dict:
+    """Accuracy per k and template, per-class figures of yes/no, and with ``types``
+    ({example_id: type}) the breakdown by implicature type."""
+    by_k = _by_k(records)
+    # per-class precision/recall/F1 of "yes" over all cells, a check for a yes/no bias
+    gold = [r["label"] for r in records]
+    pred = [r["predicted"] for r in records]
+    prf = {c: M.precision_recall_f1(gold, pred, c) for c in ("yes", "no")} if records else {}
+    out = {"suite": "implicature", "model": model, "by_k": by_k, "per_class": prf,
+           "reference": R.IMPLICATURE_REFERENCE}
+    if types is not None:
+        out["by_type"] = by_type(records, types)
+        out["type_rule"] = T.RULE
+    if any(r.get("protocol") == "generate" for r in records):
+        for k, block in by_k.items():
+            block["unparseable"] = sum(r["predicted"] is None for r in records if str(r["k"]) == k)
+    return out
+
+
+def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
+    R.write_json(out / "summary.json", summ)
+    md = R.implicature_markdown(summ)
+    written = ["summary.json", "summary.md", "accuracy_vs_k.png"]
+    if summ.get("protocol") == "generate":
+        md += "\n" + R.implicature_generate_markdown(summ)
+    if "by_type" in summ:
+        md += "\n" + R.implicature_by_type_markdown(summ)
+        R.plot_implicature_by_type(summ, out / "accuracy_by_type.png")
+        written.append("accuracy_by_type.png")
+    R.write_text(out / "summary.md", md)
+    R.plot_implicature_vs_k(summ, out / "accuracy_vs_k.png")
+    return written
+
+
+class ImplicatureSuite(Suite):
+    name = "implicature"
+
+    def options(self) -> Sequence[Option]:
+        return (option("--k", dest="ks", type=csv_of(int), default=list(KS)),
+                option("--templates", type=csv_of(int), default=None,
+                       help="1-based template numbers (default: all; score: the 6 of prompt_templates.txt, "
+                            "generate: the 3 of alignment_prompt_templates.csv)"),
+                option("--protocol", choices=PROTOCOLS, default="auto",
+                       help="score: likelihood of the coherent vs incoherent word (the paper's ranking); "
+                            "generate: a greedy chat reply to a prompt that asks for yes or no, read as the "
+                            "released code read it; auto (default): score whenever the server gives "
+                            "likelihoods, else generate"),
+                option("--cot", action="store_true",
+                       help="generate protocol: ask for step-by-step reasoning, read the final yes/no"),
+                option("--implicature-tokens", type=int, default=None,
+                       help=f"generate protocol: reply budget (default {G.DEFAULT_MAX_NEW_TOKENS}, the "
+                            "released code's)"))
+
+    def kind(self, ctx: RunContext) -> str:
+        """The server's model family (causal | seq2seq | masked), asked once per run."""
+        if getattr(ctx.args, "model_kind", None) is None:
+            ctx.args.model_kind = ctx.client.info().kind or "causal"
+        return ctx.args.model_kind
+
+    def protocol(self, ctx: RunContext) -> str:
+        """``--protocol``, ``auto`` resolved once per run: ``score`` when the server gives
+        likelihoods (masked models: masked scoring), else ``generate``."""
+        # kept apart from args.protocol, which `ambit eval all` shares with the radd suite
+        chosen = getattr(ctx.args, "implicature_protocol", None) or getattr(ctx.args, "protocol", "auto")
+        if chosen == "auto" and getattr(ctx.args, "cot", False):
+            chosen = "generate"  # --cot asks for a generated chain of thought
+        elif chosen == "auto":
+            chosen = "score" if self.kind(ctx) == "masked" or likelihoods_available(ctx.client) else "generate"
+        ctx.args.implicature_protocol = chosen
+        if chosen == "generate" and self.kind(ctx) == "masked":
+            raise ValueError("implicature --protocol generate needs a model that generates; this server's is masked")
+        if chosen == "score" and getattr(ctx.args, "cot", False):
+            raise ValueError("implicature --cot reads a generated answer: it needs --protocol generate")
+        return chosen
+
+    def templates(self, ctx: RunContext) -> list[int]:
+        """``--templates``, defaulting to every template of the protocol's file."""
+        chosen = getattr(ctx.args, "templates", None)
+        generate = self.protocol(ctx) == "generate"
+        if generate and chosen and not set(chosen) <= set(GENERATE_TEMPLATES):
+            raise ValueError(f"implicature --protocol generate: --templates numbers the {len(GENERATE_TEMPLATES)} "
+                             f"templates of {G.TEMPLATE_FILE} (1-{len(GENERATE_TEMPLATES)}), not {chosen}")
+        if chosen:
+            return list(chosen)
+        return list(GENERATE_TEMPLATES if generate else TEMPLATES)
+
+    def _tokens(self, args) -> int:
+        return getattr(args, "implicature_tokens", None) or G.DEFAULT_MAX_NEW_TOKENS
+
+    def missing_data(self, args) -> MissingData | None:
+        folder = data_root(args) / "implicature"
+        needed = NEEDED + ((G.TEMPLATE_FILE,) if getattr(args, "protocol", "auto") == "generate" else ())
+        absent = tuple(folder / f for f in needed if not (folder / f).is_file())
+        if not absent:
+            return None
+        return MissingData(self.name, absent, "the conversational implicature pairs of Ruis et al. (2023)",
+                           "github.com/LauraRuis/do-pigs-fly (data/)", "implicature/")
+
+    def run_key(self, ctx: RunContext) -> dict:
+        """``run.json``: the arguments and the protocol that ran (``score`` | ``generate``)."""
+        a = ctx.args
+        key = {"suite": self.name, "model": ctx.model, "ks": a.ks, "templates": self.templates(ctx),
+               "seed": a.seed, "limit": a.limit, "protocol": self.protocol(ctx)}
+        if key["protocol"] == "generate":
+            key.update(template_file=G.TEMPLATE_FILE, cot=bool(a.cot), max_new_tokens=self._tokens(a),
+                       read_rule=G.READ_RULE)
+        elif self.kind(ctx) == "masked":
+            key.update(scoring="masked")
+        return key
+
+    def items(self, ctx: RunContext) -> list[dict]:
+        a = ctx.args
+        file = G.TEMPLATE_FILE if self.protocol(ctx) == "generate" else None
+        return items(a.data / "implicature", a.ks, self.templates(ctx), a.seed, a.limit, file)
+
+    def processor(self, ctx: RunContext):
+        if self.protocol(ctx) == "generate":
+            cot, n = bool(ctx.args.cot), self._tokens(ctx.args)
+            return lambda item: G.process(ctx.client, item, cot, n)
+        if self.kind(ctx) == "masked":
+            return lambda item: process_masked(ctx.client, item)
+        return lambda item: process(ctx.client, item)
+
+    def summarise(self, records, items, ctx: RunContext) -> dict:
+        s = summary(records, ctx.model, T.types_of(items, ctx.args.data / "implicature"))
+        s["protocol"] = self.protocol(ctx)
+        s["cot"] = bool(getattr(ctx.args, "cot", False))
+        s["model_kind"] = self.kind(ctx)
+        if s["protocol"] == "generate":
+            s.update(template_file=G.TEMPLATE_FILE, max_new_tokens=self._tokens(ctx.args), read_rule=G.READ_RULE)
+        return s
+
+    def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
+        write_reports(ctx.out, records, summary)
+
+    def headline(self, summary: dict) -> str:
+        return "; ".join(f"k={k}: {R.pct(v['mean'])}% ± {R.pct(v['std'])} (std over templates)"
+                         for k, v in summary["by_k"].items())

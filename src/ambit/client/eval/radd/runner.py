@@ -1,0 +1,312 @@
+"""The ``radd`` suite: RADD instances answered by one of three solvers, one record per item.
+
+  prolog     the regularity reasoning of ``logic.radd`` (identical prompts verified once);
+  responses  the models' recorded replies in the benchmark files (``results.choice``, or the
+             raw ``responses`` parsed as the paper did when ``results`` is absent);
+  model      this server's model: ``--protocol generate`` (a greedy chat reply, parsed like the
+             recorded ones; two turns for ``--style step_by_step5``) or ``score`` ("Option 1"
+             vs "Option 2" by likelihood); see ``client.eval.radd_model``.
+
+All three run through the common runner and store, so each resumes from ``results.jsonl``.
+Only ``model`` needs a server. ``--limit-per-pair N`` draws N instances per property pair
+(seeded by ``--seed``); ``ambit eval all`` runs the suite twice with it: ``radd`` (prolog,
+``10 × N`` per pair) and ``radd-model`` (N per pair), N defaulting to ``--limit``.
+
+Instances come from ``--source``: ``benchmark`` (the paper's files under ``--data``),
+``generated`` (built by ``generators.radd`` from its bundled demo facts, so the suite runs in a
+bare clone; only ``prolog`` and ``model`` can answer them) or ``auto`` (the default: the
+benchmark when its files are under ``--data``, else generated, and the summary says which).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ambit.client.eval.radd import metrics as M
+from ambit.client.eval.radd import suite as radd
+from ambit.client.eval.radd import model as RM
+from ambit.client.eval.radd import parse as RP
+from ambit.client.eval import report as R
+from ambit._paths import PACKAGE, shown
+from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, option
+
+SOLVERS = ("prolog", "responses", "model")
+SOURCES = ("auto", "benchmark", "generated")
+DEMO_FACTS = PACKAGE / "generators" / "radd" / "data" / "demo_facts.json"
+ORIGIN = "github.com/sfschouten/exploiting-ambiguity (benchmark/<model>/<pair>_results_direct.jsonl)"
+# in `ambit eval all` the prolog solver takes this many instances per unit of --limit
+ALL_PROLOG_LIMIT_FACTOR = 10
+
+
+class RaddSuite(Suite):
+    """RADD with the solver of ``--solver``, or with a fixed one (the entries of ``all``)."""
+
+    name = "radd"
+
+    def __init__(self, solver: str | None = None):
+        if solver is not None and solver not in SOLVERS:
+            raise ValueError(f"unknown RADD solver {solver!r} (known: {', '.join(SOLVERS)})")
+        self.fixed_solver = solver
+
+    def solver(self, args: argparse.Namespace) -> str:
+        return self.fixed_solver or args.solver
+
+    def desc(self, ctx: RunContext) -> str:
+        return self.desc_for(ctx.args)
+
+    def options(self) -> Sequence[Option]:
+        opts = [option("--data", nargs="+", type=Path, default=DEFAULT_DATA,
+                       help="RADD JSONL files, or folders searched for *_results_*.jsonl "
+                            "(a data root holding radd/benchmark works too)")]
+        if self.fixed_solver is None:
+            opts.append(option("--solver", choices=SOLVERS, default="prolog",
+                               help="prolog: regularity reasoning; responses: the benchmark's recorded "
+                                    "replies; model: this server's model (see --protocol)"))
+        opts += [option("--limit-per-pair", type=int,
+                        help="draw this many instances per property pair (seeded by --seed)")]
+        if self.fixed_solver in (None, "model"):
+            opts += [
+                option("--protocol", choices=RM.PROTOCOLS, default="auto",
+                       help="model solver: generate (a greedy chat reply parsed like the recorded ones), score "
+                            "(likelihood of 'Option 1' vs 'Option 2'); auto (default): generate for models "
+                            "with a chat template, else score"),
+                option("--style", nargs="+", choices=RM.STYLES, default=["direct"],
+                       help="model solver, generate protocol: prompt styles to run (each reported apart)"),
+                option("--max-new-tokens", type=int, default=RM.DEFAULT_MAX_NEW_TOKENS,
+                       help="budget of the first reply (the chain of thought in step_by_step5)"),
+                option("--answer-tokens", type=int, default=RM.DEFAULT_ANSWER_TOKENS,
+                       help="budget of the step_by_step5 follow-up reply that names the option"),
+            ]
+        if self.fixed_solver in (None, "model", "responses"):
+            opts.append(option("--answer-parser", choices=RP.PARSERS, default=RP.DEFAULT,
+                               help="how a reply's answer is read: paper (default; the released regexes, which "
+                                    "reproduce Tables 3 and 4) or strict (the last explicit 'Option N' / 'FINAL "
+                                    "ANSWER: N'; both, none, or not 1 or 2 is neither); the summary reports both"))
+        opts.append(option("--source", choices=SOURCES, default="auto",
+                           help="benchmark: the paper's files under --data; generated: instances built "
+                                "from generators/radd/data/demo_facts.json; auto (default): the benchmark "
+                                "when found, else generated"))
+        return opts
+
+    def source(self, args: argparse.Namespace) -> str:
+        """``benchmark`` or ``generated``: ``auto`` resolved by whether the benchmark is there."""
+        chosen = getattr(args, "source", "auto")
+        if chosen != "auto":
+            return chosen
+        return "benchmark" if _benchmark_files(args) else "generated"
+
+    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
+        source = getattr(args, "source", "auto")
+        if source == "generated" and self.solver(args) == "responses":
+            raise ValueError("radd --solver responses needs the benchmark's recorded replies: "
+                             "use --source benchmark")
+        if source == "benchmark" and not _benchmark_files(args):
+            files = tuple(_data_paths(args))
+            return MissingData(self.desc_for(args), files, "the RADD benchmark (Schouten et al., 2023)",
+                               ORIGIN, "radd/benchmark/")
+        if source == "auto" and self.solver(args) == "responses" and not _benchmark_files(args):
+            return MissingData(self.desc_for(args), tuple(_data_paths(args)),
+                               "the RADD benchmark's recorded replies", ORIGIN, "radd/benchmark/")
+        return None
+
+    def desc_for(self, args: argparse.Namespace) -> str:
+        return f"radd-{self.solver(args)}"
+
+    def needs_server(self, args: argparse.Namespace) -> bool:
+        return self.solver(args) == "model"
+
+    def answer_parser(self, args: argparse.Namespace) -> str:
+        return getattr(args, "answer_parser", None) or RP.DEFAULT
+
+    def run_key(self, ctx: RunContext) -> dict:
+        """The arguments of the run (``answer_parser`` only when not the default, so runs made
+        before the option resume)."""
+        key = self._run_key(ctx)
+        if self.answer_parser(ctx.args) != RP.DEFAULT and self.solver(ctx.args) != "prolog":
+            key["answer_parser"] = self.answer_parser(ctx.args)
+        return key
+
+    def _run_key(self, ctx: RunContext) -> dict:
+        solver, source = self.solver(ctx.args), self.source(ctx.args)
+        data = [str(p) for p in _data_paths(ctx.args)] if source == "benchmark" else [str(DEMO_FACTS)]
+        per_pair = self._per_pair(ctx.args)
+        drawn = {"limit_per_pair": per_pair, "seed": ctx.args.seed} if per_pair else {}
+        if solver == "model":
+            protocol = self.protocol(ctx)
+            key = {"suite": "radd", "solver": solver, "model": ctx.model, "limit": ctx.args.limit,
+                   "data": data, "protocol": protocol, **drawn}
+            if protocol == "score":
+                return {**key, "cue": RM.ANSWER_CUE}
+            plain = {"prompt_format": RM.PLAIN_TEXT} if ctx.args.radd_plain_text else {}
+            return {**key, "styles": ctx.args.style, "max_new_tokens": ctx.args.max_new_tokens,
+                    "answer_tokens": ctx.args.answer_tokens, **plain}
+        return {"suite": "radd", "solver": solver, "limit": self._limit(ctx.args), "data": data, **drawn}
+
+    def protocol(self, ctx: RunContext) -> str:
+        """The model solver's protocol, ``auto`` resolved once per run by asking the server."""
+        chosen = getattr(ctx.args, "protocol", "auto")
+        if chosen == "auto":
+            chosen = ctx.args.protocol = RM.resolve_protocol(ctx.client, chosen)
+        if chosen == "score" and set(self._styles(ctx.args)) != {"direct"}:
+            raise ValueError("radd --protocol score compares 'Option 1' and 'Option 2' after the direct prompt; "
+                             "--style step_by_step5 needs --protocol generate")
+        if chosen == "generate" and getattr(ctx.args, "radd_plain_text", None) is None:
+            ctx.args.radd_plain_text = not RM.has_chat_template(ctx.client)
+            if ctx.args.radd_plain_text:
+                print(f"{self.desc(ctx)}: the model has no chat template, so --protocol generate sends each "
+                      f"dialogue as {RM.PLAIN_TEXT}", file=sys.stderr, flush=True)
+        return chosen
+
+    def _styles(self, args: argparse.Namespace) -> list[str]:
+        return list(getattr(args, "style", None) or ["direct"])
+
+    def _per_pair(self, args: argparse.Namespace) -> int | None:
+        """``--limit-per-pair``; in ``ambit eval all`` it defaults to ``--limit``, and the cheap
+        prolog solver takes ``10 ×`` as many."""
+        n = getattr(args, "limit_per_pair", None)
+        if getattr(args, "suite", None) == "all":
+            n = n or args.limit
+            if n is not None and self.solver(args) == "prolog":
+                return n * ALL_PROLOG_LIMIT_FACTOR
+        return n
+
+    def _limit(self, args: argparse.Namespace) -> int | None:
+        """Without ``--limit-per-pair``, the prolog and responses solvers take the first N overall."""
+        return None if self._per_pair(args) else args.limit
+
+    def items(self, ctx: RunContext) -> list[dict]:
+        solver, source = self.solver(ctx.args), self.source(ctx.args)
+        if source == "benchmark":
+            rows = radd.load_rows(radd.data_files(_data_paths(ctx.args)))
+        else:
+            if getattr(ctx.args, "source", "auto") == "auto":
+                print(f"{self.desc(ctx)}: no RADD benchmark under {', '.join(map(str, _data_paths(ctx.args)))} "
+                      f"(from {ORIGIN}); using instances generated from {shown(DEMO_FACTS)}",
+                      file=sys.stderr)
+            rows = generated_rows(DEMO_FACTS, ctx.args.seed)
+        per_pair = self._per_pair(ctx.args)
+        if solver == "model":
+            rows = RM.draw_per_pair(rows, per_pair, ctx.args.seed) if per_pair else RM.select_rows(rows, ctx.args.limit)
+            if self.protocol(ctx) == "score":
+                return [{"id": RM.item_id(r), "row": r, "style": "direct"} for r in rows]
+            return [{"id": RM.item_id(r, st), "row": r, "style": st} for st in self._styles(ctx.args) for r in rows]
+        if per_pair:
+            rows = RM.draw_per_pair(rows, per_pair, ctx.args.seed) if solver == "prolog" else [
+                r for m in sorted({r.model for r in rows})
+                for r in RM.draw_per_pair([r for r in rows if r.model == m], per_pair, ctx.args.seed)]
+        elif solver == "prolog":
+            rows = radd.unique_instances(rows)
+        return [{"id": r.source, "row": r} for r in rows[: self._limit(ctx.args)]]
+
+    def processor(self, ctx: RunContext) -> Callable[[dict], dict]:
+        solver = self.solver(ctx.args)
+        if solver == "prolog":
+            return _prolog_record
+        parser = self.answer_parser(ctx.args)
+        if solver == "responses":
+            def responses_record(item: dict) -> dict:
+                row, style = item["row"], item["row"].instance.prompt_style
+                got = {"paper": radd.recorded_choice(row.raw, style),
+                       "strict": RP.strict_choice(style, radd.recorded_replies(row.raw))}
+                return radd.record(row, got[parser], choice_paper=got["paper"], choice_strict=got["strict"],
+                                   answer_parser=parser)
+            return responses_record
+        if self.protocol(ctx) == "score":
+            choose = RM.model_chooser(ctx.client)
+
+            def score_record(item: dict) -> dict:
+                got = choose(item["row"].raw["messages"][0])
+                return {**radd.record(item["row"], got["choice"], logprobs=got["logprobs"], protocol="score"),
+                        "model": ctx.model, "style": "direct"}
+            return score_record
+        talk = RM.dialogue_chooser(ctx.client, ctx.args.max_new_tokens, ctx.args.answer_tokens)
+
+        def generate_record(item: dict) -> dict:
+            got = talk(RM.user_turns(item["row"], item["style"]), item["style"])
+            paper, strict = got.pop("choice"), got.pop("choice_strict")
+            choice = strict if parser == "strict" else paper
+            return {**radd.record(item["row"], choice, protocol="generate", choice_paper=paper,
+                                  choice_strict=strict, answer_parser=parser, **got),
+                    "model": ctx.model, "style": item["style"]}
+        return generate_record
+
+    def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
+        order = {it["id"]: i for i, it in enumerate(items)}
+        records = sorted(records, key=lambda r: order[r["id"]])  # the data's own order
+        solver = self.solver(ctx.args)
+        s = radd.summarise(records, solver)
+        s["source"] = self.source(ctx.args)
+        if self._per_pair(ctx.args):
+            s["limit_per_pair"] = self._per_pair(ctx.args)
+        if solver == "model":
+            s.pop("by_model", None)
+            s["model"] = ctx.model
+            s["protocol"] = self.protocol(ctx)
+            s["option1_rate"] = sum(r["choice"] == 1 for r in records) / len(records) if records else None
+            s["truncated"] = sum("length" in r.get("finish", ()) for r in records)
+            if s["protocol"] == "generate":
+                s["prompt_format"] = RM.prompt_format(records)
+        return s
+
+    def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:
+        R.write_json(ctx.out / "summary.json", summary)
+        source = (f"\nInstances: generated from `{shown(DEMO_FACTS)}` (`--source generated`), "
+                  "not the paper's benchmark.\n" if summary.get("source") == "generated" else "")
+        if summary["solver"] != "model":
+            R.write_text(ctx.out / "summary.md", radd.markdown(summary) + source)
+            acc = "n/a" if summary.get("accuracy") is None else f"{100 * summary['accuracy']:.1f}%"
+            print(f"radd {summary['solver']}: n={summary['n']} accuracy={acc} -> {ctx.out}")
+            return
+        replies = (f" {summary['truncated']} item(s) had a reply cut by its token budget "
+                   f"(--max-new-tokens / --answer-tokens). Prompts sent as {summary.get('prompt_format')}."
+                   if summary["protocol"] == "generate" else "")
+        R.write_text(ctx.out / "summary.md", radd.markdown(summary)
+                     + f"\nOption 1 chosen for {R.pct(summary['option1_rate'])}% of items (a position-bias check)."
+                     + replies + "\n" + source)
+        for i, (style, blocks) in enumerate(summary["by_style"].items()):  # the first keeps the old name
+            block = {**blocks[summary["model"]], "solver": "model", "protocol": f"{summary['protocol']}, {style}",
+                     "model": summary["model"]}
+            RM.plot(block, ctx.out / ("accuracy_by_pair.png" if i == 0 else f"accuracy_by_pair_{style}.png"),
+                    dict(Counter(r["pair"] for r in records if r["style"] == style)))
+
+    def headline(self, summary: dict) -> str:
+        if "by_style" not in summary:
+            return ""
+        generated = ", generated instances" if summary.get("source") == "generated" else ""
+        cells = [f"{style} {name}: {R.pct(b['accuracy'])}% (n={b['n']})"
+                 for style, blocks in summary["by_style"].items() for name, b in blocks.items()]
+        return "accuracy " + "; ".join(cells) + generated
+
+
+def _prolog_record(item: dict) -> dict:
+    from ambit.logic.radd import verify
+    v = verify(item["row"].instance)
+    both = M.BOTH if v.status == "both" else None  # the premises leave both readings open
+    return radd.record(item["row"], v.answer_option, both, status=v.status, verdict=v.to_dict())
+
+
+def _data_paths(args: argparse.Namespace) -> list[Path]:
+    """``--data``: one root (the common option of ``all``) or the RADD suite's list of paths."""
+    data = args.data
+    return [Path(d) for d in data] if isinstance(data, (list, tuple)) else [Path(data)]
+
+
+def _benchmark_files(args: argparse.Namespace) -> list[Path]:
+    """The benchmark files under ``--data``, or [] when there are none."""
+    try:
+        return radd.data_files(_data_paths(args))
+    except FileNotFoundError:
+        return []
+
+
+def generated_rows(facts: Path, seed: int) -> list[radd.Row]:
+    """Instances built by ``generators.radd`` from ``facts``, as rows of the benchmark's layout
+    (the ``model`` column reads ``generated``; ``source`` is ``<facts file>:<n>``)."""
+    from ambit.generators.radd.generate import generate, load_facts, to_row
+    instances = [inst for i, fs in enumerate(load_facts(facts)) for inst in generate(fs, seed=seed + i)]
+    return [radd.Row(inst, to_row(inst), "generated", f"{facts.name}:{n}")
+            for n, inst in enumerate(instances, 1)]

@@ -1,0 +1,24 @@
+"""The `ambit logic equiv|entails` commands: one command surface, and the dialect decides who
+answers. AmP's dialects (`fol`, `lisp`) under `equiv` go to AmP's procedure and keep its JSONL
+shape (`equiv.py`); everything else, and every `entails`, to the full first-order command
+(`prove.py`). Both share `common.py`; neither imports the other."""
+
+from __future__ import annotations
+
+from typing import IO
+
+from ambit.logic.cli.common import dialect_of, is_amp
+
+DEFAULT_DIALECT = {"equiv": "fol", "entails": "folio"}
+
+
+def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """argv[0] is the subcommand, `equiv` or `entails`."""
+    cmd = argv[0]
+    if cmd == "equiv" and is_amp(dialect_of(argv[1:], DEFAULT_DIALECT[cmd])):
+        from ambit.logic.cli.equiv import main as amp_main
+
+        return amp_main(argv, stdin, stdout)
+    from ambit.logic.cli.prove import main as full_main
+
+    return full_main(argv, stdin, stdout)

@@ -1,0 +1,142 @@
+"""`ambit logic equiv` in AmP's formats: equivalence of two LFs, or of many pairs as JSON lines.
+
+    ambit logic equiv "exists x . man(x)" "exists y . man(y)" [--from fol|lisp]   (--format: the same)
+    ambit logic equiv --jsonl < pairs.jsonl     # {"a": ..., "b": ..., "format"?: ...} per line
+
+The command line is the one of every `ambit logic equiv` (cli_common.add_dialect_options); a
+full first-order dialect (`--from folio|nltk|tptp`) is answered by fol_cli.py.
+
+With --jsonl every input line gets one output line, in order; a line that cannot be read gets
+{"error": ...} and the run goes on, ending with exit status 2. Pairs are checked in batches
+(one Prolog round trip per batch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from typing import IO
+
+from ambit.logic.engine.equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT
+from ambit.logic.cli import jsonl
+from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, explain, is_amp, positive_chars,
+                         positive_inferences, positive_seconds, too_long)
+from ambit.logic.syntax.dialect import ArityError, ProblemError, read_pair, record
+from ambit.logic.errors import LFParseError
+from ambit.logic.syntax.parse import FORMATS
+from ambit.logic.runtime.worker import PrologError
+
+BATCH = 256
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ambit logic equiv", description="Logical equivalence of two LFs.")
+    p.add_argument("a", nargs="?", help="first LF")
+    p.add_argument("b", nargs="?", help="second LF")
+    add_dialect_options(p, "fol")
+    p.add_argument("--jsonl", action="store_true", help="read {a, b, format?} JSON lines on stdin")
+    p.add_argument("--prover", choices=("prolog", "portfolio"), default="prolog",
+                   help="prolog (default in AmP's formats): AmP's procedure, then ambit's engine; "
+                        "portfolio: E and Z3 beside it (logic/provers/portfolio.py)")
+    p.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
+                   help=f"seconds per pair, kept by Prolog (default {DEFAULT_TIME_LIMIT})")
+    p.add_argument("--inferences", type=positive_inferences, default=DEFAULT_INFERENCES,
+                   help=f"inference budget per stage (default {DEFAULT_INFERENCES:,})")
+    p.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
+                   help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
+    p.add_argument("--max-domain", type=int, default=None, help="largest model searched (default: the engine's)")
+    p.add_argument("--workers", type=jsonl.positive_int, default=1,
+                   help="with --jsonl: Prolog processes checking batches side by side (default 1)")
+    return p
+
+
+def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Entry point; argv[0] is the subcommand name `equiv`."""
+    rest = argv[1:] if argv and argv[0] == "equiv" else argv
+    if not is_amp(dialect_of(rest, "fol")):
+        raise SystemExit(f"ambit logic equiv: {dialect_of(rest, 'fol')} is a full first-order dialect: "
+                         "use ambit.logic.cli.main")
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    args = _parser().parse_args(rest)
+    budget = {"time_limit": args.time_limit, "inferences": args.inferences, "prover": args.prover}
+    if args.max_domain is not None:
+        budget["max_domain"] = args.max_domain
+    if args.jsonl:
+        return _jsonl(stdin, stdout, args.fmt, budget, args.workers, args.max_chars, args.free_variables)
+    if args.a is None or args.b is None:
+        _parser().print_usage(sys.stderr)
+        print("error: give two LFs, or --jsonl", file=sys.stderr)
+        return 2
+    for name, text in (("A", args.a), ("B", args.b)):
+        if msg := too_long(text, args.max_chars):
+            print(f"error: {name}: {msg}", file=sys.stderr)
+            return 2
+    try:
+        a, b, reading = read_pair(args.a, args.b, args.fmt, args.free_variables)
+    except ProblemError as e:
+        if isinstance(e.cause, LFParseError):
+            text = args.a if e.field == "a" else args.b
+            print(f"error: {e.field.upper()}: {explain(e.cause, text, args.fmt, '--format')}", file=sys.stderr)
+        else:
+            print(f"error: {e.cause}", file=sys.stderr)
+        return 2
+    v = record(_check([(a, b)], args.fmt, budget)[0], reading)
+    print(v.verdict, file=stdout)
+    print(json.dumps(v.to_dict(), indent=2, ensure_ascii=False), file=stdout)
+    return 0
+
+
+def _check(pairs: list, fmt: str, budget: dict) -> list:
+    """Verdicts for read pairs: AmP's procedure first (logic.provers.portfolio, `prover` as asked)."""
+    from ambit.logic.provers import portfolio
+
+    return portfolio.equivalent_batch(pairs, fmt, **budget)
+
+
+def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
+            free_variables: str | None = None) -> list[tuple[str, bool]]:
+    """One batch of JSON lines: (output line, ok) per line, in order."""
+    out: list[tuple[str, bool] | None] = [None] * len(lines)
+    todo: list[tuple[int, object, object, object]] = []  # (line index, a AST, b AST, reading)
+    for n, line in enumerate(lines):
+        fmt = default_fmt
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
+                raise ValueError('expected an object {"a": LF, "b": LF, "format"?: "fol"|"lisp"}')
+            fmt = row.get("format", default_fmt)
+            if fmt not in FORMATS:
+                raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+            for k in ("a", "b"):
+                if msg := too_long(row[k], max_chars):
+                    raise ValueError(f"field {k!r}: {msg}")
+            todo.append((n, *read_pair(row["a"], row["b"], fmt, free_variables)))
+        except ProblemError as e:
+            if isinstance(e.cause, LFParseError):
+                out[n] = (json.dumps({"error": explain(e.cause, e.cause.text, fmt, "--format"),
+                                      "details": {**e.cause.to_dict(), "field": e.field}}), False)
+            elif isinstance(e.cause, ArityError):
+                out[n] = (json.dumps({"error": str(e.cause), "details": e.cause.to_dict()}), False)
+            else:
+                out[n] = (json.dumps({"error": str(e)}), False)
+        except ValueError as e:  # json.JSONDecodeError is a ValueError
+            out[n] = (json.dumps({"error": str(e)}), False)
+    if todo:
+        try:
+            verdicts = [(record(v, r).to_dict(), True)
+                        for v, (_, _, _, r) in zip(_check([(a, b) for _, a, b, _ in todo], default_fmt, budget), todo)]
+        except PrologError as e:
+            verdicts = [({"error": str(e)}, False)] * len(todo)
+        for (n, _, _, _), (v, ok) in zip(todo, verdicts):
+            out[n] = (json.dumps(v), ok)
+    return out  # type: ignore[return-value]
+
+
+def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict, workers: int = 1,
+           max_chars: int = DEFAULT_MAX_CHARS, free_variables: str | None = None) -> int:
+    answer = functools.partial(_answer, default_fmt, budget, max_chars, free_variables=free_variables)
+    # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
+    return jsonl.run(stdin, stdout, answer, BATCH if workers == 1 else BATCH // 4, workers)

@@ -1,0 +1,286 @@
+"""`ambit logic equiv|entails --from DIALECT ...`: first-order checks in every dialect (`equiv` in
+AmP's `fol`/`lisp` goes on to equivalence_cli.py, which keeps AmP's JSONL shape).
+
+    ambit logic equiv A B --from folio
+    ambit logic equiv --from folio --jsonl          # {"a": ..., "b": ...} per line
+    ambit logic entails --from folio --premises FILE --conclusion TEXT
+    ambit logic entails --from tptp PROBLEM.p       # roles read: axioms, hypotheses, one conjecture
+    ambit logic entails --from folio --jsonl        # {"premises": [...], "conclusion": ...}
+    ambit logic entails --from tptp --prover prolog ...   # ambit's prover alone (default: the portfolio
+                                                              # of logic/provers/portfolio.py when E is installed)
+
+Budgets: --time-limit (seconds per item, kept by Prolog), --inferences (per stage),
+--max-domain (largest model searched); an item over budget is UNKNOWN with its reason
+(logic/engine/verdict.py). --max-chars bounds each formula's length. A TPTP problem file (given alone,
+or as --premises) is read with its roles (logic/syntax/tptp_problem.py); `include` only with --tptp-root.
+
+--from DIALECT (alias --format): fol, lisp, folio, nltk, tptp. --free-variables universal|constant|error:
+how a name no quantifier binds is read (default universal in folio, nltk, tptp; error in fol, lisp);
+each answer records it (`reading`: a decision's field, a verdict's witness). One predicate or
+function used with two arities in one story or pair is an error naming both uses. A premise of
+--premises FILE that does not read is named by file, line and character; an empty (or blank)
+premises file is an error (a story with no premises: `{"premises": [], ...}` through --jsonl).
+
+JSONL: exactly one output line per input line, in order: the verdict with its evidence, or
+{"error": {"message", "field", "index", "pos", "expected"}} for a line that cannot be read;
+the run goes on and the exit status is 2 when some line failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from typing import IO, Any
+
+from pathlib import Path
+
+from ambit.logic.engine import prove as fol
+from ambit.logic.cli import jsonl
+from ambit.logic.provers import portfolio
+from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, positive_chars,
+                         positive_inferences, positive_seconds, too_long)
+from ambit.logic.syntax.dialect import ArityError, ProblemError, Reading, read_pair, read_story, record
+from ambit.logic.errors import LFParseError
+from ambit.logic.syntax.tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, TPTPProblemError,
+                           read_problem_file, read_text_file, statements)
+
+BATCH = 64
+DEFAULT_DIALECT = {"equiv": "fol", "entails": "folio"}  # `equiv` alone reads AmP's FOL (cli/__init__.py dispatches)
+
+
+def _parser(cmd: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=f"ambit logic {cmd}")
+    add_dialect_options(p, DEFAULT_DIALECT[cmd])
+    p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
+    p.add_argument("--time-limit", type=positive_seconds, default=fol.DEFAULT_TIME_LIMIT,
+                   help=f"seconds per item, kept by Prolog (default {fol.DEFAULT_TIME_LIMIT})")
+    p.add_argument("--inferences", type=positive_inferences, default=fol.DEFAULT_INFERENCES,
+                   help=f"inference budget per stage (default {fol.DEFAULT_INFERENCES:,})")
+    p.add_argument("--max-domain", type=int, default=fol.DEFAULT_MAX_DOMAIN, help="largest model searched")
+    p.add_argument("--prover", choices=portfolio.PROVERS, default=None,
+                   help="prolog: ambit's prover alone; portfolio: with E and Z3 beside it "
+                        "(default: portfolio when eprover is installed, else prolog)")
+    p.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
+                   help=f"longest formula read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
+    p.add_argument("--tptp-root", type=Path, default=None,
+                   help="folder that TPTP include('...') statements are read from (refused without it)")
+    p.add_argument("--tptp-max-includes", type=jsonl.positive_int, default=MAX_INCLUDES,
+                   help=f"include statements followed in one problem, repeats counted (default {MAX_INCLUDES})")
+    p.add_argument("--tptp-max-bytes", type=jsonl.positive_int, default=MAX_BYTES,
+                   help=f"bytes of a problem file and its includes, repeats counted (default {MAX_BYTES:,})")
+    p.add_argument("--workers", type=jsonl.positive_int, default=1,
+                   help="with --jsonl: Prolog processes checking batches side by side (default 1)")
+    if cmd == "equiv":
+        p.add_argument("a", nargs="?")
+        p.add_argument("b", nargs="?")
+    else:
+        p.add_argument("problem", nargs="?", help="with --from tptp: a TPTP problem file (axioms and a conjecture)")
+        p.add_argument("--premises", help="file with one premise per line (with --from tptp: a TPTP file, roles read)")
+        p.add_argument("--conclusion")
+    return p
+
+
+def _error(e: Exception, field: str, index: int | None) -> dict:
+    if isinstance(e, LFParseError):
+        return {"error": {"message": str(e.reason), "field": field, "index": index, "pos": e.pos,
+                          "expected": list(e.expected)}}
+    if isinstance(e, ArityError):  # the second use's place; `uses` names both
+        return {"error": {"message": str(e), "field": field, "index": index, "pos": e.second[2], "expected": [],
+                          "kind": "mixed_arity", "uses": e.to_dict()["uses"]}}
+    return {"error": {"message": str(e), "field": field, "index": index, "pos": None, "expected": []}}
+
+
+def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None, roles: tuple[str, ...]):
+    """One formula of a JSON line: a string within `max_chars`; in TPTP an annotated
+    `fof(name, role, ...)` must have one of `roles` (a conjecture is no premise)."""
+    if not isinstance(text, str):
+        raise _Bad(f"{'a premise' if field == 'premises' else f'field {field!r}'} must be a formula string",
+                   field, index)
+    if msg := too_long(text, max_chars):
+        raise _Bad(msg, field, index)
+    if fmt == "tptp" and text.lstrip().startswith("fof"):
+        try:
+            sts = statements(text)
+        except TPTPProblemError as e:
+            raise _Bad(e, field, index) from None
+        if len(sts) == 1 and sts[0].role not in roles:
+            given = "a premise" if field == "premises" else field
+            raise _Bad(f"fof({sts[0].name}, {sts[0].role}, ...) given as {given}: expected the role "
+                       f"{' or '.join(roles)}", field, index)
+    return text
+
+
+_ANY_ROLE = (*PREMISE_ROLES, CONCLUSION_ROLE)
+
+
+def _read_equiv(row: Any, fmt: str, max_chars: int, free_variables: str | None = None) -> tuple[tuple, Reading]:
+    if not isinstance(row, dict):
+        raise _Bad("expected an object {\"a\": ..., \"b\": ...}", "", None)
+    a, b = (_formula(row.get(k), fmt, max_chars, k, None, _ANY_ROLE) for k in ("a", "b"))
+    try:
+        fa, fb, reading = read_pair(a, b, fmt, free_variables)
+    except ProblemError as e:
+        raise _Bad(e.cause, e.field, e.index) from None
+    return (fa, fb), reading
+
+
+def _read_story(row: Any, fmt: str, max_chars: int, free_variables: str | None = None) -> tuple[tuple, Reading]:
+    if not isinstance(row, dict) or not isinstance(row.get("premises"), list):
+        raise _Bad("expected an object {\"premises\": [...], \"conclusion\": ...}", "premises", None)
+    ps = [_formula(p, fmt, max_chars, "premises", i, PREMISE_ROLES) for i, p in enumerate(row["premises"])]
+    c = _formula(row.get("conclusion"), fmt, max_chars, "conclusion", None, (CONCLUSION_ROLE,))
+    try:
+        fps, fc, reading = read_story(ps, c, fmt, free_variables)
+    except ProblemError as e:
+        raise _Bad(e.cause, e.field, e.index) from None
+    return (fps, fc), reading
+
+
+class _Bad(Exception):
+    def __init__(self, err: Any, field: str, index: int | None) -> None:
+        super().__init__(str(err))
+        self.err = err if isinstance(err, Exception) else ValueError(err)
+        self.field, self.index = field, index
+
+
+def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
+            free_variables: str | None = None) -> list[tuple[str, bool]]:
+    """One batch of JSON lines: (output line, ok) per line, in order. A line that cannot be
+    read gets its error; when the checks themselves fail, every readable line gets that error."""
+    out: list[tuple[str, bool] | None] = [None] * len(lines)
+    todo: list[tuple[int, tuple]] = []
+    readings: list[Reading] = []
+    read = _read_equiv if cmd == "equiv" else _read_story
+    for n, line in enumerate(lines):
+        try:
+            item, reading = read(json.loads(line), fmt, max_chars, free_variables)
+            todo.append((n, item))
+            readings.append(reading)
+        except _Bad as e:
+            out[n] = (json.dumps(_error(e.err, e.field, e.index), ensure_ascii=False), False)
+        except ValueError as e:  # not JSON
+            out[n] = (json.dumps(_error(e, "", None), ensure_ascii=False), False)
+    if todo:
+        items = [x for _, x in todo]
+        try:
+            if cmd == "equiv":
+                results = portfolio.equivalent_batch(items, fmt, **budget)
+            else:
+                results = portfolio.decide_batch(items, fmt, **budget)
+            answers = [(record(x, r).to_dict(), True) for x, r in zip(results, readings)]
+        except Exception as e:  # noqa: BLE001 - reported on each line, the run goes on
+            answers = [(_error(e, "", None), False)] * len(todo)
+        for (n, _), (a, ok) in zip(todo, answers):
+            out[n] = (json.dumps(a, ensure_ascii=False), ok)
+    return out  # type: ignore[return-value]
+
+
+def _budget(args: argparse.Namespace) -> dict:
+    return {"inferences": args.inferences, "max_domain": args.max_domain, "time_limit": args.time_limit,
+            "prover": args.prover}
+
+
+def _jsonl(cmd: str, args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    answer = functools.partial(_answer, cmd, args.fmt, _budget(args), args.max_chars,
+                               free_variables=args.free_variables)
+    # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
+    return jsonl.run(stdin, stdout, answer, BATCH if args.workers == 1 else BATCH // 4, args.workers)
+
+
+class _Usage(Exception):
+    """A command line that cannot be run as given: the message says what to give instead."""
+
+
+def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None, Reading]:
+    """Premises, conclusion, (TPTP problems) the premises' names, and how they were read, from
+    the command line. A premise that does not read is named by file and line (and character)."""
+    if args.problem is not None and args.premises is not None:
+        raise _Usage("give a problem file or --premises FILE, not both")
+    path = args.problem or args.premises
+    if args.problem is not None and args.fmt != "tptp":
+        raise _Usage("a problem file alone is read in TPTP only (--from tptp); in "
+                     f"{args.fmt} give --premises FILE --conclusion TEXT")
+    if path is None:
+        raise _Usage("give --premises FILE and --conclusion TEXT (or, with --from tptp, a problem file), or --jsonl")
+    if args.fmt == "tptp":
+        limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes)
+        problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables)
+        if problem.conclusion is not None and args.conclusion is not None:
+            raise _Usage(f"{path} has a conjecture ({problem.conclusion[0]}) and --conclusion gives another: "
+                         "a problem has one conjecture")
+        if problem.conclusion is None and args.conclusion is None:
+            raise _Usage(f"{path} has no conjecture: add fof(name, conjecture, ...) or give --conclusion TEXT")
+        conclusion = problem.conclusion[1] if problem.conclusion else _checked_text(args.conclusion, args)
+        names = [n for n, _ in problem.premises]
+        premises, conclusion, reading = _read(path, [f for _, f in problem.premises], conclusion, args,
+                                              [f"{path}: {n}" for n in names], None)
+        return premises, conclusion, names, reading
+    if args.conclusion is None:
+        raise _Usage("give --conclusion TEXT")
+    text = read_text_file(path)
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise _Usage(f"{path}: no premises (the file is empty or blank). A story needs at least one premise; "
+                     "to ask whether a conclusion holds with no premises, send {\"premises\": [], \"conclusion\": "
+                     "...} with --jsonl")
+    for n, line in lines:
+        if msg := too_long(line, args.max_chars):
+            raise _Usage(f"{path}:{n}: a formula of {msg}")
+    premises, conclusion, reading = _read(path, [t for _, t in lines], _checked_text(args.conclusion, args), args,
+                                          [f"{path}:{n}" for n, _ in lines], [n for n, _ in lines])
+    return premises, conclusion, None, reading
+
+
+def _read(path: str, premises: list, conclusion: Any, args: argparse.Namespace, labels: list[str],
+          lines: list[int] | None) -> tuple[list, Any, Reading]:
+    """`read_story` with its errors named by file and line (`lines`: each premise's line)."""
+    try:
+        return read_story(premises, conclusion, args.fmt, args.free_variables, labels)
+    except ProblemError as e:
+        if isinstance(e.cause, ArityError):
+            raise _Usage(str(e.cause)) from None
+        where = "--conclusion" if e.field == "conclusion" else (
+            f"{path}:{lines[e.index]}" if lines is not None else labels[e.index])
+        raise _Usage(f"{where}: {e.cause}") from None
+
+
+def _checked_text(text: str, args: argparse.Namespace) -> str:
+    if msg := too_long(text, args.max_chars):
+        raise _Usage(f"a formula of {msg}")
+    return text
+
+
+def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Entry point; argv[0] is the subcommand (`equiv` or `entails`)."""
+    cmd = argv[0]
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    args = _parser(cmd).parse_args(argv[1:])
+    if args.jsonl:
+        return _jsonl(cmd, args, stdin, stdout)
+    try:
+        if cmd == "equiv":
+            if args.a is None or args.b is None:
+                raise _Usage("give two formulas, or --jsonl")
+            a, b = _checked_text(args.a, args), _checked_text(args.b, args)
+            try:
+                fa, fb, reading = read_pair(a, b, args.fmt, args.free_variables)
+            except ProblemError as e:
+                cause = e.cause
+                raise _Usage(str(cause) if isinstance(cause, ArityError) else f"{e.field.upper()}: {cause}") from None
+            answer = record(portfolio.equivalent_batch([(fa, fb)], args.fmt, **_budget(args))[0], reading).to_dict()
+        else:
+            premises, conclusion, names, reading = _story(args)
+            answer = record(portfolio.decide(premises, conclusion, args.fmt, **_budget(args)), reading).to_dict()
+            if names is not None:
+                answer["premises_used_names"] = [names[i] for i in answer.get("premises_used", [])]
+    except (_Usage, LFParseError, TPTPProblemError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: cannot read {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    print(answer["verdict"], file=stdout)
+    print(json.dumps(answer, indent=2, ensure_ascii=False), file=stdout)
+    return 0

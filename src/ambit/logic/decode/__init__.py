@@ -1,0 +1,1 @@
+"""ambit.logic.decode."""

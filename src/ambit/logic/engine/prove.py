@@ -1,0 +1,356 @@
+"""Full first-order logic decisions: `decide` (story level), `entails` and `equivalent`.
+
+The work happens in SWI-Prolog (`prolog/fol.pl`): a connection-calculus prover for proofs and
+a finite model search for countermodels, both under an inference budget. Every model Prolog
+returns is checked here once more by `holds` (an evaluator written independently of the
+search) before it is reported; every proof was replayed in Prolog before it left.
+Verdicts are never guesses: when a budget runs out the answer is UNKNOWN and says which.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
+from ambit.logic.syntax.parse import parse
+from ambit.logic.engine import propositional as fol_prop
+from ambit.logic.runtime import pool as prolog_pool
+from ambit.logic.runtime.worker import PrologError, worker
+from ambit.logic.syntax.render import prolog_term
+from ambit.logic.engine.verdict import DECISIONS, Decision, Verdict, worst
+
+DEFAULT_INFERENCES = 2_000_000  # per stage and check (the full proof stage: PROOF_FACTOR times it)
+DEFAULT_MAX_DOMAIN = 8
+DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_limit/2 per item)
+CHUNK = 64  # items per Prolog round trip
+PROGRAM = "fol.pl"
+
+LF = str | Formula
+
+
+def formula(x: LF, fmt: str) -> Formula:
+    """The AST of a formula given as text in `fmt`, or as a closed AST."""
+    if isinstance(x, str):
+        return parse(x, fmt)
+    if free := free_vars(x):
+        raise ValueError(f"a formula must be closed; free variable(s): {', '.join(sorted(free))}")
+    return x
+
+
+def to_term(f: Formula) -> str:
+    """`f` as the Prolog term fol.pl reads: quantifiers numbered, `v(N)` for their variables,
+    names as quoted atoms."""
+    return prolog_term(f, "numbered", sep=",")
+
+
+# --------------------------------------------------------------------------- models
+
+
+def value(a: Term, model: dict, env: dict[str, str]) -> str:
+    """The element term `a` denotes in `model` under `env` (a function term: its table's entry)."""
+    t = type(a)
+    if t is Var:
+        return env[a.name]
+    if t is Const:
+        return model["constants"][a.name]
+    return model["functions"][a.name][tuple(value(b, model, env) for b in a.args)]
+
+
+def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
+    """Whether `f` is true in `model` ({"domain": [...], "constants": {name: element},
+    "functions": {name: {argument tuple: element}}, "atoms": set of (pred, elements...)}): the
+    truth definition, one case per connective."""
+    env = env or {}
+    t = type(f)
+    val = lambda a: value(a, model, env)  # noqa: E731
+    if t is Atom:
+        return (f.pred, *[val(a) for a in f.args]) in model["atoms"]
+    if t is Eq:
+        return val(f.left) == val(f.right)
+    if t is Not:
+        return not holds(f.body, model, env)
+    if t is And:
+        return all(holds(c, model, env) for c in f.children)
+    if t is Or:
+        return any(holds(c, model, env) for c in f.children)
+    if t is Implies:
+        return not holds(f.left, model, env) or holds(f.right, model, env)
+    if t is Iff:
+        return holds(f.left, model, env) == holds(f.right, model, env)
+    if t is Xor:
+        return holds(f.left, model, env) != holds(f.right, model, env)
+    if t is Quant:
+        test = all if f.kind == "forall" else any
+        return test(holds(f.body, model, {**env, f.var: d}) for d in model["domain"])
+    raise TypeError(f"not a formula: {f!r}")
+
+
+def _model(d: dict) -> dict:
+    """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
+    (none occur) are absent."""
+    el = lambda e: f"d{e}"  # noqa: E731
+    functions: dict[str, dict] = {}
+    for name, args, e in d.get("functions", []):
+        functions.setdefault(name, {})[tuple(el(x) for x in args)] = el(e)
+    return {
+        "domain": [el(e) for e in range(1, d["size"] + 1)],
+        "constants": {c: el(e) for c, e in d["constants"].items()},
+        "functions": functions,
+        "atoms": {(a[0], *[el(e) for e in a[1:]]) for a in d["atoms"]},
+    }
+
+
+def _checked(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:
+    """The model, after checking that every formula of `true` holds in it and none of `false`;
+    a model that fails the check is a bug in the search, raised, never reported."""
+    m = _model(d)
+    for f in true:
+        if not holds(f, m):
+            raise PrologError(f"model search returned a model that does not satisfy {f!r}")
+    for f in false:
+        if holds(f, m):
+            raise PrologError(f"model search returned a model that satisfies {f!r}")
+    out = {
+        "domain": m["domain"],
+        "constants": m["constants"],
+        "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"]),
+    }
+    if m["functions"]:  # each function's table: "f(d1, d2)": "d3"
+        out["functions"] = {f"{name}({', '.join(args)})": e for name, table in sorted(m["functions"].items())
+                            for args, e in sorted(table.items())}
+    return out
+
+
+def _used(proof: list[dict]) -> list[int]:
+    return sorted({s["from"] for s in proof if isinstance(s.get("from"), int)})
+
+
+# --------------------------------------------------------------------------- Prolog calls
+
+
+def _budget(inferences: int, max_domain: int, time_limit: float) -> str:
+    return f"budget({int(inferences)},{int(max_domain)},{float(time_limit):.6f})"
+
+
+def backstop(items: int, time_limit: float) -> float:
+    """Seconds after which a round trip of `items` items, each kept to `time_limit` by Prolog, is
+    stopped from outside: the promise made to callers, time limit + 10% + 0.1 s per item."""
+    return items * (time_limit * 1.1 + 0.1)
+
+
+# the full proof stage's inferences, as a multiple of `inferences` (fol.pl's proof_factor/1)
+PROOF_FACTOR = 25
+# the full model search's, where it decides (a finite bound is known: fol.pl's decision_factor/1)
+DECISION_FACTOR = 5
+# the inferences one item may spend at most, in units of `inferences`: two checks of four
+# stages (two short ones of 1/20, the full model search — PROOF_FACTOR where it grounds a
+# function-free clausal form (herbrand.pl), a decision — and the full proof search)
+_STAGES_PER_ITEM = 2 * (2 / 20 + max(DECISION_FACTOR, PROOF_FACTOR) + PROOF_FACTOR)
+
+
+def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
+    """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
+    each; the next chunk is written while Prolog solves one). Each item runs under its own
+    `time_limit` in Prolog; every item of a chunk that as a whole ran past its backstop (which
+    the per-item limits keep from happening) or out of stack is {"unknown": reason}."""
+    out: list[dict] = []
+    futures = []
+    w = worker()
+    w.consult(PROGRAM)
+    for i in range(0, len(items), CHUNK):
+        chunk = items[i:i + CHUNK]
+        goal = f"fol:batch_json([{','.join(chunk)}],{_budget(inferences, max_domain, time_limit)},Out)"
+        spend = int(len(chunk) * _STAGES_PER_ITEM * inferences) + 1_000_000
+        futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=backstop(len(chunk), time_limit),
+                                                        inferences=spend)))
+    for n, fut in futures:
+        try:
+            out.extend(fut.result())
+        except PrologError as e:
+            if e.reason not in _SPENT:
+                raise
+            out.extend([{"unknown": _SPENT[e.reason]}] * n)  # the round trip as a whole ran out
+    return out
+
+
+# PrologError's reasons for a spent budget, in the reasons' vocabulary (logic/engine/verdict.py)
+_SPENT = {"time_limit": "time_limit", "inference_limit": "inference_limit", "memory": "memory_limit"}
+
+
+def decide_batch(
+    stories: Iterable[tuple[Sequence[LF], LF]],
+    fmt: str = "folio",
+    *,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+) -> list[Decision]:
+    """`decide` for many (premises, conclusion) stories, in order, in few Prolog round trips
+    (one goal per chunk of CHUNK stories). With `workers` > 1 the stories are cut into chunks
+    that run side by side on that many processes (prolog_pool.py), each reading, solving and
+    checking its own; the answers are the same."""
+    return [d for d, _ in decide_batch_timed(stories, fmt, inferences=inferences, max_domain=max_domain,
+                                             time_limit=time_limit, workers=workers)]
+
+
+def decide_batch_timed(
+    stories: Iterable[tuple[Sequence[LF], LF]],
+    fmt: str = "folio",
+    *,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+) -> list[tuple[Decision, float]]:
+    """`decide_batch`, each decision with the seconds Prolog spent on it (what is left of its
+    `time_limit` is what the portfolio's other provers get)."""
+    if workers > 1:
+        return prolog_pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
+                                      max_domain=max_domain, time_limit=time_limit)
+    parsed = [([formula(p, fmt) for p in ps], formula(c, fmt)) for ps, c in stories]
+    items = [f"decide([{','.join(to_term(p) for p in ps)}],{to_term(c)})" for ps, c in parsed]
+    answers = _run(items, inferences, max_domain, time_limit)
+    return [(_decision(d, ps, c), _seconds(d, time_limit)) for d, (ps, c) in zip(answers, parsed)]
+
+
+def _seconds(d: dict, time_limit: float) -> float:
+    """The seconds an item took in Prolog (all of its time limit when the round trip as a whole was stopped)."""
+    return float(d.get("seconds", time_limit))
+
+
+def _stopped(d: dict) -> str | None:
+    """The reason an item as a whole was stopped (its time, or the stack outside a stage)."""
+    return d.get("unknown")
+
+
+def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
+    if why := _stopped(d):
+        return Decision("UNKNOWN", reason=why)
+    neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
+    settled = {"unsat": True, "sat": False}
+    entailed, refuted = settled.get(neg["status"]), settled.get(pos["status"])
+    proof = neg if entailed else pos if refuted else None  # INCONSISTENT: the first part's proof
+    return Decision(
+        d["verdict"], _used(proof["proof"]) if proof else [], proof=proof["proof"] if proof else None,
+        countermodel=_checked(neg["model"], ps, [c]) if entailed is False else None,
+        model=_checked(pos["model"], [*ps, c], []) if refuted is False else None,
+        reason=worst([s["reason"] for s in (neg, pos) if s["status"] == "unknown"]) if d["verdict"] == "UNKNOWN" else None,
+        entailed=entailed, refuted=refuted)
+
+
+def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> Decision:
+    """TRUE (premises ⊢ conclusion), FALSE (premises ⊢ ¬conclusion), UNCERTAIN (neither),
+    INCONSISTENT (the premises have no model) or UNKNOWN (a budget ran out), with evidence."""
+    return decide_batch([(premises, conclusion)], fmt, **budget)[0]
+
+
+def equivalent_batch(
+    pairs: Iterable[tuple[LF, LF]],
+    fmt: str = "folio",
+    *,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+) -> list[Verdict]:
+    """Full first-order equivalence of many pairs: `logic.engine.verdict.Verdict`s, in order; the
+    witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
+    the answer is UNKNOWN. With `workers` > 1 the pairs run in chunks side by side on that many
+    processes (prolog_pool.py), with the same answers."""
+    return [v for v, _ in equivalent_batch_timed(pairs, fmt, inferences=inferences, max_domain=max_domain,
+                                                 time_limit=time_limit, workers=workers)]
+
+
+def equivalent_batch_timed(
+    pairs: Iterable[tuple[LF, LF]],
+    fmt: str = "folio",
+    *,
+    inferences: int = DEFAULT_INFERENCES,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+) -> list[tuple[Verdict, float]]:
+    """`equivalent_batch`, each verdict with the seconds Prolog spent on it (0 for a pair
+    settled in Python: identical, or by its truth table)."""
+    if workers > 1:
+        return prolog_pool.map_chunks(equivalent_batch_timed, list(pairs), workers, fmt=fmt, inferences=inferences,
+                                      max_domain=max_domain, time_limit=time_limit)
+
+    parsed = [(formula(a, fmt), formula(b, fmt)) for a, b in pairs]
+    out: list = [None] * len(parsed)
+    todo = []
+    for i, (a, b) in enumerate(parsed):
+        if a == b:
+            out[i] = (Verdict("EQUIVALENT", True, True, {"method": "identical"}), 0.0)
+        elif (v := _propositional(a, b)) is not None:
+            out[i] = (v, 0.0)
+        else:
+            todo.append(i)
+    answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
+                   inferences, max_domain, time_limit)
+    for i, d in zip(todo, answers):
+        out[i] = (_verdict(d, *parsed[i]), _seconds(d, time_limit))
+    return out
+
+
+def _propositional(a: Formula, b: Formula) -> Verdict | None:
+    """The verdict of the truth table over `a`'s and `b`'s closed parts (fol_prop.py) when it
+    settles the pair: when they agree on every row (or their bodies do, under a shared
+    quantifier prefix), and on ground atoms when they differ (the row, checked by `holds`, is
+    the countermodel); None otherwise."""
+    t = fol_prop.table(a, b)
+    if t is None:
+        return None
+    if t.a == t.b:
+        return Verdict("EQUIVALENT", True, True, {"method": "propositional", "parts": len(t.parts)})
+    if not t.ground:
+        bodies = fol_prop.common_prefix_bodies(a, b)
+        inner = fol_prop.table(*bodies) if bodies else None
+        if inner is not None and inner.a == inner.b:
+            return Verdict("EQUIVALENT", True, True, {"method": "propositional_under_quantifiers",
+                                                      "parts": len(inner.parts)})
+        return None
+    ab, ba = t.entails(t.a, t.b), t.entails(t.b, t.a)
+    names = constants(a) | constants(b)
+    if not ab:
+        return Verdict("NOT_EQUIVALENT", False, ba, {
+            "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
+            "model": _checked(t.model(t.first_row(t.a & ~t.b), names), [a], [b])})
+    return Verdict("NOT_EQUIVALENT", True, False, {
+        "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
+        "model": _checked(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
+
+
+def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
+    """A pair's verdict from fol.pl's two directions; the search stops at the first model of
+    either, so the other direction may be null (not searched)."""
+    if why := _stopped(d):
+        return Verdict("UNKNOWN", None, None, {"reason": why})
+    s1, s2 = d["a_not_b"], d["b_not_a"]
+    status = lambda s: s["status"] if s is not None else None  # noqa: E731
+    ab = {"unsat": True, "sat": False}.get(status(s1))
+    ba = {"unsat": True, "sat": False}.get(status(s2))
+    if ab is False:
+        return Verdict("NOT_EQUIVALENT", False, ba, {
+            "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
+            "model": _checked(s1["model"], [a], [b])})
+    if ba is False:
+        return Verdict("NOT_EQUIVALENT", ab, False, {
+            "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
+            "model": _checked(s2["model"], [b], [a])})
+    if ab and ba:
+        return Verdict("EQUIVALENT", True, True, {"method": "connection_proof",
+                                                  "proof_a_entails_b": s1["proof"], "proof_b_entails_a": s2["proof"]})
+    return Verdict("UNKNOWN", ab, ba, {"reason": worst([s["reason"] for s in (s1, s2)
+                                                       if s is not None and s["status"] == "unknown"])})
+
+
+def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> bool | None:
+    """Whether the premises entail the conclusion: True (also when the premises are
+    inconsistent: they entail everything), False, or None when a budget ran out."""
+    return decide(premises, conclusion, fmt, **budget).entailed
+
+
+__all__ = ["DECISION_FACTOR", "Decision", "DECISIONS", "PROOF_FACTOR", "decide", "decide_batch", "decide_batch_timed", "entails",
+           "equivalent_batch", "equivalent_batch_timed", "holds", "to_term"]

@@ -1,0 +1,202 @@
+"""The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py).
+
+One `eprover` process per question, the problem written to its stdin in TPTP (ambit's own
+renderer, fol_render.py). The answer is read from E's SZS status line; a proof is kept as the
+TSTP derivation E prints between `SZS output start` and `SZS output end` (`--proof-object`).
+A run can be stopped from another thread (`EProcess.stop`), which is how the portfolio ends E
+once another prover has answered.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+from ambit.logic.syntax.ast import Formula
+from ambit.logic.syntax.full_render import render_dialect
+
+EXECUTABLE = "eprover"
+# SZS statuses of a problem with a conjecture: "Theorem" (axioms ⊨ conjecture), "CounterSatisfiable"
+# (axioms ∧ ¬conjecture has a model); without one, "Unsatisfiable" / "Satisfiable".
+PROVED = ("Theorem", "Unsatisfiable", "ContradictoryAxioms")
+REFUTED = ("CounterSatisfiable", "Satisfiable")
+
+
+def available() -> bool:
+    """Whether `eprover` is on PATH."""
+    return shutil.which(EXECUTABLE) is not None
+
+
+def problem(axioms: Sequence[Formula], conjecture: Formula | None) -> str:
+    """A TPTP problem: one `fof(aN, axiom, ...)` line per axiom, then the conjecture, if any."""
+    lines = [f"fof(a{i}, axiom, {render_dialect(a, 'tptp')})." for i, a in enumerate(axioms)]
+    if conjecture is not None:
+        lines.append(f"fof(goal, conjecture, {render_dialect(conjecture, 'tptp')}).")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class EResult:
+    """E's answer: `status` is the SZS status word (None when E printed none: stopped, killed,
+    out of time before it could say), `proved` True for PROVED statuses, False for REFUTED ones,
+    None otherwise; `tstp` what E printed between its SZS output lines (`--proof-object`): a
+    derivation (`output` "CNFRefutation") for a proof, the saturated clause set (`output`
+    "Saturation") for a counter-satisfiable problem."""
+
+    status: str | None
+    tstp: str | None = None
+    output: str | None = None
+
+    @property
+    def proved(self) -> bool | None:
+        if self.status in PROVED:
+            return True
+        if self.status in REFUTED:
+            return False
+        return None
+
+
+def parse_output(out: str) -> EResult:
+    """The SZS status and the TSTP derivation (if any) from E's standard output."""
+    status = kind = None
+    proof: list[str] | None = None
+    kept: str | None = None
+    for line in out.splitlines():
+        if line.startswith("# SZS status "):
+            status = line.split()[3]
+        elif line.startswith("# SZS output start"):
+            proof, kind = [], line.split()[4] if len(line.split()) > 4 else None
+        elif line.startswith("# SZS output end"):
+            kept, proof = "\n".join(proof or []) + "\n", None
+        elif proof is not None:
+            proof.append(line)
+    return EResult(status, kept, kind)
+
+
+def axioms_used(tstp: str) -> list[int]:
+    """The indices N of the `aN` axioms (as `problem` names them) that a TSTP derivation cites."""
+    return sorted({int(n) for n in re.findall(r"^fof\(a(\d+), axiom,", tstp, re.M)})
+
+
+def _split_top(text: str) -> list[str]:
+    """`text` cut at the commas outside parentheses, brackets and quotes."""
+    out, depth, cur, quote = [], 0, [], None
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def _source(src: str) -> tuple[str, list[str]]:
+    """An annotation's rule and the clauses it uses: `inference(rule, _, [parents])` (nested
+    inferences flattened: the outermost rule, every leaf parent), `file(_, name)` (an input)."""
+    src = src.strip()
+    if src.startswith("inference("):
+        rule, _, parents = _split_top(src[len("inference("):-1])[:3]
+        leaves: list[str] = []
+        for p in _split_top(parents.strip()[1:-1]) if parents.strip() not in ("[]", "") else []:
+            leaves.extend(_source(p)[1] if p.startswith("inference(") else [p])
+        return rule, leaves
+    if src.startswith("file("):
+        return "input", []
+    return src, []
+
+
+def steps(tstp: str) -> list[dict]:
+    """E's TSTP derivation as steps in the shape of Prolog's proofs (and of the wire's ProofStep):
+    per line `clause` (its number, 1..n in E's order), `name` (E's), `step` (the inference rule,
+    `input` for a problem formula), `role`, `literals` (the formula, TPTP text, as one item),
+    `uses` (the numbers of the clauses it was inferred from) and, for an input, `from` (the
+    premise index, or `conjecture`)."""
+    out: list[dict] = []
+    number: dict[str, int] = {}
+    for line in tstp.splitlines():
+        m = re.match(r"^(fof|cnf|tff)\((.*)\)\.\s*$", line.strip())
+        if not m:
+            continue
+        fields = _split_top(m.group(2))
+        if len(fields) < 3:
+            continue
+        name, role, text = fields[:3]
+        rule, parents = _source(fields[3]) if len(fields) > 3 else ("input", [])
+        number[name] = len(out) + 1
+        step: dict = {"step": rule, "clause": number[name], "name": name, "role": role, "literals": [text]}
+        if uses := [number[p] for p in parents if p in number]:
+            step["uses"] = uses
+        if rule == "input":
+            step["from"] = "conjecture" if role == "conjecture" else int(name[1:]) if re.fullmatch(r"a\d+", name) else name
+        out.append(step)
+    return out
+
+
+class EProcess:
+    """One running `eprover` on a problem text (written to its stdin) or a problem file (`path`;
+    E's automatic mode can choose differently for the two); `result()` waits, `stop()` ends it early."""
+
+    def __init__(self, text: str | None, time_limit: float, proof_object: bool = True, path: str | None = None) -> None:
+        args = [EXECUTABLE, "--auto", "-s", f"--cpu-limit={max(1, math.ceil(time_limit))}"]
+        if proof_object:
+            args.append("--proof-object")
+        if path is not None:
+            args.append(path)
+        self.time_limit = time_limit
+        self._stopped = threading.Event()
+        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, text=True)
+        self._text = text
+
+    def result(self) -> EResult:
+        """E's answer once it exits, or EResult(None) when it was stopped, or ("Timeout") when it
+        ran past `time_limit` (wall clock: E's own limit counts CPU seconds) and was killed."""
+        try:
+            out, _ = self._proc.communicate(self._text or "", timeout=self.time_limit)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.communicate()
+            return EResult("Timeout")
+        except (BrokenPipeError, ValueError):  # stopped while its input was being written
+            self._proc.wait()
+            return EResult(None)
+        if self._stopped.is_set():
+            return EResult(None)
+        return parse_output(out)
+
+    def stop(self) -> None:
+        """End E now (from any thread); `result()` then returns EResult(None)."""
+        self._stopped.set()
+        if self._proc.poll() is None:
+            self._proc.kill()
+
+
+def prove(axioms: Sequence[Formula], conjecture: Formula | None, time_limit: float,
+          proof_object: bool = True) -> EResult:
+    """E's answer for axioms ⊢ conjecture (no conjecture: whether the axioms are unsatisfiable)."""
+    return EProcess(problem(axioms, conjecture), time_limit, proof_object).result()
+
+
+def prove_file(path: str, time_limit: float, proof_object: bool = False) -> EResult:
+    """E's answer for a TPTP problem file as it is (roles, comments and all)."""
+    return EProcess(None, time_limit, proof_object, path=path).result()
+
+
+__all__ = ["axioms_used", "steps", "EProcess", "EResult", "PROVED", "REFUTED", "available", "parse_output", "problem", "prove", "prove_file"]

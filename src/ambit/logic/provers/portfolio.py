@@ -1,0 +1,425 @@
+"""A portfolio of provers: ambit's Prolog prover (fol.py; for AmP pairs AmP's procedure first),
+E (eprover.py) and Z3 (z3_prover.py) racing on the same question, side by side, each with the
+item's whole time limit. Every question of every dialect enters here: `decide_batch` (stories)
+and `equivalent_batch` (pairs), with `prover="prolog"` for ambit's engine alone.
+
+A question is cut into parts, each a set of formulas whose satisfiability is asked: a story into
+premises ∧ ¬conclusion (`with_negated_conclusion`) and premises ∧ conclusion (`with_conclusion`),
+an equivalence into a ∧ ¬b (`a_not_b`) and b ∧ ¬a (`b_not_a`). Every prover works on every part;
+the first definite *checked* answer for a part settles it (`Answer.final`: a proof E or Z3 gives
+ends the race too, and is re-proved by ambit's engine from the premises it names once the race is
+over: `check`), and once every part is settled the others are stopped (E and Z3 killed: each runs
+in a process; Prolog's call interrupted). A race made inside a cancel scope (logic/runtime/worker.py:
+a server call) ends as soon as the scope is cancelled, its provers stopped, and raises the scope's
+"cancelled" error. A second definite answer that contradicts the first is an error
+(`ProverDisagreement`), raised, never dropped; one that arrives after the answer was returned is
+logged and kept in `LATE_DISAGREEMENTS`. A batch has one cheap sequential stage before its races:
+Prolog alone for FIRST_STAGE_S per item.
+
+Evidence says which prover settled each part (`answered_by`) and whether ambit checked it
+(`checked`, `unchecked`: part -> prover): Prolog's proofs are replayed and its models checked;
+a model from Z3 counts only after ambit's model checker (`fol.holds`) has checked it; E's proof
+(its TSTP derivation, kept as `tstp` and shown as steps) and Z3's unsat (its unsat core) are
+re-proved from the premises they used. `prover="prolog"` is ambit's engine alone; the default is
+the portfolio when `eprover` is installed, else Prolog alone.
+
+The questions and answers are in `portfolio_question.py`, the provers' wrappers (the members) in
+`portfolio_members.py`; this module holds the race, the checks, the verdicts and the entry
+points, and every name of `__all__` is importable from here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from ambit.logic.provers import eprover
+from ambit.logic.engine import prove as fol
+from ambit.logic.runtime.worker import PrologError, cancelled_error, current_scope
+from ambit.logic.provers.portfolio_members import (
+    EMember, Member, ModelCheckFailed, PrologMember, Z3Member, _story_parts, checked_model, members, reprove,
+)
+from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question, pair, story  # noqa: F401
+from ambit.logic.syntax.ast import Formula
+from ambit.logic.engine.verdict import REASONS, worst
+
+PROVERS = ("prolog", "portfolio")
+LATE_DISAGREEMENTS: list[dict] = []
+log = logging.getLogger(__name__)
+
+
+class ProverDisagreement(RuntimeError):
+    """Two provers gave contradicting definite answers for the same part of a question."""
+
+    def __init__(self, part: str, first: "Answer", second: "Answer") -> None:
+        super().__init__(f"provers disagree on {part}: {first.prover} says {first.status}, "
+                         f"{second.prover} says {second.status}")
+        self.part, self.first, self.second = part, first, second
+
+
+def default_prover() -> str:
+    """`portfolio` when E is installed, else `prolog`."""
+    return "portfolio" if eprover.available() else "prolog"
+
+
+# --------------------------------------------------------------------------- the race
+
+
+class _Race:
+    """Answers of one question as they arrive: the first definite one per part wins."""
+
+    def __init__(self, q: Question) -> None:
+        self.q = q
+        self.events: queue.Queue = queue.Queue()
+        self.settled: dict[str, Answer] = {}
+        self.reasons: dict[str, dict[str, str]] = {}
+        self.closed = False
+        self.lock = threading.Lock()
+
+    def post(self, a: Answer) -> None:
+        with self.lock:
+            if self.closed:
+                first = self.settled.get(a.part)
+                if first is not None and first.status != a.status:
+                    record = {"part": a.part, "first": (first.prover, first.status), "late": (a.prover, a.status)}
+                    LATE_DISAGREEMENTS.append(record)
+                    log.error("portfolio: late disagreement %s", record)
+                return
+        self.events.put(("answer", a))
+
+    def done(self, name: str, reasons: dict[str, str]) -> None:
+        self.events.put(("done", (name, reasons)))
+
+
+def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
+         wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
+    """Every prover on every part of `q`: the first definite answer per part, for each prover
+    why it gave none where it gave none, and whether the time limit ended the race. Returns once
+    every part is settled (or, with `wait_for_all`, once every prover has finished), or at the
+    time limit. ProverDisagreement when two definite answers for a part contradict each other."""
+    provers = list(provers) if provers is not None else members()
+    if budget.time_limit <= 0:  # nothing left to spend (a batch's second stage): no prover is started
+        return {}, {m.name: {p.name: "time_limit" for p in q.parts} for m in provers}, True
+    r = _Race(q)
+    deadline = time.monotonic() + budget.time_limit
+    budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
+    scope = current_scope()
+    unhook = scope.on_cancel(lambda: r.events.put(("cancelled", None))) if scope is not None else (lambda: None)
+    stops = [m.start(q, budget, r.post, r.done) for m in provers]
+    running = {m.name for m in provers}
+    timed_out = False
+    try:
+        while running:
+            if not wait_for_all and all(p.name in r.settled and r.settled[p.name].final for p in q.parts):
+                break
+            try:
+                kind, x = r.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                timed_out = True
+                for name in running:
+                    r.reasons.setdefault(name, {p.name: "time_limit" for p in q.parts})
+                break
+            if kind == "cancelled":
+                raise cancelled_error()
+            if kind == "done":
+                running.discard(x[0])
+                r.reasons[x[0]] = x[1]
+                continue
+            first = r.settled.setdefault(x.part, x)
+            if first.status != x.status:
+                raise ProverDisagreement(x.part, first, x)
+            if x.checked and not first.checked:  # a checked answer replaces an unchecked one
+                r.settled[x.part] = x
+    finally:
+        unhook()
+        with r.lock:
+            r.closed = True
+        for stop in stops:
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 - a prover that fails to stop must not lose the answer
+                log.exception("portfolio: stopping a prover failed")
+    check(q, r.settled, budget)
+    return r.settled, r.reasons, timed_out
+
+
+# a re-proof gets what is left of the item's time, and at least this many seconds (a re-proof
+# given more would keep a server call past its deadline)
+CHECK_MIN_S = 0.1
+
+
+def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
+    """Check, with ambit's own engine, every unchecked "unsat" that names the axioms it used
+    (E's derivation, Z3's unsat core): re-prove the part from those axioms (`reprove`), once the
+    race is over (the Prolog member is stopped by then, so the re-proof has Prolog to itself).
+    A re-proved answer gets `checked` and Prolog's proof beside the other prover's evidence; one
+    that is not re-proved stays `checked: false`."""
+    parts = {p.name: p for p in q.parts}
+    for name, a in list(settled.items()):
+        if a.checked or a.status != "unsat" or "premises_used" not in a.evidence or name not in parts:
+            continue
+        left = budget.deadline - time.monotonic() if budget.deadline is not None else budget.time_limit
+        try:
+            ev = reprove(parts[name], a.evidence["premises_used"], budget, max(left, CHECK_MIN_S))
+        except PrologError as e:  # a budget or a stack ran out: the answer stays unchecked
+            if e.reason in ("cancelled", "error"):
+                raise
+            log.info("portfolio: re-proving %s's answer for %s failed: %s", a.prover, name, e)
+            ev = None
+        if ev is not None:
+            settled[name] = dataclasses.replace(a, checked=True, evidence={**a.evidence, **ev, "checked_by": "prolog"})
+
+
+# --------------------------------------------------------------------------- answers in fol's schema
+
+
+@dataclass(frozen=True)
+class PortfolioDecision(fol.Decision):
+    """fol's Decision, plus which prover settled each part (`answered_by`), E's derivations
+    (`tstp`, by part, as E printed them), when UNKNOWN each prover's reason (`reasons`), and
+    which settled parts ambit did not check (`unchecked`: part -> prover; `checked` is False
+    then)."""
+
+    answered_by: dict | None = None
+    tstp: dict | None = None
+    reasons: dict | None = None
+    unchecked: dict | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for k in ("answered_by", "tstp", "reasons", "unchecked"):
+            if (v := getattr(self, k)) is not None:
+                out[k] = v
+        return out
+
+
+_STORY = {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "UNCERTAIN",
+          ("unsat", "unsat"): "INCONSISTENT"}
+
+
+def _unknown_reason(reasons: dict, missing: Sequence[str], timed_out: bool) -> str:
+    """The one reason (logic/engine/verdict.py's REASONS) of a portfolio UNKNOWN: `time_limit` when the
+    shared budget's clock ran out, else the worst reason ambit's own prover gave for an unsettled
+    part (E and Z3 speak their own words: they stay in `reasons`), else `time_limit` (every other
+    prover stopped or gave up before the clock did, so the clock is what was left to spend)."""
+    if timed_out:
+        return "time_limit"
+    own = [r for p, r in (reasons.get("prolog") or {}).items() if p in missing and r in REASONS]
+    return worst(own) if own else "time_limit"
+
+
+def _proof(a: Answer) -> list | None:
+    """A part's proof as steps: ambit's replayed proof (Prolog's own, or its re-proof of another
+    prover's answer), else E's derivation as steps (`eprover.steps`)."""
+    return a.evidence.get("proof") or a.evidence.get("derivation")
+
+
+def _unchecked(settled: dict[str, Answer]) -> dict[str, str] | None:
+    return {p: a.prover for p, a in settled.items() if not a.checked} or None
+
+
+def _story_decision(settled: dict[str, Answer], reasons: dict, timed_out: bool) -> PortfolioDecision:
+    neg, pos = settled.get(STORY_PARTS[0]), settled.get(STORY_PARTS[1])
+    answered_by = {p: a.prover for p, a in settled.items()}
+    tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence} or None
+    entailed = None if neg is None else neg.status == "unsat"
+    refuted = None if pos is None else pos.status == "unsat"
+    proof_part = neg if entailed else pos if refuted else None
+    unchecked = _unchecked(settled)
+    evidence = dict(
+        premises_used=list(proof_part.evidence.get("premises_used", [])) if proof_part else [],
+        proof=_proof(proof_part) if proof_part else None,
+        countermodel=neg.evidence.get("model") if entailed is False else None,
+        model=pos.evidence.get("model") if refuted is False else None,
+        entailed=entailed, refuted=refuted, answered_by=answered_by or None, tstp=tstp,
+        checked=(unchecked is None) if settled else None, unchecked=unchecked)
+    if neg is None or pos is None:
+        missing = [p for p in STORY_PARTS if p not in settled]
+        return PortfolioDecision("UNKNOWN", reason=_unknown_reason(reasons, missing, timed_out), reasons=reasons,
+                                 **evidence)
+    return PortfolioDecision(_STORY[(neg.status, pos.status)], **evidence)
+
+
+def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool, amp: str | None = None):
+    from ambit.logic.engine.equivalence import Verdict, with_extensions
+
+    ab, ba = settled.get(EQUIV_PARTS[0]), settled.get(EQUIV_PARTS[1])
+    answered_by = {p: a.prover for p, a in settled.items()}
+    tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence}
+    unchecked = _unchecked(settled)
+    checks = {"checked": unchecked is None, **({"unchecked": unchecked} if unchecked else {})}
+    entails = lambda a: None if a is None else a.status == "unsat"  # noqa: E731
+    for a, direction, true_in, false_in in ((ab, "a_entails_b", "a", "b"), (ba, "b_entails_a", "b", "a")):
+        if a is not None and a.status == "sat":
+            w = {"direction": direction, "true_in_model": true_in, "false_in_model": false_in,
+                 "answered_by": answered_by, "checked": a.checked, **({"unchecked": {a.part: a.prover}}
+                                                                      if not a.checked else {})}
+            if "model" in a.evidence:
+                w["model"] = with_extensions(a.evidence["model"]) if amp else a.evidence["model"]
+            else:
+                w["saturation"] = a.evidence.get("saturation")
+            return Verdict("NOT_EQUIVALENT", entails(ab), entails(ba), w)
+    if ab is not None and ba is not None:
+        w: dict[str, Any] = {"method": "portfolio", "answered_by": answered_by, **checks}
+        for a, key in ((ab, "proof_a_entails_b"), (ba, "proof_b_entails_a")):
+            if (proof := _proof(a)) is not None:
+                w[key] = proof
+            elif "method" in a.evidence:
+                w[key.replace("proof", "method")] = a.evidence["method"]
+        if tstp:
+            w["tstp"] = tstp
+        return Verdict("EQUIVALENT", True, True, w)
+    missing = [p for p in EQUIV_PARTS if p not in settled]
+    return Verdict("UNKNOWN", entails(ab), entails(ba), {"reason": _unknown_reason(reasons, missing, timed_out),
+                                                         "answered_by": answered_by, "reasons": reasons})
+
+
+# --------------------------------------------------------------------------- entry points
+
+# A batch's one sequential stage: Prolog alone, this many seconds per item at most (most FOLIO
+# stories and AmP pairs take a few ms), before the race for the items it leaves open.
+FIRST_STAGE_S = 0.05
+
+
+def _check_prover(prover: str | None) -> str:
+    prover = prover or default_prover()
+    if prover not in PROVERS:
+        raise ValueError(f"prover must be one of {', '.join(PROVERS)}, not {prover!r}")
+    return prover
+
+
+def _budget(opts: dict) -> Budget:
+    unknown = set(opts) - {"time_limit", "inferences", "max_domain", "proof_object"}
+    if unknown:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    return Budget(**{k: v for k, v in opts.items() if v is not None})
+
+
+def _amp(fmt: str) -> bool:
+    """Whether `fmt` is one of AmP's formats (`fol`, `lisp`), whose Prolog stage is AmP's procedure."""
+    from ambit.logic.syntax.dialect import dialect
+
+    return dialect(fmt).amp
+
+
+def decide(premises: Sequence[fol.LF], conclusion: fol.LF, fmt: str = "folio", *, prover: str | None = None,
+           provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> fol.Decision:
+    """fol.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the portfolio
+    (`"portfolio"`: every prover side by side on both parts, each with the whole time limit);
+    default: `default_prover()`. `provers` replaces the portfolio's members (tests inject
+    stand-ins through it)."""
+    return decide_batch([(premises, conclusion)], fmt, prover=prover, provers=provers, wait_for_all=wait_for_all,
+                        **opts)[0]
+
+
+def _left(budget: Budget, spent: float) -> Budget:
+    """What is left of an item's time limit after the first stage spent `spent` seconds on it
+    (at most FIRST_STAGE_S): each item is kept to its one time limit in all."""
+    return dataclasses.replace(budget, time_limit=max(0.0, budget.time_limit - spent))
+
+
+def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = "folio", *,
+                 prover: str | None = None, provers: Sequence[Member] | None = None,
+                 wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[fol.Decision]:
+    """`decide` for many stories, in order: every story of every dialect goes through here.
+    Prolog alone: fol.decide_batch. The portfolio: one cheap sequential stage, Prolog alone with
+    FIRST_STAGE_S per story (on `workers` processes), then a race of every prover, side by side
+    and each with what is left of the story's time limit, on each story that stage left open.
+    With `provers` or `wait_for_all`, every story is raced at once (no first stage)."""
+    if _check_prover(prover) == "prolog" and provers is None:
+        opts.pop("proof_object", None)
+        return fol.decide_batch(stories, fmt, workers=workers, **opts)
+    budget = _budget(opts)
+    parsed = [([fol.formula(p, fmt) for p in ps], fol.formula(c, fmt)) for ps, c in stories]
+    if provers is not None or wait_for_all:
+        return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
+    first = fol.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
+                                   inferences=budget.inferences, max_domain=budget.max_domain)
+    out: list[fol.Decision] = []
+    for (d, spent), (ps, c) in zip(first, parsed):
+        if d.verdict != "UNKNOWN":
+            out.append(PortfolioDecision(**{**{f.name: getattr(d, f.name) for f in dataclasses.fields(fol.Decision)},
+                                            "checked": True}, answered_by={p: "prolog" for p in STORY_PARTS}))
+            continue
+        known = {part: Answer(part, "prolog", status, ev) for part, status, ev in _story_parts(d)}
+        q = story(ps, c)
+        q = dataclasses.replace(q, parts=tuple(p for p in q.parts if p.name not in known))  # the parts left open
+        settled, reasons, timed_out = race(q, _left(budget, spent))
+        out.append(_story_decision({**known, **settled}, reasons, timed_out))
+    return out
+
+
+def equivalent(a: fol.LF, b: fol.LF, fmt: str = "folio", *, prover: str | None = None,
+               provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any):
+    """Equivalence (logic.engine.verdict.Verdict) of two formulas of any dialect, AmP's formats too, by
+    Prolog alone or by the portfolio, every prover side by side on both directions; see `decide`."""
+    return equivalent_batch([(a, b)], fmt, prover=prover, provers=provers, wait_for_all=wait_for_all, **opts)[0]
+
+
+def _same(a: Formula, b: Formula, amp: bool):
+    """The cheap shortcut before any prover: identical formulas, or (AmP) equal canonical forms."""
+    from ambit.logic.engine.equivalence import _CANONICAL, _IDENTICAL
+
+    if a == b:
+        return _IDENTICAL
+    if amp:
+        from ambit.logic.syntax.canonical import canonical_string
+
+        if canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v"):
+            return _CANONICAL
+    return None
+
+
+def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio", *, prover: str | None = None,
+                     provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
+                     **opts: Any) -> list:
+    """`equivalent` for many pairs, in order, in two stages as `decide_batch` does: every pair of
+    every dialect goes through here. AmP's formats (`fol`, `lisp`): Prolog's stage is AmP's
+    procedure (equivalence.py: canonical shortcut, SLD over its fragment, then the full
+    first-order engine), and the race takes AmP pairs like any other (E and Z3 read the same AST).
+    Prolog alone takes the options of its engine (AmP's `canonical_shortcut`, ...)."""
+    amp = _amp(fmt)
+    if _check_prover(prover) == "prolog" and provers is None:
+        opts.pop("proof_object", None)
+        if amp:
+            from ambit.logic.engine import equivalence
+
+            return equivalence.equivalent_batch(pairs, fmt, workers=workers, **opts)
+        return fol.equivalent_batch(pairs, fmt, workers=workers, **opts)
+    budget = _budget(opts)
+    parsed = [(fol.formula(a, fmt), fol.formula(b, fmt)) for a, b in pairs]
+    amp_fmt = fmt if amp else None
+    if provers is not None or wait_for_all:
+        return [_same(a, b, amp) or _equiv_verdict(*race(pair(a, b, amp_fmt), budget, provers, wait_for_all), amp_fmt)
+                for a, b in parsed]
+    t1 = min(FIRST_STAGE_S, budget.time_limit)
+    if amp:
+        from ambit.logic.engine import equivalence
+
+        t0 = time.perf_counter()
+        firsts = equivalence.equivalent_batch(parsed, fmt, time_limit=t1, inferences=budget.inferences,
+                                              workers=workers)
+        first = [(v, min(t1, time.perf_counter() - t0)) for v in firsts]
+    else:
+        first = fol.equivalent_batch_timed(parsed, workers=workers, time_limit=t1, inferences=budget.inferences,
+                                           max_domain=budget.max_domain)
+    out = []
+    for (v, spent), (a, b) in zip(first, parsed):
+        if v.verdict != "UNKNOWN":
+            out.append(dataclasses.replace(v, witness={**(v.witness or {}), "checked": True,
+                                                       "answered_by": {p: "prolog" for p in EQUIV_PARTS}}))
+            continue
+        settled, reasons, timed_out = race(pair(a, b, amp_fmt), _left(budget, spent))
+        out.append(_equiv_verdict(settled, reasons, timed_out, amp_fmt))
+    return out
+
+
+__all__ = ["EQUIV_PARTS", "LATE_DISAGREEMENTS", "PROVERS", "STORY_PARTS", "Answer", "Budget", "EMember",
+           "Member", "ModelCheckFailed", "PortfolioDecision", "PrologMember", "ProverDisagreement", "Question",
+           "Z3Member", "checked_model", "decide", "decide_batch", "default_prover", "equivalent",
+           "equivalent_batch", "members", "pair", "race", "story", "check", "FIRST_STAGE_S"]

@@ -1,0 +1,285 @@
+"""The portfolio's members (``logic.provers.portfolio``): one wrapper per prover, each starting work on
+every part of a question on threads of its own and posting its definite answers. ``PrologMember``
+(ambit's own prover, fol.py: both parts at once, in a cancel scope the race's end cancels),
+``EMember`` (eprover.py: one E process per part) and ``Z3Member`` (z3_prover.py: one Z3 process
+per part, its models checked by ``fol.holds``: ``checked_model``); ``members()`` lists those
+installed on this machine."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable, Protocol, Sequence
+
+from ambit.logic.provers import eprover
+from ambit.logic.engine import prove as fol
+from ambit.logic.runtime.worker import CancelScope, current_scope
+from ambit.logic.syntax.ast import Formula, constants
+from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question
+
+log = logging.getLogger("ambit.logic.provers.portfolio")  # the members log under the portfolio's name
+
+
+class ModelCheckFailed(RuntimeError):
+    """A prover returned a model that ambit's model checker rejects."""
+
+
+class Member(Protocol):
+    """One prover of the portfolio: `start` begins work on every part of `q` (on threads of its
+    own), calls `post` with each definite Answer and `done(name, reasons)` once at the end
+    (reasons: part -> why it gave no answer), and returns a function that stops it."""
+
+    name: str
+
+    def start(self, q: Question, budget: Budget, post: Callable[[Answer], None],
+              done: Callable[[str, dict[str, str]], None]) -> Callable[[], None]: ...
+
+
+def _thread(fn: Callable[[], None], name: str) -> None:
+    """`fn` on a new thread, inside the starting thread's cancel scope (its Prolog calls stop with it)."""
+    scope = current_scope()
+
+    def run() -> None:
+        if scope is None:
+            return fn()
+        with scope.active():
+            return fn()
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+
+
+class PrologMember:
+    """ambit's own prover (fol.py): answers both parts at once, with replayed proofs and checked
+    models. Its Prolog call runs in a cancel scope of its own (inside the caller's, if any), which
+    `stop` cancels: once the race is over the call is interrupted, not left to its own budget."""
+
+    name = "prolog"
+
+    def start(self, q, budget, post, done):
+        outer = current_scope()
+        scope = CancelScope(outer.owner if outer is not None else "")
+        unhook = outer.on_cancel(scope.cancel) if outer is not None else (lambda: None)
+
+        def stop() -> None:
+            scope.cancel()
+            unhook()
+
+        def work() -> None:
+            with scope.active():
+                solve()
+
+        def solve() -> None:
+            t0 = time.perf_counter()
+            opts: dict[str, Any] = {"time_limit": budget.left(), "inferences": budget.inferences}
+            if q.amp is None and q.kind == "equiv":  # AmP's procedure bounds its own model search (names + variables)
+                opts["max_domain"] = budget.max_domain
+            reasons: dict[str, str] = {}
+            try:
+                if q.kind == "story":
+                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts, max_domain=budget.max_domain)[0]
+                    parts = _story_parts(d)
+                    for part, status, ev in parts:
+                        post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
+                    reasons = {p: d.reason or "unknown" for p in set(STORY_PARTS) - {p for p, _, _ in parts}}
+                else:
+                    v = _prolog_equivalent(q, opts)
+                    for part, status, ev in _equiv_parts(v):
+                        post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
+                    if v.verdict == "UNKNOWN":
+                        reasons = {p: str(v.witness.get("reason", "unknown")) for p in EQUIV_PARTS}
+            except Exception as e:  # noqa: BLE001 - reported as this member's reason
+                reasons = {p.name: f"error: {e}" for p in q.parts}
+            done(self.name, reasons)
+
+        _thread(work, "portfolio-prolog")
+        return stop
+
+
+def _prolog_equivalent(q: Question, opts: dict) -> Any:
+    """Prolog's verdict on a pair: for an AmP pair AmP's procedure (equivalence.py: SLD over its
+    fragment, then the full first-order engine on what it leaves open), else fol.py's engine."""
+    if q.amp is not None:
+        from ambit.logic.engine import equivalence
+
+        return equivalence.equivalent_batch([q.pair], q.amp, **opts)[0]
+    return fol.equivalent_batch([q.pair], **opts)[0]
+
+
+def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:
+    """fol's story Decision as per-part answers: those it settled (an UNKNOWN verdict can settle one)."""
+    neg, pos = STORY_PARTS
+    proof = {"proof": d.proof, "premises_used": d.premises_used} if d.proof is not None else {}
+    out = []
+    if d.entailed is not None:
+        out.append((neg, "unsat", proof) if d.entailed else (neg, "sat", {"model": d.countermodel}))
+    if d.refuted is not None:
+        out.append((pos, "unsat", proof) if d.refuted else (pos, "sat", {"model": d.model}))
+    return out
+
+
+def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
+    """fol's equivalence Verdict as per-part answers."""
+    out = []
+    w = v.witness or {}
+    for part, entails, direction, proof_key in ((EQUIV_PARTS[0], v.a_entails_b, "a_entails_b", "proof_a_entails_b"),
+                                                (EQUIV_PARTS[1], v.b_entails_a, "b_entails_a", "proof_b_entails_a")):
+        if entails is True:
+            out.append((part, "unsat", {"proof": w[proof_key]} if proof_key in w else {"method": w.get("method")}))
+        elif entails is False:
+            out.append((part, "sat", {"model": w["model"]} if w.get("direction") == direction else {}))
+    return out
+
+
+class _PerPartMember:
+    """A prover that checks each part on its own thread (E, Z3): `launch` starts one check (under
+    the member's lock, so a race already over starts nothing), `settle` waits for it and posts
+    its Answer or names its reason; `stop` ends the checks still running."""
+
+    name = ""
+
+    def launch(self, part: Part, budget: Budget) -> Any:
+        raise NotImplementedError
+
+    def settle(self, part: Part, check: Any, t0: float, post: Callable[[Answer], None],
+               reasons: dict[str, str]) -> None:
+        raise NotImplementedError
+
+    def start(self, q, budget, post, done):
+        checks: dict[str, Any] = {}
+        stopped = threading.Event()
+        reasons: dict[str, str] = {}
+        left = [len(q.parts)]
+        lock = threading.Lock()
+
+        def work(part: Part) -> None:
+            t0 = time.perf_counter()
+            try:
+                with lock:  # started here, on the member's thread, unless the race is already over
+                    if stopped.is_set():
+                        raise _Stopped
+                    checks[part.name] = check = self.launch(part, budget)
+                self.settle(part, check, t0, post, reasons)
+            except _Stopped:
+                reasons[part.name] = "stopped"
+            except ModelCheckFailed as e:
+                reasons[part.name] = f"error: {e}"
+                log.error("%s: %s", self.name, e)
+            except Exception as e:  # noqa: BLE001 - this prover failing is its reason, the others go on
+                reasons[part.name] = f"error: {e}"
+            with lock:
+                left[0] -= 1
+                if left[0] == 0:
+                    done(self.name, reasons)
+
+        def stop() -> None:
+            with lock:
+                stopped.set()
+                for c in checks.values():
+                    c.stop()
+
+        for part in q.parts:
+            _thread(lambda part=part: work(part), f"portfolio-{self.name}-{part.name}")
+        return stop
+
+
+class EMember(_PerPartMember):
+    """E: one process per part (axioms ⊢ conjecture). Theorem: unsat, unchecked, with the TSTP
+    derivation (`tstp`, and as steps: `derivation`) and the axioms it names (`premises_used`), from
+    which the portfolio re-proves it; CounterSatisfiable: sat, unchecked (a saturation, no model)."""
+
+    name = "eprover"
+
+    def launch(self, part, budget):
+        return eprover.EProcess(eprover.problem(part.axioms, part.conjecture), budget.left(), budget.proof_object)
+
+    def settle(self, part, check, t0, post, reasons):
+        r = check.result()
+        if r.proved is True:
+            ev = ({"tstp": r.tstp, "derivation": eprover.steps(r.tstp), "premises_used": eprover.axioms_used(r.tstp)}
+                  if r.output == "CNFRefutation" else {})
+            post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0, checked=False))
+        elif r.proved is False:  # E's saturation is no model: it waits for a prover that shows one
+            post(Answer(part.name, self.name, "sat", {"saturation": r.status}, time.perf_counter() - t0,
+                        checked=False))
+        else:
+            reasons[part.name] = f"SZS status {r.status}" if r.status else "stopped"
+
+
+class Z3Member(_PerPartMember):
+    """Z3: one check per part in a Z3 process (killed when stopped or overrun); a model counts
+    only once `fol.holds` has checked it; an unsat comes with its unsat core (`premises_used`),
+    from which the portfolio re-proves it."""
+
+    name = "z3"
+
+    def launch(self, part, budget):
+        from ambit.logic.provers import z3_prover
+
+        return z3_prover.Z3Process(part.formulas, budget.left())
+
+    def settle(self, part, check, t0, post, reasons):
+        r = check.result()
+        if r.status == "unsat":
+            n = len(part.axioms)
+            ev = {"premises_used": [i for i in r.core if i < n], "unsat_core": list(r.core)} if r.core is not None else {}
+            post(Answer(part.name, self.name, "unsat", ev, time.perf_counter() - t0, checked=False))
+        elif r.status == "sat" and r.model is not None:
+            post(Answer(part.name, self.name, "sat", {"model": checked_model(r.model, part.formulas)},
+                        time.perf_counter() - t0))
+        else:
+            reasons[part.name] = r.reason or r.status
+
+
+class _Stopped(Exception):
+    """The race ended before this member began."""
+
+
+def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:
+    """A model ({"domain", "constants", "atoms"}) after ambit's model checker (`fol.holds`) has
+    found every formula true in it, in fol's evidence shape (`true_atoms` as text); names the
+    model leaves out are mapped to its first element. ModelCheckFailed when a formula is false."""
+    names = set().union(*(constants(f) for f in formulas)) if formulas else set()
+    m = {**m, "constants": {**{c: m["domain"][0] for c in names}, **m["constants"]}}
+    for f in formulas:
+        if not fol.holds(f, m):
+            raise ModelCheckFailed(f"the model does not satisfy {f!r}")
+    return {"domain": m["domain"], "constants": {c: e for c, e in m["constants"].items() if c in names},
+            "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"])}
+
+
+CHECK_INFERENCES_FACTOR = 4  # a re-proof's inference budget, in units of the race's
+
+
+def reprove(part: Part, used: Sequence[int], budget: Budget, time_limit: float) -> dict | None:
+    """Check another prover's "unsat" for `part` with ambit's own engine: re-prove the part's
+    conjecture from the axioms it names (`used`, indices into `part.axioms`) with a larger
+    inference budget. The evidence of ambit's replayed proof (`proof`, `premises_used` as indices
+    into `part.axioms`), or None when the engine does not find it within `time_limit` seconds."""
+    used = sorted({i for i in used if 0 <= i < len(part.axioms)})
+    axioms = [part.axioms[i] for i in used]
+    d = fol.decide_batch([(axioms, part.conjecture)], time_limit=time_limit,
+                         inferences=budget.inferences * CHECK_INFERENCES_FACTOR, max_domain=budget.max_domain)[0]
+    if d.entailed is not True or d.proof is None:
+        return None
+    back = lambda s: {**s, "from": used[s["from"]]} if isinstance(s.get("from"), int) else s  # noqa: E731
+    return {"proof": [back(s) for s in d.proof], "premises_used": [used[i] for i in d.premises_used]}
+
+
+_said_missing: set[str] = set()  # optional provers already reported missing (one line each, once)
+
+
+def members() -> list[Member]:
+    """The portfolio's provers on this machine: Prolog always, E and Z3 when installed (E: the
+    `eprover` system package; Z3: `pip install 'ambit[provers]'`). A missing one is said once."""
+    from ambit.logic.provers import z3_prover
+
+    out: list[Member] = [PrologMember()]
+    if eprover.available():
+        out.append(EMember())
+    if z3_prover.available():
+        out.append(Z3Member())
+    elif "z3" not in _said_missing:
+        _said_missing.add("z3")
+        log.warning("the portfolio runs without Z3 (not installed: pip install 'ambit[provers]')")
+    return out

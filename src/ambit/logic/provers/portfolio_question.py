@@ -1,0 +1,93 @@
+"""The portfolio's questions and answers (``logic.provers.portfolio``): a question cut into parts (a story
+into premises ∧ ¬conclusion and premises ∧ conclusion, a pair into a ∧ ¬b and b ∧ ¬a), a prover's
+definite answer for one part, and the budget every prover of a race shares."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ambit.logic.engine import prove as fol
+from ambit.logic.syntax.ast import Formula, Not
+
+STORY_PARTS = ("with_negated_conclusion", "with_conclusion")
+EQUIV_PARTS = ("a_not_b", "b_not_a")
+
+
+@dataclass(frozen=True)
+class Part:
+    """Is `axioms ∧ ¬conjecture` satisfiable? (`formulas` is that set.)"""
+
+    name: str
+    axioms: tuple[Formula, ...]
+    conjecture: Formula
+
+    @property
+    def formulas(self) -> list[Formula]:
+        return [*self.axioms, Not(self.conjecture)]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A story (premises, conclusion) or a pair (a, b), cut into parts."""
+
+    kind: str  # "story" or "equiv"
+    parts: tuple[Part, ...]
+    premises: tuple[Formula, ...] = ()
+    conclusion: Formula | None = None
+    pair: tuple[Formula, Formula] | None = None
+    amp: str | None = None  # an AmP pair: its format (`fol`, `lisp`); Prolog's first stage is AmP's procedure
+
+
+def story(premises: Sequence[Formula], conclusion: Formula) -> Question:
+    """The two parts of a story: can the conclusion be false, and can it be true, given the premises?"""
+    ps = tuple(premises)
+    return Question("story", (Part(STORY_PARTS[0], ps, conclusion), Part(STORY_PARTS[1], ps, Not(conclusion))),
+                    premises=ps, conclusion=conclusion)
+
+
+def pair(a: Formula, b: Formula, amp: str | None = None) -> Question:
+    """The two parts of a pair: a without b, and b without a (`amp`: the AmP format the pair came in)."""
+    return Question("equiv", (Part(EQUIV_PARTS[0], (a,), b), Part(EQUIV_PARTS[1], (b,), a)), pair=(a, b), amp=amp)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A prover's definite answer for one part: "unsat" or "sat", with its evidence (`proof`,
+    `tstp`, `model` (checked), `saturation`, `premises_used`). `checked`: whether ambit checked
+    the evidence itself (Prolog's replayed proofs and its models; a Z3 model after `fol.holds`).
+    An unchecked "unsat" (E's derivation, Z3's unsat core) names the axioms it used
+    (`premises_used`, indices into the part's axioms), from which the portfolio re-proves it."""
+
+    part: str
+    prover: str
+    status: str
+    evidence: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    checked: bool = True
+
+    @property
+    def final(self) -> bool:
+        """Whether this answer ends the part's race: checked, or a proof that can be re-proved
+        from the axioms it names (a "sat" without a model waits for one with a model)."""
+        return self.checked or (self.status == "unsat" and "premises_used" in self.evidence)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What every prover gets: `time_limit` seconds (counted from `deadline` - time_limit once a
+    race has set `deadline`, a `time.monotonic()` value), and for Prolog its inference budget
+    and largest model."""
+
+    time_limit: float = fol.DEFAULT_TIME_LIMIT
+    inferences: int = fol.DEFAULT_INFERENCES
+    max_domain: int = fol.DEFAULT_MAX_DOMAIN
+    proof_object: bool = True
+    deadline: float | None = None
+
+    def left(self) -> float:
+        """Seconds left to the deadline (a floor of 10 ms), or the whole time limit before a race."""
+        if self.deadline is None:
+            return self.time_limit
+        return max(0.01, self.deadline - time.monotonic())

@@ -1,0 +1,131 @@
+"""Cancellation for Prolog calls, and the error every Prolog call raises (`PrologError`).
+
+Calls made inside `with cancellable() as scope:` belong to `scope` (`current_scope()`), and
+`scope.cancel()` (from any thread) drops its queued calls and interrupts its running one (the
+worker, `logic.runtime.worker`, does the interrupting); such a call ends in `PrologError` reason
+`cancelled` (`cancelled_error()`). `chain_future` hands one call's outcome to another Future.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from concurrent.futures import Future
+from typing import Any, Callable, Iterator
+
+
+class PrologError(RuntimeError):
+    """A Prolog goal raised an error, or ran past a budget. `reason`: `time_limit`,
+    `inference_limit`, `memory` (a resource error: stack limit) or `error`; `timed_out` is true
+    for `time_limit`."""
+
+    def __init__(self, message: str, timed_out: bool = False, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+        self.reason = reason or ("time_limit" if timed_out else "error")
+
+    @classmethod
+    def from_payload(cls, payload: str) -> "PrologError":
+        """The error for a caught Prolog error term (its text)."""
+        if payload.startswith("inference_limit_exceeded"):
+            return cls("Prolog inference budget exceeded", reason="inference_limit")
+        if payload.startswith("error(signal("):
+            return cls("Prolog call cancelled: its caller went away", reason="cancelled")
+        if payload.startswith("error(resource_error("):
+            return cls(f"Prolog ran out of resources: {payload[:120]}", reason="memory")
+        return cls(f"Prolog error: {payload}")
+
+    def __reduce__(self):  # keep `timed_out` and `reason` when the error crosses from a pool process
+        return (PrologError, (str(self), self.timed_out, self.reason))
+
+
+class CancelScope:
+    """The Prolog calls made for one request; `cancel()` (any thread, idempotent) stops them:
+    queued calls are dropped, a running one is interrupted, later ones are refused."""
+
+    def __init__(self, owner: str = "") -> None:
+        self.owner = owner  # who the calls are for (fair order in the worker's queue); "" none
+        self.cancelled = False
+        self._lock = threading.Lock()
+        self._pending: set[Future] = set()
+        self._hooks: list[Callable[[], Any]] = []
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self.cancelled:
+                return
+            self.cancelled = True
+            pending, hooks = list(self._pending), list(self._hooks)
+        for fut in pending:
+            fut.cancel()
+        for hook in hooks:
+            hook()
+
+    def on_cancel(self, hook: Callable[[], Any]) -> Callable[[], None]:
+        """Run `hook` when the scope is cancelled (at once if it is); returns its remover."""
+        with self._lock:
+            if not self.cancelled:
+                self._hooks.append(hook)
+                return lambda: self._remove_hook(hook)
+        hook()
+        return lambda: None
+
+    def _remove_hook(self, hook: Callable[[], Any]) -> None:
+        with self._lock:
+            if hook in self._hooks:
+                self._hooks.remove(hook)
+
+    def track(self, fut: Future) -> None:
+        with self._lock:
+            if self.cancelled:
+                fut.cancel()
+                return
+            self._pending.add(fut)
+        fut.add_done_callback(self._done)
+
+    def _done(self, fut: Future) -> None:
+        with self._lock:
+            self._pending.discard(fut)
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator["CancelScope"]:
+        """Make this the current thread's scope for the block (calls made there belong to it)."""
+        previous = getattr(_CURRENT, "scope", None)
+        _CURRENT.scope = self
+        try:
+            yield self
+        finally:
+            _CURRENT.scope = previous
+
+
+_CURRENT = threading.local()
+
+
+def current_scope() -> CancelScope | None:
+    """The scope of the calls this thread makes now (None: not cancellable)."""
+    return getattr(_CURRENT, "scope", None)
+
+
+@contextlib.contextmanager
+def cancellable(owner: str = "") -> Iterator[CancelScope]:
+    """`with cancellable() as scope:` the Prolog calls of this thread in the block (in this
+    process and, through `prolog_pool`, in worker processes) stop when `scope.cancel()` runs.
+    `owner`: who they are for (see `PrologWorker._put`)."""
+    with CancelScope(owner).active() as scope:
+        yield scope
+
+
+def cancelled_error() -> PrologError:
+    return PrologError("Prolog call cancelled: its caller went away", reason="cancelled")
+
+
+def chain_future(src: Future, dst: Future) -> None:
+    """Hand `src`'s outcome to `dst` (a cancelled `src` is PrologError `cancelled`)."""
+    if dst.done():
+        return
+    if src.cancelled():
+        dst.set_exception(cancelled_error())
+    elif src.exception() is not None:
+        dst.set_exception(src.exception())
+    else:
+        dst.set_result(src.result())

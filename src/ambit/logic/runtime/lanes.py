@@ -1,0 +1,120 @@
+"""The lanes of `PrologWorker.enable_lanes`: a call first runs for `FIRST_QUANTUM_S` at the head
+of the worker's queue, then for the worker's slice behind every call still in its first quantum,
+then in the long lane (the worker's `long_lane`: `prolog_pool.long_lane_call`, a Prolog process of
+its own at a lower CPU priority), each time with what is left of its budget. A short call then
+never waits behind a long one for more than a quantum per call queued ahead of it.
+
+This module imports neither the worker nor the pool (the worker comes in as an argument, the
+long lane as the worker's `long_lane`), so that the runtime's modules import one another in one
+direction only: prolog_cancel ← prolog_lanes ← prolog_worker ← prolog_pool."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from concurrent.futures import Future
+from typing import Any, Callable
+
+from ambit.logic.runtime.cancel import PrologError, chain_future, current_scope
+
+log = logging.getLogger(__name__)
+
+# Two-lane calls first get this much time at the head of the queue, then their slice behind every
+# call still in its first quantum, then the long lane. A storm's first calls, each from a
+# connection with no Prolog time used yet, then hold a trivial call back by this much each, not
+# by a whole slice each.
+FIRST_QUANTUM_S = 0.02
+
+
+def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
+              inferences: int | None) -> Future:
+    """`PrologWorker.submit_json_quiet` with lanes enabled: the call's first quantum, then its
+    slice, on the worker (`_OneLane`), then the long lane's process, each with what is left of
+    the call's time; a call that ends otherwise (an answer, an error, its scope cancelled)
+    ends there."""
+    outer: Future = Future()
+    scope, started = current_scope(), time.monotonic()
+    if scope is not None:
+        scope.track(outer)
+    levels = [min(FIRST_QUANTUM_S, self.fast_lane_s), self.fast_lane_s]  # then the long lane
+
+    def left() -> float:
+        return time_limit - (time.monotonic() - started)
+
+    def run(level: int) -> None:
+        if level < len(levels):
+            lane = _OneLane(self, levels[level], level)
+            f = self.submit_json_quiet.__func__(lane, goal, out_var, max(left(), 0.001), inferences)
+            f.add_done_callback(lambda g: moved(g, level))
+            return
+        if self.long_lane is None:  # lanes without a long lane: the fallback below runs the rest here
+            second: Future = Future()
+            second.set_exception(RuntimeError("no long lane was given to enable_lanes"))
+        else:
+            second = self.long_lane(goal, out_var, left(), inferences, tuple(sorted(self._consulted)))
+        moved_at = time.monotonic()
+
+        def done(g: Future) -> None:
+            if scope is not None and scope.owner:  # long-lane time counts against its owner too
+                self._charge(scope.owner, time.monotonic() - moved_at)
+            error = None if g.cancelled() else g.exception()
+            if error is not None and not isinstance(error, PrologError) and left() > 0 and not outer.done():
+                # the long lane could not run it (its process would not start: a script that
+                # starts a server without an `if __name__ == "__main__":` guard cannot spawn
+                # one): the rest of the call runs here, without a slice, rather than failing
+                log.warning("the long Prolog lane failed (%s: %s); running the call in the server's own Prolog",
+                            type(error).__name__, (str(error).strip().splitlines() or [""])[0])
+                with (scope.active() if scope is not None else contextlib.nullcontext()):
+                    lane = _OneLane(self, left(), len(levels))
+                    f = self.submit_json_quiet.__func__(lane, goal, out_var, left(), inferences)
+                f.add_done_callback(lambda h: chain_future(h, outer))
+                return
+            chain_future(g, outer)
+
+        second.add_done_callback(done)
+
+    def moved(f: Future, level: int) -> None:
+        if outer.done():
+            return
+        error = None if f.cancelled() else f.exception()
+        sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
+        if not sliced or left() <= 0:
+            chain_future(f, outer)
+            return
+        with (scope.active() if scope is not None else contextlib.nullcontext()):
+            run(level + 1)
+
+    run(0)
+    return outer
+
+
+class _OneLane:
+    """`worker` seen without its fast lane: a quantum or slice of a two-lane call runs here,
+    with what is left of its budget, queued at its `level`, and is stopped (with the cancel
+    signal, which no catch-all in a program keeps from ending the goal) once it has run
+    `slice_s` seconds."""
+
+    fast_lane_s = 0.0
+
+    def __init__(self, worker: Any, slice_s: float, level: int) -> None:
+        self._worker = worker
+        self._slice_s = slice_s
+        self._level = level
+        self._json_call_loaded = True
+
+    def submit(self, fn: Callable[[Any], Any]) -> Future:
+        fut: Future = Future()
+        w = self._worker
+        with w._run_lock:
+            w._slices[fut] = self._slice_s
+        scope = current_scope()
+        if scope is not None:
+            scope.track(fut)
+            remove = scope.on_cancel(lambda: w._interrupt(fut))
+            fut.add_done_callback(lambda _f: remove())
+        w._put(fn, fut, scope, self._level)
+        return fut
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._worker, name)

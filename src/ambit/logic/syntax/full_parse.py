@@ -1,0 +1,221 @@
+"""Read full first-order logic in the `folio`, `nltk` and `tptp` dialects into the AST.
+
+Each dialect is one grammar file in `logic/grammars/` (Lark, LALR); one transformer serves all
+three, since their rules share names. FOLIO and NLTK tell variables from constants by binding and
+spelling (a name a quantifier binds is a variable; a free one is a variable when spelled as the
+dialect's variables, dialect.py); TPTP by spelling alone (upper-case words are variables). A
+free variable is then read as the dialect's `free_variables` policy says (grammar.close).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth, subformulas
+from ambit.logic.errors import MAX_DEPTH, LFParseError
+from ambit.logic.syntax.dialect import Dialect, dialect
+from ambit.logic.syntax.grammar import FOL_DIALECTS, close, lark_error, too_deep
+from ambit.logic.syntax.grouping import Group, extend, ungroup
+
+DIALECTS = FOL_DIALECTS
+_KIND = {"∀": "forall", "∃": "exists", "all": "forall", "forall": "forall", "exists": "exists", "exist": "exists",
+         "some": "exists", "!": "forall", "?": "exists"}
+TRUE = Eq(Const("⊤"), Const("⊤"))  # TPTP's $true (valid by reflexivity); $false is ¬TRUE
+
+
+class _Rules:
+    """Tree -> AST for the three dialects. Names become `Const` here (TPTP variables `Var`);
+    `_bind` then turns the names a quantifier binds into variables. (Mixed into a
+    `lark.Transformer` in `dialect_parser`: Lark is imported only when a grammar is needed.)"""
+
+    def start(self, c):
+        return ungroup(c[0])
+
+    def annotated(self, c):  # fof(name, role, formula).  -- the formula alone
+        return ungroup(c[2])
+
+    def group(self, c):
+        return Group(ungroup(c[0]))
+
+    def _op(self, c):  # a keyword rule of nltk.lark (`!all_op: "all" | "forall"`): its token
+        return c[0]
+
+    all_op = exists_op = neg_op = and_op = or_op = imp_op = iff_op = eq_op = _op
+
+    def quant(self, c):
+        kind = _KIND[str(c[0])]
+        f = ungroup(c[-1])
+        for v in reversed(c[1:-1]):
+            f = Quant(kind, str(v), f)
+        return f
+
+    def iff(self, c):
+        return Iff(ungroup(c[0]), ungroup(c[2]))
+
+    def xor(self, c):
+        return Xor(ungroup(c[0]), ungroup(c[2]))
+
+    def imp(self, c):
+        return Implies(ungroup(c[0]), ungroup(c[2]))
+
+    def rimp(self, c):
+        return Implies(ungroup(c[2]), ungroup(c[0]))
+
+    def nor(self, c):  # TPTP  A ~| B
+        return Not(Or((ungroup(c[0]), ungroup(c[2]))))
+
+    def nand(self, c):  # TPTP  A ~& B
+        return Not(And((ungroup(c[0]), ungroup(c[2]))))
+
+    def true(self, c):  # TPTP $true
+        return TRUE
+
+    def false(self, c):  # TPTP $false
+        return Not(TRUE)
+
+    def disj(self, c):
+        return extend(Or, c[0], c[2])
+
+    def conj(self, c):
+        return extend(And, c[0], c[2])
+
+    def neg(self, c):
+        return Not(ungroup(c[1]))
+
+    def eq(self, c):
+        return Eq(_term(c[0]), _term(c[2]))
+
+    def neq(self, c):
+        return Not(Eq(_term(c[0]), _term(c[2])))
+
+    def atom(self, c):
+        return Atom(_name(c[0]), tuple(_term(t) for t in c[1:]))
+
+    def func(self, c):
+        return Func(_name(c[0]), tuple(_term(t) for t in c[1:]))
+
+
+def _name(tok) -> str:
+    s = str(tok)
+    if tok.type == "QUOTED":
+        return s[1:-1].replace("\\'", "'").replace("\\\\", "\\")
+    return s
+
+
+def _term(tok) -> Term:
+    if type(tok) is Func:
+        return tok
+    return Var(str(tok)) if tok.type == "VARIABLE" else Const(_name(tok))
+
+
+def _bind(f: Formula, bound: frozenset[str]) -> Formula:
+    """`f` with every constant named by an enclosing quantifier turned into that variable."""
+    t = type(f)
+    if t is Atom:
+        if bound and f.args:
+            return Atom(f.pred, tuple(_bind_term(a, bound) for a in f.args))
+        return f
+    if t is Eq:
+        return Eq(_bind_term(f.left, bound), _bind_term(f.right, bound))
+    if t is Quant:
+        return Quant(f.kind, f.var, _bind(f.body, bound | {f.var}))
+    if t is Not:
+        return Not(_bind(f.body, bound))
+    if t is And or t is Or:
+        return t(tuple(_bind(c, bound) for c in f.children))
+    return t(_bind(f.left, bound), _bind(f.right, bound))
+
+
+def _bind_term(a: Term, bound: frozenset[str]) -> Term:
+    if type(a) is Func:
+        return Func(a.name, tuple(_bind_term(b, bound) for b in a.args))
+    return Var(a.name) if type(a) is Const and a.name in bound else a
+
+
+def dialect_parser(fmt: str | Dialect) -> lark.Lark:
+    """The LALR parser of a dialect's grammar file, transforming straight into the AST.
+    (The grammars leave shift/reduce choices to Lark's shift preference on purpose: that is
+    what makes a quantifier's scope reach as far right as possible in folio.)"""
+    return _dialect_parser(dialect(fmt).name)
+
+
+@lru_cache(maxsize=None)
+def _dialect_parser(name: str) -> lark.Lark:
+    import lark
+
+    class _ToAST(_Rules, lark.Transformer):
+        pass
+
+    return lark.Lark(dialect(name).grammar_text(), parser="lalr", maybe_placeholders=False, transformer=_ToAST())
+
+
+def parse_dialect(text: str, fmt: str | Dialect) -> Formula:
+    """Parse one formula in `folio`, `nltk` or `tptp`; LFParseError says where and what was expected."""
+    return read_dialect(text, dialect(fmt))[0]
+
+
+def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """`read_dialect` for folio: the hand-written reader of the common input first, Lark for the rest."""
+    from ambit.logic.syntax import folio_read
+
+    try:
+        return _finish(folio_read.read(text), text, d)
+    except folio_read.Reject:
+        return read_dialect(text, d)
+
+
+def read_dialect(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """One formula of a full dialect (Lark), and the free variables it closed under ∀."""
+    import lark
+
+    if _parenthesis_depth(text) > MAX_DEPTH:
+        raise too_deep(text, d)
+    parser = dialect_parser(d)
+    try:
+        f = parser.parse(text)
+    except lark.exceptions.UnexpectedInput as e:
+        raise lark_error(parser, text, d, e) from None
+    return _finish(f, text, d)
+
+
+def _parenthesis_depth(text: str) -> int:
+    """How deeply the parentheses of `text` nest (a lower bound when they do not balance)."""
+    if text.count("(") <= MAX_DEPTH:
+        return 0
+    d = deepest = 0
+    for ch in text:
+        if ch == "(":
+            d += 1
+            if d > deepest:
+                deepest = d
+        elif ch == ")":
+            d -= 1
+    return deepest
+
+
+def _no_dotted_variable(f: Formula, text: str) -> None:
+    """FOLIO names may contain `.`, so `∀x. P(x)` would bind a variable `x.` and leave `x` a
+    constant: refused, with the reason (FOLIO writes `∀x P(x)`)."""
+    for g in subformulas(f):
+        if type(g) is Quant and g.var.endswith("."):
+            pos = max(text.find(g.var), 0)
+            raise LFParseError(f"the quantified variable {g.var!r} ends with '.': FOLIO writes ∀x P(x), with no dot",
+                               text=text, pos=pos + len(g.var) - 1, token=".", kind="syntax", fmt="folio")
+
+
+def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """A parsed tree with FOLIO/NLTK's bound names made variables, and its free variables read
+    as the dialect says (grammar.close). (FOLIO and NLTK readers write every name as a constant
+    and `_bind` makes variables only of bound ones; TPTP spells variables.) A tree nested deeper
+    than MAX_DEPTH is refused first (the readers build it without recursion; what comes after
+    recurses)."""
+    if depth(f, MAX_DEPTH) > MAX_DEPTH:
+        raise too_deep(text, d)
+    if d.dotted_names:
+        _no_dotted_variable(f, text)
+    if d.variable_spelling is not None:
+        f = _bind(f, frozenset())
+    return close(f, text, d)
+
+
+__all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "dialect_parser"]

@@ -1,0 +1,203 @@
+"""Write the AST out in the full first-order dialects `folio`, `nltk` and `tptp`.
+
+One precedence-driven writer serves all three (`_Syntax` holds what differs). It adds only the
+parentheses the dialect's reading conventions need (fol_parse.py, the grammar files), plus
+parentheses around a nested same-operator chain so that the tree's shape survives:
+`parse(render(f, d), d) == f` for every formula whose names the dialect can spell (TPTP needs
+upper-case variable names; NLTK has no exclusive or and writes `A ⊕ B` as `-(A <-> B)`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from ambit.logic.errors import RenderError
+from ambit.logic.syntax.quoting import quote
+
+# precedence levels: a node of level L may stand unparenthesised where level >= L is required
+_LEVEL = {Iff: 1, Xor: 3, Implies: 2, Or: 3, And: 4, Not: 5, Atom: 6, Eq: 6, Quant: 0}
+
+
+@dataclass(frozen=True)
+class _Syntax:
+    forall: str
+    exists: str
+    neg: str
+    ops: dict
+    eq: str
+    neq: str
+    name: Callable[[str, str], str]  # (name, role) -> spelling; role in pred/func/const/var
+    parenthesise_binaries: bool  # TPTP: every binary operand of a binary connective in ( )
+    tight_quantifiers: bool  # TPTP: a quantifier's body is a unit formula
+    spelled_variables: bool = False  # TPTP: variables are upper-case words (bound ones renamed to fit)
+    truth_values: tuple[str, str] | None = None  # TPTP: $true, $false for TRUE and ¬TRUE
+    nested_implications: bool = False  # NLTK (-> groups to the left): both sides of a nested -> in ( )
+
+    def quant(self, f: Quant, var: str, body: str) -> str:
+        return (self.forall if f.kind == "forall" else self.exists).format(v=var) + body
+
+
+_FOLIO_NAME = re.compile(r"[^\W_][\w\-'’.]*\Z")
+_NLTK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_']*\Z")
+_NLTK_KEYWORDS = frozenset(("all", "forall", "exists", "exist", "some", "iota", "not", "and", "or", "implies", "iff"))
+_TPTP_LOWER = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+_TPTP_UPPER = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def _spelled_as_variable(name: str, role: str, fmt: str) -> None:
+    """A constant spelled as the dialect's variables would read back as a free variable."""
+    from ambit.logic.syntax.dialect import dialect
+
+    if role == "const" and dialect(fmt).is_variable_name(name):
+        raise RenderError(f"the constant {name!r} would read as a variable in {fmt}", construct=name, fmt=fmt)
+
+
+def _folio_name(name: str, role: str) -> str:
+    if not _FOLIO_NAME.match(name):
+        raise RenderError(f"the name {name!r} cannot be written in folio", construct=name, fmt="folio")
+    _spelled_as_variable(name, role, "folio")
+    return name
+
+
+def _nltk_name(name: str, role: str) -> str:
+    if not _NLTK_NAME.match(name) or name in _NLTK_KEYWORDS:
+        raise RenderError(f"the name {name!r} cannot be written in nltk", construct=name, fmt="nltk")
+    _spelled_as_variable(name, role, "nltk")
+    return name
+
+
+def _tptp_name(name: str, role: str) -> str:
+    if role == "var":
+        if not _TPTP_UPPER.match(name):
+            raise RenderError(f"the variable {name!r} is not a TPTP variable (an upper-case word)",
+                              construct=name, fmt="tptp")
+        return name
+    if _TPTP_LOWER.match(name) and name != "fof":
+        return name
+    return quote(name)
+
+
+SYNTAX = {
+    "folio": _Syntax("∀{v} ", "∃{v} ", "¬",
+                     {And: " ∧ ", Or: " ∨ ", Xor: " ⊕ ", Implies: " → ", Iff: " ↔ "}, " = ", " ≠ ",
+                     _folio_name, False, False),
+    "nltk": _Syntax("all {v}.", "exists {v}.", "-",
+                    {And: " & ", Or: " | ", Implies: " -> ", Iff: " <-> "}, " = ", " != ",
+                    _nltk_name, False, False, nested_implications=True),
+    "tptp": _Syntax("![{v}]: ", "?[{v}]: ", "~",
+                    {And: " & ", Or: " | ", Xor: " <~> ", Implies: " => ", Iff: " <=> "}, " = ", " != ",
+                    _tptp_name, True, True, True, ("$true", "$false")),
+}
+_TRUE = Eq(Const("⊤"), Const("⊤"))  # how the readers hold TPTP's $true (fol_parse.TRUE)
+
+
+def render_dialect(f: Formula, fmt: str) -> str:
+    """`f` written in `folio`, `nltk` or `tptp`."""
+    syn = SYNTAX[str(fmt)]
+    if syn.spelled_variables:
+        f = tptp_variables(f)
+    return _write(f, syn)
+
+
+def _write(f: Formula, s: _Syntax) -> str:
+    t = type(f)
+    if t is Atom:
+        head = s.name(f.pred, "pred")
+        return head + "(" + ", ".join(_term(a, s) for a in f.args) + ")" if f.args else head
+    if t is Eq:
+        if s.truth_values and f == _TRUE:
+            return s.truth_values[0]
+        return _term(f.left, s) + s.eq + _term(f.right, s)
+    if t is Not:
+        if s.truth_values and f.body == _TRUE:
+            return s.truth_values[1]
+        if type(f.body) is Eq:
+            return _term(f.body.left, s) + s.neq + _term(f.body.right, s)
+        return s.neg + _operand(f.body, s, 5)
+    if t is Quant:
+        body = f.body
+        if s.tight_quantifiers or type(body) not in (Atom, Eq, Not, Quant):
+            text = _operand(body, s, 5) if s.tight_quantifiers else _paren(body, s)
+        else:
+            text = _write(body, s)
+        return s.quant(f, s.name(f.var, "var"), text)
+    if t is Xor and Xor not in s.ops:  # NLTK: A ⊕ B written as -(A <-> B)
+        return s.neg + "(" + _write(Iff(f.left, f.right), s) + ")"
+    op = s.ops[t]
+    if t is And or t is Or:
+        first = _operand(f.children[0], s, 3 if t is Or else 4, same=t)
+        rest = [_operand(c, s, _LEVEL[t] + 1) for c in f.children[1:]]
+        return op.join([first, *rest])
+    if t is Implies:  # right-associative (NLTK: left; a nested implication is parenthesised there)
+        return _operand(f.left, s, 3) + op + _operand(f.right, s, 3 if s.nested_implications else 2)
+    # Iff and Xor: left-associative (Xor shares Or's level)
+    return _operand(f.left, s, _LEVEL[t], same=None) + op + _operand(f.right, s, _LEVEL[t] + 1)
+
+
+def _operand(c: Formula, s: _Syntax, level: int, same: type | None = None) -> str:
+    """`c` as an operand that must have at least `level`; a chain of `same` (which would merge
+    into its parent) and a quantifier (whose scope would swallow what follows) get ( )."""
+    t = type(c)
+    if s.parenthesise_binaries:
+        bare = t in (Atom, Eq, Not, Quant)
+    else:
+        bare = t is not Quant and _LEVEL[t] >= level and t is not same
+    return _write(c, s) if bare else _paren(c, s)
+
+
+def _paren(c: Formula, s: _Syntax) -> str:
+    return "(" + _write(c, s) + ")"
+
+
+def _term(a: Term, s: _Syntax) -> str:
+    if type(a) is Func:
+        return s.name(a.name, "func") + "(" + ", ".join(_term(b, s) for b in a.args) + ")"
+    return s.name(a.name, "var" if type(a) is Var else "const")
+
+
+def tptp_variables(f: Formula) -> Formula:
+    """`f` with every bound variable renamed to a TPTP variable (an upper-case word): `x` -> `X`,
+    other spellings -> `V`, `V1`, ... avoiding clashes; names already upper-case are kept."""
+    from ambit.logic.syntax.ast import subformulas
+
+    taken = {n.var for n in subformulas(f) if type(n) is Quant and _TPTP_UPPER.match(n.var)}
+    mapping: dict[str, str] = {}
+    for n in subformulas(f):
+        if type(n) is Quant and n.var not in mapping and not _TPTP_UPPER.match(n.var):
+            cand = n.var[:1].upper() + n.var[1:]
+            k = 0
+            while not _TPTP_UPPER.match(cand) or cand in taken:
+                k += 1
+                cand = f"V{k}"
+            taken.add(cand)
+            mapping[n.var] = cand
+    return _rename(f, mapping) if mapping else f
+
+
+def _rename_term(a: Term, m: dict[str, str]) -> Term:
+    if type(a) is Var:
+        return Var(m.get(a.name, a.name))
+    if type(a) is Func:
+        return Func(a.name, tuple(_rename_term(b, m) for b in a.args))
+    return a
+
+
+def _rename(f: Formula, m: dict[str, str]) -> Formula:
+    t = type(f)
+    if t is Atom:
+        return Atom(f.pred, tuple(_rename_term(a, m) for a in f.args))
+    if t is Eq:
+        return Eq(_rename_term(f.left, m), _rename_term(f.right, m))
+    if t is Quant:
+        return Quant(f.kind, m.get(f.var, f.var), _rename(f.body, m))
+    if t is Not:
+        return Not(_rename(f.body, m))
+    if t is And or t is Or:
+        return t(tuple(_rename(c, m) for c in f.children))
+    return t(_rename(f.left, m), _rename(f.right, m))
+
+
+__all__ = ["render_dialect", "tptp_variables", "SYNTAX", "Const"]

@@ -1,0 +1,387 @@
+"""Read logical forms into the AST: AmP's FOL and Lisp here, full first-order logic
+(`folio`, `nltk`, `tptp`) through `fol_parse.py`.
+
+The grammar files in `logic/grammars/` define both languages. Lark (LALR) reads them for
+validation, parse trees and error reports. Reading AmP-scale data through Lark alone runs at
+about 3,000 LFs/s here, so `parse` first tries a small hand-written reader over the same
+tokens (about 10x faster) and falls back to Lark whenever that reader rejects the input: the
+error a user sees is always Lark's, and a test checks that both readers accept exactly the
+same strings and build the same trees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import re
+from functools import lru_cache
+from typing import Callable, Iterator
+
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from ambit.logic.syntax.dialect import Dialect, dialect
+from ambit.logic.errors import MAX_DEPTH, LFParseError
+from ambit.logic.syntax.grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
+from ambit.logic.syntax.grammar import FOL_DIALECTS, close, grammar_text, lark_error, too_deep  # noqa: F401
+
+
+# --------------------------------------------------------------------------- Lark reader
+
+
+# Lark is imported only when it is needed (an input the fast readers reject, an error to
+# describe, a grammar to build): it is most of the import time of a short-lived process.
+
+
+class _Rules:
+    """Lark tree -> AST, for both grammars (same rule names). In FOL an unparenthesised
+    right-hand chain of the same operator is merged into one n-ary node; in Lisp every
+    `( AND ...)` is its own node. (Mixed into a `lark.Transformer` by `_transformer`.)"""
+
+    def __init__(self, merge: bool) -> None:
+        super().__init__()
+        self.merge = merge
+
+    def start(self, c):
+        return c[0]
+
+    def group(self, c):
+        return _Group(c[0])
+
+    def atom(self, c):
+        pred = str(c[0]).rstrip("(")
+        return Atom(pred, tuple(_term(t) for t in c[1:]))
+
+    def quant(self, c):
+        return Quant(str(c[0]).strip(" (").strip(), str(c[1]), _ungroup(c[2]))
+
+    def conj(self, c):
+        return _chain(And, c) if self.merge else And(tuple(c))
+
+    def disj(self, c):
+        return _chain(Or, c) if self.merge else Or(tuple(c))
+
+
+class _Group:
+    """A parenthesised FOL formula: kept as its own node, never merged into a chain."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: Formula) -> None:
+        self.f = f
+
+
+def _ungroup(x):
+    return x.f if isinstance(x, _Group) else x
+
+
+def _chain(cls, children):
+    """n-ary node from `unit OP formula`: an unparenthesised same-op tail is merged."""
+    out = []
+    for i, c in enumerate(children):
+        last = i == len(children) - 1
+        if last and type(c) is cls and not isinstance(c, _Group):
+            out.extend(c.children)
+        else:
+            out.append(_ungroup(c))
+    return cls(tuple(out))
+
+
+def _term(tok) -> Term:
+    s = str(tok)
+    return Const(s) if tok.type == "CONST" or s[:1].isupper() else Var(s)
+
+
+@lru_cache(maxsize=None)
+def _transformer() -> type:
+    import lark
+
+    class _ToAST(_Rules, lark.Transformer):
+        pass
+
+    return _ToAST
+
+
+def lark_parser(fmt: str | Dialect) -> lark.Lark:
+    """The LALR parser built from the grammar file (trees, no transformer)."""
+    return _lark_parser(dialect(fmt).name)
+
+
+@lru_cache(maxsize=None)
+def _lark_parser(name: str) -> lark.Lark:
+    import lark
+
+    return lark.Lark(dialect(name).grammar_text(), parser="lalr", maybe_placeholders=False)
+
+
+def parse_with_lark(text: str, fmt: str | Dialect) -> Formula:
+    """Parse one of AmP's formats with Lark only; raises `LFParseError` with Lark's position
+    and expectations."""
+    return _read_with_lark(text, dialect(fmt))[0]
+
+
+def _read_with_lark(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    import lark
+
+    parser = lark_parser(d)
+    try:
+        tree = parser.parse(text)
+    except lark.exceptions.UnexpectedInput as e:
+        raise lark_error(parser, text, d, e) from None
+    f = _ungroup(_transformer()(d.name == "fol").transform(tree))  # AmP's FOL merges chains; Lisp nests
+    return close(f, text, d)
+
+
+# --------------------------------------------------------------------------- fast readers
+
+_FOL_TOKEN = re.compile(
+    r"exists |forall | \. | AND | OR |\( | \)|[a-z][a-z0-9_]*\(|, |\)|[a-z][0-9]*|[A-Z][A-Za-z0-9_]*"
+)
+_FOL_FIXED = {
+    "exists ": "Q", "forall ": "Q", " . ": "DOT", " AND ": "AND", " OR ": "OR",
+    "( ": "LP", " )": "RP", ", ": "COMMA", ")": "CLOSE",
+}
+_LISP_TOKEN = re.compile(
+    r"(?P<Q>\( exists |\( forall )|(?P<AND>\( AND )|(?P<OR>\( OR )|(?P<LP>\( )|(?P<RP> \))|(?P<SP> )"
+    r"|(?P<NAME>[a-z][a-z0-9_]*)|(?P<CONST>[A-Z][A-Za-z0-9_]*)"
+)
+_VAR_RE = re.compile(r"[a-z][0-9]*\Z")
+
+
+class _Reject(Exception):
+    """The fast reader gives up; Lark then reads the input and reports the error."""
+
+
+def _tokens(pattern: re.Pattern, text: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    for m in pattern.finditer(text):
+        if m.start() != pos:
+            raise _Reject
+        out.append((m.lastgroup, m.group()))
+        pos = m.end()
+    if pos != len(text):
+        raise _Reject
+    out.append(("END", ""))
+    return out
+
+
+def _fol_tokens(text: str) -> list[tuple[str, str]]:
+    words = _FOL_TOKEN.findall(text)
+    if sum(map(len, words)) != len(text):  # some character matched no token
+        raise _Reject
+    fixed = _FOL_FIXED.get
+    out = [
+        (fixed(w) or ("PRED" if w[-1] == "(" else "CONST" if w[0].isupper() else "VAR"), w) for w in words
+    ]
+    out.append(("END", ""))
+    return out
+
+
+def _fast_fol(text: str) -> tuple[Formula, bool]:
+    """The formula, and whether some variable in it is not bound (the reader checks as it reads)."""
+    toks = _fol_tokens(text)
+    i = 0
+    bound: list[str] = []  # variables in scope, innermost last
+    unbound = False
+
+    def formula(depth: int) -> tuple[Formula, bool]:
+        """Returns (node, is_unparenthesised_chain)."""
+        nonlocal i
+        if depth > MAX_DEPTH:
+            raise _TooDeep
+        kind, val = toks[i]
+        if kind == "Q":
+            if toks[i + 1][0] != "VAR" or toks[i + 2][0] != "DOT":
+                raise _Reject
+            var = toks[i + 1][1]
+            i += 3
+            bound.append(var)
+            body = formula(depth + 1)[0]
+            bound.pop()
+            return Quant(val[:-1], var, body), False
+        # an unparenthesised chain `u1 OP u2 OP ... [quant]`, read iteratively, grouped right
+        items = [unit(depth)]
+        ops: list[str] = []
+        while toks[i][0] in ("AND", "OR"):
+            ops.append(toks[i][0])
+            i += 1
+            if toks[i][0] == "Q":
+                items.append(formula(depth + 1)[0])
+                break
+            items.append(unit(depth))
+        if not ops:
+            return items[0], False
+        # right to left: a run of one operator becomes one n-ary node, which becomes the last
+        # child of the run to its left (children gathered in lists: linear in the chain)
+        node, run_op, run = items[-1], "", []
+        for op, item in zip(reversed(ops), reversed(items[:-1])):
+            if op != run_op:
+                if run_op:
+                    node = (And if run_op == "AND" else Or)(tuple(reversed(run)))
+                run_op, run = op, [node]
+            run.append(item)
+        return (And if run_op == "AND" else Or)(tuple(reversed(run))), True
+
+    def unit(depth: int) -> Formula:
+        nonlocal i
+        kind, val = toks[i]
+        if kind == "LP":
+            i += 1
+            f, _ = formula(depth + 1)
+            if toks[i][0] != "RP":
+                raise _Reject
+            i += 1
+            return f
+        if kind != "PRED":
+            raise _Reject
+        i += 1
+        args = [term()]
+        if toks[i][0] == "COMMA":
+            i += 1
+            args.append(term())
+        if toks[i][0] != "CLOSE":
+            raise _Reject
+        i += 1
+        return Atom(val[:-1], tuple(args))
+
+    def term() -> Term:
+        nonlocal i, unbound
+        kind, val = toks[i]
+        i += 1
+        if kind == "VAR":
+            if val not in bound:
+                unbound = True
+            return Var(val)
+        if kind == "CONST":
+            return Const(val)
+        raise _Reject
+
+    f, _ = formula(0)
+    if toks[i][0] != "END":
+        raise _Reject
+    return f, unbound
+
+
+def _fast_lisp(text: str) -> tuple[Formula, bool]:
+    toks = _tokens(_LISP_TOKEN, text)
+    i = 0
+
+    def expect(kind: str) -> str:
+        nonlocal i
+        k, v = toks[i]
+        if k != kind:
+            raise _Reject
+        i += 1
+        return v
+
+    def formula(depth: int) -> Formula:
+        nonlocal i
+        if depth > MAX_DEPTH:
+            raise _TooDeep
+        kind, val = toks[i]
+        i += 1
+        if kind == "Q":
+            var = expect("NAME")
+            if not _VAR_RE.match(var):
+                raise _Reject
+            expect("SP")
+            body = formula(depth + 1)
+            expect("RP")
+            return Quant(val[2:-1], var, body)
+        if kind in ("AND", "OR"):
+            children = [formula(depth + 1)]
+            while toks[i][0] == "SP":
+                i += 1
+                children.append(formula(depth + 1))
+            expect("RP")
+            if len(children) < 2:
+                raise _Reject
+            return (And if kind == "AND" else Or)(tuple(children))
+        if kind == "LP":
+            pred = expect("NAME")
+            args = []
+            while toks[i][0] == "SP" and len(args) < 2:
+                i += 1
+                args.append(term())
+            expect("RP")
+            if not args:
+                raise _Reject
+            return Atom(pred, tuple(args))
+        raise _Reject
+
+    def term() -> Term:
+        nonlocal i
+        kind, val = toks[i]
+        i += 1
+        if kind == "CONST":
+            return Const(val)
+        if kind == "NAME" and _VAR_RE.match(val):
+            return Var(val)
+        raise _Reject
+
+    f = formula(0)
+    if toks[i][0] != "END":
+        raise _Reject
+    return f, True  # not checked as it reads: `close` looks
+
+
+class _TooDeep(Exception):
+    pass
+
+
+_FAST: dict[str, Callable[[str], tuple[Formula, bool]]] = {"fol": _fast_fol, "lisp": _fast_lisp}
+
+# Reading a large input allocates one tuple per token and node; Python's cyclic collector would
+# rescan all of them again and again as they pile up, which made 2 MB take several times as
+# long as 1 MB. The trees are acyclic, so the collector is paused while a large input is read
+# (benchmarks/logic_bench.py --sizes measures the time per MB).
+GC_PAUSE_CHARS = 65_536
+
+
+@contextlib.contextmanager
+def _gc_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector for the block when ``pause`` (and it was on)."""
+    was_on = pause and gc.isenabled()
+    if was_on:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def parse(text: str, fmt: str | Dialect = "fol", *, free_variables: str | None = None) -> Formula:
+    """Parse one logical form in `fmt` (a dialect's name or a `Dialect`). A free variable is
+    read as `free_variables` says (`universal`, `constant`, `error`; None: the dialect's
+    default, `universal` in the full dialects, `error` in AmP's). Raises `LFParseError`
+    (position, token, expectations)."""
+    return read(text, fmt, free_variables)[0]
+
+
+def read(text: str, fmt: str | Dialect = "fol", free_variables: str | None = None) -> tuple[Formula, tuple[str, ...]]:
+    """`parse`, with the names of the free variables it closed under ∀ (empty: none)."""
+    d = dialect(fmt, free_variables)
+    if not isinstance(text, str):
+        raise TypeError(f"expected an LF string, got {type(text).__name__}")
+    if not text.strip():
+        raise LFParseError("empty logical form", text=text, pos=0, kind="empty", fmt=d.name)
+    return d.reader(text, d)
+
+
+def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """One of AmP's formats: the fast reader, or Lark where it gives up."""
+    try:
+        with _gc_paused(len(text) >= GC_PAUSE_CHARS):
+            f, unbound = _FAST[d.name](text)
+    except _TooDeep:
+        raise too_deep(text, d) from None
+    except (_Reject, IndexError):
+        return _read_with_lark(text, d)
+    return close(f, text, d) if unbound else (f, ())
+
+
+def detect_format(text: str) -> str:
+    """'fol' when the text has an FOL atom (`pred(`), else 'lisp' when it opens with '('."""
+    if re.search(r"[a-z0-9_]\(", text) or not text.lstrip().startswith("("):
+        return "fol"
+    return "lisp"

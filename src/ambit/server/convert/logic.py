@@ -1,0 +1,218 @@
+"""Conversions of the logic RPCs (``server.convert``): CheckEquivalence (single and batch),
+Canonicalize, VerifyRADD, ExplainReadings and CheckEntailment (single and batch), between their
+protobuf messages and the service core's queries and answers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from ambit.proto.v1 import ambit_pb2 as pb
+
+from ambit.logic.explain import Explanation
+
+from ambit.server.convert.common import FORMATS, batch_result, enum, read_items
+from ambit.server.service import (
+    CanonicalQuery, EntailmentQuery, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, RaddAnswer, RaddQuery,
+    ServiceError,
+)
+
+FORMAT_ENUM = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
+FOL_DIALECTS = {pb.LF_FORMAT_FOLIO: "folio", pb.LF_FORMAT_NLTK: "nltk", pb.LF_FORMAT_TPTP: "tptp"}
+EQUIVALENCE_FORMATS = {**FORMATS, **FOL_DIALECTS}  # CheckEquivalence: AmP's formats and full FOL
+ENTAILMENT_FORMATS = {**EQUIVALENCE_FORMATS, pb.LF_FORMAT_UNSPECIFIED: "folio"}  # CheckEntailment
+VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VAR_NAMING_V: "v"}
+FREE_VARIABLES = {pb.FREE_VARIABLES_UNSPECIFIED: None, pb.FREE_VARIABLES_UNIVERSAL: "universal",
+                  pb.FREE_VARIABLES_CONSTANT: "constant", pb.FREE_VARIABLES_ERROR: "error"}
+VERDICTS = {
+    "EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN,
+}
+CONSISTENCY = {
+    "consistent": pb.CONSISTENCY_CONSISTENT, "inconsistent": pb.CONSISTENCY_INCONSISTENT,
+    "undetermined": pb.CONSISTENCY_UNKNOWN,
+}
+
+
+# --------------------------------------------------------------------------- equivalence, canonical forms, RADD
+
+
+def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> EquivalenceQuery:
+    fmt = enum(EQUIVALENCE_FORMATS, req.format, f"{field}format", "LFFormat")
+    free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
+    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0, free)
+
+
+def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
+    return read_items(items, equivalence_query)
+
+
+def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAnswer) -> pb.CheckEquivalenceResponse:
+    v = answer.verdict
+    out = pb.CheckEquivalenceResponse(
+        request_id=req.request_id, canonical_a=answer.canonical_a, canonical_b=answer.canonical_b,
+        verdict=VERDICTS.get(str(v.verdict), pb.VERDICT_UNKNOWN),
+    )
+    if v.a_entails_b is not None:
+        out.a_entails_b = bool(v.a_entails_b)
+    if v.b_entails_a is not None:
+        out.b_entails_a = bool(v.b_entails_a)
+    if v.witness is not None:
+        out.witness_json = json.dumps(v.witness, sort_keys=True, default=str)
+    return out
+
+
+def equivalence_batch_result(
+    items: Sequence[pb.CheckEquivalenceRequest], index: int, outcome: Any
+) -> pb.CheckEquivalenceBatchResult:
+    return batch_result(pb.CheckEquivalenceBatchResult, index, outcome,
+                        lambda o: equivalence_response(items[index], o))
+
+
+def canonical_query(req: pb.CanonicalizeRequest) -> CanonicalQuery:
+    fmt = enum(FORMATS, req.format, "format", "LFFormat")
+    to = fmt if req.output_format == pb.LF_FORMAT_UNSPECIFIED else enum(
+        FORMATS, req.output_format, "output_format", "LFFormat"
+    )
+    return CanonicalQuery(req.lf, fmt, to, enum(VAR_NAMINGS, req.var_naming, "var_naming", "VarNaming"))
+
+
+def canonical_response(req: pb.CanonicalizeRequest, query: CanonicalQuery, canonical: str) -> pb.CanonicalizeResponse:
+    return pb.CanonicalizeResponse(request_id=req.request_id, canonical=canonical, format=FORMAT_ENUM[query.to])
+
+
+def radd_query(req: pb.VerifyRADDRequest) -> RaddQuery:
+    source = req.WhichOneof("instance_source")
+    value = "" if source is None else getattr(req, source)
+    return RaddQuery(source, value, req.time_limit_ms / 1000.0)
+
+
+def radd_response(req: pb.VerifyRADDRequest, answer: RaddAnswer) -> pb.VerifyRADDResponse:
+    """ambit.logic.radd's verdict as the message: one interpretation per option, in option order."""
+    result = answer.result
+    out = pb.VerifyRADDResponse(
+        request_id=req.request_id,
+        answer="" if result.answer_option is None else str(result.answer_option),
+        answer_option=result.answer_option or 0,
+        derivation=list(result.derivation),
+        status=result.status,
+        details_json=json.dumps(result.to_dict(), sort_keys=True, default=str),
+    )
+    for option in answer.instance.options:
+        v = result.interpretations.get(option.reading)
+        if v is None:
+            out.interpretations.add(label=str(option.number), reading=option.reading, relation=option.relation,
+                                    verdict=pb.CONSISTENCY_UNKNOWN)
+            continue
+        out.interpretations.add(
+            label=str(option.number),
+            verdict=CONSISTENCY.get(v.verdict, pb.CONSISTENCY_UNKNOWN),
+            relation=v.relation,
+            explanation="; ".join(v.findings) or (v.derivation[-1] if v.derivation else ""),
+            reading=v.reading,
+            premises=list(v.premises),
+            derivation=list(v.derivation),
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- explaining
+
+
+def explain_query(req: pb.ExplainReadingsRequest) -> ExplainQuery:
+    fmt = enum(FORMATS, req.format, "format", "LFFormat")
+    return ExplainQuery(req.utterance, tuple(req.lfs), fmt, tuple(req.weights), req.time_limit_ms / 1000.0)
+
+
+def explain_response(req: pb.ExplainReadingsRequest, e: Explanation) -> pb.ExplainReadingsResponse:
+    out = explanation_message(e)
+    out.request_id = req.request_id
+    return out
+
+
+def explanation_message(e: Explanation) -> pb.ExplainReadingsResponse:
+    """`logic.explain`'s Explanation as the message (no request_id)."""
+    out = pb.ExplainReadingsResponse(note=e.note or "", quantifiers=e.quantifiers)
+    for r in e.readings:
+        msg = out.readings.add(lf=r.lf, paraphrase=r.paraphrase)
+        if r.weight is not None:
+            msg.weight = r.weight
+    for s in e.situations:
+        out.situations.add(
+            holds=s.holds, fails=s.fails, domain=s.domain, constants=s.constants, facts=s.facts,
+            description=s.description, size=s.size, searched_from=s.searched_from, bound=s.bound,
+        )
+    q = e.question
+    if q is not None:
+        out.question.CopyFrom(pb.ClarificationQuestion(text=q.text, readings=q.readings, yes_no=q.yes_no or "",
+                                                       answers=q.answers))
+        if q.situation is not None:
+            out.question.situation = q.situation
+    return out
+
+
+# --------------------------------------------------------------------------- entailment
+
+ENTAILMENT_VERDICTS = {
+    "TRUE": pb.ENTAILMENT_VERDICT_TRUE, "FALSE": pb.ENTAILMENT_VERDICT_FALSE,
+    "UNCERTAIN": pb.ENTAILMENT_VERDICT_UNCERTAIN, "INCONSISTENT": pb.ENTAILMENT_VERDICT_INCONSISTENT,
+    "UNKNOWN": pb.ENTAILMENT_VERDICT_UNKNOWN,
+}
+
+
+def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> EntailmentQuery:
+    fmt = enum(ENTAILMENT_FORMATS, req.format, f"{field}format", "LFFormat")
+    free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
+    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0, free)
+
+
+def entailment_items(items: Sequence[pb.CheckEntailmentRequest]) -> list[EntailmentQuery | ServiceError]:
+    return read_items(items, entailment_query)
+
+
+def proof_step(step: dict) -> pb.ProofStep:
+    """One step of logic.Decision's proof; `from` is a premise index or the clause's origin."""
+    origin = step.get("from", "")
+    out = pb.ProofStep(step=step["step"], depth=step.get("depth", 0), clause=step.get("clause", 0),
+                       literal=step.get("literal", ""), literals=step.get("literals", []),
+                       uses=step.get("uses", []))
+    if isinstance(origin, int):
+        out.source, out.premise_index = "premise", origin
+    else:
+        out.source = origin
+    return out
+
+
+def finite_model(target: pb.FiniteModel, model: dict) -> None:
+    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms, functions)."""
+    target.domain.extend(model["domain"])
+    target.constants.update(model["constants"])
+    target.true_atoms.extend(model["true_atoms"])
+    target.functions.update(model.get("functions", {}))
+
+
+def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntailmentResponse:
+    """The response for a `logic.Decision`."""
+    out = pb.CheckEntailmentResponse(
+        request_id=req.request_id, verdict=ENTAILMENT_VERDICTS[d.verdict], premises_used=d.premises_used,
+        proof=[proof_step(s) for s in d.proof or []], unknown_budget=d.budget or "", reason=d.reason or "",
+    )
+    if getattr(d, "reading", None):
+        out.reading_json = json.dumps(d.reading, sort_keys=True, ensure_ascii=False)
+    out.answered_by.update(getattr(d, "answered_by", None) or {})
+    out.tstp.update(getattr(d, "tstp", None) or {})
+    if d.entailed is not None:
+        out.entailed = d.entailed
+    if d.refuted is not None:
+        out.refuted = d.refuted
+    if d.countermodel is not None:
+        finite_model(out.countermodel, d.countermodel)
+    if d.model is not None:
+        finite_model(out.model, d.model)
+    return out
+
+
+def entailment_batch_result(
+    items: Sequence[pb.CheckEntailmentRequest], index: int, outcome: Any
+) -> pb.CheckEntailmentBatchResult:
+    return batch_result(pb.CheckEntailmentBatchResult, index, outcome,
+                        lambda o: entailment_response(items[index], o))

@@ -1,0 +1,1 @@
+"""ambit.server.guard."""

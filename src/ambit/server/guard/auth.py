@@ -1,0 +1,103 @@
+"""Bearer-token authentication: the token file, and the interceptor that answers
+UNAUTHENTICATED before any handler runs.
+
+The token file holds one token per line (blank lines and `#` comments are skipped); `reload()`
+re-reads it (`ambit serve` calls it on SIGHUP), so tokens rotate without a restart. A
+request is let in when its `authorization: Bearer <token>` metadata matches one of the tokens,
+compared with `hmac.compare_digest` against every token so the time taken says nothing about
+which token came close. The health service stays open for load-balancer probes. Tokens never
+reach the log: only their count does.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import grpc
+
+from ambit.server.guard.interceptor import refusal
+
+log = logging.getLogger("ambit.server")
+
+HEALTH_PREFIX = "/grpc.health.v1.Health/"
+SCHEME = "bearer "
+
+
+class TokenFileError(ValueError):
+    """The token file is missing, unreadable or holds no token."""
+
+
+def read_tokens(path: str | Path) -> tuple[bytes, ...]:
+    """The tokens in `path`, one per line; TokenFileError when there is none."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise TokenFileError(f"cannot read token file {path}: {type(e).__name__}") from None
+    tokens = []
+    for line in text.splitlines():
+        token = line.strip()
+        if not token or token.startswith("#"):
+            continue
+        if any(c.isspace() for c in token):
+            raise TokenFileError(f"token file {path}: a token must not contain spaces")
+        tokens.append(token.encode("utf-8"))
+    if not tokens:
+        raise TokenFileError(f"token file {path} holds no token (one per line)")
+    return tuple(tokens)
+
+
+class TokenStore:
+    """The accepted tokens, read from a file; thread-safe `check` and `reload`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._tokens = read_tokens(self.path)
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._tokens)
+
+    def reload(self) -> int:
+        """Re-read the file; on failure keep the current tokens and raise TokenFileError."""
+        tokens = read_tokens(self.path)
+        with self._lock:
+            self._tokens = tokens
+        return len(tokens)
+
+    def check(self, authorization: str | None) -> bool:
+        """Whether an `authorization` header value carries an accepted bearer token."""
+        if not authorization or authorization[: len(SCHEME)].lower() != SCHEME:
+            return False
+        offered = authorization[len(SCHEME):].strip().encode("utf-8", "surrogatepass")
+        with self._lock:
+            tokens = self._tokens
+        ok = False
+        for token in tokens:  # every token is compared: no early exit
+            ok |= hmac.compare_digest(offered, token)
+        return ok
+
+
+def _authorization(handler_call_details: Any) -> str | None:
+    for key, value in handler_call_details.invocation_metadata or ():
+        if key == "authorization":
+            return value if isinstance(value, str) else None
+    return None
+
+
+class AuthInterceptor(grpc.aio.ServerInterceptor):
+    """Answers UNAUTHENTICATED, from the call's metadata alone (its message is never read), to
+    any call but a health check that lacks an accepted bearer token."""
+
+    def __init__(self, tokens: TokenStore) -> None:
+        self.tokens = tokens
+
+    async def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
+        method = handler_call_details.method
+        if method.startswith(HEALTH_PREFIX) or self.tokens.check(_authorization(handler_call_details)):
+            return await continuation(handler_call_details)
+        log.warning("unauthenticated call to %s refused", method)
+        return refusal(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token (authorization metadata)")

@@ -1,0 +1,350 @@
+"""What every AmbitService RPC does alike, in `grpc.aio` server interceptors.
+
+`RpcInterceptor` runs each (synchronous) handler on the handler thread pool once its message is
+in, hands it a `CallContext` whose `deadline` also turns expired when the call ends early
+(client gone, deadline passed) and whose Prolog work is cancelled then (`logic.runtime.worker`
+cancel scopes), turns the handler's exceptions into rich statuses
+(`server.status`; an unexpected one is logged and answered INTERNAL, and the server keeps
+serving), limits each peer's calls in flight (`PeerLimit`), counts the request in `Stats` and
+logs one line for it with the status the client really got. `ReadyGate` answers UNAVAILABLE
+while the server starts or drains. Refusals are made from the call's metadata alone: their
+message is never read. Other services (health, reflection) pass through untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from concurrent.futures import Executor
+from typing import Any, AsyncIterator, Callable
+
+import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from ambit.logic.runtime.worker import CancelScope
+
+from ambit.server.service import Deadline
+from ambit.server.stats import Stats
+from ambit.server.status import code_of, to_status
+
+log = logging.getLogger("ambit.server")
+
+_END = object()
+
+
+class CallContext:
+    """What a handler sees of its call: the request's `deadline` (expired once the call has
+    ended, and running its cancel callbacks then), and the peer. Made on the loop thread."""
+
+    def __init__(self, context: grpc.aio.ServicerContext) -> None:
+        self._context = context
+        self._lock = threading.Lock()
+        self._ended = False
+        self._callbacks: list[Callable[[], Any]] = []
+        context.add_done_callback(self._end)
+        self.deadline = Deadline.after(context.time_remaining(), is_active=self.is_active,
+                                       on_cancel=self.add_callback)
+        # the call's Prolog work, stopped when the call ends; queued fairly by client connection
+        self.scope = CancelScope(owner=context.peer())
+        self.add_callback(self.scope.cancel)
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` with this call's Prolog work cancellable (on a handler thread)."""
+        with self.scope.active():
+            return fn(*args)
+
+    def _end(self, _context: Any = None) -> None:
+        with self._lock:
+            self._ended = True
+            callbacks, self._callbacks = self._callbacks, []
+        for cb in callbacks:
+            try:
+                cb()
+            except Exception:  # noqa: BLE001 - one failing hook must not stop the others
+                log.exception("cancel callback failed")
+
+    def is_active(self) -> bool:
+        return not self._ended
+
+    def add_callback(self, callback: Callable[[], Any]) -> bool:
+        """Run `callback` when the call ends (at once if it has ended); any thread."""
+        with self._lock:
+            if not self._ended:
+                self._callbacks.append(callback)
+                return True
+        callback()
+        return False
+
+    def peer(self) -> str:
+        return self._context.peer()
+
+
+class PeerLimit:
+    """At most `limit` calls in flight per peer (one client connection); beyond it a call is
+    refused with RESOURCE_EXHAUSTED and a retry hint, so that one client cannot take every
+    handler thread, Prolog worker or model slot. `limit` 0: no limit."""
+
+    def __init__(self, limit: int, retry_after_s: float = 1.0) -> None:
+        self.limit = limit
+        self.retry_after_s = retry_after_s
+        self._lock = threading.Lock()
+        self._in_flight: dict[str, int] = {}
+
+    def enter(self, peer: str) -> bool:
+        if self.limit <= 0:
+            return True
+        with self._lock:
+            n = self._in_flight.get(peer, 0)
+            if n >= self.limit:
+                return False
+            self._in_flight[peer] = n + 1
+            return True
+
+    def leave(self, peer: str) -> None:
+        if self.limit <= 0:
+            return
+        with self._lock:
+            n = self._in_flight.get(peer, 0) - 1
+            if n > 0:
+                self._in_flight[peer] = n
+            else:
+                self._in_flight.pop(peer, None)
+
+    def status(self) -> grpc.Status:
+        """RESOURCE_EXHAUSTED with a `google.rpc.RetryInfo` detail."""
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(int(self.retry_after_s * 1000))
+        detail = any_pb2.Any()
+        detail.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+        message = (f"too many calls in flight from this client (limit {self.limit} per connection); "
+                   f"retry after {self.retry_after_s:g} s")
+        return rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=message,
+                                                      details=[detail]))
+
+
+class InFlight:
+    """How many AmbitService calls are running (for the drain at shutdown)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._n = 0
+
+    def enter(self) -> None:
+        with self._cond:
+            self._n += 1
+
+    def leave(self) -> None:
+        with self._cond:
+            self._n -= 1
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float | None) -> bool:
+        """Block until no call runs (True) or `timeout` passes (False)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._n == 0, timeout)
+
+
+class RpcInterceptor(grpc.aio.ServerInterceptor):
+    """Deadline, thread pool, per-peer limit, error mapping, statistics and the log line for
+    the RPCs of `service`."""
+
+    def __init__(self, stats: Stats, service: str, executor: Executor, peers: PeerLimit | None = None,
+                 in_flight: InFlight | None = None) -> None:
+        self.stats = stats
+        self.prefix = f"/{service}/"
+        self.executor = executor
+        self.peers = peers or PeerLimit(0)
+        self.in_flight = in_flight or InFlight()
+
+    async def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
+        handler = await continuation(handler_call_details)
+        name = handler_call_details.method
+        if handler is None or not name.startswith(self.prefix):
+            return handler
+        method = name[len(self.prefix):]
+        read = _tolerant(handler.request_deserializer)
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._unary(method, handler.unary_unary), read, handler.response_serializer)
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(
+                self._stream(method, handler.unary_stream), read, handler.response_serializer)
+        return handler
+
+    def _unary(self, method: str, behaviour: Callable) -> Callable:
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            t0, code, peer = time.perf_counter(), grpc.StatusCode.OK, context.peer()
+            await self._refuse_undecodable(method, request, context, t0)
+            call = CallContext(context)
+            if not self.peers.enter(peer):
+                self.stats.record(method, grpc.StatusCode.RESOURCE_EXHAUSTED, time.perf_counter() - t0,
+                                  request.request_id)
+                await _abort_with(context, self.peers.status())
+            finish = self._finisher(method, request, peer, t0)
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self.executor, call.run, behaviour, request, call)
+            except asyncio.CancelledError:
+                code = _ended_code(call)
+                raise
+            except Exception as e:  # noqa: BLE001 - every failure becomes a status
+                code = code_of(e) if call.is_active() else _ended_code(call)
+                finish(code)  # counted before the client can see the status
+                await self._abort(method, request, context, e, code)
+            finally:
+                finish(code)
+
+        return unary
+
+    def _stream(self, method: str, behaviour: Callable) -> Callable:
+        async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            t0, code, items, peer = time.perf_counter(), grpc.StatusCode.OK, 0, context.peer()
+            await self._refuse_undecodable(method, request, context, t0)
+            call = CallContext(context)
+            if not self.peers.enter(peer):
+                self.stats.record(method, grpc.StatusCode.RESOURCE_EXHAUSTED, time.perf_counter() - t0,
+                                  request.request_id)
+                await _abort_with(context, self.peers.status())
+            loop = asyncio.get_running_loop()
+            finish = self._finisher(method, request, peer, t0)
+            results: Any = None
+            step: asyncio.Future = loop.create_future()
+            step.set_result(None)
+            try:
+                results = await loop.run_in_executor(self.executor, behaviour, request, call)
+                while True:
+                    step = loop.run_in_executor(self.executor, call.run, next, results, _END)
+                    item = await step
+                    if item is _END:
+                        break
+                    items += 1
+                    yield item
+            except (asyncio.CancelledError, GeneratorExit):
+                code = _ended_code(call)
+                if results is not None:  # close it (its `finally` cancels its work) once its step ends
+                    step.add_done_callback(lambda _s: self._later(_close, results))
+                raise
+            except Exception as e:  # noqa: BLE001 - every failure becomes a status
+                code = code_of(e) if call.is_active() else _ended_code(call)
+                finish(code, items)  # counted before the client can see the status
+                await self._abort(method, request, context, e, code)
+            finally:
+                finish(code, items)
+
+        return stream
+
+    def _later(self, fn: Callable[..., Any], *args: Any) -> None:
+        """`fn(*args)` on the handler pool, unless the server is already shutting it down."""
+        try:
+            self.executor.submit(fn, *args)
+        except RuntimeError:
+            pass
+
+    def _finisher(self, method: str, request: Any, peer: str, t0: float) -> Callable[..., None]:
+        """Counts the call in flight; the function that ends it, once: releases its peer slot,
+        counts it and logs its line."""
+        done = []
+        self.in_flight.enter()
+
+        def finish(code: grpc.StatusCode, items: int = 0) -> None:
+            if not done:
+                done.append(True)
+                self.peers.leave(peer)
+                self.stats.record(method, code, time.perf_counter() - t0, request.request_id, items)
+                self.in_flight.leave()
+
+        return finish
+
+    async def _refuse_undecodable(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                                  t0: float) -> None:
+        """INVALID_ARGUMENT for a message that is not one of the method's request type."""
+        if isinstance(request, Undecodable):
+            self.stats.record(method, grpc.StatusCode.INVALID_ARGUMENT, time.perf_counter() - t0)
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(request))
+
+    @staticmethod
+    async def _abort(
+        method: str, request: Any, context: grpc.aio.ServicerContext, exc: Exception, code: grpc.StatusCode
+    ) -> None:
+        """End the call with the status for `exc` (raises, as `abort` does)."""
+        if code is grpc.StatusCode.INTERNAL:
+            log.error("internal error in %s (request_id=%s)", method, request.request_id, exc_info=exc)
+        await _abort_with(context, rpc_status.to_status(to_status(exc)))
+
+
+class Undecodable:
+    """A request message that did not decode: what it should have been, and why not."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __str__(self) -> str:
+        return f"request message does not decode: {self.error}"
+
+
+def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any]:
+    """`deserializer` that returns an `Undecodable` instead of raising (gRPC would answer
+    UNKNOWN; bad bytes are the caller's error: INVALID_ARGUMENT)."""
+
+    def read(data: bytes) -> Any:
+        try:
+            return deserializer(data) if deserializer is not None else data
+        except Exception as e:  # noqa: BLE001 - protobuf's DecodeError and friends
+            return Undecodable(e)
+
+    return read
+
+
+def _close(results: Any) -> None:
+    """Close a handler's result generator that its call left (runs its `finally` blocks)."""
+    try:
+        results.close()
+    except Exception:  # noqa: BLE001 - a generator that fails to close is only logged
+        log.exception("closing an abandoned stream failed")
+
+
+def _ended_code(call: CallContext) -> grpc.StatusCode:
+    """Why a call ended before its handler did: its deadline passed, or its client left."""
+    left = call.deadline.remaining()
+    return grpc.StatusCode.DEADLINE_EXCEEDED if left is not None and left <= 0 else grpc.StatusCode.CANCELLED
+
+
+async def _abort_with(context: grpc.aio.ServicerContext, status: grpc.Status) -> None:
+    """End the call with `status` (code, message and details in the trailers); raises."""
+    await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+class ReadyGate(grpc.aio.ServerInterceptor):
+    """Answers UNAVAILABLE to the RPCs of `service` until `ready` is set (model loading, Prolog
+    starting) and once `draining` is set (shutting down): a retryable status, so a client
+    spreading work over several servers sends the call to another one instead of failing it;
+    health and reflection pass through. The refused call's message is never read."""
+
+    def __init__(self, ready: threading.Event, service: str, draining: threading.Event | None = None) -> None:
+        self.ready = ready
+        self.draining = draining or threading.Event()
+        self.prefix = f"/{service}/"
+
+    async def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
+        if not handler_call_details.method.startswith(self.prefix):
+            return await continuation(handler_call_details)
+        if self.draining.is_set():
+            return refusal(grpc.StatusCode.UNAVAILABLE, "server shutting down; retry or use another server")
+        if not self.ready.is_set():
+            return refusal(grpc.StatusCode.UNAVAILABLE, "server starting (model loading); retry or use another server")
+        return await continuation(handler_call_details)
+
+
+def refusal(code: grpc.StatusCode, message: str) -> grpc.RpcMethodHandler:
+    """A handler that ends any call with `code` without reading its message: shaped as a
+    client-streaming handler (the shape is not on the wire), whose request stream is left
+    unread, so a refused caller's megabytes are never read nor parsed."""
+
+    async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+        await context.abort(code, message)
+
+    return grpc.stream_unary_rpc_method_handler(refuse)
