@@ -41,7 +41,7 @@ def test_missing_split_is_skipped_with_one_line(tmp_path, capsys, monkeypatch):
     err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("skipped folio")]
     assert rc == 0 and len(err) == 1
     assert str(tmp_path / "folio" / "folio-train.jsonl") in err[0] and "Yale-LILY/FOLIO" in err[0]
-    assert not (tmp_path / "o" / "results.jsonl").exists()
+    assert not (tmp_path / "o").exists()  # nothing written: no empty folder left behind
 
 
 @pytest.mark.parametrize("named", [["--split", "nope", "--audit-gold"], ["--demo-split", "nope"]])
@@ -53,13 +53,19 @@ def test_a_split_named_on_the_command_line_is_required(tmp_path, capsys, monkeyp
     err = [l for l in capsys.readouterr().err.splitlines() if l.strip()]
     assert rc == 2 and len(err) == 1, err
     assert err[0].startswith(f"error: {named[0]} nope: ") and str(root / "folio" / "folio-nope.jsonl") in err[0]
-    assert not (tmp_path / "o" / "results.jsonl").exists()
+    assert not (tmp_path / "o").exists()  # the folder this run made is gone: the corrected rerun starts clean
 
 
 def test_missing_split_under_a_given_data_is_an_error(tmp_path, capsys):
     rc = cli.main(["folio", "--split", "nope", "--audit-gold", "--data", str(tmp_path), "--out", str(tmp_path / "o")])
     err = [l for l in capsys.readouterr().err.splitlines() if l.strip()]
     assert rc == 2 and len(err) == 1 and "folio-nope.jsonl" in err[0], err
+    # a folder that was there before the run is left as it was
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "notes.txt").write_text("mine\n")
+    assert cli.main(["folio", "--split", "nope", "--audit-gold", "--data", str(tmp_path), "--out",
+                     str(tmp_path / "kept")]) == 2
+    assert (tmp_path / "kept" / "notes.txt").read_text() == "mine\n"
 
 
 def test_malformed_rows_name_file_line_and_field(tmp_path):

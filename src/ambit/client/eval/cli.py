@@ -219,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         return compare.run(args)
     from ambit.client.api import AmbitError
     from ambit.server import StartupFailed
+    created = not args.out.exists()
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     try:
@@ -226,16 +227,35 @@ def main(argv: list[str] | None = None) -> int:
             ran = _run(args)
     except (RunMismatch, FolderBusy, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
+        _tidy(args.out, created and not isinstance(err, FolderBusy))
         return 2
     except ItemsFailed as err:
         print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
         return 3
     except (RunAborted, FileNotFoundError, StartupFailed) as err:  # StartupFailed: an endpoint refusing, unreachable
         print(f"error: {err}", file=sys.stderr)
+        _tidy(args.out, created)
         return 1
     except AmbitError as err:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
+        _tidy(args.out, created)
         return 1
+    if not ran:
+        _tidy(args.out, created)
     print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s" if ran
           else f"{args.suite}: skipped for missing data, nothing written", file=sys.stderr)
     return 0
+
+
+def _tidy(out: Path, created: bool) -> None:
+    """Remove the `--out` folder this run created when the run wrote nothing into it (its lock
+    file and empty folders aside): a run refused or failed before its first result leaves no
+    empty folder behind. A folder that existed before is left as it was found."""
+    if not created or not out.is_dir():
+        return
+    files = [p for p in out.rglob("*") if p.is_file() and p.name != "run.lock"]
+    if files:
+        return
+    for p in sorted(out.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        p.unlink() if p.is_file() else p.rmdir()
+    out.rmdir()

@@ -182,7 +182,7 @@ verify_loaded(Inst, Out) :-
     ->  Number = null
     ;   once(( member(Number-R, Pairs), get_dict(reading, R, Reading) ))
     ),
-    maplist([Res, Fs]>>get_dict(findings, Res, Fs), Results, Fss),
+    maplist(dict_value(findings), Results, Fss),
     append(Fss, Findings1), coincide(Status, Results, Findings1, Findings0),
     list_to_set(Findings0, Findings),
     ( get_dict(id, Inst, Id) -> true ; Id = null ),
@@ -191,10 +191,15 @@ verify_loaded(Inst, Out) :-
 
 has_verdict(V, Result) :- get_dict(verdict, Result, V).
 
+% dict_value(+Key, +Dict, -Value). (No yall lambdas here: library(yall) autoloads
+% library(error) on its first call, which in a Prolog with other threads at work has failed
+% with existence_error(procedure, yall:must_be/2).)
+dict_value(Key, Dict, Value) :- get_dict(Key, Dict, Value).
+
 % coincide(+Status, +Results, +Findings0, -Findings): when both readings are consistent
 % because both pick the same relation, the sentence is not ambiguous here: say so.
 coincide(both, Results, F0, [Note|F0]) :-
-    maplist([Res, Ref]>>get_dict(referent, Res, Ref), Results, [Ref1|Refs]),
+    maplist(dict_value(referent), Results, [Ref1|Refs]),
     Ref1 \== none, maplist(==(Ref1), Refs), !,
     format(string(Note), "both readings pick the same relation (~w), so they coincide.", [Ref1]).
 coincide(_, _, F, F).
