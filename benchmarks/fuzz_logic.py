@@ -164,7 +164,7 @@ def scenario_silent(address: str, n: int = 300) -> dict:
 
 
 def scenario_abandoned(address: str, n: int = 8) -> dict:
-    premises, conclusion = pigeonhole(7)
+    premises, conclusion = pigeonhole(10)  # past any budget (7 holes: settled in 0.5 s by the Herbrand/SAT stage)
     hard = pb.CheckEntailmentRequest(premises=premises, conclusion=conclusion, format=pb.LF_FORMAT_FOLIO,
                                      time_limit_ms=30000)
     with grpc.insecure_channel(address) as ch:

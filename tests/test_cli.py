@@ -90,3 +90,25 @@ def test_a_missing_extra_is_named_in_one_line(args: list[str], missing: str, ext
     out, p = _ambit(args, blocked=(missing,))
     assert out["code"] == 2, p.stdout + p.stderr
     assert p.stderr.strip() == f"error: this command needs {missing!r}, which is not installed: pip install 'ambit[{extra}]'"
+
+
+_PIPE = """
+import signal, sys
+from ambit.cli import run_quietly_on_broken_pipe
+def main():
+    print("sigpipe", "ignored" if signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN else "default", flush=True)
+    for i in range(200_000):
+        print(i)
+    return 0
+run_quietly_on_broken_pipe(main)
+"""
+
+
+def test_a_closed_stdout_ends_quietly_and_sigpipe_stays_ignored():
+    """`... | head` ends with 141 and nothing on stderr, while SIGPIPE stays ignored: with its
+    default action a write to a closed socket (a model endpoint that died mid-request) would kill
+    `ambit eval` or `ambit serve` instead of letting them retry."""
+    p = subprocess.run(["bash", "-c", f"{sys.executable} -c '{_PIPE}' | head -1; echo ${{PIPESTATUS[0]}} >&2"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.stdout == "sigpipe ignored\n"
+    assert p.stderr.strip() == "141", p.stderr

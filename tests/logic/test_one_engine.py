@@ -1,5 +1,5 @@
-"""One engine for every format: a pair (or one direction) that AmP's procedure leaves UNKNOWN
-goes on to the full first-order engine (fol.pl) within the same budget; what it decides agrees
+"""One engine for every format: AmP's procedure is the first stage; a direction it does not prove
+goes on to the one first-order engine (fol.pl) within the same budget; what it decides agrees
 with Z3, and every model it gives is checked."""
 
 from __future__ import annotations
@@ -30,11 +30,13 @@ INFERENCES = 100_000
 
 
 def amp_alone(a, b, inferences: int = INFERENCES) -> str:
-    """The verdict of equivalence.pl's own procedure (check_pair), without the second stage."""
+    """The verdict of the first stage alone (equivalence.pl's sld_pair), without the engine after it."""
     equivalence._ensure_loaded()
     fa, fb = equivalence._formula(a, "fol"), equivalence._formula(b, "fol")
-    goal = (f"equivalence:check_pair({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},{inferences},-1,"
-            "result(V,_,_,_)), Out = V")
+    goal = (f"equivalence:sld_pair({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},{inferences},R), "
+            "( R == canonical -> Out = 'EQUIVALENT' ; R = sld(AB, BA), "
+            "( AB == true, BA == true -> Out = 'EQUIVALENT' ; ( AB == false ; BA == false ) -> Out = 'NOT_EQUIVALENT' "
+            "; Out = 'UNKNOWN' ) )")
     return worker().query_json(goal, time_limit=30)
 
 

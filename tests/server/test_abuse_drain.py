@@ -72,7 +72,7 @@ def test_a_batch_cut_by_the_end_of_the_grace_is_logged_as_cut():
     try:
         with srv.channel() as ch:
             out, errors = [], []
-            t = threading.Thread(target=_stream, args=(ambit_pb2_grpc.AmbitServiceStub(ch), _items(7, 4), out, errors))
+            t = threading.Thread(target=_stream, args=(ambit_pb2_grpc.AmbitServiceStub(ch), _items(10, 4), out, errors))
             t.start()
             time.sleep(1.0)
             srv.proc.send_signal(signal.SIGTERM)

@@ -7,7 +7,6 @@ Each family's command line lives beside its code (`ambit/generators/<family>/cli
 from __future__ import annotations
 
 import importlib
-import signal
 import sys
 
 COMMANDS = {
@@ -34,5 +33,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends quietly
-    sys.exit(main())
+    from ambit.cli import run_quietly_on_broken_pipe
+
+    run_quietly_on_broken_pipe(main)  # `... | head` ends quietly

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 
 from ambit.logic import LFParseError, parse
@@ -144,5 +143,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends quietly
-    sys.exit(main())
+    from ambit.cli import run_quietly_on_broken_pipe
+
+    run_quietly_on_broken_pipe(main)  # `... | head` ends quietly

@@ -1,9 +1,13 @@
-"""Logical equivalence and entailment of LFs, decided in SWI-Prolog (`prolog/equivalence.pl`).
+"""Logical equivalence and entailment of AmP's LFs (`fol`, `lisp`), on the one engine.
 
-Sound and complete for AmP's fragment (no OR under a universal in the antecedent); outside it a
-bounded countermodel search and an inference budget, and the honest verdict `UNKNOWN`. A definite
-verdict is never a guess: NOT_EQUIVALENT comes from a complete refutation or from a countermodel
-that the Prolog model checker has verified. Every call is budgeted, so no input hangs the caller.
+The first stage is AmP's procedure (`prolog/equivalence.pl`: SLD resolution over the Skolemised
+antecedent), sound and complete for AmP's fragment (no OR under a universal in the antecedent)
+and cheap. Every direction it does not prove goes on, in the same Prolog call and within the same
+budget, to the one first-order engine (`prolog/fol.pl`): its connection prover and its finite-model
+search, as for every other dialect. Every countermodel is checked here by the one model checker
+(`prove.holds`) before it is reported. A definite verdict is never a guess: NOT_EQUIVALENT comes
+from a checked countermodel or, where the search found none within its budget, from the first
+stage's complete refutation (`"model": null`). Every call is budgeted, so no input hangs the caller.
 """
 
 from __future__ import annotations
@@ -13,14 +17,13 @@ from typing import Iterable
 
 from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, free_vars, predicates, subformulas
 from ambit.logic.syntax.canonical import canonical_string
-from ambit.logic.engine.prove import _checked as fol_checked, _verdict as fol_verdict, backstop
+from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop
+from ambit.logic.engine.prove import STAGES_PER_ITEM, checked_model, pair_verdict
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.render import prolog_term
 from ambit.logic.runtime.worker import PrologError, worker
 from ambit.logic.engine.verdict import VERDICTS, Verdict
 
-DEFAULT_TIME_LIMIT = 2.0  # seconds per pair
-DEFAULT_INFERENCES = 1_000_000  # per stage (proof search, countermodel search) and direction
 PROGRAM = "equivalence.pl"
 CHUNK = 250  # pairs per Prolog round trip in equivalent_batch
 
@@ -56,20 +59,20 @@ def _atoms_key(f: Formula) -> list:
     return out
 
 
-def _opts(time_limit: float, inferences: int, max_domain: int | None) -> str:
-    return f"opts({float(time_limit):.6f},{int(inferences)},{-1 if max_domain is None else int(max_domain)})"
+def _budget(time_limit: float, inferences: int, max_domain: int | None) -> str:
+    return Budget(time_limit, inferences, DEFAULT_MAX_DOMAIN if max_domain is None else max_domain).prolog()
 
 
-# the inferences one pair may spend at most: two directions of up to five stages each, then
-# the full first-order engine (fol.pl) on a pair left UNKNOWN: two checks of about four stages
-_STAGES_PER_PAIR = 20
+# the inferences one pair may spend at most, in units of `inferences`: the first stage's two
+# directions, then what fol.pl's two checks may spend
+_STAGES_PER_PAIR = 2 + STAGES_PER_ITEM
 # PrologError's name for a spent stack, in the reasons' vocabulary (logic/engine/verdict.py)
 _REASON = {"memory": "memory_limit"}
 
 
 def _spend(pairs: int, inferences: int) -> int:
     """The inference limit of a round trip: what its pairs may spend, and then some."""
-    return pairs * _STAGES_PER_PAIR * int(inferences) + 1_000_000
+    return int(pairs * _STAGES_PER_PAIR * int(inferences)) + 1_000_000
 
 
 _loaded = False
@@ -82,81 +85,57 @@ def _ensure_loaded() -> None:
         _loaded = True
 
 
-def _true_atoms(extensions: dict[str, list]) -> list[str]:
-    """The true atoms of a model given by its extensions, in the shape every engine's models
-    share (`"P(d1, d2)"`)."""
-    return sorted(f"{p}({', '.join(t)})" if t else p for p, ts in extensions.items() for t in ts)
-
-
-def with_extensions(model: dict) -> dict:
+def with_extensions(model: dict, *formulas: Formula) -> dict:
     """A model in the shared shape (`domain`, `constants`, `true_atoms`) with AmP's
-    `extensions` (predicate -> tuples, documented for `fol`/`lisp` in ambit.proto) added."""
-    ext: dict[str, list] = {}
+    `extensions` (predicate -> tuples, documented for `fol`/`lisp` in ambit.proto) added: every
+    predicate true of something, and every predicate of `formulas` (an empty list if of none)."""
+    ext: dict[str, list] = {p: [] for f in formulas for p, _ in predicates(f)}
     for atom in model.get("true_atoms", []):
         pred, _, rest = atom.partition("(")
         ext.setdefault(pred, []).append([e.strip() for e in rest.rstrip(")").split(",")] if rest else [])
     return {**model, "extensions": {p: sorted(ts) for p, ts in sorted(ext.items())}}
 
 
-def _name_elements(model: dict | None) -> dict | None:
-    """Prolog's integer elements 1..n as 'd1'..'dn' (readable, and distinct from names)."""
-    if model is None:
-        return None
-    d = lambda e: f"d{e}"  # noqa: E731
-    ext = {p: [[d(e) for e in t] for t in ts] for p, ts in model["extensions"].items()}
-    return {
-        "domain": [d(e) for e in model["domain"]],
-        "constants": {k: d(v) for k, v in model["constants"].items()},
-        "true_atoms": _true_atoms(ext),
-        "extensions": ext,
-    }
-
-
-def _amp_model(raw: dict, a: Formula, b: Formula) -> dict:
-    """A model of fol.pl (elements 1..n, true atoms as [pred, e1, ...]) in the shape of this
-    module's models: elements d1..dn, every predicate of `a` and `b` with its extension."""
-    d = lambda e: f"d{e}"  # noqa: E731
-    ext: dict[str, list] = {p: [] for p, _ in sorted(predicates(a) | predicates(b))}
-    for pred, *args in raw["atoms"]:
-        ext.setdefault(pred, []).append([d(e) for e in args])
-    ext = {p: sorted(ts) for p, ts in ext.items()}
-    return {"domain": [d(e) for e in range(1, raw["size"] + 1)],
-            "constants": {c: d(e) for c, e in raw["constants"].items()},
-            "true_atoms": _true_atoms(ext), "extensions": ext}
-
-
-def _witness(w: dict | None) -> dict | None:
-    if w is not None and "model" in w:
-        w = {**w, "model": _name_elements(w["model"])}
-        holds = "a" if w["direction"] == "a_entails_b" else "b"
-        w["true_in_model"], w["false_in_model"] = holds, "b" if holds == "a" else "a"
-    return w
+_UNSAT_BY_SLD = {"status": "unsat", "proof": "sld"}
 
 
 def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
-    """The verdict of equivalence.pl; for a pair it left UNKNOWN, that of the full first-order
-    engine it went on to (`full_fol`), whose models `fol.holds` checks here. The directions
-    either engine proved are kept."""
-    own = Verdict(d["verdict"], d["a_entails_b"], d["b_entails_a"], _witness(d["witness"]))
-    full = d.get("full_fol")
-    if full is None:
-        return own
-    v = fol_verdict(full, a, b)
-    if v.verdict == "NOT_EQUIVALENT":  # the model in this format's shape (extensions per predicate)
-        raw = full["a_not_b" if v.witness["direction"] == "a_entails_b" else "b_not_a"]["model"]
-        return Verdict(v.verdict, v.a_entails_b, v.b_entails_a, {**v.witness, "model": _amp_model(raw, a, b)})
-    if v.verdict != "UNKNOWN":
+    """A pair's verdict from the one engine's answer: the first stage (`sld`: each direction
+    proved, refuted, or left open), then fol.pl's answer for each direction it did not prove
+    (`a_not_b`, `b_not_a`), read by `prove.pair_verdict`, which checks every model. A direction
+    the first stage refuted completely is not entailed even without a model."""
+    if why := d.get("unknown"):
+        return Verdict("UNKNOWN", None, None, {"reason": why})
+    if d.get("canonical"):
+        return _PROVED_CANONICAL
+    sld_ab, sld_ba = d["sld"]
+    if sld_ab is True and sld_ba is True:
+        return Verdict("EQUIVALENT", True, True, {"method": "sld"})
+    s1 = _UNSAT_BY_SLD if sld_ab is True else d["a_not_b"]
+    s2 = _UNSAT_BY_SLD if sld_ba is True else d["b_not_a"]
+    v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b)
+    # a direction the search stopped before (a model of the other was found first) keeps the
+    # first stage's complete refutation
+    ab = False if sld_ab is False else v.a_entails_b
+    ba = False if sld_ba is False else v.b_entails_a
+    if v.verdict == "NOT_EQUIVALENT":
+        return Verdict(v.verdict, ab, ba, {**v.witness, "model": with_extensions(v.witness["model"], a, b)})
+    if v.verdict == "EQUIVALENT":
         return v
-    ab = True if True in (own.a_entails_b, v.a_entails_b) else None
-    ba = True if True in (own.b_entails_a, v.b_entails_a) else None
-    return Verdict("UNKNOWN", ab, ba, v.witness)
+    if ab is False or ba is False:  # refuted by the first stage, and no model within the budget
+        direction = "a_entails_b" if ab is False else "b_entails_a"
+        holds = "a" if direction == "a_entails_b" else "b"
+        return Verdict("NOT_EQUIVALENT", ab, ba, {"direction": direction, "true_in_model": holds,
+                                                  "false_in_model": "b" if holds == "a" else "a", "model": None})
+    return v
 
 
 _IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
 # Canonicalisation only flattens, sorts operands of AND/OR, renames bound variables and drops
 # vacuous quantifiers: every step keeps the meaning, so equal canonical forms are equivalent.
 _CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
-_OVER_TIME = {"verdict": "UNKNOWN", "a_entails_b": None, "b_entails_a": None, "witness": {"reason": "time_limit"}}
+# equal normal forms in Prolog (equivalence.pl's normal/2): the same reasoning as _CANONICAL
+_PROVED_CANONICAL = _CANONICAL
 
 
 def equivalent_batch(
@@ -171,7 +150,7 @@ def equivalent_batch(
 ) -> list[Verdict]:
     """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
     `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
-    countermodel search (default #names + #variables; 0 turns it off). Pairs with equal canonical
+    countermodel search (default DEFAULT_MAX_DOMAIN elements; 0 turns it off). Pairs with equal canonical
     forms are EQUIVALENT without asking Prolog (witness method `canonical`) unless
     `canonical_shortcut` is False, which makes Prolog prove every pair. Strings are parsed in
     `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
@@ -185,7 +164,7 @@ def equivalent_batch(
         return prolog_pool.map_chunks(equivalent_batch, pairs, workers, fmt=fmt, time_limit=time_limit,
                                       inferences=inferences, max_domain=max_domain,
                                       canonical_shortcut=canonical_shortcut)
-    opts = _opts(time_limit, inferences, max_domain)
+    opts = _budget(time_limit, inferences, max_domain)
     pending: list[tuple[list[int], Future]] = []
     out: list[Verdict | None] = [None] * len(pairs)
     parsed: dict[str, Formula] = {}  # an LF text met twice in the batch is parsed once
@@ -241,7 +220,7 @@ def equivalent_batch(
         except PrologError as e:
             if e.reason == "error":
                 raise
-            results = [{**_OVER_TIME, "witness": {"reason": _REASON.get(e.reason, e.reason)}}] * len(todo)
+            results = [{"unknown": _REASON.get(e.reason, e.reason)}] * len(todo)
         for i, d in zip(todo, results):
             out[i] = _verdict(d, *asts.pop(i))
     return out  # type: ignore[return-value]
@@ -278,7 +257,7 @@ def entails(
     _ensure_loaded()
     goal = (
         f"equivalence:entails_json({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},"
-        f"{_opts(time_limit, inferences, max_domain)},Out)"
+        f"{_budget(time_limit, inferences, max_domain)},Out)"
     )
     try:
         d = worker().query_json_quiet(goal, time_limit=backstop(1, time_limit), inferences=_spend(1, inferences))
@@ -286,9 +265,17 @@ def entails(
         if e.reason != "error":  # a budget ran out: undecided
             return None
         raise
-    if d["entails"] is False and "full_fol_model" in (d["witness"] or {}):
-        fol_checked(d["witness"]["full_fol_model"], [fa], [fb])  # raises on a model that is wrong
-    return d["entails"]
+    if d.get("unknown"):
+        return None
+    if d["sld"] is True:
+        return True
+    s = d["a_not_b"]
+    if s["status"] == "sat":
+        checked_model(s["model"], [fa], [fb])  # raises on a model that is wrong
+        return False
+    if s["status"] == "unsat":
+        return True
+    return False if d["sld"] is False else None
 
 
 __all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_bb", "with_extensions"]

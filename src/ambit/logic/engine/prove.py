@@ -19,9 +19,8 @@ from ambit.logic.runtime.worker import PrologError, worker
 from ambit.logic.syntax.render import prolog_term
 from ambit.logic.engine.verdict import DECISIONS, Decision, Verdict, worst
 
-DEFAULT_INFERENCES = 2_000_000  # per stage and check (the full proof stage: PROOF_FACTOR times it)
-DEFAULT_MAX_DOMAIN = 8
-DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_limit/2 per item)
+# the one budget's defaults (engine/budget.py), re-exported: the CLIs and the portfolio read them here
+from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop  # noqa: E402,F401
 CHUNK = 64  # items per Prolog round trip
 PROGRAM = "fol.pl"
 
@@ -100,7 +99,7 @@ def _model(d: dict) -> dict:
     }
 
 
-def _checked(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:
+def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:
     """The model, after checking that every formula of `true` holds in it and none of `false`;
     a model that fails the check is a bug in the search, raised, never reported."""
     m = _model(d)
@@ -128,16 +127,6 @@ def _used(proof: list[dict]) -> list[int]:
 # --------------------------------------------------------------------------- Prolog calls
 
 
-def _budget(inferences: int, max_domain: int, time_limit: float) -> str:
-    return f"budget({int(inferences)},{int(max_domain)},{float(time_limit):.6f})"
-
-
-def backstop(items: int, time_limit: float) -> float:
-    """Seconds after which a round trip of `items` items, each kept to `time_limit` by Prolog, is
-    stopped from outside: the promise made to callers, time limit + 10% + 0.1 s per item."""
-    return items * (time_limit * 1.1 + 0.1)
-
-
 # the full proof stage's inferences, as a multiple of `inferences` (fol.pl's proof_factor/1)
 PROOF_FACTOR = 25
 # the full model search's, where it decides (a finite bound is known: fol.pl's decision_factor/1)
@@ -145,7 +134,7 @@ DECISION_FACTOR = 5
 # the inferences one item may spend at most, in units of `inferences`: two checks of four
 # stages (two short ones of 1/20, the full model search — PROOF_FACTOR where it grounds a
 # function-free clausal form (herbrand.pl), a decision — and the full proof search)
-_STAGES_PER_ITEM = 2 * (2 / 20 + max(DECISION_FACTOR, PROOF_FACTOR) + PROOF_FACTOR)
+STAGES_PER_ITEM = 2 * (2 / 20 + max(DECISION_FACTOR, PROOF_FACTOR) + PROOF_FACTOR)
 
 
 def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
@@ -159,8 +148,8 @@ def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) 
     w.consult(PROGRAM)
     for i in range(0, len(items), CHUNK):
         chunk = items[i:i + CHUNK]
-        goal = f"fol:batch_json([{','.join(chunk)}],{_budget(inferences, max_domain, time_limit)},Out)"
-        spend = int(len(chunk) * _STAGES_PER_ITEM * inferences) + 1_000_000
+        goal = f"fol:batch_json([{','.join(chunk)}],{Budget(time_limit, inferences, max_domain).prolog()},Out)"
+        spend = int(len(chunk) * STAGES_PER_ITEM * inferences) + 1_000_000
         futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=backstop(len(chunk), time_limit),
                                                         inferences=spend)))
     for n, fut in futures:
@@ -233,8 +222,8 @@ def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
     proof = neg if entailed else pos if refuted else None  # INCONSISTENT: the first part's proof
     return Decision(
         d["verdict"], _used(proof["proof"]) if proof else [], proof=proof["proof"] if proof else None,
-        countermodel=_checked(neg["model"], ps, [c]) if entailed is False else None,
-        model=_checked(pos["model"], [*ps, c], []) if refuted is False else None,
+        countermodel=checked_model(neg["model"], ps, [c]) if entailed is False else None,
+        model=checked_model(pos["model"], [*ps, c], []) if refuted is False else None,
         reason=worst([s["reason"] for s in (neg, pos) if s["status"] == "unknown"]) if d["verdict"] == "UNKNOWN" else None,
         entailed=entailed, refuted=refuted)
 
@@ -290,7 +279,7 @@ def equivalent_batch_timed(
     answers = _run([f"equiv({to_term(parsed[i][0])},{to_term(parsed[i][1])})" for i in todo],
                    inferences, max_domain, time_limit)
     for i, d in zip(todo, answers):
-        out[i] = (_verdict(d, *parsed[i]), _seconds(d, time_limit))
+        out[i] = (pair_verdict(d, *parsed[i]), _seconds(d, time_limit))
     return out
 
 
@@ -316,13 +305,13 @@ def _propositional(a: Formula, b: Formula) -> Verdict | None:
     if not ab:
         return Verdict("NOT_EQUIVALENT", False, ba, {
             "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
-            "model": _checked(t.model(t.first_row(t.a & ~t.b), names), [a], [b])})
+            "model": checked_model(t.model(t.first_row(t.a & ~t.b), names), [a], [b])})
     return Verdict("NOT_EQUIVALENT", True, False, {
         "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
-        "model": _checked(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
+        "model": checked_model(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
 
 
-def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
+def pair_verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     """A pair's verdict from fol.pl's two directions; the search stops at the first model of
     either, so the other direction may be null (not searched)."""
     if why := _stopped(d):
@@ -334,11 +323,11 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     if ab is False:
         return Verdict("NOT_EQUIVALENT", False, ba, {
             "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
-            "model": _checked(s1["model"], [a], [b])})
+            "model": checked_model(s1["model"], [a], [b])})
     if ba is False:
         return Verdict("NOT_EQUIVALENT", ab, False, {
             "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
-            "model": _checked(s2["model"], [b], [a])})
+            "model": checked_model(s2["model"], [b], [a])})
     if ab and ba:
         return Verdict("EQUIVALENT", True, True, {"method": "connection_proof",
                                                   "proof_a_entails_b": s1["proof"], "proof_b_entails_a": s2["proof"]})
@@ -353,4 +342,4 @@ def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget
 
 
 __all__ = ["DECISION_FACTOR", "Decision", "DECISIONS", "PROOF_FACTOR", "decide", "decide_batch", "decide_batch_timed", "entails",
-           "equivalent_batch", "equivalent_batch_timed", "holds", "to_term"]
+           "equivalent_batch", "equivalent_batch_timed", "checked_model", "holds", "pair_verdict", "to_term"]

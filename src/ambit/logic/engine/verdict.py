@@ -1,13 +1,14 @@
-"""The answers of both engines (AmP's procedure, equivalence.py; full first-order logic, fol.py):
-one `Verdict` for equivalence, one `Decision` for a story, and one list of reasons for UNKNOWN.
+"""The one evidence schema of the engine (whatever the dialect: AmP's formats through
+equivalence.py's first stage, every format through prove.py): one `Verdict` for equivalence, one
+`Decision` for a story, and one list of reasons for UNKNOWN.
 
 A reason is named only where it is true:
   time_limit        the item's seconds ran out (Prolog stopped it: call_with_time_limit/2)
   inference_limit   a stage ran out of its inference budget
   memory_limit      a stage ran out of stack (SWI's resource error)
   domain_limit      no model up to the largest domain searched, and no proof either
-  outside_fragment  AmP's procedure alone: the pair lies outside its complete fragment (OR under
-                    a universal in the antecedent) and the fallbacks found neither proof nor model
+  outside_fragment  no longer given (AmP's first stage now always goes on to the one engine, whose
+                    reasons are the four above); kept so that old results still read
 The evidence of a definite answer is JSON (`witness` of a Verdict, the fields of a Decision),
 documented field by field in proto/ambit/v1/ambit.proto next to `witness_json`.
 """

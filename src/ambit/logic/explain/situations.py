@@ -6,16 +6,21 @@ names for distinct elements (with no noun, or one the readings say of that name)
 filler per role of an event, and at least one thing of each noun that a universal ranges over
 ("every boy" presupposes boys). The search tries every
 domain size from the number of names up to `bound` (names + the variables of both readings), so
-a scene returned is of least size within the bound; the model checker confirms it.
+a scene returned is of least size within the bound. Every scene is then confirmed by the engine's
+one model checker (`logic/engine/prove.py`: `holds`), on the readings as ordinary formulas
+(`Every` as ∀x (kinds(x) → body), `Exists` as ∃x (kinds(x) ∧ body)) and the scene as an ordinary
+model (each element's sort a true unary atom): a scene it rejects is a bug, raised, never shown.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ambit.logic.syntax.ast import And, Atom, Const, Or, Var
+from ambit.logic.engine.prove import holds
+from ambit.logic.runtime.cancel import PrologError
+from ambit.logic.syntax.ast import And, Atom, Const, Formula, Implies, Or, Quant, Var
 from ambit.logic.runtime.worker import worker
-from ambit.logic.syntax.quoting import quote
+from ambit.logic.syntax.full_render import quote
 from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_variables
 
 PROGRAM = "situations.pl"
@@ -54,7 +59,35 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT) -> 
     d = w.query_json_quiet(goal, time_limit=time_limit)
     if d is None:
         return None
+    _confirm(d, a, b)
     return _scene(d, events, bound)
+
+
+def as_formula(r: Restricted | None) -> Formula | None:
+    """A restricted reading as an ordinary formula, for the one model checker."""
+    if r is None or isinstance(r, Atom):
+        return r
+    if isinstance(r, (And, Or)):
+        return type(r)(tuple(as_formula(c) for c in r.children))
+    kinds = list(r.kinds)
+    if isinstance(r, Exists):
+        parts = kinds + ([as_formula(r.body)] if r.body is not None else [])
+        body = parts[0] if len(parts) == 1 else And(tuple(parts))
+        return Quant("exists", r.var, body)
+    body = as_formula(r.body)
+    if kinds:
+        body = Implies(kinds[0] if len(kinds) == 1 else And(tuple(kinds)), body)
+    return Quant("forall", r.var, body)
+
+
+def _confirm(d: dict, a: Restricted, b: Restricted) -> None:
+    """Prolog's scene, checked by the one model checker: `a` true and `b` false in it."""
+    el = lambda e: f"d{e}"  # noqa: E731
+    model = {"domain": [el(e) for e in range(1, d["size"] + 1)],
+             "constants": {c: el(e) for c, e in d["constants"].items()}, "functions": {},
+             "atoms": {(s, el(e)) for e, s in d["sorts"]} | {(p, *map(el, args)) for p, args in d["facts"]}}
+    if not holds(as_formula(a), model) or holds(as_formula(b), model):
+        raise PrologError(f"the situation search returned a scene the model checker rejects: {d!r}")
 
 
 def to_term(r: Restricted | None, tag: str) -> str:

@@ -8,13 +8,9 @@ premises ∧ ¬conclusion (`with_negated_conclusion`) and premises ∧ conclusio
 an equivalence into a ∧ ¬b (`a_not_b`) and b ∧ ¬a (`b_not_a`). Every prover works on every part;
 the first definite *checked* answer for a part settles it (`Answer.final`: a proof E or Z3 gives
 ends the race too, and is re-proved by ambit's engine from the premises it names once the race is
-over: `check`), and once every part is settled the others are stopped (E and Z3 killed: each runs
-in a process; Prolog's call interrupted). A race made inside a cancel scope (logic/runtime/worker.py:
-a server call) ends as soon as the scope is cancelled, its provers stopped, and raises the scope's
-"cancelled" error. A second definite answer that contradicts the first is an error
-(`ProverDisagreement`), raised, never dropped; one that arrives after the answer was returned is
-logged and kept in `LATE_DISAGREEMENTS`. A batch has one cheap sequential stage before its races:
-Prolog alone for FIRST_STAGE_S per item.
+over: `check`), and once every part is settled the others are stopped (race.py: the race, which a
+cancelled scope ends, and `ProverDisagreement` when two definite answers contradict). A batch has
+one cheap sequential stage before its races: Prolog alone for FIRST_STAGE_S per item.
 
 Evidence says which prover settled each part (`answered_by`) and whether ambit checked it
 (`checked`, `unchecked`: part -> prover): Prolog's proofs are replayed and its models checked;
@@ -24,42 +20,32 @@ re-proved from the premises they used. `prover="prolog"` is ambit's engine alone
 the portfolio when `eprover` is installed, else Prolog alone.
 
 The questions and answers are in `portfolio_question.py`, the provers' wrappers (the members) in
-`portfolio_members.py`; this module holds the race, the checks, the verdicts and the entry
-points, and every name of `__all__` is importable from here.
+`portfolio_members.py`, the racing itself (members side by side, the first definite answer per
+part, the others stopped) in `race.py`; this module chooses the members, checks the answers,
+gives the verdicts and holds the entry points, and every name of `__all__` is importable from here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import queue
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ambit.logic.provers import eprover
 from ambit.logic.engine import prove as fol
-from ambit.logic.runtime.worker import PrologError, cancelled_error, current_scope
+from ambit.logic.runtime.worker import PrologError
 from ambit.logic.provers.portfolio_members import (
     EMember, Member, ModelCheckFailed, PrologMember, Z3Member, _story_parts, checked_model, members, reprove,
 )
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question, pair, story  # noqa: F401
+from ambit.logic.provers.race import LATE_DISAGREEMENTS, ProverDisagreement, run
 from ambit.logic.syntax.ast import Formula
 from ambit.logic.engine.verdict import REASONS, worst
 
 PROVERS = ("prolog", "portfolio")
-LATE_DISAGREEMENTS: list[dict] = []
 log = logging.getLogger(__name__)
-
-
-class ProverDisagreement(RuntimeError):
-    """Two provers gave contradicting definite answers for the same part of a question."""
-
-    def __init__(self, part: str, first: "Answer", second: "Answer") -> None:
-        super().__init__(f"provers disagree on {part}: {first.prover} says {first.status}, "
-                         f"{second.prover} says {second.status}")
-        self.part, self.first, self.second = part, first, second
 
 
 def default_prover() -> str:
@@ -67,85 +53,15 @@ def default_prover() -> str:
     return "portfolio" if eprover.available() else "prolog"
 
 
-# --------------------------------------------------------------------------- the race
-
-
-class _Race:
-    """Answers of one question as they arrive: the first definite one per part wins."""
-
-    def __init__(self, q: Question) -> None:
-        self.q = q
-        self.events: queue.Queue = queue.Queue()
-        self.settled: dict[str, Answer] = {}
-        self.reasons: dict[str, dict[str, str]] = {}
-        self.closed = False
-        self.lock = threading.Lock()
-
-    def post(self, a: Answer) -> None:
-        with self.lock:
-            if self.closed:
-                first = self.settled.get(a.part)
-                if first is not None and first.status != a.status:
-                    record = {"part": a.part, "first": (first.prover, first.status), "late": (a.prover, a.status)}
-                    LATE_DISAGREEMENTS.append(record)
-                    log.error("portfolio: late disagreement %s", record)
-                return
-        self.events.put(("answer", a))
-
-    def done(self, name: str, reasons: dict[str, str]) -> None:
-        self.events.put(("done", (name, reasons)))
+# --------------------------------------------------------------------------- the race and its checks
 
 
 def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
          wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
-    """Every prover on every part of `q`: the first definite answer per part, for each prover
-    why it gave none where it gave none, and whether the time limit ended the race. Returns once
-    every part is settled (or, with `wait_for_all`, once every prover has finished), or at the
-    time limit. ProverDisagreement when two definite answers for a part contradict each other."""
-    provers = list(provers) if provers is not None else members()
-    if budget.time_limit <= 0:  # nothing left to spend (a batch's second stage): no prover is started
-        return {}, {m.name: {p.name: "time_limit" for p in q.parts} for m in provers}, True
-    r = _Race(q)
-    deadline = time.monotonic() + budget.time_limit
-    budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
-    scope = current_scope()
-    unhook = scope.on_cancel(lambda: r.events.put(("cancelled", None))) if scope is not None else (lambda: None)
-    stops = [m.start(q, budget, r.post, r.done) for m in provers]
-    running = {m.name for m in provers}
-    timed_out = False
-    try:
-        while running:
-            if not wait_for_all and all(p.name in r.settled and r.settled[p.name].final for p in q.parts):
-                break
-            try:
-                kind, x = r.events.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                timed_out = True
-                for name in running:
-                    r.reasons.setdefault(name, {p.name: "time_limit" for p in q.parts})
-                break
-            if kind == "cancelled":
-                raise cancelled_error()
-            if kind == "done":
-                running.discard(x[0])
-                r.reasons[x[0]] = x[1]
-                continue
-            first = r.settled.setdefault(x.part, x)
-            if first.status != x.status:
-                raise ProverDisagreement(x.part, first, x)
-            if x.checked and not first.checked:  # a checked answer replaces an unchecked one
-                r.settled[x.part] = x
-    finally:
-        unhook()
-        with r.lock:
-            r.closed = True
-        for stop in stops:
-            try:
-                stop()
-            except Exception:  # noqa: BLE001 - a prover that fails to stop must not lose the answer
-                log.exception("portfolio: stopping a prover failed")
-    check(q, r.settled, budget)
-    return r.settled, r.reasons, timed_out
+    """race.py's `run` of `provers` (default: `members()`) on `q`, its answers then checked
+    (`check`): the first definite answer per part, each prover's reasons where it gave none, and
+    whether the time limit ended the race. ProverDisagreement when two answers contradict."""
+    return run(q, budget, list(provers) if provers is not None else members(), wait_for_all, check)
 
 
 # a re-proof gets what is left of the item's time, and at least this many seconds (a re-proof

@@ -71,13 +71,13 @@ class PrologMember:
 
         def solve() -> None:
             t0 = time.perf_counter()
-            opts: dict[str, Any] = {"time_limit": budget.left(), "inferences": budget.inferences}
-            if q.amp is None and q.kind == "equiv":  # AmP's procedure bounds its own model search (names + variables)
-                opts["max_domain"] = budget.max_domain
+            # the one budget, whatever the dialect (AmP's first stage hands on to the same engine)
+            opts: dict[str, Any] = {"time_limit": budget.left(), "inferences": budget.inferences,
+                                    "max_domain": budget.max_domain}
             reasons: dict[str, str] = {}
             try:
                 if q.kind == "story":
-                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts, max_domain=budget.max_domain)[0]
+                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
                     parts = _story_parts(d)
                     for part, status, ev in parts:
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
@@ -97,8 +97,9 @@ class PrologMember:
 
 
 def _prolog_equivalent(q: Question, opts: dict) -> Any:
-    """Prolog's verdict on a pair: for an AmP pair AmP's procedure (equivalence.py: SLD over its
-    fragment, then the full first-order engine on what it leaves open), else fol.py's engine."""
+    """Prolog's verdict on a pair: for an AmP pair the engine with AmP's procedure as its first
+    stage (equivalence.py: SLD over its fragment, then the rest of the engine on what it leaves
+    open), else the engine itself (prove.py)."""
     if q.amp is not None:
         from ambit.logic.engine import equivalence
 

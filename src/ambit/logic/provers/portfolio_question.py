@@ -4,11 +4,10 @@ definite answer for one part, and the budget every prover of a race shares."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine.budget import Budget  # noqa: F401  (the one budget; the portfolio's members take it)
 from ambit.logic.syntax.ast import Formula, Not
 
 STORY_PARTS = ("with_negated_conclusion", "with_conclusion")
@@ -72,22 +71,3 @@ class Answer:
         """Whether this answer ends the part's race: checked, or a proof that can be re-proved
         from the axioms it names (a "sat" without a model waits for one with a model)."""
         return self.checked or (self.status == "unsat" and "premises_used" in self.evidence)
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What every prover gets: `time_limit` seconds (counted from `deadline` - time_limit once a
-    race has set `deadline`, a `time.monotonic()` value), and for Prolog its inference budget
-    and largest model."""
-
-    time_limit: float = fol.DEFAULT_TIME_LIMIT
-    inferences: int = fol.DEFAULT_INFERENCES
-    max_domain: int = fol.DEFAULT_MAX_DOMAIN
-    proof_object: bool = True
-    deadline: float | None = None
-
-    def left(self) -> float:
-        """Seconds left to the deadline (a floor of 10 ms), or the whole time limit before a race."""
-        if self.deadline is None:
-            return self.time_limit
-        return max(0.01, self.deadline - time.monotonic())

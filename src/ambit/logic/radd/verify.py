@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from ambit.logic.runtime.worker import worker
-from ambit.logic.syntax.quoting import escape
+from ambit.logic.syntax.full_render import escape
 from ambit.logic.radd.instance import READINGS, MonthDate
 from ambit.logic.radd.parse import parse_prompt
 

@@ -45,7 +45,7 @@ from ambit.logic.runtime.cancel import (  # noqa: F401 (re-exported: callers imp
 )
 from ambit.logic.runtime.lanes import FIRST_QUANTUM_S, two_lanes  # noqa: F401 (FIRST_QUANTUM_S re-exported)
 from ambit.logic.runtime.swipl import halt_prolog, locate_swipl
-from ambit.logic.syntax.quoting import escape
+from ambit.logic.syntax.full_render import escape
 
 PROLOG_DIR = Path(str(resources.files("ambit.logic.engine").joinpath("prolog")))
 # AmP-sized proofs and RADD instances use a few MB of stack; SWI's default is 1 GB.

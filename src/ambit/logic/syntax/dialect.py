@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from ambit.logic.syntax.ast import Formula
@@ -209,227 +209,18 @@ def dialects() -> tuple[Dialect, ...]:
     return tuple(_REGISTRY.values())
 
 
-# --------------------------------------------------------------------------- what a problem may mix
+# Reading a problem is reading.py's, which imports this registry; its names are still importable
+# from here, looked up when first asked for (PEP 562), so that the import graph stays acyclic as
+# `_bound` keeps it for the readers and renderers.
+_READING = ("ArityError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
+            "read_story", "record")
 
 
-class ArityError(ValueError):
-    """One predicate or function symbol used with two numbers of arguments in one problem (one
-    formula, a pair, or a story): Prover9, E and TPTP refuse that, and so does ambit. Names both
-    uses: which formula (`first`, `second`: labels such as `premises[2]`) and where in its text."""
-
-    def __init__(self, kind: str, name: str, first: tuple[str, int, int | None],
-                 second: tuple[str, int, int | None]) -> None:
-        self.kind, self.name, self.first, self.second = kind, name, first, second
-
-        def use(u: tuple[str, int, int | None]) -> str:
-            label, arity, pos = u
-            where = f" at character {pos + 1}" if pos is not None else ""
-            return f"{arity} argument{'s' if arity != 1 else ''} in {label}{where}"
-
-        super().__init__(f"{kind} {name!r} is used with {use(first)} and with {use(second)}")
-
-    def to_dict(self) -> dict:
-        return {"message": str(self), "kind": "mixed_arity", "symbol": self.name, "symbol_kind": self.kind,
-                "uses": [{"formula": u[0], "arity": u[1], "pos": u[2]} for u in (self.first, self.second)]}
+def __getattr__(name: str) -> Any:
+    if name in _READING:
+        return getattr(importlib.import_module("ambit.logic.syntax.reading"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _symbols(f: "Formula") -> Iterable[tuple[str, str, int]]:
-    """(kind, name, arity) of every predicate and function use in `f`, left to right."""
-    from ambit.logic.syntax.ast import Atom, Func, subformulas, subterms, terms
-
-    for g in subformulas(f):
-        if type(g) is Atom:
-            yield "predicate", g.pred, len(g.args)
-        for a in terms(g):
-            for u in subterms(a):
-                if type(u) is Func:
-                    yield "function", u.name, len(u.args)
-
-
-def _position(text: str | None, name: str, arity: int) -> int | None:
-    """Where in `text` `name` is written with `arity` arguments (as `name(` ... `)` with
-    arity - 1 top-level commas, or bare for arity 0); None when it cannot be told."""
-    if not text:
-        return None
-    for m in re.finditer(rf"(?<![\w'’.$]){re.escape(name)}(?![\w'’.])", text):
-        rest = text[m.end():].lstrip()
-        if arity == 0:
-            if not rest.startswith("("):
-                return m.start()
-            continue
-        if not rest.startswith("("):
-            continue
-        depth, commas = 0, 0
-        for ch in rest:
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif ch == "," and depth == 1:
-                commas += 1
-        if commas + 1 == arity:
-            return m.start()
-    return None
-
-
-def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]]) -> None:
-    """Refuse a problem whose formulas use one predicate or function with two arities:
-    `formulas` are (label, formula, its text or None); ArityError names both uses."""
-    seen: dict[tuple[str, str], tuple[str, int, str | None]] = {}
-    for label, f, text in formulas:
-        for kind, name, arity in _symbols(f):
-            first = seen.setdefault((kind, name), (label, arity, text))
-            if first[1] != arity:
-                raise ArityError(kind, name, (first[0], first[1], _position(first[2], name, first[1])),
-                                 (label, arity, _position(text, name, arity)))
-
-
-# --------------------------------------------------------------------------- problems
-
-
-@dataclass(frozen=True)
-class Reading:
-    """How a problem's formulas were read: the dialect, its free-variable policy, and which
-    formulas had free variables closed under ∀ (label -> names), as each result records it."""
-
-    dialect: str
-    free_variables: str
-    closed: dict[str, list[str]] = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        out: dict[str, Any] = {"dialect": self.dialect, "free_variables": self.free_variables}
-        if self.closed:
-            out["closed"] = self.closed
-        return out
-
-
-class ProblemError(ValueError):
-    """A formula of a problem that cannot be read: `field` (`a`, `b`, `premises`, `conclusion`),
-    `index` (a premise's, else None) and the cause (an LFParseError or an ArityError)."""
-
-    def __init__(self, cause: Exception, field: str, index: int | None) -> None:
-        self.cause, self.field, self.index = cause, field, index
-        where = f"{field}[{index}]" if index is not None else field
-        super().__init__(f"{where}: {cause}")
-
-
-def _label(field: str, index: int | None) -> str:
-    return f"{field}[{index}]" if index is not None else field
-
-
-def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading):
-    from ambit.logic.syntax.ast import free_vars
-    from ambit.logic.errors import LFParseError
-
-    if not isinstance(x, str):
-        if free := free_vars(x):  # an AST: closed already, or refused
-            raise ProblemError(ValueError(f"a formula must be closed; free variable(s): {', '.join(sorted(free))}"),
-                               field, index)
-        return x, None
-    try:
-        f, closed = d.read(x)
-    except LFParseError as e:
-        raise ProblemError(e, field, index) from None
-    if closed:
-        reading.closed[_label(field, index)] = list(closed)
-    return f, x
-
-
-def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: str | None = None):
-    """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading).
-    ProblemError names the formula and the cause (syntax, free variable, mixed arity)."""
-    d = dialect(fmt, free_variables)
-    reading = Reading(d.name, d.free_variables)
-    fa, ta = _read_one(a, d, "a", None, reading)
-    fb, tb = _read_one(b, d, "b", None, reading)
-    try:
-        if d.one_arity:
-            check_arities([("a", fa, ta), ("b", fb, tb)])
-    except ArityError as e:
-        raise ProblemError(e, _field_of(e.second[0]), _index_of(e.second[0])) from None
-    return fa, fb, reading
-
-
-def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = "folio",
-               free_variables: str | None = None, labels: Sequence[str] | None = None):
-    """A story's premises and conclusion (text in `fmt`, or closed ASTs) read as one problem:
-    (premises, conclusion, Reading). ProblemError names the formula and the cause; `labels`
-    name the premises in an ArityError's message (default `premises[i]`)."""
-    d = dialect(fmt, free_variables)
-    reading = Reading(d.name, d.free_variables)
-    ps = [_read_one(p, d, "premises", i, reading) for i, p in enumerate(premises)]
-    c = _read_one(conclusion, d, "conclusion", None, reading)
-    names = list(labels) if labels is not None else [_label("premises", i) for i in range(len(ps))]
-    try:
-        if d.one_arity:
-            check_arities([(names[i], f, t) for i, (f, t) in enumerate(ps)] + [("conclusion", *c)])
-    except ArityError as e:
-        where = e.second[0]
-        index = names.index(where) if where in names else None
-        raise ProblemError(e, "premises" if index is not None else "conclusion", index) from None
-    return [f for f, _ in ps], c[0], reading
-
-
-def _field_of(label: str) -> str:
-    return label.split("[", 1)[0]
-
-
-def _index_of(label: str) -> int | None:
-    return int(label[label.index("[") + 1 : -1]) if "[" in label else None
-
-
-def record(result: Any, reading: Reading) -> Any:
-    """`result` (a Decision or a Verdict) with how its formulas were read in its evidence: a
-    Decision's `reading` field, a Verdict's `witness["reading"]`."""
-    if hasattr(result, "witness"):
-        return dataclasses.replace(result, witness={**(result.witness or {}), "reading": reading.to_dict()})
-    if any(f.name == "reading" for f in dataclasses.fields(result)):
-        return dataclasses.replace(result, reading=reading.to_dict())
-    return result
-
-
-__all__ = ["AMP_NAMES", "ArityError", "Dialect", "FREE_VARIABLES", "FULL_NAMES", "NAMES", "ProblemError", "Reading",
-           "check_arities", "dialect", "dialects", "name_of", "read_pair", "read_story", "record"]
-
-
-def _raise_with_place(e: ProblemError):
-    """The cause of a ProblemError (what the API has always raised: an LFParseError for text
-    that does not read), with a note naming the formula; an ArityError as it is."""
-    cause = e.cause
-    if e.field and not isinstance(cause, ArityError):
-        cause.add_note(f"in {_label(e.field, e.index)}")
-    raise cause from None
-
-
-def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = "folio",
-                 free_variables: str | None = None) -> tuple[list[tuple[list, Any]], list[Reading]]:
-    """`read_story` for many stories: their (premises, conclusion) ASTs and their Readings. Raises
-    the first one's cause (LFParseError, ArityError, ValueError), with a note naming the formula."""
-    parsed, readings = [], []
-    for ps, c in stories:
-        try:
-            fps, fc, r = read_story(ps, c, fmt, free_variables)
-        except ProblemError as e:
-            _raise_with_place(e)
-        parsed.append((fps, fc))
-        readings.append(r)
-    return parsed, readings
-
-
-def read_pairs(pairs: Iterable[tuple[Any, Any]], fmt: "str | Dialect" = "folio",
-               free_variables: str | None = None) -> tuple[list[tuple[Any, Any]], list[Reading]]:
-    """`read_pair` for many pairs: their ASTs and their Readings; errors as `read_stories`."""
-    parsed, readings = [], []
-    for a, b in pairs:
-        try:
-            fa, fb, r = read_pair(a, b, fmt, free_variables)
-        except ProblemError as e:
-            _raise_with_place(e)
-        parsed.append((fa, fb))
-        readings.append(r)
-    return parsed, readings
-
-
-__all__ += ["read_pairs", "read_stories"]
+__all__ = ["AMP_NAMES", "Dialect", "FREE_VARIABLES", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of",
+           *_READING]

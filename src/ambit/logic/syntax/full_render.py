@@ -5,6 +5,10 @@ parentheses the dialect's reading conventions need (fol_parse.py, the grammar fi
 parentheses around a nested same-operator chain so that the tree's shape survives:
 `parse(render(f, d), d) == f` for every formula whose names the dialect can spell (TPTP needs
 upper-case variable names; NLTK has no exclusive or and writes `A ⊕ B` as `-(A <-> B)`).
+
+It also holds Prolog quoting (`escape`, `quote`): the one escaping of text that logic/ writes
+inside single quotes, used by every writer of Prolog text (render.py, this module,
+explain/situations.py, radd/verify.py, runtime/worker.py); it was quoting.py.
 """
 
 from __future__ import annotations
@@ -15,7 +19,19 @@ from typing import Callable
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 from ambit.logic.errors import RenderError
-from ambit.logic.syntax.quoting import quote
+
+
+def escape(text: str, newlines: bool = False) -> str:
+    """`text` made safe inside a single-quoted Prolog atom: backslashes and single quotes
+    escaped; with `newlines`, also each newline written as `\\n` (goal text handed to Prolog)."""
+    text = text.replace("\\", "\\\\").replace("'", "\\'")
+    return text.replace("\n", "\\n") if newlines else text
+
+
+def quote(name: str) -> str:
+    """A name as a quoted Prolog atom: the one quoting of every Prolog term logic/ writes."""
+    return "'" + escape(name) + "'"
+
 
 # precedence levels: a node of level L may stand unparenthesised where level >= L is required
 _LEVEL = {Iff: 1, Xor: 3, Implies: 2, Or: 3, And: 4, Not: 5, Atom: 6, Eq: 6, Quant: 0}
@@ -200,4 +216,4 @@ def _rename(f: Formula, m: dict[str, str]) -> Formula:
     return t(_rename(f.left, m), _rename(f.right, m))
 
 
-__all__ = ["render_dialect", "tptp_variables", "SYNTAX", "Const"]
+__all__ = ["render_dialect", "tptp_variables", "SYNTAX", "Const", "escape", "quote"]

@@ -12,8 +12,7 @@ import re
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
 from ambit.logic.syntax.dialect import Dialect, dialect
 from ambit.logic.errors import RenderError
-from ambit.logic.syntax.full_render import render_dialect
-from ambit.logic.syntax.quoting import quote
+from ambit.logic.syntax.full_render import quote, render_dialect
 
 
 def to_fol(f: Formula) -> str:

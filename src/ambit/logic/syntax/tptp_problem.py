@@ -6,53 +6,27 @@ conjecture is the conclusion (at most one per problem). `include('Axioms/X.ax').
 under a TPTP root given by the caller (`--tptp-root`), and only files inside it; otherwise it is
 refused with a message saying so. Each formula is read by the `tptp` dialect (logic/syntax/parse.py).
 
-Includes are bounded (:class:`Limits`): the include statements followed in all (a file included
-twice counts twice, and is read once), the bytes they bring in, and how deep they nest. Only
-regular files inside the root are opened (no `..`, no absolute name, no symbolic link that leads
-out; a FIFO, a device or a folder is refused without being read), as UTF-8, and every formula of
-every file is held to `max_chars`. Errors name the file and the line, and never quote the
-content of an included file: a root such as /etc must not be read back through error messages.
+Includes are resolved and bounded by tptp_include.py (:class:`Limits`: the include statements
+followed, the bytes they bring in, how deep they nest; only regular files inside the root), whose
+names are importable from here too. Every formula of every file is held to `max_chars`. Errors
+name the file and the line, and never quote the content of an included file.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ambit.logic.syntax.ast import Formula
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.parse import parse
+from ambit.logic.syntax.tptp_include import (  # the include names are re-exported (`__all__`)
+    MAX_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDES, Includes, Limits, TPTPProblemError, _decode, _FileError, _read_bytes,
+)
 
 PREMISE_ROLES = ("axiom", "hypothesis", "definition", "assumption", "lemma", "theorem", "corollary")
 CONCLUSION_ROLE = "conjecture"
-MAX_INCLUDE_DEPTH = 16  # includes inside includes
-MAX_INCLUDES = 256  # include statements followed in one problem, repeats counted
-MAX_BYTES = 8 * 2 ** 20  # bytes of the problem file and of every include (repeats counted), in all
-_CHUNK = 1 << 16
-_O_CLOEXEC, _O_NONBLOCK, _O_NOFOLLOW = (getattr(os, f, 0) for f in ("O_CLOEXEC", "O_NONBLOCK", "O_NOFOLLOW"))
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on reading one problem: `max_chars` per formula (None: no bound), include
-    statements followed (`max_includes`), bytes brought in (`max_bytes`: the problem file plus
-    each included file each time it is included), and include nesting (`max_depth`)."""
-
-    max_chars: int | None = None
-    max_includes: int = MAX_INCLUDES
-    max_bytes: int = MAX_BYTES
-    max_depth: int = MAX_INCLUDE_DEPTH
-
-
-class TPTPProblemError(ValueError):
-    """A problem file that cannot be read as a problem: where (`source`, `line`) and why."""
-
-    def __init__(self, message: str, source: str, line: int) -> None:
-        super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
-        self.source, self.line = source, line  # line 0: the file as a whole
 
 
 @dataclass(frozen=True)
@@ -229,37 +203,19 @@ def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
         raise TPTPProblemError(str(e), str(path), 0) from None
 
 
-class _FileError(Exception):
-    """Why a file cannot be read, without its path (the caller names it), never its content."""
-
-
-@dataclass
-class _Included:
-    """One file read under the root: its statements' formulas parsed once, however often it is
-    included, and its size, which each include of it spends again."""
-
-    size: int
-    entries: list = field(default_factory=list)  # ("fof", name, role, formula, line) or ("include", Statement)
-
-
 class _Reader:
-    """One problem's reading: the root, the limits and what has been spent on them."""
+    """One problem's reading: the limits, and its includes with what has been spent on them."""
 
     def __init__(self, root: Path | None, limits: Limits, spent_bytes: int) -> None:
-        self.root = root
-        self.base = root.resolve() if root is not None else None
         self.limits = limits
-        self.includes = 0
-        self.bytes = spent_bytes
-        self.files: dict[Path, _Included] = {}
-        self.stack: list[Path] = []
+        self.inc = Includes(root, limits, spent_bytes)
         self.second_conjecture_line = 0
         self.free_variables: str | None = None  # how formulas read free variables (None: TPTP's way)
 
     def collect(self, text: str, source: str, premises: list, conclusions: list) -> None:
         """The problem's own statements, then (recursively) those of its includes, in order."""
-        if self.bytes > self.limits.max_bytes:
-            raise TPTPProblemError(f"the problem is {self.bytes:,} bytes, over the limit of "
+        if self.inc.bytes > self.limits.max_bytes:
+            raise TPTPProblemError(f"the problem is {self.inc.bytes:,} bytes, over the limit of "
                                    f"{self.limits.max_bytes:,} bytes (--tptp-max-bytes)", source, 0)
         entries = self._entries(text, source, quote=True)
         self._walk(entries, source, True, premises, conclusions)
@@ -305,115 +261,11 @@ class _Reader:
                 conclusions.append((name, f, f"{name} (line {line})" if quote else f"line {line} of {source}"))
 
     def _include(self, st: Statement, source: str, quote: bool, premises: list, conclusions: list) -> None:
-        name = st.name.strip("'\"")
-        shown = f"include('{name}')" if quote else "this include"
-        if self.root is None or self.base is None:
-            raise TPTPProblemError(f"{shown} is refused: pass --tptp-root DIR to read includes "
-                                   "from that folder", source, st.line)
-        if len(self.stack) >= self.limits.max_depth:
-            raise TPTPProblemError(f"includes nested deeper than {self.limits.max_depth}", source, st.line)
-        self.includes += 1
-        if self.includes > self.limits.max_includes:
-            raise TPTPProblemError(f"{shown}: more than {self.limits.max_includes} includes in one problem "
-                                   "(repeats counted; --tptp-max-includes)", source, st.line)
-        path = self._resolve(name, shown, source, st.line)
-        if path in self.stack:
-            chain = " -> ".join(self._shown_path(p) for p in [*self.stack[self.stack.index(path):], path])
-            raise TPTPProblemError(f"{shown}: an include cycle ({chain})", source, st.line)
-        included = self.files.get(path)
-        if included is None:
-            try:
-                data = _read_bytes(path, self.limits.max_bytes - self.bytes, regular_only=True)
-                text = _decode(data)
-            except _FileError as e:
-                where = f"{path}: " if quote or os.path.lexists(path) else ""  # a name, not a file: not shown
-                raise TPTPProblemError(f"{shown}: {where}{e}", source, st.line) from None
-            included = self.files[path] = _Included(len(data), self._entries(text, str(path), quote=False))
-        self.bytes += included.size
-        if self.bytes > self.limits.max_bytes:
-            raise TPTPProblemError(f"{shown}: {self._shown_path(path)} brings the bytes read to {self.bytes:,}, "
-                                   f"over the limit of {self.limits.max_bytes:,} (repeats counted; "
-                                   "--tptp-max-bytes)", source, st.line)
-        self.stack.append(path)
-        try:
-            self._walk(included.entries, str(path), False, premises, conclusions)
-        finally:
-            self.stack.pop()
-
-    def _resolve(self, name: str, shown: str, source: str, line: int) -> Path:
-        """The file `name` names under the root: relative, no `..`, and inside the root once
-        every symbolic link is followed."""
-        assert self.base is not None
-        rel = Path(name)
-        if not name or "\x00" in name or rel.is_absolute() or ".." in rel.parts:
-            why = "an absolute name" if rel.is_absolute() else "a name with '..'" if ".." in rel.parts else "not a file name"
-            raise TPTPProblemError(f"{shown} is outside the TPTP root {self.base} ({why}); includes name files "
-                                   "relative to the root", source, line)
-        try:
-            path = (self.base / rel).resolve()
-        except (OSError, RuntimeError) as e:  # a loop of symbolic links
-            raise TPTPProblemError(f"{shown}: cannot follow its symbolic links ({e.__class__.__name__})",
-                                   source, line) from None
-        if not path.is_relative_to(self.base):
-            raise TPTPProblemError(f"{shown} is outside the TPTP root {self.base} (a symbolic link leads out)",
-                                   source, line)
-        return path
-
-    def _shown_path(self, path: Path) -> str:
-        return str(path.relative_to(self.base)) if self.base is not None and path.is_relative_to(self.base) else str(path)
-
-
-_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"))
-
-
-def _read_bytes(path: Path, max_bytes: int, regular_only: bool) -> bytes:
-    """The bytes of the file at `path`, at most `max_bytes` of them (TPTPProblemError past that).
-    `regular_only`: anything but a regular file is refused before a byte is read, and opening
-    never waits (O_NONBLOCK: a FIFO without a writer) nor follows a last symbolic link."""
-    flags = os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK | (_O_NOFOLLOW if regular_only else 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as e:
-        raise _FileError(f"cannot be read: {e.strerror}") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise _FileError("a folder, not a file")
-        if regular_only and not stat.S_ISREG(st.st_mode):
-            kind = next((k for test, k in _KINDS if test(st.st_mode)), "not a regular file")
-            raise _FileError(f"{kind}; only regular files are read")
-        if stat.S_ISREG(st.st_mode) and st.st_size > max_bytes:
-            raise _FileError(f"{st.st_size:,} bytes, over the {max(max_bytes, 0):,} bytes left to read "
-                             "(--tptp-max-bytes)")
-        if not stat.S_ISREG(st.st_mode):  # a pipe given on the command line: wait for its writer
-            os.set_blocking(fd, True)
-        chunks, total = [], 0
-        while True:
-            try:
-                chunk = os.read(fd, _CHUNK)
-            except OSError as e:
-                raise _FileError(f"cannot be read: {e.strerror}") from None
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > max_bytes:
-                raise _FileError(f"more than the {max(max_bytes, 0):,} bytes left to read "
-                                 "(--tptp-max-bytes)")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _decode(data: bytes) -> str:
-    """`data` as UTF-8; _FileError naming the line and the byte that is not (never the bytes
-    themselves)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise _FileError(f"not UTF-8 text (line {line}, byte {e.start + 1}: {e.reason})") from None
+        # `_read_bytes` is looked up here at each include, so that a spy on this module's name
+        # (tests/logic/test_tptp_include_bounds.py) sees every file read
+        with self.inc.follow(st.name, st.line, source, quote, lambda text, path: self._entries(text, path, quote=False),
+                             _read_bytes) as (path, entries):
+            self._walk(entries, str(path), False, premises, conclusions)
 
 
 __all__ = ["CONCLUSION_ROLE", "MAX_BYTES", "MAX_INCLUDES", "MAX_INCLUDE_DEPTH", "PREMISE_ROLES", "Limits", "Problem",

@@ -1,12 +1,12 @@
-/*  equivalence.pl -- entailment and equivalence of logical forms, Blackburn & Bos style.
+/*  equivalence.pl -- the first stage of the one engine for AmP's positive fragment.
 
     Formulas are plain terms:
         rel(Pred, Args)   an atom; Args are Prolog variables (bound variables) or atoms (names)
         and(F, G)   or(F, G)   some(X, F)   all(X, F)
     The language has no negation, so every formula is monotone: adding facts to a model never
-    makes a true formula false. That is what makes the procedure below small.
+    makes a true formula false. That is what makes the stage below small and cheap.
 
-    A |= B (GUIDE section 4):
+    A |= B by SLD resolution (GUIDE section 4):
       1. Skolemise A: each existential variable becomes sk(K, Us), a term over the universal
          variables Us in whose scope it stands. Split A into cases at every OR outside all
          universals; each case is a set of unit facts whose variables are universal.
@@ -15,36 +15,37 @@
       3. A |= B iff in every case some conjunction of the DNF of B's matrix is proved from the
          facts by SLD resolution with unify_with_occurs_check/2 (Horn: one goal clause suffices).
     This is sound and complete when A has no OR under a universal. Such an OR is dropped from
-    A (a sound weakening): a proof still proves, a failure only says "unknown". Then a small
-    connection prover (leanCoP style) tries to prove A |= B from A's full clause form, and a
-    bounded countermodel search (domain sizes up to #names + #variables) tries to refute it;
-    when both give up within their inference budgets the answer is unknown.
-    A countermodel is always re-checked with the model checker satisfy/2 before it is returned.
-    A definite answer is never a guess: true comes from a proof, false from a complete SLD
-    refutation or a checked countermodel.
+    A (a sound weakening): a proof still proves, a failure only says "unknown".
+
+    Everything this stage does not prove goes on, within the same budget and time limit, to the
+    one first-order engine (fol.pl): its connection prover, its finite-model search
+    (finite_models.pl, herbrand.pl), the same stages and the same evidence as for every other
+    dialect. A countermodel comes only from that search and is checked in Python by the one model
+    checker (logic/engine/prove.py: holds) before it is reported. A direction this stage refutes
+    completely is not entailed even when the search finds no model within its budget (the
+    witness then has "model": null). A definite answer is never a guess.
+
+    The budget is fol.pl's: budget(Inferences, MaxDomain, Seconds), the same term for every
+    question (logic/engine/budget.py writes it).
 
     Load with plain `swipl equivalence.pl`; try
-        ?- equivalent(some(X, rel(p, [X])), some(Y, rel(p, [Y])), V).
+        ?- entails(some(X, rel(p, [X])), some(Y, rel(p, [Y])), R).
 */
 
 :- module(equivalence,
-          [ entails/3,              % +A, +B, -true|false|unknown   (A |= B, no countermodel search)
-            equivalent/3,           % +A, +B, -Result               (default budgets)
-            check_pair/5,           % +A, +B, +Inferences, +MaxDomain, -Result
-            countermodel/4,         % +A, +B, +MaxDomain, -Model
-            satisfy/2,              % +Formula, +Model
+          [ entails/3,              % +A, +B, -true|false|unknown   (A |= B by SLD: the first stage)
+            sld_pair/4,             % +A, +B, +Inferences, -Result  (the first stage on a pair)
             normal/2,               % +Formula, -Normal
-            equiv_batch_json/3,     % +Pairs, +opts(Seconds, Inferences, MaxDomain), -Dicts
-            entails_json/4          % +A, +B, +opts(...), -Dict
+            equiv_batch_json/3,     % +Pairs, +budget(Inferences, MaxDomain, Seconds), -Dicts
+            entails_json/4          % +A, +B, +budget(Inferences, MaxDomain, Seconds), -Dict
           ]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(library(ordsets)).
 :- use_module(library(pairs)).
 :- use_module(library(assoc)).
 :- use_module(library(time)).
-:- use_module(fol, [equiv_json/4]).
+:- use_module(fol, [parts_json/4]).
 
 
 /* ------------------------------------------------------------------------------------
@@ -170,270 +171,60 @@ entailment(_, _, true).
 
 
 /* ------------------------------------------------------------------------------------
-   Beyond Horn: a connection prover (leanCoP style, Otten)
-   ------------------------------------------------------------------------------------ */
-
-%  With an OR under a universal, A's Skolem form is not a set of facts but a set of positive
-%  clauses. A |= B iff A's clauses plus the negative clauses of B's Herbrand matrix (one per DNF
-%  conjunction) are unsatisfiable, i.e. every path through this matrix holds a connection
-%  (a pair L, neg(L') with L and L' unifiable). The search below starts from a clause of B,
-%  extends along connections with fresh copies of clauses, reduces against the path, reuses
-%  lemmas, and deepens the path limit up to MaxDepth. A proof is a proof; failing to find one is
-%  only "unknown".
-
-%  connection_entails(+A, +B, +MaxDepth): A |= B, shown by a connection proof.
-connection_entails(A, B, MaxDepth) :-
-    copy_term(A-B, A1-B1),
-    skolemise(A1, [], 0, _, SA),
-    herbrandise(B1, [], 0, _, MB),
-    findall(C, cnf_clause(SA, C), ClausesA),
-    findall(C, ( disjunct(MB, Goals), maplist(negated, Goals, C) ), ClausesB),
-    append(ClausesB, ClausesA, Matrix),
-    between(1, MaxDepth, Depth),
-    member(Start, ClausesB),
-    copy_term(Start, Start1),
-    prove_all(Start1, Matrix, [], Depth, []),
-    !.
-
-negated(A, neg(A)).
-
-%  cnf_clause(+S, -C): on backtracking, C runs through the clauses (lists of atoms) of the CNF
-%  of the Skolemised S; the universal markers all(X, _) are dropped (X stays a variable).
-cnf_clause(rel(P, Ts), [rel(P, Ts)]).
-cnf_clause(and(F, G), C) :- ( cnf_clause(F, C) ; cnf_clause(G, C) ).
-cnf_clause(or(F, G), C) :- cnf_clause(F, C1), cnf_clause(G, C2), append(C1, C2, C).
-cnf_clause(all(_, F), C) :- cnf_clause(F, C).
-
-%  complement(+L, -N): N is the complementary literal of L.
-complement(neg(A), A) :- !.
-complement(A, neg(A)).
-
-%  prove_all(+Literals, +Matrix, +Path, +Depth, +Lemmas): every literal is closed.
-prove_all([], _, _, _, _).
-prove_all([Lit|Lits], Matrix, Path, Depth, Lemmas) :-
-    \+ ( member(P, Path), P == Lit ),                      % regularity
-    complement(Lit, Neg),
-    (   member(L, Lemmas), L == Lit                          % lemma
-    ->  true
-    ;   member(P, Path), unify_with_occurs_check(P, Neg)     % reduction
-    ;   length(Path, K), K < Depth,                          % extension
-        member(Clause, Matrix),
-        copy_term(Clause, Clause1),
-        select(L1, Clause1, Rest),
-        unify_with_occurs_check(L1, Neg),
-        prove_all(Rest, Matrix, [Lit|Path], Depth, [])
-    ),
-    prove_all(Lits, Matrix, Path, Depth, [Lit|Lemmas]).
-
-
-/* ------------------------------------------------------------------------------------
-   Models: the checker and the countermodel search
-   ------------------------------------------------------------------------------------ */
-
-%  A model is model(Domain, Names, Facts): Domain a list of integers, Names a list Name-Element,
-%  Facts an ordered set of ground rel(Pred, Elements); everything else is false.
-
-%  satisfy(+F, +M): F is true in M (the truth definition, variables by substitution).
-satisfy(F, M) :- \+ \+ true_in(F, M).
-
-%  true_in(+F, +M): as satisfy/2, but binds F's variables. The language is positive, so an
-%  existential variable need not be enumerated: it stays a logic variable and looking atoms up
-%  among the facts binds it. A universal body is checked separately for each element, once
-%  the variables it shares with the outside are fixed.
-true_in(rel(P, Ts), M) :-
-    maplist(denotes(M), Ts, Es), M = model(_, _, Facts),
-    ( ground(Es) -> ord_memberchk(rel(P, Es), Facts) ; member(rel(P, Es), Facts) ).
-true_in(and(F, G), M) :- true_in(F, M), true_in(G, M).
-true_in(or(F, G), M) :- ( true_in(F, M) ; true_in(G, M) ).
-true_in(some(_, F), M) :- true_in(F, M).
-true_in(all(X, F), M) :-
-    M = model(D, _, _),
-    free_variables(all(X, F), Vs), maplist(element_of(D), Vs),
-    forall(member(E, D), ( instance(X, F, E, G), true_in(G, M) )).
-
-%  free_variables(+F, -Vs): the variables of F not bound by a quantifier inside F.
-free_variables(F, Vs) :-
-    term_variables(F, All),
-    bound_variables(F, Bs),
-    exclude(in_vars(Bs), All, Vs).
-
-in_vars(Vs, V) :- member(W, Vs), W == V, !.
-
-element_of(D, E) :- member(E, D).
-
-bound_variables(rel(_, _), []).
-bound_variables(and(F, G), Bs) :- bound_variables(F, B1), bound_variables(G, B2), append(B1, B2, Bs).
-bound_variables(or(F, G), Bs) :- bound_variables(F, B1), bound_variables(G, B2), append(B1, B2, Bs).
-bound_variables(some(X, F), [X|Bs]) :- bound_variables(F, Bs).
-bound_variables(all(X, F), [X|Bs]) :- bound_variables(F, Bs).
-
-%  instance(+X, +F, +E, -G): G is F with element E for X (F's other free variables are bound).
-instance(X, F, E, G) :- copy_term(X-F, E-G).
-
-%  denotes(+M, +T, -E): the term T (an element, a name, or a still unbound variable) denotes E.
-denotes(_, T, T) :- ( var(T) ; integer(T) ), !.
-denotes(model(_, Names, _), T, E) :- memberchk(T-E, Names).
-
-%  countermodel(+A, +B, +MaxN, -M): M, with at most MaxN elements, makes A true and B false.
-%  Names denote distinct elements. By monotonicity it suffices to try minimal models of A:
-%  ground A over the domain, choosing a witness for each existential and a disjunct for each
-%  OR, and keep exactly the atoms so made true.
-countermodel(A, B, MaxN, M) :-
-    names(A-B, Ns),
-    length(Ns, NN), MinN is max(1, NN),
-    between(MinN, MaxN, N),
-    numlist(1, N, Dom),
-    pairs_keys_values(Names, Ns, Dom0), prefix(Dom0, Dom),
-    copy_term(A, A1),
-    model_facts(A1, model(Dom, Names, _), [], Facts),
-    M = model(Dom, Names, Facts),
-    \+ satisfy(B, M),
-    satisfy(A, M),
-    !.
-
-%  herbrand_countermodel(+A, +B, -M): the quick candidate when A has a case whose facts are
-%  ground: its terms plus one fresh element as the domain, its facts as the extensions.
-%  Kept only if the model checker confirms A true and B false.
-herbrand_countermodel(A, B, M) :-
-    copy_term(A, A1),
-    skolemise(A1, [], 0, _, SA),
-    case(SA, Facts0, true),
-    ground(Facts0),
-    herbrand_domain(A-B, Facts0, Terms),
-    length(Terms, NT), N is NT + 1, numlist(1, N, Dom),
-    pairs_keys_values(TermElems, Terms, Dom0), prefix(Dom0, Dom),
-    include(names_a_name, TermElems, Names),
-    maplist(element_fact(TermElems), Facts0, Facts1), sort(Facts1, Facts),
-    M = model(Dom, Names, Facts),
-    \+ satisfy(B, M),
-    satisfy(A, M),
-    !.
-
-%  herbrand_domain(+AB, +Facts, -Terms): the names of both formulas and the terms of Facts.
-herbrand_domain(AB, Facts, Terms) :-
-    names(AB, Ns),
-    findall(T, ( member(rel(_, Ts), Facts), member(T, Ts) ), Ts0),
-    append(Ns, Ts0, Ts1), sort(Ts1, Terms).
-
-names_a_name(T-_) :- atom(T).
-
-%  element_fact(+TermElems, +Fact, -ElementFact): Fact with each term replaced by its element.
-element_fact(TermElems, rel(P, Ts), rel(P, Es)) :- maplist(term_element(TermElems), Ts, Es).
-
-term_element(TermElems, T, E) :- memberchk(T-E, TermElems).
-
-%  model_facts(+F, +M, +Fs0, -Fs): Fs adds to Fs0 ground atoms that make F true in M's domain.
-model_facts(rel(P, Ts), M, Fs0, Fs) :- maplist(denotes(M), Ts, Es), ord_add_element(Fs0, rel(P, Es), Fs).
-model_facts(and(F, G), M, Fs0, Fs) :- model_facts(F, M, Fs0, Fs1), model_facts(G, M, Fs1, Fs).
-model_facts(or(F, G), M, Fs0, Fs) :- ( model_facts(F, M, Fs0, Fs) ; model_facts(G, M, Fs0, Fs) ).
-model_facts(some(X, F), M, Fs0, Fs) :- M = model(D, _, _), member(X, D), model_facts(F, M, Fs0, Fs).
-model_facts(all(X, F), M, Fs0, Fs) :- M = model(D, _, _), foldl(model_facts_for(X, F, M), D, Fs0, Fs).
-
-model_facts_for(X, F, M, E, Fs0, Fs) :- instance(X, F, E, G), model_facts(G, M, Fs0, Fs).
-
-%  names(+T, -Ns): the names (atoms in argument position) occurring in the formulas of T.
-names(T, Ns) :- findall(N, ( sub_rel(T, rel(_, Ts)), member(N, Ts), atom(N) ), Ns0), sort(Ns0, Ns).
-
-%  predicates(+T, -Ps): Pred/Arity of every atom in the formulas of T.
-predicates(T, Ps) :- findall(P/Ar, ( sub_rel(T, rel(P, Ts)), length(Ts, Ar) ), Ps0), sort(Ps0, Ps).
-
-sub_rel(T, R) :-
-    compound(T),
-    (   T = rel(_, _) -> R = T
-    ;   arg(_, T, A), sub_rel(A, R)
-    ).
-
-%  domain_bound(+A, +B, -N): search bound on the domain size: #names + #variables.
-domain_bound(A, B, N) :-
-    names(A-B, Ns), length(Ns, NN),
-    term_variables(A-B, Vs), length(Vs, NV),
-    N is max(1, NN + NV).
-
-
-/* ------------------------------------------------------------------------------------
-   Verdicts, under budgets
+   The pair: the first stage, then the one engine
    ------------------------------------------------------------------------------------ */
 
 %  within(:G, +L): G succeeds within L inferences (first solution only).
 within(G, L) :- call_with_inference_limit(G, L, R), R \== inference_limit_exceeded, !.
 
-%  direction(+A, +B, +L, +MaxN, +Witness, -R, -Why): R in true/false/unknown decides A |= B; for true, Why
-%  names the proof (sld, connection); for false, a model(...) or none; for unknown, what gave up.
-%  Witness = no skips the countermodel search when the refutation is already complete.
-direction(A, B, L, MaxN, Witness, R, Why) :-
-    ( within(entails(A, B, R0), L) -> true ; R0 = unknown, Out = inference_limit ),
-    (   R0 == true
-    ->  R = true, Why = sld
-    ;   R0 == unknown, within(connection_entails(A, B, 6), L)
-    ->  R = true, Why = connection
-    ;   R0 == false, Witness == no
-    ->  R = false, Why = none
-    ;   R0 == false, within(herbrand_countermodel(A, B, M), L)
-    ->  R = false, Why = M
-    ;   ( MaxN == bound -> domain_bound(A, B, MaxN1) ; MaxN1 = MaxN ),
-        MaxN1 > 0, within(countermodel(A, B, MaxN1, M), L)
-    ->  R = false, Why = M
-    ;   R0 == false
-    ->  R = false, Why = none
-    ;   R = unknown,
-        ( var(Out) -> Why = outside_fragment ; Why = Out )
+%  sld(+A, +B, +L, -R): the first stage on one direction: true, false (a complete refutation),
+%  or unknown (outside the complete fragment, or over L inferences).
+sld(A, B, L, R) :- ( within(entails(A, B, R0), L) -> R = R0 ; R = unknown ).
+
+%  sld_pair(+A, +B, +L, -Result): canonical (variant normal forms: equivalent without a proof
+%  search), or sld(AB, BA), each direction true, false or unknown.
+sld_pair(A, B, _, canonical) :- normal(A, NA), normal(B, NB), NA =@= NB, !.
+sld_pair(A, B, L, sld(AB, BA)) :- sld(A, B, L, AB), sld(B, A, L, BA).
+
+%  equiv_batch_json(+Pairs, +Budget, -Dicts): one dict per p(A, B), in order:
+%  _{canonical: true}, or _{sld: [AB, BA], a_not_b: J1, b_not_a: J2} where J1 and J2 are
+%  fol.pl's answers (status unsat with a proof, sat with a model, unknown with a reason) on
+%  A ∧ ¬B and B ∧ ¬A for each direction the first stage did not prove (null otherwise, and null
+%  for a direction the search stopped before, once a model of the other was found).
+%  With budget(Inferences, MaxDomain, Seconds) each pair has Seconds of its own.
+equiv_batch_json(Pairs, Budget, Dicts) :- maplist(pair_json(Budget), Pairs, Dicts).
+
+pair_json(budget(L, MaxDom, T), p(A, B), Dict) :-
+    catch(call_with_time_limit(T, pair_answer(A, B, budget(L, MaxDom), Dict)), Error,
+          ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
+
+pair_answer(A, B, budget(L, MaxDom), Dict) :-
+    sld_pair(A, B, L, R),
+    (   R == canonical
+    ->  Dict = _{canonical: true}
+    ;   R = sld(AB, BA),
+        json_bool(AB, JAB), json_bool(BA, JBA),
+        (   AB == true, BA == true
+        ->  J1 = null, J2 = null
+        ;   fol_term(A, FA), fol_term(B, FB),
+            open_parts(AB, [a-FA, negated_b-not(FB)], P1),
+            open_parts(BA, [b-FB, negated_a-not(FA)], P2),
+            append(P1, P2, Parts),
+            parts_json(Parts, budget(L, MaxDom), a_model, Results),
+            answers(AB, BA, Results, J1, J2)
+        ),
+        Dict = _{sld: [JAB, JBA], a_not_b: J1, b_not_a: J2}
     ).
 
-%  check_pair(+A, +B, +L, +MaxN, -result(V, AB, BA, W)): verdict V with both directions and a
-%  witness (the failing direction and its countermodel, or why undecided).
-%  MaxN < 0 means the bound #names + #variables (computed when needed, MaxN = bound inside);
-%  MaxN = 0 switches the countermodel search off.
-check_pair(A, B, _, _, result('EQUIVALENT', true, true, canonical)) :-
-    normal(A, NA), normal(B, NB), NA =@= NB, !.
-check_pair(A, B, L, MaxN0, result(V, AB, BA, W)) :-
-    ( MaxN0 < 0 -> MaxN = bound ; MaxN = MaxN0 ),
-    direction(A, B, L, MaxN, yes, AB, W1),
-    ( W1 = model(_, _, _) -> Wanted = no ; Wanted = yes ),   % one countermodel is witness enough
-    direction(B, A, L, MaxN, Wanted, BA, W2),
-    verdict(AB, BA, V),
-    witness(V, AB-W1, BA-W2, W).
+%  open_parts(+SLD, +Part, -Parts): the part, unless the first stage proved its direction; for a
+%  direction it refuted completely, the part has a model: only the model search runs (model(Part))
+open_parts(true, _, []) :- !.
+open_parts(false, Part, [model(Part)]) :- !.
+open_parts(_, Part, [Part]).
 
-verdict(true, true, 'EQUIVALENT') :- !.
-verdict(AB, BA, 'NOT_EQUIVALENT') :- ( AB == false ; BA == false ), !.
-verdict(_, _, 'UNKNOWN').
-
-witness('EQUIVALENT', _-W1, _-W2, proved(M)) :- ( W1 == sld, W2 == sld -> M = sld ; M = connection ).
-witness('NOT_EQUIVALENT', AB-W1, BA-W2, W) :-
-    (   AB == false, W1 = model(_, _, _) -> W = countermodel(a_entails_b, W1)
-    ;   BA == false, W2 = model(_, _, _) -> W = countermodel(b_entails_a, W2)
-    ;   AB == false -> W = no_model(a_entails_b)
-    ;   W = no_model(b_entails_a)
-    ).
-witness('UNKNOWN', AB-W1, _-W2, unknown(Why)) :- ( AB == unknown -> Why = W1 ; Why = W2 ).
-
-%  equivalent(+A, +B, -Result): check_pair with the default budgets.
-equivalent(A, B, Result) :- check_pair(A, B, 1000000, -1, Result).
-
-
-/* ------------------------------------------------------------------------------------
-   JSON interface (used from Python through logic/runtime/worker.py)
-   ------------------------------------------------------------------------------------ */
-
-%  Formulas arrive as terms with Prolog variables, no two formulas sharing one.
-
-%  equiv_batch_json(+Pairs, +Opts, -Dicts): one result dict per p(A, B), in order.
-equiv_batch_json(Pairs, Opts, Dicts) :- maplist(pair_json(Opts), Pairs, Dicts).
-
-pair_json(opts(T, L, MaxN), p(A, B), Dict) :-
-    catch(call_with_time_limit(T, ( check_pair(A, B, L, MaxN, R), full_fol(R, A, B, L, MaxN, Full) )), Error,
-          ( out_of_budget(Error, Why), R = result('UNKNOWN', unknown, unknown, unknown(Why)), Full = null )),
-    result_dict(A, B, R, Dict0),
-    ( Full == null -> Dict = Dict0 ; Dict = Dict0.put(full_fol, Full) ).
-
-%  full_fol(+Result, +A, +B, +L, +MaxN, -Full): one engine for every format: a pair this
-%  procedure leaves UNKNOWN goes on, within the same time limit, to the full first-order
-%  engine (fol.pl: connection proofs, finite models up to 8 elements, or MaxN when set);
-%  Full is its answer (logic/engine/prove.py reads it), or null when this procedure decided.
-full_fol(result('UNKNOWN', _, _, _), A, B, L, MaxN, Full) :- !,
-    fol_term(A, FA), fol_term(B, FB),
-    ( MaxN < 0 -> MaxDom = 8 ; MaxDom = MaxN ),
-    equiv_json(FA, FB, budget(L, MaxDom), Full).
-full_fol(_, _, _, _, _, null).
+answers(true, _, [_-J2], null, J2) :- !.
+answers(_, true, [_-J1], J1, null) :- !.
+answers(_, _, [_-J1, _-J2], J1, J2).
 
 %  fol_term(+F, -G): F in fol.pl's term language: quantifiers numbered 1, 2, ... in pre-order
 %  and their variables v(N) (bound on a copy, so F keeps its own variables)
@@ -450,49 +241,22 @@ out_of_budget(time_limit_exceeded, time_limit) :- !.
 out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
-%  entails_json(+GA, +GB, +Opts, -Dict): one direction only; Dict = _{entails: true|false|null, ...}.
-%  A direction this procedure leaves unknown goes on to fol.pl (a proof, or a model that Python
-%  checks: witness full_fol_model), as pair_json/3 does.
-entails_json(A, B, opts(T, L, MaxN0), _{entails: E, witness: WD}) :-
-    ( MaxN0 < 0 -> MaxN = bound ; MaxN = MaxN0 ),
-    catch(call_with_time_limit(T, ( direction(A, B, L, MaxN, yes, R0, W0), full_entails(R0, W0, A, B, L, MaxN0, R, W) )),
-          Error, ( out_of_budget(Error, W), R = unknown )),
-    json_bool(R, E),
-    (   W = model(_, _, _) -> model_dict(A, B, W, MD), WD = _{direction: a_entails_b, model: MD}
-    ;   W = full_fol_model(MJ) -> WD = _{direction: a_entails_b, full_fol_model: MJ}
-    ;   R == unknown -> WD = _{reason: W}
-    ;   WD = null
-    ).
+%  entails_json(+A, +B, +Budget, -Dict): one direction only: _{sld: R, a_not_b: J}, J null when
+%  the first stage proved it, else fol.pl's answer on A ∧ ¬B; or _{unknown: Why} when the time
+%  ran out outside the search.
+entails_json(A, B, budget(L, MaxDom, T), Dict) :-
+    catch(call_with_time_limit(T, direction_answer(A, B, budget(L, MaxDom), Dict)), Error,
+          ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 
-full_entails(unknown, _, A, B, L, MaxN, R, W) :- !,
-    fol_term(A, FA), fol_term(B, FB),
-    ( MaxN < 0 -> MaxDom = 8 ; MaxDom = MaxN ),
-    fol:status([a-FA, negated_b-not(FB)], budget(L, MaxDom), S),
-    (   S = unsat(_) -> R = true, W = connection
-    ;   S = sat(M) -> R = false, fol:model_json(M, MJ), W = full_fol_model(MJ)
-    ;   S = unknown(Why) -> R = unknown, W = Why
+direction_answer(A, B, budget(L, MaxDom), _{sld: JR, a_not_b: J}) :-
+    sld(A, B, L, R), json_bool(R, JR),
+    (   R == true
+    ->  J = null
+    ;   fol_term(A, FA), fol_term(B, FB),
+        open_parts(R, [a-FA, negated_b-not(FB)], Parts),
+        parts_json(Parts, budget(L, MaxDom), a_model, [_-J])
     ).
-full_entails(R, W, _, _, _, _, R, W).
-
-result_dict(A, B, result(V, AB, BA, W), _{verdict: V, a_entails_b: JAB, b_entails_a: JBA, witness: WD}) :-
-    json_bool(AB, JAB), json_bool(BA, JBA),
-    witness_dict(A, B, W, WD).
 
 json_bool(true, true).
 json_bool(false, false).
 json_bool(unknown, null).
-
-witness_dict(_, _, canonical, _{method: canonical}).
-witness_dict(_, _, proved(M), _{method: M}).
-witness_dict(_, _, unknown(Why), _{reason: Why}).
-witness_dict(_, _, no_model(Dir), _{direction: Dir, model: null}).
-witness_dict(A, B, countermodel(Dir, M), _{direction: Dir, model: MD}) :- model_dict(A, B, M, MD).
-
-%  model_dict(+A, +B, +M, -Dict): the model with every predicate of A and B listed, empty or not.
-model_dict(A, B, model(Dom, Names, Facts), _{domain: Dom, constants: CD, extensions: ED}) :-
-    dict_pairs(CD, _, Names),
-    predicates(A-B, Ps),
-    findall(P-Tuples, ( member(P/_, Ps), findall(Es, member(rel(P, Es), Facts), Tuples) ), EPairs0),
-    keysort(EPairs0, EPairs1), group_pairs_by_key(EPairs1, EPairs2),
-    findall(P-Ts, ( member(P-Tss, EPairs2), append(Tss, Ts0), sort(Ts0, Ts) ), EPairs),
-    dict_pairs(ED, _, EPairs).

@@ -28,7 +28,7 @@
     search is a decision (the proof: exhausted).
 */
 
-:- module(fol, [ status/3, decide_json/4, equiv_json/4, batch_json/3 ]).
+:- module(fol, [ status/3, decide_json/4, equiv_json/4, batch_json/3, parts_json/4 ]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -73,7 +73,7 @@ never(_) :- fail.
 a_model(States) :- member(St, States), arg(3, St, done(sat(_), _)), !.
 
 %  parts_json(+Parts, +Budget, :Enough, -Results): Status-Json for each part (a list of
-%  Tag-Formula whose satisfiability is asked), stage by stage across the parts: the first stage
+%  Tag-Formula whose satisfiability is asked, or model(List) for one known to be satisfiable), stage by stage across the parts: the first stage
 %  (a small model) of every part, then the second (a short proof) of every part still open, and
 %  so on (stages/3), so that a part settled cheaply never waits behind another part's long
 %  search. A part's JSON is written as soon as it is settled (while its clauses are the indexed
@@ -87,7 +87,16 @@ parts_json(Parts, Budget, Enough, Results) :-
 
 %  a part's state: st(Stages, Ends, Outcome): Ends how its stages so far ended (last first),
 %  Outcome open or done(Status, Json)
+part_state(Budget, model(Fs), st(Stages, [], open)) :- !, model_stages(Fs, Budget, Stages).
 part_state(Budget, Fs, st(Stages, [], open)) :- stages(Fs, Budget, Stages).
+
+%  model_stages(+TaggedFormulas, +Budget, -Stages): stages/3 with its two proof attempts replaced
+%  by stages that end at once, for a part known to have a model (a part model(Fs):
+%  equivalence.pl's first stage refuted its direction completely, so a proof search could only
+%  spend the budget and fail)
+model_stages(Fs, Budget, [S1, sat-no_answer-1, S3, sat-no_answer-1]) :- stages(Fs, Budget, [S1, _, S3, _]).
+
+no_answer(none).
 
 run_stages(K, States, Enough) :-
     (   K > 4 -> true

@@ -1,0 +1,57 @@
+"""The one budget of the engine: what every question (equivalence, entailment, a story's verdict,
+a countermodel) may spend, whatever its dialect, and the one set of defaults.
+
+`Budget` is what the Python entry points take apart as keywords (`time_limit`, `inferences`,
+`max_domain`) and what the portfolio hands each member; `prolog()` is the term every Prolog
+entry point reads (`budget(Inferences, MaxDomain, Seconds)`: fol.pl, equivalence.pl).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+DEFAULT_INFERENCES = 2_000_000  # per stage and check (the full proof stage: fol.pl's proof_factor/1 times it)
+DEFAULT_MAX_DOMAIN = 8  # the largest model the finite-model search tries
+DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_limit/2 per item)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What every prover gets: `time_limit` seconds per item (counted from `deadline` -
+    time_limit once a portfolio race has set `deadline`, a `time.monotonic()` value), and for
+    Prolog its inference budget per stage and the largest model searched (`max_domain`; 0 turns
+    the model search off). `proof_object`: whether E is asked for its derivation."""
+
+    time_limit: float = DEFAULT_TIME_LIMIT
+    inferences: int = DEFAULT_INFERENCES
+    max_domain: int = DEFAULT_MAX_DOMAIN
+    proof_object: bool = True
+    deadline: float | None = None
+
+    def __post_init__(self) -> None:
+        if not self.time_limit > 0:
+            raise ValueError(f"time_limit must be > 0 seconds, not {self.time_limit!r}")
+        if int(self.inferences) < 1:
+            raise ValueError(f"inferences must be >= 1, not {self.inferences!r}")
+        if int(self.max_domain) < 0:
+            raise ValueError(f"max_domain must be >= 0, not {self.max_domain!r}")
+
+    def left(self) -> float:
+        """Seconds left to the deadline (a floor of 10 ms), or the whole time limit before a race."""
+        if self.deadline is None:
+            return self.time_limit
+        return max(0.01, self.deadline - time.monotonic())
+
+    def prolog(self) -> str:
+        """The term fol.pl and equivalence.pl read: budget(Inferences, MaxDomain, Seconds)."""
+        return f"budget({int(self.inferences)},{int(self.max_domain)},{float(self.time_limit):.6f})"
+
+
+def backstop(items: int, time_limit: float) -> float:
+    """Seconds after which a round trip of `items` items, each kept to `time_limit` by Prolog, is
+    stopped from outside: the promise made to callers, time limit + 10% + 0.1 s per item."""
+    return items * (time_limit * 1.1 + 0.1)
+
+
+__all__ = ["Budget", "DEFAULT_INFERENCES", "DEFAULT_MAX_DOMAIN", "DEFAULT_TIME_LIMIT", "backstop"]

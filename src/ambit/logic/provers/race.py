@@ -1,0 +1,122 @@
+"""The race of the portfolio (portfolio.py): its members run side by side on the parts of one
+question, the first definite answer per part wins (a checked one replaces an unchecked one), and
+once every part is settled, the time limit is reached or the caller's cancel scope is cancelled,
+every member is stopped (E and Z3 killed: each runs in a process; Prolog's call interrupted).
+
+A second definite answer that contradicts the first is an error (`ProverDisagreement`), raised,
+never dropped; one that arrives after the race returned is logged and kept in
+`LATE_DISAGREEMENTS`. A race made inside a cancel scope (logic/runtime/worker.py: a server call)
+ends as soon as the scope is cancelled, its provers stopped, and raises the scope's "cancelled"
+error. Choosing the members and re-proving answers once the race is over are the caller's
+(`portfolio.race` passes `members()` and `portfolio.check`), so this module names no member.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from typing import Callable, Sequence
+
+from ambit.logic.provers.portfolio_members import Member
+from ambit.logic.provers.portfolio_question import Answer, Budget, Question
+from ambit.logic.runtime.worker import cancelled_error, current_scope
+
+LATE_DISAGREEMENTS: list[dict] = []
+# the portfolio's logger: the race was logged under it before it had a module of its own
+log = logging.getLogger("ambit.logic.provers.portfolio")
+
+
+class ProverDisagreement(RuntimeError):
+    """Two provers gave contradicting definite answers for the same part of a question."""
+
+    def __init__(self, part: str, first: "Answer", second: "Answer") -> None:
+        super().__init__(f"provers disagree on {part}: {first.prover} says {first.status}, "
+                         f"{second.prover} says {second.status}")
+        self.part, self.first, self.second = part, first, second
+
+
+class _Race:
+    """Answers of one question as they arrive: the first definite one per part wins."""
+
+    def __init__(self, q: Question) -> None:
+        self.q = q
+        self.events: queue.Queue = queue.Queue()
+        self.settled: dict[str, Answer] = {}
+        self.reasons: dict[str, dict[str, str]] = {}
+        self.closed = False
+        self.lock = threading.Lock()
+
+    def post(self, a: Answer) -> None:
+        with self.lock:
+            if self.closed:
+                first = self.settled.get(a.part)
+                if first is not None and first.status != a.status:
+                    record = {"part": a.part, "first": (first.prover, first.status), "late": (a.prover, a.status)}
+                    LATE_DISAGREEMENTS.append(record)
+                    log.error("portfolio: late disagreement %s", record)
+                return
+        self.events.put(("answer", a))
+
+    def done(self, name: str, reasons: dict[str, str]) -> None:
+        self.events.put(("done", (name, reasons)))
+
+
+def run(q: Question, budget: Budget, provers: Sequence[Member], wait_for_all: bool = False,
+        check: Callable[[Question, dict[str, Answer], Budget], None] | None = None,
+        ) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
+    """`provers` side by side on every part of `q`: the first definite answer per part, for each
+    prover why it gave none where it gave none, and whether the time limit ended the race.
+    Returns once every part is settled (or, with `wait_for_all`, once every prover has finished),
+    or at the time limit, every prover stopped; then `check` (the portfolio's re-proofs) sees
+    the settled answers, with the race's deadline in its budget. ProverDisagreement when two
+    definite answers for a part contradict each other."""
+    if budget.time_limit <= 0:  # nothing left to spend (a batch's second stage): no prover is started
+        return {}, {m.name: {p.name: "time_limit" for p in q.parts} for m in provers}, True
+    r = _Race(q)
+    deadline = time.monotonic() + budget.time_limit
+    budget = dataclasses.replace(budget, deadline=deadline)  # every member stops by the same deadline
+    scope = current_scope()
+    unhook = scope.on_cancel(lambda: r.events.put(("cancelled", None))) if scope is not None else (lambda: None)
+    stops = [m.start(q, budget, r.post, r.done) for m in provers]
+    running = {m.name for m in provers}
+    timed_out = False
+    try:
+        while running:
+            if not wait_for_all and all(p.name in r.settled and r.settled[p.name].final for p in q.parts):
+                break
+            try:
+                kind, x = r.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                timed_out = True
+                for name in running:
+                    r.reasons.setdefault(name, {p.name: "time_limit" for p in q.parts})
+                break
+            if kind == "cancelled":
+                raise cancelled_error()
+            if kind == "done":
+                running.discard(x[0])
+                r.reasons[x[0]] = x[1]
+                continue
+            first = r.settled.setdefault(x.part, x)
+            if first.status != x.status:
+                raise ProverDisagreement(x.part, first, x)
+            if x.checked and not first.checked:  # a checked answer replaces an unchecked one
+                r.settled[x.part] = x
+    finally:
+        unhook()
+        with r.lock:
+            r.closed = True
+        for stop in stops:
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 - a prover that fails to stop must not lose the answer
+                log.exception("portfolio: stopping a prover failed")
+    if check is not None:
+        check(q, r.settled, budget)
+    return r.settled, r.reasons, timed_out
+
+
+__all__ = ["LATE_DISAGREEMENTS", "ProverDisagreement", "run"]
