@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = p.parse_args(argv)
 
-    S.audit(_generated(1, args.seed)[0])  # start Prolog, consult fol.pl: not part of any figure
+    S.audit(_generated(1, args.seed)[0])  # start Prolog, consult prove.pl: not part of any figure
     gen = _generated(args.stories, args.seed)
     runs = {"generated-perturbed": (gen, _perturbed(gen, args.seed)),
             "generated-oracle": (gen, [[[{"text": t} for t in s.gold_fol]] for s in gen])}

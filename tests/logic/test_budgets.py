@@ -27,7 +27,7 @@ HANG_GUARD = 3.0  # times the limit, plus start-up: far above the promise of +10
 
 @pytest.fixture(scope="module", autouse=True)
 def warm():
-    """Prolog started and fol.pl loaded before any timing."""
+    """Prolog started and prove.pl loaded before any timing."""
     fol.decide(["A(a)"], "A(a)")
     equivalence.equivalent("man(Mary)", "man(Mary) AND man(Mary)", canonical_shortcut=False)
 
@@ -124,10 +124,10 @@ def test_the_reason_crosses_from_a_pool_process():
 
 
 def test_the_stage_factors_are_the_same_on_both_sides():
-    """fol.py bounds a round trip by what fol.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
-    must be fol.pl's."""
+    """fol.py bounds a round trip by what prove.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
+    must be prove.pl's."""
     from ambit.logic.runtime.worker import worker
 
     worker().consult(fol.PROGRAM)
-    assert worker().query_json("fol:proof_factor(Out)") == fol.PROOF_FACTOR
-    assert worker().query_json("fol:decision_factor(Out)") == fol.DECISION_FACTOR
+    assert worker().query_json("prove:proof_factor(Out)") == fol.PROOF_FACTOR
+    assert worker().query_json("prove:decision_factor(Out)") == fol.DECISION_FACTOR

@@ -1,5 +1,5 @@
 """Function terms in folio, nltk and tptp, with equality: they parse, render back, are proved by
-fol.pl's connection prover and refuted by finite models whose function tables `holds` re-checks;
+prove.pl's connection prover and refuted by finite models whose function tables `holds` re-checks;
 every verdict Z3 also reaches is the same."""
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def test_prolog_rendering():
 
 def test_one_prolog_writer_for_every_term_language():
     """render.prolog_term writes the public `prolog` format, equivalence.pl's terms (fresh
-    variables per quantifier) and fol.pl's (numbered quantifiers), over the whole AST."""
+    variables per quantifier) and prove.pl's (numbered quantifiers), over the whole AST."""
     from ambit.logic.syntax.ast import Eq, Implies, Not
     from ambit.logic.engine.equivalence import to_prolog_bb
     from ambit.logic.engine.prove import to_term

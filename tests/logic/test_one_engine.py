@@ -1,5 +1,5 @@
 """One engine for every format: AmP's procedure is the first stage; a direction it does not prove
-goes on to the one first-order engine (fol.pl) within the same budget; what it decides agrees
+goes on to the one first-order engine (prove.pl) within the same budget; what it decides agrees
 with Z3, and every model it gives is checked."""
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ def test_wheel_holds_one_top_level_package_with_its_data(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"ambit"}, tops
-    for needed in ("ambit/logic/engine/prolog/fol.pl", "ambit/logic/grammars/fol.lark", "ambit/proto/v1/ambit.proto",
+    for needed in ("ambit/logic/engine/prolog/prove.pl", "ambit/logic/grammars/fol.lark", "ambit/proto/v1/ambit.proto",
                    "ambit/generators/radd/data/demo_facts.json", "ambit/py.typed"):
         assert needed in names, f"{needed} is not in the wheel"
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))

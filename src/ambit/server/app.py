@@ -346,9 +346,9 @@ def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
         from ambit.logic.runtime import pool as prolog_pool
 
         if workers > 1:
-            prolog_pool.warm(workers, "equivalence.pl", "fol.pl", "json_call.pl")
+            prolog_pool.warm(workers, "equivalence.pl", "prove.pl", "json_call.pl")
         if slice_s > 0:
             prolog_pool.enable_lanes(worker(), slice_s)
-            prolog_pool.lane().submit(prolog_pool.warm_programs, ("equivalence.pl", "fol.pl", "json_call.pl", radd.PROGRAM))
+            prolog_pool.lane().submit(prolog_pool.warm_programs, ("equivalence.pl", "prove.pl", "json_call.pl", radd.PROGRAM))
     except Exception:  # noqa: BLE001 - the RPCs report their own errors
         log.warning("Prolog warm-up failed", exc_info=True)

@@ -1,5 +1,5 @@
 /*  Plain-swipl tests of src/ambit/logic/engine/prolog/equivalence.pl (the first stage of the one
-    engine, and the pair's way on to fol.pl):
+    engine, and the pair's way on to prove.pl):
         swipl -g run_tests -t halt tests/logic/prolog/test_equivalence.pl
 */
 :- use_module('../../../src/ambit/logic/engine/prolog/equivalence').
@@ -41,7 +41,7 @@ test(or_under_forall_is_not_a_false_refutation) :-
     R \== false.
 
 test(what_sld_leaves_open_the_connection_prover_proves) :-
-    % (forall x . p(x) OR q(Mary)) |= (forall x . p(x)) OR q(Mary): beyond SLD, proved by fol.pl
+    % (forall x . p(x) OR q(Mary)) |= (forall x . p(x)) OR q(Mary): beyond SLD, proved by prove.pl
     A = all(X, or(rel(p, [X]), rel(q, ['Mary']))),
     B = or(all(Y, rel(p, [Y])), rel(q, ['Mary'])),
     entails(A, B, unknown), budget(Bu),

@@ -3,7 +3,7 @@ a countermodel) may spend, whatever its dialect, and the one set of defaults.
 
 `Budget` is what the Python entry points take apart as keywords (`time_limit`, `inferences`,
 `max_domain`) and what the portfolio hands each member; `prolog()` is the term every Prolog
-entry point reads (`budget(Inferences, MaxDomain, Seconds)`: fol.pl, equivalence.pl).
+entry point reads (`budget(Inferences, MaxDomain, Seconds)`: prove.pl, equivalence.pl).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-DEFAULT_INFERENCES = 2_000_000  # per stage and check (the full proof stage: fol.pl's proof_factor/1 times it)
+DEFAULT_INFERENCES = 2_000_000  # per stage and check (the full proof stage: prove.pl's proof_factor/1 times it)
 DEFAULT_MAX_DOMAIN = 8  # the largest model the finite-model search tries
 DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_limit/2 per item)
 
@@ -44,7 +44,7 @@ class Budget:
         return max(0.01, self.deadline - time.monotonic())
 
     def prolog(self) -> str:
-        """The term fol.pl and equivalence.pl read: budget(Inferences, MaxDomain, Seconds)."""
+        """The term prove.pl and equivalence.pl read: budget(Inferences, MaxDomain, Seconds)."""
         return f"budget({int(self.inferences)},{int(self.max_domain)},{float(self.time_limit):.6f})"
 
 

@@ -3,7 +3,7 @@
 The first stage is AmP's procedure (`prolog/equivalence.pl`: SLD resolution over the Skolemised
 antecedent), sound and complete for AmP's fragment (no OR under a universal in the antecedent)
 and cheap. Every direction it does not prove goes on, in the same Prolog call and within the same
-budget, to the one first-order engine (`prolog/fol.pl`): its connection prover and its finite-model
+budget, to the one first-order engine (`prolog/prove.pl`): its connection prover and its finite-model
 search, as for every other dialect. Every countermodel is checked here by the one model checker
 (`prove.holds`) before it is reported. A definite verdict is never a guess: NOT_EQUIVALENT comes
 from a checked countermodel or, where the search found none within its budget, from the first
@@ -64,7 +64,7 @@ def _budget(time_limit: float, inferences: int, max_domain: int | None) -> str:
 
 
 # the inferences one pair may spend at most, in units of `inferences`: the first stage's two
-# directions, then what fol.pl's two checks may spend
+# directions, then what prove.pl's two checks may spend
 _STAGES_PER_PAIR = 2 + STAGES_PER_ITEM
 # PrologError's name for a spent stack, in the reasons' vocabulary (logic/engine/verdict.py)
 _REASON = {"memory": "memory_limit"}
@@ -101,7 +101,7 @@ _UNSAT_BY_SLD = {"status": "unsat", "proof": "sld"}
 
 def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     """A pair's verdict from the one engine's answer: the first stage (`sld`: each direction
-    proved, refuted, or left open), then fol.pl's answer for each direction it did not prove
+    proved, refuted, or left open), then prove.pl's answer for each direction it did not prove
     (`a_not_b`, `b_not_a`), read by `prove.pair_verdict`, which checks every model. A direction
     the first stage refuted completely is not entailed even without a model."""
     if why := d.get("unknown"):

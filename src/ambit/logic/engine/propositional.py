@@ -45,7 +45,7 @@ class Table:
         return (bits & -bits).bit_length() - 1
 
     def model(self, row: int, constants: Iterable[str]) -> dict:
-        """The row as a model in fol.pl's shape: one element per constant (the formulas' own,
+        """The row as a model in prove.pl's shape: one element per constant (the formulas' own,
         which normalizing may have dropped from the parts), the row's true atoms."""
         names = sorted({*constants, *(t.name for p in self.parts for t in p.args if type(t) is Const)})
         element = {c: i + 1 for i, c in enumerate(names)}

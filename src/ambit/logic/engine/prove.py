@@ -1,6 +1,6 @@
 """Full first-order logic decisions: `decide` (story level), `entails` and `equivalent`.
 
-The work happens in SWI-Prolog (`prolog/fol.pl`): a connection-calculus prover for proofs and
+The work happens in SWI-Prolog (`prolog/prove.pl`): a connection-calculus prover for proofs and
 a finite model search for countermodels, both under an inference budget. Every model Prolog
 returns is checked here once more by `holds` (an evaluator written independently of the
 search) before it is reported; every proof was replayed in Prolog before it left.
@@ -22,7 +22,7 @@ from ambit.logic.engine.verdict import DECISIONS, Decision, Verdict, worst
 # the one budget's defaults (engine/budget.py), re-exported: the CLIs and the portfolio read them here
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop  # noqa: E402,F401
 CHUNK = 64  # items per Prolog round trip
-PROGRAM = "fol.pl"
+PROGRAM = "prove.pl"
 
 LF = str | Formula
 
@@ -37,7 +37,7 @@ def formula(x: LF, fmt: str) -> Formula:
 
 
 def to_term(f: Formula) -> str:
-    """`f` as the Prolog term fol.pl reads: quantifiers numbered, `v(N)` for their variables,
+    """`f` as the Prolog term prove.pl reads: quantifiers numbered, `v(N)` for their variables,
     names as quoted atoms."""
     return prolog_term(f, "numbered", sep=",")
 
@@ -127,9 +127,9 @@ def _used(proof: list[dict]) -> list[int]:
 # --------------------------------------------------------------------------- Prolog calls
 
 
-# the full proof stage's inferences, as a multiple of `inferences` (fol.pl's proof_factor/1)
+# the full proof stage's inferences, as a multiple of `inferences` (prove.pl's proof_factor/1)
 PROOF_FACTOR = 25
-# the full model search's, where it decides (a finite bound is known: fol.pl's decision_factor/1)
+# the full model search's, where it decides (a finite bound is known: prove.pl's decision_factor/1)
 DECISION_FACTOR = 5
 # the inferences one item may spend at most, in units of `inferences`: two checks of four
 # stages (two short ones of 1/20, the full model search — PROOF_FACTOR where it grounds a
@@ -138,7 +138,7 @@ STAGES_PER_ITEM = 2 * (2 / 20 + max(DECISION_FACTOR, PROOF_FACTOR) + PROOF_FACTO
 
 
 def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
-    """fol.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
+    """prove.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
     each; the next chunk is written while Prolog solves one). Each item runs under its own
     `time_limit` in Prolog; every item of a chunk that as a whole ran past its backstop (which
     the per-item limits keep from happening) or out of stack is {"unknown": reason}."""
@@ -148,7 +148,7 @@ def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) 
     w.consult(PROGRAM)
     for i in range(0, len(items), CHUNK):
         chunk = items[i:i + CHUNK]
-        goal = f"fol:batch_json([{','.join(chunk)}],{Budget(time_limit, inferences, max_domain).prolog()},Out)"
+        goal = f"prove:batch_json([{','.join(chunk)}],{Budget(time_limit, inferences, max_domain).prolog()},Out)"
         spend = int(len(chunk) * STAGES_PER_ITEM * inferences) + 1_000_000
         futures.append((len(chunk), w.submit_json_quiet(goal, time_limit=backstop(len(chunk), time_limit),
                                                         inferences=spend)))
@@ -312,7 +312,7 @@ def _propositional(a: Formula, b: Formula) -> Verdict | None:
 
 
 def pair_verdict(d: dict, a: Formula, b: Formula) -> Verdict:
-    """A pair's verdict from fol.pl's two directions; the search stops at the first model of
+    """A pair's verdict from prove.pl's two directions; the search stops at the first model of
     either, so the other direction may be null (not searched)."""
     if why := _stopped(d):
         return Verdict("UNKNOWN", None, None, {"reason": why})

@@ -84,7 +84,7 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
       pre-order, so shadowed names stay apart and terms with different tags share no variable
       (equivalence.pl: `equivalence.to_prolog_bb`); a free variable is a KeyError;
     - `numbered`: quantifier n = 1, 2, ... in pre-order as `all(N, F)` / `some(N, F)`, its
-      occurrences `v(N)` (fol.pl: `fol.to_term`); a free variable is a KeyError.
+      occurrences `v(N)` (prove.pl: `fol.to_term`); a free variable is a KeyError.
     `full` False keeps to AmP's fragment (atoms, and, or, quantifiers; no function terms): any
     other node is a TypeError, as for every node that is not a formula."""
     if variables not in PROLOG_VARIABLES:

@@ -1,4 +1,4 @@
-/*  equational.pl -- unit equality: unfailing completion, for fol.pl's proof stages.
+/*  equational.pl -- unit equality: unfailing completion, for prove.pl's proof stages.
 
     A clause set whose clauses are all single equations (s = t, universally closed) or
     single negated equations (the goals, s ≠ t) is refuted by unfailing Knuth-Bendix
@@ -17,7 +17,7 @@
     independently of the search: a proof that does not replay is an error, never an answer.
 
     Terms inside the search are app(Symbol, Args) (Symbol c(Name), fn(Name) or sk(K)) or
-    Prolog variables; fol.pl's own terms (names, fn(F, Args), sk(K, Args...)) are converted on
+    Prolog variables; prove.pl's own terms (names, fn(F, Args), sk(K, Args...)) are converted on
     the way in and back on the way out.
 */
 
@@ -34,9 +34,9 @@
    The fragment
    ------------------------------------------------------------------------------------ */
 
-%  unit_equational(+Clauses, -Problem): Clauses (I-Tag-Clause, fol.pl's clausal form with
+%  unit_equational(+Clauses, -Problem): Clauses (I-Tag-Clause, prove.pl's clausal form with
 %  its equality axioms left out) are all unit equations, at least one negated:
-%  Problem = problem(Equations, Goals), in fol.pl's terms: eq(I, Tag, S, T) each.
+%  Problem = problem(Equations, Goals), in prove.pl's terms: eq(I, Tag, S, T) each.
 unit_equational(Clauses, problem(Eqs, Goals)) :-
     Clauses \== [],
     unit_literals(Clauses, Eqs, Goals),
@@ -55,7 +55,7 @@ unit_literals([I-Tag-[L]|Cs], Eqs, Goals) :-
    ------------------------------------------------------------------------------------ */
 
 %  complete(+Problem, -Proof): Proof = eqproof(Records, goal(I, Tag, First, Last, Chain)):
-%  Records the equations the refutation uses (e(Id, L, R, Justification), fol.pl's terms,
+%  Records the equations the refutation uses (e(Id, L, R, Justification), prove.pl's terms,
 %  parents first), and Chain (T0, then s(Id, Position, Direction, T) links) the conversion
 %  from First to Last, an instance of goal clause I's two sides. Fails when the completion
 %  saturates without a refutation (the unit set is then satisfiable when its goals are
@@ -313,7 +313,7 @@ last_term([T], T) :- !.
 last_term([_|Steps], T) :- last(Steps, s(_, _, _, T)).
 
 %  found_proof(+Goal-All, -eqproof(Records, Goal)): the equations the goal's chain needs,
-%  each with the ones its own chain needs before it, converted to fol.pl's terms
+%  each with the ones its own chain needs before it, converted to prove.pl's terms
 found_proof(goal(I, Tag, F, L, Chain)-All, eqproof(Records, goal(I, Tag, F1, L1, Chain1))) :-
     chain_ids(Chain, Ids0),
     needed(Ids0, All, [], Needed),
@@ -398,7 +398,7 @@ position_pair(app(F, As), app(G, Bs), [I|P], U, V) :-
    Terms
    ------------------------------------------------------------------------------------ */
 
-%  to_app(+T, -A) / from_app(+A, -T): fol.pl's terms and the search's
+%  to_app(+T, -A) / from_app(+A, -T): prove.pl's terms and the search's
 to_app(V, V) :- var(V), !.
 to_app(fn(F, As), app(fn(F), Bs)) :- !, maplist(to_app, As, Bs).
 to_app(T, app(sk(K), Bs)) :- compound(T), T =.. [sk, K|As], !, maplist(to_app, As, Bs).

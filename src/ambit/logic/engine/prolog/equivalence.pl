@@ -18,14 +18,14 @@
     A (a sound weakening): a proof still proves, a failure only says "unknown".
 
     Everything this stage does not prove goes on, within the same budget and time limit, to the
-    one first-order engine (fol.pl): its connection prover, its finite-model search
+    one first-order engine (prove.pl): its connection prover, its finite-model search
     (finite_models.pl, herbrand.pl), the same stages and the same evidence as for every other
     dialect. A countermodel comes only from that search and is checked in Python by the one model
     checker (logic/engine/prove.py: holds) before it is reported. A direction this stage refutes
     completely is not entailed even when the search finds no model within its budget (the
     witness then has "model": null). A definite answer is never a guess.
 
-    The budget is fol.pl's: budget(Inferences, MaxDomain, Seconds), the same term for every
+    The budget is prove.pl's: budget(Inferences, MaxDomain, Seconds), the same term for every
     question (logic/engine/budget.py writes it).
 
     Load with plain `swipl equivalence.pl`; try
@@ -45,7 +45,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(assoc)).
 :- use_module(library(time)).
-:- use_module(fol, [parts_json/4]).
+:- use_module(prove, [parts_json/4, a_model/1]).  % a_model: "stop at the first model of any part"
 
 
 /* ------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ sld_pair(A, B, L, sld(AB, BA)) :- sld(A, B, L, AB), sld(B, A, L, BA).
 
 %  equiv_batch_json(+Pairs, +Budget, -Dicts): one dict per p(A, B), in order:
 %  _{canonical: true}, or _{sld: [AB, BA], a_not_b: J1, b_not_a: J2} where J1 and J2 are
-%  fol.pl's answers (status unsat with a proof, sat with a model, unknown with a reason) on
+%  prove.pl's answers (status unsat with a proof, sat with a model, unknown with a reason) on
 %  A ∧ ¬B and B ∧ ¬A for each direction the first stage did not prove (null otherwise, and null
 %  for a direction the search stopped before, once a model of the other was found).
 %  With budget(Inferences, MaxDomain, Seconds) each pair has Seconds of its own.
@@ -226,7 +226,7 @@ answers(true, _, [_-J2], null, J2) :- !.
 answers(_, true, [_-J1], J1, null) :- !.
 answers(_, _, [_-J1, _-J2], J1, J2).
 
-%  fol_term(+F, -G): F in fol.pl's term language: quantifiers numbered 1, 2, ... in pre-order
+%  fol_term(+F, -G): F in prove.pl's term language: quantifiers numbered 1, 2, ... in pre-order
 %  and their variables v(N) (bound on a copy, so F keeps its own variables)
 fol_term(F, G) :- copy_term(F, F1), fol_term(F1, G, 1, _).
 
@@ -242,7 +242,7 @@ out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
 %  entails_json(+A, +B, +Budget, -Dict): one direction only: _{sld: R, a_not_b: J}, J null when
-%  the first stage proved it, else fol.pl's answer on A ∧ ¬B; or _{unknown: Why} when the time
+%  the first stage proved it, else prove.pl's answer on A ∧ ¬B; or _{unknown: Why} when the time
 %  ran out outside the search.
 entails_json(A, B, budget(L, MaxDom, T), Dict) :-
     catch(call_with_time_limit(T, direction_answer(A, B, budget(L, MaxDom), Dict)), Error,

@@ -1,4 +1,4 @@
-/*  finite_models.pl -- finite models of full first-order formulas (for fol.pl).
+/*  finite_models.pl -- finite models of full first-order formulas (for prove.pl).
 
     Mace4 style: domain sizes 1, 2, ... ; a formula is grounded over {1..n}, each constant
     stands for the element chosen by propositional variables den(C, D) (exactly one per
@@ -7,7 +7,7 @@
     and the ground formula, put in clauses by a Tseitin encoding, is decided by a small DPLL
     procedure (unit propagation to a fixpoint, branching on atoms first).
 
-    Formulas are fol.pl's terms: rel(Pred, Args), eq(S, T), not/and/or/imp/iff/xor, all(N, F),
+    Formulas are prove.pl's terms: rel(Pred, Args), eq(S, T), not/and/or/imp/iff/xor, all(N, F),
     some(N, F), arguments v(N), fn(F, Args) or names.
 */
 

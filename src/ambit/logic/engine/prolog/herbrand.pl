@@ -1,11 +1,11 @@
-/*  herbrand.pl -- function-free clause sets decided by grounding and SAT (for fol.pl).
+/*  herbrand.pl -- function-free clause sets decided by grounding and SAT (for prove.pl).
 
     A clause set without function symbols (the Bernays-Schönfinkel or EPR class; Skolem
     constants are constants) is unsatisfiable exactly when its instances over its own constants
     (the Herbrand universe, one fresh element when there is no constant) are propositionally
     unsatisfiable. So grounding and a complete SAT search decide it: no propositional model is a
     proof that there is no model at all, and a propositional model is a Herbrand model of the
-    clauses. Equality is an ordinary predicate here: fol.pl's clausal form adds its axioms
+    clauses. Equality is an ordinary predicate here: prove.pl's clausal form adds its axioms
     (reflexivity, symmetry, transitivity, substitution), so a model's true equations are a
     congruence, and its elements are their classes.
 

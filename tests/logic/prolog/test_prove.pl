@@ -1,11 +1,11 @@
-/*  Plain-swipl tests of src/ambit/logic/engine/prolog/fol.pl:
-        swipl -g run_tests -t halt tests/logic/prolog/test_fol.pl
+/*  Plain-swipl tests of src/ambit/logic/engine/prolog/prove.pl:
+        swipl -g run_tests -t halt tests/logic/prolog/test_prove.pl
 */
-:- use_module('../../../src/ambit/logic/engine/prolog/fol').
+:- use_module('../../../src/ambit/logic/engine/prolog/prove').
 :- use_module(library(plunit)).
 :- use_module(library(time)).
 
-:- begin_tests(fol).
+:- begin_tests(prove).
 
 %  Only infinite models: R serial, irreflexive, transitive (no proof, no finite model).
 infinite([premise(0)-all(1, some(2, rel('R', [v(1), v(2)]))),
@@ -33,21 +33,21 @@ test(a_spent_inference_budget_is_named) :-
     S == unknown(inference_limit).
 
 test(bounded_names_what_stopped_a_stage) :-
-    fol:bounded(plunit_fol:spin, 10000, R1), R1 == inference_limit,
-    fol:bounded(plunit_fol:answers(none), 10000, R2), R2 == failed,
-    fol:bounded(plunit_fol:answers(7), 10000, R3), R3 == ok(7).
+    prove:bounded(plunit_prove:spin, 10000, R1), R1 == inference_limit,
+    prove:bounded(plunit_prove:answers(none), 10000, R2), R2 == failed,
+    prove:bounded(plunit_prove:answers(7), 10000, R3), R3 == ok(7).
 
 test(bounded_names_a_stack_overflow, [setup(( current_prolog_flag(stack_limit, L),
                                               set_prolog_flag(stack_limit, 64 000 000) )),
                                       cleanup(set_prolog_flag(stack_limit, L))]) :-
-    fol:bounded(plunit_fol:grow, 1 000 000 000 000, R), R == memory_limit.
+    prove:bounded(plunit_prove:grow, 1 000 000 000 000, R), R == memory_limit.
 
 test(bounded_lets_a_time_limit_through) :-
-    catch(call_with_time_limit(0.2, fol:bounded(plunit_fol:spin, 1 000 000 000 000, _)), E, true),
+    catch(call_with_time_limit(0.2, prove:bounded(plunit_prove:spin, 1 000 000 000 000, _)), E, true),
     E == time_limit_exceeded.
 
 test(bounded_lets_other_errors_through) :-
-    catch(fol:bounded(plunit_fol:thrower, 10000, _), E, true),
+    catch(prove:bounded(plunit_prove:thrower, 10000, _), E, true),
     E = error(proof_replay_failed(x), _).
 
 test(each_item_keeps_its_own_time) :-
@@ -84,36 +84,36 @@ p49([premise(0)-some(1, some(2, all(3, or(eq(v(3), v(1)), eq(v(3), v(2)))))),
      negated_conclusion-not(all(4, rel(p, [v(4)])))]).
 
 test(a_function_free_problem_is_decided_by_exhausting_its_herbrand_bound) :-
-    p49(Fs), fol:conj(Fs, F),
-    fol:function_free_bound(Fs, 5, function_free(5)),
-    fol:model_or_exhaustion(Fs, F, bound(5, function_free(5)), 8, S),
+    p49(Fs), prove:conj(Fs, F),
+    prove:function_free_bound(Fs, 5, function_free(5)),
+    prove:model_or_exhaustion(Fs, F, bound(5, function_free(5)), 8, S),
     S = unsat(exhausted(5, function_free(5), Tags)),
     Tags == [premise(0), premise(1), premise(2), negated_conclusion],
-    fol:proof_json(exhausted(5, function_free(5), Tags), [json([step=exhausted|_])|Formulas]),
+    prove:proof_json(exhausted(5, function_free(5), Tags), [json([step=exhausted|_])|Formulas]),
     length(Formulas, 4).
 
 %  Pelletier 49's first premise says every element is one of two: no model has more
 test(a_domain_closure_bounds_the_model_search) :-
-    p49(Fs), fol:conj(Fs, F),
-    fol:finite_bound(Fs, F, N, Why), N == 2, Why == closure(2),
-    fol:model_or_exhaustion(Fs, F, bound(N, Why), 8, S),
+    p49(Fs), prove:conj(Fs, F),
+    prove:finite_bound(Fs, F, N, Why), N == 2, Why == closure(2),
+    prove:model_or_exhaustion(Fs, F, bound(N, Why), 8, S),
     S = unsat(exhausted(2, closure(2), _)),
-    fol:proof_json(exhausted(2, closure(2), [premise(0)]), [json([step=exhausted, depth=0, literal=T])|_]),
+    prove:proof_json(exhausted(2, closure(2), [premise(0)]), [json([step=exhausted, depth=0, literal=T])|_]),
     sub_string(T, _, _, _, "one of 2 named ones").
 
 test(a_function_free_clausal_form_is_decided_by_grounding) :-
-    p49(Fs), fol:conj(Fs, F),
-    fol:herbrand_bound(Fs, Bound), Bound = herbrand(_, 5),
-    fol:model_or_exhaustion(Fs, F, Bound, 8, S),
+    p49(Fs), prove:conj(Fs, F),
+    prove:herbrand_bound(Fs, Bound), Bound = herbrand(_, 5),
+    prove:model_or_exhaustion(Fs, F, Bound, 8, S),
     S = unsat(exhausted(5, herbrand(5), Tags)), length(Tags, 4),
     status(Fs, budget(1000000, 8), unsat(_)).
 
 test(a_grounded_model_is_the_smallest_one_found) :-
     %  p(a), ¬p(b), ∀x (p(x) ∨ q(x)): a model of two elements, a ↦ 1, b ↦ 2
     Fs = [premise(0)-and(rel(p, [a]), not(rel(p, [b]))), premise(1)-all(1, or(rel(p, [v(1)]), rel(q, [v(1)])))],
-    fol:conj(Fs, F),
-    fol:herbrand_bound(Fs, Bound),
-    fol:model_or_exhaustion(Fs, F, Bound, 8, S),
+    prove:conj(Fs, F),
+    prove:herbrand_bound(Fs, Bound),
+    prove:model_or_exhaustion(Fs, F, Bound, 8, S),
     S = sat(model(2, Vals, Trues, [])),
     msort(Vals, [a-1, b-2]), memberchk(p-[1], Trues), memberchk(q-[2], Trues).
 
@@ -121,9 +121,9 @@ test(the_herbrand_model_is_the_answer_past_the_largest_domain) :-
     %  five named elements, pairwise distinct; MaxDomain 2: the Herbrand model, classes of one each
     Names = [a, b, c, d, e],
     findall(not(eq(X, Y)), ( member(X, Names), member(Y, Names), X @< Y ), Ds),
-    fol:tagged(Ds, 0, Fs), fol:conj(Fs, F),
-    fol:herbrand_bound(Fs, Bound),
-    fol:model_or_exhaustion(Fs, F, Bound, 2, S),
+    prove:tagged(Ds, 0, Fs), prove:conj(Fs, F),
+    prove:herbrand_bound(Fs, Bound),
+    prove:model_or_exhaustion(Fs, F, Bound, 2, S),
     S = sat(model(5, Vals, [], [])), msort(Vals, [a-1, b-2, c-3, d-4, e-5]).
 
 test(pigeonhole_as_inconsistent_axioms_is_refuted) :-
@@ -132,22 +132,22 @@ test(pigeonhole_as_inconsistent_axioms_is_refuted) :-
     findall(or(rel(in, [P, h1]), rel(in, [P, h2])), member(P, Ps), Housed),
     findall(not(eq(P, Q)), ( member(P, Ps), member(Q, Ps), P @< Q ), Distinct),
     One = all(1, all(2, all(3, imp(and(rel(in, [v(1), v(3)]), rel(in, [v(2), v(3)])), eq(v(1), v(2)))))),
-    append([Housed, [One], Distinct], Axioms), fol:tagged(Axioms, 0, Fs),
+    append([Housed, [One], Distinct], Axioms), prove:tagged(Axioms, 0, Fs),
     status(Fs, budget(2000000, 8), S),
     S = unsat(exhausted(5, herbrand(5), _)).
 
 test(a_monadic_formula_is_bounded_by_its_types) :-
     F = not(iff(some(1, all(2, iff(rel(p, [v(1)]), rel(p, [v(2)])))),
                 iff(some(3, rel(q, [v(3)])), all(4, rel(p, [v(4)]))))),
-    once(fol:finite_bound([negated_conclusion-F], F, N, Why)), N == 4, Why == monadic(2).
+    once(prove:finite_bound([negated_conclusion-F], F, N, Why)), N == 4, Why == monadic(2).
 
 test(a_skolem_function_leaves_no_bound, [fail]) :-
     F = all(1, some(2, rel(r, [v(1), v(2)]))),
-    fol:finite_bound([premise(0)-F], F, _, _).
+    prove:finite_bound([premise(0)-F], F, _, _).
 
 test(a_model_within_the_bound_is_a_model) :-
     F = and(rel(p, [a]), not(rel(p, [b]))),
-    fol:model_or_exhaustion([premise(0)-F], F, bound(2, function_free(2)), 8, S),
+    prove:model_or_exhaustion([premise(0)-F], F, bound(2, function_free(2)), 8, S),
     S = sat(model(2, _, _, _)).
 
 test(unit_equations_are_refuted_by_completion_with_a_replayed_proof) :-
@@ -157,6 +157,6 @@ test(unit_equations_are_refuted_by_completion_with_a_replayed_proof) :-
             negated_conclusion-not(all(6, all(7, eq(fn(f, [v(6), v(7)]), fn(f, [v(7), v(6)])))))],
            budget(2000000, 4), S),
     S = unsat(eqproof(_, goal(_, negated_conclusion, _, _, _))),
-    S = unsat(P), fol:proof_json(P, Steps), last(Steps, json([step=goal|_])).
+    S = unsat(P), prove:proof_json(P, Steps), last(Steps, json([step=goal|_])).
 
-:- end_tests(fol).
+:- end_tests(prove).
