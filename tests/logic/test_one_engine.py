@@ -70,3 +70,28 @@ def test_the_pipeline_agrees_with_z3_where_amp_alone_gives_up():
             settled += 1
     assert settled >= 1
     assert sum(v.verdict == "UNKNOWN" for v in verdicts) == 0
+
+
+def test_a_direction_the_first_stage_proved_says_sld_and_the_other_carries_its_steps():
+    """(∀x. p(x) ∨ q(Mary)) ≡ (∀y. p(y)) ∨ q(Mary): SLD proves b ⊨ a; a ⊨ b (an OR under ∀) goes
+    on to the connection prover. Proofs stay lists of steps (the wire's shape); the SLD direction
+    is named by `method_b_entails_a`."""
+    a, b = "forall x . p(x) OR q(Mary)", "( forall y . p(y) ) OR q(Mary)"
+    assert amp_alone(a, b) == "UNKNOWN"
+    v = equivalence.equivalent(a, b, canonical_shortcut=False)
+    assert (v.verdict, v.a_entails_b, v.b_entails_a) == ("EQUIVALENT", True, True)
+    assert v.witness["method"] == "connection_proof"
+    assert isinstance(v.witness["proof_a_entails_b"], list) and v.witness["proof_a_entails_b"]
+    assert v.witness["method_b_entails_a"] == "sld" and "proof_b_entails_a" not in v.witness
+
+
+def test_a_refuted_direction_without_a_model_in_the_budget_is_still_not_entailed():
+    """max_domain 0 turns the model search off: the first stage's complete refutation alone says
+    NOT_EQUIVALENT, with `"model": null`."""
+    a, b = "exists x . forall y . saw(x, y)", "forall y . exists x . saw(x, y)"
+    v = equivalence.equivalent(a, b, max_domain=0)
+    assert (v.verdict, v.a_entails_b, v.b_entails_a) == ("NOT_EQUIVALENT", True, False)
+    assert v.witness["direction"] == "b_entails_a" and v.witness["model"] is None
+    assert equivalence.entails(b, a, max_domain=0) is False
+    w = equivalence.equivalent(a, b).witness  # with the search: a model, checked, in AmP's shape
+    assert w["model"]["extensions"]["saw"] and w["model"]["true_atoms"]

@@ -120,8 +120,13 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     ba = False if sld_ba is False else v.b_entails_a
     if v.verdict == "NOT_EQUIVALENT":
         return Verdict(v.verdict, ab, ba, {**v.witness, "model": with_extensions(v.witness["model"], a, b)})
-    if v.verdict == "EQUIVALENT":
-        return v
+    if v.verdict == "EQUIVALENT":  # a direction the first stage proved has no proof steps: it says so
+        w = dict(v.witness)
+        for key in ("proof_a_entails_b", "proof_b_entails_a"):
+            if w.get(key) == _UNSAT_BY_SLD["proof"]:
+                del w[key]
+                w[key.replace("proof", "method")] = "sld"
+        return Verdict(v.verdict, True, True, w)
     if ab is False or ba is False:  # refuted by the first stage, and no model within the budget
         direction = "a_entails_b" if ab is False else "b_entails_a"
         holds = "a" if direction == "a_entails_b" else "b"
