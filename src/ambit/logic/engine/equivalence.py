@@ -96,7 +96,7 @@ def with_extensions(model: dict, *formulas: Formula) -> dict:
     return {**model, "extensions": {p: sorted(ts) for p, ts in sorted(ext.items())}}
 
 
-_UNSAT_BY_SLD = {"status": "unsat", "proof": "sld"}
+_BY_SLD = {"status": "unsat", "proof": None}  # a direction the first stage proved: no steps to show
 
 
 def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
@@ -107,12 +107,12 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     if why := d.get("unknown"):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     if d.get("canonical"):
-        return _PROVED_CANONICAL
+        return _CANONICAL  # equal normal forms in Prolog (equivalence.pl's normal/2)
     sld_ab, sld_ba = d["sld"]
     if sld_ab is True and sld_ba is True:
         return Verdict("EQUIVALENT", True, True, {"method": "sld"})
-    s1 = _UNSAT_BY_SLD if sld_ab is True else d["a_not_b"]
-    s2 = _UNSAT_BY_SLD if sld_ba is True else d["b_not_a"]
+    s1 = _BY_SLD if sld_ab is True else d["a_not_b"]
+    s2 = _BY_SLD if sld_ba is True else d["b_not_a"]
     v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b)
     # a direction the search stopped before (a model of the other was found first) keeps the
     # first stage's complete refutation
@@ -120,12 +120,9 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     ba = False if sld_ba is False else v.b_entails_a
     if v.verdict == "NOT_EQUIVALENT":
         return Verdict(v.verdict, ab, ba, {**v.witness, "model": with_extensions(v.witness["model"], a, b)})
-    if v.verdict == "EQUIVALENT":  # a direction the first stage proved has no proof steps: it says so
-        w = dict(v.witness)
-        for key in ("proof_a_entails_b", "proof_b_entails_a"):
-            if w.get(key) == _UNSAT_BY_SLD["proof"]:
-                del w[key]
-                w[key.replace("proof", "method")] = "sld"
+    if v.verdict == "EQUIVALENT":  # a direction the first stage proved is named, without steps
+        w = {k: x for k, x in v.witness.items() if x is not None}
+        w.update({f"method_{name}": "sld" for name, s in (("a_entails_b", sld_ab), ("b_entails_a", sld_ba)) if s})
         return Verdict(v.verdict, True, True, w)
     if ab is False or ba is False:  # refuted by the first stage, and no model within the budget
         direction = "a_entails_b" if ab is False else "b_entails_a"
@@ -139,8 +136,6 @@ _IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
 # Canonicalisation only flattens, sorts operands of AND/OR, renames bound variables and drops
 # vacuous quantifiers: every step keeps the meaning, so equal canonical forms are equivalent.
 _CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
-# equal normal forms in Prolog (equivalence.pl's normal/2): the same reasoning as _CANONICAL
-_PROVED_CANONICAL = _CANONICAL
 
 
 def equivalent_batch(

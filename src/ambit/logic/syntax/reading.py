@@ -211,33 +211,31 @@ def _raise_with_place(e: ProblemError):
     raise cause from None
 
 
+def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables) -> tuple[list, list[Reading]]:
+    """`read_one` (read_story or read_pair) on every item: the ASTs and the Readings; the first
+    error's cause is raised, with a note naming the formula."""
+    parsed, readings = [], []
+    for x, y in items:
+        try:
+            fx, fy, r = read_one(x, y, fmt, free_variables)
+        except ProblemError as e:
+            _raise_with_place(e)
+        parsed.append((fx, fy))
+        readings.append(r)
+    return parsed, readings
+
+
 def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = "folio",
                  free_variables: str | None = None) -> tuple[list[tuple[list, Any]], list[Reading]]:
     """`read_story` for many stories: their (premises, conclusion) ASTs and their Readings. Raises
     the first one's cause (LFParseError, ArityError, ValueError), with a note naming the formula."""
-    parsed, readings = [], []
-    for ps, c in stories:
-        try:
-            fps, fc, r = read_story(ps, c, fmt, free_variables)
-        except ProblemError as e:
-            _raise_with_place(e)
-        parsed.append((fps, fc))
-        readings.append(r)
-    return parsed, readings
+    return _read_all(stories, read_story, fmt, free_variables)
 
 
 def read_pairs(pairs: Iterable[tuple[Any, Any]], fmt: "str | Dialect" = "folio",
                free_variables: str | None = None) -> tuple[list[tuple[Any, Any]], list[Reading]]:
     """`read_pair` for many pairs: their ASTs and their Readings; errors as `read_stories`."""
-    parsed, readings = [], []
-    for a, b in pairs:
-        try:
-            fa, fb, r = read_pair(a, b, fmt, free_variables)
-        except ProblemError as e:
-            _raise_with_place(e)
-        parsed.append((fa, fb))
-        readings.append(r)
-    return parsed, readings
+    return _read_all(pairs, read_pair, fmt, free_variables)
 
 
 __all__ = ["ArityError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
