@@ -22,6 +22,7 @@ if ! command -v eprover >/dev/null 2>&1; then
 fi
 
 # headless Chromium renders the HTML reports in the browser test (tests/client/eval/test_html_browser.py)
+# and drives the web pages over the DevTools pipe (tests/web/test_browser.py)
 if ! command -v chromium >/dev/null 2>&1; then
     echo "[setup] installing Chromium (chromium)"
     export DEBIAN_FRONTEND=noninteractive

@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/equiv_bench.py [--json] [--per-type 200] [--batch 500]
     .venv/bin/python benchmarks/equiv_bench.py --section hard [--hard-pairs 700] [--json]
     .venv/bin/python benchmarks/equiv_bench.py --section workers [--per-type 100] [--rounds 5] [--json]
+    .venv/bin/python benchmarks/equiv_bench.py --against 68a063c [--per-type 100] [--rounds 3] [--json]
 
 Pairs: for every ambiguous item of AmP's zero-shot dev_eval files, (LF0, LF1) (NOT_EQUIVALENT,
 with a checked countermodel) and (LF0, its canonical form) (EQUIVALENT): half and half. Archives
@@ -16,6 +17,10 @@ beside what the machine gives two processes at all (`machine_speedup_2_vs_1`: a 
 interleaved, medians of --rounds; the speedup is meaningful only on an otherwise idle machine, and
 the CPU seconds beside it (this process's, the pool processes') show what the load does not move:
 the parent's serial share and the speedup the CPU figures allow (`cpu_bound_speedup`).
+`--against REF` runs the same pairs through this checkout and through commit REF (a temporary git
+worktree, benchmarks/against.py), interleaved round by round, and prints per kind (all,
+NOT_EQUIVALENT, EQUIVALENT, Prolog only, hard, single-call p50/p99) both rates, CPU-seconds beside
+wall-clock, and the ratio this/REF (> 1: this checkout is faster), with any verdict that differs.
 """
 
 from __future__ import annotations
@@ -77,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="all (default): every section; hard: the generated hard-kind pairs alone; "
                          "workers: 1 vs 2 Prolog processes alone")
     ap.add_argument("--hard-pairs", type=int, default=700, help="generated AmP pairs of the hard kinds")
+    ap.add_argument("--against", metavar="REF", help="compare this checkout with commit REF, side by side in one run")
     args = ap.parse_args(argv)
+    if args.against:
+        return _print(against_section(args), args.json)
     if args.section == "hard":
         return _print({"hard_pairs": hard_section(args.hard_pairs)}, args.json)
     if not AMP.exists():
@@ -158,6 +166,20 @@ def main(argv: list[str] | None = None) -> int:
     }
     out["hard_pairs"] = hard_section(args.hard_pairs)
     return _print(out, args.json)
+
+
+def against_section(args: argparse.Namespace) -> dict:
+    """This checkout against commit `args.against` on the same pairs (benchmarks/against.py)."""
+    from benchmarks.against import compare
+    from ambit.logic import to_fol
+    from tests.logic.amp_hard_pairs import hard_pairs
+
+    if not AMP.exists():
+        raise SystemExit(f"AmP data not found at {AMP}")
+    pairs = amp_pairs(args.per_type)
+    sets = {"amp": pairs, "amp_not_equivalent": pairs[0::2], "amp_equivalent": pairs[1::2],
+            "amp_single": pairs, "hard": [(to_fol(a), to_fol(b)) for _, a, b in hard_pairs(args.hard_pairs, 0)]}
+    return compare(args.against, sets, args.rounds, args.batch)
 
 
 def _cpu_seconds(pids: list[int]) -> float:

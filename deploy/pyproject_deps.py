@@ -1,5 +1,5 @@
 """Print the requirements of ambit's core and of the given extras, one per line, from pyproject.toml
-(self-references such as `ambit[server]` resolved). The image build installs them in a layer of
+(self-references such as `ambit-semantics[server]` resolved). The image build installs them in a layer of
 their own, before the sources: a change to the sources alone then reuses the installed packages.
 
     python deploy/pyproject_deps.py pyproject.toml local,eval

@@ -82,14 +82,51 @@ def test_unknown_command_is_a_usage_error() -> None:
     assert out["code"] == 2 and "unknown command 'frobnicate'" in p.stderr
 
 
-@pytest.mark.parametrize(("args", "missing", "extra"), [
-    (["eval", "all", "--help"], "matplotlib", "eval"),
-    (["serve", "--help"], "grpc_health", "server"),
+@pytest.mark.parametrize(("args", "missing", "extra", "instead"), [
+    (["eval", "all", "--help"], "matplotlib", "eval", ""),
+    (["generate", "implicature", "--help"], "numpy", "eval", ""),
+    (["serve", "--help"], "grpc_health", "server", "; or use `ambit logic ...` (local checks, no server)"),
 ])
-def test_a_missing_extra_is_named_in_one_line(args: list[str], missing: str, extra: str) -> None:
+def test_a_missing_extra_is_named_in_one_line(args: list[str], missing: str, extra: str, instead: str) -> None:
     out, p = _ambit(args, blocked=(missing,))
     assert out["code"] == 2, p.stdout + p.stderr
-    assert p.stderr.strip() == f"error: this command needs {missing!r}, which is not installed: pip install 'ambit[{extra}]'"
+    assert p.stderr.strip() == (f"error: this command needs {missing!r}, which is not installed: "
+                                f"pip install 'ambit-semantics[{extra}]'{instead}")
+
+
+# (command line, the module made missing, the extra named, what the line offers instead)
+NEEDS_A_MODEL = [
+    (["equiv", "exists x . man(x)", "exists y . man(y)"], "torch", "local",
+     "`ambit logic equiv` (a local check, no model) or --server HOST:PORT"),
+    (["entails", "--premises", "-", "--conclusion", "man(a)"], "torch", "local", "`ambit logic entails`"),
+    (["canon", "man(a)"], "transformers", "local", "`ambit logic canon`"),
+    (["parse", "a man", "--model", "openai:m@http://127.0.0.1:9/v1"], "httpx", "remote", "--server HOST:PORT"),
+    (["info"], "torch", "local", "--server HOST:PORT"),
+    (["explain", "every boy saw a dog"], "torch", "local", "--lf LF --lf LF"),
+    (["serve", "--port", "0"], "torch", "local", "--no-model"),
+    (["serve", "--port", "0", "--model", "openai:m@http://127.0.0.1:9/v1"], "httpx", "remote", "--no-model"),
+]
+
+
+@pytest.mark.parametrize(("args", "missing", "extra", "instead"), NEEDS_A_MODEL,
+                         ids=[" ".join(a[:1] + a[-2:]) for a, *_ in NEEDS_A_MODEL])
+def test_a_command_checks_its_extras_before_it_starts(args, missing, extra, instead) -> None:
+    """Before a model loads or a server says "listening": one line, the extra, the alternative."""
+    out, p = _ambit(args, blocked=(missing,))
+    assert out["code"] == 2, p.stdout + p.stderr
+    [line] = p.stderr.strip().splitlines()
+    assert line.startswith(f"error: this command needs {missing!r}, which is not installed: "
+                           f"pip install 'ambit-semantics[{extra}]'; or use "), line
+    assert instead in line, line
+    assert "listening" not in p.stdout and "starting embedded server" not in p.stderr
+    assert not {"torch", "transformers"} & set(out["heavy"]), out
+
+
+def test_serve_without_the_server_extra_offers_the_local_checker() -> None:
+    out, p = _ambit(["serve", "--port", "0", "--no-model"], blocked=("grpc_reflection",))
+    assert out["code"] == 2 and "listening" not in p.stdout, p.stdout + p.stderr
+    assert p.stderr.strip().startswith("error: this command needs 'grpc_reflection', which is not installed: "
+                                       "pip install 'ambit-semantics[server]'"), p.stderr
 
 
 _PIPE = """

@@ -31,6 +31,9 @@ LAYERS = {  # package -> the modules (and their submodules) it must not import
     "ambit.server.remote": ("torch", "transformers", "ambit.server.engine"),
     # the client (not its eval runner, which draws plots); the embedded server is loaded on demand
     "ambit.client": ("torch", "transformers", "matplotlib"),
+    # the web pages sit on the service core, in the gRPC server's process but never on gRPC itself
+    "ambit.web": ("grpc", "ambit.proto", "ambit.server.app", "ambit.server.servicer", "ambit.server.guard.auth",
+                  "ambit.server.guard.security", "torch", "transformers", "matplotlib"),
 }
 # package -> the module or subpackage its walk leaves out, as allowed to import more
 SKIP = {
@@ -105,6 +108,15 @@ def test_no_import_statement_reaches_the_layers_above(package: str) -> None:
 # --- the shape of the package: small folders, no import cycle -------------------------------
 
 MAX_MODULES = 13  # per folder: modules other than __init__ and __main__ ("about 12")
+
+
+def test_nothing_imports_the_web_pages() -> None:
+    """`ambit.web` is the top of the layers: `ambit serve --http` loads it by name, no module imports it."""
+    src = REPO / "src" / "ambit"
+    offending = [f"{path.relative_to(REPO)}:{line} imports {name}"
+                 for path in sorted(src.rglob("*.py")) if src / "web" not in path.parents
+                 for name, line in _import_statements(path) if _forbidden(name, ("ambit.web",))]
+    assert not offending, "\n".join(offending)
 
 
 def test_no_folder_holds_more_than_about_twelve_modules() -> None:

@@ -14,11 +14,9 @@ Importing ambit loads nothing heavy: each name is imported on first use, and nei
 checker nor the client ever imports torch.
 """
 
-from __future__ import annotations
+import importlib as _importlib
 
-import importlib
-
-__version__ = "0.2.0"
+_DISTRIBUTION = "ambit-semantics"  # pip install ambit-semantics; the import name stays `ambit`
 
 _PUBLIC = {
     "parse": "ambit.logic",
@@ -32,13 +30,36 @@ _PUBLIC = {
 __all__ = ["__version__", *_PUBLIC]
 
 
+def _version() -> str:
+    """The installed distribution's version (its metadata: one source, pyproject.toml's
+    [project] version); in a source checkout that is not installed, pyproject.toml's itself."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        from ambit import _paths
+
+        if _paths.CHECKOUT is None:
+            raise
+        import tomllib
+
+        from ambit import _files
+
+        return tomllib.loads(_files.read_text(_paths.CHECKOUT / "pyproject.toml"))["project"]["version"]
+
+
 def __getattr__(name: str):
+    if name == "__version__":
+        value = globals()["__version__"] = _version()
+        return value
     if name in _PUBLIC:
-        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        value = getattr(_importlib.import_module(_PUBLIC[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'ambit' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC))
+    """The public names (and the module's dunders), not the helpers this module imports."""
+    return sorted({n for n in globals() if n.startswith("__") and n.endswith("__")} | set(__all__))

@@ -12,6 +12,9 @@ import os
 import signal
 import sys
 
+from ambit import _extras
+from ambit._extras import MissingExtra
+
 # command -> (module with main(argv), whether main gets argv without the command word, summary)
 ROUTED = {
     "eval": ("ambit.client.__main__", False, "run an evaluation suite, or compare runs (ambit eval -h)"),
@@ -22,16 +25,10 @@ ROUTED = {
     "explain": ("ambit.client.__main__", False, "explain readings: paraphrases, situations, a question "
                                                   "(ambit explain -h)"),
 }
+# what to use instead when a command's extra is missing (the client commands say it themselves)
+INSTEAD = {"serve": "`ambit logic ...` (local checks, no server)"}
 # one-off calls to a server (ambit.client.__main__): --server host:port, or an embedded server
 CLIENT_COMMANDS = ("parse", "score", "equiv", "entails", "canon", "radd", "health", "info", "stats")
-
-# a missing top-level module -> the extra that installs it
-EXTRAS = {
-    "torch": "local", "transformers": "local", "accelerate": "local", "llguidance": "local", "gguf": "local",
-    "grpc_health": "server", "grpc_reflection": "server",
-    "matplotlib": "eval", "tqdm": "eval", "numpy": "eval",
-    "z3": "provers",
-}
 
 
 def version() -> str:
@@ -47,16 +44,8 @@ def usage() -> str:
     lines += [f"  {name:<9} {summary}" for name, (_, _, summary) in ROUTED.items()]
     lines += [f"  {name:<9} one-off call to a server (ambit {name} -h)" for name in CLIENT_COMMANDS]
     lines += ["", "Client calls take --server HOST:PORT[,HOST:PORT...]; without it they start an embedded",
-              "server with the default model (needs ambit[local]). `ambit COMMAND --help` for options."]
+              "server with the default model (needs ambit-semantics[local]). `ambit COMMAND --help` for options."]
     return "\n".join(lines)
-
-
-def _missing_extra(err: ModuleNotFoundError) -> str | None:
-    top = (err.name or "").split(".")[0]
-    extra = EXTRAS.get(top)
-    if extra is None:
-        return None
-    return f"error: this command needs {top!r}, which is not installed: pip install 'ambit[{extra}]'"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,8 +65,14 @@ def main(argv: list[str] | None = None) -> int:
             from ambit.client.__main__ import main as client_main
 
             return client_main(argv)
-    except ModuleNotFoundError as err:
-        message = _missing_extra(err)
+    except MissingExtra as err:  # checked before the command starts: one line, no traceback
+        print(err, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for SIGINT, no traceback
+        print(f"ambit {command}: interrupted", file=sys.stderr)
+        return 130
+    except ModuleNotFoundError as err:  # an import the command made at load time
+        message = _extras.for_module(err.name, INSTEAD.get(command))
         if message is None:
             raise
         print(message, file=sys.stderr)

@@ -188,7 +188,7 @@ def test_max_chars_and_budgets_on_equiv_and_entails(tmp_path):
 @needs_prolog
 def test_lisp_given_to_equiv_as_fol_gets_the_hint():
     r = _cli(["equiv", "( exists x ( man x ) )", "exists x . man(x)"])
-    assert r.returncode == 2 and "this looks like Lisp: pass --format lisp" in r.stderr
+    assert r.returncode == 2 and "this looks like Lisp: pass --from lisp" in r.stderr
     r = _cli(["equiv", "--jsonl"], json.dumps({"a": "( exists x ( man x ) )", "b": "exists x . man(x)"}) + "\n")
     assert "this looks like Lisp" in json.loads(r.stdout)["error"]
 

@@ -62,7 +62,8 @@ def test_xor_chains_over_ground_parts_are_immediate():
     a = "((P(a) ⊕ Q(b)) ⊕ (R(c) ↔ S(d))) ⊕ ∀x T(e)"
     b = "P(a) ⊕ (Q(b) ⊕ ¬(R(c) ⊕ (S(d) ⊕ T(e))))"
     assert equivalent(a, b, fmt="folio").witness == {"method": "propositional", "parts": 5,
-                                                      "reading": {"dialect": "folio", "free_variables": "universal"}}
+                                                      "reading": {"dialect": "folio", "free_variables": "universal",
+                                                                                  "symbols": "shared"}}
     assert equivalent(a, "¬" + f"({b})", fmt="folio").verdict == "NOT_EQUIVALENT"
     assert equivalent(parse(a, "folio"), parse(b, "folio"), fmt="folio").verdict == "EQUIVALENT"
 

@@ -28,17 +28,17 @@ EITHER = "FemalePlayer(ann) ∨ MalePlayer(ann)"
 
 def test_every_dialect_is_a_value_with_its_reader_renderer_and_grammar():
     names = [d.name for d in dialects()]
-    assert names == ["fol", "lisp", "folio", "nltk", "tptp"]
+    assert names == ["fol", "lisp", "folio", "nltk", "tptp", "prover9"]
     for d in dialects():
         assert dialect(d.name) is d and str(d) == d.name
-        assert d.admits == ("fol" if d.name in ("folio", "nltk", "tptp") else "amp")
+        assert d.admits == ("fol" if d.name in ("folio", "nltk", "tptp", "prover9") else "amp")
         assert "start:" in d.grammar_text()
         assert pickle.loads(pickle.dumps(d)) == d  # crosses to a worker process by name
     assert dialect("folio").decode_grammar_text().strip() and dialect("fol").decode_grammar == "fol"
     with pytest.raises(ValueError, match="no decode grammar"):
         dialect("nltk").decode_grammar_text()
     with pytest.raises(ValueError, match="unknown LF format"):
-        dialect("prover9")
+        dialect("ladr")
 
 
 def test_a_dialect_value_reads_and_writes_and_parse_takes_it_or_its_name():
@@ -85,9 +85,11 @@ def test_amp_formats_keep_refusing_free_variables_unless_asked():
 def test_the_choice_changes_the_verdict_and_is_recorded():
     d = logic.decide([FREE], EITHER, "folio")
     assert d.verdict == "TRUE"
-    assert d.reading == {"dialect": "folio", "free_variables": "universal", "closed": {"premises[0]": ["x"]}}
+    assert d.reading == {"dialect": "folio", "free_variables": "universal", "symbols": "shared",
+                         "closed": {"premises[0]": ["x"]}}
     d = logic.decide([FREE], EITHER, "folio", free_variables="constant")
-    assert d.verdict == "UNCERTAIN" and d.reading == {"dialect": "folio", "free_variables": "constant"}
+    assert d.verdict == "UNCERTAIN" and d.reading == {"dialect": "folio", "free_variables": "constant",
+                                                          "symbols": "shared"}
     with pytest.raises(LFParseError) as e:
         logic.decide([FREE], EITHER, "folio", free_variables="error")
     assert "in premises[0]" in e.value.__notes__

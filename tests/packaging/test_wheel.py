@@ -1,9 +1,11 @@
 """The package as users install it: `python -m build` makes an sdist and a wheel that `twine check`
-accepts; the wheel, installed with no extras into a fresh virtual environment, brings no torch and
+accepts, named for the distribution `ambit-semantics` (the import name and the command stay
+`ambit`); the wheel, installed with no extras into a fresh virtual environment, brings no torch and
 exactly one top-level package (`ambit`), and its smoke test passes there (the `ambit` command, the
-checker on the command line and from the docs' Python example). With `ambit[remote]` added, a
+checker on the command line and from the docs' Python example). There every command either works
+or says in one line, exit status 2, which extra to install. With `ambit-semantics[remote]` added, a
 server fronting an OpenAI-compatible endpoint serves a call, still without torch; with
-`ambit[all]`, `ambit eval ... --help` works.
+`ambit-semantics[all]`, `ambit eval ... --help` works.
 
 Slow: it builds in an isolated environment and installs into fresh ones (pip's cache makes
 later runs quicker).
@@ -54,7 +56,7 @@ def dist(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel(dist: Path) -> Path:
-    wheels = sorted(dist.glob("ambit-*.whl"))
+    wheels = sorted(dist.glob("ambit_semantics-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
 
@@ -92,10 +94,12 @@ def test_wheel_holds_one_top_level_package_with_its_data(wheel: Path) -> None:
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"ambit"}, tops
     for needed in ("ambit/logic/engine/prolog/prove.pl", "ambit/logic/grammars/fol.lark", "ambit/proto/v1/ambit.proto",
-                   "ambit/generators/radd/data/demo_facts.json", "ambit/py.typed"):
+                   "ambit/generators/radd/data/demo_facts.json", "ambit/py.typed",
+                   "ambit/web/static/index.html", "ambit/web/static/app.js", "ambit/web/static/app.css"):
         assert needed in names, f"{needed} is not in the wheel"
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(meta).decode()
+    assert "Name: ambit-semantics" in text.splitlines(), text[:300]  # ours on the index; `ambit` is another project
     requires = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Requires-Dist:")]
     assert not [r for r in requires if "==" in r.split(";")[0]], f"exact pins in the metadata: {requires}"
     core = sorted(re.split(r"[<>=!~; \[]", r)[0].lower() for r in requires if "extra ==" not in r)
@@ -108,7 +112,7 @@ def test_wheel_holds_one_top_level_package_with_its_data(wheel: Path) -> None:
 
 def test_core_install_has_no_torch_and_one_top_level_package(venv: Path, tmp_path: Path) -> None:
     code = ("import importlib.util, json, importlib.metadata as md; "
-            "dist = md.distribution('ambit'); "
+            "dist = md.distribution('ambit-semantics'); "
             "tops = sorted({f.parts[0] for f in dist.files if not f.parts[0].endswith('.dist-info') "
             "and f.parts[0] != '..'}); "
             "print(json.dumps({'tops': tops, 'heavy': [m for m in ('torch', 'transformers', 'matplotlib', "
@@ -133,7 +137,48 @@ def test_smoke_ambit_command_in_the_core_install(venv: Path, tmp_path: Path) -> 
                            text=True, timeout=120)
         assert "Traceback" not in p.stderr, (command, p.stderr)
         if p.returncode != 0:  # a command whose extra is missing says which one to install
-            assert re.search(r"pip install 'ambit\[\w+\]'", p.stderr), (command, p.stderr)
+            assert re.search(r"pip install 'ambit-semantics\[\w+\]'", p.stderr), (command, p.stderr)
+
+
+# Every command of the light install without its extra, as a new user types it: (command line, the
+# extra its one line names). None: it works there (exit 0).
+LIGHT_COMMANDS = [
+    ("equiv 'exists x . man(x)' 'exists y . man(y)'", "server"),
+    ("entails --premises premises.txt --conclusion 'mortal(socrates)'", "server"),
+    ("canon 'exists x . man(x)'", "server"),
+    ("parse 'a man saw Mary'", "server"),
+    ("score 'Sentence: a man' ' exists x . man(x)'", "server"),
+    ("radd 'a text'", "server"),
+    ("health", "server"), ("info", "server"), ("stats", "server"),
+    ("explain 'every boy saw a dog'", "server"),
+    ("serve --port 0", "server"), ("serve --port 0 --no-model", "server"),
+    ("eval all --out run-all", "eval"), ("eval folio --out run-folio", "eval"), ("eval compare a b", "eval"),
+    ("generate implicature", "eval"),
+    ("generate amp --type pp", None), ("generate folio --n 2", None),
+    ("logic equiv 'exists x . man(x)' 'exists y . man(y)'", None),
+    ("logic canon --from nltk --to folio < formula.txt", None),
+    ("explain 'every boy saw a dog' --lf 'forall x . exists y . exists a . boy(x) AND dog(y) AND saw(a) AND "
+     "agent(a, x) AND patient(a, y)' --lf 'exists y . forall x . exists a . boy(x) AND dog(y) AND saw(a) AND "
+     "agent(a, x) AND patient(a, y)'", None),
+]
+
+
+@pytest.mark.parametrize(("command", "extra"), LIGHT_COMMANDS, ids=[c[:30] for c, _ in LIGHT_COMMANDS])
+def test_every_command_in_the_core_install_works_or_names_its_extra(venv: Path, tmp_path: Path, command: str,
+                                                                     extra: str | None) -> None:
+    """One line, exit 2, the extra (by the distribution's name), before any server says "listening"."""
+    (tmp_path / "premises.txt").write_text("all x (Man(x) -> Mortal(x))\nMan(socrates)\n", encoding="utf-8")
+    (tmp_path / "formula.txt").write_text("all x.(dog(x) -> animal(x))\n", encoding="utf-8")
+    p = subprocess.run(f"ambit {command}", shell=True, cwd=tmp_path, env=_env(venv), capture_output=True, text=True,
+                       timeout=300, stdin=subprocess.DEVNULL)
+    if extra is None:
+        assert p.returncode == 0 and p.stdout.strip(), (command, p.returncode, p.stderr[-2000:])
+        return
+    assert p.returncode == 2, (command, p.returncode, p.stdout[-1000:], p.stderr[-2000:])
+    [line] = p.stderr.strip().splitlines()
+    assert line.startswith("error: this command needs ") and f"pip install 'ambit-semantics[{extra}]'" in line, line
+    assert "listening" not in p.stdout, p.stdout
+    assert not list(tmp_path.glob("run-*")), "a refused eval left its --out folder behind"
 
 
 def test_docs_python_example_runs_in_the_core_install(venv: Path, tmp_path: Path) -> None:
@@ -189,7 +234,16 @@ def test_remote_server_runs_without_torch(venv: Path, wheel: Path, tmp_path: Pat
         assert standin.posts > 0
         loaded = _in_venv(venv, ["python", "-c", "import importlib.util; print(bool(importlib.util.find_spec('torch')))"],
                           tmp_path)
-        assert loaded.stdout.strip() == "False", "ambit[remote] installed torch"
+        assert loaded.stdout.strip() == "False", "ambit-semantics[remote] installed torch"
+        # the default model needs [local]: one line before "listening", and the alternative
+        p = subprocess.run([str(venv / "ambit"), "serve", "--port", "0"], cwd=tmp_path, env=_env(venv),
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 2 and "listening" not in p.stdout, (p.stdout, p.stderr)
+        assert p.stderr.strip() == ("error: this command needs 'torch', which is not installed: "
+                                    "pip install 'ambit-semantics[local]'; or use --no-model (the logic RPCs alone)")
+        p = subprocess.run([str(venv / "ambit"), "equiv", A, B], cwd=tmp_path, env=_env(venv), capture_output=True,
+                           text=True, timeout=300)
+        assert p.returncode == 2 and "ambit logic equiv" in p.stderr and "[local]" in p.stderr, p.stderr
     finally:
         if proc is not None:
             proc.terminate()
@@ -204,7 +258,7 @@ def test_all_extras_install_and_eval_help(venv: Path, wheel: Path, tmp_path: Pat
     pip = [str(venv / "python"), "-m", "pip", "install", "-q", "-c", str(CONSTRAINTS)]
     t0 = time.monotonic()
     _run([*pip, f"{wheel}[all]"], timeout=2400, env=_env(venv))
-    print(f"ambit[all] installed in {time.monotonic() - t0:.0f} s")
+    print(f"ambit-semantics[all] installed in {time.monotonic() - t0:.0f} s")
     for suite in ("all", "amp-fewshot", "compare"):
         p = _in_venv(venv, ["ambit", "eval", suite, "--help"], tmp_path)
         assert "usage:" in p.stdout, (suite, p.stdout)

@@ -167,5 +167,14 @@ def test_verify_radd_from_json_and_text(core):
 def test_info_and_counters(core):
     info = core.info()
     assert info.model["model_id"] == "fake-model" and info.model_loaded and info.max_batch == 4
-    assert set(info.formats) == {"fol", "lisp", "folio", "nltk", "tptp"} and info.server_id == core.server_id
+    assert set(info.formats) == {"fol", "lisp", "folio", "nltk", "tptp", "prover9"} and info.server_id == core.server_id
     assert core.model_counters().jobs > 0 and AmbitCore().model_counters() is None
+
+
+def test_info_reports_the_installed_version():
+    """One source of the version: the installed distribution's metadata (`ambit info`, `ambit
+    --version` and `ambit.__version__` say the same), never a number written in the code."""
+    from importlib.metadata import version
+
+    import ambit
+    assert AmbitCore().info().version == version("ambit-semantics") == ambit.__version__

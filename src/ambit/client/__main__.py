@@ -17,9 +17,11 @@ import json
 import sys
 from typing import Any
 
+from ambit import _extras
 from ambit.client.cli_options import add_log_level, add_prolog_seconds, quiet_grpc
 
 EQUIVALENCE_FORMATS = ("fol", "lisp", "folio", "nltk", "tptp")  # equiv / entails (proto LFFormat)
+LOCAL_COMMANDS = ("equiv", "entails", "canon")  # `ambit logic` answers these without a server
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -30,6 +32,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--timeout", type=float, default=600.0, help="per-call deadline, seconds")
     add_log_level(p)
+
+
+def _usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -> None:
+    """The usage line with the dialect option's default in it: `[--from {fol,...} (default folio)]`."""
+    choices = "{" + ",".join(EQUIVALENCE_FORMATS) + "}"
+    text = p.format_usage().removeprefix("usage: ").rstrip("\n")
+    p.usage = text.replace(f"{option} {choices}]", f"{option} {choices} (default {default})]", 1).replace("%", "%%")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,16 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("a")
     p.add_argument("b")
-    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default="fol")
+    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default="fol",
+                   help="dialect of A and B (default fol)")
     p.add_argument("--time-limit-ms", type=int, default=0)
+    _usage_with_default(p, "--format", "fol")
+    p.add_argument("--free-variables", choices=("universal", "constant", "error"), default=None,
+                   help="how a free variable is read (default: the format's own rule, as in `ambit logic equiv`)")
 
     p = sub.add_parser("entails", help="do premises entail a conclusion (full first-order logic, Prolog)")
     _common(p)
     p.add_argument("--premises", required=True, metavar="FILE",
                    help="the premises, one formula per line (blank lines skipped; - for stdin)")
     p.add_argument("--conclusion", required=True, metavar="TEXT")
-    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default="folio")
+    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default="folio",
+                   help="dialect of the premises and the conclusion (default folio)")
     p.add_argument("--time-limit-ms", type=int, default=0)
+    _usage_with_default(p, "--from", "folio")
 
     p = sub.add_parser("canon", help="canonical form of an LF")
     _common(p)
@@ -164,11 +179,21 @@ def _human_entailment(e: Any) -> str:
 
 
 def _premises(path: str) -> list[str]:
-    """The premises file's formulas, one per non-blank line."""
+    """The premises file's formulas, one per non-blank line (ValueError: a formula given where
+    the file's name belongs)."""
     if path == "-":
         return [line.strip() for line in sys.stdin if line.strip()]
-    with open(path, encoding="utf-8") as fh:
-        return [line.strip() for line in fh if line.strip()]
+    from ambit.logic.cli.common import is_premises_formula, premises_is_a_file
+
+    if is_premises_formula(path):
+        raise ValueError(premises_is_a_file(path))
+    from ambit import _files
+
+    try:  # a regular file, no link followed, at most the file layer's default limit
+        text = _files.read_text(path)
+    except OSError as e:
+        raise ValueError(f"--premises {e}") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def _json(command: str, result: Any) -> Any:
@@ -189,7 +214,8 @@ def _call(client, args) -> Any:
     if c == "score":
         return client.score(args.prompt, args.candidates, end_marker=args.end_marker)
     if c == "equiv":
-        return client.equivalent(args.a, args.b, fmt=args.fmt, time_limit_ms=args.time_limit_ms)
+        return client.equivalent(args.a, args.b, fmt=args.fmt, time_limit_ms=args.time_limit_ms,
+                                 free_variables=args.free_variables)
     if c == "entails":
         return client.check_entailment(_premises(args.premises), args.conclusion, fmt=args.fmt,
                                        time_limit_ms=args.time_limit_ms)
@@ -198,8 +224,12 @@ def _call(client, args) -> Any:
     if c == "radd":
         text = args.text
         if text.startswith("@"):
-            with open(text[1:], encoding="utf-8") as fh:
-                text = fh.read()
+            from ambit import _files
+
+            try:
+                text = _files.read_text(text[1:])
+            except OSError as e:
+                raise ValueError(f"radd {e}") from None
         return client.verify_radd(text)
     if c == "health":
         return client.health()
@@ -208,6 +238,12 @@ def _call(client, args) -> Any:
     if c == "stats":
         return client.stats()
     raise AssertionError(c)
+
+
+def _instead(command: str) -> str:
+    """What a user without a model extra can run instead of `ambit COMMAND` on an embedded server."""
+    local = f"`ambit logic {command}` (a local check, no model) or " if command in LOCAL_COMMANDS else ""
+    return f"{local}--server HOST:PORT (a running ambit serve)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,8 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     from ambit.client.credentials import from_args
     try:
         security = from_args(args)
+        _extras.require_model(args.server, args.model, _instead(args.command))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except _extras.MissingExtra as err:  # no --server: the embedded server's model needs an extra
+        print(err, file=sys.stderr)
         return 2
     try:
         with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=security) as client:

@@ -34,7 +34,30 @@ from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc as pb_grpc
 
 _FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP, "folio": pb.LF_FORMAT_FOLIO,
-            "nltk": pb.LF_FORMAT_NLTK, "tptp": pb.LF_FORMAT_TPTP}
+            "nltk": pb.LF_FORMAT_NLTK, "tptp": pb.LF_FORMAT_TPTP, "prover9": pb.LF_FORMAT_PROVER9}
+
+_FREE_VARIABLES = {None: pb.FREE_VARIABLES_UNSPECIFIED, "universal": pb.FREE_VARIABLES_UNIVERSAL,
+                   "constant": pb.FREE_VARIABLES_CONSTANT, "error": pb.FREE_VARIABLES_ERROR}
+
+
+def _free(policy: str | None) -> int:
+    """The proto value of a free-variable policy (None: the format's default)."""
+    try:
+        return _FREE_VARIABLES[policy]
+    except KeyError:
+        raise ValueError(f"free_variables must be one of universal, constant, error, not {policy!r}") from None
+
+
+_SYMBOLS = {None: pb.SYMBOLS_UNSPECIFIED, "shared": pb.SYMBOLS_SHARED, "separate": pb.SYMBOLS_SEPARATE}
+
+
+def _symbols(policy: str | None) -> int:
+    """The proto value of a name-space rule (None: the format's default)."""
+    try:
+        return _SYMBOLS[policy]
+    except KeyError:
+        raise ValueError(f"symbols must be one of shared, separate, not {policy!r}") from None
+
 
 def _fmt(name: str) -> int:
     try:
@@ -190,10 +213,15 @@ class Client:
         return out
 
     def equivalent(self, a: str, b: str, *, fmt: str = "fol", time_limit_ms: int = 0,
-                   timeout: float | None = None) -> Equivalence:
-        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways."""
+                   timeout: float | None = None, free_variables: str | None = None,
+                   symbols: str | None = None) -> Equivalence:
+        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways.
+        `free_variables`: "universal", "constant" or "error" (None: the format's default);
+        `symbols`: "shared" (one name space, as Prover9, E and TPTP) or "separate" (None: the
+        format's default, shared in the full dialects)."""
         r = self._call("CheckEquivalence", pb.CheckEquivalenceRequest(
-            request_id=self._rid(), a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms), timeout)
+            request_id=self._rid(), a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms,
+            free_variables=_free(free_variables), symbols=_symbols(symbols)), timeout)
         return _equivalence(r)
 
     def canonicalize(self, lf: str, *, fmt: str = "fol", to: str | None = None, vars: str = "amp",
@@ -286,18 +314,24 @@ class Client:
         return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
 
     def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = "folio",
-                         time_limit_ms: int = 0, timeout: float | None = None) -> Entailment:
+                         time_limit_ms: int = 0, timeout: float | None = None,
+                         symbols: str | None = None) -> Entailment:
         """Do the premises entail the conclusion (full first-order logic)? TRUE, FALSE,
-        UNCERTAIN, INCONSISTENT or UNKNOWN, with a proof or checked finite models."""
+        UNCERTAIN, INCONSISTENT or UNKNOWN, with a proof or checked finite models. `symbols`:
+        "shared" (the default: a name used as a predicate and as a constant or function is
+        INVALID_ARGUMENT, SYMBOL_KIND) or "separate"."""
         req = entailment_request(self._rid(), premises, conclusion, _fmt(fmt), time_limit_ms)
+        req.symbols = _symbols(symbols)
         return entailment(self._call("CheckEntailment", req, timeout))
 
     def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = "folio",
-                               time_limit_ms: int = 0,
-                               timeout: float | None = None) -> list[Entailment | AmbitError]:
+                               time_limit_ms: int = 0, timeout: float | None = None,
+                               symbols: str | None = None) -> list[Entailment | AmbitError]:
         """Many (premises, conclusion) stories in one streaming call; results in input order, an
         :class:`AmbitError` (with the failing field) in place of any story the server rejected."""
         reqs = [entailment_request("", ps, c, _fmt(fmt), time_limit_ms) for ps, c in stories]
+        for r in reqs:
+            r.symbols = _symbols(symbols)
         batch = pb.CheckEntailmentBatchRequest(request_id=self._rid(), items=reqs)
         return self._stream("CheckEntailmentBatch", batch, len(reqs), timeout, entailment, _item_error)
 

@@ -13,7 +13,8 @@ import ipaddress
 import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+
+from ambit import _files, _scrub
 
 TOKEN_ENV = "AMBIT_TOKEN"
 
@@ -50,15 +51,14 @@ class ClientSecurity:
 def token_from(token_file: str | None) -> str | None:
     """The first token in `token_file`, else `$AMBIT_TOKEN`, else None."""
     if token_file is None:
-        return os.environ.get(TOKEN_ENV) or None
-    try:
-        lines = Path(token_file).read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise ValueError(f"--auth-token-file {token_file}: {e.strerror or e}") from None
-    for line in lines:
-        if line.strip() and not line.strip().startswith("#"):
-            return line.strip()
-    raise ValueError(f"--auth-token-file {token_file} holds no token")
+        token = os.environ.get(TOKEN_ENV) or None
+    else:
+        try:  # a regular file of at most 64 KiB: /dev/zero or a FIFO is refused at once
+            token = _files.read_secret(token_file, what="token")
+        except OSError as e:
+            raise ValueError(f"--auth-token-file {e}") from None
+    _scrub.remember(token)
+    return token
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -112,10 +112,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+PEM_LIMIT = 2**20  # bytes of a PEM file (a CA bundle is some hundred KB)
+
+
 def _read(path: str | None, option: str) -> bytes | None:
     if path is None:
         return None
     try:
-        return Path(path).read_bytes()
+        return _files.read_bytes(path, PEM_LIMIT)
     except OSError as e:
-        raise ValueError(f"{option} {path}: {e.strerror or e}") from None
+        raise ValueError(f"{option} {e}") from None

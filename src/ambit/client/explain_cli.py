@@ -17,6 +17,7 @@ import json
 import sys
 from typing import Sequence
 
+from ambit import _extras
 from ambit.generators.amp.wordforms import amp_wordforms
 from ambit.logic import LFParseError
 from ambit.logic.explain import Explanation, Reading, explain_readings
@@ -91,6 +92,8 @@ def explain(args: argparse.Namespace) -> tuple[Explanation, dict]:
     from ambit.client.connect import connect
     from ambit.client.credentials import from_args
 
+    _extras.require_model(args.server, args.model, "--lf LF --lf LF (readings you give, explained locally, "
+                                                   "no model) or --server HOST:PORT (a running ambit serve)")
     with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=from_args(args)) as client:
         if args.lf:
             return client.explain_readings(args.utterance, args.lf, fmt=args.fmt,
@@ -110,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         e, figures = explain(args)
     except (LFParseError, ValueError) as err:  # ValueError: an unreadable TLS file, a refused token
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except _extras.MissingExtra as err:
+        print(err, file=sys.stderr)
         return 2
     except AmbitError as err:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)

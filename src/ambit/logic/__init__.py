@@ -17,7 +17,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from ambit.logic.syntax.ast import QUANTIFIERS, And, Atom, Const, Formula, Or, Quant, Term, Var, constants, free_vars, predicates
-from ambit.logic.errors import LFParseError
+from ambit.logic.errors import MAX_CHARS, LFParseError, check_length
 from ambit.logic.syntax.parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
 from ambit.logic.syntax.render import render, to_fol, to_lisp, to_prolog
 
@@ -48,12 +48,42 @@ def convert(text: str, src: str = "fol", dst: str = "lisp") -> str:
     return render(parse(text, src), dst)
 
 
-def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None, vars: str = "amp") -> str:
-    """Canonical string of an LF given as text (in `fmt`) or as an AST, rendered in `to`."""
+def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None, vars: str = "amp", *,
+                   max_chars: int = MAX_CHARS) -> str:
+    """Canonical string of a formula given as text (in `fmt`, any dialect) or as an AST, rendered
+    in `to` (default `fmt`), as `ambit logic canon` writes it: between AmP's formats (`fol`,
+    `lisp`) the canonical form (variables named as `vars` says); into or out of a full
+    first-order dialect (`folio`, `nltk`, `tptp`) the formula converted as it is (RenderError when
+    `to` cannot express it). A text over `max_chars` characters is refused (LFParseError
+    `too_long`) before it is read."""
     from ambit.logic.syntax.canonical import canonical_string
+    from ambit.logic.syntax.dialect import dialect
 
-    f = parse(text, fmt) if isinstance(text, str) else text
-    return canonical_string(f, to or fmt, vars)
+    dst = to or fmt
+    if isinstance(text, str):
+        check_length(text, max_chars)
+        f = parse(text, fmt)
+    else:
+        f = text
+    if dialect(fmt).amp and dialect(dst).amp:
+        return canonical_string(f, dst, vars)
+    return render(f, dst)
+
+
+def _bounded(items, max_chars: int) -> list:
+    """`items` (pairs, stories, or lists of formulas) as a list, every string in them checked
+    against `max_chars` (LFParseError `too_long`) before anything is parsed."""
+    items = list(items)
+
+    def walk(x) -> None:
+        if isinstance(x, str):
+            check_length(x, max_chars)
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                walk(y)
+
+    walk(items)
+    return items
 
 
 from ambit.logic.engine import prove as _fol  # noqa: E402
@@ -74,69 +104,85 @@ def _on_processes(prover: str, fmt, options: dict) -> bool:
 
 
 def decide_batch(stories, fmt: str = "folio", *, prover: str = "prolog", free_variables: str | None = None,
-                 **options) -> list[Decision]:
+                 max_chars: int = MAX_CHARS, symbols: str | None = None, **options) -> list[Decision]:
     """Decisions (TRUE / FALSE / UNCERTAIN / INCONSISTENT / UNKNOWN, with evidence) for many
     (premises, conclusion) stories, in order; `prover`: "prolog" (default) or "portfolio".
     `free_variables`: "universal" (the full dialects' default: closed under ∀), "constant" or
     "error" (AmP's default); each decision's `reading` records it. A predicate or function used
-    with two arities in one story is an error (dialect.ArityError) naming both uses."""
+    with two arities in one story is an error (dialect.ArityError) naming both uses, and so is, in
+    the full dialects, a name used as a predicate and as a function or constant (SymbolKindError,
+    as in Prover9, E and TPTP) unless `symbols="separate"`; the reading records it. A formula
+    text over `max_chars` characters (default: the CLI's and the server's limit) is refused
+    (LFParseError `too_long`) before anything is read."""
     from ambit.logic.provers import portfolio
     from ambit.logic.syntax.dialect import name_of, read_stories, record
+
+    stories = _bounded(stories, max_chars)
 
     if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
         from ambit.logic.runtime import pool as prolog_pool
 
         return prolog_pool.map_chunks(decide_batch, list(stories), options.pop("workers"), fmt=fmt, prover=prover,
-                                      free_variables=free_variables, **options)
-    parsed, readings = read_stories(stories, fmt, free_variables)
+                                      free_variables=free_variables, symbols=symbols, **options)
+    parsed, readings = read_stories(stories, fmt, free_variables, symbols)
     out = portfolio.decide_batch(parsed, name_of(fmt), prover=prover, **options)
     return [record(d, r) for d, r in zip(out, readings)]
 
 
-def decide(premises, conclusion, fmt: str = "folio", *, prover: str = "prolog", **options) -> Decision:
+def decide(premises, conclusion, fmt: str = "folio", *, prover: str = "prolog", max_chars: int = MAX_CHARS,
+           **options) -> Decision:
     """The decision for one story; see `decide_batch`."""
-    return decide_batch([(premises, conclusion)], fmt, prover=prover, **options)[0]
+    return decide_batch([(premises, conclusion)], fmt, prover=prover, max_chars=max_chars, **options)[0]
 
 
 def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_variables: str | None = None,
-                     **options):
+                     max_chars: int = MAX_CHARS, symbols: str | None = None, **options):
     """Verdicts for many pairs, in any dialect. Prolog alone (default): AmP's formats (`fol`,
     `lisp`) use the AmP procedure (equivalence.py: canonical shortcut, SLD, then the full
     first-order engine), the full first-order dialects (`folio`, `nltk`, `tptp`) fol.py's engine;
-    `prover="portfolio"` races E and Z3 beside it (logic.provers.portfolio). `free_variables` and mixed
-    arities as in `decide_batch`; each verdict's `witness["reading"]` records the reading."""
+    `prover="portfolio"` races E and Z3 beside it (logic.provers.portfolio). `free_variables`, mixed
+    arities and `symbols` as in `decide_batch`; each verdict's `witness["reading"]` records the reading. A
+    formula text over `max_chars` characters is refused (LFParseError `too_long`) before anything
+    is read."""
     from ambit.logic.provers import portfolio
     from ambit.logic.syntax.dialect import name_of, read_pairs, record
+
+    pairs = _bounded(pairs, max_chars)
 
     if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
         from ambit.logic.runtime import pool as prolog_pool
 
         return prolog_pool.map_chunks(equivalent_batch, list(pairs), options.pop("workers"), fmt=fmt, prover=prover,
-                                      free_variables=free_variables, **options)
-    parsed, readings = read_pairs(pairs, fmt, free_variables)
+                                      free_variables=free_variables, symbols=symbols, **options)
+    parsed, readings = read_pairs(pairs, fmt, free_variables, symbols)
     out = portfolio.equivalent_batch(parsed, name_of(fmt), prover=prover, **options)
     return [record(v, r) for v, r in zip(out, readings)]
 
 
-def equivalent(a, b, fmt: str = "fol", **options) -> Verdict:
-    """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt`, or ASTs)."""
-    return equivalent_batch([(a, b)], fmt, **options)[0]
+def equivalent(a, b, fmt: str = "fol", *, max_chars: int = MAX_CHARS, **options) -> Verdict:
+    """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt`, any dialect, or
+    ASTs); a text over `max_chars` characters is refused (LFParseError `too_long`)."""
+    return equivalent_batch([(a, b)], fmt, max_chars=max_chars, **options)[0]
 
 
-def entails(premises, conclusion, fmt: str = "fol", *, prover: str = "prolog", **options) -> bool | None:
+def entails(premises, conclusion, fmt: str = "fol", *, prover: str = "prolog", max_chars: int = MAX_CHARS,
+            **options) -> bool | None:
     """Whether `premises` (one formula, or a list in a full first-order dialect) entail
-    `conclusion`: True, False, or None when undecided within the budget."""
+    `conclusion`: True, False, or None when undecided within the budget. A formula text over
+    `max_chars` characters is refused (LFParseError `too_long`) before anything is read."""
     from ambit.logic.syntax.dialect import dialect
+
+    _bounded([premises, conclusion], max_chars)
 
     if dialect(fmt).amp and prover == "prolog":
         from ambit.logic.engine import equivalence
         from ambit.logic.syntax.dialect import read_pairs
 
         free = options.pop("free_variables", None)
-        ((a, b),), _ = read_pairs([(premises, conclusion)], fmt, free)
+        ((a, b),), _ = read_pairs([(premises, conclusion)], fmt, free, options.pop("symbols", None))
         return equivalence.entails(a, b, fmt, **options)
     ps = [premises] if isinstance(premises, (str, *_fol.Formula.__args__)) else list(premises)
-    return decide(ps, conclusion, fmt, prover=prover, **options).entailed
+    return decide(ps, conclusion, fmt, prover=prover, max_chars=max_chars, **options).entailed
 
 
 __all__ = [

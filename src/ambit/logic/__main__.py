@@ -1,7 +1,8 @@
 """`ambit logic canon|check|equiv|entails ...`: the logic layer on the command line.
 
 Formats: fol and lisp (AmP's logical forms), folio (Unicode, as in FOLIO), nltk (nltk.sem.logic)
-and tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files).
+tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files) and prover9 (LADR:
+all x (p(x) -> q(x)), list terms, free names u-z are variables).
 
   canon  [--from FORMAT] [--to FORMAT] [--vars amp|v] [--max-chars 4096]
          one LF per line on stdin -> its canonical form per line on stdout, same order; a line
@@ -12,26 +13,29 @@ and tptp (TPTP FOF, bare formulas, fof(...) lines or whole problem files).
          parses every row; prints parsed / failed counts and the first failures. An LF longer
          than --max-chars (default: the server's limit, 4,096) fails; a file with no rows is an
          error (exit 1). A string that fails in one of AmP's formats but parses in the other
-         says so ("this looks like FOL: pass --format fol").
+         says so ("this looks like FOL: pass --format fol"); one another dialect reads says which
+         ("reads as nltk: try --from nltk").
   equiv  A B [--from DIALECT] | --from DIALECT --jsonl        (default dialect: fol)
   entails [--from DIALECT] --premises FILE --conclusion TEXT | --from DIALECT --jsonl   (default: folio)
   entails --from tptp PROBLEM.p [--tptp-root DIR]   roles read: axioms, hypotheses, one conjecture
          DIALECT: fol, lisp (AmP's fragment; equiv answers by AmP's procedure first and keeps its
-         JSONL shape, ambit/logic/cli/equiv.py), folio, nltk, tptp (full first-order logic:
+         JSONL shape, ambit/logic/cli/equiv.py), folio, nltk, tptp, prover9 (full first-order logic:
          proofs and checked countermodels, ambit/logic/cli/prove.py). --format is the same option.
   equiv and entails take --time-limit SECONDS, --inferences N, --max-chars N, --prover
   prolog|portfolio and --free-variables universal|constant|error (how a name no quantifier binds
   is read: universal, closed under ∀, is the default in folio, nltk and tptp; error in fol and
-  lisp); an answer over budget is UNKNOWN with its reason (time_limit, inference_limit,
+  lisp), and --symbols shared|separate (shared, the full dialects' default: one name as a predicate
+  and as a constant or function is an error naming both uses, as in Prover9, E and TPTP); an answer over budget is UNKNOWN with its reason (time_limit, inference_limit,
   memory_limit, domain_limit, outside_fragment). `ambit logic COMMAND --help` for every option.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import itertools
 import sys
 
+from ambit import _files
 from ambit.logic import LFParseError, parse
 from ambit.logic.errors import RenderError
 from ambit.logic.syntax.dialect import dialect
@@ -90,31 +94,35 @@ def _check(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     ok = 0
     failures: list[str] = []
-    try:
-        fh = open(args.file, encoding="utf-8")
+    try:  # a regular file, no link followed; each line under the file layer's line cap, read as it comes
+        rows = _files.iter_jsonl_lines(args.file)
+        first = next(rows, None)
     except OSError as e:
-        print(f"cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        print(f"cannot read {e}", file=sys.stderr)
         return 2
-    with fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
+    for item in itertools.chain([first] if first is not None else [], rows):
+        lineno, line = item.number, item.raw.decode("utf-8", "replace")
+        if item.problem is not None:
+            failures.append(f"{args.file}:{lineno}: {item.problem}")
+            continue
+        if not line.strip():
+            continue
+        try:
+            row = _files.parse_json(line, where=args.file, line=lineno)  # depth and integer size bounded
+            text = row[args.field]
+            if isinstance(text, str) and len(text) > args.max_chars:
+                failures.append(f"{args.file}:{lineno}: field {args.field!r}: {len(text)} characters, "
+                                f"over --max-chars {args.max_chars}")
                 continue
-            try:
-                row = json.loads(line)
-                text = row[args.field]
-                if isinstance(text, str) and len(text) > args.max_chars:
-                    failures.append(f"{args.file}:{lineno}: field {args.field!r}: {len(text)} characters, "
-                                    f"over --max-chars {args.max_chars}")
-                    continue
-                parse(text, args.format)
-                ok += 1
-            except json.JSONDecodeError as e:
-                failures.append(f"{args.file}:{lineno}: not JSON ({e.msg} at character {e.pos + 1})")
-            except (KeyError, TypeError):
-                failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
-            except LFParseError as e:
-                failures.append(f"{args.file}:{lineno}: field {args.field!r}: "
-                                f"{explain(e, text, args.format, '--format')}")
+            parse(text, args.format)
+            ok += 1
+        except _files.LineError as e:
+            failures.append(f"{args.file}:{lineno}: {e.why}")
+        except (KeyError, TypeError):
+            failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
+        except LFParseError as e:
+            failures.append(f"{args.file}:{lineno}: field {args.field!r}: "
+                            f"{explain(e, text, args.format, '--format')}")
     if not ok and not failures:
         print(f"{args.file}: no rows to check (the file is empty or blank)", file=sys.stderr)
         return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 
+MAX_CHARS = 4_096  # the longest formula read by default: the server's limit (max_lf_chars), the CLI's --max-chars
 MAX_DEPTH = 256  # nesting of connectives and quantifiers that every reader accepts (and that
 # every walk over the AST, ==, hash and repr included, handles within Python's recursion limit)
 
@@ -15,7 +16,8 @@ class LFParseError(ValueError):
     `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `dangling_operator` (the
     formula ends with an operator that needs an operand after it), `too_deep` (connectives and
     quantifiers nested deeper than `MAX_DEPTH`, in every format: deeper input is refused before
-    anything recurses into it).
+    anything recurses into it), `too_long` (more characters than the reader's `max_chars`, refused
+    before it is read).
     """
 
     def __init__(
@@ -83,3 +85,13 @@ class RenderError(ValueError):
         super().__init__(message)
         self.construct = construct
         self.fmt = fmt
+
+
+def check_length(text: str, max_chars: int = MAX_CHARS, what: str = "formula") -> None:
+    """LFParseError (`too_long`) for a text over `max_chars` characters: refused before it is read,
+    so a huge input costs neither parse time nor Prolog memory."""
+    if max_chars <= 0:
+        raise ValueError(f"max_chars must be a positive number of characters, not {max_chars}")
+    if len(text) > max_chars:
+        raise LFParseError(f"a {what} of {len(text)} characters, over max_chars {max_chars}",
+                           text=text[: max_chars + 30], pos=max_chars, kind="too_long")

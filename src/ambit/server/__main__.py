@@ -12,11 +12,14 @@ also serves health alone, plaintext, on a second port (probes that cannot speak 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
+from ambit import _extras, _scrub
 from ambit.logic.provers.portfolio import PROVERS
 
 from ambit.server.app import serve
@@ -26,31 +29,74 @@ from ambit.server.guard.security import ServerSecurity
 from ambit.server.service import DEFAULT_PROLOG_SECONDS
 
 DEFAULT_PORT = 50051  # also client.connect.DEFAULT_PORT: a --server address without a port dials it
+MAX_WORKERS = 1024  # RPC handler threads (100,000 threads end in a crash, not an error)
+
+
+def _port(text: str) -> int:
+    """argparse type: a TCP port, 0 to 65535 (0: a free one); 99999 must not quietly bind another."""
+    n = _int(text)
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {n}")
+    return n
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+
+
+def _count(low: int, high: int | None = None) -> Callable[[str], int]:
+    """argparse type: a whole number from `low` to `high`."""
+    def parse(text: str) -> int:
+        n = _int(text)
+        if n < low or (high is not None and n > high):
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {n}" if high is not None
+                                             else f"must be at least {low}, not {n}")
+        return n
+    return parse
+
+
+def _seconds(zero_ok: bool) -> Callable[[str], float]:
+    """argparse type: a finite number of seconds, positive (or also 0 with `zero_ok`); -1 and nan
+    are refused, not taken."""
+    def parse(text: str) -> float:
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+        if not (0 <= x < float("inf") if zero_ok else 0 < x < float("inf")):
+            raise argparse.ArgumentTypeError(f"must be a {'finite number ≥ 0' if zero_ok else 'positive, finite number'} "
+                                             f"of seconds, not {text}")
+        return x
+    return parse
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="ambit serve", description="ambit gRPC server")
     ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    ap.add_argument("--port", type=int, default=DEFAULT_PORT,
+    ap.add_argument("--port", type=_port, default=DEFAULT_PORT,
                     help=f"port (default {DEFAULT_PORT}, where clients dial an address without one); "
                          "0 picks a free one (printed)")
     ap.add_argument("--model", default=None, help="model spec or folder (default: SmolLM2-135M-Instruct)")
     ap.add_argument("--no-model", action="store_true", help="logic RPCs only; model RPCs answer FAILED_PRECONDITION")
     ap.add_argument("--device", default=None, help="cpu, cuda, cuda:0 ... (default: the engine's choice)")
     ap.add_argument("--dtype", default=None, help="float32, bfloat16, float16 (default: the engine's choice)")
-    ap.add_argument("--workers", type=int, default=64, help="RPC handler threads (default 64)")
-    ap.add_argument("--max-batch", type=int, default=16, help="most scoring requests per model batch (1 = no batching)")
-    ap.add_argument("--batch-wait-ms", type=float, default=5.0, help="how long to collect a batch (default 5 ms)")
-    ap.add_argument("--max-queue", type=int, default=Limits.max_queue,
+    ap.add_argument("--workers", type=_count(1, MAX_WORKERS), default=64, help="RPC handler threads (default 64)")
+    ap.add_argument("--max-batch", type=_count(1), default=16, help="most scoring requests per model batch (1 = no batching)")
+    ap.add_argument("--batch-wait-ms", type=_seconds(zero_ok=True), default=5.0,
+                    help="how long to collect a batch (default 5 ms)")
+    ap.add_argument("--max-queue", type=_count(1), default=Limits.max_queue,
                     help="pending model jobs before RESOURCE_EXHAUSTED (default 256)")
-    ap.add_argument("--prolog-seconds", type=float, default=DEFAULT_PROLOG_SECONDS,
+    ap.add_argument("--prolog-seconds", type=_seconds(zero_ok=False), default=DEFAULT_PROLOG_SECONDS,
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
-    ap.add_argument("--prolog-workers", type=int, default=1,
+    ap.add_argument("--prolog-workers", type=_count(1, 256), default=1,
                     help="Prolog processes for batch equivalence/entailment RPCs (default 1: in the server's own)")
-    ap.add_argument("--max-calls-per-peer", type=int, default=DEFAULT_CALLS_PER_PEER,
+    ap.add_argument("--max-calls-per-peer", type=_count(0), default=DEFAULT_CALLS_PER_PEER,
                     help=f"calls in flight per client connection before RESOURCE_EXHAUSTED with a retry hint "
                          f"(default {DEFAULT_CALLS_PER_PEER}; 0: no limit)")
-    ap.add_argument("--prolog-slice", type=float, default=DEFAULT_PROLOG_SLICE_S,
+    ap.add_argument("--prolog-slice", type=_seconds(zero_ok=True), default=DEFAULT_PROLOG_SLICE_S,
                     help=f"seconds a Prolog call runs on the server's own Prolog before it moves to a "
                          f"long-lane process, so trivial checks never wait behind hard ones "
                          f"(default {DEFAULT_PROLOG_SLICE_S:g}; 0: one lane)")
@@ -59,8 +105,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "default: one Prolog call per check) or portfolio (Prolog first, then E and Z3 on "
                          "what it left UNKNOWN, within the same time limit; up to four prover processes "
                          "per such check)")
-    ap.add_argument("--grace", type=float, default=5.0, help="seconds in-flight RPCs get at shutdown (default 5)")
-    ap.add_argument("--health-port", type=int, default=None,
+    ap.add_argument("--grace", type=_seconds(zero_ok=True), default=5.0,
+                    help="seconds in-flight RPCs get at shutdown (default 5)")
+    ap.add_argument("--health-port", type=_port, default=None,
                     help="also serve gRPC health alone, plaintext, on this port of --host (probes that "
                          "cannot speak TLS: Kubernetes grpc probes, the image's HEALTHCHECK)")
     ap.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
@@ -79,7 +126,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-response-bytes", default=None,
                     help="most bytes an openai: model's answer may have; a longer one is an error (default 8MiB)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
-    return ap.parse_args(argv)
+    ap.add_argument("--http", type=_port, default=None, metavar="PORT",
+                    help="also serve the web playground and runs viewer on this port of --host, on this "
+                         "server's own service core (needs ambit-semantics[web]; 0 picks a free port, printed; "
+                         "docs/web.md)")
+    ap.add_argument("--runs", action="append", default=[], metavar="DIR",
+                    help="with --http: an `ambit eval --out` folder the runs viewer shows (repeat for several)")
+    args = ap.parse_args(argv)
+    if args.runs and args.http is None:
+        ap.error("--runs needs --http PORT (the runs viewer is a web page)")
+    return args
 
 
 def _remote_options(args: argparse.Namespace):
@@ -93,17 +149,40 @@ def _remote_options(args: argparse.Namespace):
                                    args.max_response_bytes, args.remote_cache_max_bytes)
 
 
+def _check_extras(args: argparse.Namespace) -> None:
+    """What this server will need, checked before it binds or prints "listening" (MissingExtra)."""
+    _extras.require(("server",), "`ambit logic ...` (local checks, no server)")
+    if not args.no_model:
+        _extras.require(_extras.for_model(args.model)[1:], "--no-model (the logic RPCs alone)")
+    if args.http is not None:
+        _extras.require(("web",), "the server without --http")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    try:
+        _check_extras(args)
+    except _extras.MissingExtra as err:
+        print(err, file=sys.stderr, flush=True)
+        return 2
     logging.basicConfig(
         level=args.log_level,
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
+    for handler in logging.getLogger().handlers:  # every line the server logs is scrubbed of secrets
+        handler.addFilter(_scrub.ScrubFilter())
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     security = ServerSecurity(args.tls_cert, args.tls_key, args.tls_client_ca, args.auth_token_file, args.insecure)
+    web = None
+    if args.http is not None:  # loaded by name: nothing in ambit imports ambit.web (docs/web.md)
+        try:  # checked and bound before the gRPC server starts: a refusal starts nothing
+            web = importlib.import_module("ambit.web.serve").prepare(args)
+        except (ValueError, OSError) as e:  # WebConfigError: a refused bind, a port in use, a bad --runs
+            print(f"ambit server: {e}", file=sys.stderr, flush=True)
+            return 2
     try:
         remote = _remote_options(args)
         running = serve(
@@ -123,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
             "--insecure: serving %s without TLS and a token; anyone who can reach it can use it", args.host)
     signal.signal(signal.SIGHUP, lambda *_: running.reload_tokens())
     print(f"ambit server listening on {running.address}", flush=True)
+    if web is not None:
+        web = web.start(running)
+        print(f"ambit web listening on {web.url}", flush=True)
     health_server = None
     if args.health_port is not None:
         try:
@@ -143,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         print("ambit server ready", flush=True)
     stop.wait()
     logging.getLogger("ambit.server").info("shutting down (grace %.1f s)", args.grace)
+    if web is not None:
+        web.stop()
     running.stop(args.grace)
     if health_server is not None:
         health_server.stop(0)

@@ -18,6 +18,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from concurrent.futures import CancelledError as FutureCancelled
 
+from ambit._scrub import scrub
 from ambit.logic import LFParseError
 from ambit.logic.runtime.pool import WorkerDied
 from ambit.logic.runtime.worker import PrologError
@@ -105,6 +106,7 @@ def to_status(exc: BaseException) -> status_pb2.Status:
     exc = normalise(exc)
     code = code_of(exc)
     message = exc.message if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL else INTERNAL_MESSAGE
+    message = scrub(message)  # no secret an upstream echoed reaches a caller (ambit._scrub)
     packed = []
     for d in _details(exc):
         a = any_pb2.Any()

@@ -1,6 +1,6 @@
 """The engine's value types and text helpers that the remote backends share: forced-decode
 scores, chat turns and replies, the lead forced in front of a grammar. No torch here, so a server
-fronting a remote model (`ambit serve --model openai:...`) runs without `ambit[local]`.
+fronting a remote model (`ambit serve --model openai:...`) runs without `ambit-semantics[local]`.
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ def test_program_sample_reads_sections_like_logic_lm():
 @pytest.mark.parametrize("line, message", [
     ({"dialect": "folio", "samples": []}, r"t.jsonl:1: missing field 'example_id'"),
     ({"example_id": "0", "samples": []}, r"t.jsonl:1: field 'samples' must be a non-empty list"),
-    ({"example_id": "0", "dialect": "prover9", "samples": [{}]}, r"t.jsonl:1: field 'dialect' must be one of"),
+    ({"example_id": "0", "dialect": "ladr", "samples": [{}]}, r"t.jsonl:1: field 'dialect' must be one of"),
     ({"example_id": "0", "samples": [{"premises": ["P(a)"], "conclusion": None}]},
      r"t.jsonl:1: samples\[0\]: 'premises' and 'conclusion' are both given or both null"),
     ({"example_id": "0", "samples": [{"premises": [3], "conclusion": "P(a)"}]}, r"samples\[0\]: premises\[0\] must be"),
@@ -273,7 +273,7 @@ def test_mixed_arities_and_free_variables(tmp_path):
     assert first["sentences"][0]["closed"] == ["x"] and first["sentences"][0]["relation"] == "EQUIVALENT"
     assert first["executable"] and first["label"] == "True"
     # the sample uses Helps with one and with two arguments: not executable, both uses named
-    assert second["label"] is None and second["label_problem"] == "mixed arity" and not second["executable"]
+    assert second["label"] is None and second["label_problem"] == "mixed_arity" and not second["executable"]
     assert "premises[0]" in second["label_error"] and "premises[1]" in second["label_error"]
     # compared with the gold's Helps/2, the unary Helps is another predicate (renamed), not an error
     assert second["alignment"]["renamed"] == {"Helps/1": "Helps_1"}

@@ -37,7 +37,7 @@ def test_left_out_examples_are_said_and_the_figure_counts_the_denominator(tmp_pa
     for r in rows[:2]:
         del r["conclusion-FOL"]  # no conclusion formula: the oracle cannot label these two
     s, out = _run(tmp_path, rows, "--oracle-translations")
-    assert s["left_out"] == {"examples": 2, "samples": 2, "why": {"missing translation": 2}}
+    assert s["left_out"] == {"examples": 2, "samples": 2, "why": {"missing_translation": 2}}
     assert s["labelled_samples"] == s["voted_examples"] == 4
     md = (out / "summary.md").read_text()
     assert "Left out of the label figures: 2 of 6 examples" in md

@@ -117,3 +117,23 @@ def test_fig4_is_the_first_correctly_predicted_lf_per_type_with_its_alternative(
     page = path.read_text()
     assert page.count('class="item fig4"') == 2 and page.count('class="item"') == 4
     assert page.index("Fig. 4: the first correctly predicted LF") < page.index("Items in order")
+
+
+def test_implicature_labels_stay_inside_the_frame_and_count_examples_in_the_singular(drawn):
+    """A 100% point's label goes below the point (inside the frame, not over its top edge), and
+    a type with one example says "1 example"."""
+    by_k = {"0": {"mean": 1.0, "std": 0.0, "n": 1, "by_template": {"1": 1.0}},
+            "5": {"mean": 0.5, "std": 0.5, "n": 1, "by_template": {"1": 0.0, "2": 1.0}}}
+    R.plot_implicature_vs_k({"model": "m", "by_k": by_k}, "unused.png")
+    ax = drawn[0].axes[0]
+    labels = {a.get_text(): a for a in ax.texts if "\nn=" in a.get_text()}
+    top, mid = labels["100%\nn=1"], labels["50%\nn=1"]
+    assert top.get_va() == "top" and top.xyann[1] < 0  # below its point
+    assert mid.get_va() == "bottom" and mid.xyann[1] > 0
+    drawn.clear()
+    block = {"by_k": {"0": {"mean": 1.0, "std": 0.0, "n": 1}}}
+    R.plot_implicature_by_type({"model": "m", "by_type": {"generalised": {**block, "examples": 1},
+                                                          "particularised": {**block, "examples": 2},
+                                                          "other": {**block, "examples": 1}}}, "unused.png")
+    legend = [t.get_text() for t in drawn[0].axes[0].get_legend().get_texts()]
+    assert "generalised (1 example)" in legend and "particularised (2 examples)" in legend, legend

@@ -18,12 +18,42 @@ test(scope_one_way) :-
     boy_cup_ea(A), boy_cup_ae(B),
     entails(A, B, true), entails(B, A, false).
 
-test(scope_pair_goes_on_to_the_model_search_for_the_refuted_direction) :-
+test(scope_pair_refuted_direction_has_the_first_stage_candidate) :-
     boy_cup_ea(A), boy_cup_ae(B), budget(Bu),
     equiv_batch_json([p(A, B)], Bu, [D]),
     D.sld == [true, false],
     D.a_not_b == null,                        % proved by the first stage: not searched
-    D.b_not_a = json(Fields), memberchk(status=sat, Fields).
+    D.b_not_a = json(Fields), memberchk(status=sat, Fields), memberchk(candidate=true, Fields).
+
+test(without_candidates_the_refuted_direction_goes_on_to_the_model_search) :-
+    boy_cup_ea(A), boy_cup_ae(B), budget(Bu),
+    equiv_batch_json([p(A, B)], Bu, false, [D]),
+    D.sld == [true, false],
+    D.b_not_a = json(Fields), memberchk(status=sat, Fields), \+ memberchk(candidate=_, Fields).
+
+test(ground_candidate_is_the_failing_case_with_a_fresh_element) :-
+    % exists a . saw(a) AND agent(a, Mary)  |/=  exists a . saw(a) AND agent(a, John)
+    A = some(E, and(rel(saw, [E]), rel(agent, [E, 'Mary']))),
+    B = some(F, and(rel(saw, [F]), rel(agent, [F, 'John']))),
+    candidate(A, B, model(N, Names, Facts)),
+    N == 4,                                   % John, Mary, the event, one fresh element
+    msort(Names, ['John'-_, 'Mary'-M]),
+    memberchk(rel(agent, [Ev, M]), Facts), memberchk(rel(saw, [Ev]), Facts),
+    memberchk('John'-J, Names), \+ memberchk(rel(agent, [_, J]), Facts).
+
+test(unfolded_candidate_gives_each_element_its_own_witness) :-
+    % forall x . exists y . r(x, y): no element is its own witness, and none is everyone's
+    A = all(X, some(Y, rel(r, [X, Y]))),
+    B = some(Z, all(W, rel(r, [W, Z]))),
+    entails(A, B, false),
+    candidate(A, B, model(N, [], Facts)),
+    N > 1,
+    forall(between(1, N, I), memberchk(rel(r, [I, _]), Facts)),
+    \+ ( between(1, N, Z1), forall(between(1, N, W1), memberchk(rel(r, [W1, Z1]), Facts)) ).
+
+test(no_candidate_for_a_direction_the_first_stage_proves, [fail]) :-
+    boy_cup_ea(A), boy_cup_ae(B),
+    candidate(A, B, _).
 
 test(renaming_is_canonical) :-
     sld_pair(some(X, rel(p, [X])), some(Y, rel(p, [Y])), 1000, canonical).

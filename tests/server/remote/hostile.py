@@ -6,7 +6,9 @@ recorder that logs what reaches another port (where a redirect points).
 - "endless": a body that never ends (`chunk` bytes every `every_s` seconds);
 - "trickle": one byte a second;
 - "huge": a body of `huge_bytes` with its Content-Length ("huge-chunked": without one);
-- "redirect": 301 to `location`.
+- "redirect": 301 to `location`;
+- "echo": HTTP `echo_status` with a body that echoes the request's Authorization header, its URL
+  and a key-like field back (as some proxies do in their error pages); `echo_json` False: as text.
 `stream_ends` holds the times (monotonic) at which a streaming answer found its connection gone.
 """
 
@@ -35,6 +37,8 @@ class Hostile(StandIn):
         self.stream_ends: list[float] = []
         self.streams_open = 0
         self.auth_seen: list[str | None] = []
+        self.echo_status = 400
+        self.echo_json = True
 
 
 class _HostileHandler(_Handler):
@@ -68,7 +72,22 @@ class _HostileHandler(_Handler):
             s.posts += 1
         if mode == "redirect":
             return self._redirect()
+        if mode == "echo":
+            return self._echo()
         self._stream(mode)
+
+    def _echo(self) -> None:
+        s, auth = self.standin, self.headers.get("Authorization") or ""
+        key = auth[len("Bearer "):]
+        text = (f"{key} refused; you sent Authorization: {auth} to http://user:{key}@{self.headers.get('Host')}"
+                f"{self.path}?api_key={key} {{\"api_key\": \"{key}\"}}")
+        body = json.dumps({"error": {"message": text, "type": "echo"}}).encode() if s.echo_json else text.encode()
+        self.send_response(s.echo_status)
+        self.send_header("Content-Type", "application/json" if s.echo_json else "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Echo-Authorization", auth)
+        self.end_headers()
+        self.wfile.write(body)
 
     def _closed_within(self, seconds: float) -> bool:
         """Whether the client closed the connection within `seconds` (seen at once, not at a later write)."""

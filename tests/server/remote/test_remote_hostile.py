@@ -178,10 +178,10 @@ def test_a_bad_answer_already_in_the_cache_is_dropped_not_replayed(hostile, tmp_
     is dropped and asked again."""
     be = loaded(hostile, tmp_path)
     good = be.score_batch([(PROMPT, [" yes", " no"])])[0]
-    (key,) = list(be.endpoint.cache._db.iterkeys())
-    entry = json.loads(be.endpoint.cache._db[key])
+    (key,) = be.endpoint.cache.keys()
+    entry = be.endpoint.cache.get(key)
     entry["choices"][0]["logprobs"]["token_logprobs"][-1] = 3.0
-    be.endpoint.cache._db[key] = json.dumps(entry)
+    be.endpoint.cache.put(key, entry)
     sent = hostile.posts
     again = be.score_batch([(PROMPT, [" yes", " no"])])[0]
     assert hostile.posts == sent + 1 and [s.sum_logprob for s in again] == [s.sum_logprob for s in good]
@@ -421,7 +421,7 @@ def test_cache_is_bounded_oldest_first(hostile, tmp_path):
     for i in range(60):
         ep.post("/completions", {"prompt": [f"{i} " + "word " * 600], "max_tokens": 0, "echo": True, "logprobs": 1})
         assert ep.cache.volume() <= limit
-    keys = set(ep.cache._db.iterkeys())
+    keys = set(ep.cache.keys())
     assert 0 < len(keys) < 60
     sent = hostile.posts
     ep.post("/completions", {"prompt": ["59 " + "word " * 600], "max_tokens": 0, "echo": True, "logprobs": 1})

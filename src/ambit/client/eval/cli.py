@@ -25,6 +25,7 @@ are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to ret
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -35,7 +36,8 @@ from ambit.client.eval import report as R
 from ambit.client.eval.glossary import glossary
 from ambit.client.eval.runner import ItemsFailed, RunAborted, run_suite
 from ambit.client.eval.store import FolderBusy, FolderLock, RunMismatch
-from ambit import _paths
+from ambit import _extras, _files, _paths
+from ambit._extras import MissingExtra
 from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
 from ambit.client.eval.suites import ALL, SUITES
 
@@ -203,6 +205,7 @@ def _run(args: argparse.Namespace) -> bool:
         return True
     from ambit.client.credentials import from_args
     security = from_args(args)  # ValueError names the unreadable file
+    _extras.require_model(args.server, args.model, "--server HOST:PORT (a running ambit serve)")
     with connect(args.server, args.model, timeout=args.timeout, security=security,
                  remote=RE.options(args), dtype=getattr(args, "dtype", None)) as client:
         if suite is None:
@@ -219,15 +222,21 @@ def main(argv: list[str] | None = None) -> int:
         return compare.run(args)
     from ambit.client.api import AmbitError
     from ambit.server import StartupFailed
-    created = not args.out.exists()
-    args.out.mkdir(parents=True, exist_ok=True)
+    created = not os.path.lexists(args.out)
     t0 = time.monotonic()
     try:
-        with FolderLock(args.out):  # one writer per --out, refused before any model loads
+        with FolderLock(args.out):  # one writer per --out (no link followed), refused before any model loads
             ran = _run(args)
+    except KeyboardInterrupt:  # Ctrl-C: the folder as the run found it; ambit's main prints the one line
+        _tidy(args.out, created)
+        raise
     except (RunMismatch, FolderBusy, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         _tidy(args.out, created and not isinstance(err, FolderBusy))
+        return 2
+    except MissingExtra as err:  # the embedded server's model needs an extra: one line
+        print(err, file=sys.stderr)
+        _tidy(args.out, created)
         return 2
     except ItemsFailed as err:
         print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
@@ -236,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         _tidy(args.out, created)
         return 1
+    except _files.FileError as err:  # a link, a FIFO, a device or a file where --out's files are due
+        print(f"error: {err}", file=sys.stderr)
+        _tidy(args.out, created)
+        return 2
     except AmbitError as err:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
         _tidy(args.out, created)
@@ -251,7 +264,7 @@ def _tidy(out: Path, created: bool) -> None:
     """Remove the `--out` folder this run created when the run wrote nothing into it (its lock
     file and empty folders aside): a run refused or failed before its first result leaves no
     empty folder behind. A folder that existed before is left as it was found."""
-    if not created or not out.is_dir():
+    if not created or out.is_symlink() or not out.is_dir():
         return
     files = [p for p in out.rglob("*") if p.is_file() and p.name != "run.lock"]
     if files:

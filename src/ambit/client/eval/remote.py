@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from ambit.client.eval.store import RUN_KEY, REMOTE
+from ambit import _files
+from ambit.client.eval.store import FILE_MODE, REMOTE, RUN_KEY, RUN_KEY_LIMIT
 from ambit.client.eval.suite import option
 
 OPTIONS = (
@@ -87,16 +87,16 @@ def refuse_missing(suite: str, args: argparse.Namespace, remote: dict | None) ->
 
 def record(out: Path, before: dict | None, after: dict | None) -> None:
     """Write the ``"remote"`` block into ``out/run.json``: this session's counters (after − before)."""
-    if before is None or after is None or not (out / RUN_KEY).exists():
+    path = out / RUN_KEY
+    if before is None or after is None or not _files.exists(path):
         return
     block = {k: after[k] for k in ("base_url", "model", "capabilities", "max_concurrency")}
     block.update({k: int(after[k]) - int(before[k]) for k in COUNTERS})
-    path = out / RUN_KEY
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = _files.read_json(path, RUN_KEY_LIMIT)
+    if not isinstance(data, dict):  # the store wrote an object; anything else was put there by hand
+        raise ValueError(f"{path}: a JSON {type(data).__name__}, not an object")
     data[REMOTE] = block
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    _files.write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n", mode=FILE_MODE)
 
 
 def run_suite(name: str, suite: Any, ctx: Any) -> dict:

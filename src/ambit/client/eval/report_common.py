@@ -5,8 +5,8 @@ Wilson intervals, offsets and markers). The suites' sections (``report_amp``,
 
 from __future__ import annotations
 
+import io
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+
+from ambit import _files  # noqa: E402
+
+REPORT_MODE = 0o644  # reports are meant to be read and shared
 
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 
@@ -37,24 +41,23 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def write_json(path: str | Path, obj: Any) -> None:
-    """Write JSON atomically (temp file + rename)."""
-    path = Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    """Write JSON atomically (``_files.write_atomic``: a random temporary name, then rename)."""
+    _files.write_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n", mode=REPORT_MODE)
 
 
 def write_text(path: str | Path, text: str) -> None:
-    path = Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write text atomically (``_files.write_atomic``)."""
+    _files.write_atomic(path, text, mode=REPORT_MODE)
 
 
 def _save(fig, path: str | Path) -> None:
+    """Draw the figure into memory, then write it atomically (matplotlib would open the path itself,
+    following a link there)."""
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    buf = io.BytesIO()
+    fig.savefig(buf, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
     plt.close(fig)
+    _files.write_atomic(path, buf.getvalue(), mode=REPORT_MODE)
 
 
 def _ordered(keys) -> list[str]:

@@ -22,6 +22,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 
+from ambit import _files
 from ambit.client.eval.progress import Progress
 from ambit.client.eval.store import ResultsStore
 from ambit.client.eval.suite import RunContext, Suite
@@ -47,6 +48,14 @@ class ItemsFailed(RuntimeError):
 
 class RunAborted(RuntimeError):
     """Too many items failed in a row: something systemic (a server gone, a bug)."""
+
+
+ERROR_CHARS = 2000  # characters of an error kept in errors.jsonl and on stderr (an echoed input may be huge)
+
+
+def _capped(text: str, limit: int = ERROR_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit]}… (cut: {len(text):,} characters)"
 
 
 def _code(err: BaseException) -> str:
@@ -86,17 +95,17 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     state = {"failed": 0, "in_a_row": 0}
 
     def log_failure(item: dict, err: Exception) -> None:
-        entry = {"id": str(item["id"]), "suite": desc, "code": str(_code(err)), "error": str(err),
+        entry = {"id": str(item["id"]), "suite": desc, "code": str(_code(err)), "error": _capped(str(err)),
                  "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                 "where": "".join(traceback.format_exception_only(type(err), err)).strip()}
+                 "where": _capped("".join(traceback.format_exception_only(type(err), err)).strip())}
         with lock:
             state["failed"] += 1
             state["in_a_row"] += 1
-            with open(errors_path, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            with _files.open_append(errors_path, mode=0o644) as fh:
+                fh.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
                 fh.flush()
                 os.fsync(fh.fileno())
-            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {err}", file=sys.stderr, flush=True)
+            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {entry['error']}", file=sys.stderr, flush=True)
             if state["in_a_row"] >= max_consecutive_failures:
                 raise RunAborted(f"{desc}: {state['in_a_row']} items failed in a row, stopping "
                                    f"(see {errors_path}); last error: {entry['code']}: {err}") from err

@@ -12,6 +12,13 @@ record (damaged by hand, by a disk, by a tool) is moved to ``results.rejected.js
 number, and every good line around it is kept; a last line cut short by a crash is set aside the
 same way. A folder whose run recorded no result yet (it failed on a bad option, or its model did
 not load) does not bind the next run to its arguments: its ``run.json`` is replaced.
+
+Every file here goes through ``ambit._files``: no link is followed (``run.lock``, ``results.jsonl``
+or the folder itself as a link is refused with one line), ``run.json`` and a rewritten
+``results.jsonl`` are replaced atomically through a random temporary name (a planted ``run.tmp`` or
+``results.tmp`` link is never written through), a line of ``results.jsonl`` is read under
+``MAX_LINE`` bytes (a longer one is set aside like any other bad line), and
+``results.rejected.jsonl`` takes the mode of ``results.jsonl``, whose lines it holds.
 """
 
 from __future__ import annotations
@@ -27,12 +34,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ambit import _files
+
 RESULTS = "results.jsonl"
 REJECTED = "results.rejected.jsonl"
 RUN_KEY = "run.json"
 LOCK = "run.lock"
 REMOTE = "remote"  # run.json's block about a model served elsewhere (client.eval.remote): not part of the key
 _SHOWN_LINES = 10  # line numbers listed in the one-line warning about rejected lines
+MAX_LINE = 16 * 2**20  # bytes in one line of results.jsonl: a longer line is set aside, not read
+RUN_KEY_LIMIT = 2**20  # bytes of run.json
+FILE_MODE = 0o644  # results, run.json and the lock, unless results.jsonl is stricter
 
 
 class RunMismatch(RuntimeError):
@@ -67,15 +79,15 @@ class FolderLock:
         self._key: str | None = None
 
     def acquire(self) -> "FolderLock":
-        self.dir.mkdir(parents=True, exist_ok=True)
-        key = os.path.realpath(self.dir)
+        _files.ensure_dir(self.dir, 0o777)  # the umask decides, as for mkdir; no link on the way
+        key = os.path.abspath(self.dir)  # no link is followed, so this names the folder itself
         with self._guard:
             held = self._held.get(key)
             if held is not None:
                 held[1] += 1
                 self._key = key
                 return self
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = _files.open_lock(self.path, mode=FILE_MODE)  # a link or a FIFO is refused, never truncated
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as err:
@@ -137,29 +149,27 @@ class ResultsStore:
             scan.repair(self.path)
             self._records = scan.records
             self._lock = threading.Lock()
-            self._fh = open(self.path, "a", encoding="utf-8")
+            self._fh = _files.open_append(self.path, mode=_files.file_mode(self.path) or FILE_MODE)
         except BaseException:
             self._folder.release()
             raise
 
     def _check_key(self, has_results: bool) -> None:
         key_path = self.dir / RUN_KEY
-        if key_path.exists():
-            old = json.loads(key_path.read_text(encoding="utf-8"))
+        old = _read_key(key_path, has_results)
+        if old is not None:
             old.pop(REMOTE, None)
             if old == self.key:
                 return
             diff = sorted(k for k in set(old) | set(self.key) if old.get(k) != self.key.get(k))
-            details = ", ".join(f"{k}: {old.get(k)!r} -> {self.key.get(k)!r}" for k in diff)
+            details = ", ".join(f"{k}: {_short(old.get(k))} -> {_short(self.key.get(k))}" for k in diff)
             if has_results:
                 raise RunMismatch(
                     f"{self.dir} holds results of a run with different arguments ({details}); "
                     f"use another --out directory, or delete {self.dir} to start over")
             print(f"note: {key_path} was left by a run that recorded no result; replaced ({details})",
                   file=sys.stderr, flush=True)
-        tmp = key_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.key, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, key_path)
+        _files.write_atomic(key_path, json.dumps(self.key, indent=2, sort_keys=True) + "\n", mode=FILE_MODE)
 
     def __contains__(self, item_id: str) -> bool:
         return str(item_id) in self._records
@@ -170,7 +180,10 @@ class ResultsStore:
     def append(self, record: Mapping[str, Any]) -> None:
         """Write one finished record durably; a repeated id is ignored."""
         rid = str(record["id"])
-        line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
+        line = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        if len(line) > MAX_LINE:
+            raise ValueError(f"{self.path}: the record of item {rid} is {len(line):,} bytes, over the line cap "
+                             f"of {MAX_LINE:,}; it is not written")
         with self._lock:
             if rid in self._records:
                 return
@@ -199,14 +212,37 @@ class ResultsStore:
         self.close()
 
 
-def _record(line: bytes) -> tuple[dict | None, str]:
+def _short(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
+def _read_key(key_path: Path, has_results: bool) -> dict | None:
+    """The run key in run.json (None when there is none); a run.json that is not a JSON object is
+    an error when results depend on it, else a note (the new key replaces it)."""
+    try:
+        old = _files.read_json(key_path, RUN_KEY_LIMIT)
+    except FileNotFoundError:
+        return None
+    except ValueError as err:
+        old, why = None, str(err)
+    else:
+        why = "" if isinstance(old, dict) else f"{key_path}: a JSON {type(old).__name__}, not an object"
+    if why:
+        if has_results:
+            raise RunMismatch(f"{why}; its results cannot be matched to this run: use another --out directory, "
+                              f"or delete {key_path.parent} to start over")
+        print(f"note: {why}; replaced", file=sys.stderr, flush=True)
+        return None
+    return old
+
+
+def _record(line: bytes, path: str | Path = RESULTS, number: int = 1) -> tuple[dict | None, str]:
     """The record on one line of results.jsonl, or None and why it is not one."""
     try:
-        rec = json.loads(line)
-    except UnicodeDecodeError as err:
-        return None, f"not UTF-8 (byte {err.start + 1}: {err.reason})"
-    except json.JSONDecodeError as err:
-        return None, f"not JSON ({err.msg} at character {err.pos + 1})"
+        rec = _files.parse_json(line, where=str(path), line=number)
+    except _files.LineError as err:
+        return None, err.why
     if not isinstance(rec, dict) or "id" not in rec:
         return None, "not a record (a JSON object with an \"id\")"
     return rec, ""
@@ -226,31 +262,22 @@ class _Scan:
     def repair(self, path: Path) -> None:
         """Move the rejected lines to results.rejected.jsonl (first, durably), then rewrite
         results.jsonl with the good lines only (temp file + rename); one line on stderr each."""
+        mode = _files.file_mode(path) or FILE_MODE  # the lines set aside are as private as their file
         if not self.rejected:
             if self.needs_newline:
-                with open(path, "ab") as fh:
+                with _files.open_append(path, mode=mode) as fh:
                     fh.write(b"\n")
             return
         rejected = path.with_name(REJECTED)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        with open(rejected, "a", encoding="utf-8") as fh:
+        with _files.open_append(rejected, mode=mode) as fh:
             for lineno, raw, why in self.rejected:
                 # surrogateescape + ASCII JSON: the original bytes come back exactly, UTF-8 or not
-                fh.write(json.dumps({"file": RESULTS, "line": lineno, "reason": why, "time": stamp,
-                                     "text": raw.decode("utf-8", "surrogateescape")}) + "\n")
+                fh.write((json.dumps({"file": RESULTS, "line": lineno, "reason": why, "time": stamp,
+                                      "text": raw.decode("utf-8", "surrogateescape")}) + "\n").encode("ascii"))
             fh.flush()
             os.fsync(fh.fileno())
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            fh.writelines(self.good)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        _files.write_atomic(path, b"".join(self.good), mode=mode)
         middle = self.rejected[:-1] if self.torn else self.rejected
         if middle:
             shown = ", ".join(str(n) for n, _, _ in middle[:_SHOWN_LINES])
@@ -263,43 +290,46 @@ class _Scan:
                   f"write; set aside in {rejected}, that item runs again", file=sys.stderr, flush=True)
 
 
+def _lines(path: Path) -> Iterator[tuple[_files.JsonlLine, dict | None, str]]:
+    """(line, its record or None, why not) for each non-blank line; none when the file is missing.
+    The file must be a regular file reached through no link (else one-line ``FileError``)."""
+    try:
+        lines = _files.iter_jsonl_lines(path, MAX_LINE)
+        for line in lines:
+            if line.problem is None and not line.raw.strip():
+                continue
+            rec, why = (None, line.problem) if line.problem else _record(line.raw, path, line.number)
+            yield line, rec, why
+    except FileNotFoundError:
+        return
+
+
 def _scan(path: Path) -> _Scan:
     scan = _Scan()
-    if not path.exists():
-        return scan
-    data = path.read_bytes()
-    pos, lineno = 0, 0
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        end = len(data) if nl < 0 else nl + 1
-        line, pos, lineno = data[pos:end], end, lineno + 1
-        if not line.strip():
-            continue
-        rec, why = _record(line)
-        if nl < 0:  # no newline: the last write was cut short (or the file was edited by hand)
+    last = None
+    for line, rec, why in _lines(path):
+        last = line
+        raw = line.raw + b"\n"
+        if not line.ended:  # no newline: the last write was cut short (or the file was edited by hand)
             if rec is None:
-                scan.rejected.append((lineno, line, f"cut short: {why}"))
+                scan.rejected.append((line.number, line.raw, f"cut short: {why}"))
                 scan.torn = True
                 continue
-            line += b"\n"
         if rec is None:
-            scan.rejected.append((lineno, line, why))
+            scan.rejected.append((line.number, raw if line.ended else line.raw, why))
             continue
         scan.records[str(rec["id"])] = rec
-        scan.good.append(line)
+        scan.good.append(raw)
     # a whole record without its newline (edited by hand): the next append must start a new line
-    scan.needs_newline = bool(data) and not data.endswith(b"\n") and not scan.torn
+    scan.needs_newline = last is not None and not last.ended and not scan.torn
     return scan
 
 
 def read_records(directory: str | Path) -> list[dict]:
     """Records of a finished or partial run, sorted by id, without opening it for writing (lines
     that are not records are skipped)."""
-    path = Path(directory) / RESULTS
     out: dict[str, dict] = {}
-    if path.exists():
-        for line in path.read_bytes().splitlines():
-            rec, _ = _record(line)
-            if rec is not None:
-                out[str(rec["id"])] = rec
+    for _line, rec, _why in _lines(Path(directory) / RESULTS):
+        if rec is not None:
+            out[str(rec["id"])] = rec
     return [out[k] for k in sorted(out)]

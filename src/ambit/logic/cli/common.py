@@ -5,12 +5,14 @@ misread formula does parse in."""
 from __future__ import annotations
 
 import argparse
+import re
+from pathlib import Path
 
-from ambit.logic.syntax.dialect import FREE_VARIABLES, NAMES, dialect, dialects
-from ambit.logic.errors import LFParseError
+from ambit.logic.syntax.dialect import FREE_VARIABLES, NAMES, SYMBOLS, dialect, dialects
+from ambit.logic.errors import MAX_CHARS, LFParseError
 from ambit.logic.syntax.parse import parse
 
-DEFAULT_MAX_CHARS = 4_096  # the server's limit on an LF (server/guard/limits.py, max_lf_chars)
+DEFAULT_MAX_CHARS = MAX_CHARS  # the server's limit on an LF (server/guard/limits.py, max_lf_chars)
 FORMAT_NAMES = {"fol": "FOL", "lisp": "Lisp"}
 
 
@@ -27,6 +29,29 @@ def add_dialect_options(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--free-variables", choices=FREE_VARIABLES, default=None,
                    help="a name no quantifier binds, spelled as a variable: universal (closed under ∀; the "
                         "default in folio, nltk, tptp), constant, or error (the default in fol, lisp)")
+    p.add_argument("--symbols", choices=SYMBOLS, default=None,
+                   help="shared (the default in folio, nltk, tptp, prover9: a name is a predicate or a "
+                        "function/constant, never both, as in Prover9, E and TPTP; a mix is an error naming both "
+                        "uses) or separate (a predicate and a constant of one spelling are two symbols)")
+
+
+def usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -> None:
+    """`p`'s usage line with the default of `option` in it (`[--from DIALECT (default fol)]`),
+    so that a user who reads only the usage line knows which dialect a bare formula is read in.
+    Call it once every argument is added."""
+    text = p.format_usage().removeprefix("usage: ").rstrip("\n")
+    p.usage = text.replace(f"{option}]", f"{option} (default {default})]", 1).replace("%", "%%")
+
+
+def is_premises_formula(path: str) -> bool:
+    """Whether a --premises value that names no file looks like a formula given inline."""
+    return any(c in path for c in "()∀∃¬ ") and not Path(path).exists()
+
+
+def premises_is_a_file(path: str) -> str:
+    """The message for a formula given where --premises takes a file."""
+    return (f"--premises takes a file (one premise per line, - for stdin), and {path!r} is no file: "
+            "write the premises into a file, or pipe them: printf '%s\\n' PREMISE ... | ambit ... --premises -")
 
 
 def dialect_of(argv: list[str], default: str) -> str:
@@ -81,17 +106,85 @@ def too_long(text: str, max_chars: int) -> str | None:
 
 
 def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
-    """The error, plus "this looks like Lisp: pass --format lisp" when the text parses in the
-    other of AmP's two formats (only AmP's formats get the hint)."""
-    if not is_amp(fmt):
+    """The error with what names the fix at the end of its first line: what ambit does not read
+    (`outside`), FOLIO's ASCII spelling respelled, the dialect that reads the text ("reads as
+    nltk: try --from nltk"; between AmP's two formats "this looks like Lisp: pass --format
+    lisp"), or the full first-order dialects for a connective outside AmP's fragment."""
+    hint = outside(text) or _folio_ascii(text, fmt) or _other_dialect(text, fmt, flag) or _fragment(text, fmt, flag)
+    if hint is None:
         return str(err)
-    other = next(n for n in FORMAT_NAMES if n != dialect(fmt).name)
-    try:
-        parse(text, other)
-    except LFParseError:
-        return str(err)
-    return f"{err}; this looks like {FORMAT_NAMES[other]}: pass {flag} {other}"
+    first, newline, rest = str(err).partition("\n")
+    return f"{first}; {hint}{newline}{rest}"
 
 
-__all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "is_amp",
+def _other_dialect(text: str, fmt: str, flag: str) -> str | None:
+    other = reads_as(text, fmt)
+    if other is None:
+        return None
+    if other in FORMAT_NAMES and is_amp(fmt):
+        return f"this looks like {FORMAT_NAMES[other]}: pass {flag} {other}"
+    return f"reads as {other}: try {flag} {other}"
+
+
+def _folio_ascii(text: str, fmt: str) -> str | None:
+    """FOLIO's decoder writes its symbols in ASCII (`all x (Dog(x) -> -Cat(x))`); the folio
+    reader reads FOLIO's own: name the formula in them."""
+    if fmt != "folio":
+        return None
+    from ambit.logic.decode import folio as decode
+
+    if not decode.in_grammar(text):
+        return None
+    return ("this is the FOLIO decoder's ASCII spelling; in FOLIO's symbols, which --from folio reads: "
+            f"{decode.to_folio(text)}")
+
+
+_FULL_CONNECTIVES = re.compile(r"\bNOT\b|\bIMPLIES\b|->|=>|<->|¬|→|↔|~|(?<![\w)])-\s*[A-Za-z(]")
+
+
+def _fragment(text: str, fmt: str, flag: str) -> str | None:
+    """A negation or an implication given to one of AmP's formats, which have neither."""
+    if not is_amp(fmt) or not _FULL_CONNECTIVES.search(text):
+        return None
+    full = "|".join(d.name for d in dialects() if not d.amp)
+    return (f"{fmt} is AmP's fragment (exists, forall, AND, OR: no negation or implication); full first-order "
+            f"logic reads with {flag} {full}")
+
+
+def reads_as(text: str, fmt: str) -> str | None:
+    """The first dialect of the registry, other than `fmt`, that reads `text` (None: none does).
+    Every registered dialect is tried, so a dialect added to the registry is named here too."""
+    for d in dialects():
+        if d.name == fmt:
+            continue
+        try:
+            parse(text, d.name)
+        except ValueError:  # LFParseError, or a reading error of that dialect
+            continue
+        return d.name
+    return None
+
+
+_QUANTIFIED = re.compile(r"(?:\ball\b|\bexists\b|\bforall\b|∀|∃|!\s*\[|\?\s*\[)\s*([A-Za-z_]\w*)")
+
+
+def outside(text: str) -> str | None:
+    """What in `text` is outside first-order logic, which is all ambit reads: a lambda (NLTK's
+    `\\x.man(x)`), a quantified predicate (`exists P . P(a)`), a predication applied again
+    (`dog(a)(b)`). None when nothing is."""
+    if re.search(r"\\\s*[A-Za-z_]|λ", text):
+        return ("lambdas (\\x. ...) are outside what ambit reads: it reads first-order formulas; "
+                "apply the lambda (beta-reduce) first")
+    if re.search(r"\w\([^()]*\)\(", text):
+        return "a predication applied again (dog(a)(b)) is higher order, outside what ambit reads (first order)"
+    body = _QUANTIFIED.sub(" ", text)  # the quantifiers' own variables taken out
+    for var in _QUANTIFIED.findall(text):
+        if re.search(rf"(?<!\w){re.escape(var)}\(", body):
+            return (f"a quantified predicate or function ({var}(...)) is higher order, outside what ambit "
+                    "reads (first order)")
+    return None
+
+
+__all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "is_amp", "outside",
+           "reads_as", "usage_with_default", "is_premises_formula", "premises_is_a_file",
            "positive_chars", "positive_inferences", "positive_seconds", "too_long"]

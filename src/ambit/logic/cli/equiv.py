@@ -22,7 +22,7 @@ from typing import IO
 from ambit.logic.engine.equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT
 from ambit.logic.cli import jsonl
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, explain, is_amp, positive_chars,
-                         positive_inferences, positive_seconds, too_long)
+                         positive_inferences, positive_seconds, too_long, usage_with_default)
 from ambit.logic.syntax.dialect import ArityError, ProblemError, read_pair, record
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.parse import FORMATS
@@ -47,8 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
                    help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     p.add_argument("--max-domain", type=int, default=None, help="largest model searched (default: the engine's)")
-    p.add_argument("--workers", type=jsonl.positive_int, default=1,
+    p.add_argument("--workers", type=jsonl.worker_count, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
+    usage_with_default(p, "--from DIALECT", "fol")
     return p
 
 
@@ -65,7 +66,8 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     if args.max_domain is not None:
         budget["max_domain"] = args.max_domain
     if args.jsonl:
-        return _jsonl(stdin, stdout, args.fmt, budget, args.workers, args.max_chars, args.free_variables)
+        return _jsonl(stdin, stdout, args.fmt, budget, args.workers, args.max_chars, args.free_variables,
+                      args.symbols)
     if args.a is None or args.b is None:
         _parser().print_usage(sys.stderr)
         print("error: give two LFs, or --jsonl", file=sys.stderr)
@@ -75,11 +77,11 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
             print(f"error: {name}: {msg}", file=sys.stderr)
             return 2
     try:
-        a, b, reading = read_pair(args.a, args.b, args.fmt, args.free_variables)
+        a, b, reading = read_pair(args.a, args.b, args.fmt, args.free_variables, args.symbols)
     except ProblemError as e:
         if isinstance(e.cause, LFParseError):
             text = args.a if e.field == "a" else args.b
-            print(f"error: {e.field.upper()}: {explain(e.cause, text, args.fmt, '--format')}", file=sys.stderr)
+            print(f"error: {e.field.upper()}: {explain(e.cause, text, args.fmt, '--from')}", file=sys.stderr)
         else:
             print(f"error: {e.cause}", file=sys.stderr)
         return 2
@@ -97,7 +99,7 @@ def _check(pairs: list, fmt: str, budget: dict) -> list:
 
 
 def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
-            free_variables: str | None = None) -> list[tuple[str, bool]]:
+            free_variables: str | None = None, symbols: str | None = None) -> list[tuple[str, bool]]:
     """One batch of JSON lines: (output line, ok) per line, in order."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, object, object, object]] = []  # (line index, a AST, b AST, reading)
@@ -113,10 +115,10 @@ def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
             for k in ("a", "b"):
                 if msg := too_long(row[k], max_chars):
                     raise ValueError(f"field {k!r}: {msg}")
-            todo.append((n, *read_pair(row["a"], row["b"], fmt, free_variables)))
+            todo.append((n, *read_pair(row["a"], row["b"], fmt, free_variables, symbols)))
         except ProblemError as e:
             if isinstance(e.cause, LFParseError):
-                out[n] = (json.dumps({"error": explain(e.cause, e.cause.text, fmt, "--format"),
+                out[n] = (json.dumps({"error": explain(e.cause, e.cause.text, fmt, "--from"),
                                       "details": {**e.cause.to_dict(), "field": e.field}}), False)
             elif isinstance(e.cause, ArityError):
                 out[n] = (json.dumps({"error": str(e.cause), "details": e.cause.to_dict()}), False)
@@ -136,7 +138,8 @@ def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
 
 
 def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict, workers: int = 1,
-           max_chars: int = DEFAULT_MAX_CHARS, free_variables: str | None = None) -> int:
-    answer = functools.partial(_answer, default_fmt, budget, max_chars, free_variables=free_variables)
+           max_chars: int = DEFAULT_MAX_CHARS, free_variables: str | None = None, symbols: str | None = None) -> int:
+    answer = functools.partial(_answer, default_fmt, budget, max_chars, free_variables=free_variables,
+                               symbols=symbols)
     # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
     return jsonl.run(stdin, stdout, answer, BATCH if workers == 1 else BATCH // 4, workers)

@@ -18,6 +18,17 @@ Answer = Callable[[list[str]], list[tuple[str, bool]]]
 IN_FLIGHT_PER_WORKER = 2
 
 
+MAX_WORKERS = 256  # Prolog processes one command may start (100,000 ended in "libgcc_s.so.1 must be installed")
+
+
+def worker_count(text: str) -> int:
+    """argparse type: a number of worker processes, from 1 to MAX_WORKERS."""
+    n = positive_int(text)
+    if n > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_WORKERS} (worker processes), not {n}")
+    return n
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer of at least 1."""
     n = int(text)

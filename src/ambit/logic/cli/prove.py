@@ -39,8 +39,9 @@ from pathlib import Path
 from ambit.logic.engine import prove as fol
 from ambit.logic.cli import jsonl
 from ambit.logic.provers import portfolio
-from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, positive_chars,
-                         positive_inferences, positive_seconds, too_long)
+from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, explain, is_premises_formula,
+                                    positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
+                                    too_long, usage_with_default)
 from ambit.logic.syntax.dialect import ArityError, ProblemError, Reading, read_pair, read_story, record
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, TPTPProblemError,
@@ -70,15 +71,20 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
                    help=f"include statements followed in one problem, repeats counted (default {MAX_INCLUDES})")
     p.add_argument("--tptp-max-bytes", type=jsonl.positive_int, default=MAX_BYTES,
                    help=f"bytes of a problem file and its includes, repeats counted (default {MAX_BYTES:,})")
-    p.add_argument("--workers", type=jsonl.positive_int, default=1,
+    p.add_argument("--tptp-max-statements", type=jsonl.positive_int, default=Limits.max_statements,
+                   help=f"statements of a problem and its includes, repeats counted (default "
+                        f"{Limits.max_statements:,})")
+    p.add_argument("--workers", type=jsonl.worker_count, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     if cmd == "equiv":
         p.add_argument("a", nargs="?")
         p.add_argument("b", nargs="?")
     else:
         p.add_argument("problem", nargs="?", help="with --from tptp: a TPTP problem file (axioms and a conjecture)")
-        p.add_argument("--premises", help="file with one premise per line (with --from tptp: a TPTP file, roles read)")
-        p.add_argument("--conclusion")
+        p.add_argument("--premises", metavar="FILE",
+                       help="file with one premise per line, - for stdin (with --from tptp: a TPTP file, roles read)")
+        p.add_argument("--conclusion", metavar="TEXT")
+    usage_with_default(p, "--from DIALECT", DEFAULT_DIALECT[cmd])
     return p
 
 
@@ -88,7 +94,7 @@ def _error(e: Exception, field: str, index: int | None) -> dict:
                           "expected": list(e.expected)}}
     if isinstance(e, ArityError):  # the second use's place; `uses` names both
         return {"error": {"message": str(e), "field": field, "index": index, "pos": e.second[2], "expected": [],
-                          "kind": "mixed_arity", "uses": e.to_dict()["uses"]}}
+                          "kind": e.problem, "uses": e.to_dict()["uses"]}}
     return {"error": {"message": str(e), "field": field, "index": index, "pos": None, "expected": []}}
 
 
@@ -115,24 +121,26 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
 _ANY_ROLE = (*PREMISE_ROLES, CONCLUSION_ROLE)
 
 
-def _read_equiv(row: Any, fmt: str, max_chars: int, free_variables: str | None = None) -> tuple[tuple, Reading]:
+def _read_equiv(row: Any, fmt: str, max_chars: int, free_variables: str | None = None,
+                symbols: str | None = None) -> tuple[tuple, Reading]:
     if not isinstance(row, dict):
         raise _Bad("expected an object {\"a\": ..., \"b\": ...}", "", None)
     a, b = (_formula(row.get(k), fmt, max_chars, k, None, _ANY_ROLE) for k in ("a", "b"))
     try:
-        fa, fb, reading = read_pair(a, b, fmt, free_variables)
+        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols)
     except ProblemError as e:
         raise _Bad(e.cause, e.field, e.index) from None
     return (fa, fb), reading
 
 
-def _read_story(row: Any, fmt: str, max_chars: int, free_variables: str | None = None) -> tuple[tuple, Reading]:
+def _read_story(row: Any, fmt: str, max_chars: int, free_variables: str | None = None,
+                symbols: str | None = None) -> tuple[tuple, Reading]:
     if not isinstance(row, dict) or not isinstance(row.get("premises"), list):
         raise _Bad("expected an object {\"premises\": [...], \"conclusion\": ...}", "premises", None)
     ps = [_formula(p, fmt, max_chars, "premises", i, PREMISE_ROLES) for i, p in enumerate(row["premises"])]
     c = _formula(row.get("conclusion"), fmt, max_chars, "conclusion", None, (CONCLUSION_ROLE,))
     try:
-        fps, fc, reading = read_story(ps, c, fmt, free_variables)
+        fps, fc, reading = read_story(ps, c, fmt, free_variables, symbols=symbols)
     except ProblemError as e:
         raise _Bad(e.cause, e.field, e.index) from None
     return (fps, fc), reading
@@ -146,7 +154,7 @@ class _Bad(Exception):
 
 
 def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
-            free_variables: str | None = None) -> list[tuple[str, bool]]:
+            free_variables: str | None = None, symbols: str | None = None) -> list[tuple[str, bool]]:
     """One batch of JSON lines: (output line, ok) per line, in order. A line that cannot be
     read gets its error; when the checks themselves fail, every readable line gets that error."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
@@ -155,7 +163,7 @@ def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
     read = _read_equiv if cmd == "equiv" else _read_story
     for n, line in enumerate(lines):
         try:
-            item, reading = read(json.loads(line), fmt, max_chars, free_variables)
+            item, reading = read(json.loads(line), fmt, max_chars, free_variables, symbols)
             todo.append((n, item))
             readings.append(reading)
         except _Bad as e:
@@ -184,7 +192,7 @@ def _budget(args: argparse.Namespace) -> dict:
 
 def _jsonl(cmd: str, args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     answer = functools.partial(_answer, cmd, args.fmt, _budget(args), args.max_chars,
-                               free_variables=args.free_variables)
+                               free_variables=args.free_variables, symbols=args.symbols)
     # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
     return jsonl.run(stdin, stdout, answer, BATCH if args.workers == 1 else BATCH // 4, args.workers)
 
@@ -204,8 +212,11 @@ def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None, Readi
                      f"{args.fmt} give --premises FILE --conclusion TEXT")
     if path is None:
         raise _Usage("give --premises FILE and --conclusion TEXT (or, with --from tptp, a problem file), or --jsonl")
+    if args.premises is not None and is_premises_formula(args.premises):
+        raise _Usage(premises_is_a_file(args.premises))
     if args.fmt == "tptp":
-        limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes)
+        limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes,
+                        max_statements=args.tptp_max_statements)
         problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables)
         if problem.conclusion is not None and args.conclusion is not None:
             raise _Usage(f"{path} has a conjecture ({problem.conclusion[0]}) and --conclusion gives another: "
@@ -237,13 +248,18 @@ def _read(path: str, premises: list, conclusion: Any, args: argparse.Namespace, 
           lines: list[int] | None) -> tuple[list, Any, Reading]:
     """`read_story` with its errors named by file and line (`lines`: each premise's line)."""
     try:
-        return read_story(premises, conclusion, args.fmt, args.free_variables, labels)
+        return read_story(premises, conclusion, args.fmt, args.free_variables, labels, symbols=args.symbols)
     except ProblemError as e:
         if isinstance(e.cause, ArityError):
             raise _Usage(str(e.cause)) from None
         where = "--conclusion" if e.field == "conclusion" else (
             f"{path}:{lines[e.index]}" if lines is not None else labels[e.index])
-        raise _Usage(f"{where}: {e.cause}") from None
+        raise _Usage(f"{where}: {_hinted(e.cause, args.fmt)}") from None
+
+
+def _hinted(cause: Exception, fmt: str) -> str:
+    """A reading error, with the hint that names the fix when it is a parse error (common.explain)."""
+    return explain(cause, cause.text, fmt, "--from") if isinstance(cause, LFParseError) else str(cause)
 
 
 def _checked_text(text: str, args: argparse.Namespace) -> str:
@@ -265,10 +281,11 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
                 raise _Usage("give two formulas, or --jsonl")
             a, b = _checked_text(args.a, args), _checked_text(args.b, args)
             try:
-                fa, fb, reading = read_pair(a, b, args.fmt, args.free_variables)
+                fa, fb, reading = read_pair(a, b, args.fmt, args.free_variables, args.symbols)
             except ProblemError as e:
                 cause = e.cause
-                raise _Usage(str(cause) if isinstance(cause, ArityError) else f"{e.field.upper()}: {cause}") from None
+                raise _Usage(str(cause) if isinstance(cause, ArityError)
+                             else f"{e.field.upper()}: {_hinted(cause, args.fmt)}") from None
             answer = record(portfolio.equivalent_batch([(fa, fb)], args.fmt, **_budget(args))[0], reading).to_dict()
         else:
             premises, conclusion, names, reading = _story(args)

@@ -89,10 +89,10 @@ def with_extensions(model: dict, *formulas: Formula) -> dict:
     """A model in the shared shape (`domain`, `constants`, `true_atoms`) with AmP's
     `extensions` (predicate -> tuples, documented for `fol`/`lisp` in ambit.proto) added: every
     predicate true of something, and every predicate of `formulas` (an empty list if of none)."""
-    ext: dict[str, list] = {p: [] for f in formulas for p, _ in predicates(f)}
+    ext: dict[str, list] = {g.pred: [] for f in formulas for g in subformulas(f) if type(g) is Atom}
     for atom in model.get("true_atoms", []):
         pred, _, rest = atom.partition("(")
-        ext.setdefault(pred, []).append([e.strip() for e in rest.rstrip(")").split(",")] if rest else [])
+        ext.setdefault(pred, []).append([e.strip() for e in rest[:-1].split(",")] if rest else [])
     return {**model, "extensions": {p: sorted(ts) for p, ts in sorted(ext.items())}}
 
 
@@ -214,16 +214,37 @@ def equivalent_batch(
             pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop(len(todo), time_limit),
                                                              inferences=_spend(len(todo), inferences))))
         formulas = [(formula(a), formula(b)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
+    refused: list[int] = []  # pairs whose first-stage candidate the checker refused
     for todo, future in pending:
-        try:
-            results = future.result()
-        except PrologError as e:
-            if e.reason == "error":
-                raise
-            results = [{"unknown": _REASON.get(e.reason, e.reason)}] * len(todo)
-        for i, d in zip(todo, results):
-            out[i] = _verdict(d, *asts.pop(i))
+        for i, d in zip(todo, _answers(future, len(todo))):
+            try:
+                out[i] = _verdict(d, *asts[i])
+            except PrologError:
+                if not _has_candidate(d):
+                    raise
+                refused.append(i)
+    if refused:  # asked again, every model from prove.pl's search
+        terms = ",".join(f"p({to_prolog_bb(asts[i][0], f'{i}a')},{to_prolog_bb(asts[i][1], f'{i}b')})" for i in refused)
+        future = worker().submit_json_quiet(f"equivalence:equiv_batch_json([{terms}],{opts},false,Out)",
+                                            time_limit=backstop(len(refused), time_limit),
+                                            inferences=_spend(len(refused), inferences))
+        for i, d in zip(refused, _answers(future, len(refused))):
+            out[i] = _verdict(d, *asts[i])
     return out  # type: ignore[return-value]
+
+
+def _answers(future: Future, n: int) -> list[dict]:
+    """A round trip's dicts, or one `unknown` per pair when the round trip as a whole ran out."""
+    try:
+        return future.result()
+    except PrologError as e:
+        if e.reason == "error":
+            raise
+        return [{"unknown": _REASON.get(e.reason, e.reason)}] * n
+
+
+def _has_candidate(d: dict) -> bool:
+    return any(isinstance(s, dict) and s.get("candidate") for s in (d.get("a_not_b"), d.get("b_not_a")))
 
 
 def equivalent(
@@ -267,15 +288,15 @@ def entails(
         raise
     if d.get("unknown"):
         return None
-    if d["sld"] is True:
-        return True
+    if d["sld"] is not None:  # the first stage proved it, or refuted it completely
+        return d["sld"]
     s = d["a_not_b"]
     if s["status"] == "sat":
         checked_model(s["model"], [fa], [fb])  # raises on a model that is wrong
         return False
     if s["status"] == "unsat":
         return True
-    return False if d["sld"] is False else None
+    return None
 
 
 __all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_bb", "with_extensions"]

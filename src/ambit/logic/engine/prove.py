@@ -47,41 +47,194 @@ def to_term(f: Formula) -> str:
 
 def value(a: Term, model: dict, env: dict[str, str]) -> str:
     """The element term `a` denotes in `model` under `env` (a function term: its table's entry)."""
-    t = type(a)
-    if t is Var:
-        return env[a.name]
-    if t is Const:
-        return model["constants"][a.name]
-    return model["functions"][a.name][tuple(value(b, model, env) for b in a.args)]
+    return _term(a, model)(env)
 
 
 def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     """Whether `f` is true in `model` ({"domain": [...], "constants": {name: element},
     "functions": {name: {argument tuple: element}}, "atoms": set of (pred, elements...)}): the
-    truth definition, one case per connective."""
-    env = env or {}
+    truth definition, one case per connective (`_truth`), compiled once per call into closures
+    over one environment, so that a quantifier over a large domain costs a loop, not a copy of
+    the environment per element. An existential whose body requires an atom of its variable
+    (a conjunct, at any depth of conjunction) tries only the elements that atom is true of:
+    every other element makes that conjunct, and so the body, false."""
+    m = _Model(model)
+    m.guards = _guards(f)
+    return _truth(f, m)(dict(env or {}))
+
+
+class _Model:
+    """A model and the index of its atoms by (predicate, argument position)."""
+
+    __slots__ = ("m", "atoms", "domain", "_index", "guards")
+
+    def __init__(self, m: dict) -> None:
+        self.m, self.atoms, self.domain = m, m["atoms"], m["domain"]
+        self._index: dict[tuple[str, int], frozenset] | None = None
+        self.guards: dict[int, list[tuple[str, int]]] = {}
+
+    def at(self, pred: str, pos: int) -> frozenset:
+        """The elements at argument `pos` of the true atoms of `pred`."""
+        if self._index is None:
+            index: dict[tuple[str, int], set] = {}
+            for atom in self.atoms:
+                for i, e in enumerate(atom[1:]):
+                    index.setdefault((atom[0], i), set()).add(e)
+            self._index = {k: frozenset(v) for k, v in index.items()}
+        return self._index.get((pred, pos), frozenset())
+
+
+def _term(a: Term, model: dict):
+    """A function of the environment: the element `a` denotes."""
+    t = type(a)
+    if t is Var:
+        name = a.name
+        return lambda env: env[name]
+    if t is Const:
+        e = model["constants"][a.name]
+        return lambda env: e
+    table = model["functions"][a.name]
+    args = [_term(b, model) for b in a.args]
+    return lambda env: table[tuple(g(env) for g in args)]
+
+
+def _truth(f: Formula, m: _Model):
+    """`f` as a function of the environment (a dict, bound in place by quantifiers)."""
     t = type(f)
-    val = lambda a: value(a, model, env)  # noqa: E731
     if t is Atom:
-        return (f.pred, *[val(a) for a in f.args]) in model["atoms"]
+        return _atom(f, m)
     if t is Eq:
-        return val(f.left) == val(f.right)
+        left, right = _term(f.left, m.m), _term(f.right, m.m)
+        return lambda env: left(env) == right(env)
     if t is Not:
-        return not holds(f.body, model, env)
-    if t is And:
-        return all(holds(c, model, env) for c in f.children)
-    if t is Or:
-        return any(holds(c, model, env) for c in f.children)
-    if t is Implies:
-        return not holds(f.left, model, env) or holds(f.right, model, env)
-    if t is Iff:
-        return holds(f.left, model, env) == holds(f.right, model, env)
-    if t is Xor:
-        return holds(f.left, model, env) != holds(f.right, model, env)
+        body = _truth(f.body, m)
+        return lambda env: not body(env)
+    if t is And or t is Or:
+        return _junction(t is And, [_truth(c, m) for c in f.children])
+    if t is Implies or t is Iff or t is Xor:
+        left, right = _truth(f.left, m), _truth(f.right, m)
+        if t is Implies:
+            return lambda env: not left(env) or right(env)
+        if t is Iff:
+            return lambda env: left(env) == right(env)
+        return lambda env: left(env) != right(env)
     if t is Quant:
-        test = all if f.kind == "forall" else any
-        return test(holds(f.body, model, {**env, f.var: d}) for d in model["domain"])
+        return _quantifier(f, m)
     raise TypeError(f"not a formula: {f!r}")
+
+
+def _atom(f: Atom, m: _Model):
+    """An atom's truth: its tuple of elements looked up among the true atoms (the common
+    shapes, one or two variables or names, without a loop)."""
+    atoms, pred, args = m.atoms, f.pred, f.args
+    if all(type(a) is Var for a in args) and len(args) <= 2:
+        if len(args) == 1:
+            x = args[0].name
+            return lambda env: (pred, env[x]) in atoms
+        if len(args) == 2:
+            x, y = args[0].name, args[1].name
+            return lambda env: (pred, env[x], env[y]) in atoms
+        return lambda env: (pred,) in atoms
+    terms = [_term(a, m.m) for a in args]
+    return lambda env: (pred, *[g(env) for g in terms]) in atoms
+
+
+def _junction(conjunction: bool, parts: list):
+    if len(parts) == 2:
+        p, q = parts
+        return (lambda env: p(env) and q(env)) if conjunction else (lambda env: p(env) or q(env))
+    if conjunction:
+        def every(env: dict) -> bool:
+            for p in parts:
+                if not p(env):
+                    return False
+            return True
+        return every
+
+    def some(env: dict) -> bool:
+        for p in parts:
+            if p(env):
+                return True
+        return False
+    return some
+
+
+_UNBOUND = object()
+
+
+def _quantifier(f: Quant, m: _Model):
+    """A quantifier over the domain, with `var` bound in place. Where a conjunct of the body is
+    an atom of `var` (`_guard`), only the elements that atom is true of can make the body true:
+    an existential tries only those, and a universal is false outright when some element is
+    not among them."""
+    body, var, exists = _truth(f.body, m), f.var, f.kind != "forall"
+    guard = _guard(f, m)
+    if guard is None:
+        domain = m.domain
+    elif exists:
+        domain = guard
+    elif len(guard) < len(m.domain):
+        return lambda env: False
+    else:
+        domain = m.domain
+
+    def quantified(env: dict) -> bool:
+        outer = env.get(var, _UNBOUND)
+        try:
+            for d in domain:
+                env[var] = d
+                if body(env) is exists:
+                    return exists
+            return not exists
+        finally:
+            if outer is _UNBOUND:
+                env.pop(var, None)
+            else:
+                env[var] = outer
+
+    return quantified
+
+
+def _guard(q: Quant, m: _Model) -> list | None:
+    """The elements that can make the body of `q` true as values of its variable: those at the
+    variable's place in the true atoms of its guards (`_guards`), in domain order; None when it
+    has none."""
+    best = None
+    for pred, i in m.guards.get(id(q), ()):
+        es = m.at(pred, i)
+        best = es if best is None else best & es
+    if best is None:
+        return None
+    return [d for d in m.domain if d in best]
+
+
+def _guards(f: Formula) -> dict[int, list[tuple[str, int]]]:
+    """For each quantifier of `f` (by id), its guards: (predicate, argument position) of every
+    atom with its variable as a direct argument that is a conjunct of its body, looked for
+    through conjunctions and through quantifiers of other variables (over a domain that is never
+    empty, `Q y. (C ∧ ...)` needs C as much as `C ∧ ...` does). One walk of `f`."""
+    out: dict[int, list[tuple[str, int]]] = {}
+    stack: list[tuple[Formula, dict[str, list]]] = [(f, {})]
+    while stack:
+        g, reach = stack.pop()
+        t = type(g)
+        if t is Quant:
+            mine: list[tuple[str, int]] = []
+            out[id(g)] = mine
+            stack.append((g.body, {**{v: l for v, l in reach.items() if v != g.var}, g.var: mine}))
+        elif t is And:
+            stack.extend((c, reach) for c in g.children)
+        elif t is Atom:
+            for i, a in enumerate(g.args):
+                if type(a) is Var and a.name in reach:
+                    reach[a.name].append((g.pred, i))
+        elif t is Or:
+            stack.extend((c, {}) for c in g.children)
+        elif t is Not:
+            stack.append((g.body, {}))
+        elif t is Implies or t is Iff or t is Xor:
+            stack.extend(((g.left, {}), (g.right, {})))
+    return out
 
 
 def _model(d: dict) -> dict:

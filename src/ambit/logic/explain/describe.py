@@ -59,12 +59,26 @@ def describe(scene: Scene, words: WordForms) -> str:
             text = f"there is a {verb} event {e}" + "".join(f", its {k} {ref.get(v, v)}" for k, v in r.items())
         out.append(text[0].upper() + text[1:] + ".")
     for p, x, y in other:
-        text = f"{ref.get(x, x)} stands in the {words.surface(p)} relation to {ref.get(y, y)}"
+        text = _relation(words.surface(p), ref.get(x, x), ref.get(y, y), p in ROLES and x not in scene.events)
         out.append(text[0].upper() + text[1:] + ".")
     for e, c in names.items():
         if e in scene.sorts:
             out.append(f"{c} is a {words.surface(scene.sorts[e])}.")
     return " ".join(out)
+
+
+def _relation(rel: str, x: str, y: str, role_of_no_event: bool) -> str:
+    """A binary fact in English. A role (agent, patient, instrument) said of something that is no
+    event comes from a degenerate reading, and the sentence says so rather than hide it in
+    "the boy stands in the agent relation to the boy"."""
+    if role_of_no_event:
+        who = "itself" if x == y else y
+        return (f"{x} has itself as its {rel}" if x == y else f"{y} is the {rel} of {x}") + (
+            f" (a degenerate reading: {rel} relates an event to a participant, and here {x}, which is no event, "
+            f"to {who})")
+    if x == y:
+        return f"{x} stands in the {rel} relation to itself"
+    return f"{x} stands in the {rel} relation to {y}"
 
 
 def _count(n: int, noun: str) -> str:

@@ -81,12 +81,18 @@ def explain_readings(
     lexicon: WordForms | None = None,
     weights: Sequence[float] | None = None,
     time_limit: float | None = None,
+    inferences: int | None = None,
 ) -> Explanation:
     """Explain the readings `lfs` (strings in `fmt`) of `utterance`; `weights` (e.g. probability
     mass) choose the two readings the question is about (default: the first two). `time_limit`
     (seconds) bounds each Prolog call, the equivalence batch and each scene search (None: their
-    own defaults); a scene search over it is given up and named in `note` (the other searches
-    still run), an equivalence batch over it raises the worker's PrologError (`timed_out`)."""
+    own defaults); `inferences` bounds each scene search in Prolog inferences (default: the
+    worker's budget for the time limit; the equivalence batch keeps its own inference budget per
+    stage), a budget that answers the same on any machine, however loaded: with a time limit
+    long enough to be only a hang guard, the answer no longer depends on the machine's speed.
+    A budget is never an exception: a pair of readings whose equivalence is not
+    settled within it counts as two readings, a scene search over it (time, inferences or stack)
+    is given up, and `note` names both (the other searches still run)."""
     if weights is not None and len(weights) != len(lfs):
         raise ValueError(f"{len(weights)} weights for {len(lfs)} LFs")
     formulas: list[Formula] = [parse(lf, fmt) for lf in lfs]
@@ -95,25 +101,27 @@ def explain_readings(
                 for i, (lf, f) in enumerate(zip(lfs, formulas))]
     pairs = list(itertools.combinations(range(len(formulas)), 2))
     limit = {} if time_limit is None else {"time_limit": time_limit}
+    scene_limit = {**limit, **({} if inferences is None else {"inferences": inferences})}
     verdicts = dict(zip(pairs, equivalent_batch([(formulas[i], formulas[j]) for i, j in pairs], **limit)))
     distinct = _representatives(len(formulas), verdicts)
+    unsettled = [(i, j, v.reason) for (i, j), v in verdicts.items() if v.verdict == "UNKNOWN"]
     if len(distinct) < 2:
         why = "one reading" if len(formulas) == 1 else "the readings are equivalent"
         return Explanation(utterance, fmt, readings, [], None, f"nothing to tell apart: {why}")
     restricted = {i: restrict(formulas[i]) for i in distinct}
     situations: list[Situation] = []
-    gave_up: list[tuple[int, int]] = []
+    gave_up: list[tuple[int, int, str]] = []
     for i, j in itertools.combinations(distinct, 2):
         v = verdicts[(i, j)]
         for holds, fails, entailed in ((i, j, v.a_entails_b), (j, i, v.b_entails_a)):
             if entailed and not (_universal(restricted[holds]) or _universal(restricted[fails])):
                 continue  # no universal: literal = restricted reading, and the prover showed no scene
             try:
-                scene = find_scene(restricted[holds], restricted[fails], **limit)
+                scene = find_scene(restricted[holds], restricted[fails], **scene_limit)
             except PrologError as e:
-                if not e.timed_out:
+                if e.reason in ("error", "cancelled"):  # a bug, or a caller gone: not a budget
                     raise
-                gave_up.append((holds, fails))
+                gave_up.append((holds, fails, e.reason))
                 continue
             if scene is not None:
                 situations.append(Situation(holds, fails, list(scene.domain), scene.constants, facts(scene, fmt),
@@ -121,16 +129,24 @@ def explain_readings(
                                             scene.bound))
     order = sorted(distinct, key=lambda k: -(weights[k] if weights is not None else -k))
     a, b = order[0], order[1]
-    note = _note(situations, gave_up, time_limit)
+    note = _note(situations, gave_up, time_limit, unsettled)
     return Explanation(utterance, fmt, readings, situations, _question(utterance, readings, situations, a, b), note)
 
 
-def _note(situations: list[Situation], gave_up: list[tuple[int, int]], time_limit: float | None) -> str | None:
-    """What the situations leave out: searches given up at the budget, or none found at all."""
+def _note(situations: list[Situation], gave_up: list[tuple[int, int, str]], time_limit: float | None,
+          unsettled: list[tuple[int, int, str | None]] = ()) -> str | None:
+    """What the situations leave out: pairs whose equivalence the budget left unsettled, searches
+    given up at the budget (each with its reason: time_limit, inference_limit, memory), or none
+    found at all."""
     parts = []
+    if unsettled:
+        which = "; ".join(f"readings {i} and {j} ({why or 'unknown'})" for i, j, why in unsettled)
+        parts.append(f"whether these readings are equivalent was not settled within the Prolog budget: {which}; "
+                     "they are told apart as if they were not")
     if gave_up:
         budget = f" of {time_limit:g} s" if time_limit is not None else ""
-        which = "; ".join(f"reading {h} true, reading {f} false" for h, f in gave_up)
+        which = "; ".join(f"reading {h} true, reading {f} false" + ("" if why == "time_limit" else f": {why}")
+                          for h, f, why in gave_up)
         parts.append(f"the search for a situation ({which}) ran out of its Prolog budget{budget}; "
                      "a larger budget (--prolog-seconds) may find one")
     elif not situations:

@@ -41,9 +41,13 @@ class Scene:
     bound: int = 0
 
 
-def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT) -> Scene | None:
+def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
+               inferences: int | None = None) -> Scene | None:
     """The least scene (within the bound) with `a` true and `b` false, or None; `time_limit`
-    seconds at most (over it: the worker's PrologError, `timed_out`)."""
+    seconds and `inferences` Prolog inferences at most (default: the worker's inference budget
+    for `time_limit`). Over either: the worker's PrologError, reason `time_limit` or
+    `inference_limit`. A budget in inferences gives the same answer on any machine, however busy;
+    one in seconds does not."""
     atoms = _atoms(a) + _atoms(b)
     sorts = sorted({x.pred for x in atoms if len(x.args) == 1})
     names = sorted({t.name for x in atoms for t in x.args if isinstance(t, Const)})
@@ -56,7 +60,7 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT) -> 
     w.consult(PROGRAM)
     goal = (f"situations:situation_json({to_term(a, 'a')},{to_term(b, 'b')},{_list(sorts)},{_list(names)},"
             f"{_name_list(name_kinds)},{_list(functional)},{_list(presupposed)},{bound},Out)")
-    d = w.query_json_quiet(goal, time_limit=time_limit)
+    d = w.query_json_quiet(goal, time_limit=time_limit, inferences=inferences)
     if d is None:
         return None
     _confirm(d, a, b)

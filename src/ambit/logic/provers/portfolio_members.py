@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any, Callable, Protocol, Sequence
 
+from ambit._extras import install_line
 from ambit.logic.provers import eprover
 from ambit.logic.engine import prove as fol
 from ambit.logic.runtime.worker import CancelScope, current_scope
@@ -272,7 +273,7 @@ _said_missing: set[str] = set()  # optional provers already reported missing (on
 
 def members() -> list[Member]:
     """The portfolio's provers on this machine: Prolog always, E and Z3 when installed (E: the
-    `eprover` system package; Z3: `pip install 'ambit[provers]'`). A missing one is said once."""
+    `eprover` system package; Z3: `pip install 'ambit-semantics[provers]'`). A missing one is said once."""
     from ambit.logic.provers import z3_prover
 
     out: list[Member] = [PrologMember()]
@@ -282,5 +283,5 @@ def members() -> list[Member]:
         out.append(Z3Member())
     elif "z3" not in _said_missing:
         _said_missing.add("z3")
-        log.warning("the portfolio runs without Z3 (not installed: pip install 'ambit[provers]')")
+        log.warning("the portfolio runs without Z3 (not installed: %s)", install_line("provers"))
     return out

@@ -26,7 +26,7 @@ MAX_MODEL_CELLS = 200_000  # atoms enumerated to read a model back; beyond it th
 
 
 def available() -> bool:
-    """Whether Z3 (the `z3-solver` package, `ambit[provers]`) is installed."""
+    """Whether Z3 (the `z3-solver` package, `ambit-semantics[provers]`) is installed."""
     return importlib.util.find_spec("z3") is not None
 
 

@@ -115,6 +115,23 @@ def cancellable(owner: str = "") -> Iterator[CancelScope]:
         yield scope
 
 
+_BUDGETS = ("inference_limit_exceeded", "time_limit_exceeded", "error(resource_error(")
+
+
+def budget_error(err: Exception) -> PrologError | None:
+    """The PrologError (reason `inference_limit`, `time_limit` or `memory`) for pyswip's error of a
+    query whose budget or stack ran out where no `catch` of json_call.pl saw it (a limit met again
+    while the reply is written, or at the query's top), or None for any other error. pyswip says
+    such an error as "Caused by: '<goal>'. Returned: '<term>'."; a spent budget is an answer
+    (UNKNOWN with its reason), never an exception out of the engine."""
+    _, found, term = str(err).partition("Returned: '")
+    if not found or not term.startswith(_BUDGETS):
+        return None
+    if term.startswith("time_limit_exceeded"):
+        return PrologError("Prolog time budget exceeded", timed_out=True)
+    return PrologError.from_payload(term)
+
+
 def cancelled_error() -> PrologError:
     return PrologError("Prolog call cancelled: its caller went away", reason="cancelled")
 

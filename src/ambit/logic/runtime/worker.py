@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ambit.logic.runtime.cancel import (  # noqa: F401 (re-exported: callers import them from here)
-    CancelScope, PrologError, cancellable, cancelled_error, chain_future, current_scope,
+    CancelScope, PrologError, budget_error, cancellable, cancelled_error, chain_future, current_scope,
 )
 from ambit.logic.runtime.lanes import FIRST_QUANTUM_S, two_lanes  # noqa: F401 (FIRST_QUANTUM_S re-exported)
 from ambit.logic.runtime.swipl import halt_prolog, locate_swipl
@@ -259,9 +259,14 @@ class PrologWorker:
             except Exception as e:  # noqa: BLE001 - pyswip's error for an exception out of the query
                 if "$aborted" in str(e):
                     raise cancelled_error() from None
+                spent = budget_error(e)  # a budget met outside json_call's catch: still a budget
+                if spent is not None:
+                    raise spent from None
                 raise
             if not sols:
                 return None
+            if not isinstance(sols[0]["Reply"], (str, bytes)):  # unbound: the outer inference limit took the call
+                raise PrologError("Prolog inference budget exceeded", reason="inference_limit")
             reply = _text(sols[0]["Reply"])
             if reply.startswith("ok "):
                 return json.loads(reply[3:])

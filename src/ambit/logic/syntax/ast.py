@@ -206,11 +206,29 @@ def term_vars(t: Term) -> Iterator[str]:
 
 
 def free_vars(f: Formula) -> frozenset[str]:
-    """Names of the variables that occur free in `f`."""
-    if type(f) is Quant:
-        return free_vars(f.body) - {f.var}
-    own = frozenset(v for a in terms(f) for v in term_vars(a))
-    return own.union(*(free_vars(c) for c in children(f)))
+    """Names of the variables that occur free in `f` (one walk, each node with the variables
+    bound above it; no set is built per node)."""
+    free: set[str] = set()
+    stack: list[tuple[Formula, frozenset[str]]] = [(f, frozenset())]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, bound = pop()
+        t = type(node)
+        if t is Atom:
+            for a in node.args:
+                if type(a) is Var:
+                    if a.name not in bound:
+                        free.add(a.name)
+                elif type(a) is Func:
+                    free.update(v for v in term_vars(a) if v not in bound)
+        elif t is Quant:
+            push((node.body, bound | {node.var}))
+        elif t is Eq:
+            free.update(v for a in (node.left, node.right) for v in term_vars(a) if v not in bound)
+        else:
+            for c in children(node):
+                push((c, bound))
+    return frozenset(free)
 
 
 def constants(f: Formula) -> frozenset[str]:

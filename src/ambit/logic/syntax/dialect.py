@@ -2,7 +2,7 @@
 which grammar constrains decoding into it, and what it admits.
 
 AmP's two formats (`fol`, `lisp`) admit AmP's fragment (∃, ∀, ∧, ∨ over atoms of one or two
-arguments); the full dialects (`folio`, `nltk`, `tptp`) admit first-order logic with ¬ → ↔ ⊕,
+arguments); the full dialects (`folio`, `nltk`, `tptp`, `prover9`) admit first-order logic with ¬ → ↔ ⊕,
 equality and function terms. Their names are what the wire and the command line carry
 (`--from folio`, `LF_FORMAT_FOLIO`); code asks the `Dialect` value instead of comparing names.
 
@@ -12,7 +12,12 @@ as a constant, `error` refuses the formula. The full dialects default to `univer
 formats to `error` (AmP's data never has a free variable). Which names count as variables when
 free: TPTP and AmP spell them (upper-case words; AmP's `x`, `a1`, ...); NLTK's own rule (one
 lower-case letter and digits, `x`, `e2`); FOLIO: one letter from u to z (Prover9's variable
-letters; FOLIO's gold formulas use names such as `a`, `k` and `y1976` as constants).
+letters; FOLIO's gold formulas use names such as `a`, `k` and `y1976` as constants); prover9:
+LADR's own rule, any name starting with u to z (`x`, `y1`, `value`).
+
+And whether predicates, functions and constants share one name space (`symbols`): `shared` in
+the full dialects (Prover9, E and TPTP refuse `Airline(greyhound)` beside `greyhound(x)`, and so
+does ambit: reading.SymbolKindError), `separate` in AmP's formats and on request.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ if TYPE_CHECKING:
     from ambit.logic.syntax.ast import Formula
 
 FREE_VARIABLES = ("universal", "constant", "error")
+# how one name may be used in a problem: `shared` (one name space, as in Prover9, E and TPTP: a
+# name is a predicate, or a function/constant, never both) or `separate` (a predicate and a
+# constant of one spelling are two symbols)
+SYMBOLS = ("shared", "separate")
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,9 @@ class Dialect:
     # (Prover9, E and TPTP refuse mixed arities). AmP's formats: False, as AmP's procedure reads
     # p/1 and p/2 as two relations, so a predicted LF with a wrong arity stays NOT_EQUIVALENT.
     one_arity: bool = True
+    # whether predicates, functions and constants share one name space (`shared`: the full
+    # dialects, as Prover9, E and TPTP) or not (`separate`: AmP's formats, whose data never mixes)
+    symbols: str = "shared"
     terminal_names: tuple[tuple[str, str], ...] = ()  # error wording: (terminal, description)
     operators: tuple[str, ...] = ()  # binary and prefix operators: one at the end dangles
     reader: Callable[[str, "Dialect"], Any] = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
@@ -60,12 +72,14 @@ class Dialect:
     def __post_init__(self) -> None:
         if self.free_variables not in FREE_VARIABLES:
             raise ValueError(f"free_variables must be one of {', '.join(FREE_VARIABLES)}, not {self.free_variables!r}")
+        if self.symbols not in SYMBOLS:
+            raise ValueError(f"symbols must be one of {', '.join(SYMBOLS)}, not {self.symbols!r}")
 
     def __str__(self) -> str:
         return self.name
 
     def __reduce__(self):  # crosses to a worker process by name (its functions stay behind)
-        return (dialect, (self.name, self.free_variables))
+        return (dialect, (self.name, self.free_variables, self.symbols))
 
     @property
     def admits(self) -> str:
@@ -82,6 +96,12 @@ class Dialect:
         if policy is None or policy == self.free_variables:
             return self
         return dataclasses.replace(self, free_variables=policy)
+
+    def with_symbols(self, policy: str | None) -> "Dialect":
+        """This dialect with its name space `policy` (`shared` or `separate`; None: as it is)."""
+        if policy is None or policy == self.symbols:
+            return self
+        return dataclasses.replace(self, symbols=policy)
 
     def parse(self, text: str) -> "Formula":
         """`text` read in this dialect (logic.parse)."""
@@ -131,6 +151,10 @@ def _read_folio(text: str, d: Dialect):
     return _bound("ambit.logic.syntax.full_parse:read_folio")(text, d)
 
 
+def _read_tptp(text: str, d: Dialect):
+    return _bound("ambit.logic.syntax.full_parse:read_tptp")(text, d)
+
+
 def _render_amp(name: str) -> Callable[["Formula"], str]:
     def write(f: "Formula") -> str:
         return _bound("ambit.logic.syntax.render:RENDERERS")[name](f)
@@ -149,9 +173,10 @@ _REGISTRY: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("fol", False, "AmP's FOL: exists x . man(x) AND saw(a)", "fol", "fol", "error", one_arity=False,
+                symbols="separate",
                 operators=(" AND", " OR", " ."), reader=_read_amp, renderer=_render_amp("fol")),
         Dialect("lisp", False, "AmP's Lisp: ( exists x ( AND ( man x ) ( saw a ) ) )", "lisp", "lisp", "error",
-                one_arity=False, terminal_names=(("QUANT", "a quantifier ('( exists ' or '( forall ')"),),
+                one_arity=False, symbols="separate", terminal_names=(("QUANT", "a quantifier ('( exists ' or '( forall ')"),),
                 reader=_read_amp, renderer=_render_amp("lisp")),
         Dialect("folio", True, "FOLIO's Unicode FOL: ∀x (Dog(x) → ¬Cat(x))", "folio", "folio_decode", "universal",
                 variable_spelling=r"[u-z]", dotted_names=True,
@@ -168,7 +193,13 @@ _REGISTRY: dict[str, Dialect] = {
                 "universal",
                 terminal_names=(("QUANT", "a quantifier ('!' or '?')"), ("NAME", "a name (a lower-case word)")),
                 operators=("<=>", "<~>", "=>", "<=", "~|", "~&", "&", "|", "~", ":"),
-                reader=_read_full, renderer=_render_full("tptp")),
+                reader=_read_tptp, renderer=_render_full("tptp")),
+        Dialect("prover9", True, "Prover9 (LADR): all x (dog(x) -> -cat(x))", "prover9", None, "universal",
+                variable_spelling=r"[u-z][A-Za-z0-9_$]*",
+                terminal_names=(("QUANT", "a quantifier ('all' or 'exists')"),
+                                ("NAME", "a name (a predicate, constant or variable)")),
+                operators=("<->", "->", "<-", "&", "|", "-"),
+                reader=_read_full, renderer=_render_full("prover9")),
     )
 }
 
@@ -178,25 +209,28 @@ FULL_NAMES: tuple[str, ...] = tuple(n for n, d in _REGISTRY.items() if d.full)
 
 
 @lru_cache(maxsize=None)
-def _variant(name: str, free_variables: str) -> Dialect:
-    return _REGISTRY[name].with_free_variables(free_variables)
+def _variant(name: str, free_variables: str, symbols: str) -> Dialect:
+    return _REGISTRY[name].with_free_variables(free_variables).with_symbols(symbols)
 
 
-def dialect(d: "str | Dialect", free_variables: str | None = None) -> Dialect:
-    """The dialect named `d` (or `d` itself), reading free variables as `free_variables`
-    (None: the dialect's own default, or what `d` already says). ValueError for an unknown name
-    or policy."""
+def dialect(d: "str | Dialect", free_variables: str | None = None, symbols: str | None = None) -> Dialect:
+    """The dialect named `d` (or `d` itself), reading free variables as `free_variables` and
+    its name space as `symbols` (None: the dialect's own default, or what `d` already says).
+    ValueError for an unknown name or policy."""
     if isinstance(d, Dialect):
-        return d.with_free_variables(free_variables)
+        return d.with_free_variables(free_variables).with_symbols(symbols)
     try:
         base = _REGISTRY[d]
     except (KeyError, TypeError):
         raise ValueError(f"unknown LF format {d!r}: expected one of {', '.join(NAMES)}") from None
-    if free_variables is None or free_variables == base.free_variables:
+    if (free_variables is None or free_variables == base.free_variables) and (
+            symbols is None or symbols == base.symbols):
         return base
-    if free_variables not in FREE_VARIABLES:
+    if free_variables is not None and free_variables not in FREE_VARIABLES:
         raise ValueError(f"free_variables must be one of {', '.join(FREE_VARIABLES)}, not {free_variables!r}")
-    return _variant(d, free_variables)
+    if symbols is not None and symbols not in SYMBOLS:
+        raise ValueError(f"symbols must be one of {', '.join(SYMBOLS)}, not {symbols!r}")
+    return _variant(d, free_variables or base.free_variables, symbols or base.symbols)
 
 
 def name_of(d: "str | Dialect") -> str:
@@ -212,7 +246,7 @@ def dialects() -> tuple[Dialect, ...]:
 # Reading a problem is reading.py's, which imports this registry; its names are still importable
 # from here, looked up when first asked for (PEP 562), so that the import graph stays acyclic as
 # `_bound` keeps it for the readers and renderers.
-_READING = ("ArityError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
+_READING = ("ArityError", "SymbolKindError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
             "read_story", "record")
 
 
@@ -222,5 +256,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AMP_NAMES", "Dialect", "FREE_VARIABLES", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of",
+__all__ = ["AMP_NAMES", "Dialect", "FREE_VARIABLES", "SYMBOLS", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of",
            *_READING]

@@ -21,6 +21,7 @@ DIALECTS = FOL_DIALECTS
 _KIND = {"∀": "forall", "∃": "exists", "all": "forall", "forall": "forall", "exists": "exists", "exist": "exists",
          "some": "exists", "!": "forall", "?": "exists"}
 TRUE = Eq(Const("⊤"), Const("⊤"))  # TPTP's $true (valid by reflexivity); $false is ¬TRUE
+CONS, NIL = "$cons", Const("$nil")  # Prover9's list terms, named as LADR names them
 
 
 class _Rules:
@@ -94,16 +95,29 @@ class _Rules:
     def func(self, c):
         return Func(_name(c[0]), tuple(_term(t) for t in c[1:]))
 
+    def empty_list(self, c):  # Prover9's [] (LADR: $nil)
+        return NIL
+
+    def list_term(self, c):  # Prover9's [a, b] and [a, b : rest] (LADR: $cons(a, $cons(b, ...)))
+        rest = len(c) > 1 and getattr(c[-2], "type", None) == "COLON"
+        items = [_term(t) for t in (c[:-2] if rest else c)]
+        tail = _term(c[-1]) if rest else NIL
+        for t in reversed(items):
+            tail = Func(CONS, (t, tail))
+        return tail
+
 
 def _name(tok) -> str:
     s = str(tok)
     if tok.type == "QUOTED":
         return s[1:-1].replace("\\'", "'").replace("\\\\", "\\")
+    if tok.type == "DQUOTED":  # Prover9's "quoted symbol"
+        return s[1:-1]
     return s
 
 
 def _term(tok) -> Term:
-    if type(tok) is Func:
+    if type(tok) is Func or type(tok) is Const:  # a function term, or Prover9's [] ($nil)
         return tok
     return Var(str(tok)) if tok.type == "VARIABLE" else Const(_name(tok))
 
@@ -164,6 +178,20 @@ def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
         return read_dialect(text, d)
 
 
+def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """`read_dialect` for tptp: the hand-written reader (readers/tptp_read.py) first, Lark for
+    what it rejects (and for every error)."""
+    from ambit.logic.syntax.readers import tptp_read
+
+    try:
+        f, free = tptp_read.read(text)
+    except tptp_read.Reject:
+        return read_dialect(text, d)
+    if not free and len(text) <= MAX_DEPTH:  # nothing to close, and too short to nest past MAX_DEPTH
+        return f, ()
+    return _finish(f, text, d)
+
+
 def read_dialect(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """One formula of a full dialect (Lark), and the free variables it closed under ∀."""
     import lark
@@ -218,4 +246,4 @@ def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]
     return close(f, text, d)
 
 
-__all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "dialect_parser"]
+__all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "read_tptp", "dialect_parser"]

@@ -51,13 +51,14 @@ class _Syntax:
     spelled_variables: bool = False  # TPTP: variables are upper-case words (bound ones renamed to fit)
     truth_values: tuple[str, str] | None = None  # TPTP: $true, $false for TRUE and ¬TRUE
     nested_implications: bool = False  # NLTK (-> groups to the left): both sides of a nested -> in ( )
+    lists: bool = False  # nltk, prover9: $cons/$nil terms written as Prover9's lists ([a, b], [a : rest])
 
     def quant(self, f: Quant, var: str, body: str) -> str:
         return (self.forall if f.kind == "forall" else self.exists).format(v=var) + body
 
 
 _FOLIO_NAME = re.compile(r"[^\W_][\w\-'’.]*\Z")
-_NLTK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_']*\Z")
+_NLTK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_']*\Z|[0-9]+(\.[0-9]+)+[A-Za-z0-9_']*\Z")  # nltk.lark's NAME
 _NLTK_KEYWORDS = frozenset(("all", "forall", "exists", "exist", "some", "iota", "not", "and", "or", "implies", "iff"))
 _TPTP_LOWER = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _TPTP_UPPER = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
@@ -85,6 +86,21 @@ def _nltk_name(name: str, role: str) -> str:
     return name
 
 
+_PROVER9_NAME = re.compile(r"[A-Za-z0-9_$]+\Z|[0-9]+(\.[0-9]+)+[A-Za-z0-9_$]*\Z")
+_PROVER9_KEYWORDS = frozenset(("all", "exists"))
+
+
+def _prover9_name(name: str, role: str) -> str:
+    """An ordinary LADR symbol as it is, any other name as a "quoted symbol"; a constant that
+    LADR would read as a variable (starting with u to z) cannot be written."""
+    _spelled_as_variable(name, role, "prover9")
+    if _PROVER9_NAME.match(name) and name not in _PROVER9_KEYWORDS:
+        return name
+    if '"' in name or "\n" in name:
+        raise RenderError(f"the name {name!r} cannot be written in prover9", construct=name, fmt="prover9")
+    return f'"{name}"'
+
+
 def _tptp_name(name: str, role: str) -> str:
     if role == "var":
         if not _TPTP_UPPER.match(name):
@@ -102,10 +118,14 @@ SYNTAX = {
                      _folio_name, False, False),
     "nltk": _Syntax("all {v}.", "exists {v}.", "-",
                     {And: " & ", Or: " | ", Implies: " -> ", Iff: " <-> "}, " = ", " != ",
-                    _nltk_name, False, False, nested_implications=True),
+                    _nltk_name, False, False, nested_implications=True, lists=True),
     "tptp": _Syntax("![{v}]: ", "?[{v}]: ", "~",
                     {And: " & ", Or: " | ", Xor: " <~> ", Implies: " => ", Iff: " <=> "}, " = ", " != ",
                     _tptp_name, True, True, True, ("$true", "$false")),
+    "prover9": _Syntax("all {v} ", "exists {v} ", "-",
+                       {And: " & ", Or: " | ", Implies: " -> ", Iff: " <-> "}, " = ", " != ",
+                       _prover9_name, False, False, truth_values=("$T", "$F"), nested_implications=True,
+                       lists=True),
 }
 _TRUE = Eq(Const("⊤"), Const("⊤"))  # how the readers hold TPTP's $true (fol_parse.TRUE)
 
@@ -168,7 +188,26 @@ def _paren(c: Formula, s: _Syntax) -> str:
     return "(" + _write(c, s) + ")"
 
 
+def _list(a: Term, s: _Syntax) -> str | None:
+    """A $cons/$nil term as Prover9's list notation (`[a, b]`, `[a : rest]`, `[]`), as the nltk and
+    prover9 readers read it; None for any other term. nltk has no `:` tail: RenderError."""
+    items = []
+    while type(a) is Func and a.name == "$cons" and len(a.args) == 2:
+        items.append(a.args[0])
+        a = a.args[1]
+    if not items and not (type(a) is Const and a.name == "$nil"):
+        return None
+    body = ", ".join(_term(t, s) for t in items)
+    if type(a) is Const and a.name == "$nil":
+        return f"[{body}]"
+    if s.name is _nltk_name:
+        raise RenderError("a list with a tail ([a : rest]) cannot be written in nltk", construct="$cons", fmt="nltk")
+    return f"[{body} : {_term(a, s)}]"
+
+
 def _term(a: Term, s: _Syntax) -> str:
+    if s.lists and (written := _list(a, s)) is not None:
+        return written
     if type(a) is Func:
         return s.name(a.name, "func") + "(" + ", ".join(_term(b, s) for b in a.args) + ")"
     return s.name(a.name, "var" if type(a) is Var else "const")

@@ -1,8 +1,10 @@
 """Reading a problem (a pair of formulas, a story's premises and conclusion) as one: each
 formula read in the problem's dialect, with which free variables were closed under ∀ recorded
 (`Reading`), an AST with a free variable refused, and no predicate or function used with two
-arities (`check_arities`, where the dialect asks for one arity). Errors name the formula
-(`ProblemError`: `premises[2]`, `conclusion`, ...) and, for arities, both uses.
+arities (`check_arities`, where the dialect asks for one arity), nor one name used as a
+predicate and as a function or constant where the dialect's symbols share one name space (as
+in Prover9, E and TPTP). Errors name the formula (`ProblemError`: `premises[2]`, `conclusion`,
+...) and, for arities and kinds, both uses.
 
 The dialects themselves (names, readers, free-variable policies) are dialect.py's; every name
 here is importable from there too.
@@ -29,25 +31,64 @@ class ArityError(ValueError):
     formula, a pair, or a story): Prover9, E and TPTP refuse that, and so does ambit. Names both
     uses: which formula (`first`, `second`: labels such as `premises[2]`) and where in its text."""
 
+    reason = "MIXED_ARITY"  # the RPC's INVALID_ARGUMENT reason
+    problem = "mixed_arity"  # the kind in to_dict, and a FOLIO sample's label_problem
+
     def __init__(self, kind: str, name: str, first: tuple[str, int, int | None],
                  second: tuple[str, int, int | None]) -> None:
         self.kind, self.name, self.first, self.second = kind, name, first, second
+        super().__init__(self._message())
 
+    @staticmethod
+    def _where(u: tuple[str, int, int | None]) -> str:
+        label, _, pos = u
+        return f"{label}" + (f" at character {pos + 1}" if pos is not None else "")
+
+    def _message(self) -> str:
         def use(u: tuple[str, int, int | None]) -> str:
-            label, arity, pos = u
-            where = f" at character {pos + 1}" if pos is not None else ""
-            return f"{arity} argument{'s' if arity != 1 else ''} in {label}{where}"
+            return f"{u[1]} argument{'s' if u[1] != 1 else ''} in {self._where(u)}"
 
-        super().__init__(f"{kind} {name!r} is used with {use(first)} and with {use(second)}")
+        return f"{self.kind} {self.name!r} is used with {use(self.first)} and with {use(self.second)}"
 
     def to_dict(self) -> dict:
-        return {"message": str(self), "kind": "mixed_arity", "symbol": self.name, "symbol_kind": self.kind,
+        return {"message": str(self), "kind": self.problem, "symbol": self.name, "symbol_kind": self.kind,
                 "uses": [{"formula": u[0], "arity": u[1], "pos": u[2]} for u in (self.first, self.second)]}
 
 
-def _symbols(f: "Formula") -> Iterable[tuple[str, str, int]]:
-    """(kind, name, arity) of every predicate and function use in `f`, left to right."""
-    from ambit.logic.syntax.ast import Atom, Func, subformulas, subterms, terms
+class SymbolKindError(ArityError):
+    """One name used as a predicate and as a function or constant in one problem, where
+    predicates, functions and constants share one name space (Prover9, E and TPTP: the full
+    dialects by default; `symbols="separate"` reads them as two symbols). `kind` is the first
+    use's kind, `second_kind` the other's; names both uses, as ArityError does."""
+
+    reason = "SYMBOL_KIND"
+    problem = "symbol_kind"
+
+    def __init__(self, kind: str, name: str, first: tuple[str, int, int | None],
+                 second: tuple[str, int, int | None], second_kind: str) -> None:
+        self.second_kind = second_kind
+        super().__init__(kind, name, first, second)
+
+    def _message(self) -> str:
+        def use(kind: str, u: tuple[str, int, int | None]) -> str:
+            what = "a constant" if kind == "function" and u[1] == 0 else f"a {kind} of {u[1]} argument" + (
+                "s" if u[1] != 1 else "")
+            return f"as {what} in {self._where(u)}"
+
+        return (f"{self.name!r} is used {use(self.kind, self.first)} and {use(self.second_kind, self.second)}; "
+                f"predicates, functions and constants share one name space (as in Prover9, E and TPTP; "
+                f"--symbols separate reads them as two symbols)")
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["uses"][0]["symbol_kind"], out["uses"][1]["symbol_kind"] = self.kind, self.second_kind
+        return out
+
+
+def _symbols(f: "Formula", constants: bool = False) -> Iterable[tuple[str, str, int]]:
+    """(kind, name, arity) of every predicate and function use in `f`, left to right; with
+    `constants`, constants too (kind `function`, arity 0)."""
+    from ambit.logic.syntax.ast import Atom, Const, Func, subformulas, subterms, terms
 
     for g in subformulas(f):
         if type(g) is Atom:
@@ -56,6 +97,8 @@ def _symbols(f: "Formula") -> Iterable[tuple[str, str, int]]:
             for u in subterms(a):
                 if type(u) is Func:
                     yield "function", u.name, len(u.args)
+                elif constants and type(u) is Const:
+                    yield "function", u.name, 0
 
 
 def _position(text: str | None, name: str, arity: int) -> int | None:
@@ -86,12 +129,21 @@ def _position(text: str | None, name: str, arity: int) -> int | None:
     return None
 
 
-def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]]) -> None:
+def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols: str = "separate") -> None:
     """Refuse a problem whose formulas use one predicate or function with two arities:
-    `formulas` are (label, formula, its text or None); ArityError names both uses."""
+    `formulas` are (label, formula, its text or None); ArityError names both uses. With
+    `symbols="shared"` (one name space, as Prover9, E and TPTP have), also a name used as a
+    predicate and as a function or constant: SymbolKindError, naming both uses; and a constant
+    `f` beside a function `f(x)` is then one symbol with two arities."""
     seen: dict[tuple[str, str], tuple[str, int, str | None]] = {}
+    kinds: dict[str, tuple[str, str, int, str | None]] = {}
     for label, f, text in formulas:
-        for kind, name, arity in _symbols(f):
+        for kind, name, arity in _symbols(f, constants=symbols == "shared"):
+            if symbols == "shared":
+                other = kinds.setdefault(name, (kind, label, arity, text))
+                if other[0] != kind:
+                    raise SymbolKindError(other[0], name, (other[1], other[2], _position(other[3], name, other[2])),
+                                          (label, arity, _position(text, name, arity)), kind)
             first = seen.setdefault((kind, name), (label, arity, text))
             if first[1] != arity:
                 raise ArityError(kind, name, (first[0], first[1], _position(first[2], name, first[1])),
@@ -109,9 +161,11 @@ class Reading:
     dialect: str
     free_variables: str
     closed: dict[str, list[str]] = field(default_factory=dict)
+    symbols: str = "shared"  # one name space for predicates, functions, constants, or `separate`
 
     def to_dict(self) -> dict:
-        out: dict[str, Any] = {"dialect": self.dialect, "free_variables": self.free_variables}
+        out: dict[str, Any] = {"dialect": self.dialect, "free_variables": self.free_variables,
+                               "symbols": self.symbols}
         if self.closed:
             out["closed"] = self.closed
         return out
@@ -149,34 +203,36 @@ def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Readin
     return f, x
 
 
-def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: str | None = None):
+def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: str | None = None,
+              symbols: str | None = None):
     """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading).
-    ProblemError names the formula and the cause (syntax, free variable, mixed arity)."""
-    d = dialect(fmt, free_variables)
-    reading = Reading(d.name, d.free_variables)
+    ProblemError names the formula and the cause (syntax, free variable, mixed arity, symbol
+    kind); `symbols` as `dialect` takes it (None: the dialect's own)."""
+    d = dialect(fmt, free_variables, symbols)
+    reading = Reading(d.name, d.free_variables, symbols=d.symbols)
     fa, ta = _read_one(a, d, "a", None, reading)
     fb, tb = _read_one(b, d, "b", None, reading)
     try:
         if d.one_arity:
-            check_arities([("a", fa, ta), ("b", fb, tb)])
+            check_arities([("a", fa, ta), ("b", fb, tb)], d.symbols)
     except ArityError as e:
         raise ProblemError(e, _field_of(e.second[0]), _index_of(e.second[0])) from None
     return fa, fb, reading
 
 
 def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = "folio",
-               free_variables: str | None = None, labels: Sequence[str] | None = None):
+               free_variables: str | None = None, labels: Sequence[str] | None = None, symbols: str | None = None):
     """A story's premises and conclusion (text in `fmt`, or closed ASTs) read as one problem:
     (premises, conclusion, Reading). ProblemError names the formula and the cause; `labels`
     name the premises in an ArityError's message (default `premises[i]`)."""
-    d = dialect(fmt, free_variables)
-    reading = Reading(d.name, d.free_variables)
+    d = dialect(fmt, free_variables, symbols)
+    reading = Reading(d.name, d.free_variables, symbols=d.symbols)
     ps = [_read_one(p, d, "premises", i, reading) for i, p in enumerate(premises)]
     c = _read_one(conclusion, d, "conclusion", None, reading)
     names = list(labels) if labels is not None else [_label("premises", i) for i in range(len(ps))]
     try:
         if d.one_arity:
-            check_arities([(names[i], f, t) for i, (f, t) in enumerate(ps)] + [("conclusion", *c)])
+            check_arities([(names[i], f, t) for i, (f, t) in enumerate(ps)] + [("conclusion", *c)], d.symbols)
     except ArityError as e:
         where = e.second[0]
         index = names.index(where) if where in names else None
@@ -211,13 +267,14 @@ def _raise_with_place(e: ProblemError):
     raise cause from None
 
 
-def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables) -> tuple[list, list[Reading]]:
+def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
+              symbols: str | None = None) -> tuple[list, list[Reading]]:
     """`read_one` (read_story or read_pair) on every item: the ASTs and the Readings; the first
     error's cause is raised, with a note naming the formula."""
     parsed, readings = [], []
     for x, y in items:
         try:
-            fx, fy, r = read_one(x, y, fmt, free_variables)
+            fx, fy, r = read_one(x, y, fmt, free_variables, symbols=symbols)
         except ProblemError as e:
             _raise_with_place(e)
         parsed.append((fx, fy))
@@ -226,17 +283,19 @@ def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables) -
 
 
 def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = "folio",
-                 free_variables: str | None = None) -> tuple[list[tuple[list, Any]], list[Reading]]:
+                 free_variables: str | None = None, symbols: str | None = None
+                 ) -> tuple[list[tuple[list, Any]], list[Reading]]:
     """`read_story` for many stories: their (premises, conclusion) ASTs and their Readings. Raises
     the first one's cause (LFParseError, ArityError, ValueError), with a note naming the formula."""
-    return _read_all(stories, read_story, fmt, free_variables)
+    return _read_all(stories, read_story, fmt, free_variables, symbols)
 
 
 def read_pairs(pairs: Iterable[tuple[Any, Any]], fmt: "str | Dialect" = "folio",
-               free_variables: str | None = None) -> tuple[list[tuple[Any, Any]], list[Reading]]:
+               free_variables: str | None = None, symbols: str | None = None
+               ) -> tuple[list[tuple[Any, Any]], list[Reading]]:
     """`read_pair` for many pairs: their ASTs and their Readings; errors as `read_stories`."""
-    return _read_all(pairs, read_pair, fmt, free_variables)
+    return _read_all(pairs, read_pair, fmt, free_variables, symbols)
 
 
-__all__ = ["ArityError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
+__all__ = ["ArityError", "SymbolKindError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
            "read_story", "record"]

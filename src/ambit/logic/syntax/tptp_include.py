@@ -12,6 +12,7 @@ tptp_problem.py's, which hands each included file's text back here to be read (`
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from contextlib import contextmanager
@@ -19,9 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ambit import _files
+
 MAX_INCLUDE_DEPTH = 16  # includes inside includes
 MAX_INCLUDES = 256  # include statements followed in one problem, repeats counted
 MAX_BYTES = 8 * 2 ** 20  # bytes of the problem file and of every include (repeats counted), in all
+MAX_STATEMENTS = 10_000  # statements read in one problem, repeats counted (150,000 took 99 s to parse)
 _CHUNK = 1 << 16
 _O_CLOEXEC, _O_NONBLOCK, _O_NOFOLLOW = (getattr(os, f, 0) for f in ("O_CLOEXEC", "O_NONBLOCK", "O_NOFOLLOW"))
 
@@ -30,12 +34,15 @@ _O_CLOEXEC, _O_NONBLOCK, _O_NOFOLLOW = (getattr(os, f, 0) for f in ("O_CLOEXEC",
 class Limits:
     """Bounds on reading one problem: `max_chars` per formula (None: no bound), include
     statements followed (`max_includes`), bytes brought in (`max_bytes`: the problem file plus
-    each included file each time it is included), and include nesting (`max_depth`)."""
+    each included file each time it is included), include nesting (`max_depth`), and statements
+    read (`max_statements`: the problem's and every include's, repeats counted; a file with more is
+    refused before its formulas are parsed)."""
 
     max_chars: int | None = None
     max_includes: int = MAX_INCLUDES
     max_bytes: int = MAX_BYTES
     max_depth: int = MAX_INCLUDE_DEPTH
+    max_statements: int = MAX_STATEMENTS
 
 
 class TPTPProblemError(ValueError):
@@ -98,7 +105,7 @@ class Includes:
         included = self.files.get(path)
         if included is None:
             try:
-                data = read_bytes(path, self.limits.max_bytes - self.bytes, regular_only=True)
+                data = read_bytes(path, self.limits.max_bytes - self.bytes, regular_only=True, root=self.base)
                 text = _decode(data)
             except _FileError as e:
                 where = f"{path}: " if quote or os.path.lexists(path) else ""  # a name, not a file: not shown
@@ -143,13 +150,21 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat
           (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"))
 
 
-def _read_bytes(path: Path, max_bytes: int, regular_only: bool) -> bytes:
+def _read_bytes(path: Path, max_bytes: int, regular_only: bool, root: Path | None = None) -> bytes:
     """The bytes of the file at `path`, at most `max_bytes` of them (TPTPProblemError past that).
     `regular_only`: anything but a regular file is refused before a byte is read, and opening
-    never waits (O_NONBLOCK: a FIFO without a writer) nor follows a last symbolic link."""
+    never waits (O_NONBLOCK: a FIFO without a writer) nor follows a last symbolic link.
+    `root`: `path` lies under that folder and is opened through `ambit._files`' walk from it, one
+    component at a time with O_NOFOLLOW, so a folder swapped for a link after `Includes._resolve`
+    checked the path cannot lead the open out of the root (the race of issue 45)."""
     flags = os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK | (_O_NOFOLLOW if regular_only else 0)
     try:
-        fd = os.open(path, flags)
+        if root is not None:
+            fd = _files.open_nofollow(os.path.relpath(path, root), root=root)
+        else:
+            fd = os.open(path, flags)
+    except _files.FileError as e:  # a link swapped in that leads out, or a component gone
+        raise _FileError(f"cannot be read: {_files_reason(e)}") from None
     except OSError as e:
         raise _FileError(f"cannot be read: {e.strerror}") from None
     try:
@@ -182,6 +197,16 @@ def _read_bytes(path: Path, max_bytes: int, regular_only: bool) -> bytes:
         os.close(fd)
 
 
+def _files_reason(e: _files.FileError) -> str:
+    """The reason of a file-layer refusal in words that quote no name (an included file's include
+    names must not be read back through errors)."""
+    if isinstance(e, _files.FileMissing):
+        return os.strerror(errno.ENOENT)
+    if e.errno == errno.ELOOP or "root folder" in str(e):
+        return "a symbolic link on its path leads out of the TPTP root (or was swapped in while it was read)"
+    return os.strerror(e.errno) if e.errno else "refused by the file layer"
+
+
 def _decode(data: bytes) -> str:
     """`data` as UTF-8; _FileError naming the line and the byte that is not (never the bytes
     themselves)."""
@@ -192,4 +217,4 @@ def _decode(data: bytes) -> str:
         raise _FileError(f"not UTF-8 text (line {line}, byte {e.start + 1}: {e.reason})") from None
 
 
-__all__ = ["MAX_BYTES", "MAX_INCLUDES", "MAX_INCLUDE_DEPTH", "Includes", "Limits", "TPTPProblemError"]
+__all__ = ["MAX_BYTES", "MAX_INCLUDES", "MAX_INCLUDE_DEPTH", "MAX_STATEMENTS", "Includes", "Limits", "TPTPProblemError"]

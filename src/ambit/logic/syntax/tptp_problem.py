@@ -14,13 +14,19 @@ name the file and the line, and never quote the content of an included file.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import gc
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from ambit.logic.syntax.ast import Formula
-from ambit.logic.errors import LFParseError
+from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.parse import parse
+from ambit.logic.syntax.readers import tptp_read
 from ambit.logic.syntax.tptp_include import (  # the include names are re-exported (`__all__`)
     MAX_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDES, Includes, Limits, TPTPProblemError, _decode, _FileError, _read_bytes,
 )
@@ -41,6 +47,15 @@ class Statement:
     line: int
 
 
+# how often (in statements) reading checks its deadline: a few milliseconds of reading apart
+DEADLINE_EVERY = 256
+
+
+class ReadingTimeLimit(Exception):
+    """Reading a problem went past its deadline (`read_problem`'s `deadline`): the caller answers
+    UNKNOWN with reason `time_limit` (or DEADLINE_EXCEEDED), never a late answer."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """The premises (name, formula) in file order, and the conclusion (name, formula) or None."""
@@ -52,10 +67,62 @@ class Problem:
 _HEAD = re.compile(r"\s*([a-z_]+)\s*\(")
 
 
+# The common shape of a file, read in one scan (`_fast_statements`): blanks and comments, then
+# `fof(name, role, body).` whose body holds no quote, comment or `/`, or `include('file').`. A
+# body is taken to the first `)` followed by `.`, and kept only when its parentheses balance:
+# that `)` is then the one `_statement_end` finds, so both readings split a file alike.
+_BLANKS = r"(?:[ \t\n\r\f\v]+|%[^\n]*|/\*(?:[^*]|\*+[^*/])*\*+/)*"
+_FAST_STATEMENT = re.compile(
+    _BLANKS + r"(fof\(([^,'\"%/()]*),([^,'\"%/()]*),([^'\"%/]*?)\)[ \t\n\r\f\v]*\."
+    r"|include\([ \t\n\r\f\v]*('[^'\\\n%]*')[ \t\n\r\f\v]*\)[ \t\n\r\f\v]*\.)")
+_FAST_TAIL = re.compile(_BLANKS + r"\Z")
+_INNER_PAIR = re.compile(r"\([^()]*\)")
+_FAST_NESTING = 64  # parentheses nested deeper than this: `statements`' own reading
+
+
+def _balanced(body: str) -> bool:
+    """Whether the parentheses of `body` balance (innermost pairs removed until none is left)."""
+    for _ in range(_FAST_NESTING):
+        if "(" not in body and ")" not in body:
+            return True
+        body, n = _INNER_PAIR.subn("", body)
+        if not n:
+            return False
+    return False
+
+
+def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
+    """The statements of a file of the common shape (see _FAST_STATEMENT), as `statements` reads
+    them, in one regex scan; None for any other file (then `statements`' own reading, with its
+    errors). With `checked` False the bodies' parentheses are left for the caller to check."""
+    out: list[Statement] = []
+    pos, line, counted = 0, 1, 0
+    for m in _FAST_STATEMENT.finditer(text):
+        start = m.start(1)
+        if m.start() != pos:
+            return None
+        line += text.count("\n", counted, start)
+        counted = start
+        body = m.group(4)
+        if body is not None:
+            if checked and not _balanced(body):
+                return None
+            out.append(Statement("fof", m.group(2).strip(), m.group(3).strip(), body, line))
+        else:
+            out.append(Statement("include", m.group(5), "", "", line))
+        pos = m.end()
+    if pos != len(text) and _FAST_TAIL.match(text, pos) is None:
+        return None
+    return out
+
+
 def statements(text: str, source: str = "<input>", quote: bool = True) -> list[Statement]:
     """The statements of a TPTP file, comments dropped; TPTPProblemError for one that does not
     end (`).`) or is not `fof`/`include`. With `quote` False (an included file) no error
     message shows the file's text."""
+    fast = _fast_statements(text)
+    if fast is not None:
+        return fast
     out: list[Statement] = []
     i, n = 0, len(text)
     line, counted = 1, 0  # line numbers counted incrementally: linear in the file's size
@@ -166,18 +233,21 @@ def _strip_comments(s: str) -> str:
 
 def read_problem(text: str, source: str = "<input>", root: Path | None = None, *,
                  max_chars: int | None = None, limits: Limits | None = None,
-                 free_variables: str | None = None) -> Problem:
+                 free_variables: str | None = None, deadline: float | None = None) -> Problem:
     """The problem in `text`: premises and conclusion by role, includes read under `root`
     within `limits` (`max_chars`, when given, overrides the limits' bound per formula); free
-    variables read as `free_variables` says (None: TPTP's reading, closed under !)."""
+    variables read as `free_variables` says (None: TPTP's reading, closed under !).
+    `deadline` (a `time.monotonic()` value, None: none): ReadingTimeLimit once reading passes it."""
     limits = limits or Limits()
     if max_chars is not None:
-        limits = Limits(max_chars, limits.max_includes, limits.max_bytes, limits.max_depth)
+        limits = dataclasses.replace(limits, max_chars=max_chars)
     reader = _Reader(root, limits, len(text.encode("utf-8", "surrogatepass")))
     reader.free_variables = free_variables
+    reader.deadline = deadline
     premises: list[tuple[str, Formula]] = []
     conclusions: list[tuple[str, Formula, str]] = []
-    reader.collect(text, source, premises, conclusions)
+    with _gc_paused():
+        reader.collect(text, source, premises, conclusions)
     if len(conclusions) > 1:
         where = ", ".join(label for _, _, label in conclusions)
         raise TPTPProblemError(f"a problem has at most one conjecture; found {len(conclusions)}: {where}",
@@ -185,13 +255,29 @@ def read_problem(text: str, source: str = "<input>", root: Path | None = None, *
     return Problem(premises, conclusions[0][:2] if conclusions else None)
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for the block (when it was on). Reading a problem
+    allocates a few objects per token, all acyclic and kept; the collector would scan them again
+    and again as they pile up, which took half the time of a 150,000-statement problem."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def read_problem_file(path: str | Path, root: Path | None = None, *, max_chars: int | None = None,
-                      limits: Limits | None = None, free_variables: str | None = None) -> Problem:
+                      limits: Limits | None = None, free_variables: str | None = None,
+                      deadline: float | None = None) -> Problem:
     """:func:`read_problem` of the file at `path`, read within the same byte limit (a file given
     on the command line may be a pipe, such as /dev/stdin, but not a folder)."""
     limits = limits or Limits()
     text = read_text_file(path, limits.max_bytes)
-    return read_problem(text, str(path), root, max_chars=max_chars, limits=limits, free_variables=free_variables)
+    return read_problem(text, str(path), root, max_chars=max_chars, limits=limits, free_variables=free_variables,
+                        deadline=deadline)
 
 
 def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
@@ -203,6 +289,19 @@ def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
         raise TPTPProblemError(str(e), str(path), 0) from None
 
 
+def _fast_formula(body: str) -> Formula | None:
+    """A statement's formula when the fast reader reads it with no free variable (nothing to
+    close, and too short to nest past MAX_DEPTH); None for `parse` to read (Lark for what the
+    fast reader rejects, the free-variable policy, every error)."""
+    if len(body) > MAX_DEPTH:
+        return None
+    try:
+        f, free = tptp_read.read(body)
+    except tptp_read.Reject:
+        return None
+    return None if free else f
+
+
 class _Reader:
     """One problem's reading: the limits, and its includes with what has been spent on them."""
 
@@ -211,6 +310,9 @@ class _Reader:
         self.inc = Includes(root, limits, spent_bytes)
         self.second_conjecture_line = 0
         self.free_variables: str | None = None  # how formulas read free variables (None: TPTP's way)
+        self.statements = 0  # statements walked, repeats counted (limits.max_statements)
+        self.deadline: float | None = None  # a time.monotonic() value: ReadingTimeLimit past it
+        self.where = ""  # the file being read, for ReadingTimeLimit's message
 
     def collect(self, text: str, source: str, premises: list, conclusions: list) -> None:
         """The problem's own statements, then (recursively) those of its includes, in order."""
@@ -222,7 +324,11 @@ class _Reader:
 
     def _entries(self, text: str, source: str, quote: bool) -> list:
         out: list = []
-        for st in statements(text, source, quote):
+        self.where = source
+        found, formulas = self._split(text, source, quote)
+        for k, st in enumerate(found):
+            if k % DEADLINE_EVERY == 0:
+                self._in_time()
             if st.kind == "include":
                 out.append(("include", st))
                 continue
@@ -236,18 +342,57 @@ class _Reader:
                 role = f"role {st.role!r} of fof({st.name}, ...)" if quote else "the role of this statement"
                 raise TPTPProblemError(f"{role} is not read here; expected {', '.join(PREMISE_ROLES)} "
                                        f"(premises) or {CONCLUSION_ROLE}", source, st.line)
-            try:
-                f = parse(st.body, "tptp", free_variables=self.free_variables)
-            except LFParseError as e:
-                if quote:
-                    raise TPTPProblemError(f"fof({st.name}, {st.role}, ...): {e}", source, st.line) from None
-                expected = f"; expected one of: {', '.join(e.expected)}" if e.expected else ""
-                raise TPTPProblemError(f"the formula of this statement does not parse ({e.kind} at character "
-                                       f"{e.column} of the formula){expected}", source, st.line) from None
+            f = formulas[k]
+            if f is None:
+                try:
+                    f = parse(st.body, "tptp", free_variables=self.free_variables)
+                except LFParseError as e:
+                    if quote:
+                        raise TPTPProblemError(f"fof({st.name}, {st.role}, ...): {e}", source, st.line) from None
+                    expected = f"; expected one of: {', '.join(e.expected)}" if e.expected else ""
+                    raise TPTPProblemError(f"the formula of this statement does not parse ({e.kind} at character "
+                                           f"{e.column} of the formula){expected}", source, st.line) from None
             out.append(("fof", st.name, st.role, f, st.line))
         return out
 
+    def _split(self, text: str, source: str, quote: bool) -> tuple[list[Statement], list[Formula | None]]:
+        """The file's statements (refused past `max_statements` before a formula is read), and
+        each one's formula where the fast reader read it with no free variable (None: `parse`
+        reads it, with its errors). The one-scan split is checked as it goes: a body the fast
+        reader does not read must have balanced parentheses, else `statements` splits the file."""
+        found = _fast_statements(text, checked=False)
+        formulas: list[Formula | None] = []
+        if found is not None:
+            if len(found) > self.limits.max_statements:
+                self._over(source)
+            for k, st in enumerate(found):
+                if k % DEADLINE_EVERY == 0:
+                    self._in_time()
+                f = _fast_formula(st.body) if st.kind == "fof" else None
+                if f is None and st.kind == "fof" and not _balanced(st.body):
+                    found = None
+                    break
+                formulas.append(f)
+        if found is None:
+            found = statements(text, source, quote)
+            formulas = [None] * len(found)
+        if len(found) > self.limits.max_statements:  # refused before a formula is parsed: parsing is what costs
+            self._over(source)
+        return found, formulas
+
+    def _in_time(self) -> None:
+        """ReadingTimeLimit once the reading's deadline has passed."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ReadingTimeLimit(f"reading the problem took longer than its time limit (at {self.where})")
+
+    def _over(self, source: str) -> None:
+        raise TPTPProblemError(f"more than {self.limits.max_statements:,} statements in one problem "
+                               "(repeats counted; --tptp-max-statements)", source, 0)
+
     def _walk(self, entries: list, source: str, quote: bool, premises: list, conclusions: list) -> None:
+        self.statements += sum(1 for e in entries if e[0] == "fof")  # each time a file is included
+        if self.statements > self.limits.max_statements:
+            self._over(source)
         for entry in entries:
             if entry[0] == "include":
                 self._include(entry[1], source, quote, premises, conclusions)
@@ -268,5 +413,5 @@ class _Reader:
             self._walk(entries, str(path), False, premises, conclusions)
 
 
-__all__ = ["CONCLUSION_ROLE", "MAX_BYTES", "MAX_INCLUDES", "MAX_INCLUDE_DEPTH", "PREMISE_ROLES", "Limits", "Problem",
-           "Statement", "TPTPProblemError", "read_problem", "read_problem_file", "read_text_file", "statements"]
+__all__ = ["CONCLUSION_ROLE", "DEADLINE_EVERY", "MAX_BYTES", "MAX_INCLUDES", "MAX_INCLUDE_DEPTH", "PREMISE_ROLES",
+           "Limits", "Problem", "ReadingTimeLimit", "Statement", "TPTPProblemError", "read_problem", "read_problem_file", "read_text_file", "statements"]

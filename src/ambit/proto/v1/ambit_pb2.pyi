@@ -16,6 +16,7 @@ class LFFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LF_FORMAT_FOLIO: _ClassVar[LFFormat]
     LF_FORMAT_NLTK: _ClassVar[LFFormat]
     LF_FORMAT_TPTP: _ClassVar[LFFormat]
+    LF_FORMAT_PROVER9: _ClassVar[LFFormat]
 
 class VarNaming(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -29,6 +30,12 @@ class FreeVariables(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FREE_VARIABLES_UNIVERSAL: _ClassVar[FreeVariables]
     FREE_VARIABLES_CONSTANT: _ClassVar[FreeVariables]
     FREE_VARIABLES_ERROR: _ClassVar[FreeVariables]
+
+class Symbols(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SYMBOLS_UNSPECIFIED: _ClassVar[Symbols]
+    SYMBOLS_SHARED: _ClassVar[Symbols]
+    SYMBOLS_SEPARATE: _ClassVar[Symbols]
 
 class DecodingStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -77,6 +84,7 @@ LF_FORMAT_LISP: LFFormat
 LF_FORMAT_FOLIO: LFFormat
 LF_FORMAT_NLTK: LFFormat
 LF_FORMAT_TPTP: LFFormat
+LF_FORMAT_PROVER9: LFFormat
 VAR_NAMING_UNSPECIFIED: VarNaming
 VAR_NAMING_AMP: VarNaming
 VAR_NAMING_V: VarNaming
@@ -84,6 +92,9 @@ FREE_VARIABLES_UNSPECIFIED: FreeVariables
 FREE_VARIABLES_UNIVERSAL: FreeVariables
 FREE_VARIABLES_CONSTANT: FreeVariables
 FREE_VARIABLES_ERROR: FreeVariables
+SYMBOLS_UNSPECIFIED: Symbols
+SYMBOLS_SHARED: Symbols
+SYMBOLS_SEPARATE: Symbols
 DECODING_STRATEGY_UNSPECIFIED: DecodingStrategy
 DECODING_STRATEGY_BEAM: DecodingStrategy
 DECODING_STRATEGY_SAMPLE: DecodingStrategy
@@ -330,7 +341,7 @@ class ScoreCandidatesBatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., response: _Optional[_Union[ScoreCandidatesResponse, _Mapping]] = ...) -> None: ...
 
 class CheckEquivalenceRequest(_message.Message):
-    __slots__ = ("request_id", "a", "b", "format", "time_limit_ms", "parameters", "free_variables")
+    __slots__ = ("request_id", "a", "b", "format", "time_limit_ms", "parameters", "free_variables", "symbols")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -345,6 +356,7 @@ class CheckEquivalenceRequest(_message.Message):
     TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     FREE_VARIABLES_FIELD_NUMBER: _ClassVar[int]
+    SYMBOLS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     a: str
     b: str
@@ -352,7 +364,8 @@ class CheckEquivalenceRequest(_message.Message):
     time_limit_ms: int
     parameters: _containers.ScalarMap[str, str]
     free_variables: FreeVariables
-    def __init__(self, request_id: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ...) -> None: ...
+    symbols: Symbols
+    def __init__(self, request_id: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ..., symbols: _Optional[_Union[Symbols, str]] = ...) -> None: ...
 
 class CheckEquivalenceResponse(_message.Message):
     __slots__ = ("request_id", "verdict", "a_entails_b", "b_entails_a", "witness_json", "canonical_a", "canonical_b")
@@ -759,7 +772,7 @@ class GenerateResponse(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., text: _Optional[str] = ..., prompt: _Optional[str] = ..., prompt_tokens: _Optional[int] = ..., new_tokens: _Optional[int] = ..., finish_reason: _Optional[str] = ..., model_id: _Optional[str] = ..., chat_template: _Optional[bool] = ..., formula: _Optional[str] = ...) -> None: ...
 
 class CheckEntailmentRequest(_message.Message):
-    __slots__ = ("request_id", "premises", "conclusion", "format", "time_limit_ms", "parameters", "free_variables")
+    __slots__ = ("request_id", "premises", "conclusion", "format", "time_limit_ms", "parameters", "free_variables", "symbols")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -774,6 +787,7 @@ class CheckEntailmentRequest(_message.Message):
     TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     FREE_VARIABLES_FIELD_NUMBER: _ClassVar[int]
+    SYMBOLS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     premises: _containers.RepeatedScalarFieldContainer[str]
     conclusion: str
@@ -781,7 +795,8 @@ class CheckEntailmentRequest(_message.Message):
     time_limit_ms: int
     parameters: _containers.ScalarMap[str, str]
     free_variables: FreeVariables
-    def __init__(self, request_id: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ...) -> None: ...
+    symbols: Symbols
+    def __init__(self, request_id: _Optional[str] = ..., premises: _Optional[_Iterable[str]] = ..., conclusion: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ..., symbols: _Optional[_Union[Symbols, str]] = ...) -> None: ...
 
 class ProofStep(_message.Message):
     __slots__ = ("step", "depth", "clause", "source", "premise_index", "literal", "literals", "uses")

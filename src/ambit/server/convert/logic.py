@@ -13,17 +13,19 @@ from ambit.logic.explain import Explanation
 
 from ambit.server.convert.common import FORMATS, batch_result, enum, read_items
 from ambit.server.service import (
-    CanonicalQuery, EntailmentQuery, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, RaddAnswer, RaddQuery,
+    CanonicalQuery, InvalidField, EntailmentQuery, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, RaddAnswer, RaddQuery,
     ServiceError,
 )
 
 FORMAT_ENUM = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
-FOL_DIALECTS = {pb.LF_FORMAT_FOLIO: "folio", pb.LF_FORMAT_NLTK: "nltk", pb.LF_FORMAT_TPTP: "tptp"}
+FOL_DIALECTS = {pb.LF_FORMAT_FOLIO: "folio", pb.LF_FORMAT_NLTK: "nltk", pb.LF_FORMAT_TPTP: "tptp",
+                pb.LF_FORMAT_PROVER9: "prover9"}
 EQUIVALENCE_FORMATS = {**FORMATS, **FOL_DIALECTS}  # CheckEquivalence: AmP's formats and full FOL
 ENTAILMENT_FORMATS = {**EQUIVALENCE_FORMATS, pb.LF_FORMAT_UNSPECIFIED: "folio"}  # CheckEntailment
 VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VAR_NAMING_V: "v"}
 FREE_VARIABLES = {pb.FREE_VARIABLES_UNSPECIFIED: None, pb.FREE_VARIABLES_UNIVERSAL: "universal",
                   pb.FREE_VARIABLES_CONSTANT: "constant", pb.FREE_VARIABLES_ERROR: "error"}
+SYMBOLS = {pb.SYMBOLS_UNSPECIFIED: None, pb.SYMBOLS_SHARED: "shared", pb.SYMBOLS_SEPARATE: "separate"}
 VERDICTS = {
     "EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN,
 }
@@ -39,7 +41,8 @@ CONSISTENCY = {
 def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> EquivalenceQuery:
     fmt = enum(EQUIVALENCE_FORMATS, req.format, f"{field}format", "LFFormat")
     free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
-    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0, free)
+    symbols = enum(SYMBOLS, req.symbols, f"{field}symbols", "Symbols")
+    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0, free, symbols)
 
 
 def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
@@ -68,11 +71,19 @@ def equivalence_batch_result(
                         lambda o: equivalence_response(items[index], o))
 
 
+def _amp_format(value: int, field: str) -> str:
+    """AmP's format named by `value`; a full first-order dialect is refused as not supported here
+    (it has no canonical form), anything else as an unknown value."""
+    if value in FOL_DIALECTS:
+        raise InvalidField(field, f"{FOL_DIALECTS[value]} is not supported here: Canonicalize takes AmP's formats "
+                           "(fol, lisp); a full first-order dialect has no canonical form (CheckEquivalence reads it)",
+                           reason="UNSUPPORTED_FORMAT")
+    return enum(FORMATS, value, field, "LFFormat")
+
+
 def canonical_query(req: pb.CanonicalizeRequest) -> CanonicalQuery:
-    fmt = enum(FORMATS, req.format, "format", "LFFormat")
-    to = fmt if req.output_format == pb.LF_FORMAT_UNSPECIFIED else enum(
-        FORMATS, req.output_format, "output_format", "LFFormat"
-    )
+    fmt = _amp_format(req.format, "format")
+    to = fmt if req.output_format == pb.LF_FORMAT_UNSPECIFIED else _amp_format(req.output_format, "output_format")
     return CanonicalQuery(req.lf, fmt, to, enum(VAR_NAMINGS, req.var_naming, "var_naming", "VarNaming"))
 
 
@@ -162,7 +173,8 @@ ENTAILMENT_VERDICTS = {
 def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> EntailmentQuery:
     fmt = enum(ENTAILMENT_FORMATS, req.format, f"{field}format", "LFFormat")
     free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
-    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0, free)
+    symbols = enum(SYMBOLS, req.symbols, f"{field}symbols", "Symbols")
+    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0, free, symbols)
 
 
 def entailment_items(items: Sequence[pb.CheckEntailmentRequest]) -> list[EntailmentQuery | ServiceError]:

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import grpc
 
+from ambit import _files
 from ambit.server.guard.interceptor import refusal
 
 log = logging.getLogger("ambit.server")
@@ -27,16 +28,20 @@ HEALTH_PREFIX = "/grpc.health.v1.Health/"
 SCHEME = "bearer "
 
 
+TOKENS_LIMIT = 2**20  # bytes of the token file (some thousand tokens)
+
+
 class TokenFileError(ValueError):
     """The token file is missing, unreadable or holds no token."""
 
 
 def read_tokens(path: str | Path) -> tuple[bytes, ...]:
     """The tokens in `path`, one per line; TokenFileError when there is none."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise TokenFileError(f"cannot read token file {path}: {type(e).__name__}") from None
+    try:  # a regular file, no link followed, at most TOKENS_LIMIT bytes (never /dev/zero)
+        text = _files.read_text(path, TOKENS_LIMIT)
+    except (OSError, ValueError) as e:
+        raise TokenFileError(f"cannot read token file {path}: {type(e).__name__}: "
+                             f"{e if isinstance(e, _files.FileError) else 'not UTF-8 text'}") from None
     tokens = []
     for line in text.splitlines():
         token = line.strip()

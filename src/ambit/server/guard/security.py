@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from pathlib import Path
 
 import grpc
 
@@ -93,10 +92,12 @@ def is_loopback(host: str) -> bool:
 
 def _read(path: str | None, option: str) -> bytes:
     assert path is not None
-    try:
-        return Path(path).read_bytes()
+    from ambit import _files
+
+    try:  # a regular file, no link followed, at most 1 MiB (a PEM bundle is some hundred KB)
+        return _files.read_bytes(path, 2**20)
     except OSError as e:
-        raise SecurityConfigError(f"{option} {path}: {e.strerror or e}") from None
+        raise SecurityConfigError(f"{option} {e}") from None
 
 
 def _check_pair(cert: str | None, key: str | None) -> None:

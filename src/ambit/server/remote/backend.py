@@ -221,19 +221,48 @@ def _targets(prompt_len: int, text: str, offsets: list[int]) -> tuple[int, list[
 
 def _scores_check(texts: list[str], prompt_len: int) -> V.Check:
     """An echo answer for `texts`: one choice each, with log-probabilities, and one for every
-    candidate token (only the prompt's first token may lack it)."""
+    candidate token (only the prompt's first token may lack it); what a score is (`_echo_check`)."""
     base = V.completions(len(texts), logprobs_needed=True, echo=True)
 
     def check(r: Any) -> None:
         base(r)
         for i, (text, ch) in enumerate(zip(texts, _in_order(r))):
             lp = ch["logprobs"]
+            _echo_check(i, text, ch["text"], lp)
             _, targets = _targets(prompt_len, text, lp["text_offset"])
+            if not targets and len(text) > prompt_len:
+                raise V.ResponseInvalid(f"choices[{i}].logprobs.text_offset", lp["text_offset"][:8],
+                                        "at least one token of the candidate (none ends past the prompt)")
             for t in targets:
                 if lp["token_logprobs"][t] is None:
                     raise V.ResponseInvalid(f"choices[{i}].logprobs.token_logprobs[{t}]", None,
                                             "the log-probability of a candidate token")
     return check
+
+
+def _echo_check(i: int, sent: str, echoed: str, lp: dict) -> None:
+    """What makes an echo answer a score of `sent` (issue 45): the echoed text begins with the text
+    sent (a generated token may follow), the offsets start at 0, never go back and lie inside the
+    echoed text, and the echoed tokens concatenate to the text sent. Else ResponseInvalid naming the
+    field: it is retried like a 5xx and never cached."""
+    field = f"choices[{i}]"
+    if echoed[:len(sent)] != sent:
+        raise V.ResponseInvalid(f"{field}.text", echoed[:len(sent) + 20], f"the text sent, echoed ({sent[:60]!r}…)")
+    tokens, offsets = lp["tokens"], lp["text_offset"]
+    if not offsets or offsets[0] != 0:
+        raise V.ResponseInvalid(f"{field}.logprobs.text_offset[0]", offsets[0] if offsets else None,
+                                "0 (the echoed text's first character)")
+    for t in range(1, len(offsets)):
+        if not offsets[t - 1] <= offsets[t] <= len(echoed):
+            raise V.ResponseInvalid(f"{field}.logprobs.text_offset[{t}]", offsets[t],
+                                    f"an offset from {offsets[t - 1]} to {len(echoed)} (inside the echoed text)")
+    n = sum(1 for o in offsets if o < len(sent))
+    if any(tok.startswith("bytes:") for tok in tokens[:n]):
+        return  # byte-fallback tokens (vLLM's "bytes:\\xe2"): their text is not the characters
+    joined = "".join(tokens[:n])
+    if joined != sent:
+        raise V.ResponseInvalid(f"{field}.logprobs.tokens", joined[:len(sent) + 20],
+                                f"tokens that concatenate to the text sent ({sent[:60]!r}…)")
 
 
 def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> Any:

@@ -33,6 +33,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from ambit import _scrub
 from ambit.server.remote import stopping
 from ambit.server.remote.cache import ResponseCache, request_key
 from ambit.server.remote.errors import InvalidResponse, RemoteAuthError, RemoteError, RemoteNotFound, RemoteRedirect, RemoteUnavailable
@@ -40,6 +41,9 @@ from ambit.server.remote.spec import RemoteOptions, RemoteSpec, redact
 from ambit.server.remote.validate import Check, ResponseInvalid, any_object
 
 log = logging.getLogger("ambit.server.remote")
+# every line these log is scrubbed of secrets (httpcore's DEBUG traces show the request's headers)
+_scrub.install("ambit.server.remote", "httpx", "httpcore", "httpcore.http11", "httpcore.http2", "httpcore.connection",
+               "httpcore.proxy")
 if logging.getLogger("httpx").level == logging.NOTSET:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per request at INFO (--log-level)
 
@@ -131,6 +135,9 @@ class Endpoint:
         self.spec = spec
         self.options = options
         self._key = options.api_key
+        _scrub.remember(options.api_key)  # masked wherever an endpoint echoes it (logs, errors, run.json)
+        if spec.auth is not None:
+            _scrub.remember(":".join(spec.auth))
         self._slots = threading.BoundedSemaphore(options.max_concurrency)
         self._lock = threading.Lock()
         self.counters = Counters()

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from ambit import _files, _scrub
+
 PREFIX = "openai:"
 EXAMPLE = "openai:smollm2@http://127.0.0.1:8000/v1"
 _SPEC = re.compile(r"^openai:(?P<model>[^@\s][^\s]*?)@(?P<url>https?://[^\s]+)$")
@@ -26,8 +28,9 @@ class SpecError(ValueError):
 
 
 def redact(text: str) -> str:
-    """`text` with the credentials of every URL in it (`scheme://user:pass@`) replaced by `***@`."""
-    return _USERINFO.sub("***@", str(text))
+    """`text` scrubbed of secrets (`ambit._scrub.scrub`): URL credentials (`scheme://user:pass@`
+    → `***@`), the API key and URL passwords this process holds, `Bearer …` and other tokens."""
+    return _scrub.scrub(_USERINFO.sub("***@", str(text)))
 
 
 @dataclass(frozen=True)
@@ -96,16 +99,16 @@ def read_api_key(path: str | os.PathLike | None) -> str | None:
     server without auth). The key itself never appears in an error message."""
     if path:
         try:
-            lines = [ln.strip() for ln in Path(path).read_text(encoding="utf-8").splitlines()]
+            key = _files.read_secret(path, what="API key")  # a regular file of at most 64 KiB
+        except FileNotFoundError as e:
+            raise SpecError(f"--api-key-file {e} (cannot read it)") from None
         except OSError as e:
-            raise SpecError(f"--api-key-file {path}: cannot read it ({e.strerror or e})") from None
-        except UnicodeDecodeError as e:
-            raise SpecError(f"--api-key-file {path}: not UTF-8 text (byte {e.start})") from None
-        key = next((ln for ln in lines if ln), "")
-        if not key:
-            raise SpecError(f"--api-key-file {path}: the file is empty")
+            raise SpecError(f"--api-key-file {e}") from None
+        _scrub.remember(key)
         return key
-    return os.environ.get("OPENAI_API_KEY") or None
+    key = os.environ.get("OPENAI_API_KEY") or None
+    _scrub.remember(key)
+    return key
 
 
 def default_cache_dir() -> Path:

@@ -8,6 +8,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
+import ambit
 from ambit import logic
 from ambit.logic.explain import Explanation
 from ambit.logic.syntax.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
@@ -19,7 +20,7 @@ from ambit.server.service import distribution, entailment, equivalence, explain,
 from ambit.server.service.deadline import Deadline
 from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
 
-VERSION = "0.1.0"
+VERSION = ambit.__version__  # the installed distribution's version (package metadata): what `ambit info` reports
 DEFAULT_PROLOG_SECONDS = 5.0
 
 

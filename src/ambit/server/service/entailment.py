@@ -29,6 +29,7 @@ class EntailmentQuery:
     fmt: str = "folio"
     time_limit_s: float = 0.0
     free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
+    symbols: str | None = None  # one name space (shared) or two (separate); None: the format's default
 
 
 Story = tuple[list[logic.Formula], logic.Formula, Reading]  # premises, conclusion, how they were read
@@ -43,7 +44,7 @@ def _parse(query: EntailmentQuery, limits: Limits, field: str) -> Story:
         raise InvalidField(f"{field}premises", f"{len(query.premises)} premises; the limit is "
                            f"{limits.max_batch_items}", reason="TOO_MANY")
     return validate.story(query.premises, query.conclusion, query.fmt, query.free_variables, field,
-                          limits.max_lf_chars)
+                          limits.max_lf_chars, query.symbols)
 
 
 def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s: float,

@@ -26,6 +26,7 @@ class EquivalenceQuery:
     fmt: str = "fol"
     time_limit_s: float = 0.0
     free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
+    symbols: str | None = None  # one name space (shared) or two (separate); None: the format's default
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ class EquivalenceAnswer:
 
 def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple:
     """(a, b, canonical a, canonical b, how they were read)."""
-    a, b, reading = validate.pair(query.a, query.b, query.fmt, query.free_variables, field, limits.max_lf_chars)
+    a, b, reading = validate.pair(query.a, query.b, query.fmt, query.free_variables, field, limits.max_lf_chars,
+                                  query.symbols)
     return a, b, _shown(a, query.fmt), _shown(b, query.fmt), reading
 
 

@@ -63,8 +63,8 @@ def params(query: GenerateQuery, limits: Limits, has_template: bool) -> Generate
     n = query.max_new_tokens or min(DEFAULT_MAX_NEW_TOKENS, limits.max_tokens)
     if not 1 <= n <= limits.max_tokens:
         raise InvalidField("max_new_tokens", f"{n}; expected 1 to {limits.max_tokens}", reason="OUT_OF_RANGE")
-    if query.temperature < 0:
-        raise InvalidField("temperature", f"{query.temperature}; must be 0 (greedy) or more", reason="OUT_OF_RANGE")
+    if not 0.0 <= query.temperature <= 100.0:  # NaN and infinity fail this too
+        raise InvalidField("temperature", f"{query.temperature}; must be 0 (greedy) to 100", reason="OUT_OF_RANGE")
     if not 0 < query.top_p <= 1:
         raise InvalidField("top_p", f"{query.top_p}; expected 0 < top_p <= 1", reason="OUT_OF_RANGE")
     use = has_template if query.use_chat_template is None else query.use_chat_template

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Sized
 
 from ambit import logic
@@ -36,15 +37,17 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
     return formula
 
 
-def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit: int):
+def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit: int,
+         symbols: str | None = None):
     """Two LFs read as one problem (logic.syntax.dialect.read_pair): (a, b, Reading). Each failure
-    names its field: MalformedLF, or MIXED_ARITY for one symbol used with two arities."""
+    names its field: MalformedLF, MIXED_ARITY for one symbol used with two arities, SYMBOL_KIND for
+    one name used as a predicate and as a constant or function (with one name space)."""
     from ambit.logic.syntax.dialect import ProblemError, read_pair
 
     text(a, f"{field}a", limit)
     text(b, f"{field}b", limit)
     try:
-        fa, fb, reading = read_pair(a, b, fmt, free_variables)
+        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols)
     except ProblemError as e:
         raise _problem_error(e, field) from None
     except RecursionError:
@@ -52,10 +55,12 @@ def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit
                            reason="TOO_DEEP") from None
     for name, f in ((f"{field}a", fa), (f"{field}b", fb)):
         _shallow(f, name)
+        _writable(f, fmt, free_variables, name)
     return fa, fb, reading
 
 
-def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | None, field: str, limit: int):
+def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | None, field: str, limit: int,
+          symbols: str | None = None):
     """A story's premises and conclusion read as one problem (logic.syntax.dialect.read_story):
     (premises, conclusion, Reading); failures as `pair`'s."""
     from ambit.logic.syntax.dialect import ProblemError, read_story
@@ -64,7 +69,7 @@ def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | No
         text(p, f"{field}premises[{i}]", limit)
     text(conclusion, f"{field}conclusion", limit)
     try:
-        ps, c, reading = read_story(list(premises), conclusion, fmt, free_variables)
+        ps, c, reading = read_story(list(premises), conclusion, fmt, free_variables, symbols=symbols)
     except ProblemError as e:
         raise _problem_error(e, field) from None
     except RecursionError:
@@ -73,7 +78,27 @@ def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | No
     for i, f in enumerate(ps):
         _shallow(f, f"{field}premises[{i}]")
     _shallow(c, f"{field}conclusion")
-    return ps, c, reading
+    return ps, c, reading  # an entailment answer shows no formula: a constant 'x' needs no writing back
+
+
+def _writable(f: logic.Formula, fmt: str, free_variables: str | None, field: str) -> None:
+    """The formula as read can be written back in its format (CheckEquivalence's answer shows its
+    canonical forms). It cannot when a free variable read as a constant (free_variables=CONSTANT)
+    has a lower-case name, which the format reads as a variable: INVALID_ARGUMENT naming the
+    variable, not INTERNAL."""
+    from ambit.logic.errors import RenderError
+    from ambit.logic.syntax.dialect import dialect
+
+    try:
+        logic.canonical_form(f, fmt) if dialect(fmt).amp else logic.render(f, fmt)
+    except RenderError as e:
+        found = re.search(r"constant '([^']*)'", str(e))
+        if found is None:
+            raise InvalidField(field, f"cannot be written in {fmt}: {e}", reason="UNRENDERABLE") from None
+        policy = f" (free_variables={free_variables})" if free_variables else ""
+        raise InvalidField(field, f"the free variable {found[1]!r} read as a constant{policy} cannot be written in "
+                           f"{fmt}, where a lower-case name is a variable: write it with a capital, or choose "
+                           "free_variables=UNIVERSAL", reason="FREE_VARIABLE") from None
 
 
 def _shallow(f: logic.Formula, field: str) -> None:
@@ -90,7 +115,7 @@ def _problem_error(e, field: str) -> InvalidField:
     if isinstance(e.cause, LFParseError):
         return MalformedLF(name, e.cause)
     if isinstance(e.cause, ArityError):
-        return InvalidField(name, str(e.cause), reason="MIXED_ARITY")
+        return InvalidField(name, str(e.cause), reason=e.cause.reason)  # MIXED_ARITY or SYMBOL_KIND
     return InvalidField(name, str(e.cause), reason="LF_PARSE_ERROR")
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from ambit.client.eval.amp import items as amp_items
 from ambit.client.eval.amp import matching as MT
+from ambit.client.eval.amp import recorded as REC
 from ambit.client.eval import report as R
 from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: client.eval.amp.zeroshot_process, ...)
     continuation, fewshot_process, zeroshot_process,
@@ -58,6 +59,9 @@ AMP_OPTIONS = (
                 "canonical: equal canonical strings"),
     option("--no-equiv", dest="match", action="store_const", const="canonical",
            help="the same as --match canonical"),
+    option("--predictions", metavar="FILE", default=None,
+           help="score another system's recorded parses from FILE (JSONL, one line per item: docs/evaluation.md); "
+                "no model"),
 )
 INGREDIENTS_OPTION = option(
     "--ingredients", choices=("own", "sampled"), default="own",
@@ -76,6 +80,17 @@ def _na(x: float | None, absent: bool) -> str:
     return "n/a" if absent else R.num(x, 2)
 
 
+def _file_key(path: str) -> tuple:
+    """What tells one state of a file from another: its path, size and modification time."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path,)
+    return (path, st.st_size, st.st_mtime_ns)
+
+
 class _AmpSuite(Suite):
     """What the zero-shot and few-shot suites share: options, run key, per-item work."""
 
@@ -85,25 +100,63 @@ class _AmpSuite(Suite):
     def options(self) -> Sequence[Option]:
         return AMP_OPTIONS
 
+    def needs_server(self, args: argparse.Namespace) -> bool:
+        return not getattr(args, "predictions", None)  # recorded predictions need no model
+
+    def _recorded(self, ctx: RunContext) -> REC.Predictions | None:
+        """The --predictions file, read once per run (None: a model run)."""
+        path = getattr(ctx.args, "predictions", None)
+        if not path:
+            return None
+        key = _file_key(path)
+        if getattr(self, "_rec_key", None) != key:  # read again when the file changed between runs
+            self._rec_key, self._rec = key, REC.read(path)
+        return self._rec
+
     def settings(self, ctx: RunContext) -> dict:
         """The protocol of this run: what ``run.json`` and ``summary.json`` record."""
         a = ctx.args
         out = {"beam": a.beam, "grammar": a.grammar, "match": a.match,
                "items_source": amp_items.items_source(a.data, self.setting, a.types)}
-        if not _forced_decode(ctx):
+        if (rec := self._recorded(ctx)) is not None:
+            out.update(outputs="recorded", predictions=str(rec.path))
+            del out["beam"], out["grammar"]  # the system decoded as it did: ambit did not
+            if not rec.scored:
+                out.update(forced_decode=False, forced_decode_absent=REC.NO_SCORES)
+        elif not _forced_decode(ctx):
             out["forced_decode"] = False  # an endpoint without prompt log-probabilities: accuracy only
         return out
 
     def run_key(self, ctx: RunContext) -> dict:
         a = ctx.args
-        return {"suite": self.name, "model": ctx.model, "types": a.types, "seed": a.seed,
+        return {"suite": self.name, "model": self._model(ctx), "types": a.types, "seed": a.seed,
                 "limit": a.limit, "format": a.fmt, **self.settings(ctx)}
+
+    def _model(self, ctx: RunContext) -> str | None:
+        """The model the summary names: the run's, or `recorded: FILE` for recorded predictions."""
+        rec = self._recorded(ctx)
+        return f"recorded: {rec.path.name}" if rec is not None else ctx.model
 
     def processor(self, ctx: RunContext):
         a = ctx.args
+        if (rec := self._recorded(ctx)) is not None:
+            few = self.setting == "fewshot"
+            return lambda item: self._from_file(item, rec, a.fmt, a.match, few)
         scores = _forced_decode(ctx)
         return lambda item: self.process_item(ctx.client, item, fmt=a.fmt, beam=a.beam,
                                               match=a.match, grammar=a.grammar, scores=scores)
+
+    @staticmethod
+    def _from_file(item: dict, rec: REC.Predictions, fmt: str, match: str, few: bool) -> dict:
+        out = REC.record(item, REC.find(rec, item), fmt, match)
+        return REC.fewshot_fields(out, item) if few else out
+
+    def _recorded_summary(self, out: dict, items, ctx: RunContext) -> dict:
+        """A recorded run's summary: which items the file had no line for, and lines that named no item."""
+        if (rec := self._recorded(ctx)) is not None:
+            out["items_without_predictions"] = sum(REC.find(rec, it) is None for it in items)
+            out["lines_without_items"] = REC.unmatched(rec, items)
+        return out
 
 
 class ZeroShotSuite(_AmpSuite):
@@ -127,7 +180,7 @@ class ZeroShotSuite(_AmpSuite):
         settings = self.settings(ctx)
         if settings["items_source"] == "amp-release":
             settings["release_matched"] = amp_items.release_matched(a.types, a.data, a.seed)
-        return zeroshot_summary(records, ctx.model, settings)
+        return self._recorded_summary(zeroshot_summary(records, self._model(ctx), settings), items, ctx)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_zeroshot_reports(ctx.out, records, summary)
@@ -151,14 +204,15 @@ class FewShotSuite(_AmpSuite):
     process_item = staticmethod(fewshot_process)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        return fewshot_summary(records, ctx.model, self.settings(ctx))
+        return self._recorded_summary(fewshot_summary(records, self._model(ctx), self.settings(ctx)), items, ctx)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_fewshot_reports(ctx.out, records, summary)
 
     def headline(self, summary: dict) -> str:
-        absent = "absent" in summary
-        return "; ".join(f"{t}: FDM {_na(v['fdm'], absent)} FIM {_na(v['fim'], absent)}"
+        gone = summary.get("absent") or {}
+        absent = bool(gone)
+        return "; ".join(f"{t}: FDM {_na(v['fdm'], 'fdm' in gone)} FIM {_na(v['fim'], 'fim' in gone)}"
                          + (f" (no prompt log-probabilities; unparsed top-1 {v['unparsed_top1']}/{v['n']})"
                             if absent else "")
                          for t, v in summary["by_type"].items())

@@ -45,6 +45,8 @@ def _absent(settings: dict, metrics: Sequence[str], label: str) -> dict:
     """``{"absent": {metric: "n/a: why"}}`` for a run without forced-decode scores; else ``{}``."""
     if settings.get("forced_decode", True):
         return {}
+    if settings.get("forced_decode_absent"):  # recorded predictions without the LFs' log-probabilities
+        return {"absent": {m: settings["forced_decode_absent"] for m in metrics}}
     from ambit.server.remote.capabilities import refusal
 
     why = "n/a: " + refusal(f"{label} (forced-decode scores of the gold LFs)", "prompt_logprobs")
@@ -64,7 +66,8 @@ def _acc_zm(ranks: Sequence[tuple[int | None, int | None]], equivalence_ran: boo
 
 def _protocol(settings: dict) -> dict:
     """The protocol fields every AmP summary carries (``run.json`` holds them too)."""
-    keys = ("beam", "grammar", "match", "items_source", "ingredients", "release_matched", "forced_decode")
+    keys = ("beam", "grammar", "match", "items_source", "ingredients", "release_matched", "forced_decode", "outputs",
+            "predictions")
     return {k: settings[k] for k in keys if k in settings}
 
 
@@ -102,7 +105,10 @@ def _by_ratio(recs: Sequence[dict], key: str) -> dict[float, list]:
 def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
     settings = settings or {}
     equivalence_ran = settings.get("match", "equivalence") == "equivalence"
-    fdm = M.fdm if settings.get("forced_decode", True) else (lambda _: None)  # FDM/FIM only with scores
+    # FDM/FIM only with scores; recorded predictions have their own top-1, so FDM, which needs
+    # nothing else, is computed there and only FIM is absent
+    recorded = settings.get("outputs") == "recorded"
+    fdm = M.fdm if settings.get("forced_decode", True) or recorded else (lambda _: None)
     by_type = {}
     for t, recs in _by_type(records).items():
         labels, canon, equiv = (_by_ratio(recs, k) for k in ("top1", "top1_canonical", "top1_equiv"))
@@ -126,16 +132,19 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
             "p_lf0_mean_by_ratio": {ratio_key(r): M.mean_std(ps[r])[0] for r in ratios},
             "n_by_ratio": {ratio_key(r): len(labels[r]) for r in ratios},
         }
-    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), **_absent(settings, ("fdm", "fim"), "FDM and FIM"),
-            "by_type": by_type}
+    absent = _absent(settings, ("fim",) if recorded else ("fdm", "fim"), "FDM and FIM")
+    return {"suite": "amp-fewshot", "model": model, **_protocol(settings), **absent, "by_type": by_type}
 
 
 def protocol_markdown(summary: dict) -> str:
     """The lines of ``summary.md`` that say how the numbers were made, and how LF0/LF1 of
     conjunctions relate to the paper's Table 1."""
     by = summary["by_type"]
+    decoding = (f"recorded predictions from {summary.get('predictions')} (the system decoded them; no model ran)"
+                if summary.get("outputs") == "recorded" else
+                f"beam {summary.get('beam')}, {summary.get('grammar')} grammar")
     out = ["\n## Protocol\n",
-           f"- decoding: beam {summary.get('beam')}, {summary.get('grammar')} grammar; matches by "
+           f"- decoding: {decoding}; matches by "
            f"{summary.get('match')}" + (" (Prolog EQUIVALENT, canonical equality as the fast path)"
                                         if summary.get("match") == "equivalence" else " (canonical strings)"),
            f"- test items: {summary.get('items_source')}"]

@@ -21,7 +21,7 @@ PROTOCOL_FIELDS: dict[str, Any] = {
     "format": None, "answer_parser": "paper", "protocol": None, "solver": None, "source": None,
     "dtype": "server default", "cot": False, "template_file": None, "max_new_tokens": None,
     "prompt_format": None, "styles": None, "limit": None, "limit_per_pair": None, "seed": None,
-    "ks": None, "templates": None, "types": None, "ratios": None,
+    "ks": None, "templates": None, "types": None, "ratios": None, "outputs": "model",
 }
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kKmMbBtT]?)$")
 _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
@@ -43,6 +43,12 @@ class Run:
     @property
     def model(self) -> str:
         return str(self.summary.get("model") or self.key.get("model") or self.summary.get("solver") or "?")
+
+    @property
+    def outputs(self) -> str:
+        """Where the outputs scored came from: `model` (a model ambit ran) or `recorded` (a file
+        of another system's outputs: --predictions, --responses)."""
+        return str(self.key.get("outputs", self.summary.get("outputs", "model")))
 
     def records(self) -> list[dict]:
         if self._records is None:
@@ -133,7 +139,10 @@ def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
     taken = {(r.suite, r.label) for r in runs if r.label}
     for (suite, model), twins in groups.items():
         names = [model] if len(twins) == 1 else _twin_names(model, twins)
+        mixed = len({r.outputs for r in runs if r.suite == suite}) > 1
         for run, name in zip(twins, names):
+            if mixed and run.outputs == "model":  # beside recorded outputs, say which ran a model
+                name = f"{name} [model run]"
             run.label = name if (suite, name) not in taken else f"{name} ({run.dir.name})"
             taken.add((suite, run.label))
     return runs

@@ -3,10 +3,11 @@ scored by `folio_score` like ambit's own decoded ones (`ambit eval folio --trans
 
 Two formats (`FORMATS`; `auto` detects which):
 - `ambit`: JSONL, one line per example (docs/folio.md, "Recorded translations"):
-  `{"example_id": ID, "dialect": "folio"|"nltk"|"tptp", "samples": [{"premises": [..],
+  `{"example_id": ID, "dialect": "folio"|"nltk"|"tptp"|"prover9", "samples": [{"premises": [..],
   "conclusion": ".."}, ...]}`; a sample the system failed to produce is
   `{"premises": null, "conclusion": null, "error": "why"}`. A premise is a formula, or
-  `{"formula": .., "sentence": ..}` with the sentence it translates. `dialect` defaults to folio.
+  `{"formula": .., "sentence": ..}` with the sentence it translates. `dialect` defaults to the
+  run's `--from` (folio).
 - `logic-lm`: Logic-LM's `outputs/logic_programs/FOLIO_*.json` (a JSON list; an entry's `id`
   is `FOLIO_<split>_<example id>`, so `FOLIO_dev_N` is example N; each of `raw_logic_programs`
   is a sample). A program's lines between `Premises:` and `Conclusion:` are the premises, the
@@ -18,16 +19,21 @@ Two formats (`FORMATS`; `auto` detects which):
 
 from __future__ import annotations
 
-import json
 import re
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ambit import _files
+from ambit.logic.errors import MAX_CHARS
+
 FORMATS = ("auto", "ambit", "logic-lm")
-DIALECTS = ("folio", "nltk", "tptp")
+MAX_SAMPLES = 100  # samples of one example: more is a line set aside (100,000 made one 101 MB result line)
+MAX_LINE = 16 * 2**20  # bytes of one JSONL line: a longer one is set aside with its number, the rest read
+DIALECTS = ("folio", "nltk", "tptp", "prover9")
 
 
 @dataclass(frozen=True)
@@ -52,22 +58,43 @@ class Recorded:
 
 def detect(path: Path) -> str:
     """`logic-lm` when the file is one JSON list, else `ambit` (JSONL)."""
-    with open(path, encoding="utf-8") as fh:
-        head = fh.read(4096).lstrip()
-    return "logic-lm" if head.startswith("[") else "ambit"
+    head = _files.read_head(path, 4096).lstrip()
+    return "logic-lm" if head.startswith(b"[") else "ambit"
 
 
-def read(path: str | Path, fmt: str = "auto") -> Recorded:
+def read(path: str | Path, fmt: str = "auto", default_dialect: str = "folio", *,
+         max_chars: int = MAX_CHARS) -> Recorded:
     """Read a translations file; a malformed one raises ValueError naming the file, the line (or
-    entry) and the field."""
+    entry) and the field. `default_dialect`: the dialect of formulas whose line names none (the
+    run's `--from`; Logic-LM's programs too)."""
+    if default_dialect not in DIALECTS:
+        raise ValueError(f"--from must be one of {', '.join(DIALECTS)}, not {default_dialect!r}")
     path = Path(path)
     if fmt not in FORMATS:
         raise ValueError(f"--translations-format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    if not path.is_file():
-        raise ValueError(f"--translations: no such file {path}")
-    fmt = detect(path) if fmt == "auto" else fmt
-    examples = _read_logic_lm(path) if fmt == "logic-lm" else _read_ambit(path)
+    # Bounds (issue 45): only a regular file is read (a FIFO or /dev/zero is one line, not a hang);
+    # a formula over `max_chars` is a failed sample that says so (never echoed); a line over
+    # MAX_LINE bytes, nested too deep, with a huge integer or over MAX_SAMPLES samples is set aside.
+    try:
+        fmt = detect(path) if fmt == "auto" else fmt
+        examples = (_read_logic_lm(path, default_dialect, max_chars) if fmt == "logic-lm"
+                    else _read_ambit(path, default_dialect, max_chars))
+    except FileNotFoundError:
+        raise ValueError(f"--translations: no such file {path}") from None
+    except OSError as e:  # a link, a FIFO, a device, a folder: one line naming the file
+        raise ValueError(f"--translations {e}") from None
     return Recorded(path, fmt, examples)
+
+
+def _bounded(sample: dict, max_chars: int) -> dict:
+    """`sample`, or a failed sample when one of its formulas is longer than `max_chars` (the
+    formula is not kept: an error that echoed a 200 MB one was 419 MB)."""
+    formulas = [p["formula"] for p in sample.get("premises") or []] + [sample.get("conclusion") or ""]
+    longest = max((len(f) for f in formulas), default=0)
+    if longest <= max_chars:
+        return sample
+    return {"premises": None, "conclusion": None,
+            "error": f"a formula of {longest:,} characters, over --max-chars {max_chars:,} (not read)"}
 
 
 def _add(out: dict[str, Example], ex: Example) -> None:
@@ -79,34 +106,50 @@ def _add(out: dict[str, Example], ex: Example) -> None:
 # --------------------------------------------------------------------------- ambit's JSONL
 
 
-def _read_ambit(path: Path) -> dict[str, Example]:
+def _read_ambit(path: Path, default_dialect: str = "folio", max_chars: int = MAX_CHARS) -> dict[str, Example]:
     out: dict[str, Example] = {}
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{n}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
-            _add(out, _ambit_row(row, where))
+    aside: list[tuple[int, str]] = []
+    for line in _files.iter_jsonl_lines(path, MAX_LINE):
+        where = f"{path}:{line.number}"
+        if line.problem is not None:
+            if line.problem.startswith("not UTF-8"):
+                raise ValueError(f"{where}: {line.problem}")
+            aside.append((line.number, line.problem))
+            continue
+        if not line.raw.strip():
+            continue
+        try:
+            row = _files.parse_json(line.raw, where=str(path), line=line.number)
+        except _files.LineError as e:
+            if e.why.startswith("not JSON"):
+                raise ValueError(f"{where}: {e.why}") from None
+            aside.append((line.number, e.why))
+            continue
+        if isinstance(row, dict) and isinstance(row.get("samples"), list) and len(row["samples"]) > MAX_SAMPLES:
+            aside.append((line.number, f"{len(row['samples']):,} samples, over {MAX_SAMPLES}"))
+            continue
+        _add(out, _ambit_row(row, where, default_dialect, max_chars))
+    if aside:
+        shown = "; ".join(f"line {n}: {why}" for n, why in aside[:5]) + ("; …" if len(aside) > 5 else "")
+        print(f"warning: {path}: {len(aside)} line(s) set aside ({shown}); their examples count as untranslated",
+              file=sys.stderr, flush=True)
     return out
 
 
-def _ambit_row(row: Any, where: str) -> Example:
+def _ambit_row(row: Any, where: str, default_dialect: str = "folio", max_chars: int = MAX_CHARS) -> Example:
     if not isinstance(row, dict):
         raise ValueError(f"{where}: a line must be a JSON object")
     if "example_id" not in row:
         raise ValueError(f"{where}: missing field 'example_id'")
-    dialect = row.get("dialect", "folio")
+    dialect = row.get("dialect", default_dialect)
     if dialect not in DIALECTS:
         raise ValueError(f"{where}: field 'dialect' must be one of {', '.join(DIALECTS)}, not {dialect!r}")
     samples = row.get("samples")
     if not isinstance(samples, list) or not samples:
         raise ValueError(f"{where}: field 'samples' must be a non-empty list")
     return Example(str(row["example_id"]), dialect,
-                   tuple(_ambit_sample(s, f"{where}: samples[{i}]") for i, s in enumerate(samples)), where)
+                   tuple(_bounded(_ambit_sample(s, f"{where}: samples[{i}]"), max_chars) for i, s in enumerate(samples)),
+                   where)
 
 
 def _ambit_sample(s: Any, where: str) -> dict:
@@ -144,11 +187,8 @@ def _ambit_sample(s: Any, where: str) -> dict:
 _ID = re.compile(r"^FOLIO_[A-Za-z0-9-]+?_(.+)$")  # Logic-LM's FOLIO_<split>_<example id>
 
 
-def _read_logic_lm(path: Path) -> dict[str, Example]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+def _read_logic_lm(path: Path, dialect: str = "folio", max_chars: int = MAX_CHARS) -> dict[str, Example]:
+    data = _files.read_json(path)  # bad JSON, too deep, a huge integer: a LineError naming file and line
     if not isinstance(data, list):
         raise ValueError(f"{path}: Logic-LM's logic programs are a JSON list")
     out: dict[str, Example] = {}
@@ -165,8 +205,10 @@ def _read_logic_lm(path: Path) -> dict[str, Example]:
         progs = entry.get("raw_logic_programs")
         if not isinstance(progs, list) or not progs or not all(isinstance(p, str) for p in progs):
             raise ValueError(f"{where}: field 'raw_logic_programs' must be a non-empty list of strings")
+        if len(progs) > MAX_SAMPLES:
+            raise ValueError(f"{where}: {len(progs):,} logic programs, over {MAX_SAMPLES} per example")
         where = f"{where} ({entry['id']})"
-        _add(out, Example(ex_id, "folio", tuple(program_sample(p) for p in progs), where))
+        _add(out, Example(ex_id, dialect, tuple(_bounded(program_sample(p), max_chars) for p in progs), where))
     return out
 
 

@@ -4,7 +4,9 @@
 `right_label_wrong_translation`, `syntax_errors`, `unknown`, `executable_rate`, and the audit's
 `agreement_rate` and `label_accuracy` (the same figure; `--oracle-translations` reports it too).
 `stories` counts examples (one conclusion each), as it always has; `examples` says so, and
-`story_count` counts distinct stories (premise sets)."""
+`story_count` counts distinct stories (premise sets). `vote` names the voting rule behind
+`label_accuracy_voted`, and `label_problems` says why samples have no label (per reason: the
+count and one example)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
-from ambit.client.eval.folio.score import RELATIONS
+from ambit.client.eval.folio.score import LABEL_PROBLEMS, RELATIONS
 
 LABELS = ("True", "False", "Uncertain")
 PREDICTED = (*LABELS, "INCONSISTENT", "UNKNOWN", "unparseable")
@@ -49,7 +51,30 @@ def audit_summary(records: Sequence[dict]) -> dict:
     }
 
 
-def summary(records: Sequence[dict], mode: str) -> dict:
+def label_problems(records: Sequence[dict]) -> dict:
+    """Why samples have no definite label: per reason of score.LABEL_PROBLEMS that occurs, the
+    number of samples and the first one's example id, sample index and error."""
+    out: dict = {}
+    for r in records:
+        for j, s in enumerate(r.get("samples") or ()):
+            if (why := s.get("label_problem")) is None:
+                continue
+            row = out.setdefault(why, {"count": 0, "example": {"id": r.get("id"), "sample": j,
+                                                               "error": s.get("label_error")}})
+            row["count"] += 1
+    order = {k: i for i, k in enumerate(LABEL_PROBLEMS)}
+    return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+def _voted(records: Sequence[dict], vote: str) -> list[dict]:
+    """The examples the voted accuracy counts: under `majority` those with a scored sample (as
+    ambit always counted), under `drop-errors` every example (one with no labelled sample is wrong)."""
+    if vote == "drop-errors":
+        return list(records)
+    return [r for r in records if any(s["label_scored"] for s in r["samples"])]
+
+
+def summary(records: Sequence[dict], mode: str, vote: str = "majority") -> dict:
     out: dict = {"suite": "folio", "mode": mode, "stories": len(records), "examples": len(records),
                  "story_count": len({r["story_id"] for r in records}), "audit": audit_summary(records)}
     if mode == "audit":
@@ -61,7 +86,7 @@ def summary(records: Sequence[dict], mode: str) -> dict:
     # the denominator: every sentence that has a readable gold formula and a translation
     with_gold = [x for x in sentences if x["gold_parses"] and not x.get("missing")]
     scored = [s for s in samples if s["label_scored"]]
-    voted = [r for r in records if any(s["label_scored"] for s in r["samples"])]
+    voted = _voted(records, vote)
     relations = Counter(x["relation"] for x in compared)
     aligned = [x for x in compared if x.get("aligned")]
     steps = Counter()
@@ -71,6 +96,8 @@ def summary(records: Sequence[dict], mode: str) -> dict:
         "samples_per_story": max((len(r["samples"]) for r in records), default=0),
         "label_accuracy": M.accuracy(s["correct"] for s in scored),
         "label_accuracy_voted": M.accuracy(r["voted_correct"] for r in voted),
+        "vote": vote,
+        "label_problems": label_problems(records),
         "labelled_samples": len(scored),
         "voted_examples": len(voted),
         "samples": len(samples),
@@ -155,7 +182,8 @@ def headline(s: Mapping) -> str:
     if s["mode"] == "audit":
         return f"audit: {gold}; agreement on labels {_pc(a['agreement_rate'])} (n={a['label_checked']} examples)"
     exe = f"executable {_pc(s.get('executable_rate'))}, " if s["mode"] == "recorded" else ""
-    return (f"label accuracy {_pc(s['label_accuracy'])} (voted {_pc(s['label_accuracy_voted'])}), {exe}"
+    return (f"label accuracy {_pc(s['label_accuracy'])} (voted {_pc(s['label_accuracy_voted'])}, "
+            f"{s.get('vote', 'majority')}), {exe}"
             f"sentences equivalent {_pc(s['sentence_equivalence_rate'])}, "
             f"right label / wrong translation {s['right_label_wrong_translation']}, "
             f"syntax errors {s['syntax_errors']}; {gold}")
@@ -178,7 +206,7 @@ def markdown(s: Mapping) -> str:
             "## Translations\n",
             R.md_table(["figure", "value"], [
                 ["label accuracy (one sample)", f"{_pc(s['label_accuracy'])} (n={s['labelled_samples']} samples)"],
-                ["label accuracy (majority vote)", f"{_pc(s['label_accuracy_voted'])} "
+                [f"label accuracy (vote: {s.get('vote', 'majority')})", f"{_pc(s['label_accuracy_voted'])} "
                                                    f"(n={s.get('voted_examples', s['stories'])} examples)"],
                 ["executable (every formula read and proved)",
                  f"{_pc(s.get('executable_rate'))} ({s.get('executable_samples')} of {s.get('labelled_samples')} "
@@ -204,6 +232,12 @@ def markdown(s: Mapping) -> str:
             R.md_table(["gold \\ derived", *PREDICTED],
                        [[g, *[s["confusion"].get(g, {}).get(p, 0) for p in PREDICTED]] for g in LABELS]),
         ]
+        if s.get("label_problems"):
+            lines += ["\n## Why samples have no label\n",
+                      R.md_table(["reason", "samples", "example", "sample", "error"],
+                                 [[k, v["count"], v["example"]["id"], v["example"]["sample"],
+                                   str(v["example"]["error"] or "").replace("|", "\\|")[:200]]
+                                  for k, v in s["label_problems"].items()])]
         if s.get("parse_errors"):
             lines += ["\n## Formulas that do not parse\n",
                       R.md_table(["example", "sample", "formula", "position", "reason"],

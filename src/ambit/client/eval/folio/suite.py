@@ -55,6 +55,23 @@ def _free_variables(args: argparse.Namespace) -> str:
     return dialect("folio", getattr(args, "free_variables", None)).free_variables
 
 
+def _symbols(args: argparse.Namespace) -> str:
+    """The name-space rule of the run (`--symbols`, else the full dialects' `shared`)."""
+    from ambit.logic.syntax.dialect import dialect
+
+    return dialect("folio", symbols=getattr(args, "symbols", None)).symbols
+
+
+def _from(args: argparse.Namespace) -> str:
+    """The dialect of recorded formulas whose line names none (`--from`, default folio)."""
+    return getattr(args, "from_dialect", None) or "folio"
+
+
+def _vote(args: argparse.Namespace) -> str:
+    """The voting rule of the run (`--vote`, default majority)."""
+    return getattr(args, "vote", None) or "majority"
+
+
 class FolioSuite(Suite):
     name = "folio"
 
@@ -73,11 +90,24 @@ class FolioSuite(Suite):
                    help="score the gold formulas as if they were translations; no model"),
             option("--translations", metavar="FILE", default=None,
                    help="score recorded translations from FILE (ambit's JSONL or Logic-LM's logic programs); no model"),
+            option("--max-chars", type=int, default=REC.MAX_CHARS, metavar="N",
+                   help=f"longest recorded formula read (default {REC.MAX_CHARS}); a longer one is a failed "
+                        "sample that says so"),
             option("--translations-format", choices=REC.FORMATS, default="auto",
                    help="format of --translations FILE (default auto: detected)"),
+            option("--from", dest="from_dialect", choices=REC.DIALECTS, default=None, metavar="DIALECT",
+                   help=f"dialect of recorded formulas whose line names none: {', '.join(REC.DIALECTS)} "
+                        f"(default folio)"),
             option("--free-variables", choices=("universal", "constant", "error"), default=None,
                    help="how a variable no quantifier binds is read, in translations and gold alike "
                         "(default: the dialect's, universal closure)"),
+            option("--symbols", choices=("shared", "separate"), default=None,
+                   help="shared (default): a name used as a predicate and as a constant or function in one "
+                        "story is an error (label_problem symbol_kind), as in Prover9, E and TPTP; separate: "
+                        "two symbols"),
+            option("--vote", choices=S.VOTES, default="majority",
+                   help="how samples vote: majority (default, as ambit always has) or drop-errors (a sample "
+                        "without a label does not vote; an example with no labelled sample counts as wrong)"),
             option("--cross-check", action="store_true",
                    help="re-decide every definite label with E and with Z3 alone (summary.json: cross_check)"),
         )
@@ -106,9 +136,12 @@ class FolioSuite(Suite):
         key = {"suite": self.name, "mode": mode(a), "split": a.split,
                "data": str(path), "data_shape": D.split_shape(path) if path.exists() else None, "limit": a.limit}
         key["free_variables"] = _free_variables(a)
+        key.update(symbols=_symbols(a), vote=_vote(a))
         if key["mode"] == "recorded":
             rec = self._recorded_file(a)
-            key.update(translations=str(rec.path), translations_format=rec.format)
+            key.update(translations=str(rec.path), translations_format=rec.format, dialect=_from(a))
+            if getattr(a, "max_chars", REC.MAX_CHARS) != REC.MAX_CHARS:  # the default keeps older run keys
+                key.update(max_chars=a.max_chars)
         if key["mode"] == "translate":
             key.update(model=ctx.model or a.model or "default", demo_split=a.demo_split, shots=a.shots,
                        **vars(decoding(a)))
@@ -125,13 +158,14 @@ class FolioSuite(Suite):
         a = ctx.args
         m = mode(a)
         fv = getattr(a, "free_variables", None)
+        how = {"symbols": _symbols(a), "vote_rule": _vote(a)}
         if m == "audit":
-            return lambda item: self._audit(item, fv)
+            return lambda item: self._audit(item, fv, how["symbols"])
         if m == "oracle":
-            return lambda item: self._oracle(item, fv)
+            return lambda item: self._oracle(item, fv, how)
         if m == "recorded":
             rec = self._recorded_file(a)
-            return lambda item: self._recorded(item, rec, fv)
+            return lambda item: self._recorded(item, rec, fv, how)
         d = decoding(a)
         pool = P.demo_pool(D.read_split(D.split_path(data_root(a), a.demo_split)))
         return lambda item: self._translate(item, pool, d, a.shots, ctx)
@@ -140,22 +174,23 @@ class FolioSuite(Suite):
     def _story(item: dict) -> D.Story:
         return D.story_from_row(item["row"], f"item {item['id']}", item["id"])
 
-    def _audit(self, item: dict, fv: str | None = None) -> dict:
+    def _audit(self, item: dict, fv: str | None = None, symbols: str | None = None) -> dict:
         s = self._story(item)
-        return {"story_id": s.story_id, "label": s.label, **S.audit(s, fv)}
+        return {"story_id": s.story_id, "label": s.label, **S.audit(s, fv, symbols)}
 
-    def _oracle(self, item: dict, fv: str | None = None) -> dict:
+    def _oracle(self, item: dict, fv: str | None = None, how: dict | None = None) -> dict:
         s = self._story(item)
         # every gold premise formula, paired with its sentence by order when the counts match
         # (else unpaired and counted), so that the label is the audit's
         return S.score_story(s, [{"premises": list(s.premises_fol), "conclusion": s.conclusion_fol, "oracle": True}],
-                             free_variables=fv)
+                             free_variables=fv, **(how or {}))
 
     def _recorded_file(self, a: argparse.Namespace) -> REC.Recorded:
         """The --translations file, read once per run; every example id in it must be in the split."""
-        key = (a.translations, a.translations_format)
+        key = (a.translations, a.translations_format, _from(a), getattr(a, "max_chars", REC.MAX_CHARS))
         if getattr(self, "_rec_key", None) != key:
-            rec = REC.read(a.translations, a.translations_format)
+            rec = REC.read(a.translations, a.translations_format, _from(a),
+                           max_chars=getattr(a, "max_chars", REC.MAX_CHARS))
             ids = {s.id for s in D.read_split(D.split_path(data_root(a), a.split))}
             stray = [e for e in rec.examples.values() if e.id not in ids]
             if stray:
@@ -164,12 +199,12 @@ class FolioSuite(Suite):
             self._rec_key, self._rec = key, rec
         return self._rec
 
-    def _recorded(self, item: dict, rec: REC.Recorded, fv: str | None = None) -> dict:
+    def _recorded(self, item: dict, rec: REC.Recorded, fv: str | None = None, how: dict | None = None) -> dict:
         s = self._story(item)
         ex = rec.examples.get(s.id)
         samples = list(ex.samples) if ex else [
             {"premises": None, "conclusion": None, "error": f"no translation of example {s.id} in {rec.path}"}]
-        out = S.score_story(s, samples, fmt=ex.dialect if ex else "folio", free_variables=fv)
+        out = S.score_story(s, samples, fmt=ex.dialect if ex else "folio", free_variables=fv, **(how or {}))
         out.update(dialect=ex.dialect if ex else None, recorded=ex is not None)
         return out
 
@@ -178,7 +213,8 @@ class FolioSuite(Suite):
         demos = P.pick_demos(pool, s, shots, d.seed)
         head = P.header(demos)
         samples, model_id = T.translate(ctx.client, head, s.id, s.sentences, d, timeout=ctx.args.timeout)
-        rec = S.score_story(s, samples, free_variables=getattr(ctx.args, "free_variables", None))
+        rec = S.score_story(s, samples, free_variables=getattr(ctx.args, "free_variables", None),
+                            symbols=_symbols(ctx.args), vote_rule=_vote(ctx.args))
         rec.update(model_id=model_id or ctx.model or "", demos=[x.id for x in demos],
                    demo_story_ids=[x.story_id for x in demos], prompt_header=head,
                    sentences=list(s.sentences))
@@ -186,10 +222,10 @@ class FolioSuite(Suite):
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
         a = ctx.args
-        out = FR.summary(records, mode(a))
+        out = FR.summary(records, mode(a), _vote(a))
         path = D.split_path(data_root(a), a.split)
         out.update(split=a.split, seed=a.seed, data_shape=D.split_shape(path) if path.exists() else None,
-                   free_variables=_free_variables(a))
+                   free_variables=_free_variables(a), symbols=_symbols(a))
         if mode(a) == "recorded":
             rec = self._recorded_file(a)
             out.update(translations=str(rec.path), translations_format=rec.format,

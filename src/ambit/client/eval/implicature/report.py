@@ -63,9 +63,10 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     ax.plot(xs, ms, marker="o", label="mean over templates")
     ax.fill_between(xs, [100 * lo for lo, _ in cis], [100 * hi for _, hi in cis], alpha=0.2,
                     label="95% Wilson interval over examples")
-    for x, m, k in zip(xs, ms, ks):
-        ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, 6),
-                    ha="center", fontsize=6.5)
+    for x, m, k in zip(xs, ms, ks):  # near the top the label goes below its point, inside the frame
+        high = m > 85
+        ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, -6 if high else 6),
+                    ha="center", va="top" if high else "bottom", fontsize=6.5)
     ax.text(0.01, 0.99, "n = examples, each answered under every template", transform=ax.transAxes,
             ha="left", va="top", fontsize=5.5)
     ref = IMPLICATURE_REFERENCE
@@ -111,6 +112,11 @@ def implicature_by_type_markdown(summary: Mapping) -> str:
             + f"\nTypes: {summary.get('type_rule', '')}\n")
 
 
+def _examples(n: int) -> str:
+    """"1 example", "2 examples"."""
+    return f"{n} example" if n == 1 else f"{n} examples"
+
+
 def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
     """Accuracy per implicature type at each k: grouped bars (mean over templates), each
     labelled with its value and n examples, with the human and random reference lines."""
@@ -123,7 +129,7 @@ def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
         xs = [j + (i - 1) * w for j in range(len(ks))]
         blocks = [by[t]["by_k"].get(k) or {"mean": None, "n": 0} for k in ks]
         handles.append(labelled_bars(ax, xs, [b["mean"] for b in blocks], [b["n"] for b in blocks], w,
-                                     f"{t} ({by[t]['examples']} examples)", colour))
+                                     f"{t} ({_examples(by[t]['examples'])})", colour))
     ref = IMPLICATURE_REFERENCE
     ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1)
     ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1)

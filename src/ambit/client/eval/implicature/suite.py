@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ambit.client.eval.implicature import generate as G
+from ambit.client.eval.implicature import recorded as REC
 from ambit.client.eval.implicature import types as T
 from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
@@ -150,6 +151,17 @@ def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
     return written
 
 
+def _file_key(path: str) -> tuple:
+    """What tells one state of a file from another: its path, size and modification time."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path,)
+    return (path, st.st_size, st.st_mtime_ns)
+
+
 class ImplicatureSuite(Suite):
     name = "implicature"
 
@@ -167,10 +179,34 @@ class ImplicatureSuite(Suite):
                        help="generate protocol: ask for step-by-step reasoning, read the final yes/no"),
                 option("--implicature-tokens", type=int, default=None,
                        help=f"generate protocol: reply budget (default {G.DEFAULT_MAX_NEW_TOKENS}, the "
-                            "released code's)"))
+                            "released code's)"),
+                option("--responses", metavar="FILE", default=None,
+                       help="score another system's recorded answers from FILE (JSONL: generated replies, or "
+                            "log-likelihoods of yes and no, per example, template and k: docs/evaluation.md); "
+                            "no model"))
+
+    def needs_server(self, args) -> bool:
+        return not getattr(args, "responses", None)  # recorded answers need no model
+
+    def _recorded(self, ctx: RunContext) -> REC.Responses | None:
+        """The --responses file, read once per run (None: a model run)."""
+        path = getattr(ctx.args, "responses", None)
+        if not path:
+            return None
+        key = _file_key(path)
+        if getattr(self, "_rec_key", None) != key:  # read again when the file changed between runs
+            self._rec_key, self._rec = key, REC.read(path)
+        return self._rec
+
+    def _model(self, ctx: RunContext) -> str | None:
+        rec = self._recorded(ctx)
+        return f"recorded: {rec.path.name}" if rec is not None else ctx.model
 
     def kind(self, ctx: RunContext) -> str:
-        """The server's model family (causal | seq2seq | masked), asked once per run."""
+        """The server's model family (causal | seq2seq | masked), asked once per run (recorded
+        answers: causal, the family whose protocols they follow)."""
+        if getattr(ctx.args, "model_kind", None) is None and self._recorded(ctx) is not None:
+            ctx.args.model_kind = "causal"
         if getattr(ctx.args, "model_kind", None) is None:
             ctx.args.model_kind = ctx.client.info().kind or "causal"
         return ctx.args.model_kind
@@ -180,7 +216,13 @@ class ImplicatureSuite(Suite):
         likelihoods (masked models: masked scoring), else ``generate``."""
         # kept apart from args.protocol, which `ambit eval all` shares with the radd suite
         chosen = getattr(ctx.args, "implicature_protocol", None) or getattr(ctx.args, "protocol", "auto")
-        if chosen == "auto" and getattr(ctx.args, "cot", False):
+        if (rec := self._recorded(ctx)) is not None:
+            if chosen not in ("auto", rec.protocol):
+                raise ValueError(f"implicature --responses {rec.path} holds "
+                                 f"{'replies' if rec.protocol == 'generate' else 'log-likelihoods'}: "
+                                 f"--protocol {rec.protocol}, not {chosen}")
+            chosen = rec.protocol
+        elif chosen == "auto" and getattr(ctx.args, "cot", False):
             chosen = "generate"  # --cot asks for a generated chain of thought
         elif chosen == "auto":
             chosen = "score" if self.kind(ctx) == "masked" or likelihoods_available(ctx.client) else "generate"
@@ -217,8 +259,10 @@ class ImplicatureSuite(Suite):
     def run_key(self, ctx: RunContext) -> dict:
         """``run.json``: the arguments and the protocol that ran (``score`` | ``generate``)."""
         a = ctx.args
-        key = {"suite": self.name, "model": ctx.model, "ks": a.ks, "templates": self.templates(ctx),
+        key = {"suite": self.name, "model": self._model(ctx), "ks": a.ks, "templates": self.templates(ctx),
                "seed": a.seed, "limit": a.limit, "protocol": self.protocol(ctx)}
+        if (rec := self._recorded(ctx)) is not None:
+            key.update(outputs="recorded", responses=str(rec.path))
         if key["protocol"] == "generate":
             key.update(template_file=G.TEMPLATE_FILE, cot=bool(a.cot), max_new_tokens=self._tokens(a),
                        read_rule=G.READ_RULE)
@@ -232,6 +276,9 @@ class ImplicatureSuite(Suite):
         return items(a.data / "implicature", a.ks, self.templates(ctx), a.seed, a.limit, file)
 
     def processor(self, ctx: RunContext):
+        if (rec := self._recorded(ctx)) is not None:
+            protocol = self.protocol(ctx)
+            return lambda item: REC.record(item, REC.find(rec, item), protocol)
         if self.protocol(ctx) == "generate":
             cot, n = bool(ctx.args.cot), self._tokens(ctx.args)
             return lambda item: G.process(ctx.client, item, cot, n)
@@ -240,7 +287,10 @@ class ImplicatureSuite(Suite):
         return lambda item: process(ctx.client, item)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        s = summary(records, ctx.model, T.types_of(items, ctx.args.data / "implicature"))
+        s = summary(records, self._model(ctx), T.types_of(items, ctx.args.data / "implicature"))
+        if (rec := self._recorded(ctx)) is not None:
+            s.update(outputs="recorded", responses=str(rec.path),
+                     items_without_responses=sum(REC.find(rec, it) is None for it in items))
         s["protocol"] = self.protocol(ctx)
         s["cot"] = bool(getattr(ctx.args, "cot", False))
         s["model_kind"] = self.kind(ctx)

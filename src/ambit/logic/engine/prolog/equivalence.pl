@@ -17,13 +17,16 @@
     This is sound and complete when A has no OR under a universal. Such an OR is dropped from
     A (a sound weakening): a proof still proves, a failure only says "unknown".
 
-    Everything this stage does not prove goes on, within the same budget and time limit, to the
-    one first-order engine (prove.pl): its connection prover, its finite-model search
+    A direction this stage refutes completely comes with its countermodel candidate at almost no
+    cost: the failing case's facts, when they are ground, read as a model (candidate/3). Python
+    checks it with the one model checker (logic/engine/prove.py: holds) like every other model,
+    and asks again without candidates for a pair whose candidate fails the check.
+    Everything else this stage does not settle goes on, within the same budget and time limit,
+    to the one first-order engine (prove.pl): its connection prover, its finite-model search
     (finite_models.pl, herbrand.pl), the same stages and the same evidence as for every other
-    dialect. A countermodel comes only from that search and is checked in Python by the one model
-    checker (logic/engine/prove.py: holds) before it is reported. A direction this stage refutes
-    completely is not entailed even when the search finds no model within its budget (the
-    witness then has "model": null). A definite answer is never a guess.
+    dialect. A direction this stage refutes completely is not entailed even when the search
+    finds no model within its budget (the witness then has "model": null). A definite answer is
+    never a guess.
 
     The budget is prove.pl's: budget(Inferences, MaxDomain, Seconds), the same term for every
     question (logic/engine/budget.py writes it).
@@ -37,6 +40,8 @@
             sld_pair/4,             % +A, +B, +Inferences, -Result  (the first stage on a pair)
             normal/2,               % +Formula, -Normal
             equiv_batch_json/3,     % +Pairs, +budget(Inferences, MaxDomain, Seconds), -Dicts
+            equiv_batch_json/4,     % +Pairs, +Budget, +Candidates (true|false), -Dicts
+            candidate/3,            % +A, +B, -Model                (a refuted direction's model)
             entails_json/4          % +A, +B, +budget(Inferences, MaxDomain, Seconds), -Dict
           ]).
 
@@ -190,15 +195,21 @@ sld_pair(A, B, L, sld(AB, BA)) :- sld(A, B, L, AB), sld(B, A, L, BA).
 %  _{canonical: true}, or _{sld: [AB, BA], a_not_b: J1, b_not_a: J2} where J1 and J2 are
 %  prove.pl's answers (status unsat with a proof, sat with a model, unknown with a reason) on
 %  A ∧ ¬B and B ∧ ¬A for each direction the first stage did not prove (null otherwise, and null
-%  for a direction the search stopped before, once a model of the other was found).
+%  for a direction the search stopped before, once a model of the other was found). A model
+%  that is the first stage's candidate says so (candidate: true).
 %  With budget(Inferences, MaxDomain, Seconds) each pair has Seconds of its own.
-equiv_batch_json(Pairs, Budget, Dicts) :- maplist(pair_json(Budget), Pairs, Dicts).
+equiv_batch_json(Pairs, Budget, Dicts) :- equiv_batch_json(Pairs, Budget, true, Dicts).
 
-pair_json(budget(L, MaxDom, T), p(A, B), Dict) :-
-    catch(call_with_time_limit(T, pair_answer(A, B, budget(L, MaxDom), Dict)), Error,
+%  equiv_batch_json(+Pairs, +Budget, +Candidates, -Dicts): Candidates = false leaves every model
+%  to prove.pl's search (for a pair whose candidate the checker refused). MaxDomain 0 turns off
+%  candidates as well as the search: no model at all.
+equiv_batch_json(Pairs, Budget, Candidates, Dicts) :- maplist(pair_json(Budget, Candidates), Pairs, Dicts).
+
+pair_json(budget(L, MaxDom, T), Candidates, p(A, B), Dict) :-
+    catch(call_with_time_limit(T, pair_answer(A, B, budget(L, MaxDom), Candidates, Dict)), Error,
           ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 
-pair_answer(A, B, budget(L, MaxDom), Dict) :-
+pair_answer(A, B, budget(L, MaxDom), Candidates, Dict) :-
     sld_pair(A, B, L, R),
     (   R == canonical
     ->  Dict = _{canonical: true}
@@ -206,6 +217,8 @@ pair_answer(A, B, budget(L, MaxDom), Dict) :-
         json_bool(AB, JAB), json_bool(BA, JBA),
         (   AB == true, BA == true
         ->  J1 = null, J2 = null
+        ;   Candidates == true, MaxDom > 0, quick_model(AB, BA, A, B, L, J1, J2)
+        ->  true
         ;   fol_term(A, FA), fol_term(B, FB),
             open_parts(AB, [a-FA, negated_b-not(FB)], P1),
             open_parts(BA, [b-FB, negated_a-not(FA)], P2),
@@ -221,6 +234,100 @@ pair_answer(A, B, budget(L, MaxDom), Dict) :-
 open_parts(true, _, []) :- !.
 open_parts(false, Part, [model(Part)]) :- !.
 open_parts(_, Part, [Part]).
+
+%  quick_model(+AB, +BA, +A, +B, +L, -J1, -J2): a direction the first stage refuted completely
+%  has its candidate within L inferences: the pair's witness, and the other direction is not
+%  searched (null), as when prove.pl's search stops at the first model of either
+quick_model(false, _, A, B, L, J, null) :- within(candidate(A, B, M), L), !, candidate_json(M, J).
+quick_model(_, false, A, B, L, null, J) :- within(candidate(B, A, M), L), candidate_json(M, J).
+
+candidate_json(model(N, Vals, Trues), json([status=sat, candidate=true, model=M])) :-
+    findall(C=E, member(C-E, Vals), CJ),
+    findall([P|Es], member(rel(P, Es), Trues), AJ),
+    M = json([size=N, constants=json(CJ), atoms=AJ, functions=[]]).
+
+%  candidate(+A, +B, -model(N, Names, Facts)): the quick countermodel candidate of A |= B, built
+%  (not searched for) from a complete case of A whose Skolemised facts do not prove B's Herbrand
+%  matrix. Its domain is 1..N, Names maps each name to its element, Facts are true atoms over
+%  elements: every other atom is false. By monotonicity the least model of the case's facts is
+%  the best candidate there is; the candidate is a finite picture of it:
+%   - facts that are ground (no universal in the case): the facts themselves, over the names,
+%     the Skolem terms and one fresh element (so that a universal of B can fail);
+%   - facts with universal variables: the Herbrand universe unfolded once. The base elements
+%     are the names, the Skolem constants and two fresh elements; each Skolem function applied
+%     to base elements is an element of its own; applied to such a derived element, it takes
+%     the value it has at the base element after the one the derived element came from (so
+%     that a function never maps everything to one fixed point, which a reading with the
+%     quantifiers swapped could use as its witness). The facts hold of every instance.
+%  Python checks the candidate with the one model checker; a refused candidate only costs the
+%  pair a search by prove.pl.
+candidate(A, B, Model) :-
+    copy_term(A-B, A1-B1),
+    skolemise(A1, [], 0, _, SA),
+    herbrandise(B1, [], 0, _, MB),
+    case(SA, Facts0, true),
+    \+ horn_entails(Facts0, MB),
+    !,
+    names(A-B, Ns),
+    (   ground(Facts0)
+    ->  findall(T, ( member(rel(_, Ts), Facts0), member(T, Ts) ), Ts0),
+        append(Ns, [fresh(0)], Ns1), append(Ns1, Ts0, Ts1), sort(Ts1, Terms),
+        numbered_model(Terms, Facts0, Model)
+    ;   unfolded(Ns, Facts0, Terms, Facts1),
+        numbered_model(Terms, Facts1, Model)
+    ).
+
+%  numbered_model(+Terms, +Facts, -model(N, Names, ElementFacts)): Terms numbered 1..N
+numbered_model(Terms, Facts0, model(N, Names, Facts)) :-
+    length(Terms, N),
+    numlist(1, N, Es), pairs_keys_values(TermElems, Terms, Es),
+    include(names_a_name, TermElems, Names),
+    list_to_assoc(TermElems, Elem),
+    maplist(element_fact(Elem), Facts0, Facts1), sort(Facts1, Facts).
+
+%  unfolded(+Names, +Facts, -Terms, -GroundFacts): the unfolded universe of non-ground facts
+%  (candidate/3) and every instance of the facts over it
+unfolded(Ns, Facts, Terms, Ground) :-
+    term_variables(Facts, Us),
+    findall(T, ( member(rel(_, Ts), Facts), member(T, Ts), nonvar(T), T = sk(_, []) ), Cs),
+    append([Ns, Cs, [fresh(1), fresh(2)]], Base0), sort(Base0, Base),
+    findall(K-Vs, ( member(rel(_, Ts), Facts), member(T, Ts), nonvar(T), T = sk(K, Vs), Vs \== [] ), Fs0), sort(Fs0, Fs),
+    findall(sk(K, Bs), ( member(K-Vs, Fs), length(Vs, Ar), length(Bs, Ar), maplist(in(Base), Bs) ), Derived),
+    append(Base, Derived, Terms0), sort(Terms0, Terms),
+    length(Terms, NT), length(Us, NU), NT ** NU =< 256,   % a small picture, or none (prove.pl searches)
+    findall(G, ( maplist(in(Terms), Us), member(F, Facts), instance(Base, F, G) ), Ground0),
+    sort(Ground0, Ground).
+
+in(Xs, X) :- member(X, Xs).
+
+%  instance(+Base, +Fact, -Ground): Fact, its universals bound to elements, with each Skolem
+%  term evaluated in the unfolded universe
+instance(Base, rel(P, Ts), rel(P, Es)) :- maplist(value(Base), Ts, Es).
+
+value(_, T, T) :- atom(T), !.
+value(_, sk(K, []), sk(K, [])) :- !.
+value(_, fresh(I), fresh(I)) :- !.
+value(Base, sk(K, Args), sk(K, Bs)) :- !, maplist(base_of(Base), Args, Bs).
+
+%  base_of(+Base, +E, -B): E itself when it is a base element; a derived element sk(_, [A|_])
+%  stands for the base element after A (in Base's order, cyclically)
+base_of(Base, E, E) :- memberchk(E, Base), !.
+base_of(Base, sk(_, [A|_]), B) :- nth0(I, Base, A), !, length(Base, L), J is (I + 1) mod L, nth0(J, Base, B).
+
+%  names(+T, -Ns): the names (atoms in argument position) of the formulas in T, sorted
+names(T, Ns) :- findall(N, ( sub_rel(T, rel(_, Ts)), member(N, Ts), atom(N) ), Ns0), sort(Ns0, Ns).
+
+sub_rel(T, R) :-
+    compound(T),
+    (   T = rel(_, _) -> R = T
+    ;   arg(_, T, A), sub_rel(A, R)
+    ).
+
+names_a_name(T-_) :- atom(T).
+
+element_fact(Elem, rel(P, Ts), rel(P, Es)) :- maplist(term_element(Elem), Ts, Es).
+
+term_element(Elem, T, E) :- get_assoc(T, Elem, E).
 
 answers(true, _, [_-J2], null, J2) :- !.
 answers(_, true, [_-J1], J1, null) :- !.
@@ -242,15 +349,15 @@ out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
 %  entails_json(+A, +B, +Budget, -Dict): one direction only: _{sld: R, a_not_b: J}, J null when
-%  the first stage proved it, else prove.pl's answer on A ∧ ¬B; or _{unknown: Why} when the time
-%  ran out outside the search.
+%  the first stage settled it (proved, or refuted completely), else prove.pl's answer on A ∧ ¬B;
+%  or _{unknown: Why} when the time ran out outside the search.
 entails_json(A, B, budget(L, MaxDom, T), Dict) :-
     catch(call_with_time_limit(T, direction_answer(A, B, budget(L, MaxDom), Dict)), Error,
           ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 
 direction_answer(A, B, budget(L, MaxDom), _{sld: JR, a_not_b: J}) :-
     sld(A, B, L, R), json_bool(R, JR),
-    (   R == true
+    (   R \== unknown                        % proved, or refuted completely: nothing to search
     ->  J = null
     ;   fol_term(A, FA), fol_term(B, FB),
         open_parts(R, [a-FA, negated_b-not(FB)], Parts),

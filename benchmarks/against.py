@@ -1,0 +1,213 @@
+"""Run the same equivalence workload through this checkout and through another commit, side by side.
+
+`equiv_bench.py --against REF` uses it: REF is checked out into a temporary git worktree, and one
+child process per tree (this checkout's `src/`, REF's tree) imports that tree's own logic layer and
+keeps its Prolog warm. The parent sends both children the same command, round by round and in
+alternating order, so a burst of load on a shared machine falls on both alike. Each child answers
+with wall-clock and CPU seconds (its process time: Python and its Prolog thread) and the verdicts,
+so the parent can also check that both trees agree pair by pair.
+
+The child side runs as `python benchmarks/against.py TREE PAIRS.json` and speaks one JSON object a
+line on stdin/stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+# --------------------------------------------------------------------------- the parent
+
+
+@contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """REF checked out (detached) into a temporary folder, removed again afterwards."""
+    tmp = Path(tempfile.mkdtemp(prefix="ambit-against-"))
+    path = tmp / "tree"
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet", str(path), ref], check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(path)], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class Child:
+    """One tree's worker process."""
+
+    def __init__(self, tree: Path, pairs_file: Path, label: str) -> None:
+        self.label = label
+        self.proc = subprocess.Popen([sys.executable, __file__, str(tree), str(pairs_file)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+        self.info = self.ask({"cmd": "hello"})
+
+    def ask(self, msg: dict) -> dict:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the {self.label} worker ended (exit {self.proc.wait()})")
+        out = json.loads(line)
+        if "error" in out:
+            raise RuntimeError(f"the {self.label} worker failed: {out['error']}")
+        return out
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.proc.wait(timeout=60)
+
+
+# the kinds compared: name -> (pair set, keyword arguments of equivalent_batch, how it runs)
+KINDS = {
+    "all": ("amp", {}, "batched"),
+    "all_prolog_only": ("amp", {"canonical_shortcut": False}, "batched"),
+    "not_equivalent": ("amp_not_equivalent", {}, "batched"),
+    "equivalent": ("amp_equivalent", {}, "batched"),
+    "equivalent_prolog_only": ("amp_equivalent", {"canonical_shortcut": False}, "batched"),
+    "hard": ("hard", {}, "batched"),
+    "single": ("amp_single", {}, "single"),
+}
+
+
+def compare(ref: str, pair_sets: dict[str, list[tuple[str, str]]], rounds: int, batch: int) -> dict:
+    """Both trees on every kind, `rounds` interleaved rounds; medians and their ratios
+    (this checkout over REF: > 1 means this checkout is faster)."""
+    with tempfile.TemporaryDirectory() as tmp, worktree(ref) as old_tree:
+        pairs_file = Path(tmp) / "pairs.json"
+        pairs_file.write_text(json.dumps(pair_sets), encoding="utf-8")
+        new, old = Child(REPO, pairs_file, "this checkout"), Child(old_tree, pairs_file, ref)
+        try:
+            runs: dict[str, dict[str, list[dict]]] = {k: {"new": [], "old": []} for k in KINDS}
+            for r in range(rounds):
+                for kind, (pset, kw, how) in KINDS.items():
+                    order = [("new", new), ("old", old)] if r % 2 == 0 else [("old", old), ("new", new)]
+                    for tag, child in order:
+                        runs[kind][tag].append(child.ask({"cmd": how, "set": pset, "kw": kw, "batch": batch,
+                                                          "verdicts": r == 0}))
+            return _summary(ref, new.info, old.info, runs, pair_sets)
+        finally:
+            new.close()
+            old.close()
+
+
+def _summary(ref: str, new_info: dict, old_info: dict, runs: dict, pair_sets: dict) -> dict:
+    med = statistics.median
+    out: dict = {"against": ref, "this": new_info, "ref": old_info, "load_average_1min": round(os.getloadavg()[0], 2),
+                 "kinds": {}}
+    for kind, by in runs.items():
+        n = len(pair_sets[KINDS[kind][0]])
+        row: dict = {"pairs": n}
+        for tag in ("new", "old"):
+            rs = by[tag]
+            row[tag] = {"checks_per_s": round(n / med([x["wall"] for x in rs]), 1),
+                        "checks_per_cpu_s": round(n / max(1e-9, med([x["cpu"] for x in rs])), 1)}
+            if KINDS[kind][2] == "single":
+                row[tag]["p50_ms"] = round(med([x["p50"] for x in rs]) * 1e3, 3)
+                row[tag]["p99_ms"] = round(med([x["p99"] for x in rs]) * 1e3, 3)
+        row["ratio"] = round(row["new"]["checks_per_s"] / row["old"]["checks_per_s"], 2)
+        row["ratio_cpu"] = round(row["new"]["checks_per_cpu_s"] / row["old"]["checks_per_cpu_s"], 2)
+        if KINDS[kind][2] == "single":
+            row["ratio_p50"] = round(row["old"]["p50_ms"] / row["new"]["p50_ms"], 2)
+            row["ratio_p99"] = round(row["old"]["p99_ms"] / row["new"]["p99_ms"], 2)
+        vn, vo = by["new"][0]["verdicts"], by["old"][0]["verdicts"]
+        differ = [i for i, (a, b) in enumerate(zip(vn, vo)) if a != b]
+        row["verdicts_new"] = _count(vn)
+        row["verdicts_ref"] = _count(vo)
+        row["verdicts_differ"] = len(differ)
+        row["differ_examples"] = [{"pair": pair_sets[KINDS[kind][0]][i], "new": vn[i], "ref": vo[i]} for i in differ[:3]]
+        out["kinds"][kind] = row
+    return out
+
+
+def _count(vs: list[str]) -> dict:
+    c: dict[str, int] = {}
+    for v in vs:
+        c[v] = c.get(v, 0) + 1
+    return c
+
+
+# --------------------------------------------------------------------------- the child
+
+
+def _load(tree: Path):
+    """`equivalent_batch` and `equivalent` of the logic layer of `tree` (a src/ layout with the
+    `ambit` package, or the older top-level `logic` package), imported from that tree only."""
+    src = tree / "src"
+    if (src / "ambit").is_dir():
+        sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__.lower()
+                            and "editable" not in getattr(f, "__name__", "").lower()]
+        sys.path.insert(0, str(src))
+        from ambit import logic  # type: ignore[import-not-found]
+
+        mod, where = logic, logic.__file__
+    else:
+        sys.path.insert(0, str(tree))
+        import logic  # type: ignore[import-not-found]
+        from logic import equivalence  # type: ignore[import-not-found]
+
+        mod, where = equivalence, logic.__file__
+    if not str(Path(where).resolve()).startswith(str(tree.resolve())):
+        raise RuntimeError(f"imported {where}, not the logic layer of {tree}")
+    return mod.equivalent_batch, mod.equivalent, where
+
+
+def child(tree: Path, pairs_file: Path) -> None:
+    equivalent_batch, equivalent, where = _load(tree)
+    sets = {k: [tuple(p) for p in v] for k, v in json.loads(pairs_file.read_text(encoding="utf-8")).items()}
+    equivalent_batch(sets["amp"][:50])  # warm up: start Prolog, load the programs
+    for line in sys.stdin:
+        msg = json.loads(line)
+        try:
+            if msg["cmd"] == "hello":
+                git = lambda *a: subprocess.run(["git", "-C", str(tree), *a], capture_output=True,  # noqa: E731
+                                                text=True).stdout.strip()
+                head = git("rev-parse", "--short", "HEAD") + ("+changes" if git("status", "--porcelain", "src") else "")
+                out: dict = {"tree": str(tree), "commit": head, "logic": where}
+            elif msg["cmd"] == "batched":
+                out = _batched(equivalent_batch, sets[msg["set"]], msg["kw"], msg["batch"])
+            else:
+                out = _single(equivalent, sets[msg["set"]])
+            if not msg.get("verdicts"):
+                out.pop("verdicts", None)
+        except Exception as e:  # noqa: BLE001 - reported to the parent, which stops
+            out = {"error": f"{type(e).__name__}: {e}"}
+        print(json.dumps(out), flush=True)
+
+
+def _batched(equivalent_batch, pairs: list, kw: dict, batch: int) -> dict:
+    verdicts: list[str] = []
+    t0, c0 = time.perf_counter(), time.process_time()
+    for i in range(0, len(pairs), batch):
+        verdicts += [v.verdict for v in equivalent_batch(pairs[i:i + batch], **kw)]
+    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "verdicts": verdicts}
+
+
+def _single(equivalent, pairs: list) -> dict:
+    lat, verdicts = [], []
+    t0, c0 = time.perf_counter(), time.process_time()
+    for a, b in pairs:
+        t = time.perf_counter()
+        verdicts.append(equivalent(a, b).verdict)
+        lat.append(time.perf_counter() - t)
+    lat.sort()
+    pct = lambda q: lat[min(len(lat) - 1, int(round(q * (len(lat) - 1))))]  # noqa: E731
+    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "p50": pct(0.5), "p99": pct(0.99),
+            "verdicts": verdicts}
+
+
+if __name__ == "__main__":
+    child(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -1,0 +1,91 @@
+"""One scrubber for secrets: every text that came from upstream (an endpoint's error body, a
+header, a URL, an exception's message) passes `scrub` before it reaches a log line, a gRPC
+status, run.json, results or the cache (the OWASP logging rules: never log a credential).
+
+What it removes:
+- every secret this process was given (`remember`: the API key, a URL's password, an auth token),
+  wherever it appears, also base64-encoded as an HTTP basic credential;
+- `Bearer …` and `Basic …` values and `Authorization:`/`X-Api-Key:`-style header values;
+- credentials in URLs (`scheme://user:pass@host` → `scheme://***@host`) and `key=`, `token=`,
+  `password=`-style query parameters and JSON fields;
+- OpenAI-style keys (`sk-…`).
+
+`ScrubFilter` applies it to every record of a logger, so a message formatted elsewhere (httpx,
+a traceback's text) is scrubbed too."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import re
+import threading
+
+MASK = "***"
+_MIN_SECRET = 4  # shorter strings are not masked by value (they would mask ordinary words)
+_known: set[str] = set()
+_lock = threading.Lock()
+
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?<=://)[^/@\s\"'<>]*@"), MASK + "@"),  # URL credentials
+    (re.compile(r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=:-]{6,}"), r"\1\2" + MASK),  # "Bearer" is no word of prose
+    (re.compile(r"\b(Basic)(\s+)[A-Za-z0-9+/]{8,}={0,2}"), r"\1\2" + MASK),  # base64 user:password
+    (re.compile(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|openai-api-key)(\"?'?\s*[:=]\s*\"?'?)"
+                r"(?!(?:bearer|basic|token)\s)[^\s\"',}]+"), r"\1\2" + MASK),
+    (re.compile(r"(?i)([?&;](?:api[_-]?key|key|token|access[_-]?token|auth|password|passwd|secret)=)[^&\s\"'#]+"),
+     r"\1" + MASK),
+    (re.compile(r"(?i)(\"(?:api[_-]?key|access[_-]?token|auth[_-]?token|token|password|secret|authorization)\""
+                r"\s*:\s*\")[^\"]*(\")"), r"\1" + MASK + r"\2"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{6,}"), "sk-" + MASK),
+]
+
+
+def remember(secret: str | None) -> None:
+    """Mask ``secret`` (and its forms in an HTTP header) wherever `scrub` sees it from now on."""
+    if not secret or len(secret) < _MIN_SECRET:
+        return
+    forms = {secret}
+    if ":" in secret:  # user:password, as HTTP basic auth sends it
+        forms.add(base64.b64encode(secret.encode("utf-8")).decode("ascii"))
+        user, _, password = secret.partition(":")
+        if len(password) >= _MIN_SECRET:
+            forms.add(password)
+    with _lock:
+        _known.update(forms)
+
+
+def scrub(text: object) -> str:
+    """``text`` (made a str) with every secret above replaced by ``***``."""
+    out = str(text)
+    with _lock:
+        known = sorted(_known, key=len, reverse=True)
+    for secret in known:
+        if secret in out:
+            out = out.replace(secret, MASK)
+    for pattern, replacement in _PATTERNS:
+        out = pattern.sub(replacement, out)
+    return out
+
+
+class ScrubFilter(logging.Filter):
+    """A logging filter that scrubs each record's message (its arguments merged in first) and its
+    exception text, so no secret reaches a handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a bad format string: keep the raw text, scrubbed
+            message = str(record.msg)
+        record.msg, record.args = scrub(message), None
+        if record.exc_info and record.exc_info[1] is not None:
+            record.exc_text = scrub(logging.Formatter().formatException(record.exc_info))
+            record.exc_info = None
+        return True
+
+
+def install(*loggers: str) -> None:
+    """Attach one `ScrubFilter` to each named logger (and to its handlers' records: a filter on
+    the logger sees what is logged on it; children are covered by naming them)."""
+    for name in loggers:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ScrubFilter) for f in logger.filters):
+            logger.addFilter(ScrubFilter())

@@ -1,0 +1,180 @@
+"""AmP from recorded predictions: another system's parses of AmP's test items, scored with the
+metrics, tables and figures of a model run (`ambit eval amp-zeroshot|amp-fewshot --predictions
+FILE`; no model). The contract (docs/evaluation.md, "Recorded predictions"): JSONL, one line
+per item:
+
+    {"id": "pp/amp-zeroshot-pp-00000"}                     the item's id in this run, or
+    {"utterance": "...", "type": "pp", "ratio": 0.5}       its utterance, type (and few-shot ratio);
+    "predictions": ["exists x . ...", {"lf": "...", "score": -1.2}, ...]   the n-best list, best first;
+    "lf0_logprobs": [..], "lf1_logprobs": [..]             optional: the system's per-token
+                                                           log-probabilities of LF0 and LF1 after
+                                                           the prompt (forced decoding);
+    "lf0_tokens": [..], "lf1_tokens": [..]                 optional: those tokens' text (figure 4)
+
+Predictions are read in the run's `--format` (fol or lisp) and matched to the gold LFs as a
+model's are (`matching`: equivalence or canonical). P(LF0) is AmP's: min token probability of
+LF0 over the two LFs' (the model run's `renormalised_p0`), so FIM and Fig. 3 need both lists on
+every line; where any line lacks them, P(LF0), FDM's companion FIM and Fig. 3 are reported absent
+with the reason (FDM itself needs only the top-1 prediction).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from ambit.client.eval import explained
+from ambit.client.eval import metrics as M
+from ambit.client.eval.amp import matching as MT
+
+NO_SCORES = ("n/a: the predictions file gives no log-probabilities of LF0 and LF1 "
+             "(lf0_logprobs, lf1_logprobs) for every item")
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """A predictions file, read: its lines by item key, and whether every line scores both LFs."""
+
+    path: Path
+    lines: dict[str, dict]
+    scored: bool
+
+
+def key(item_or_line: dict) -> tuple[str, ...]:
+    """The keys an item is known by: its id, and (type, utterance, ratio)."""
+    ratio = item_or_line.get("ratio")
+    surface = item_or_line.get("utterance", item_or_line.get("surface"))
+    kind = item_or_line.get("type")
+    by_text = f"{kind}|{surface}|{'' if ratio is None else float(ratio)}" if kind and surface else None
+    return tuple(str(k) for k in (item_or_line.get("id"), by_text) if k)
+
+
+def read(path: str | Path) -> Predictions:
+    """Read a predictions file; a malformed line raises ValueError naming the file, line and field."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"--predictions: no such file {path}")
+    from ambit import _files
+
+    lines: dict[str, dict] = {}
+    scored = True
+    for ln in _files.iter_jsonl_lines(path):
+        where = f"{path}:{ln.number}"
+        if ln.problem:
+            raise ValueError(f"{where}: {ln.problem}")
+        if not ln.text.strip():
+            continue
+        row = _line(ln.text, where)
+        scored = scored and "lf0_logprobs" in row and "lf1_logprobs" in row
+        for k in key(row):
+            if k in lines:
+                raise ValueError(f"{where}: item {k!r} again (first at {lines[k]['_where']})")
+            lines[k] = row
+    return Predictions(path, lines, scored)
+
+
+def _line(text: str, where: str) -> dict:
+    try:
+        row = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(row, dict):
+        raise ValueError(f"{where}: a line must be a JSON object")
+    if "id" not in row and not ("utterance" in row and "type" in row):
+        raise ValueError(f"{where}: name the item by 'id', or by 'utterance' and 'type' (and 'ratio')")
+    preds = row.get("predictions")
+    if not isinstance(preds, list):
+        raise ValueError(f"{where}: field 'predictions' must be a list (best first)")
+    row["predictions"] = [_prediction(p, f"{where}: predictions[{i}]") for i, p in enumerate(preds)]
+    for g in ("lf0", "lf1"):
+        lp = row.get(f"{g}_logprobs")
+        if lp is not None and (not isinstance(lp, list) or not lp or not all(_number(x) and x <= 0 for x in lp)):
+            raise ValueError(f"{where}: field '{g}_logprobs' must be a non-empty list of log-probabilities (<= 0)")
+        toks = row.get(f"{g}_tokens")
+        if toks is not None and (not isinstance(toks, list) or lp is None or len(toks) != len(lp)):
+            raise ValueError(f"{where}: field '{g}_tokens' must be a list as long as '{g}_logprobs'")
+    row["_where"] = where
+    return row
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _prediction(p: Any, where: str) -> dict:
+    if isinstance(p, str):
+        return {"lf": p, "score": None}
+    if isinstance(p, dict) and isinstance(p.get("lf"), str):
+        score = p.get("score")
+        if score is not None and not _number(score):
+            raise ValueError(f"{where}.score must be a number")
+        return {"lf": p["lf"], "score": score}
+    raise ValueError(f"{where} must be an LF string or {{\"lf\": .., \"score\": ..}}")
+
+
+def find(preds: Predictions, item: dict) -> dict | None:
+    """The line for `item` (by id, else by type, utterance and ratio), or None."""
+    return next((preds.lines[k] for k in key(item) if k in preds.lines), None)
+
+
+def _scores(row: dict, g: str) -> tuple[float | None, list[dict]]:
+    """(min token probability, tokens with their probabilities) of a gold LF; (None, []) when absent."""
+    lp = row.get(f"{g}_logprobs")
+    if not lp:
+        return None, []
+    probs = [math.exp(x) for x in lp]
+    toks = row.get(f"{g}_tokens") or [""] * len(probs)
+    return min(probs), [{"text": t, "prob": p} for t, p in zip(toks, probs)]
+
+
+def record(item: dict, row: dict | None, fmt: str, match: str) -> dict:
+    """The record a model run would write for `item`, from its recorded line (None: the file has
+    no line for it, so no prediction: no match, and `recorded` false)."""
+    given = (row or {}).get("predictions", [])
+    preds = []
+    for p in given:
+        canon = MT.canonical_or_none(p["lf"], fmt)
+        preds.append({"text": p["lf"], "canonical": canon, "status": "OK" if canon is not None else "PARSE_ERROR",
+                      "logprob": p["score"], "min_prob": None, "probability": None})
+    table = MT.match_predictions(preds, (item["lf0"], item["lf1"]), fmt, match)
+    for p, m0, m1 in zip(preds, *table):
+        p["match_lf0"], p["match_lf1"] = m0, m1
+    canon = [MT.first_match(r, "canonical") for r in table]
+    equiv = [MT.first_match(r, "equivalence") if match == "equivalence" else None for r in table]
+    ranks = equiv if match == "equivalence" else canon
+    (s0, t0), (s1, t1) = _scores(row or {}, "lf0"), _scores(row or {}, "lf1")
+    scored = s0 is not None and s1 is not None
+    top = SimpleNamespace(text=preds[0]["text"] if preds else "")
+    dist = SimpleNamespace(candidates=[top] if preds else [], classes=[])
+    return {
+        "type": item["type"], "surface": item.get("surface", ""), "lf0": item["lf0"], "lf1": item["lf1"],
+        "predictions": preds, "model_id": "recorded", "recorded": row is not None,
+        "rank_lf0": ranks[0], "rank_lf1": ranks[1],
+        "rank_lf0_canonical": canon[0], "rank_lf1_canonical": canon[1],
+        "rank_lf0_equiv": equiv[0], "rank_lf1_equiv": equiv[1],
+        "min_prob_lf0": s0, "min_prob_lf1": s1, "p_lf0": M.renormalised_p0(s0, s1) if scored else None,
+        "tokens_lf0": t0, "tokens_lf1": t1, "tokens_pred": [],
+        **explained.paraphrases(dist, item, fmt),
+    }
+
+
+def fewshot_fields(rec: dict, item: dict) -> dict:
+    """The few-shot fields a model run adds to a record (ratio, top-1 labels), as it adds them."""
+    from ambit.client.eval.amp.process import _label
+
+    rec["ratio"] = float(item["ratio"])
+    rec["top1"] = _label(rec["rank_lf0"], rec["rank_lf1"])
+    rec["top1_canonical"] = _label(rec["rank_lf0_canonical"], rec["rank_lf1_canonical"])
+    rec["top1_equiv"] = _label(rec["rank_lf0_equiv"], rec["rank_lf1_equiv"])
+    return rec
+
+
+def unmatched(preds: Predictions, items: Sequence[dict]) -> list[str]:
+    """Where in the file the lines that name no item of this run are (a wrong id, type, ratio)."""
+    used = {id(find(preds, it)) for it in items}
+    return sorted({row["_where"] for row in preds.lines.values() if id(row) not in used})
