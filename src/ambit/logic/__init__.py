@@ -145,7 +145,7 @@ def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_va
     formula text over `max_chars` characters is refused (LFParseError `too_long`) before anything
     is read."""
     from ambit.logic.provers import portfolio
-    from ambit.logic.syntax.dialect import name_of, read_pairs, record
+    from ambit.logic.syntax.dialect import dialect, name_of, read_pairs, record
 
     pairs = _bounded(pairs, max_chars)
 
@@ -155,6 +155,8 @@ def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_va
         return prolog_pool.map_chunks(equivalent_batch, list(pairs), options.pop("workers"), fmt=fmt, prover=prover,
                                       free_variables=free_variables, symbols=symbols, **options)
     parsed, readings = read_pairs(pairs, fmt, free_variables, symbols)
+    if prover == "prolog" and dialect(fmt).amp:
+        options["closed"] = True  # read above: AmP's procedure need not walk the ASTs again
     out = portfolio.equivalent_batch(parsed, name_of(fmt), prover=prover, **options)
     return [record(v, r) for v, r in zip(out, readings)]
 

@@ -84,7 +84,11 @@ def test_a_time_limit_and_memory_are_told_apart():
 
 def test_vote_rules():
     assert S.vote([None, "True", "False", "True"], "drop-errors") == "True"
-    assert S.vote([None, "INCONSISTENT", "UNKNOWN"], "drop-errors") is None
+    assert S.vote([None, "UNKNOWN"], "drop-errors") is None
+    # contradictory premises: Prover9 proves the conclusion, so such a sample votes True there
+    assert S.vote([None, "INCONSISTENT", "UNKNOWN"], "drop-errors") == "True"
+    assert S.vote(["INCONSISTENT", "False", "INCONSISTENT"], "drop-errors") == "True"
+    assert S.vote(["INCONSISTENT", "False"], "majority") == "False"
     assert S.vote(["False", "True"]) == "False"  # a tie: the earliest sample's label
     with pytest.raises(ValueError, match="vote rule must be one of majority, drop-errors"):
         S.vote(["True"], "plurality")

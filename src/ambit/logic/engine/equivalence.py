@@ -15,7 +15,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Iterable
 
-from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, free_vars, predicates, subformulas
+from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children, free_vars
 from ambit.logic.syntax.canonical import canonical_string
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop
 from ambit.logic.engine.prove import STAGES_PER_ITEM, checked_model, pair_verdict
@@ -51,10 +51,32 @@ def _formula(x: LF, fmt: str) -> Formula:
 
 
 def _atoms_key(f: Formula) -> list:
-    """The sorted atoms of `f` with every variable written `_`: canonicalisation keeps each atom
-    (it renames variables, reorders operands, drops only vacuous quantifiers), so formulas whose
-    keys differ cannot have equal canonical forms. A cheap filter before canonicalising."""
-    out = [(g.pred, *[a.name if type(a) is not Var else "_" for a in g.args]) for g in subformulas(f) if type(g) is Atom]
+    """The sorted atoms of `f`, each variable written as its binder: the quantifier's kind and how
+    many quantifiers enclose it. Canonicalisation keeps each atom and each binder's place among
+    the quantifiers (it renames variables, reorders operands, flattens, and drops only vacuous
+    quantifiers), so formulas whose keys differ almost never have equal canonical forms: a cheap
+    filter before canonicalising. (Only a vacuous quantifier above a binder can make the keys of
+    equal canonical forms differ; such a pair goes to Prolog, whose normal forms find it.)"""
+    out: list = []
+    binders: dict[str, str] = {}
+
+    def walk(g: Formula, depth: int) -> None:
+        t = type(g)
+        if t is Atom:
+            out.append((g.pred, *[binders.get(a.name, "?") if type(a) is Var else a.name for a in g.args]))
+        elif t is Quant:
+            outer = binders.get(g.var)
+            binders[g.var] = f"{'∀' if g.kind == 'forall' else '∃'}{depth}"
+            walk(g.body, depth + 1)
+            if outer is None:
+                del binders[g.var]
+            else:
+                binders[g.var] = outer
+        else:
+            for c in children(g):
+                walk(c, depth)
+
+    walk(f, 0)
     out.sort()
     return out
 
@@ -89,11 +111,25 @@ def with_extensions(model: dict, *formulas: Formula) -> dict:
     """A model in the shared shape (`domain`, `constants`, `true_atoms`) with AmP's
     `extensions` (predicate -> tuples, documented for `fol`/`lisp` in ambit.proto) added: every
     predicate true of something, and every predicate of `formulas` (an empty list if of none)."""
-    ext: dict[str, list] = {g.pred: [] for f in formulas for g in subformulas(f) if type(g) is Atom}
+    ext: dict[str, list] = {}
+    for f in formulas:
+        _predicates_into(f, ext)
     for atom in model.get("true_atoms", []):
         pred, _, rest = atom.partition("(")
         ext.setdefault(pred, []).append([e.strip() for e in rest[:-1].split(",")] if rest else [])
     return {**model, "extensions": {p: sorted(ts) for p, ts in sorted(ext.items())}}
+
+
+def _predicates_into(f: Formula, ext: dict[str, list]) -> None:
+    """An empty extension in `ext` for every predicate of `f`."""
+    t = type(f)
+    if t is Atom:
+        ext.setdefault(f.pred, [])
+    elif t is Quant:
+        _predicates_into(f.body, ext)
+    else:
+        for c in children(f):
+            _predicates_into(c, ext)
 
 
 _BY_SLD = {"status": "unsat", "proof": None}  # a direction the first stage proved: no steps to show
@@ -147,6 +183,7 @@ def equivalent_batch(
     max_domain: int | None = None,
     canonical_shortcut: bool = True,
     workers: int = 1,
+    closed: bool = False,
 ) -> list[Verdict]:
     """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
     `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
@@ -156,7 +193,8 @@ def equivalent_batch(
     `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
     chunk is parsed and rendered while Prolog solves the previous one. With `workers` > 1 the
     pairs are cut into chunks that run side by side on that many processes (prolog_pool.py),
-    with the same answers."""
+    with the same answers. `closed`: the ASTs given are known to be closed (read by
+    logic.syntax.reading), so they are not walked again here."""
     pairs = list(pairs)
     if workers > 1:
         from ambit.logic.runtime import pool as prolog_pool
@@ -175,7 +213,7 @@ def equivalent_batch(
             if f is None:
                 f = parsed[x] = _formula(x, fmt)
             return f
-        return _formula(x, fmt)
+        return x if closed and isinstance(x, (Atom, And, Or, Quant)) else _formula(x, fmt)
 
     asts: dict[int, tuple[Formula, Formula]] = {}  # the pairs sent to Prolog, until answered
     keys: dict[int, list] = {}  # per formula object (all kept alive by `pairs` or `parsed`)

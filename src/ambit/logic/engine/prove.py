@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, constants, free_vars
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, children, constants, free_vars
 from ambit.logic.syntax.parse import parse
 from ambit.logic.engine import propositional as fol_prop
 from ambit.logic.runtime import pool as prolog_pool
@@ -58,7 +58,11 @@ def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     the environment per element. An existential whose body requires an atom of its variable
     (a conjunct, at any depth of conjunction) tries only the elements that atom is true of:
     every other element makes that conjunct, and so the body, false."""
-    m = _Model(model)
+    return _holds_in(f, _Model(model), env)
+
+
+def _holds_in(f: Formula, m: "_Model", env: dict[str, str] | None = None) -> bool:
+    """`holds` in a model already indexed (one index for every formula checked in it)."""
     m.guards = _guards(f)
     return _truth(f, m)(dict(env or {}))
 
@@ -66,22 +70,16 @@ def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
 class _Model:
     """A model and the index of its atoms by (predicate, argument position)."""
 
-    __slots__ = ("m", "atoms", "domain", "_index", "guards")
+    __slots__ = ("m", "atoms", "domain", "index", "guards")
 
     def __init__(self, m: dict) -> None:
         self.m, self.atoms, self.domain = m, m["atoms"], m["domain"]
-        self._index: dict[tuple[str, int], frozenset] | None = None
+        index: dict[tuple[str, int], set] = {}  # (predicate, position) -> the elements there
+        for atom in self.atoms:
+            for i in range(1, len(atom)):
+                index.setdefault((atom[0], i - 1), set()).add(atom[i])
+        self.index = index
         self.guards: dict[int, list[tuple[str, int]]] = {}
-
-    def at(self, pred: str, pos: int) -> frozenset:
-        """The elements at argument `pos` of the true atoms of `pred`."""
-        if self._index is None:
-            index: dict[tuple[str, int], set] = {}
-            for atom in self.atoms:
-                for i, e in enumerate(atom[1:]):
-                    index.setdefault((atom[0], i), set()).add(e)
-            self._index = {k: frozenset(v) for k, v in index.items()}
-        return self._index.get((pred, pos), frozenset())
 
 
 def _term(a: Term, model: dict):
@@ -160,6 +158,7 @@ def _junction(conjunction: bool, parts: list):
 
 
 _UNBOUND = object()
+_NONE: frozenset = frozenset()
 
 
 def _quantifier(f: Quant, m: _Model):
@@ -199,9 +198,9 @@ def _guard(q: Quant, m: _Model) -> list | None:
     """The elements that can make the body of `q` true as values of its variable: those at the
     variable's place in the true atoms of its guards (`_guards`), in domain order; None when it
     has none."""
-    best = None
-    for pred, i in m.guards.get(id(q), ()):
-        es = m.at(pred, i)
+    best, index = None, m.index
+    for key in m.guards.get(id(q), ()):
+        es = index.get(key, _NONE)
         best = es if best is None else best & es
     if best is None:
         return None
@@ -212,28 +211,33 @@ def _guards(f: Formula) -> dict[int, list[tuple[str, int]]]:
     """For each quantifier of `f` (by id), its guards: (predicate, argument position) of every
     atom with its variable as a direct argument that is a conjunct of its body, looked for
     through conjunctions and through quantifiers of other variables (over a domain that is never
-    empty, `Q y. (C ∧ ...)` needs C as much as `C ∧ ...` does). One walk of `f`."""
+    empty, `Q y. (C ∧ ...)` needs C as much as `C ∧ ...` does). One walk of `f`; `reach` maps
+    each variable whose guards the walk is still collecting to its list."""
     out: dict[int, list[tuple[str, int]]] = {}
-    stack: list[tuple[Formula, dict[str, list]]] = [(f, {})]
-    while stack:
-        g, reach = stack.pop()
+
+    def walk(g: Formula, reach: dict[str, list]) -> None:
         t = type(g)
-        if t is Quant:
-            mine: list[tuple[str, int]] = []
-            out[id(g)] = mine
-            stack.append((g.body, {**{v: l for v, l in reach.items() if v != g.var}, g.var: mine}))
-        elif t is And:
-            stack.extend((c, reach) for c in g.children)
-        elif t is Atom:
+        if t is Atom:
             for i, a in enumerate(g.args):
-                if type(a) is Var and a.name in reach:
-                    reach[a.name].append((g.pred, i))
-        elif t is Or:
-            stack.extend((c, {}) for c in g.children)
-        elif t is Not:
-            stack.append((g.body, {}))
-        elif t is Implies or t is Iff or t is Xor:
-            stack.extend(((g.left, {}), (g.right, {})))
+                if type(a) is Var and (mine := reach.get(a.name)) is not None:
+                    mine.append((g.pred, i))
+        elif t is And:
+            for c in g.children:
+                walk(c, reach)
+        elif t is Quant:
+            mine = out[id(g)] = []
+            outer = reach.get(g.var)
+            reach[g.var] = mine
+            walk(g.body, reach)
+            if outer is None:
+                del reach[g.var]
+            else:
+                reach[g.var] = outer
+        elif t is not Eq:  # past a disjunction, a negation or an implication nothing is required
+            for c in children(g):
+                walk(c, {})
+
+    walk(f, {})
     return out
 
 
@@ -256,11 +260,12 @@ def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) ->
     """The model, after checking that every formula of `true` holds in it and none of `false`;
     a model that fails the check is a bug in the search, raised, never reported."""
     m = _model(d)
+    indexed = _Model(m)
     for f in true:
-        if not holds(f, m):
+        if not _holds_in(f, indexed):
             raise PrologError(f"model search returned a model that does not satisfy {f!r}")
     for f in false:
-        if holds(f, m):
+        if _holds_in(f, indexed):
             raise PrologError(f"model search returned a model that satisfies {f!r}")
     out = {
         "domain": m["domain"],

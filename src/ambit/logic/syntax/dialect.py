@@ -23,6 +23,7 @@ does ambit: reading.SymbolKindError), `separate` in AmP's formats and on request
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import re
 from dataclasses import dataclass, field
@@ -131,6 +132,7 @@ class Dialect:
         return self.variable_spelling is not None and re.fullmatch(self.variable_spelling, name) is not None
 
 
+@functools.lru_cache(maxsize=None)
 def _bound(ref: str) -> Callable:
     """The function `module:name`, imported when first called. The readers and renderers import
     this registry (to look dialects up), so the registry names them instead of importing them:
@@ -153,6 +155,10 @@ def _read_folio(text: str, d: Dialect):
 
 def _read_tptp(text: str, d: Dialect):
     return _bound("ambit.logic.syntax.full_parse:read_tptp")(text, d)
+
+
+def _read_nltk(text: str, d: Dialect):
+    return _bound("ambit.logic.syntax.full_parse:read_nltk")(text, d)
 
 
 def _render_amp(name: str) -> Callable[["Formula"], str]:
@@ -188,7 +194,7 @@ _REGISTRY: dict[str, Dialect] = {
                 variable_spelling=r"[a-z][0-9]*",
                 terminal_names=(("NAME", "a name (a predicate, constant or variable)"),),
                 operators=("<->", "<=>", "->", "=>", "&", "^", "|", "-", "!"),
-                reader=_read_full, renderer=_render_full("nltk")),
+                reader=_read_nltk, renderer=_render_full("nltk")),
         Dialect("tptp", True, "TPTP FOF: ![X]: (p(X) => ~q(X)), or fof(name, role, formula).", "tptp", None,
                 "universal",
                 terminal_names=(("QUANT", "a quantifier ('!' or '?')"), ("NAME", "a name (a lower-case word)")),

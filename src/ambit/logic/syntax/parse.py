@@ -371,8 +371,11 @@ def read(text: str, fmt: str | Dialect = "fol", free_variables: str | None = Non
 def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """One of AmP's formats: the fast reader, or Lark where it gives up."""
     try:
-        with _gc_paused(len(text) >= GC_PAUSE_CHARS):
+        if len(text) < GC_PAUSE_CHARS:
             f, unbound = _FAST[d.name](text)
+        else:
+            with _gc_paused(True):
+                f, unbound = _FAST[d.name](text)
     except _TooDeep:
         raise too_deep(text, d) from None
     except (_Reject, IndexError):

@@ -185,7 +185,9 @@ def _label(field: str, index: int | None) -> str:
     return f"{field}[{index}]" if index is not None else field
 
 
-def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading):
+def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading, cache: dict | None = None):
+    """One formula (text in `d`, or a closed AST) and its text; `cache` (text -> what `d.read`
+    gave) lets a batch read a text met twice once."""
     from ambit.logic.syntax.ast import free_vars
     from ambit.logic.errors import LFParseError
 
@@ -195,7 +197,12 @@ def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Readin
                                field, index)
         return x, None
     try:
-        f, closed = d.read(x)
+        if cache is None:
+            f, closed = d.read(x)
+        elif (hit := cache.get(x)) is not None:
+            f, closed = hit
+        else:
+            f, closed = cache[x] = d.read(x)
     except LFParseError as e:
         raise ProblemError(e, field, index) from None
     if closed:
@@ -204,14 +211,14 @@ def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Readin
 
 
 def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: str | None = None,
-              symbols: str | None = None):
+              symbols: str | None = None, cache: dict | None = None):
     """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading).
     ProblemError names the formula and the cause (syntax, free variable, mixed arity, symbol
     kind); `symbols` as `dialect` takes it (None: the dialect's own)."""
     d = dialect(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
-    fa, ta = _read_one(a, d, "a", None, reading)
-    fb, tb = _read_one(b, d, "b", None, reading)
+    fa, ta = _read_one(a, d, "a", None, reading, cache)
+    fb, tb = _read_one(b, d, "b", None, reading, cache)
     try:
         if d.one_arity:
             check_arities([("a", fa, ta), ("b", fb, tb)], d.symbols)
@@ -221,14 +228,15 @@ def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: st
 
 
 def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = "folio",
-               free_variables: str | None = None, labels: Sequence[str] | None = None, symbols: str | None = None):
+               free_variables: str | None = None, labels: Sequence[str] | None = None, symbols: str | None = None,
+               cache: dict | None = None):
     """A story's premises and conclusion (text in `fmt`, or closed ASTs) read as one problem:
     (premises, conclusion, Reading). ProblemError names the formula and the cause; `labels`
     name the premises in an ArityError's message (default `premises[i]`)."""
     d = dialect(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
-    ps = [_read_one(p, d, "premises", i, reading) for i, p in enumerate(premises)]
-    c = _read_one(conclusion, d, "conclusion", None, reading)
+    ps = [_read_one(p, d, "premises", i, reading, cache) for i, p in enumerate(premises)]
+    c = _read_one(conclusion, d, "conclusion", None, reading, cache)
     names = list(labels) if labels is not None else [_label("premises", i) for i in range(len(ps))]
     try:
         if d.one_arity:
@@ -272,9 +280,10 @@ def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
     """`read_one` (read_story or read_pair) on every item: the ASTs and the Readings; the first
     error's cause is raised, with a note naming the formula."""
     parsed, readings = [], []
+    cache: dict = {}  # a text met twice in the batch is read once (ASTs are immutable)
     for x, y in items:
         try:
-            fx, fy, r = read_one(x, y, fmt, free_variables, symbols=symbols)
+            fx, fy, r = read_one(x, y, fmt, free_variables, symbols=symbols, cache=cache)
         except ProblemError as e:
             _raise_with_place(e)
         parsed.append((fx, fy))

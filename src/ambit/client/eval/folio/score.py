@@ -379,11 +379,15 @@ def _decide(stories: list[tuple[list, Any]], symbols: str = "shared") -> list[An
 def vote(labels: Sequence[str | None], rule: str = "majority") -> str | None:
     """The vote over samples' labels by `rule` (one of VOTES): LINC's majority, ignoring
     INCONSISTENT, UNKNOWN and unparseable (None) samples; a tie goes to the label that the
-    earliest sample gave. Under `drop-errors` the same samples are dropped (they have a
-    label_problem) and the rest vote the same way; the rules differ in which examples the voted
-    accuracy counts (report.summary). None: no sample has a definite label."""
+    earliest sample gave. Under `drop-errors` UNKNOWN and unparseable samples are dropped (they
+    have a label_problem), an INCONSISTENT sample votes True (what a Prover9 pipeline answers:
+    it asks for a proof of the conclusion first, and contradictory premises prove it), and the
+    rest vote the same way; the rules also differ in which examples the voted accuracy counts
+    (report.summary). None: no sample has a definite label."""
     if rule not in VOTES:
         raise ValueError(f"vote rule must be one of {', '.join(VOTES)}, not {rule!r}")
+    if rule == "drop-errors":  # Prover9 proves the conclusion from contradictory premises: True
+        labels = ["True" if x == "INCONSISTENT" else x for x in labels]
     valid = [x for x in labels if x in ("True", "False", "Uncertain")]
     if not valid:
         return None

@@ -163,14 +163,18 @@ horn_entails(Facts, M) :-
 
 %  entails(+A, +B, -R): R = true when A |= B, false when A does not entail B and the failing
 %  case of A is complete (no OR under a universal was dropped), unknown otherwise.
-entails(A, B, R) :-
+entails(A, B, R) :- refutation(A, B, R0), ( R0 = refuted(_) -> R = false ; R = R0 ).
+
+%  refutation(+A, +B, -R): entails/3 with the evidence of a refutation: R = refuted(Facts), the
+%  facts of a complete case of A that do not prove B (its countermodel candidate, candidate/3)
+refutation(A, B, R) :-
     copy_term(A-B, A1-B1),
     skolemise(A1, [], 0, _, SA),
     herbrandise(B1, [], 0, _, MB),
     findall(Facts-Complete, case(SA, Facts, Complete), Cases),
     entailment(Cases, MB, R).
 
-entailment(Cases, M, false) :- member(Facts-true, Cases), \+ horn_entails(Facts, M), !.
+entailment(Cases, M, refuted(Facts)) :- member(Facts-true, Cases), \+ horn_entails(Facts, M), !.
 entailment(Cases, M, unknown) :- member(Facts-false, Cases), \+ horn_entails(Facts, M), !.
 entailment(_, _, true).
 
@@ -182,14 +186,22 @@ entailment(_, _, true).
 %  within(:G, +L): G succeeds within L inferences (first solution only).
 within(G, L) :- call_with_inference_limit(G, L, R), R \== inference_limit_exceeded, !.
 
-%  sld(+A, +B, +L, -R): the first stage on one direction: true, false (a complete refutation),
-%  or unknown (outside the complete fragment, or over L inferences).
-sld(A, B, L, R) :- ( within(entails(A, B, R0), L) -> R = R0 ; R = unknown ).
+%  sld(+A, +B, +L, -R): the first stage on one direction: true, refuted(Facts) (a complete
+%  refutation, with its case's facts), or unknown (outside the complete fragment, or over L inferences).
+sld(A, B, L, R) :- ( within(refutation(A, B, R0), L) -> R = R0 ; R = unknown ).
 
 %  sld_pair(+A, +B, +L, -Result): canonical (variant normal forms: equivalent without a proof
 %  search), or sld(AB, BA), each direction true, false or unknown.
-sld_pair(A, B, _, canonical) :- normal(A, NA), normal(B, NB), NA =@= NB, !.
-sld_pair(A, B, L, sld(AB, BA)) :- sld(A, B, L, AB), sld(B, A, L, BA).
+sld_pair(A, B, L, R) :-
+    first_stage(A, B, L, R0),
+    ( R0 = sld(AB0, BA0) -> R = sld(AB, BA), refuted_false(AB0, AB), refuted_false(BA0, BA) ; R = R0 ).
+
+refuted_false(refuted(_), false) :- !.
+refuted_false(R, R).
+
+%  first_stage(+A, +B, +L, -Result): sld_pair/4 with each refutation's facts kept
+first_stage(A, B, _, canonical) :- normal(A, NA), normal(B, NB), NA =@= NB, !.
+first_stage(A, B, L, sld(AB, BA)) :- sld(A, B, L, AB), sld(B, A, L, BA).
 
 %  equiv_batch_json(+Pairs, +Budget, -Dicts): one dict per p(A, B), in order:
 %  _{canonical: true}, or _{sld: [AB, BA], a_not_b: J1, b_not_a: J2} where J1 and J2 are
@@ -210,14 +222,14 @@ pair_json(budget(L, MaxDom, T), Candidates, p(A, B), Dict) :-
           ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 
 pair_answer(A, B, budget(L, MaxDom), Candidates, Dict) :-
-    sld_pair(A, B, L, R),
+    first_stage(A, B, L, R),
     (   R == canonical
     ->  Dict = _{canonical: true}
     ;   R = sld(AB, BA),
         json_bool(AB, JAB), json_bool(BA, JBA),
         (   AB == true, BA == true
         ->  J1 = null, J2 = null
-        ;   Candidates == true, MaxDom > 0, quick_model(AB, BA, A, B, L, J1, J2)
+        ;   Candidates == true, MaxDom > 0, quick_model(AB, BA, A-B, L, J1, J2)
         ->  true
         ;   fol_term(A, FA), fol_term(B, FB),
             open_parts(AB, [a-FA, negated_b-not(FB)], P1),
@@ -232,14 +244,14 @@ pair_answer(A, B, budget(L, MaxDom), Candidates, Dict) :-
 %  open_parts(+SLD, +Part, -Parts): the part, unless the first stage proved its direction; for a
 %  direction it refuted completely, the part has a model: only the model search runs (model(Part))
 open_parts(true, _, []) :- !.
-open_parts(false, Part, [model(Part)]) :- !.
+open_parts(refuted(_), Part, [model(Part)]) :- !.
 open_parts(_, Part, [Part]).
 
 %  quick_model(+AB, +BA, +A, +B, +L, -J1, -J2): a direction the first stage refuted completely
 %  has its candidate within L inferences: the pair's witness, and the other direction is not
 %  searched (null), as when prove.pl's search stops at the first model of either
-quick_model(false, _, A, B, L, J, null) :- within(candidate(A, B, M), L), !, candidate_json(M, J).
-quick_model(_, false, A, B, L, null, J) :- within(candidate(B, A, M), L), candidate_json(M, J).
+quick_model(refuted(Facts), _, AB, L, J, null) :- within(model_of_facts(AB, Facts, M), L), !, candidate_json(M, J).
+quick_model(_, refuted(Facts), AB, L, null, J) :- within(model_of_facts(AB, Facts, M), L), candidate_json(M, J).
 
 candidate_json(model(N, Vals, Trues), json([status=sat, candidate=true, model=M])) :-
     findall(C=E, member(C-E, Vals), CJ),
@@ -261,14 +273,12 @@ candidate_json(model(N, Vals, Trues), json([status=sat, candidate=true, model=M]
 %     quantifiers swapped could use as its witness). The facts hold of every instance.
 %  Python checks the candidate with the one model checker; a refused candidate only costs the
 %  pair a search by prove.pl.
-candidate(A, B, Model) :-
-    copy_term(A-B, A1-B1),
-    skolemise(A1, [], 0, _, SA),
-    herbrandise(B1, [], 0, _, MB),
-    case(SA, Facts0, true),
-    \+ horn_entails(Facts0, MB),
-    !,
-    names(A-B, Ns),
+candidate(A, B, Model) :- refutation(A, B, refuted(Facts)), model_of_facts(A-B, Facts, Model).
+
+%  model_of_facts(+AB, +Facts, -Model): candidate/3's model of the facts of a case of A that do
+%  not prove B (AB = A-B, for the names of both)
+model_of_facts(AB, Facts0, Model) :-
+    names(AB, Ns),
     (   ground(Facts0)
     ->  findall(T, ( member(rel(_, Ts), Facts0), member(T, Ts) ), Ts0),
         append(Ns, [fresh(0)], Ns1), append(Ns1, Ts0, Ts1), sort(Ts1, Terms),
@@ -366,4 +376,5 @@ direction_answer(A, B, budget(L, MaxDom), _{sld: JR, a_not_b: J}) :-
 
 json_bool(true, true).
 json_bool(false, false).
+json_bool(refuted(_), false).
 json_bool(unknown, null).
