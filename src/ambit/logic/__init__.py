@@ -154,10 +154,19 @@ def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_va
 
         return prolog_pool.map_chunks(equivalent_batch, list(pairs), options.pop("workers"), fmt=fmt, prover=prover,
                                       free_variables=free_variables, symbols=symbols, **options)
-    parsed, readings = read_pairs(pairs, fmt, free_variables, symbols)
-    if prover == "prolog" and dialect(fmt).amp:
-        options["closed"] = True  # read above: AmP's procedure need not walk the ASTs again
-    out = portfolio.equivalent_batch(parsed, name_of(fmt), prover=prover, **options)
+    if prover == "prolog" and dialect(fmt).amp and not options.get("provers"):
+        # AmP's procedure reads chunk by chunk, the next chunk while Prolog solves the one before
+        readings: list = []
+
+        def read(chunk: list) -> list:
+            parsed, rs = read_pairs(chunk, fmt, free_variables, symbols)
+            readings.extend(rs)
+            return parsed
+
+        out = portfolio.equivalent_batch(pairs, name_of(fmt), prover=prover, read=read, closed=True, **options)
+    else:
+        parsed, readings = read_pairs(pairs, fmt, free_variables, symbols)
+        out = portfolio.equivalent_batch(parsed, name_of(fmt), prover=prover, **options)
     return [record(v, r) for v, r in zip(out, readings)]
 
 

@@ -9,7 +9,8 @@ AmP's `fol`/`lisp` goes on to equivalence_cli.py, which keeps AmP's JSONL shape)
     ambit logic entails --from tptp --prover prolog ...   # ambit's prover alone (default: the portfolio
                                                               # of logic/provers/portfolio.py when E is installed)
 
-Budgets: --time-limit (seconds per item, kept by Prolog), --inferences (per stage),
+Budgets: --time-limit (seconds per item, kept by Prolog; for one story it covers reading the problem
+too: past it while reading, the answer is UNKNOWN with reason time_limit), --inferences (per stage),
 --max-domain (largest model searched); an item over budget is UNKNOWN with its reason
 (logic/engine/verdict.py). --max-chars bounds each formula's length. A TPTP problem file (given alone,
 or as --premises) is read with its roles (logic/syntax/tptp_problem.py); `include` only with --tptp-root.
@@ -32,6 +33,7 @@ import argparse
 import functools
 import json
 import sys
+import time
 from typing import IO, Any
 
 from pathlib import Path
@@ -42,10 +44,10 @@ from ambit.logic.provers import portfolio
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, explain, is_premises_formula,
                                     positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
                                     too_long, usage_with_default)
-from ambit.logic.syntax.dialect import ArityError, ProblemError, Reading, read_pair, read_story, record
+from ambit.logic.syntax.dialect import ArityError, ProblemError, Reading, dialect, read_pair, read_story, record
 from ambit.logic.errors import LFParseError
-from ambit.logic.syntax.tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, TPTPProblemError,
-                           read_problem_file, read_text_file, statements)
+from ambit.logic.syntax.tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, ReadingTimeLimit,
+                           TPTPProblemError, read_problem_file, read_text_file, statements)
 
 BATCH = 64
 DEFAULT_DIALECT = {"equiv": "fol", "entails": "folio"}  # `equiv` alone reads AmP's FOL (cli/__init__.py dispatches)
@@ -56,7 +58,7 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
     add_dialect_options(p, DEFAULT_DIALECT[cmd])
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
     p.add_argument("--time-limit", type=positive_seconds, default=fol.DEFAULT_TIME_LIMIT,
-                   help=f"seconds per item, kept by Prolog (default {fol.DEFAULT_TIME_LIMIT})")
+                   help=f"seconds per item, reading a problem included (default {fol.DEFAULT_TIME_LIMIT})")
     p.add_argument("--inferences", type=positive_inferences, default=fol.DEFAULT_INFERENCES,
                    help=f"inference budget per stage (default {fol.DEFAULT_INFERENCES:,})")
     p.add_argument("--max-domain", type=int, default=fol.DEFAULT_MAX_DOMAIN, help="largest model searched")
@@ -201,9 +203,10 @@ class _Usage(Exception):
     """A command line that cannot be run as given: the message says what to give instead."""
 
 
-def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None, Reading]:
+def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[list, Any, list[str] | None, Reading]:
     """Premises, conclusion, (TPTP problems) the premises' names, and how they were read, from
-    the command line. A premise that does not read is named by file and line (and character)."""
+    the command line. A premise that does not read is named by file and line (and character).
+    A TPTP problem is read until `deadline` (time.monotonic()) at most: ReadingTimeLimit past it."""
     if args.problem is not None and args.premises is not None:
         raise _Usage("give a problem file or --premises FILE, not both")
     path = args.problem or args.premises
@@ -217,7 +220,8 @@ def _story(args: argparse.Namespace) -> tuple[list, Any, list[str] | None, Readi
     if args.fmt == "tptp":
         limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes,
                         max_statements=args.tptp_max_statements)
-        problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables)
+        problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables,
+                                    deadline=deadline)
         if problem.conclusion is not None and args.conclusion is not None:
             raise _Usage(f"{path} has a conjecture ({problem.conclusion[0]}) and --conclusion gives another: "
                          "a problem has one conjecture")
@@ -268,6 +272,31 @@ def _checked_text(text: str, args: argparse.Namespace) -> str:
     return text
 
 
+def _entails(args: argparse.Namespace) -> dict:
+    """The story's answer within --time-limit, reading included: the problem is read until the
+    deadline, and the provers get what is left of it. Past it: UNKNOWN with reason `time_limit`."""
+    deadline = time.monotonic() + args.time_limit
+    try:
+        premises, conclusion, names, reading = _story(args, deadline)
+    except ReadingTimeLimit:
+        return _out_of_time(args)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return _out_of_time(args)
+    answer = record(portfolio.decide(premises, conclusion, args.fmt, **{**_budget(args), "time_limit": left}),
+                    reading).to_dict()
+    if names is not None:
+        answer["premises_used_names"] = [names[i] for i in answer.get("premises_used", [])]
+    return answer
+
+
+def _out_of_time(args: argparse.Namespace) -> dict:
+    """UNKNOWN with reason `time_limit`: the time limit ran out while the story was read."""
+    d = dialect(args.fmt, args.free_variables, args.symbols)
+    return record(fol.Decision("UNKNOWN", reason="time_limit"),
+                  Reading(d.name, d.free_variables, symbols=d.symbols)).to_dict()
+
+
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Entry point; argv[0] is the subcommand (`equiv` or `entails`)."""
     cmd = argv[0]
@@ -288,10 +317,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
                              else f"{e.field.upper()}: {_hinted(cause, args.fmt)}") from None
             answer = record(portfolio.equivalent_batch([(fa, fb)], args.fmt, **_budget(args))[0], reading).to_dict()
         else:
-            premises, conclusion, names, reading = _story(args)
-            answer = record(portfolio.decide(premises, conclusion, args.fmt, **_budget(args)), reading).to_dict()
-            if names is not None:
-                answer["premises_used_names"] = [names[i] for i in answer.get("premises_used", [])]
+            answer = _entails(args)
     except (_Usage, LFParseError, TPTPProblemError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

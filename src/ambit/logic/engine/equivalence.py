@@ -13,7 +13,7 @@ stage's complete refutation (`"model": null`). Every call is budgeted, so no inp
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children, free_vars
 from ambit.logic.syntax.canonical import canonical_string
@@ -25,7 +25,7 @@ from ambit.logic.runtime.worker import PrologError, worker
 from ambit.logic.engine.verdict import VERDICTS, Verdict
 
 PROGRAM = "equivalence.pl"
-CHUNK = 250  # pairs per Prolog round trip in equivalent_batch
+CHUNK = 125  # pairs per Prolog round trip in equivalent_batch (one chunk is checked while the next is solved)
 
 LF = str | Formula
 
@@ -184,6 +184,7 @@ def equivalent_batch(
     canonical_shortcut: bool = True,
     workers: int = 1,
     closed: bool = False,
+    read: Callable[[list], list] | None = None,
 ) -> list[Verdict]:
     """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
     `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
@@ -194,7 +195,9 @@ def equivalent_batch(
     chunk is parsed and rendered while Prolog solves the previous one. With `workers` > 1 the
     pairs are cut into chunks that run side by side on that many processes (prolog_pool.py),
     with the same answers. `closed`: the ASTs given are known to be closed (read by
-    logic.syntax.reading), so they are not walked again here."""
+    logic.syntax.reading), so they are not walked again here. `read`: reads a chunk of `pairs`
+    into closed ASTs (the API's reading, logic.syntax.reading), called chunk by chunk so that
+    reading the next chunk overlaps Prolog's work on the one before."""
     pairs = list(pairs)
     if workers > 1:
         from ambit.logic.runtime import pool as prolog_pool
@@ -230,7 +233,23 @@ def equivalent_batch(
                 canon[id(f)] = canonical_string(f, "fol", "v")
         return canon[id(a)] == canon[id(b)]
 
-    formulas = [(formula(a), formula(b)) for a, b in pairs[:CHUNK]]
+    refused: list[int] = []  # pairs whose first-stage candidate the checker refused
+
+    def check(todo: list[int], future: Future) -> None:
+        """The verdicts of one round trip's pairs, every model checked."""
+        for i, d in zip(todo, _answers(future, len(todo))):
+            try:
+                out[i] = _verdict(d, *asts[i])
+            except PrologError:
+                if not _has_candidate(d):
+                    raise
+                refused.append(i)
+
+    def chunk(start: int) -> list[tuple[Formula, Formula]]:
+        part = pairs[start:start + CHUNK]
+        return read(part) if read is not None else [(formula(a), formula(b)) for a, b in part]
+
+    formulas = chunk(0)
     for start in range(0, len(pairs), CHUNK):
         todo = []
         for i, (a, b) in enumerate(formulas, start):
@@ -251,16 +270,12 @@ def equivalent_batch(
             # each pair is bounded in Prolog already (equiv_batch_json: call_with_time_limit/2 per pair)
             pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop(len(todo), time_limit),
                                                              inferences=_spend(len(todo), inferences))))
-        formulas = [(formula(a), formula(b)) for a, b in pairs[start + CHUNK : start + 2 * CHUNK]]
-    refused: list[int] = []  # pairs whose first-stage candidate the checker refused
+        formulas = chunk(start + CHUNK) if start + CHUNK < len(pairs) else []
+        # the chunk before the one just sent is checked while Prolog solves that one
+        while len(pending) > 1:
+            check(*pending.pop(0))
     for todo, future in pending:
-        for i, d in zip(todo, _answers(future, len(todo))):
-            try:
-                out[i] = _verdict(d, *asts[i])
-            except PrologError:
-                if not _has_candidate(d):
-                    raise
-                refused.append(i)
+        check(todo, future)
     if refused:  # asked again, every model from prove.pl's search
         terms = ",".join(f"p({to_prolog_bb(asts[i][0], f'{i}a')},{to_prolog_bb(asts[i][1], f'{i}b')})" for i in refused)
         future = worker().submit_json_quiet(f"equivalence:equiv_batch_json([{terms}],{opts},false,Out)",

@@ -19,6 +19,7 @@ from ambit.logic.syntax.grouping import Group, extend, ungroup
 _TOKEN = re.compile(r"[ \t\f\r\n]*(?:([∀∃¬∧∨⊕→↔⟷=≠(),])|([^\W_][\w\-'’.]*))")
 _KIND = {"∀": "forall", "∃": "exists"}
 _END = ("", "")
+_NO_WS = str.maketrans("", "", " \t\f\r\n")
 
 
 class Reject(Exception):
@@ -26,20 +27,13 @@ class Reject(Exception):
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
-    """(symbol, "") or ("", name) per token, then _END."""
-    out, pos, n = [], 0, len(text)
-    while True:
-        m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            if text[pos:].strip(" \t\f\r\n"):
-                raise Reject
-            out.append(_END)
-            return out
-        out.append((m.group(1) or "", m.group(2) or ""))
-        pos = m.end()
-        if pos == n:
-            out.append(_END)
-            return out
+    """(symbol, "") or ("", name) per token, then _END. (One `findall`: no token holds white
+    space, so the tokens cover the text when their characters are all of its other ones.)"""
+    out = _TOKEN.findall(text)
+    if sum(map(len, map("".join, out))) != len(text.translate(_NO_WS)):
+        raise Reject
+    out.append(_END)
+    return out
 
 
 # Parentheses, quantifiers, negations and right-nested → this reader nests (up to seven Python

@@ -192,6 +192,18 @@ def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     return _finish(f, text, d)
 
 
+def read_nltk(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+    """`read_dialect` for nltk: the hand-written reader (readers/nltk_read.py) first, Lark for
+    what it rejects (and for every error)."""
+    from ambit.logic.syntax.readers import nltk_read
+
+    try:
+        f = nltk_read.read(text)
+    except nltk_read.Reject:
+        return read_dialect(text, d)
+    return _finish(f, text, d)
+
+
 def read_dialect(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """One formula of a full dialect (Lark), and the free variables it closed under ∀."""
     import lark
@@ -237,7 +249,7 @@ def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]
     and `_bind` makes variables only of bound ones; TPTP spells variables.) A tree nested deeper
     than MAX_DEPTH is refused first (the readers build it without recursion; what comes after
     recurses)."""
-    if depth(f, MAX_DEPTH) > MAX_DEPTH:
+    if len(text) > MAX_DEPTH and depth(f, MAX_DEPTH) > MAX_DEPTH:  # each level of a tree takes a character
         raise too_deep(text, d)
     if d.dotted_names:
         _no_dotted_variable(f, text)
@@ -246,4 +258,4 @@ def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]
     return close(f, text, d)
 
 
-__all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "read_tptp", "dialect_parser"]
+__all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "read_nltk", "read_tptp", "dialect_parser"]

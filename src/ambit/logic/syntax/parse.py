@@ -146,6 +146,21 @@ _LISP_TOKEN = re.compile(
 _VAR_RE = re.compile(r"[a-z][0-9]*\Z")
 
 
+_TERMS: dict[tuple[type, str], Term] = {}  # terms are immutable values: one object per name is shared
+_MAX_TERMS = 20_000  # past that many distinct names the table starts again (a bound on its memory)
+
+
+def _shared_term(kind: type, name: str) -> Term:
+    """`kind(name)` (a Var or a Const), shared between the formulas read: a term read again
+    costs a dictionary look-up, not a new object."""
+    t = _TERMS.get((kind, name))
+    if t is None:
+        if len(_TERMS) >= _MAX_TERMS:
+            _TERMS.clear()
+        t = _TERMS[(kind, name)] = kind(name)
+    return t
+
+
 class _Reject(Exception):
     """The fast reader gives up; Lark then reads the input and reports the error."""
 
@@ -168,12 +183,23 @@ def _fol_tokens(text: str) -> list[tuple[str, str]]:
     words = _FOL_TOKEN.findall(text)
     if sum(map(len, words)) != len(text):  # some character matched no token
         raise _Reject
-    fixed = _FOL_FIXED.get
-    out = [
-        (fixed(w) or ("PRED" if w[-1] == "(" else "CONST" if w[0].isupper() else "VAR"), w) for w in words
-    ]
+    token = _FOL_WORDS.get
+    out = [token(w) or _fol_word(w) for w in words]
     out.append(("END", ""))
     return out
+
+
+_FOL_WORDS: dict[str, tuple[str, str]] = {w: (kind, w) for w, kind in _FOL_FIXED.items()}
+
+
+def _fol_word(w: str) -> tuple[str, str]:
+    """The token of a word the table has not met yet (then kept: words repeat from formula to
+    formula; the table starts again past _MAX_TERMS words, a bound on its memory)."""
+    if len(_FOL_WORDS) >= _MAX_TERMS:
+        _FOL_WORDS.clear()
+        _FOL_WORDS.update({f: (kind, f) for f, kind in _FOL_FIXED.items()})
+    t = _FOL_WORDS[w] = ("PRED" if w[-1] == "(" else "CONST" if w[0].isupper() else "VAR", w)
+    return t
 
 
 def _fast_fol(text: str) -> tuple[Formula, bool]:
@@ -250,9 +276,9 @@ def _fast_fol(text: str) -> tuple[Formula, bool]:
         if kind == "VAR":
             if val not in bound:
                 unbound = True
-            return Var(val)
+            return _shared_term(Var, val)
         if kind == "CONST":
-            return Const(val)
+            return _shared_term(Const, val)
         raise _Reject
 
     f, _ = formula(0)

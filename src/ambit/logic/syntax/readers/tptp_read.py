@@ -15,14 +15,21 @@ from __future__ import annotations
 import re
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
-from ambit.logic.syntax.grouping import Group, extend, ungroup
+from ambit.logic.syntax.grouping import Group, ungroup
 
-# the tokens, as Lark's lexer orders them; white space (Lark's common.WS) between them
-_WORD = re.compile(r"<=>|<~>|=>|<=|~&|~\||!=|[!?~&|=()\[\],:]|[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*"
-                   r"|'(?:[^'\\]|\\.)+'|[0-9][A-Za-z0-9_.]*|\$true|\$false")
-_SPACED_WORD = re.compile(r"[ \t\f\r\n]*(" + _WORD.pattern + ")")
-_TRAILING = re.compile(r"[ \t\f\r\n]*\Z")
-_NO_WS = str.maketrans("", "", " \t\f\r\n")
+_WS = " \t\f\r\n"  # Lark's common.WS
+_TERM = r"[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*|[0-9][A-Za-z0-9_.]*"  # VARIABLE, NAME, NUMBER
+_W = "[ \t\f\r\n]*"
+# the tokens, as Lark's lexer orders them, each after white space; two shortcuts made of Lark's
+# tokens come first: an atom (or function term) over plain terms, `p(X, a)`, and a quantifier's
+# head, `![X, Y]:` (where they do not match, their first token matches alone)
+_WORD = re.compile(
+    _W + r"(?:[a-z][A-Za-z0-9_]*" + _W + r"\(" + _W + f"(?:{_TERM})(?:{_W},{_W}(?:{_TERM}))*" + _W + r"\)"
+    + r"|[!?]" + _W + r"\[" + _W + r"[A-Z][A-Za-z0-9_]*(?:" + _W + "," + _W + r"[A-Z][A-Za-z0-9_]*)*" + _W + r"\]"
+    + _W + ":"
+    + r"|<=>|<~>|=>|<=|~&|~\||!=|[!?~&|=()\[\],:]|[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*"
+    + r"|'(?:[^'\\]|\\.)+'|[0-9][A-Za-z0-9_.]*|\$true|\$false)")
+_VARIABLE = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _END = ""
 _TRUE = Eq(Const("⊤"), Const("⊤"))  # full_parse.TRUE: $true; $false is ¬$true
 # binary connectives: their level (1 binds loosest); => and <= (level 2) group to the right
@@ -41,29 +48,17 @@ class Reject(Exception):
 
 
 def tokens(text: str) -> list[str]:
-    """The tokens of `text`, then _END; Reject for a character no token starts with. (One
-    `findall`: every character not white space must lie in a token. A quoted name may hold
-    white space, so text with a quote is scanned token by token instead.)"""
-    if "'" in text:
-        return _scanned(text)
-    words = _WORD.findall(text)
-    if sum(map(len, words)) != len(text.translate(_NO_WS)):
+    """The tokens of `text` (atoms over plain terms and quantifier heads as one token each),
+    then _END; Reject for a character no token starts with. (One `findall`: the tokens and the
+    white space before each must cover the text.)"""
+    if "fof" in text:  # perhaps Lark's keyword: Lark decides
         raise Reject
+    words = _WORD.findall(text)
+    if sum(map(len, words)) != len(text.rstrip(_WS)):
+        raise Reject
+    words = list(map(str.lstrip, words))
     words.append(_END)
     return words
-
-
-def _scanned(text: str) -> list[str]:
-    out, pos = [], 0
-    for m in _SPACED_WORD.finditer(text):
-        if m.start() != pos:
-            raise Reject
-        out.append(m.group(1))
-        pos = m.end()
-    if pos != len(text) and _TRAILING.match(text, pos) is None:
-        raise Reject
-    out.append(_END)
-    return out
 
 
 def _name(s: str) -> str:
@@ -88,13 +83,31 @@ def _is_var(s: str) -> bool:
     return s[:1] in _UPPER
 
 
-def read(text: str) -> tuple[Formula, bool]:
+def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool]:
     """The TPTP FOF formula in `text` (a bare formula, not `fof(...)`), and whether some variable
-    in it is free (then the caller closes it as the dialect says); Reject for anything else."""
+    in it is free (then the caller closes it as the dialect says); Reject for anything else.
+    `terms`: variables and constants already made, by name (a problem's formulas share them;
+    they are immutable), filled as it reads."""
     toks = tokens(text)
+    made: dict[str, Term] = {} if terms is None else terms
     i = 0
     bound: list[str] = []
     free = False
+
+    def plain(t: str) -> Term:
+        """The variable or constant named by a plain term token."""
+        nonlocal free
+        x = made.get(t)
+        if x is None:
+            x = made[t] = Var(t) if t[:1] in _UPPER else Const(t)
+        if type(x) is Var and t not in bound:
+            free = True
+        return x
+
+    def applied(s: str) -> tuple[str, tuple[Term, ...]]:
+        """The name and the terms of an atom token `p(X, a)`."""
+        k = s.index("(")
+        return s[:k].rstrip(_WS), tuple([plain(t.strip(_WS)) for t in s[k + 1:-1].split(",")])
 
     def expr(level: int, depth: int):
         """Binary connectives of `level` and tighter, from the position (precedence climbing)."""
@@ -113,10 +126,12 @@ def read(text: str) -> tuple[Formula, bool]:
                 left = Implies(ungroup(left), ungroup(right)) if op == "=>" else Implies(ungroup(right), ungroup(left))
             else:
                 right = expr(at + 1, depth)
-                if op == "|":
-                    left = extend(Or, left, right)
-                elif op == "&":
-                    left = extend(And, left, right)
+                if op == "|" or op == "&":  # a run of one n-ary connective: one node (grouping.extend)
+                    items = [ungroup(left), ungroup(right)]
+                    while toks[i] == op:
+                        i += 1
+                        items.append(ungroup(expr(at + 1, depth)))
+                    left = (Or if op == "|" else And)(tuple(items))
                 elif op == "~|":
                     left = Not(Or((ungroup(left), ungroup(right))))
                 elif op == "~&":
@@ -131,10 +146,16 @@ def read(text: str) -> tuple[Formula, bool]:
             raise Reject
         s = toks[i]
         i += 1
+        c = s[:1]
+        if c in _LOWER and s[-1] == ")":  # an atom over plain terms, or a function term's
+            name, args = applied(s)
+            if toks[i] in _EQ:
+                return equation(Func(name, args), depth)
+            return Atom(name, args)
         if s == "~":
             return Not(ungroup(unit(depth + 1)))
-        if s == "!" or s == "?":
-            return quant("forall" if s == "!" else "exists", depth)
+        if (c == "!" or c == "?") and s[-1] == ":":
+            return quant("forall" if c == "!" else "exists", s, depth)
         if s == "(":
             f = Group(ungroup(expr(1, depth + 1)))
             if toks[i] != ")":
@@ -145,7 +166,6 @@ def read(text: str) -> tuple[Formula, bool]:
             return _TRUE
         if s == "$false":
             return Not(_TRUE)
-        c = s[:1]
         if c in _UPPER:
             i -= 1
             return equation(term(depth), depth)
@@ -160,22 +180,9 @@ def read(text: str) -> tuple[Formula, bool]:
             return equation(Const(name), depth)
         return Atom(name, ())
 
-    def quant(kind: str, depth: int) -> Formula:
-        nonlocal i
-        if toks[i] != "[":
-            raise Reject
-        names = []
-        while True:
-            v = toks[i + 1]
-            if not _is_var(v):
-                raise Reject
-            names.append(v)
-            i += 2
-            if toks[i] != ",":
-                break
-        if toks[i] != "]" or toks[i + 1] != ":":
-            raise Reject
-        i += 2
+    def quant(kind: str, head: str, depth: int) -> Formula:
+        """The quantifier whose head `![X, Y]:` was the last token, over the unit after it."""
+        names = _VARIABLE.findall(head)
         bound.extend(names)
         body = ungroup(unit(depth + 1))
         del bound[len(bound) - len(names):]
@@ -196,17 +203,17 @@ def read(text: str) -> tuple[Formula, bool]:
         return tuple(args)
 
     def term(depth: int) -> Term:
-        nonlocal i, free
+        nonlocal i
         s = toks[i]
         i += 1
         c = s[:1]
         if c in _UPPER:
-            if s not in bound:
-                free = True
-            return Var(s)
+            return plain(s)
+        if c in _LOWER and s[-1] == ")":
+            return Func(*applied(s))
         name = s if c in _LOWER and s not in _KEYWORDS else _name(s)
         if toks[i] != "(":
-            return Const(name)
+            return Const(name) if c == "'" else plain(name)
         if depth >= READER_DEPTH:
             raise Reject
         i += 1
@@ -225,6 +232,8 @@ def read(text: str) -> tuple[Formula, bool]:
         f = ungroup(expr(1, 0))
     except IndexError:  # ran past _END: the input stops inside a formula
         raise Reject from None
+    finally:  # the nested functions refer to one another: emptied, so no cycle is left for the collector
+        del plain, applied, expr, unit, quant, arguments, term, equation
     if i != len(toks) - 1:
         raise Reject
     return f, free
