@@ -67,7 +67,7 @@ def test_model_info_and_limits(stub):
     info = stub.GetModelInfo(pb.GetModelInfoRequest(request_id="i1"))
     assert info.request_id == "i1"
     assert (info.model_id, info.device, info.dtype, info.vocab_size) == ("fake-model", "cpu", "float32", 257)
-    assert list(info.formats) == ["fol", "lisp", "folio", "nltk", "tptp"] and info.model_loaded  # every format read
+    assert list(info.formats) == ["fol", "lisp", "folio", "nltk", "tptp", "prover9"] and info.model_loaded  # every format read
     assert info.limits.max_candidates == Limits().max_candidates and info.max_batch == 8
     assert info.server_id
 
