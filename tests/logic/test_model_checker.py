@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from ambit.logic.engine.prove import holds
+from ambit.logic.engine.model_check import holds
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Var, Xor
 
 PREDS = {"p": 1, "q": 1, "r": 2, "s": 0}

@@ -18,7 +18,8 @@ from typing import Callable, Iterable
 from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children, free_vars
 from ambit.logic.syntax.canonical import canonical_string
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop
-from ambit.logic.engine.prove import STAGES_PER_ITEM, checked_model, pair_verdict
+from ambit.logic.engine.model_check import checked_model
+from ambit.logic.engine.prove import STAGES_PER_ITEM, pair_verdict
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.render import prolog_term
 from ambit.logic.runtime.worker import PrologError, worker

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ambit.logic.engine.prove import holds
+from ambit.logic.engine.model_check import holds
 from ambit.logic.runtime.cancel import PrologError
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Implies, Or, Quant, Var
 from ambit.logic.runtime.worker import worker
