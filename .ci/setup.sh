@@ -13,7 +13,7 @@ if ! command -v swipl >/dev/null 2>&1; then
     apt-get install -y -qq swi-prolog-nox >/dev/null
 fi
 
-# the E prover: the portfolio's second prover (logic/provers/portfolio.py, tests/logic/test_portfolio.py)
+# the E prover: the portfolio's second prover (logic/provers/portfolio.py, tests/logic/provers/test_portfolio.py)
 if ! command -v eprover >/dev/null 2>&1; then
     echo "[setup] installing the E prover (eprover)"
     export DEBIAN_FRONTEND=noninteractive

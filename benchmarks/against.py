@@ -1,6 +1,7 @@
 """Run the same equivalence workload through this checkout and through another commit, side by side.
 
-`equiv_bench.py --against REF` uses it: REF is checked out into a temporary git worktree, and one
+`equiv_bench.py --against REF` uses it: REF's files are written into a temporary folder (`git
+archive`, which leaves the repository as it is: no worktree, no checkout), and one
 child process per tree (this checkout's `src/`, REF's tree) imports that tree's own logic layer and
 keeps its Prolog warm. The parent sends both children the same command, round by round and in
 alternating order, so a burst of load on a shared machine falls on both alike. Each child answers
@@ -33,15 +34,24 @@ REPO = Path(__file__).resolve().parents[1]
 
 @contextmanager
 def worktree(ref: str) -> Iterator[Path]:
-    """REF checked out (detached) into a temporary folder, removed again afterwards."""
+    """REF's files in a temporary folder (`git archive`: the repository's own state, its
+    worktrees and index, is left alone, so the run is safe beside other work in the checkout),
+    removed again afterwards."""
     tmp = Path(tempfile.mkdtemp(prefix="ambit-against-"))
     path = tmp / "tree"
-    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet", str(path), ref], check=True)
+    path.mkdir()
     try:
+        tar = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", ref], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(path)], input=tar.stdout, check=True)
         yield path
     finally:
-        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(path)], check=False)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def short_commit(ref: str) -> str:
+    """REF's abbreviated commit name, read from this repository."""
+    return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", ref], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 class Child:
@@ -90,6 +100,7 @@ def compare(ref: str, pair_sets: dict[str, list[tuple[str, str]]], rounds: int, 
         pairs_file = Path(tmp) / "pairs.json"
         pairs_file.write_text(json.dumps(pair_sets), encoding="utf-8")
         new, old = Child(REPO, pairs_file, "this checkout"), Child(old_tree, pairs_file, ref)
+        old.info["commit"] = short_commit(ref)  # its folder is no git checkout
         try:
             runs: dict[str, dict[str, list[dict]]] = {k: {"new": [], "old": []} for k in KINDS}
             for r in range(rounds):

@@ -17,10 +17,11 @@ beside what the machine gives two processes at all (`machine_speedup_2_vs_1`: a 
 interleaved, medians of --rounds; the speedup is meaningful only on an otherwise idle machine, and
 the CPU seconds beside it (this process's, the pool processes') show what the load does not move:
 the parent's serial share and the speedup the CPU figures allow (`cpu_bound_speedup`).
-`--against REF` runs the same pairs through this checkout and through commit REF (a temporary git
-worktree, benchmarks/against.py), interleaved round by round, and prints per kind (all,
-NOT_EQUIVALENT, EQUIVALENT, Prolog only, hard, single-call p50/p99) both rates, CPU-seconds beside
-wall-clock, and the ratio this/REF (> 1: this checkout is faster), with any verdict that differs.
+`--against REF` runs the same pairs through this checkout and through commit REF (its files in a
+temporary folder, written by `git archive`: benchmarks/against.py), interleaved round by round, and
+prints per kind (all, NOT_EQUIVALENT, EQUIVALENT, Prolog only, hard, single-call p50/p99) both
+rates, CPU-seconds beside wall-clock, and the ratio this/REF (> 1: this checkout is faster), with
+any verdict that differs.
 """
 
 from __future__ import annotations
@@ -172,7 +173,7 @@ def against_section(args: argparse.Namespace) -> dict:
     """This checkout against commit `args.against` on the same pairs (benchmarks/against.py)."""
     from benchmarks.against import compare
     from ambit.logic import to_fol
-    from tests.logic.amp_hard_pairs import hard_pairs
+    from tests.helpers.amp_hard_pairs import hard_pairs
 
     if not AMP.exists():
         raise SystemExit(f"AmP data not found at {AMP}")
@@ -269,14 +270,14 @@ def _print(out: dict, as_json: bool) -> int:
 
 
 def hard_section(n: int, seed: int = 0) -> dict:
-    """Generated AmP-vocabulary pairs of the hard kinds (tests/logic/amp_hard_pairs.py): AmP's
+    """Generated AmP-vocabulary pairs of the hard kinds (tests/helpers/amp_hard_pairs.py): AmP's
     procedure on all of them in one batch, Z3 on each direction; every pair left UNKNOWN is named
     with its reason, and with what the portfolio (E and Z3 beside Prolog) answers for it."""
     import shutil
 
     from ambit.logic import to_fol
     from ambit.logic.provers import portfolio
-    from tests.logic.amp_hard_pairs import hard_pairs
+    from tests.helpers.amp_hard_pairs import hard_pairs
     from tests.logic.test_equivalence_z3 import z3_entails
 
     pairs = hard_pairs(n, seed)

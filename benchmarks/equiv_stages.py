@@ -14,8 +14,8 @@ Stages, each measured alone on the same batch (best of --rounds):
 `whole` is `equivalent_batch` itself on the same batch (strings in), for comparison with the sum.
 Kinds: AmP's NOT_EQUIVALENT pairs (LF0, LF1), EQUIVALENT pairs (LF0, its canonical form) with
 the canonical shortcut off (so Prolog proves them), and the generated hard pairs
-(tests/logic/amp_hard_pairs.py). `--tree` runs the same measurement on another checkout
-(`git worktree add /tmp/before fe3f28a`), for a before/after table.
+(tests/helpers/amp_hard_pairs.py). `--tree` runs the same measurement on another commit's files
+(`mkdir /tmp/before && git archive fe3f28a | tar -x -C /tmp/before`), for a before/after table.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(HERE.parents[1]))  # this checkout: the pair generators
     from benchmarks.equiv_bench import amp_pairs
     from ambit.logic import to_fol
-    from tests.logic.amp_hard_pairs import hard_pairs
+    from tests.helpers.amp_hard_pairs import hard_pairs
 
     pairs = amp_pairs(args.per_type)
     sets = {"not_equivalent": pairs[0::2], "equivalent_prolog_only": pairs[1::2],

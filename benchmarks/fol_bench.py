@@ -221,10 +221,11 @@ def pairs(n: int, rng: random.Random) -> list[tuple[str, str]]:
 
 
 def z3_checker():
-    """Z3 in process (`logic.provers.z3_bridge`): the conjunction of formulas -> sat / unsat / unknown."""
-    from ambit.logic.provers.z3_bridge import z3_check
+    """Z3 in process (`logic.provers.z3_prover.check`, the portfolio's one Z3 translation): the
+    conjunction of formulas -> sat / unsat / unknown."""
+    from ambit.logic.provers.z3_prover import check
 
-    return z3_check
+    return check
 
 
 def z3_story(check, ps, c, timeout_ms) -> str | None:

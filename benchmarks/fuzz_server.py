@@ -5,7 +5,7 @@
 
 The server runs in a child process (this script with `--serve`: `server.serve`, real gRPC on
 127.0.0.1, real SWI-Prolog), so its resident memory is measured apart from the fuzzer's, with
-the tests' FakeBackend (`tests/server/helpers.py`) as its model: scores and beams are a pure
+the tests' FakeBackend (`tests/helpers/server.py`) as its model: scores and beams are a pure
 function of the text, so the model RPCs run at full speed and the fuzzing reaches validation,
 batching, Prolog and the status mapping rather than matrix products.
 
@@ -313,7 +313,7 @@ def run(cases: int, seed: int, deadline: float = 5.0, slack: float = 1.0, with_s
         "scenarios": found,
         "rss_before_mb": round(rss_before / 2**20, 1), "rss_after_mb": round(rss_after / 2**20, 1),
         "rss_ratio": round(rss_after / rss_before, 3),
-        "model": "FakeBackend (tests/server/helpers.py)", "deadline_s": deadline, "seed": seed,
+        "model": "FakeBackend (tests/helpers/server.py)", "deadline_s": deadline, "seed": seed,
     }
 
 
@@ -322,7 +322,7 @@ def serve_fake() -> None:
     import signal
 
     from ambit.server import serve
-    from tests.server.helpers import FakeBackend
+    from tests.helpers.server import FakeBackend
 
     srv = serve(backend=FakeBackend(), port=0, prolog_workers=2, max_calls_per_peer=0)
     print(f"fuzz server on {srv.port}", flush=True)

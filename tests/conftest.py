@@ -8,11 +8,13 @@ folder, never into the repository.
 from __future__ import annotations
 
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.paths import need_shared
+from tests.helpers import durations
+from tests.paths import REPO, need_shared
 
 
 @pytest.fixture(scope="session")
@@ -67,19 +69,38 @@ def amp_dir(amp) -> Path:
 LONG_FIRST = (
     "tests/client/eval/test_eval_data.py",
     "tests/client/eval/test_eval_e2e.py",
-    "tests/logic/test_explain.py",
+    "tests/logic/explain/test_explain.py",
     "tests/deploy/test_image.py",
     "tests/server/remote/test_remote_vllm.py",
     "tests/packaging/test_wheel.py",
-    "tests/client/eval/test_folio_e2e.py",
-    "tests/logic/test_logic_amp_data.py",
-    "tests/client/eval/test_radd_generate.py",
-    "tests/client/eval/test_compare.py",
-    "tests/generators/test_generators_amp_zeroshot.py",
-    "tests/logic/test_classic_problems.py",
+    "tests/client/eval/folio/test_folio_e2e.py",
+    "tests/logic/syntax/test_logic_amp_data.py",
+    "tests/client/eval/radd/test_radd_generate.py",
+    "tests/client/eval/compare/test_compare.py",
+    "tests/generators/amp/test_generators_amp_zeroshot.py",
+    "tests/logic/provers/test_classic_problems.py",
 )
 
 
 def pytest_collection_modifyitems(config, items) -> None:
     rank = {module: i for i, module in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(LONG_FIRST)))
+
+
+# --------------------------------------------------------------------------- the durations file
+
+DURATIONS_FILE = REPO / "out" / "test-durations.txt"  # printed by .ci/run after the suite
+_STARTED = pytest.StashKey[float]()
+
+
+def pytest_sessionstart(session) -> None:
+    """When the run started: the durations file gives the run's wall time from it."""
+    session.config.stash[_STARTED] = time.monotonic()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """The slowest tests and the run's wall time, to DURATIONS_FILE (by the controller only)."""
+    if hasattr(config, "workerinput") or _STARTED not in config.stash:
+        return
+    durations.write(DURATIONS_FILE, terminalreporter.stats, config.stash[_STARTED], exitstatus,
+                    list(config.invocation_params.args))

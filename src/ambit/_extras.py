@@ -66,8 +66,15 @@ def require(extras: Iterable[str], instead: str | None = None) -> None:
 
 
 def for_model(model: str | None) -> tuple[str, ...]:
-    """The extras a server with `model` needs: `remote` for an `openai:` spec, else `local`."""
-    return ("server", "remote") if (model or "").startswith("openai:") else ("server", "local")
+    """The extras a server with `model` needs: `server` and its backend's (`server.backends`:
+    `remote` for an `openai:` spec, `local` for the engine's); a spec of no backend needs `server`
+    alone here (the server refuses it in one line)."""
+    from ambit.server.backends import UnknownBackend, entry_for
+
+    try:
+        return ("server", entry_for(model).extra)
+    except UnknownBackend:
+        return ("server",)
 
 
 def require_model(servers: str | None, model: str | None, instead: str | None = None) -> None:

@@ -55,7 +55,7 @@ def test_eval_behind_one_name_survives_a_drained_server(tmp_path):
     """Three real-model servers behind one name: an undisturbed `client eval` reaches all three;
     a second run, during which one server gets SIGTERM (drain, then exit 0) while the name still
     lists it, writes exactly the same records: none lost, none duplicated."""
-    from tests.server.helpers import ServerProcess, tiny_gpt2_folder
+    from tests.helpers.server import ServerProcess, tiny_gpt2_folder
 
     model = str(tiny_gpt2_folder(tmp_path / "tiny"))
     servers = [ServerProcess("--model", model, "--host", HOSTS[0], "--grace", "10", ready_timeout=300)]

@@ -70,7 +70,7 @@ def test_eval_survives_a_killed_and_restarted_server(tmp_path):
     exactly the results of an undisturbed run (no item lost, none duplicated)."""
     import time
 
-    from tests.server.helpers import ServerProcess, tiny_gpt2_folder
+    from tests.helpers.server import ServerProcess, tiny_gpt2_folder
 
     model = str(tiny_gpt2_folder(tmp_path / "tiny"))
     servers = [ServerProcess("--model", model, ready_timeout=300) for _ in range(3)]

@@ -15,7 +15,7 @@ from ambit.client import Client
 from ambit.generators.amp.wordforms import amp_wordforms
 from ambit.logic.explain import explain_readings
 from tests.paths import REPO
-from tests.server.helpers import FakeBackend, tiny_gpt2_folder
+from tests.helpers.server import FakeBackend, tiny_gpt2_folder
 
 ONE_DOG = "exists x . forall y . exists a . boy(y) AND dog(x) AND saw(a) AND agent(a, y) AND patient(a, x)"
 EVERY_BOY = "forall x . exists y . exists a . boy(x) AND dog(y) AND saw(a) AND agent(a, x) AND patient(a, y)"

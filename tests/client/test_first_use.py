@@ -25,7 +25,7 @@ from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.server.convert.core import parse_query
 from ambit.server.service.prompting import default_prompt
 from tests.paths import REPO
-from tests.server.helpers import FakeBackend
+from tests.helpers.server import FakeBackend
 
 UTTERANCE = "every boy saw a dog"
 SECURITY_FLAGS = ("--tls-ca", "--tls-cert", "--tls-key", "--auth-token-file", "--insecure")

@@ -22,7 +22,7 @@ CHECK = [sys.executable, str(REPO / "deploy" / "healthcheck.py")]
 @pytest.fixture(scope="module")
 def tls_server(tmp_path_factory):
     trustme = pytest.importorskip("trustme")
-    from tests.server.helpers import ServerProcess
+    from tests.helpers.server import ServerProcess
 
     folder = tmp_path_factory.mktemp("tls")
     ca = trustme.CA()
@@ -76,7 +76,7 @@ def test_healthcheck_script_exit_codes(tls_server):
 def test_drain_turns_the_health_port_not_serving():
     """SIGTERM: a Watch on the health port sees NOT_SERVING (the drain) before the port closes with
     the server, which exits 0."""
-    from tests.server.helpers import ServerProcess
+    from tests.helpers.server import ServerProcess
 
     srv = ServerProcess("--no-model", "--health-port", "0", "--grace", "3")
     try:

@@ -115,8 +115,8 @@ def test_a_formula_given_to_premises_says_it_takes_a_file(argv: list[str]) -> No
     (["logic", "equiv", "-h"], "[--from DIALECT (default fol)]"),
     (["logic", "equiv", "--from", "folio", "-h"], "[--from DIALECT (default fol)]"),
     (["logic", "entails", "-h"], "[--from DIALECT (default folio)]"),
-    (["equiv", "-h"], "[--format {fol,lisp,folio,nltk,tptp} (default fol)]"),
-    (["entails", "-h"], "[--from {fol,lisp,folio,nltk,tptp} (default folio)]"),
+    (["equiv", "-h"], "[--format {fol,lisp,folio,nltk,tptp,prover9} (default fol)]"),  # the registry's dialects
+    (["entails", "-h"], "[--from {fol,lisp,folio,nltk,tptp,prover9} (default folio)]"),
 ])
 def test_usage_lines_show_the_default_dialect(argv: list[str], shown: str) -> None:
     code, out, _ = _ambit(argv)

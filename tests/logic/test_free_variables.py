@@ -121,24 +121,7 @@ def test_a_function_with_two_arities_and_a_conclusion_use():
 
 # --------------------------------------------------------------------------- the command line
 
-def _run(argv, stdin=""):
-    from ambit.logic.__main__ import main
-
-    out, err = io.StringIO(), io.StringIO()
-    import contextlib
-
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        import sys
-
-        old = sys.stdin
-        sys.stdin = io.StringIO(stdin)
-        try:
-            code = main(argv)
-        except SystemExit as e:
-            code = e.code
-        finally:
-            sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
+from tests.helpers.cli import run_logic as _run  # noqa: E402
 
 
 def test_help_lists_every_dialect_and_format_is_from():
@@ -193,18 +176,6 @@ def test_free_variables_on_the_command_line_and_in_jsonl(tmp_path):
 
 
 # --------------------------------------------------------------------------- the RPCs
-
-@pytest.fixture(scope="module")
-def stub():
-    grpc = pytest.importorskip("grpc")
-    from ambit import server
-    from ambit.proto.v1 import ambit_pb2_grpc
-
-    running = server.serve(no_model=True, port=0)
-    with grpc.insecure_channel(running.address) as ch:
-        yield ambit_pb2_grpc.AmbitServiceStub(ch)
-    running.stop(1)
-
 
 @needs_prolog
 def test_rpcs_take_the_choice_record_it_and_refuse_mixed_arities(stub):

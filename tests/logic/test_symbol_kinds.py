@@ -13,7 +13,7 @@ import pytest
 from ambit import logic
 from ambit.logic.syntax.dialect import ArityError, ProblemError, SymbolKindError, dialect, read_pair, read_story
 
-from tests.logic.test_free_variables import _run, stub  # noqa: F401  (the RPC fixture)
+from tests.helpers.cli import run_logic as _run
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 

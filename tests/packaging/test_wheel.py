@@ -27,7 +27,7 @@ import pytest
 
 from ambit import __version__
 from tests.paths import REPO
-from tests.server.remote.standin import StandIn
+from tests.helpers.standin import StandIn
 
 pytestmark = pytest.mark.slow
 

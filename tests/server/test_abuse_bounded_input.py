@@ -68,10 +68,10 @@ def test_deeply_nested_radd_json_is_invalid_argument(logic_stub):
 @pytest.fixture(scope="module")
 def model_stub(tmp_path_factory):
     pytest.importorskip("torch")
-    from ambit.server.model import ModelBackend
-    from tests.server.engine.helpers import tiny_gpt2
+    from ambit.server.engine_backend import EngineBackend
+    from tests.helpers.engine import tiny_gpt2
 
-    backend = ModelBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
+    backend = EngineBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
     srv = serve(backend=backend, port=0)
     with grpc.insecure_channel(srv.address) as ch:
         yield ambit_pb2_grpc.AmbitServiceStub(ch), backend.context_length()

@@ -22,7 +22,7 @@ from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from tests.paths import REPO
 from tests.server.abuse import pigeonhole
-from tests.server.helpers import ServerProcess
+from tests.helpers.server import ServerProcess
 
 GUARD_S = 60.0
 

@@ -90,12 +90,14 @@ def test_other_dialects(stub, fmt, premises, conclusion):
 @pytest.mark.slow
 def test_unknown_names_the_budget(stub):
     # Only infinite models (a serial, irreflexive, transitive R): no finite countermodel, no proof.
-    # a time limit far beyond what the inference budget takes (both parts' four stages), so that
-    # the inferences are what runs out, on a loaded machine too
+    # The request gives a time limit only, and the server derives the inference budget from it
+    # (logic/runtime/worker.py inference_budget): which of the two runs out first depends on the
+    # machine's speed and load (a loaded machine spent the 120 s first), so either is the answer.
     r = stub.CheckEntailment(pb.CheckEntailmentRequest(
         request_id="r", premises=["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"],
         conclusion="P(a)", time_limit_ms=120_000), timeout=180)
-    assert r.verdict == pb.ENTAILMENT_VERDICT_UNKNOWN and r.unknown_budget == "inference_limit" and r.reason
+    assert r.verdict == pb.ENTAILMENT_VERDICT_UNKNOWN and r.reason
+    assert r.unknown_budget in ("inference_limit", "time_limit")
 
 
 def test_malformed_formula_is_invalid_argument_naming_field_and_position(stub):

@@ -17,7 +17,7 @@ from ambit.logic.explain import explain_readings, read, verbalise
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from ambit.server.service import AmbitCore, Deadline, ExplainQuery
-from tests.server.helpers import FakeBackend
+from tests.helpers.server import FakeBackend
 
 ONE_DOG = "exists x . forall y . exists a . boy(y) AND dog(x) AND saw(a) AND agent(a, y) AND patient(a, x)"
 EVERY_BOY = "forall x . exists y . exists a . boy(x) AND dog(y) AND saw(a) AND agent(a, x) AND patient(a, y)"

@@ -8,15 +8,15 @@ import pytest
 from ambit import server
 from ambit.client.api import AmbitError, Client
 from ambit.server.guard.limits import Limits
-from ambit.server.model import ModelBackend
+from ambit.server.engine_backend import EngineBackend
 
 
 @pytest.fixture(scope="module")
 def backend(tmp_path_factory):
     pytest.importorskip("torch")
-    from tests.server.engine.helpers import tiny_gpt2
+    from tests.helpers.engine import tiny_gpt2
 
-    return ModelBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
+    return EngineBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ except PrologUnavailable as e:  # pragma: no cover - depends on the machine
 from ambit.proto.v1 import ambit_pb2 as pb  # noqa: E402
 from ambit.proto.v1 import ambit_pb2_grpc  # noqa: E402
 from ambit.server import serve  # noqa: E402
-from tests.server.test_server import RADD_INSTANCE  # noqa: E402
+from tests.helpers.radd import RADD_INSTANCE  # noqa: E402
 
 # Below what SWI-Prolog needs to read a 100-premise instance's JSON (measured: the 3-premise
 # RADD_INSTANCE still fits, so the limit fails the big instance in Prolog, not in pyswip).

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from ambit.client.api import Client
-from tests.server.engine.families import save, tiny_t5
-from tests.server.helpers import ServerProcess
+from tests.helpers.families import save, tiny_t5
+from tests.helpers.server import ServerProcess
 
 
 def naive_sum_logprob(lm, prompt: str, target: str) -> float:

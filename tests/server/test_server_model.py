@@ -1,19 +1,19 @@
-"""ModelBackend over the real engine with the tiny GPT-2: merging same-prompt items in a batch
-gives the same scores as scoring each item alone."""
+"""EngineBackend (server.engine_backend) over the real engine with the tiny GPT-2: merging
+same-prompt items in a batch gives the same scores as scoring each item alone."""
 
 from __future__ import annotations
 
 import pytest
 
-from ambit.server.model import ModelBackend
+from ambit.server.engine_backend import EngineBackend
 
 
 @pytest.fixture(scope="module")
 def backend(tmp_path_factory):
     pytest.importorskip("torch")
-    from tests.server.engine.helpers import tiny_gpt2
+    from tests.helpers.engine import tiny_gpt2
 
-    return ModelBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
+    return EngineBackend(tiny_gpt2(tmp_path_factory.mktemp("gpt2vocab")))
 
 
 @pytest.mark.slow

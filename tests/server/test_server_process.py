@@ -12,8 +12,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
-from tests.server.helpers import ServerProcess, tiny_gpt2_folder
-from tests.server.test_server import RADD_INSTANCE
+from tests.helpers.server import ServerProcess, tiny_gpt2_folder
+from tests.helpers.radd import RADD_INSTANCE
 
 PROMPT = "Human: a man walked\nComputer:"
 

@@ -191,7 +191,7 @@ def test_server_process_tls_token_sighup_and_client_cli(pki, tmp_path):
     import signal
     import time
 
-    from tests.server.helpers import ServerProcess
+    from tests.helpers.server import ServerProcess
 
     tokens = _tokens(tmp_path, TOKEN_A)
     proc = ServerProcess("--no-model", "--host", "localhost", "--tls-cert", pki["cert"], "--tls-key", pki["key"],
@@ -225,7 +225,7 @@ def test_server_process_tls_token_sighup_and_client_cli(pki, tmp_path):
 
 
 def test_insecure_exposed_server_warns_once(tmp_path):
-    from tests.server.helpers import ServerProcess
+    from tests.helpers.server import ServerProcess
 
     proc = ServerProcess("--no-model", "--host", "0.0.0.0", "--insecure", ready_timeout=120)
     try:

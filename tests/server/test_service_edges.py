@@ -19,7 +19,7 @@ from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from ambit.server.__main__ import parse_args
 from ambit.server.service.prompting import default_prompt
-from tests.server.helpers import FakeBackend, FakeHypothesis
+from tests.helpers.server import FakeBackend, FakeHypothesis
 
 # decoder order on purpose unlike probability order, with a tie broken by min_prob
 BEAM = [("exists x . man(x)", -2.0, 0.5), ("forall x . man(x)", -1.0, 0.6),

@@ -22,7 +22,7 @@ from ambit.server.service import AmbitCore  # noqa: E402
 from ambit.web.app import make_app  # noqa: E402
 from ambit.web.guard import loopback_hosts  # noqa: E402
 from ambit.web.runs import Runs  # noqa: E402
-from tests.server.helpers import FakeBackend  # noqa: E402
+from tests.helpers.server import FakeBackend  # noqa: E402
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> javascript:alert(3)'
 SCOPE_A = "forall x . exists y . boy(x) AND dog(y) AND saw(x, y)"

@@ -25,7 +25,7 @@ pytest.importorskip("uvicorn")
 
 from ambit.server.backends import worker_for  # noqa: E402
 from ambit.server.service import AmbitCore  # noqa: E402
-from tests.server.helpers import FakeBackend  # noqa: E402
+from tests.helpers.server import FakeBackend  # noqa: E402
 from tests.web.chromium import CHROMIUM, Chromium  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed "

@@ -19,8 +19,9 @@ from typing import Any
 
 from ambit import _extras
 from ambit.client.cli_options import add_log_level, add_prolog_seconds, quiet_grpc
+from ambit.logic.syntax.dialect import AMP_NAMES, CLI_NAMES, DEFAULT_DIALECT, FOL
 
-EQUIVALENCE_FORMATS = ("fol", "lisp", "folio", "nltk", "tptp")  # equiv / entails (proto LFFormat)
+EQUIVALENCE_FORMATS = CLI_NAMES  # equiv / entails: every dialect (the registry's, as `ambit logic`)
 LOCAL_COMMANDS = ("equiv", "entails", "canon")  # `ambit logic` answers these without a server
 
 
@@ -55,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ratio", type=float, default=0.0, help="few-shot LF0 ratio (with --setting)")
     p.add_argument("-k", type=int, default=5, help="beam size / samples")
     p.add_argument("--sample", action="store_true", help="sample instead of beam search")
-    p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
+    p.add_argument("--format", dest="fmt", choices=AMP_NAMES, default=FOL)
     add_prolog_seconds(p)
 
     p = sub.add_parser("score", help="forced-decode scores of candidate continuations")
@@ -68,10 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("a")
     p.add_argument("b")
-    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default="fol",
-                   help="dialect of A and B (default fol)")
+    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default=DEFAULT_DIALECT["equiv"],
+                   help=f"dialect of A and B (default {DEFAULT_DIALECT['equiv']})")
     p.add_argument("--time-limit-ms", type=int, default=0)
-    _usage_with_default(p, "--format", "fol")
+    _usage_with_default(p, "--format", DEFAULT_DIALECT["equiv"])
     p.add_argument("--free-variables", choices=("universal", "constant", "error"), default=None,
                    help="how a free variable is read (default: the format's own rule, as in `ambit logic equiv`)")
 
@@ -80,16 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--premises", required=True, metavar="FILE",
                    help="the premises, one formula per line (blank lines skipped; - for stdin)")
     p.add_argument("--conclusion", required=True, metavar="TEXT")
-    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default="folio",
-                   help="dialect of the premises and the conclusion (default folio)")
+    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default=DEFAULT_DIALECT["entails"],
+                   help=f"dialect of the premises and the conclusion (default {DEFAULT_DIALECT['entails']})")
     p.add_argument("--time-limit-ms", type=int, default=0)
-    _usage_with_default(p, "--from", "folio")
+    _usage_with_default(p, "--from", DEFAULT_DIALECT["entails"])
 
     p = sub.add_parser("canon", help="canonical form of an LF")
     _common(p)
     p.add_argument("lf")
-    p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
-    p.add_argument("--to", choices=("fol", "lisp"))
+    p.add_argument("--format", dest="fmt", choices=AMP_NAMES, default=FOL)
+    p.add_argument("--to", choices=AMP_NAMES)
     p.add_argument("--vars", choices=("amp", "v"), default="amp")
 
     p = sub.add_parser("radd", help="regularity reasoning on a RADD instance")

@@ -32,9 +32,9 @@ from ambit.client.generation import Reply, Turn
 from ambit.client import generation as _gen
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc as pb_grpc
+from ambit.logic.syntax.dialect import FOL, FOLIO, dialects
 
-_FORMATS = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP, "folio": pb.LF_FORMAT_FOLIO,
-            "nltk": pb.LF_FORMAT_NLTK, "tptp": pb.LF_FORMAT_TPTP, "prover9": pb.LF_FORMAT_PROVER9}
+_FORMATS = {d.name: pb.LFFormat.Value(d.wire) for d in dialects()}  # a dialect name → its LFFormat value
 
 _FREE_VARIABLES = {None: pb.FREE_VARIABLES_UNSPECIFIED, "universal": pb.FREE_VARIABLES_UNIVERSAL,
                    "constant": pb.FREE_VARIABLES_CONSTANT, "error": pb.FREE_VARIABLES_ERROR}
@@ -145,7 +145,7 @@ class Client:
         self.close()
 
     # -- RPCs
-    def parse_distribution(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol",
+    def parse_distribution(self, utterance: str, prompt: str | None = None, *, fmt: str = FOL,
                            k: int = 5, strategy: str = "beam", max_tokens: int = 0,
                            temperature: float = 0.0, seed: int | None = None,
                            setting: str | None = None, type: str = "", ratio: float = 0.0,
@@ -212,7 +212,7 @@ class Client:
             raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
         return out
 
-    def equivalent(self, a: str, b: str, *, fmt: str = "fol", time_limit_ms: int = 0,
+    def equivalent(self, a: str, b: str, *, fmt: str = FOL, time_limit_ms: int = 0,
                    timeout: float | None = None, free_variables: str | None = None,
                    symbols: str | None = None) -> Equivalence:
         """Logical equivalence of two LFs, decided in Prolog, with entailment both ways.
@@ -224,7 +224,19 @@ class Client:
             free_variables=_free(free_variables), symbols=_symbols(symbols)), timeout)
         return _equivalence(r)
 
-    def canonicalize(self, lf: str, *, fmt: str = "fol", to: str | None = None, vars: str = "amp",
+    def equivalent_batch(self, pairs: Iterable[tuple[str, str]], *, fmt: str = FOL, time_limit_ms: int = 0,
+                         timeout: float | None = None, free_variables: str | None = None,
+                         symbols: str | None = None) -> list[Equivalence | AmbitError]:
+        """Many (a, b) pairs in one streaming call (CheckEquivalenceBatch), options as `equivalent`;
+        results in input order, an :class:`AmbitError` (with the failing field) in place of any
+        pair the server rejected."""
+        reqs = [pb.CheckEquivalenceRequest(a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms,
+                                           free_variables=_free(free_variables), symbols=_symbols(symbols))
+                for a, b in pairs]
+        batch = pb.CheckEquivalenceBatchRequest(request_id=self._rid(), items=reqs)
+        return self._stream("CheckEquivalenceBatch", batch, len(reqs), timeout, _equivalence, _item_error)
+
+    def canonicalize(self, lf: str, *, fmt: str = FOL, to: str | None = None, vars: str = "amp",
                      timeout: float | None = None) -> str:
         """Canonical form of ``lf`` (AmP-compatible), in format ``to`` (default: same)."""
         r = self._call("Canonicalize", pb.CanonicalizeRequest(
@@ -279,7 +291,7 @@ class Client:
             raise self._error(err) from None
 
     # -- readings explained
-    def explain_readings(self, utterance: str, lfs: Sequence[str], *, fmt: str = "fol",
+    def explain_readings(self, utterance: str, lfs: Sequence[str], *, fmt: str = FOL,
                          weights: Sequence[float] | None = None, time_limit_ms: int = 0,
                          timeout: float | None = None) -> Explanation:
         """Paraphrases of ``lfs`` (two or more readings of ``utterance``), the least situations
@@ -290,7 +302,7 @@ class Client:
             weights=list(weights or ()), time_limit_ms=time_limit_ms), timeout)
         return explanation(r, utterance, fmt)
 
-    def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = "fol", k: int = 5,
+    def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = FOL, k: int = 5,
                         strategy: str = "beam", setting: str | None = None, type: str = "", ratio: float = 0.0,
                         prolog_seconds: float = 0.0, timeout: float | None = None) -> ExplainedDistribution:
         """``parse_distribution`` with ``explain`` on: every meaning class's paraphrase, and the
@@ -313,7 +325,7 @@ class Client:
         explained = explanation(r.explanation, utterance, fmt) if r.HasField("explanation") else None
         return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
 
-    def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = "folio",
+    def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = FOLIO,
                          time_limit_ms: int = 0, timeout: float | None = None,
                          symbols: str | None = None) -> Entailment:
         """Do the premises entail the conclusion (full first-order logic)? TRUE, FALSE,
@@ -324,7 +336,7 @@ class Client:
         req.symbols = _symbols(symbols)
         return entailment(self._call("CheckEntailment", req, timeout))
 
-    def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = "folio",
+    def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = FOLIO,
                                time_limit_ms: int = 0, timeout: float | None = None,
                                symbols: str | None = None) -> list[Entailment | AmbitError]:
         """Many (premises, conclusion) stories in one streaming call; results in input order, an

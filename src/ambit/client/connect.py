@@ -1,12 +1,19 @@
 """Open a :class:`Client` on ``--server`` addresses, or on a server started in-process
 (``server.serve(model=..., port=0)``) when no address is given. An address without a port
-dials the server's default port, 50051 (``ambit serve``'s default)."""
+dials the server's default port, 50051 (``ambit serve``'s default).
+
+``connect(..., lazy=True)`` (what ``ambit eval`` uses) starts the embedded server on the first
+call that needs it (:class:`LazyEmbedded`): a rerun with nothing left to do reads what its
+metadata needs from the model's config and tokenizer (:func:`known_facts`) and never loads the
+weights."""
 
 from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 from ambit.client.api import Client
 from ambit.client.credentials import ClientSecurity
@@ -36,12 +43,14 @@ def with_default_port(servers: str) -> str:
 @contextlib.contextmanager
 def connect(servers: str | None, model: str | None = None, timeout: float | None = 600.0,
             quiet: bool = False, security: ClientSecurity | None = None, remote=None,
-            dtype: str | None = None) -> Iterator[Client]:
+            dtype: str | None = None, lazy: bool = False) -> Iterator[Any]:
     """Yield a client; an embedded server (private port, default model) is stopped on exit.
     ``security`` (TLS files, token) applies to ``servers``; the embedded server is loopback
     plaintext and needs none. ``remote``: `server.remote.RemoteOptions` of an embedded server whose
     model is ``openai:<MODEL>@<BASE_URL>``. ``dtype`` is the embedded server's (running servers
-    have their own)."""
+    have their own). ``lazy``: the embedded server of a local model starts on its first call
+    (:class:`LazyEmbedded`); an ``openai:`` model's starts at once (its probe is cheap, and a bad
+    key should fail before any work)."""
     if servers and dtype:
         raise ValueError(f"--dtype {dtype} applies to the embedded server; start a running server "
                          "with ambit serve --dtype instead")
@@ -49,14 +58,92 @@ def connect(servers: str | None, model: str | None = None, timeout: float | None
         with Client(with_default_port(servers), timeout=timeout, security=security) as client:
             yield client
         return
-    from ambit import server  # the server package: heavy imports (torch, model) only when embedding
-    if not quiet:
-        from ambit.server.remote.spec import redact  # credentials in an openai: URL are never shown
-        print(f"starting embedded server (model: {redact(model or 'default')}"
-              f"{f', dtype: {dtype}' if dtype else ''}) ...", file=sys.stderr, flush=True)
-    srv = server.serve(model=model, port=0, remote=remote, dtype=dtype)
+    embedded = LazyEmbedded(model, timeout, quiet, remote, dtype)
     try:
-        with Client(f"127.0.0.1:{srv.port}", timeout=timeout) as client:
-            yield client
+        if not lazy or remote is not None or _is_remote(model):
+            embedded.start()
+        yield embedded.client if embedded.started else embedded
     finally:
-        srv.stop(1.0)
+        embedded.close()
+
+
+def _is_remote(model: str | None) -> bool:
+    from ambit.server.remote import is_remote
+
+    return is_remote(model)
+
+
+class LazyEmbedded:
+    """A client of an embedded server that starts (and loads the model) on the first RPC made
+    through it; until then it answers :meth:`facts` from the model's config and tokenizer.
+    A failed start is kept and raised again (`server.StartupFailed`) by every later call."""
+
+    def __init__(self, model: str | None, timeout: float | None, quiet: bool = False,
+                 remote: Any = None, dtype: str | None = None) -> None:
+        self.model, self.timeout, self.quiet, self.remote, self.dtype = model, timeout, quiet, remote, dtype
+        self.client: Client | None = None
+        self._server: Any = None
+        self._error: BaseException | None = None
+        self._facts: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def started(self) -> bool:
+        return self.client is not None
+
+    @property
+    def servers(self) -> list[str]:
+        """The server's address once started; one embedded server in any case (``--workers``' default)."""
+        return self.client.servers if self.client is not None else ["embedded"]
+
+    def facts(self) -> Any:
+        """The model's `server.engine.loading.ModelFacts` (id, kind, chat template), read once
+        without loading the weights."""
+        with self._lock:
+            if self._facts is None:
+                from ambit.server import StartupFailed
+                from ambit.server.engine.loading import ModelLoadError, describe_model
+
+                try:
+                    self._facts = describe_model(self.model)
+                except ModelLoadError as err:  # the server would fail the same way: one line
+                    raise StartupFailed(f"server startup failed: {err}") from None
+            return self._facts
+
+    def start(self) -> Client:
+        """The client of the started server (started now if it is not yet)."""
+        with self._lock:
+            if self.client is not None:
+                return self.client
+            if self._error is not None:
+                raise self._error
+            from ambit import server  # heavy imports (torch, the model) only when embedding
+            if not self.quiet:
+                from ambit.server.remote.spec import redact  # credentials in an openai: URL are never shown
+                print(f"starting embedded server (model: {redact(self.model or 'default')}"
+                      f"{f', dtype: {self.dtype}' if self.dtype else ''}) ...", file=sys.stderr, flush=True)
+            try:
+                self._server = server.serve(model=self.model, port=0, remote=self.remote, dtype=self.dtype)
+            except Exception as err:  # a model that cannot load fails every later call the same way
+                self._error = err
+                raise
+            self.client = Client(f"127.0.0.1:{self._server.port}", timeout=self.timeout)
+            return self.client
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.start(), name)  # an RPC: the server starts on the first one
+
+    def close(self) -> None:
+        """Close the client and stop the server, if they were started."""
+        if self.client is not None:
+            self.client.close()
+        if self._server is not None:
+            self._server.stop(1.0)
+
+
+def known_facts(client: Any) -> Any:
+    """What a lazy embedded client knows of its model without starting it (`ModelFacts`), or
+    None for any other client (ask the server: ``client.info()``)."""
+    return client.facts() if isinstance(client, LazyEmbedded) else None

@@ -17,6 +17,7 @@ import json
 import sys
 from typing import Sequence
 
+from ambit.logic.syntax.dialect import AMP_NAMES, FOL
 from ambit import _extras
 from ambit.generators.amp.wordforms import amp_wordforms
 from ambit.logic import LFParseError
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ambit explain", description=__doc__.split("\n\n")[0])
     p.add_argument("utterance")
     p.add_argument("--lf", action="append", help="a reading's LF (repeat for each reading); none: ask a model")
-    p.add_argument("--format", dest="fmt", choices=("fol", "lisp"), default="fol")
+    p.add_argument("--format", dest="fmt", choices=AMP_NAMES, default=FOL)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--server", help="host:port[,host:port...] (default: local with --lf, else embedded server)")
     p.add_argument("--model", help="model for the embedded server (without --lf)")

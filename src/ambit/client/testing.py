@@ -1,10 +1,22 @@
 """A small in-process fake of the ambit service for tests of clients and runners.
 
-Deterministic and model-free: scores come from a hash of (prompt, candidate), decoding
-returns the LFs it was given (``FakeAmbitServicer(parses={prompt: [lf, ...]})``), and
-equivalence/canonical forms use ``logic`` directly. It counts requests per method like
-the real server's GetStats, and can sleep per request (``delay``) so runs can be killed
-mid-way.
+It implements every RPC of `ambit.proto.rpcs.RPCS` (tests/proto/test_rpcs.py checks), and is
+deterministic and model-free:
+
+- the model RPCs are faked: scores come from a hash of (prompt, candidate) (ScoreCandidates,
+  ScoreCandidatesBatch); decoding returns the LFs it was given
+  (``FakeAmbitServicer(parses={prompt: [lf, ...]})``, else ``exists x . man(x)``); Generate echoes
+  the last turn (cut to ``max_new_tokens`` words), or with a ``format`` answers the first LF given
+  for the last turn's text (else ``exists x . man(x)``) as the formula when it reads in that format;
+- CheckEquivalence(+Batch) and Canonicalize use ``logic.canonical_form`` alone: two LFs are
+  EQUIVALENT exactly when their canonical forms are equal (so a pair that is equivalent but
+  canonically different comes back NOT_EQUIVALENT, which tests use to tell the two paths apart);
+- VerifyRADD, ExplainReadings and CheckEntailment(+Batch) are the real server's answers: its
+  servicer over a service core without a model (SWI-Prolog, in this process);
+- GetModelInfo and GetStats describe the fake ("fake-model", requests counted per method).
+
+It counts requests per method like the real server's GetStats, and can sleep per request
+(``delay``) so runs can be killed mid-way.
 """
 
 from __future__ import annotations
@@ -19,6 +31,7 @@ import uuid
 
 import grpc
 
+from ambit.logic.syntax.dialect import AMP_NAMES, FOL, dialects
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc as pb_grpc
 
@@ -29,11 +42,61 @@ def _unit(*parts: str) -> float:
     return (int.from_bytes(h[:8], "big") + 1) / (2 ** 64 + 2)
 
 
+DEFAULT_LF = "exists x . man(x)"  # what decoding returns for a prompt it was given no LFs for
+DEFAULT_NEW_TOKENS = 256  # Generate's budget when the request sets none (as the server's)
+
+
+def _status(code: grpc.StatusCode, message: str):
+    """A batch item's `google.rpc.Status`."""
+    from google.rpc import status_pb2
+    return status_pb2.Status(code=code.value[0], message=message)
+
+
+def _equivalence(request) -> pb.CheckEquivalenceResponse:
+    """EQUIVALENT exactly when the canonical forms (read as FOL) are equal; raises on an LF that
+    does not read."""
+    from ambit import logic
+    ca, cb = logic.canonical_form(request.a, FOL), logic.canonical_form(request.b, FOL)
+    same = ca == cb
+    return pb.CheckEquivalenceResponse(
+        request_id=request.request_id,
+        verdict=pb.VERDICT_EQUIVALENT if same else pb.VERDICT_NOT_EQUIVALENT,
+        a_entails_b=same, b_entails_a=same, canonical_a=ca, canonical_b=cb,
+        witness_json="" if same else '{"failed": "a_entails_b"}')
+
+
+def _reads(text: str, wire_format: int) -> str:
+    """`text` when it reads as a formula of the format (an `LFFormat` value), else ""."""
+    from ambit import logic
+    names = {pb.LFFormat.Value(d.wire): d.name for d in dialects() if d.wire}
+    try:
+        logic.parse(text, names.get(wire_format, FOL))
+    except Exception:
+        return ""
+    return text
+
+
+class _Call:
+    """What the real servicer's handlers read of a call: its deadline."""
+
+    def __init__(self, context) -> None:
+        from ambit.server.service import Deadline
+        self.deadline = Deadline.after(context.time_remaining(), is_active=context.is_active)
+
+
+def _rich_status(err: Exception):
+    """The real server's status for a handler's exception (code, message, field violations)."""
+    from grpc_status import rpc_status
+    from ambit.server.status import to_status
+    return rpc_status.to_status(to_status(err))
+
+
 class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
     def __init__(self, parses: dict[str, list[str]] | None = None, delay: float = 0.0,
                  model_id: str = "fake-model", fail=None):
-        """``fail(method, request)`` may return ``(grpc.StatusCode, message)`` to make that call
-        fail (tests of clients' error handling), or None to answer normally."""
+        """``fail(method, request)`` may return ``(grpc.StatusCode, message)`` to make a
+        ScoreCandidates or ParseDistribution call fail (tests of clients' error handling), or None
+        to answer normally."""
         self.parses = parses or {}
         self.fail = fail
         self.delay = delay
@@ -42,6 +105,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         self.counts: collections.Counter[str] = collections.Counter()
         self._lock = threading.Lock()
         self._t0 = time.monotonic()
+        self._logic = None  # the real servicer of the logic RPCs, made on first use
 
     def _count(self, name: str) -> None:
         with self._lock:
@@ -78,9 +142,8 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         self._count("ScoreCandidatesBatch")
         for i, item in enumerate(request.items):
             if not item.candidates:
-                from google.rpc import status_pb2
-                yield pb.ScoreCandidatesBatchResult(index=i, status=status_pb2.Status(
-                    code=grpc.StatusCode.INVALID_ARGUMENT.value[0], message="candidates must not be empty"))
+                yield pb.ScoreCandidatesBatchResult(index=i, status=_status(
+                    grpc.StatusCode.INVALID_ARGUMENT, "candidates must not be empty"))
                 continue
             yield pb.ScoreCandidatesBatchResult(index=i, response=pb.ScoreCandidatesResponse(
                 request_id=item.request_id, model_id=self.model_id,
@@ -91,12 +154,12 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         self._maybe_fail("ParseDistribution", request, context)
         from ambit import logic
         prompt = request.prompt.replace("{utterance}", request.utterance)
-        texts = self.parses.get(request.prompt) or self.parses.get(prompt) or ["exists x . man(x)"]
+        texts = self.parses.get(request.prompt) or self.parses.get(prompt) or [DEFAULT_LF]
         k = request.decoding.beam_size or 5
         cands = []
         for i, text in enumerate(texts[:k]):
             try:
-                canon, status = logic.canonical_form(text, "fol"), pb.PARSE_STATUS_OK
+                canon, status = logic.canonical_form(text, FOL), pb.PARSE_STATUS_OK
             except Exception:
                 canon, status = "", pb.PARSE_STATUS_INVALID
             toks = text.split(" ")
@@ -110,32 +173,37 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
 
     def CheckEquivalence(self, request, context):
         self._count("CheckEquivalence")
-        from ambit import logic
         try:
-            ca, cb = logic.canonical_form(request.a, "fol"), logic.canonical_form(request.b, "fol")
+            return _equivalence(request)
         except Exception as err:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"cannot parse: {err}")
-        same = ca == cb
-        r = pb.CheckEquivalenceResponse(
-            request_id=request.request_id,
-            verdict=pb.VERDICT_EQUIVALENT if same else pb.VERDICT_NOT_EQUIVALENT,
-            a_entails_b=same, b_entails_a=same, canonical_a=ca, canonical_b=cb,
-            witness_json="" if same else '{"failed": "a_entails_b"}')
-        return r
+
+    def CheckEquivalenceBatch(self, request, context):
+        """Each item as CheckEquivalence answers it; an item that does not read gets its own
+        INVALID_ARGUMENT status, and the others their answers."""
+        self._count("CheckEquivalenceBatch")
+        for i, item in enumerate(request.items):
+            try:
+                response = _equivalence(item)
+            except Exception as err:
+                yield pb.CheckEquivalenceBatchResult(index=i, status=_status(
+                    grpc.StatusCode.INVALID_ARGUMENT, f"items[{i}]: cannot parse: {err}"))
+                continue
+            yield pb.CheckEquivalenceBatchResult(index=i, response=response)
 
     def Canonicalize(self, request, context):
         self._count("Canonicalize")
         from ambit import logic
         try:
             return pb.CanonicalizeResponse(request_id=request.request_id,
-                                           canonical=logic.canonical_form(request.lf, "fol"), format=pb.LF_FORMAT_FOL)
+                                           canonical=logic.canonical_form(request.lf, FOL), format=pb.LF_FORMAT_FOL)
         except Exception as err:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"lf: {err}")
 
     def GetModelInfo(self, request, context):
         self._count("GetModelInfo")
         return pb.GetModelInfoResponse(request_id=request.request_id, model_id=self.model_id, device="cpu",
-                                       dtype="float32", formats=["fol", "lisp"], model_loaded=True,
+                                       dtype="float32", formats=list(AMP_NAMES), model_loaded=True,
                                        server_id=self.server_id, version="fake")
 
     def GetStats(self, request, context):
@@ -143,6 +211,69 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
             methods = {k: pb.MethodStats(requests=v) for k, v in self.counts.items()}
         return pb.GetStatsResponse(request_id=request.request_id, server_id=self.server_id,
                                    methods=methods, uptime_seconds=time.monotonic() - self._t0)
+
+    def Generate(self, request, context):
+        """The last turn echoed, cut to `max_new_tokens` words (0: 256); with a `format`, the first
+        LF given for the last turn's text (else ``exists x . man(x)``), its formula when it reads."""
+        self._count("Generate")
+        if not request.messages:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "messages must not be empty")
+        last = request.messages[-1].content
+        template = not request.HasField("use_chat_template") or request.use_chat_template
+        prompt = "\n".join(f"{m.role}: {m.content}" for m in request.messages)
+        formula = ""
+        if request.HasField("format"):
+            text = (self.parses.get(last) or [DEFAULT_LF])[0]
+            formula = _reads(text, request.format)
+        else:
+            text = last
+        words, budget = text.split(" "), request.max_new_tokens or DEFAULT_NEW_TOKENS
+        return pb.GenerateResponse(
+            request_id=request.request_id, text=" ".join(words[:budget]), prompt=prompt,
+            prompt_tokens=len(prompt.split()), new_tokens=min(len(words), budget),
+            finish_reason="length" if len(words) > budget else "stop", model_id=self.model_id,
+            chat_template=template, formula=formula if len(words) <= budget else "")
+
+    # -- the logic RPCs that the fake answers as the real server does (no model involved)
+    def VerifyRADD(self, request, context):
+        self._count("VerifyRADD")
+        return self._real("VerifyRADD", request, context)
+
+    def ExplainReadings(self, request, context):
+        self._count("ExplainReadings")
+        return self._real("ExplainReadings", request, context)
+
+    def CheckEntailment(self, request, context):
+        self._count("CheckEntailment")
+        return self._real("CheckEntailment", request, context)
+
+    def CheckEntailmentBatch(self, request, context):
+        self._count("CheckEntailmentBatch")
+        yield from self._real_stream("CheckEntailmentBatch", request, context)
+
+    def _servicer(self):
+        """The real servicer over a service core without a model, made on first use."""
+        from ambit.server.service import AmbitCore
+        from ambit.server.servicer import AmbitServicer
+        from ambit.server.stats import Stats
+
+        with self._lock:
+            if self._logic is None:
+                self._logic = AmbitServicer(AmbitCore(), Stats())
+            return self._logic
+
+    def _real(self, method: str, request, context):
+        """`method`'s answer from the real servicer; its errors as the real server's statuses."""
+        try:
+            return getattr(self._servicer(), method)(request, _Call(context))
+        except Exception as err:
+            context.abort_with_status(_rich_status(err))
+
+    def _real_stream(self, method: str, request, context):
+        try:
+            yield from getattr(self._servicer(), method)(request, _Call(context))
+        except Exception as err:
+            context.abort_with_status(_rich_status(err))
 
 
 class FakeServer:

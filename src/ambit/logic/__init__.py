@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from ambit.logic.syntax.dialect import FOL, FOLIO
 from ambit.logic.syntax.ast import QUANTIFIERS, And, Atom, Const, Formula, Or, Quant, Term, Var, constants, free_vars, predicates
 from ambit.logic.errors import MAX_CHARS, LFParseError, check_length
 from ambit.logic.syntax.parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
@@ -43,12 +44,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def convert(text: str, src: str = "fol", dst: str = "lisp") -> str:
+def convert(text: str, src: str = FOL, dst: str = "lisp") -> str:
     """Re-write an LF from one format into another through the AST."""
     return render(parse(text, src), dst)
 
 
-def canonical_form(text: str | Formula, fmt: str = "fol", to: str | None = None, vars: str = "amp", *,
+def canonical_form(text: str | Formula, fmt: str = FOL, to: str | None = None, vars: str = "amp", *,
                    max_chars: int = MAX_CHARS) -> str:
     """Canonical string of a formula given as text (in `fmt`, any dialect) or as an AST, rendered
     in `to` (default `fmt`), as `ambit logic canon` writes it: between AmP's formats (`fol`,
@@ -82,7 +83,12 @@ def _bounded(items, max_chars: int) -> list:
             for y in x:
                 walk(y)
 
-    walk(items)
+    for x in items:  # a pair of texts, the common case, walked only when check_length would refuse it
+        if type(x) is tuple and len(x) == 2 and type(x[0]) is str and type(x[1]) is str:
+            if max_chars <= 0 or len(x[0]) > max_chars or len(x[1]) > max_chars:
+                walk(x)
+        else:
+            walk(x)
     return items
 
 
@@ -103,7 +109,7 @@ def _on_processes(prover: str, fmt, options: dict) -> bool:
     return prover == "prolog" and options.get("workers", 1) > 1 and isinstance(fmt, str)
 
 
-def decide_batch(stories, fmt: str = "folio", *, prover: str = "prolog", free_variables: str | None = None,
+def decide_batch(stories, fmt: str = FOLIO, *, prover: str = "prolog", free_variables: str | None = None,
                  max_chars: int = MAX_CHARS, symbols: str | None = None, **options) -> list[Decision]:
     """Decisions (TRUE / FALSE / UNCERTAIN / INCONSISTENT / UNKNOWN, with evidence) for many
     (premises, conclusion) stories, in order; `prover`: "prolog" (default) or "portfolio".
@@ -129,13 +135,13 @@ def decide_batch(stories, fmt: str = "folio", *, prover: str = "prolog", free_va
     return [record(d, r) for d, r in zip(out, readings)]
 
 
-def decide(premises, conclusion, fmt: str = "folio", *, prover: str = "prolog", max_chars: int = MAX_CHARS,
+def decide(premises, conclusion, fmt: str = FOLIO, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
            **options) -> Decision:
     """The decision for one story; see `decide_batch`."""
     return decide_batch([(premises, conclusion)], fmt, prover=prover, max_chars=max_chars, **options)[0]
 
 
-def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_variables: str | None = None,
+def equivalent_batch(pairs, fmt: str = FOL, *, prover: str = "prolog", free_variables: str | None = None,
                      max_chars: int = MAX_CHARS, symbols: str | None = None, **options):
     """Verdicts for many pairs, in any dialect. Prolog alone (default): AmP's formats (`fol`,
     `lisp`) use the AmP procedure (equivalence.py: canonical shortcut, SLD, then the full
@@ -145,7 +151,8 @@ def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_va
     formula text over `max_chars` characters is refused (LFParseError `too_long`) before anything
     is read."""
     from ambit.logic.provers import portfolio
-    from ambit.logic.syntax.dialect import dialect, name_of, read_pairs, record
+    from ambit.logic.syntax.dialect import dialect, name_of
+    from ambit.logic.syntax.reading import read_pairs, record
 
     pairs = _bounded(pairs, max_chars)
 
@@ -170,13 +177,13 @@ def equivalent_batch(pairs, fmt: str = "fol", *, prover: str = "prolog", free_va
     return [record(v, r) for v, r in zip(out, readings)]
 
 
-def equivalent(a, b, fmt: str = "fol", *, max_chars: int = MAX_CHARS, **options) -> Verdict:
+def equivalent(a, b, fmt: str = FOL, *, max_chars: int = MAX_CHARS, **options) -> Verdict:
     """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt`, any dialect, or
     ASTs); a text over `max_chars` characters is refused (LFParseError `too_long`)."""
     return equivalent_batch([(a, b)], fmt, max_chars=max_chars, **options)[0]
 
 
-def entails(premises, conclusion, fmt: str = "fol", *, prover: str = "prolog", max_chars: int = MAX_CHARS,
+def entails(premises, conclusion, fmt: str = FOL, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
             **options) -> bool | None:
     """Whether `premises` (one formula, or a list in a full first-order dialect) entail
     `conclusion`: True, False, or None when undecided within the budget. A formula text over

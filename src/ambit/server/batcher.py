@@ -17,9 +17,31 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 log = logging.getLogger("ambit.server.batcher")
+
+
+class Worker(Protocol):
+    """What the service asks of a model worker: `ModelWorker` here (one thread, batched scores)
+    or `server.remote.worker.ConcurrentWorker` (jobs side by side), chosen by
+    `server.backends.worker_for` from the backend's capabilities. The worker owns the backend and
+    closes it with itself."""
+
+    backend: Any  # a server.model.ModelBackend
+    max_batch: int
+    batches: int
+    jobs: int
+    rejected: int
+    busy_seconds: float
+
+    def submit_score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> Future: ...
+
+    def submit_call(self, fn: Callable[[Any], Any]) -> Future: ...
+
+    def queued(self) -> int: ...
+
+    def close(self, timeout: float | None = 5.0) -> None: ...
 
 
 class QueueFull(RuntimeError):
@@ -41,7 +63,7 @@ class _CallJob:
 
 
 class ModelWorker:
-    """Owns `backend` (see server.model.ModelBackend) on one thread."""
+    """Owns `backend` (a server.model.ModelBackend) on one thread."""
 
     def __init__(self, backend: Any, max_batch: int = 16, max_wait_s: float = 0.005, max_queue: int = 256) -> None:
         if max_batch < 1:
@@ -91,6 +113,7 @@ class ModelWorker:
             self._pending.clear()
             self._cond.notify_all()
         self._thread.join(timeout)
+        self.backend.close()
 
     # -- model thread -----------------------------------------------------------------
     def _loop(self) -> None:

@@ -1,17 +1,18 @@
-"""The model side of the server, behind one small interface (`ModelBackend`).
+"""The model side of the server, behind one interface (`ModelBackend`), and the value types every
+backend shares (decoding and generation options, the stop and context errors).
 
-It adapts `server.engine` (load_model, Scorer, Decoder) to what the servicer needs, so the
-servicer never touches torch, and tests can hand `serve()` any object with the same methods.
+A backend is any object with `ModelBackend`'s members; what it can do beyond them it declares as
+data in `capabilities` (`Capability`), which the service reads instead of probing for methods.
+The backends: `server.engine_backend.EngineBackend` (the in-process engine, torch) and
+`server.remote.backend.RemoteBackend` (an OpenAI-compatible endpoint); `server.backends` picks
+one by the model spec's scheme. Nothing here imports torch, httpx or grpc.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import logging
+import enum
 from dataclasses import dataclass
-from typing import Any, Callable
-
-log = logging.getLogger("ambit.server.model")
+from typing import Any, Callable, Protocol
 
 
 class DecodeStopped(RuntimeError):
@@ -39,138 +40,6 @@ class DecodeParams:
     seed: int
 
 
-class ModelBackend:
-    """A loaded language model with a scorer and a grammar-constrained decoder."""
-
-    def __init__(self, lm: Any) -> None:
-        from ambit.server.engine import Decoder
-
-        self.lm = lm
-        self.kind = str(getattr(lm, "kind", "causal"))
-        self.scorer = scorer_for(lm, self.kind)
-        self.decoder = Decoder(lm) if self.kind == "causal" else None
-
-    @classmethod
-    def load(cls, spec: str | None = None, device: str | None = None, dtype: str | None = None) -> "ModelBackend":
-        from ambit.server.engine import load_model
-
-        return cls(load_model(spec=spec, device=device, dtype=dtype))
-
-    def info(self) -> dict:
-        lm = self.lm
-        return {
-            "model_id": str(getattr(lm, "model_id", "")),
-            "device": str(getattr(lm, "device", "")),
-            "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
-            "vocab_size": int(getattr(lm, "vocab_size", 0) or 0),
-            "kind": self.kind,
-        }
-
-    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
-        """Scores for several (prompt, candidates) items in one engine call. Items with the same
-        prompt are merged (one prompt pass for all their candidates), then split again, with
-        `min_prob_renorm` renormalised over each item's own candidates."""
-        merged: dict[str, list[str]] = {}
-        slots: list[tuple[str, int]] = []  # (prompt, offset of the item's candidates)
-        for prompt, cands in items:
-            group = merged.setdefault(prompt, [])
-            slots.append((prompt, len(group)))
-            group.extend(cands)
-        results = dict(zip(merged, self.scorer.score_batch(list(merged.items()), end_marker=end_marker)))
-        out = []
-        for (prompt, offset), (_, cands) in zip(slots, items):
-            scores = [dataclasses.replace(s) for s in results[prompt][offset : offset + len(cands)]]
-            total = sum(s.min_prob for s in scores)
-            for s in scores:
-                s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)
-            out.append(scores)
-        return out
-
-    def decode(
-        self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None, should_stop: Callable[[], bool]
-    ) -> list[Any]:
-        """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
-        from ambit.server.engine import DecodeCancelled
-
-        if self.decoder is None:
-            raise ValueError(f"constrained decoding needs a causal model; this one is {self.kind}")
-        if params.strategy == "beam":
-            fn = self.decoder.beam_search
-            kwargs = dict(fmt=fmt, beam=params.k, max_tokens=params.max_tokens, grammar=grammar)
-        else:
-            fn = self.decoder.sample
-            kwargs = dict(
-                n=params.k, fmt=fmt, temperature=params.temperature, top_p=params.top_p,
-                max_tokens=params.max_tokens, grammar=grammar, seed=params.seed,
-            )
-        try:
-            return fn(prompt, should_stop=should_stop, **kwargs).hypotheses
-        except DecodeCancelled as e:
-            raise DecodeStopped(str(e)) from None
-
-
-    # -- free-text generation (issue 20) ---------------------------------------------------
-    def generate(self, turns: list[tuple[str, str]], params: "GenerateParams",
-                 should_stop: Callable[[], bool]) -> Any:
-        """The model's reply (an engine `Generation`) to `turns` ((role, content) pairs);
-        raises DecodeStopped once should_stop() is true."""
-        from ambit.server.engine import DecodeCancelled
-        from ambit.server.engine.generate import ChatTurn, generate
-
-        if self.kind == "masked":
-            raise ValueError("a masked model does not generate text: use ScoreCandidates (masked scoring)")
-        try:
-            return generate(self.lm, [ChatTurn(r, c) for r, c in turns], params.max_new_tokens,
-                            use_chat_template=params.use_chat_template, temperature=params.temperature,
-                            top_p=params.top_p, seed=params.seed, should_stop=should_stop)
-        except DecodeCancelled as e:
-            raise DecodeStopped(str(e)) from None
-
-    # -- context length (issue 26): too long a request is the caller's error, not an IndexError
-    def context_length(self) -> int | None:
-        """Most tokens the model can attend over (None: no fixed limit, e.g. relative positions)."""
-        config = getattr(getattr(self.lm, "model", None), "config", None)
-        for name in ("max_position_embeddings", "n_positions", "n_ctx"):
-            value = getattr(config, name, None)
-            if isinstance(value, int) and value > 0:
-                return value
-        return None
-
-    def check_context(self, text: str, extra_tokens: int) -> None:
-        """ContextTooLong when `text`'s tokens plus `extra_tokens` (candidates, new tokens)
-        exceed the model's context."""
-        limit = self.context_length()
-        if limit is None:
-            return
-        tokens = len(self.lm.encode(text))
-        if tokens + extra_tokens > limit:
-            raise ContextTooLong(tokens, extra_tokens, limit)
-
-    def has_chat_template(self) -> bool:
-        from ambit.server.engine.generate import has_chat_template
-
-        return has_chat_template(self.lm)
-
-    def chat_prompt(self, turns: list[tuple[str, str]]) -> str:
-        """`turns` through the model's chat template, with the cue for the reply (the prompt of a
-        Generate request constrained to a formula)."""
-        from ambit.server.engine.generate import ChatTurn, render
-
-        return render(self.lm, [ChatTurn(r, c) for r, c in turns], True)
-
-    def count_tokens(self, text: str) -> int:
-        return len(self.lm.encode(text))
-
-
-def scorer_for(lm: Any, kind: str) -> Any:
-    """The engine scorer of the model's family (`server/engine/kinds.py`)."""
-    from ambit.server.engine import Scorer
-    from ambit.server.engine.masked import MaskedScorer
-    from ambit.server.engine.seq2seq import Seq2SeqScorer
-
-    return {"causal": Scorer, "seq2seq": Seq2SeqScorer, "masked": MaskedScorer}[kind](lm)
-
-
 @dataclass(frozen=True)
 class GenerateParams:
     """Validated generation options: greedy when temperature is 0."""
@@ -180,3 +49,61 @@ class GenerateParams:
     temperature: float = 0.0
     top_p: float = 1.0
     seed: int = 0
+
+
+class Capability(str, enum.Enum):
+    """What a backend can do beyond `ModelBackend`'s methods, declared in its `capabilities`;
+    `CAPABILITY_MEMBERS` names the members each one promises."""
+
+    CHAT_TEMPLATE = "chat_template"  # replies to Generate turns through the model's chat template
+    CHAT_PROMPT = "chat_prompt"  # chat_prompt(turns): the template's text, for a formula reply
+    TOKENS = "tokens"  # count_tokens(text) and check_context(text, extra): a context to keep to
+    CONCURRENT = "concurrent"  # jobs run side by side (up to max_concurrency), not batched on one thread
+
+
+CAPABILITY_MEMBERS: dict[Capability, tuple[str, ...]] = {
+    Capability.CHAT_TEMPLATE: (),
+    Capability.CHAT_PROMPT: ("chat_prompt",),
+    Capability.TOKENS: ("count_tokens", "check_context"),
+    Capability.CONCURRENT: ("max_concurrency",),
+}
+
+
+class ModelBackend(Protocol):
+    """What the server needs of a model: scores, constrained decoding and free text, run on the
+    model worker (`server.batcher`). `should_stop()` turning true ends a decode or a generation
+    with `DecodeStopped`. Optional members exist where `capabilities` says so."""
+
+    capabilities: frozenset[Capability]
+
+    def info(self) -> dict:
+        """model_id, device, dtype, vocab_size and kind, as GetModelInfo and run.json report them."""
+        ...
+
+    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
+        """`CandidateScore`s (server.values) of each (prompt, candidates) item, in order."""
+        ...
+
+    def decode(self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None,
+               should_stop: Callable[[], bool]) -> list[Any]:
+        """`Hypothesis`es (server.hypothesis) for `prompt` under `fmt`'s grammar, best first."""
+        ...
+
+    def generate(self, turns: list[tuple[str, str]], params: GenerateParams, should_stop: Callable[[], bool]) -> Any:
+        """The reply (a `Generation`, server.values) to (role, content) turns."""
+        ...
+
+    def close(self) -> None:
+        """Free what the backend holds (connections, caches) when the server stops."""
+        ...
+
+
+def missing_members(backend: object) -> list[str]:
+    """The members `backend` lacks of `ModelBackend` and of the capabilities it declares (empty
+    when it conforms): checked once when a backend is attached, never to find what it can do."""
+    caps = getattr(backend, "capabilities", None)
+    if not isinstance(caps, frozenset) or not all(isinstance(c, Capability) for c in caps):
+        return ["capabilities (a frozenset of server.model.Capability)"]
+    needed = ["info", "score_batch", "decode", "generate", "close"]
+    needed += [m for c in sorted(caps) for m in CAPABILITY_MEMBERS[c]]
+    return [m for m in needed if not hasattr(backend, m)]

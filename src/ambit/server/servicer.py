@@ -1,7 +1,8 @@
 """The AmbitService servicer: each handler converts the request message to the core's values
 (`server.convert`), calls the service core, and converts the answer back. Deadlines, error
-statuses, statistics and logging are the interceptor's (`server.interceptor`), which also hands
-each handler a context carrying the request's `deadline`."""
+statuses, statistics and logging are the interceptor's (`server.guard.interceptor`), which also hands
+each handler a context carrying the request's `deadline`. Which core method and conversions each
+handler uses is the RPC's row in `ambit.proto.rpcs` (tests/proto/test_rpcs.py holds this class to it)."""
 
 from __future__ import annotations
 

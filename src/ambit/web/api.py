@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ambit.logic.syntax.dialect import dialect
+from ambit.logic.syntax.dialect import FOL, FOLIO, dialect
 from ambit.logic.syntax.parse import DIALECTS
 from ambit.server.service import (
     AmbitCore, CanonicalQuery, DecodingOptions, Deadline, EntailmentQuery, EquivalenceQuery, ExplainQuery,
@@ -89,7 +89,7 @@ class Api:
 
     async def equivalence(self, request: Request) -> JSONResponse:
         def work(body: dict, deadline: Deadline) -> dict:
-            q = EquivalenceQuery(_text(body, "a"), _text(body, "b"), _format(body, "fol"))
+            q = EquivalenceQuery(_text(body, "a"), _text(body, "b"), _format(body, FOL))
             return views.equivalence(self.core.check_equivalence(q, deadline))
 
         return await self._answer(request, work)
@@ -98,7 +98,7 @@ class Api:
         def work(body: dict, deadline: Deadline) -> dict:
             premises = _lines(body, "premises")
             conclusion = _text(body, "conclusion")
-            q = EntailmentQuery(tuple(premises), conclusion, _format(body, "folio"))
+            q = EntailmentQuery(tuple(premises), conclusion, _format(body, FOLIO))
             return views.decision(self.core.check_entailment(q, deadline), premises, conclusion)
 
         return await self._answer(request, work)
@@ -112,14 +112,14 @@ class Api:
 
     async def explain(self, request: Request) -> JSONResponse:
         def work(body: dict, deadline: Deadline) -> dict:
-            q = ExplainQuery(_text(body, "utterance"), tuple(_lines(body, "lfs")), _format(body, "fol"))
+            q = ExplainQuery(_text(body, "utterance"), tuple(_lines(body, "lfs")), _format(body, FOL))
             return self.core.explain_readings(q, deadline).to_dict()
 
         return await self._answer(request, work)
 
     async def canonical(self, request: Request) -> JSONResponse:
         def work(body: dict, deadline: Deadline) -> dict:
-            fmt = _format(body, "fol")
+            fmt = _format(body, FOL)
             text = self.core.canonicalize(CanonicalQuery(_text(body, "lf"), fmt, _format(body, fmt, "to")))
             return {"canonical": text}
 
@@ -127,7 +127,7 @@ class Api:
 
     async def parse(self, request: Request) -> JSONResponse:
         def work(body: dict, deadline: Deadline) -> dict:
-            fmt = _format(body, "fol")
+            fmt = _format(body, FOL)
             beam = body.get("k", 5)
             if not isinstance(beam, int) or isinstance(beam, bool) or not 1 <= beam <= MAX_BEAM:
                 raise InvalidField("k", f"a whole number from 1 to {MAX_BEAM}", reason="OUT_OF_RANGE")
@@ -205,9 +205,9 @@ def radd_examples() -> list[dict]:
 
 
 STORIES = [
-    {"name": "FOLIO: Rex is an animal", "format": "folio",
+    {"name": "FOLIO: Rex is an animal", "format": FOLIO,
      "premises": ["∀x (Dog(x) → Animal(x))", "Dog(rex)", "Cat(tom)"], "conclusion": "Animal(rex)"},
-    {"name": "FOLIO: is Tom an animal?", "format": "folio",
+    {"name": "FOLIO: is Tom an animal?", "format": FOLIO,
      "premises": ["∀x (Dog(x) → Animal(x))", "Dog(rex)"], "conclusion": "Animal(tom)"},
     {"name": "TPTP: Socrates", "format": "tptp",
      "premises": ["![X]: (man(X) => mortal(X))", "man(socrates)"], "conclusion": "mortal(socrates)"},

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from ambit.logic.syntax.dialect import AMP_NAMES
 from ambit import logic
 from ambit.server.service import Distribution, EquivalenceAnswer, RaddAnswer, ServiceError
 from ambit.server.service.errors import (
@@ -49,7 +50,7 @@ def radd(answer: RaddAnswer) -> dict[str, Any]:
 def notations(lf: str, fmt: str) -> dict[str, str]:
     """An AmP LF in fol and in lisp (what a reading shows beside its canonical form)."""
     out = {fmt: lf}
-    for other in ("fol", "lisp"):
+    for other in AMP_NAMES:
         if other != fmt:
             try:
                 out[other] = logic.convert(lf, fmt, other)

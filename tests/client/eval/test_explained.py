@@ -16,7 +16,7 @@ from ambit.client.eval.cli import main as eval_main
 from ambit.client.eval.explained import TOP_CLASSES
 from ambit.generators.amp.wordforms import amp_wordforms
 from ambit.logic.explain import read, verbalise
-from tests.server.helpers import FakeBackend
+from tests.helpers.server import FakeBackend
 
 
 @pytest.fixture(scope="module")

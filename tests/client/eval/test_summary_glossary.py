@@ -18,7 +18,7 @@ from ambit.generators.radd.wikidata import pair_label, pair_with_label
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc
 from ambit.server.service.distribution import token_text
-from tests.server.helpers import FakeBackend, FakeHypothesis
+from tests.helpers.server import FakeBackend, FakeHypothesis
 
 
 @pytest.fixture()

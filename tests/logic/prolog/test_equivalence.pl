@@ -91,4 +91,11 @@ test(time_runs_out_as_unknown) :-
     equiv_batch_json([p(A, B)], budget(1000000, 8, 0.000001), [D]),
     ( D.get(unknown) == time_limit -> true ; D.b_not_a = json(F), memberchk(reason=time_limit, F) ).
 
+%  the arguments Python sends are checked once per call: a wrong one is a type error, not a failure
+test(a_budget_that_is_no_budget_is_a_type_error, [throws(error(type_error(budget, budget(0, 8, 1.0)), _))]) :-
+    equiv_batch_json([], budget(0, 8, 1.0), _).
+
+test(candidates_must_be_a_boolean, [throws(error(type_error(boolean, maybe), _))]) :-
+    budget(Bu), equiv_batch_json([], Bu, maybe, _).
+
 :- end_tests(equivalence).

@@ -23,4 +23,7 @@ test(control_characters_are_escaped) :-
     atom_codes(A, [0'a, 1, 0'\n]), format(string(G), "X = ~q", [A]),
     json_call(G, 'X', 1.0, R), R == "ok \"a\\u0001\\n\"".
 
+test(the_output_name_must_be_an_atom, [throws(error(type_error(atom, 1), _))]) :-
+    json_call("X = 1", 1, 1.0, _).
+
 :- end_tests(json_call).

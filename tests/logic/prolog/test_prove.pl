@@ -159,4 +159,10 @@ test(unit_equations_are_refuted_by_completion_with_a_replayed_proof) :-
     S = unsat(eqproof(_, goal(_, negated_conclusion, _, _, _))),
     S = unsat(P), prove:proof_json(P, Steps), last(Steps, json([step=goal|_])).
 
+test(batch_json_checks_its_items_and_budget, [throws(error(type_error(list, equiv(a, b)), _))]) :-
+    batch_json(equiv(a, b), budget(1000, 2, 1.0), _).
+
+test(batch_json_takes_a_budget_without_seconds) :-
+    batch_json([], budget(1000, 2), []).
+
 :- end_tests(prove).

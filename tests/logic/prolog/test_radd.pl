@@ -39,4 +39,7 @@ test(a_json_list_of_instances) :-
     instance(I), atom_json_dict(Text, [I], []),
     radd_verify_json(Text, [Out]), Out.answer_option == 1.
 
+test(the_json_must_be_text, [throws(error(type_error(text, 1), _))]) :-
+    radd_verify_json(1, _).
+
 :- end_tests(radd).

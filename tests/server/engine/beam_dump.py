@@ -19,7 +19,7 @@ from typing import Callable
 
 from ambit import logic
 from ambit.server.engine import Decoder, Hypothesis
-from tests.server.engine.helpers import TEST_SENTENCES, amp_prompt
+from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
 TINY_FOL = r"""
 start: formula
@@ -102,7 +102,7 @@ def dump(search: Search, only: Callable[[dict], bool] = lambda case: True) -> by
 
 
 def main() -> None:
-    from tests.server.engine.helpers import tiny_gpt2
+    from tests.helpers.engine import tiny_gpt2
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)

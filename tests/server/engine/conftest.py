@@ -8,7 +8,7 @@ import os
 import pytest
 
 from ambit.server.engine.loading import LoadedModel
-from tests.server.engine.helpers import tiny_gpt2
+from tests.helpers.engine import tiny_gpt2
 
 
 @pytest.fixture(scope="session")

@@ -95,7 +95,7 @@ def test_eager_masks_count_and_wait(tiny_lm):
     counted, and the unconstrained search starts no worker (the null constraint masks nothing)."""
     import threading
 
-    from tests.server.engine.helpers import TEST_SENTENCES, amp_prompt
+    from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
     prompt = amp_prompt(TEST_SENTENCES["scope"])
     dec = Decoder(tiny_lm, eager_masks=True)

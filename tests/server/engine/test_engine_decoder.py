@@ -11,7 +11,7 @@ from ambit import logic
 from ambit.server.engine import DecodeCancelled, Decoder, Scorer
 from ambit.server.engine.decoder import grammar_with_lead, split_lead
 
-from tests.server.engine.helpers import TEST_SENTENCES, amp_prompt
+from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
 # A finite FOL language: 2 quantifiers x 2 variables x 3 predicates x 2 argument variables,
 # of which the 12 closed strings parse (the others leave a variable unbound).

@@ -1,5 +1,5 @@
 """Model families (issue 20): encoder-decoder scoring and generation, masked scoring, and the
-kind decided at load time, on tiny random T5 and BERT models (tests/server/engine/families.py)."""
+kind decided at load time, on tiny random T5 and BERT models (tests/helpers/families.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ambit.server.engine.kinds import model_kind
 from ambit.server.engine.loading import load_model
 from ambit.server.engine.masked import MASK_SLOT, MaskedScorer
 from ambit.server.engine.seq2seq import Seq2SeqScorer
-from tests.server.engine.families import save, tiny_bert, tiny_t5
+from tests.helpers.families import save, tiny_bert, tiny_t5
 
 
 @pytest.fixture(scope="module")
@@ -106,10 +106,10 @@ def test_kind_is_decided_at_load_time_from_the_config(t5, bert, tmp_path):
 
 
 def test_backend_picks_the_family_scorer_and_reports_the_kind(t5, bert):
-    from ambit.server.model import ModelBackend
+    from ambit.server.engine_backend import EngineBackend
 
     for lm, kind, cls in ((t5, "seq2seq", Seq2SeqScorer), (bert, "masked", MaskedScorer)):
-        backend = ModelBackend(lm)
+        backend = EngineBackend(lm)
         assert backend.info()["kind"] == kind and isinstance(backend.scorer, cls)
         (a, b), = backend.score_batch([(f"you did {MASK_SLOT}" if kind == "masked" else "you did", ["yes", "no"])])
         assert a.min_prob_renorm + b.min_prob_renorm == pytest.approx(1.0)

@@ -11,7 +11,7 @@ import torch
 from ambit.server.engine import Scorer
 from ambit.server.engine.scorer import _common_prefix
 
-from tests.server.engine.helpers import TEST_SENTENCES, amp_prompt
+from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
 WORDS = ["exists", "forall", "x", "a", " .", "man(", "x)", " AND", "saw", "Mary", "the", "bird", ", ", "(", " )",
          "Computer:", "Human:", "\n", " ", "yes", "no", "Option", "1", "2", "telescope", "é", "—"]

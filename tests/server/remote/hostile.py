@@ -19,9 +19,9 @@ import select
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from .standin import StandIn, _Handler
+from tests.helpers.standin import QuietServer, StandIn, _Handler
 
 
 class Hostile(StandIn):
@@ -173,7 +173,7 @@ class Recorder:
 
             do_GET = do_POST = _any
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = QuietServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

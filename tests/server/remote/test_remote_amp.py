@@ -15,7 +15,7 @@ from ambit.client.eval.amp import items as amp_items
 from ambit.client.eval.cli import main as eval_main
 from tests.paths import SHARED_DATA
 
-from .standin import StandIn, toy_answer
+from tests.helpers.standin import StandIn, toy_answer
 
 need_amp = pytest.mark.skipif(not (SHARED_DATA / "amp").exists(), reason=f"no AmP data under {SHARED_DATA}")
 NOT_PARSING = "exists x . ( man(x"

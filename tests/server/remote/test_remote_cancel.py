@@ -14,7 +14,7 @@ from ambit.server import serve
 from ambit.server.remote import stopping
 from ambit.server.remote.spec import RemoteOptions
 
-from .standin import StandIn
+from tests.helpers.standin import StandIn
 
 
 def wait_until(cond, timeout_s: float = 5.0) -> bool:

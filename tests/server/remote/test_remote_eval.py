@@ -23,7 +23,7 @@ from ambit.server import serve
 from ambit.server.remote.spec import RemoteOptions
 from tests.paths import REPO, SHARED_DATA
 
-from .standin import StandIn
+from tests.helpers.standin import StandIn
 
 IMPLICATURE = ["implicature", "--protocol", "score", "--k", "0", "--templates", "1", "--limit", "8", "--workers", "1"]
 # 4 utterances at 2 ratios: 8 items of 3 requests each (the greedy LF, 1 sample, the gold LFs' scores)

@@ -25,7 +25,7 @@ from ambit.server.remote.spec import RemoteOptions, parse_spec
 from ambit.server.service.errors import ServiceError
 from ambit.server.status import code_of
 
-from .standin import StandIn
+from tests.helpers.standin import StandIn
 
 CASES = 2000
 BASE = "http://fuzz.invalid/v1"

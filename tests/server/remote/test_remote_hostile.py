@@ -116,7 +116,7 @@ def test_a_rounding_above_zero_is_clamped(hostile):
 # -- case 2: the probe promised log-probabilities, the answers have none ------------------------
 def test_missing_logprobs_after_the_probe_promised_them(hostile, tmp_path):
     be = loaded(hostile, tmp_path)
-    assert "prompt_logprobs" in be.capabilities
+    assert "prompt_logprobs" in be.probed
 
     def drop(path, answer):
         for ch in answer["choices"]:

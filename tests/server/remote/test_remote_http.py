@@ -18,7 +18,9 @@ from ambit.server.remote.http import Endpoint, retry_after
 from ambit.server.remote.spec import RemoteOptions, SpecError, parse_spec, read_api_key
 from ambit.server.remote.worker import ConcurrentWorker
 
-from .standin import StandIn, logprob, reply, tokenize
+from tests.helpers.server import FakeBackend
+
+from tests.helpers.standin import StandIn, logprob, reply, tokenize
 
 SECRET = "sk-test-0123456789abcdef"
 
@@ -103,6 +105,17 @@ def test_a_dead_endpoint_is_retried_then_reported(standin):
         ep.post("/completions", {"prompt": "a", "max_tokens": 1})
 
 
+def test_the_vllm_readiness_check_asks_through_the_endpoint(standin):
+    """local_vllm.serves, the wait for a starting vLLM: true once /models lists the name, false
+    for another name and for nothing listening (one attempt each)."""
+    from ambit.server.remote.local_vllm import serves
+
+    assert serves(standin.url, standin.model)
+    assert not serves(standin.url, "another-model")
+    standin.kill()
+    assert not serves(standin.url, standin.model)
+
+
 def test_bad_key_fails_fast_at_probe_and_is_never_logged(caplog):
     s = StandIn(key="the-right-key").start()
     try:
@@ -113,7 +126,7 @@ def test_bad_key_fails_fast_at_probe_and_is_never_logged(caplog):
         assert s.posts == 0  # the first request (GET /models) already failed, without retries
         assert SECRET not in str(err.value) and all(SECRET not in r.getMessage() for r in caplog.records)
         ok = RemoteBackend.load(f"openai:standin@{s.url}", RemoteOptions(api_key="the-right-key", cache_dir=None))
-        assert "chat" in ok.capabilities
+        assert "chat" in ok.probed
     finally:
         s.kill()
 
@@ -145,9 +158,9 @@ def test_probe_sees_what_the_endpoint_does():
     ignores = StandIn(caps=("chat", "completions", "prompt_logprobs")).start()  # ignores extras silently
     try:
         opts = RemoteOptions(cache_dir=None)
-        assert RemoteBackend.load(f"openai:standin@{full.url}", opts).capabilities.listed() == list(C.ALL)
-        assert RemoteBackend.load(f"openai:standin@{chat_only.url}", opts).capabilities.listed() == ["chat"]
-        assert RemoteBackend.load(f"openai:standin@{ignores.url}", opts).capabilities.listed() == [
+        assert RemoteBackend.load(f"openai:standin@{full.url}", opts).probed.listed() == list(C.ALL)
+        assert RemoteBackend.load(f"openai:standin@{chat_only.url}", opts).probed.listed() == ["chat"]
+        assert RemoteBackend.load(f"openai:standin@{ignores.url}", opts).probed.listed() == [
             "chat", "completions", "prompt_logprobs"]
     finally:
         for s in (full, chat_only, ignores):
@@ -206,7 +219,7 @@ def test_max_concurrency_bounds_requests_in_flight():
 
 def test_worker_queue_is_bounded():
     gate = threading.Event()
-    worker = ConcurrentWorker(object(), max_concurrency=1, max_queue=2)
+    worker = ConcurrentWorker(FakeBackend(), max_concurrency=1, max_queue=2)
     worker.submit_call(lambda _b: gate.wait(5))
     worker.submit_call(lambda _b: None)
     from ambit.server.batcher import QueueFull

@@ -17,7 +17,8 @@ import pytest
 
 from ambit import logic
 from ambit.client.eval.cli import main as eval_main
-from ambit.server.model import DecodeParams, ModelBackend
+from ambit.server.engine_backend import EngineBackend
+from ambit.server.model import DecodeParams
 from ambit.server.remote.backend import RemoteBackend
 from ambit.server.remote.spec import RemoteOptions
 from tests.paths import SHARED_DATA
@@ -52,7 +53,7 @@ def remote(vllm, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def embedded():
-    return ModelBackend.load(None, dtype="float32")
+    return EngineBackend.load(None, dtype="float32")
 
 
 def _scope_items(n: int) -> list[tuple[str, list[str]]]:
@@ -66,8 +67,8 @@ def _scope_items(n: int) -> list[tuple[str, list[str]]]:
 
 
 def test_capabilities(remote):
-    assert remote.capabilities.listed() == ["chat", "completions", "prompt_logprobs", "grammar", "beam_search",
-                                            "n_samples"]
+    assert remote.probed.listed() == ["chat", "completions", "prompt_logprobs", "grammar", "beam_search",
+                                      "n_samples"]
 
 
 def test_forced_decode_scores_equal_the_embedded_engines(remote, embedded):

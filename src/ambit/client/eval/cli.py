@@ -35,7 +35,7 @@ from ambit.client.eval import remote as RE
 from ambit.client.eval import report as R
 from ambit.client.eval.glossary import glossary
 from ambit.client.eval.runner import ItemsFailed, RunAborted, run_suite
-from ambit.client.eval.store import FolderBusy, FolderLock, RunMismatch
+from ambit.client.eval.store import RUN_KEY, FolderBusy, FolderLock, RunMismatch
 from ambit import _extras, _files, _paths
 from ambit._extras import MissingExtra
 from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
@@ -154,7 +154,7 @@ def _fallback(suite: Suite, args: argparse.Namespace) -> str | None:
 def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -> dict:
     """Every suite of ``ALL`` with its data into ``DIR/<name>/``, then the index
     ``DIR/summary.{json,md}`` (which also lists the ``skipped`` suites and why)."""
-    model = client.info().model_id
+    model = model_id(client)
     index = {"suite": "all", "model": model, "limit": args.limit, "suites": {},
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
     md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
@@ -207,12 +207,20 @@ def _run(args: argparse.Namespace) -> bool:
     security = from_args(args)  # ValueError names the unreadable file
     _extras.require_model(args.server, args.model, "--server HOST:PORT (a running ambit serve)")
     with connect(args.server, args.model, timeout=args.timeout, security=security,
-                 remote=RE.options(args), dtype=getattr(args, "dtype", None)) as client:
+                 remote=RE.options(args), dtype=getattr(args, "dtype", None), lazy=True) as client:
         if suite is None:
             run_all(args, client, skipped)
         else:
-            RE.run_suite(args.suite, suite, RunContext(args, args.out, client, client.info().model_id))
+            RE.run_suite(args.suite, suite, RunContext(args, args.out, client, model_id(client)))
     return True
+
+
+def model_id(client) -> str:
+    """The served model's id: from its config for an embedded server not started yet (a rerun
+    with nothing left to do never loads the model), else from the server."""
+    from ambit.client.connect import known_facts
+    facts = known_facts(client)
+    return facts.model_id if facts is not None else client.info().model_id
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -262,11 +270,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _tidy(out: Path, created: bool) -> None:
     """Remove the `--out` folder this run created when the run wrote nothing into it (its lock
-    file and empty folders aside): a run refused or failed before its first result leaves no
-    empty folder behind. A folder that existed before is left as it was found."""
+    file, the run key, empty files and empty folders aside): a run refused or failed before its
+    first result (an embedded model that would not load) leaves no folder behind. A folder that
+    existed before is left as it was found."""
     if not created or out.is_symlink() or not out.is_dir():
         return
-    files = [p for p in out.rglob("*") if p.is_file() and p.name != "run.lock"]
+    files = [p for p in out.rglob("*") if p.is_file() and p.name not in ("run.lock", RUN_KEY) and p.stat().st_size]
     if files:
         return
     for p in sorted(out.rglob("*"), key=lambda p: len(p.parts), reverse=True):

@@ -106,10 +106,18 @@ def run_suite(name: str, suite: Any, ctx: Any) -> dict:
 
     if ctx.client is None:
         return run(suite, ctx)
-    before = ctx.client.info().remote
+    before = endpoint(ctx.client)
     refuse_missing(name, ctx.args, before)
     try:
         return run(suite, ctx)
     finally:
         if before is not None:
             record(ctx.out, before, ctx.client.info().remote)
+
+
+def endpoint(client: Any) -> dict | None:
+    """The server's ``remote`` block (None: its model is its own). An embedded server of a local
+    model is not asked: it may not have started (a rerun with nothing to do never starts it)."""
+    from ambit.client.connect import known_facts
+
+    return None if known_facts(client) is not None else client.info().remote

@@ -23,6 +23,7 @@ import traceback
 from collections.abc import Callable, Sequence
 
 from ambit import _files
+from ambit.server import StartupFailed  # the server package's light __init__: no model, no grpc
 from ambit.client.eval.progress import Progress
 from ambit.client.eval.store import ResultsStore
 from ambit.client.eval.suite import RunContext, Suite
@@ -113,6 +114,8 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     def one(item: dict) -> None:
         try:
             record = call_with_retries(lambda: process(item), retries, backoff_s)
+        except StartupFailed:  # the embedded server (started by the first item) cannot serve: stop
+            raise
         except Exception as err:  # noqa: BLE001 - logged, the run goes on
             log_failure(item, err)
             return

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.generators.amp.generate import FORMATS, generate
 from ambit.generators.amp.prompts import INGREDIENTS, fewshot_prompts, zeroshot_prompts
 from ambit.generators.amp.spec import families
@@ -26,7 +27,7 @@ def _amp_parser() -> argparse.ArgumentParser:
                                             "var_bindings, template_idx, type} as JSONL.")
     p.add_argument("--type", default="all", choices=_type_names() + ["scope_reverse"],
                    help="an ambiguous type (with its prompt ingredient families), a family, or all")
-    p.add_argument("--format", default="fol", choices=FORMATS)
+    p.add_argument("--format", default=FOL, choices=FORMATS)
     p.add_argument("--canonical", action="store_true", help="canonical FOL (Lisp is always canonical)")
     p.add_argument("--ambiguous-only", action="store_true")
     return p
@@ -41,7 +42,7 @@ def _prompts_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=None, help="test items per type (default: all)")
     p.add_argument("--ratios", type=_ratios, default=None, help="few-shot LF0 ratios, e.g. 0,0.5,1")
     p.add_argument("--shots", type=int, default=None, help="few-shot demonstrations (default 10)")
-    p.add_argument("--format", default="fol", choices=FORMATS)
+    p.add_argument("--format", default=FOL, choices=FORMATS)
     p.add_argument("--canonical", choices=("yes", "no"), default=None,
                    help="canonical FOL (default: no for zeroshot, yes for fewshot, as AmP's files)")
     p.add_argument("--ingredients", choices=INGREDIENTS, default="own",

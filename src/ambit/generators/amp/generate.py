@@ -7,11 +7,12 @@ import itertools
 import re
 from typing import Iterator
 
+from ambit.logic.syntax.dialect import AMP_NAMES, FOL
 from ambit import logic
 
 from ambit.generators.amp.spec import SLOT, Family, Lexicon, Template, Word, families, lexicon
 
-FORMATS = ("fol", "lisp")
+FORMATS = AMP_NAMES
 _A_AN = re.compile(r"(^| )a ([aeiou])")
 
 
@@ -47,12 +48,12 @@ def render_lf(lf: str, fmt: str, canonical: bool = False) -> str:
     AmP's Lisp files."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
-    if fmt == "fol" and not canonical:
+    if fmt == FOL and not canonical:
         return lf
-    return logic.canonical_form(lf, "fol", to=fmt)
+    return logic.canonical_form(lf, FOL, to=fmt)
 
 
-def template_rows(fam: Family, t: Template, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:
+def template_rows(fam: Family, t: Template, fmt: str = FOL, canonical: bool = False) -> Iterator[dict]:
     """The rows of one template of a family, in enumeration order."""
     lex = lexicon()
     tags = t.tags
@@ -71,7 +72,7 @@ def template_rows(fam: Family, t: Template, fmt: str = "fol", canonical: bool = 
             }
 
 
-def family_rows(fam: Family, fmt: str = "fol", canonical: bool = False) -> Iterator[dict]:
+def family_rows(fam: Family, fmt: str = FOL, canonical: bool = False) -> Iterator[dict]:
     """All rows of one family; for an ambiguous family the LF0 and LF1 rows of one utterance
     are adjacent."""
     for t in fam.templates:
@@ -91,7 +92,7 @@ def resolve(name: str) -> list[Family]:
     raise ValueError(f"unknown AmP type {name!r}; expected 'all' or one of {sorted(fams)}")
 
 
-def generate(type: str = "all", fmt: str = "fol", ambiguous_only: bool = False,
+def generate(type: str = "all", fmt: str = FOL, ambiguous_only: bool = False,
              canonical: bool = False) -> Iterator[dict]:
     """Rows for `type`: an ambiguous type brings its zero-shot ingredient families along
     (unless `ambiguous_only`); a family name gives that family; 'all' gives every family."""
@@ -105,7 +106,7 @@ def generate(type: str = "all", fmt: str = "fol", ambiguous_only: bool = False,
         yield from family_rows(fam, fmt, canonical)
 
 
-def pairs(type: str, fmt: str = "fol", canonical: bool = False) -> list[dict]:
+def pairs(type: str, fmt: str = FOL, canonical: bool = False) -> list[dict]:
     """One record per ambiguous utterance: `{surface, lf0, lf1, type, name, row0, row1,
     template}` (`template`: the Template it was made from, which declares its zero-shot
     ingredients)."""
@@ -134,7 +135,7 @@ def vocabulary() -> dict[str, list[str]]:
             for lf in t.lfs:
                 marked = re.sub(r"\{(\w+)\}\(", r"slot_\1(", lf)
                 marked = SLOT.sub(r"SLOT_\1", marked)
-                for atom in _atoms(logic.parse(marked, "fol")):
+                for atom in _atoms(logic.parse(marked, FOL)):
                     slot = atom.pred[len("slot_"):] if atom.pred.startswith("slot_") else None
                     preds = [w.lf for w in lex.words(t.slots[slot])] if slot else [atom.pred]
                     (unary if len(atom.args) == 1 else binary).update(preds)

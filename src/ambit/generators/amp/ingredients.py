@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from ambit.logic.syntax.dialect import FOL
 from ambit import logic
 
 from ambit.generators.amp.generate import realise
@@ -56,5 +57,5 @@ def check_ingredients(demos: list[tuple[str, str]], readings: tuple[str, str],
     for surface, lf in demos:
         if surface in utterances:
             raise SpecError(f"ingredient {surface!r} is an example of the ambiguous construction")
-        if logic.canonical_form(logic.parse(lf, "fol")) in own:
+        if logic.canonical_form(logic.parse(lf, FOL)) in own:
             raise SpecError(f"ingredient {surface!r} has a reading of the test sentence: {lf}")

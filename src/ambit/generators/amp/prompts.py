@@ -27,6 +27,7 @@ import random
 from functools import cache
 from typing import Sequence
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.generators.amp.generate import family_rows, pairs, render_lf, resolve
 from ambit.generators.amp.ingredients import check_ingredients, item_ingredients
 from ambit.generators.amp.spec import families, prompt_config
@@ -105,7 +106,7 @@ def _sampled_demos(name: str, rng: random.Random) -> list[tuple[str, str]]:
 
 
 def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
-                     fmt: str = "fol", canonical: bool = False, ingredients: str = "own") -> list[dict]:
+                     fmt: str = FOL, canonical: bool = False, ingredients: str = "own") -> list[dict]:
     """One prompt per test item, its demonstrations shuffled with the seed. `ingredients`:
     "own" (default), the unambiguous sentences made from the item's own words that the AmP
     paper uses (appendix A.2); "sampled", examples of the type's ingredient families with
@@ -116,7 +117,7 @@ def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
             for name in _types(type) for idx, item in _items(name, seed, limit)]
 
 
-def zeroshot_item_prompt(name: str, idx: int, item: dict, seed: int = 0, fmt: str = "fol",
+def zeroshot_item_prompt(name: str, idx: int, item: dict, seed: int = 0, fmt: str = FOL,
                          canonical: bool = False, ingredients: str = "own") -> dict:
     """The zero-shot record of one test item of type `name` (a pair record: generated, or
     released with its `template` attached, see splits.py). An item without a template has no
@@ -134,7 +135,7 @@ def zeroshot_item_prompt(name: str, idx: int, item: dict, seed: int = 0, fmt: st
 
 
 def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, seed: int = 0,
-                    limit: int | None = None, fmt: str = "fol", canonical: bool = True,
+                    limit: int | None = None, fmt: str = FOL, canonical: bool = True,
                     shots: int | None = None) -> list[dict]:
     """Mixed prompts: per test item and ratio r, `shots` same-type demonstrations,
     round(shots * r) of them with LF0. FOL is canonical by default, as in AmP's few-shot files."""
@@ -144,7 +145,7 @@ def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, se
 
 
 def fewshot_item_prompts(name: str, idx: int, item: dict, pool: Sequence[dict],
-                         ratios: Sequence[float] | None = None, seed: int = 0, fmt: str = "fol",
+                         ratios: Sequence[float] | None = None, seed: int = 0, fmt: str = FOL,
                          canonical: bool = True, shots: int | None = None,
                          exclude: int | None = None) -> list[dict]:
     """The few-shot records of one test item, one per ratio: `shots` demonstrations drawn from
@@ -169,7 +170,7 @@ def fewshot_item_prompts(name: str, idx: int, item: dict, pool: Sequence[dict],
 
 
 def prompt_for_utterance(utterance: str, *, setting: str, type: str, ratio: float = 0.0, seed: int = 0,
-                         fmt: str = "fol", shots: int | None = None, ingredients: str = "own") -> str:
+                         fmt: str = FOL, shots: int | None = None, ingredients: str = "own") -> str:
     """The AmP prompt for `utterance` as its test sentence. Zero-shot: when the utterance is one
     of the type's generated items, exactly the prompt `zeroshot_prompts` writes for it (its own
     ingredients, or sampled ones); any other utterance has no bindings to build ingredients

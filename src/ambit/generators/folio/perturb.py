@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ambit.logic.syntax.dialect import FOLIO
 from ambit import logic
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Implies, Not, Quant
 
@@ -76,7 +77,7 @@ def structural(f: Formula, kind: str, rng: random.Random) -> Formula | None:
 
 def _read(text: str | None) -> Formula | None:
     try:
-        return None if text is None else logic.parse(text, "folio")
+        return None if text is None else logic.parse(text, FOLIO)
     except logic.LFParseError:
         return None
 
@@ -111,6 +112,6 @@ def perturb(fols: Sequence[str | None], rng: random.Random, rename: str | None =
                 if g is not None:
                     f, change = g, kind
                     break
-        out.append(logic.render(_rename(f, m), "folio"))
+        out.append(logic.render(_rename(f, m), FOLIO))
         changes.append(change)
     return out, changes

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import IO
 
 from ambit.logic.cli.common import dialect_of, is_amp
-
-DEFAULT_DIALECT = {"equiv": "fol", "entails": "folio"}
+from ambit.logic.syntax.dialect import DEFAULT_DIALECT
 
 
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:

@@ -8,12 +8,11 @@ import argparse
 import re
 from pathlib import Path
 
-from ambit.logic.syntax.dialect import FREE_VARIABLES, NAMES, SYMBOLS, dialect, dialects
+from ambit.logic.syntax.dialect import CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOLS, dialect, dialects
 from ambit.logic.errors import MAX_CHARS, LFParseError
 from ambit.logic.syntax.parse import parse
 
 DEFAULT_MAX_CHARS = MAX_CHARS  # the server's limit on an LF (server/guard/limits.py, max_lf_chars)
-FORMAT_NAMES = {"fol": "FOL", "lisp": "Lisp"}
 
 
 def dialect_help() -> str:
@@ -23,7 +22,7 @@ def dialect_help() -> str:
 
 def add_dialect_options(p: argparse.ArgumentParser, default: str) -> None:
     """`--from DIALECT` (alias `--format`, `-f`) over every dialect, and `--free-variables`."""
-    p.add_argument("--from", "--format", "-f", dest="fmt", choices=NAMES, default=default, metavar="DIALECT",
+    p.add_argument("--from", "--format", "-f", dest="fmt", choices=CLI_NAMES, default=default, metavar="DIALECT",
                    help=f"input dialect, one of {', '.join(NAMES)} (default {default}; --format is the same "
                         f"option). {dialect_help()}")
     p.add_argument("--free-variables", choices=FREE_VARIABLES, default=None,
@@ -110,33 +109,40 @@ def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
     (`outside`), FOLIO's ASCII spelling respelled, the dialect that reads the text ("reads as
     nltk: try --from nltk"; between AmP's two formats "this looks like Lisp: pass --format
     lisp"), or the full first-order dialects for a connective outside AmP's fragment."""
-    hint = outside(text) or _folio_ascii(text, fmt) or _other_dialect(text, fmt, flag) or _fragment(text, fmt, flag)
+    hint = parse_hint(text, fmt, flag)
     if hint is None:
         return str(err)
     first, newline, rest = str(err).partition("\n")
     return f"{first}; {hint}{newline}{rest}"
 
 
+def parse_hint(text: str, fmt: str, flag: str) -> str | None:
+    """What names the fix for `text` that `fmt` does not read (None: nothing does): the one hint
+    of `ambit logic` (`explain`) and of the server's INVALID_ARGUMENT for a malformed formula
+    (`server.service.errors.MalformedLF`, with `flag` "--format", the CLI's alias of --from and
+    the request's field)."""
+    return outside(text) or _folio_ascii(text, fmt) or _other_dialect(text, fmt, flag) or _fragment(text, fmt, flag)
+
+
 def _other_dialect(text: str, fmt: str, flag: str) -> str | None:
     other = reads_as(text, fmt)
     if other is None:
         return None
-    if other in FORMAT_NAMES and is_amp(fmt):
-        return f"this looks like {FORMAT_NAMES[other]}: pass {flag} {other}"
+    if is_amp(other) and is_amp(fmt):
+        return f"this looks like {dialect(other).title}: pass {flag} {other}"
     return f"reads as {other}: try {flag} {other}"
 
 
 def _folio_ascii(text: str, fmt: str) -> str | None:
     """FOLIO's decoder writes its symbols in ASCII (`all x (Dog(x) -> -Cat(x))`); the folio
-    reader reads FOLIO's own: name the formula in them."""
-    if fmt != "folio":
+    reader reads FOLIO's own: name the formula in them (any dialect whose decoder writes
+    another spelling than its reader's: `Dialect.decoded`)."""
+    d = dialect(fmt)
+    spelled = d.from_decoded(text)
+    if spelled == text:  # not the decoder's spelling (or a dialect whose decoder writes its own)
         return None
-    from ambit.logic.decode import folio as decode
-
-    if not decode.in_grammar(text):
-        return None
-    return ("this is the FOLIO decoder's ASCII spelling; in FOLIO's symbols, which --from folio reads: "
-            f"{decode.to_folio(text)}")
+    return (f"this is the {d.title} decoder's ASCII spelling; in {d.title}'s symbols, which --from {d.name} reads: "
+            f"{spelled}")
 
 
 _FULL_CONNECTIVES = re.compile(r"\bNOT\b|\bIMPLIES\b|->|=>|<->|¬|→|↔|~|(?<![\w)])-\s*[A-Za-z(]")
@@ -186,5 +192,6 @@ def outside(text: str) -> str | None:
 
 
 __all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "is_amp", "outside",
+           "parse_hint",
            "reads_as", "usage_with_default", "is_premises_formula", "premises_is_a_file",
            "positive_chars", "positive_inferences", "positive_seconds", "too_long"]

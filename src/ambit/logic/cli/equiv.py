@@ -23,7 +23,7 @@ from ambit.logic.engine.equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMI
 from ambit.logic.cli import jsonl
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, explain, is_amp, positive_chars,
                          positive_inferences, positive_seconds, too_long, usage_with_default)
-from ambit.logic.syntax.dialect import ArityError, ProblemError, read_pair, record
+from ambit.logic.syntax.dialect import DEFAULT_DIALECT, ArityError, ProblemError, read_pair, record
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.parse import FORMATS
 from ambit.logic.runtime.worker import PrologError
@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ambit logic equiv", description="Logical equivalence of two LFs.")
     p.add_argument("a", nargs="?", help="first LF")
     p.add_argument("b", nargs="?", help="second LF")
-    add_dialect_options(p, "fol")
+    add_dialect_options(p, DEFAULT_DIALECT["equiv"])
     p.add_argument("--jsonl", action="store_true", help="read {a, b, format?} JSON lines on stdin")
     p.add_argument("--prover", choices=("prolog", "portfolio"), default="prolog",
                    help="prolog (default in AmP's formats): AmP's procedure, then ambit's engine; "
@@ -49,15 +49,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-domain", type=int, default=None, help="largest model searched (default: the engine's)")
     p.add_argument("--workers", type=jsonl.worker_count, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
-    usage_with_default(p, "--from DIALECT", "fol")
+    usage_with_default(p, "--from DIALECT", DEFAULT_DIALECT["equiv"])
     return p
 
 
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Entry point; argv[0] is the subcommand name `equiv`."""
     rest = argv[1:] if argv and argv[0] == "equiv" else argv
-    if not is_amp(dialect_of(rest, "fol")):
-        raise SystemExit(f"ambit logic equiv: {dialect_of(rest, 'fol')} is a full first-order dialect: "
+    if not is_amp(dialect_of(rest, DEFAULT_DIALECT["equiv"])):
+        raise SystemExit(f"ambit logic equiv: {dialect_of(rest, DEFAULT_DIALECT['equiv'])} is a full first-order dialect: "
                          "use ambit.logic.cli.main")
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout

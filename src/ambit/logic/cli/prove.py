@@ -38,30 +38,30 @@ from typing import IO, Any
 
 from pathlib import Path
 
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.cli import jsonl
 from ambit.logic.provers import portfolio
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, explain, is_premises_formula,
                                     positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
                                     too_long, usage_with_default)
-from ambit.logic.syntax.dialect import ArityError, ProblemError, Reading, dialect, read_pair, read_story, record
+from ambit.logic.syntax.dialect import (DEFAULT_DIALECT, ArityError, ProblemError, Reading, dialect, read_pair, read_story,
+                                        record)
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, ReadingTimeLimit,
                            TPTPProblemError, read_problem_file, read_text_file, statements)
 
 BATCH = 64
-DEFAULT_DIALECT = {"equiv": "fol", "entails": "folio"}  # `equiv` alone reads AmP's FOL (cli/__init__.py dispatches)
 
 
 def _parser(cmd: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=f"ambit logic {cmd}")
     add_dialect_options(p, DEFAULT_DIALECT[cmd])
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin, one answer per line on stdout")
-    p.add_argument("--time-limit", type=positive_seconds, default=fol.DEFAULT_TIME_LIMIT,
-                   help=f"seconds per item, reading a problem included (default {fol.DEFAULT_TIME_LIMIT})")
-    p.add_argument("--inferences", type=positive_inferences, default=fol.DEFAULT_INFERENCES,
-                   help=f"inference budget per stage (default {fol.DEFAULT_INFERENCES:,})")
-    p.add_argument("--max-domain", type=int, default=fol.DEFAULT_MAX_DOMAIN, help="largest model searched")
+    p.add_argument("--time-limit", type=positive_seconds, default=prove.DEFAULT_TIME_LIMIT,
+                   help=f"seconds per item, reading a problem included (default {prove.DEFAULT_TIME_LIMIT})")
+    p.add_argument("--inferences", type=positive_inferences, default=prove.DEFAULT_INFERENCES,
+                   help=f"inference budget per stage (default {prove.DEFAULT_INFERENCES:,})")
+    p.add_argument("--max-domain", type=int, default=prove.DEFAULT_MAX_DOMAIN, help="largest model searched")
     p.add_argument("--prover", choices=portfolio.PROVERS, default=None,
                    help="prolog: ambit's prover alone; portfolio: with E and Z3 beside it "
                         "(default: portfolio when eprover is installed, else prolog)")
@@ -108,7 +108,7 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
                    field, index)
     if msg := too_long(text, max_chars):
         raise _Bad(msg, field, index)
-    if fmt == "tptp" and text.lstrip().startswith("fof"):
+    if dialect(fmt).problem_files and text.lstrip().startswith("fof"):
         try:
             sts = statements(text)
         except TPTPProblemError as e:
@@ -206,18 +206,19 @@ class _Usage(Exception):
 def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[list, Any, list[str] | None, Reading]:
     """Premises, conclusion, (TPTP problems) the premises' names, and how they were read, from
     the command line. A premise that does not read is named by file and line (and character).
-    A TPTP problem is read until `deadline` (time.monotonic()) at most: ReadingTimeLimit past it."""
+    The story is read until `deadline` (time.monotonic()) at most, in every dialect (a TPTP
+    problem's statements too): ReadingTimeLimit past it."""
     if args.problem is not None and args.premises is not None:
         raise _Usage("give a problem file or --premises FILE, not both")
     path = args.problem or args.premises
-    if args.problem is not None and args.fmt != "tptp":
+    if args.problem is not None and not dialect(args.fmt).problem_files:
         raise _Usage("a problem file alone is read in TPTP only (--from tptp); in "
                      f"{args.fmt} give --premises FILE --conclusion TEXT")
     if path is None:
         raise _Usage("give --premises FILE and --conclusion TEXT (or, with --from tptp, a problem file), or --jsonl")
     if args.premises is not None and is_premises_formula(args.premises):
         raise _Usage(premises_is_a_file(args.premises))
-    if args.fmt == "tptp":
+    if dialect(args.fmt).problem_files:
         limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes,
                         max_statements=args.tptp_max_statements)
         problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables,
@@ -230,7 +231,7 @@ def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[lis
         conclusion = problem.conclusion[1] if problem.conclusion else _checked_text(args.conclusion, args)
         names = [n for n, _ in problem.premises]
         premises, conclusion, reading = _read(path, [f for _, f in problem.premises], conclusion, args,
-                                              [f"{path}: {n}" for n in names], None)
+                                              [f"{path}: {n}" for n in names], None, deadline)
         return premises, conclusion, names, reading
     if args.conclusion is None:
         raise _Usage("give --conclusion TEXT")
@@ -244,15 +245,17 @@ def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[lis
         if msg := too_long(line, args.max_chars):
             raise _Usage(f"{path}:{n}: a formula of {msg}")
     premises, conclusion, reading = _read(path, [t for _, t in lines], _checked_text(args.conclusion, args), args,
-                                          [f"{path}:{n}" for n, _ in lines], [n for n, _ in lines])
+                                          [f"{path}:{n}" for n, _ in lines], [n for n, _ in lines], deadline)
     return premises, conclusion, None, reading
 
 
 def _read(path: str, premises: list, conclusion: Any, args: argparse.Namespace, labels: list[str],
-          lines: list[int] | None) -> tuple[list, Any, Reading]:
-    """`read_story` with its errors named by file and line (`lines`: each premise's line)."""
+          lines: list[int] | None, deadline: float | None = None) -> tuple[list, Any, Reading]:
+    """`read_story` with its errors named by file and line (`lines`: each premise's line), until
+    `deadline` at most (ReadingTimeLimit past it, in every dialect)."""
     try:
-        return read_story(premises, conclusion, args.fmt, args.free_variables, labels, symbols=args.symbols)
+        return read_story(premises, conclusion, args.fmt, args.free_variables, labels, symbols=args.symbols,
+                          deadline=deadline)
     except ProblemError as e:
         if isinstance(e.cause, ArityError):
             raise _Usage(str(e.cause)) from None
@@ -293,7 +296,7 @@ def _entails(args: argparse.Namespace) -> dict:
 def _out_of_time(args: argparse.Namespace) -> dict:
     """UNKNOWN with reason `time_limit`: the time limit ran out while the story was read."""
     d = dialect(args.fmt, args.free_variables, args.symbols)
-    return record(fol.Decision("UNKNOWN", reason="time_limit"),
+    return record(prove.Decision("UNKNOWN", reason="time_limit"),
                   Reading(d.name, d.free_variables, symbols=d.symbols)).to_dict()
 
 

@@ -44,7 +44,7 @@ def closed_grammar(
     if not d.amp:
         raise ValueError(f"closed vocabularies are for AmP's formats (fol, lisp), not {d.name}")
     text = grammar_text(d)
-    fol = d.name == "fol"  # FOL's predicate token carries its "(" (grammars/fol.lark); Lisp's atoms are ( p x )
+    fol = not d.s_expression  # FOL's predicate token carries its "(" (grammars/fol.lark); Lisp's atoms are ( p x )
     suffix = "(" if fol else ""
     if fol:
         atom = 'atom: PRED1 term ")"\n    | PRED2 term ", " term ")"'

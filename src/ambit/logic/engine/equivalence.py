@@ -15,6 +15,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Callable, Iterable
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children, free_vars
 from ambit.logic.syntax.canonical import canonical_string
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop
@@ -177,7 +178,7 @@ _CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
 
 def equivalent_batch(
     pairs: Iterable[tuple[LF, LF]],
-    fmt: str = "fol",
+    fmt: str = FOL,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     inferences: int = DEFAULT_INFERENCES,
@@ -231,7 +232,7 @@ def equivalent_batch(
             return False
         for f in (a, b):
             if id(f) not in canon:
-                canon[id(f)] = canonical_string(f, "fol", "v")
+                canon[id(f)] = canonical_string(f, FOL, "v")
         return canon[id(a)] == canon[id(b)]
 
     refused: list[int] = []  # pairs whose first-stage candidate the checker refused
@@ -304,7 +305,7 @@ def _has_candidate(d: dict) -> bool:
 def equivalent(
     a: LF,
     b: LF,
-    fmt: str = "fol",
+    fmt: str = FOL,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     inferences: int = DEFAULT_INFERENCES,
@@ -319,7 +320,7 @@ def equivalent(
 def entails(
     a: LF,
     b: LF,
-    fmt: str = "fol",
+    fmt: str = FOL,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     inferences: int = DEFAULT_INFERENCES,
@@ -327,7 +328,7 @@ def entails(
 ) -> bool | None:
     """Whether `a` entails `b`: True, False, or None when undecided within the budget."""
     fa, fb = _formula(a, fmt), _formula(b, fmt)
-    if canonical_string(fa, "fol", "v") == canonical_string(fb, "fol", "v"):
+    if canonical_string(fa, FOL, "v") == canonical_string(fb, FOL, "v"):
         return True
     _ensure_loaded()
     goal = (

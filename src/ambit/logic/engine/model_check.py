@@ -5,10 +5,10 @@ stage or prover found it, passes through here; it is written independently of ev
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ambit.logic.runtime.cancel import PrologError
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Iff, Implies, Not, Or, Quant, Term, Var, Xor, children
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 
 
 def value(a: Term, model: dict, env: dict[str, str]) -> str:
@@ -29,14 +29,13 @@ def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
 
 def _holds_in(f: Formula, m: "_Model", env: dict[str, str] | None = None) -> bool:
     """`holds` in a model already indexed (one index for every formula checked in it)."""
-    m.guards = _guards(f)
-    return _truth(f, m)(dict(env or {}))
+    return _compile(f, m)[0](dict(env or {}))
 
 
 class _Model:
     """A model and the index of its atoms by (predicate, argument position)."""
 
-    __slots__ = ("m", "atoms", "domain", "index", "guards")
+    __slots__ = ("m", "atoms", "domain", "index")
 
     def __init__(self, m: dict) -> None:
         self.m, self.atoms, self.domain = m, m["atoms"], m["domain"]
@@ -45,7 +44,6 @@ class _Model:
             for i in range(1, len(atom)):
                 index.setdefault((atom[0], i - 1), set()).add(atom[i])
         self.index = index
-        self.guards: dict[int, list[tuple[str, int]]] = {}
 
 
 def _term(a: Term, model: dict):
@@ -62,19 +60,49 @@ def _term(a: Term, model: dict):
     return lambda env: table[tuple(g(env) for g in args)]
 
 
-def _truth(f: Formula, m: _Model):
-    """`f` as a function of the environment (a dict, bound in place by quantifiers)."""
+# what a formula requires: (variable, predicate, argument position) of every atom with that
+# variable as a direct argument that must be true for the formula to be (a conjunct, looked for
+# through conjunctions and through quantifiers of other variables: over a domain that is never
+# empty, `Q y. (C ∧ ...)` needs C as much as `C ∧ ...` does); past a disjunction, a negation
+# or an implication nothing is required
+Needs = list[tuple[str, str, int]]
+_NOTHING: Needs = []
+
+
+def _compile(f: Formula, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
+    """`f` as a function of the environment (a dict, bound in place by quantifiers), and what
+    it requires (`Needs`): a quantifier's guards are what its body requires of its variable,
+    found in the same walk that compiles it."""
     t = type(f)
     if t is Atom:
-        return _atom(f, m)
+        needs = [(a.name, f.pred, i) for i, a in enumerate(f.args) if type(a) is Var]
+        return _atom(f, m), needs
+    if t is And:
+        parts, needs = [], []
+        for c in f.children:
+            fn, n = _compile(c, m)
+            parts.append(fn)
+            needs += n
+        return _junction(True, parts), needs
+    if t is Quant:
+        return _quantifier(f, m)
+    return _truth(f, m), _NOTHING
+
+
+def _truth(f: Formula, m: _Model):
+    """`f` as a function of the environment, for a formula that requires nothing (`_compile`
+    takes the others)."""
+    t = type(f)
+    if t is Atom or t is And or t is Quant:
+        return _compile(f, m)[0]
     if t is Eq:
         left, right = _term(f.left, m.m), _term(f.right, m.m)
         return lambda env: left(env) == right(env)
     if t is Not:
         body = _truth(f.body, m)
         return lambda env: not body(env)
-    if t is And or t is Or:
-        return _junction(t is And, [_truth(c, m) for c in f.children])
+    if t is Or:
+        return _junction(False, [_truth(c, m) for c in f.children])
     if t is Implies or t is Iff or t is Xor:
         left, right = _truth(f.left, m), _truth(f.right, m)
         if t is Implies:
@@ -82,25 +110,36 @@ def _truth(f: Formula, m: _Model):
         if t is Iff:
             return lambda env: left(env) == right(env)
         return lambda env: left(env) != right(env)
-    if t is Quant:
-        return _quantifier(f, m)
     raise TypeError(f"not a formula: {f!r}")
 
 
 def _atom(f: Atom, m: _Model):
     """An atom's truth: its tuple of elements looked up among the true atoms (the common
-    shapes, one or two variables or names, without a loop)."""
+    shapes, up to two variables or names, without a loop; an atom of names alone is looked up
+    once, here)."""
     atoms, pred, args = m.atoms, f.pred, f.args
-    if all(type(a) is Var for a in args) and len(args) <= 2:
-        if len(args) == 1:
+    kinds = tuple(type(a) for a in args)
+    if Func not in kinds:
+        if Var not in kinds:  # ground: its truth does not depend on the environment
+            true = (pred, *[m.m["constants"][a.name] for a in args]) in atoms
+            return lambda env: true
+        if kinds == _ONE_VAR:
             x = args[0].name
             return lambda env: (pred, env[x]) in atoms
-        if len(args) == 2:
+        if kinds == _TWO_VARS:
             x, y = args[0].name, args[1].name
             return lambda env: (pred, env[x], env[y]) in atoms
-        return lambda env: (pred,) in atoms
+        if kinds == _VAR_CONST:
+            x, c = args[0].name, m.m["constants"][args[1].name]
+            return lambda env: (pred, env[x], c) in atoms
+        if kinds == _CONST_VAR:
+            c, y = m.m["constants"][args[0].name], args[1].name
+            return lambda env: (pred, c, env[y]) in atoms
     terms = [_term(a, m.m) for a in args]
     return lambda env: (pred, *[g(env) for g in terms]) in atoms
+
+
+_ONE_VAR, _TWO_VARS, _VAR_CONST, _CONST_VAR = (Var,), (Var, Var), (Var, Const), (Const, Var)
 
 
 def _junction(conjunction: bool, parts: list):
@@ -127,19 +166,24 @@ _UNBOUND = object()
 _NONE: frozenset = frozenset()
 
 
-def _quantifier(f: Quant, m: _Model):
-    """A quantifier over the domain, with `var` bound in place. Where a conjunct of the body is
-    an atom of `var` (`_guard`), only the elements that atom is true of can make the body true:
-    an existential tries only those, and a universal is false outright when some element is
-    not among them."""
-    body, var, exists = _truth(f.body, m), f.var, f.kind != "forall"
-    guard = _guard(f, m)
+def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
+    """A quantifier over the domain, with `var` bound in place, and what it requires of other
+    variables. Where a conjunct of the body is an atom of `var` (its guards: what the body
+    requires of `var`), only the elements that atom is true of can make the body true: an
+    existential tries only those, and a universal is false outright when some element is not
+    among them."""
+    var, exists = f.var, f.kind != "forall"
+    body, needs = _compile(f.body, m)
+    guards = [(p, i) for x, p, i in needs if x == var]
+    if guards:
+        needs = [n for n in needs if n[0] != var]
+    guard = _guard(guards, m) if guards else None
     if guard is None:
         domain = m.domain
     elif exists:
         domain = guard
     elif len(guard) < len(m.domain):
-        return lambda env: False
+        return (lambda env: False), needs
     else:
         domain = m.domain
 
@@ -157,69 +201,36 @@ def _quantifier(f: Quant, m: _Model):
             else:
                 env[var] = outer
 
-    return quantified
+    return quantified, needs
 
 
-def _guard(q: Quant, m: _Model) -> list | None:
-    """The elements that can make the body of `q` true as values of its variable: those at the
-    variable's place in the true atoms of its guards (`_guards`), in domain order; None when it
-    has none."""
-    best, index = None, m.index
-    for key in m.guards.get(id(q), ()):
-        es = index.get(key, _NONE)
-        best = es if best is None else best & es
-    if best is None:
-        return None
+def _guard(guards: list[tuple[str, int]], m: _Model) -> list:
+    """The elements that can be a quantifier's variable, given its guards ((predicate,
+    position) of atoms its body requires): those at that place in true atoms of every guard,
+    in domain order."""
+    index = m.index
+    best = index.get(guards[0], _NONE)
+    for key in guards[1:]:
+        best = best & index.get(key, _NONE)
     return [d for d in m.domain if d in best]
-
-
-def _guards(f: Formula) -> dict[int, list[tuple[str, int]]]:
-    """For each quantifier of `f` (by id), its guards: (predicate, argument position) of every
-    atom with its variable as a direct argument that is a conjunct of its body, looked for
-    through conjunctions and through quantifiers of other variables (over a domain that is never
-    empty, `Q y. (C ∧ ...)` needs C as much as `C ∧ ...` does). One walk of `f`; `reach` maps
-    each variable whose guards the walk is still collecting to its list."""
-    out: dict[int, list[tuple[str, int]]] = {}
-
-    def walk(g: Formula, reach: dict[str, list]) -> None:
-        t = type(g)
-        if t is Atom:
-            for i, a in enumerate(g.args):
-                if type(a) is Var and (mine := reach.get(a.name)) is not None:
-                    mine.append((g.pred, i))
-        elif t is And:
-            for c in g.children:
-                walk(c, reach)
-        elif t is Quant:
-            mine = out[id(g)] = []
-            outer = reach.get(g.var)
-            reach[g.var] = mine
-            walk(g.body, reach)
-            if outer is None:
-                del reach[g.var]
-            else:
-                reach[g.var] = outer
-        elif t is not Eq:  # past a disjunction, a negation or an implication nothing is required
-            for c in children(g):
-                walk(c, {})
-
-    walk(f, {})
-    return out
 
 
 def _model(d: dict) -> dict:
     """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
     (none occur) are absent."""
-    el = lambda e: f"d{e}"  # noqa: E731
+    names = [f"d{e}" for e in range(d["size"] + 1)]  # element e is names[e]
     functions: dict[str, dict] = {}
-    for name, args, e in d.get("functions", []):
-        functions.setdefault(name, {})[tuple(el(x) for x in args)] = el(e)
-    return {
-        "domain": [el(e) for e in range(1, d["size"] + 1)],
-        "constants": {c: el(e) for c, e in d["constants"].items()},
-        "functions": functions,
-        "atoms": {(a[0], *[el(e) for e in a[1:]]) for a in d["atoms"]},
-    }
+    try:
+        for name, args, e in d.get("functions", []):
+            functions.setdefault(name, {})[tuple([names[x] for x in args])] = names[e]
+        return {
+            "domain": names[1:],
+            "constants": {c: names[e] for c, e in d["constants"].items()},
+            "functions": functions,
+            "atoms": {(a[0], *[names[e] for e in a[1:]]) for a in d["atoms"]},
+        }
+    except IndexError:
+        raise PrologError(f"model search returned an element outside its domain 1..{d['size']}") from None
 
 
 def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:

@@ -1,4 +1,4 @@
-"""The propositional shortcut of full first-order equivalence (fol.py): when two formulas are
+"""The propositional shortcut of full first-order equivalence (prove.py): when two formulas are
 Boolean combinations of a few closed parts (ground atoms, equalities, quantified subformulas
 taken whole), one truth table over those parts settles what it can, before any Prolog work.
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from ambit.logic.syntax.dialect import FOLIO
 from ambit.logic.syntax.ast import Formula, constants, free_vars
 from ambit.logic.syntax.parse import parse
-from ambit.logic.engine import propositional as fol_prop
+from ambit.logic.engine import propositional
 from ambit.logic.runtime import pool as prolog_pool
 from ambit.logic.runtime.worker import PrologError, worker
 from ambit.logic.syntax.render import prolog_term
@@ -91,7 +92,7 @@ _SPENT = {"time_limit": "time_limit", "inference_limit": "inference_limit", "mem
 
 def decide_batch(
     stories: Iterable[tuple[Sequence[LF], LF]],
-    fmt: str = "folio",
+    fmt: str = FOLIO,
     *,
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int = DEFAULT_MAX_DOMAIN,
@@ -108,7 +109,7 @@ def decide_batch(
 
 def decide_batch_timed(
     stories: Iterable[tuple[Sequence[LF], LF]],
-    fmt: str = "folio",
+    fmt: str = FOLIO,
     *,
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int = DEFAULT_MAX_DOMAIN,
@@ -151,7 +152,7 @@ def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
         entailed=entailed, refuted=refuted)
 
 
-def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> Decision:
+def decide(premises: Sequence[LF], conclusion: LF, fmt: str = FOLIO, **budget: Any) -> Decision:
     """TRUE (premises ⊢ conclusion), FALSE (premises ⊢ ¬conclusion), UNCERTAIN (neither),
     INCONSISTENT (the premises have no model) or UNKNOWN (a budget ran out), with evidence."""
     return decide_batch([(premises, conclusion)], fmt, **budget)[0]
@@ -159,7 +160,7 @@ def decide(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget:
 
 def equivalent_batch(
     pairs: Iterable[tuple[LF, LF]],
-    fmt: str = "folio",
+    fmt: str = FOLIO,
     *,
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int = DEFAULT_MAX_DOMAIN,
@@ -176,7 +177,7 @@ def equivalent_batch(
 
 def equivalent_batch_timed(
     pairs: Iterable[tuple[LF, LF]],
-    fmt: str = "folio",
+    fmt: str = FOLIO,
     *,
     inferences: int = DEFAULT_INFERENCES,
     max_domain: int = DEFAULT_MAX_DOMAIN,
@@ -207,18 +208,18 @@ def equivalent_batch_timed(
 
 
 def _propositional(a: Formula, b: Formula) -> Verdict | None:
-    """The verdict of the truth table over `a`'s and `b`'s closed parts (fol_prop.py) when it
+    """The verdict of the truth table over `a`'s and `b`'s closed parts (propositional.py) when it
     settles the pair: when they agree on every row (or their bodies do, under a shared
     quantifier prefix), and on ground atoms when they differ (the row, checked by `holds`, is
     the countermodel); None otherwise."""
-    t = fol_prop.table(a, b)
+    t = propositional.table(a, b)
     if t is None:
         return None
     if t.a == t.b:
         return Verdict("EQUIVALENT", True, True, {"method": "propositional", "parts": len(t.parts)})
     if not t.ground:
-        bodies = fol_prop.common_prefix_bodies(a, b)
-        inner = fol_prop.table(*bodies) if bodies else None
+        bodies = propositional.common_prefix_bodies(a, b)
+        inner = propositional.table(*bodies) if bodies else None
         if inner is not None and inner.a == inner.b:
             return Verdict("EQUIVALENT", True, True, {"method": "propositional_under_quantifiers",
                                                       "parts": len(inner.parts)})
@@ -258,7 +259,7 @@ def pair_verdict(d: dict, a: Formula, b: Formula) -> Verdict:
                                                        if s is not None and s["status"] == "unknown"])})
 
 
-def entails(premises: Sequence[LF], conclusion: LF, fmt: str = "folio", **budget: Any) -> bool | None:
+def entails(premises: Sequence[LF], conclusion: LF, fmt: str = FOLIO, **budget: Any) -> bool | None:
     """Whether the premises entail the conclusion: True (also when the premises are
     inconsistent: they entail everything), False, or None when a budget ran out."""
     return decide(premises, conclusion, fmt, **budget).entailed

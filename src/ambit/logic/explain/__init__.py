@@ -2,8 +2,9 @@
 an utterance, the least situations that tell readings apart, and a clarification question.
 
 `verbalise` / `read`: LF <-> controlled English (`logic/grammars/ace.lark`); `restrict`: AmP's
-universals read as restricted quantification; `find_scene`: least distinguishing scene in Prolog
-(`logic/engine/prolog/situations.pl`); `explain_readings`: all of it as one JSON-able value.
+universals read as restricted quantification; `find_scene`: least distinguishing scene (candidates
+from `logic/engine/prolog/situations.pl`, chosen by the one model checker); `explain_readings`: all
+of it as one JSON-able value.
 """
 
 from ambit.logic.explain.explain import QUANTIFIERS, Explanation, Question, Reading, Situation, explain_readings

@@ -3,6 +3,7 @@ as facts in an LF format (`agent(e1, b1)` or `( agent e1 b1 )`)."""
 
 from __future__ import annotations
 
+from ambit.logic.syntax.dialect import FOL, dialect
 from ambit.logic.explain.situations import Scene
 from ambit.logic.explain.verbalise import ROLES
 from ambit.logic.explain.wordforms import WordForms
@@ -12,10 +13,10 @@ _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 _IRREGULAR = {"man": "men", "woman": "women", "fish": "fish", "person": "people", "child": "children"}
 
 
-def facts(scene: Scene, fmt: str = "fol") -> list[str]:
+def facts(scene: Scene, fmt: str = FOL) -> list[str]:
     """The true atoms: each element's sort, then the binary facts, in `fmt`."""
     atoms = [(s, (e,)) for e in scene.domain if (s := scene.sorts.get(e))] + list(scene.facts)
-    if fmt == "lisp":
+    if dialect(fmt).s_expression:
         return [f"( {p} {' '.join(args)} )" for p, args in atoms]
     return [f"{p}({', '.join(args)})" for p, args in atoms]
 

@@ -12,6 +12,7 @@ import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.logic.syntax.ast import And, Formula, Or
 from ambit.logic.engine.equivalence import equivalent_batch
 from ambit.logic.syntax.parse import parse
@@ -19,7 +20,7 @@ from ambit.logic.runtime.worker import PrologError
 from ambit.logic.explain.describe import describe, facts
 from ambit.logic.explain.read import OPENERS
 from ambit.logic.explain.restricted import Every, Exists, Restricted, restrict
-from ambit.logic.explain.situations import find_scene
+from ambit.logic.explain.situations import degenerate_roles, find_scene
 from ambit.logic.explain.verbalise import verbalise
 from ambit.logic.explain.wordforms import WordForms
 
@@ -77,7 +78,7 @@ class Explanation:
 def explain_readings(
     utterance: str,
     lfs: Sequence[str],
-    fmt: str = "fol",
+    fmt: str = FOL,
     lexicon: WordForms | None = None,
     weights: Sequence[float] | None = None,
     time_limit: float | None = None,
@@ -129,7 +130,7 @@ def explain_readings(
                                             scene.bound))
     order = sorted(distinct, key=lambda k: -(weights[k] if weights is not None else -k))
     a, b = order[0], order[1]
-    note = _note(situations, gave_up, time_limit, unsettled)
+    note = "; ".join(filter(None, (_degenerate(formulas), _note(situations, gave_up, time_limit, unsettled)))) or None
     return Explanation(utterance, fmt, readings, situations, _question(utterance, readings, situations, a, b), note)
 
 
@@ -152,6 +153,19 @@ def _note(situations: list[Situation], gave_up: list[tuple[int, int, str]], time
     elif not situations:
         parts.append("no situation within the search bound tells the readings apart")
     return "; ".join(parts) or None
+
+
+def _degenerate(formulas: Sequence[Formula]) -> str | None:
+    """The readings that say a role of something that is no event (`agent(x, x)`, a model's
+    slip), named with their atoms: their paraphrase and scenes read oddly because they are odd."""
+    from ambit.logic.syntax.render import render
+
+    found = [(k, bad) for k, f in enumerate(formulas) if (bad := degenerate_roles(restrict(f)))]
+    if not found:
+        return None
+    which = "; ".join(f"reading {k}: {', '.join(render(x, FOL) for x in bad)}" for k, bad in found)
+    return (f"degenerate reading{'s' if len(found) > 1 else ''} ({which}): a role (agent, patient, instrument) "
+            "relates an event to a participant, and here it is said of something that is no event")
 
 
 def _representatives(n: int, verdicts: dict) -> list[int]:

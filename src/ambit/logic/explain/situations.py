@@ -1,20 +1,23 @@
 """Distinguishing situations: the smallest scene in which one reading is true and another false,
-found and checked in SWI-Prolog (`logic/engine/prolog/situations.pl`) under the restricted reading.
+proposed by SWI-Prolog (`logic/engine/prolog/situations.pl`) under the restricted reading.
 
 A scene has distinct elements for individuals and events, each with its one noun (or verb),
 names for distinct elements (with no noun, or one the readings say of that name), at most one
 filler per role of an event, and at least one thing of each noun that a universal ranges over
 ("every boy" presupposes boys). The search tries every
 domain size from the number of names up to `bound` (names + the variables of both readings), so
-a scene returned is of least size within the bound. Every scene is then confirmed by the engine's
-one model checker (`logic/engine/prove.py`: `holds`), on the readings as ordinary formulas
-(`Every` as ∀x (kinds(x) → body), `Exists` as ∃x (kinds(x) ∧ body)) and the scene as an ordinary
-model (each element's sort a true unary atom): a scene it rejects is a bug, raised, never shown.
+a scene returned is of least size within the bound. situations.pl proposes the candidate scenes of
+each size (made of the first reading's witnesses), and the engine's one model checker
+(`logic/engine/model_check.py`: `holds`) picks the first in which `a` is true and `b` false, on the
+readings as ordinary formulas (`Every` as ∀x (kinds(x) → body), `Exists` as ∃x (kinds(x) ∧ body))
+and the scene as an ordinary model (each element's sort a true unary atom): one truth definition.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from ambit.logic.engine.model_check import holds
 from ambit.logic.runtime.cancel import PrologError
@@ -25,6 +28,7 @@ from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_vari
 
 PROGRAM = "situations.pl"
 TIME_LIMIT = 10.0  # seconds for one search, a backstop: the bound keeps searches small
+PAGE = 2000  # candidate scenes per round trip (the 120 searches of the explain tests' sample see at most 252)
 
 
 @dataclass(frozen=True)
@@ -56,15 +60,32 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
     functional = sorted(_functional(atoms))
     presupposed = sorted(_presupposed(a) | _presupposed(b) | _required(a))
     bound = len(names) + len(bound_variables(a)) + len(bound_variables(b))
+    args = (f"{to_term(a, 'a')},{_list(sorts)},{_list(names)},{_name_list(name_kinds)},{_list(functional)},"
+            f"{_list(presupposed)}")
+    true, false = as_formula(a), as_formula(b)
+    for d in _candidates(args, max(1, len(names)), bound, time_limit, inferences):
+        model = _model(d)
+        if holds(true, model) and not holds(false, model):
+            return _scene(d, events, bound)
+    return None
+
+
+def _candidates(args: str, first: int, bound: int, time_limit: float, inferences: int | None) -> Iterator[dict]:
+    """situations.pl's candidate scenes of `first`, ..., `bound` elements, in its order, a page
+    (`PAGE` scenes) per round trip, all pages within one time limit and one inference budget."""
     w = worker()
     w.consult(PROGRAM)
-    goal = (f"situations:situation_json({to_term(a, 'a')},{to_term(b, 'b')},{_list(sorts)},{_list(names)},"
-            f"{_name_list(name_kinds)},{_list(functional)},{_list(presupposed)},{bound},Out)")
-    d = w.query_json_quiet(goal, time_limit=time_limit, inferences=inferences)
-    if d is None:
-        return None
-    _confirm(d, a, b)
-    return _scene(d, events, bound)
+    start, spent = time.monotonic(), 0
+    for n in range(first, bound + 1):
+        skip, more = 0, True
+        while more:
+            left = time_limit - (time.monotonic() - start)
+            if left <= 0 or (inferences is not None and spent >= inferences):
+                raise _spent(left <= 0)
+            page = w.query_json_quiet(f"situations:candidates_json({args},{n},{skip},{PAGE},Out)", time_limit=left,
+                                      inferences=None if inferences is None else inferences - spent)
+            spent, skip, more = spent + page["inferences"], skip + PAGE, page["more"]
+            yield from ({"size": n, "from": first, **s} for s in page["scenes"])
 
 
 def as_formula(r: Restricted | None) -> Formula | None:
@@ -84,14 +105,19 @@ def as_formula(r: Restricted | None) -> Formula | None:
     return Quant("forall", r.var, body)
 
 
-def _confirm(d: dict, a: Restricted, b: Restricted) -> None:
-    """Prolog's scene, checked by the one model checker: `a` true and `b` false in it."""
+def _model(d: dict) -> dict:
+    """A candidate scene (elements 1..size) as the one model checker's model, elements d1, d2, ..."""
     el = lambda e: f"d{e}"  # noqa: E731
-    model = {"domain": [el(e) for e in range(1, d["size"] + 1)],
-             "constants": {c: el(e) for c, e in d["constants"].items()}, "functions": {},
-             "atoms": {(s, el(e)) for e, s in d["sorts"]} | {(p, *map(el, args)) for p, args in d["facts"]}}
-    if not holds(as_formula(a), model) or holds(as_formula(b), model):
-        raise PrologError(f"the situation search returned a scene the model checker rejects: {d!r}")
+    return {"domain": [el(e) for e in range(1, d["size"] + 1)],
+            "constants": {c: el(e) for c, e in d["constants"].items()}, "functions": {},
+            "atoms": {(s, el(e)) for e, s in d["sorts"]} | {(p, *map(el, args)) for p, args in d["facts"]}}
+
+
+def _spent(timed_out: bool) -> PrologError:
+    """The error of a search whose budget its pages have spent (as the worker raises it within one)."""
+    if timed_out:
+        return PrologError("Prolog time limit exceeded", timed_out=True)
+    return PrologError("Prolog inference budget exceeded", reason="inference_limit")
 
 
 def to_term(r: Restricted | None, tag: str) -> str:
@@ -145,8 +171,23 @@ def _atoms(r: Restricted | None) -> list[Atom]:
 
 
 def _event_vars(r: Restricted) -> set[str]:
-    """Variables that are the first argument of a binary atom (neo-Davidsonian events)."""
-    return {x.args[0].name for x in _atoms(r) if len(x.args) == 2 and isinstance(x.args[0], Var)}
+    """Variables that are the first argument of a binary atom (neo-Davidsonian events) and never
+    the second (a participant): in a degenerate reading's `agent(x, x)` the boy x stays a boy,
+    not a "boy event"."""
+    binary = [x for x in _atoms(r) if len(x.args) == 2]
+    second = {x.args[1].name for x in binary if isinstance(x.args[1], Var)}
+    return {x.args[0].name for x in binary if isinstance(x.args[0], Var)} - second
+
+
+def degenerate_roles(r: Restricted) -> list[Atom]:
+    """The role atoms (agent, patient, instrument) said of something that is no event: a name, or
+    a variable that is a participant elsewhere (`agent(x, x)`). A reading with one is degenerate
+    (models write them), and `explain` says so."""
+    from ambit.logic.explain.verbalise import ROLES
+
+    events = _event_vars(r)
+    return [x for x in _atoms(r) if x.pred in ROLES and len(x.args) == 2
+            and not (isinstance(x.args[0], Var) and x.args[0].name in events)]
 
 
 def _event_sorts(r: Restricted) -> set[str]:

@@ -1,4 +1,4 @@
-"""A portfolio of provers: ambit's Prolog prover (fol.py; for AmP pairs AmP's procedure first),
+"""A portfolio of provers: ambit's Prolog prover (prove.py; for AmP pairs AmP's procedure first),
 E (eprover.py) and Z3 (z3_prover.py) racing on the same question, side by side, each with the
 item's whole time limit. Every question of every dialect enters here: `decide_batch` (stories)
 and `equivalent_batch` (pairs), with `prover="prolog"` for ambit's engine alone.
@@ -14,7 +14,7 @@ one cheap sequential stage before its races: Prolog alone for FIRST_STAGE_S per 
 
 Evidence says which prover settled each part (`answered_by`) and whether ambit checked it
 (`checked`, `unchecked`: part -> prover): Prolog's proofs are replayed and its models checked;
-a model from Z3 counts only after ambit's model checker (`fol.holds`) has checked it; E's proof
+a model from Z3 counts only after ambit's model checker (`model_check.holds`) has checked it; E's proof
 (its TSTP derivation, kept as `tstp` and shown as steps) and Z3's unsat (its unsat core) are
 re-proved from the premises they used. `prover="prolog"` is ambit's engine alone; the default is
 the portfolio when `eprover` is installed, else Prolog alone.
@@ -33,8 +33,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from ambit.logic.syntax.dialect import FOL, FOLIO
 from ambit.logic.provers import eprover
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.runtime.worker import PrologError
 from ambit.logic.provers.portfolio_members import (
     EMember, Member, ModelCheckFailed, PrologMember, Z3Member, _story_parts, checked_model, members, reprove,
@@ -91,12 +92,12 @@ def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
             settled[name] = dataclasses.replace(a, checked=True, evidence={**a.evidence, **ev, "checked_by": "prolog"})
 
 
-# --------------------------------------------------------------------------- answers in fol's schema
+# --------------------------------------------------------------------------- answers in prove's schema
 
 
 @dataclass(frozen=True)
-class PortfolioDecision(fol.Decision):
-    """fol's Decision, plus which prover settled each part (`answered_by`), E's derivations
+class PortfolioDecision(prove.Decision):
+    """prove's Decision, plus which prover settled each part (`answered_by`), E's derivations
     (`tstp`, by part, as E printed them), when UNKNOWN each prover's reason (`reasons`), and
     which settled parts ambit did not check (`unchecked`: part -> prover; `checked` is False
     then)."""
@@ -223,9 +224,9 @@ def _amp(fmt: str) -> bool:
     return dialect(fmt).amp
 
 
-def decide(premises: Sequence[fol.LF], conclusion: fol.LF, fmt: str = "folio", *, prover: str | None = None,
-           provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> fol.Decision:
-    """fol.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the portfolio
+def decide(premises: Sequence[prove.LF], conclusion: prove.LF, fmt: str = FOLIO, *, prover: str | None = None,
+           provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> prove.Decision:
+    """prove.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the portfolio
     (`"portfolio"`: every prover side by side on both parts, each with the whole time limit);
     default: `default_prover()`. `provers` replaces the portfolio's members (tests inject
     stand-ins through it)."""
@@ -239,27 +240,27 @@ def _left(budget: Budget, spent: float) -> Budget:
     return dataclasses.replace(budget, time_limit=max(0.0, budget.time_limit - spent))
 
 
-def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = "folio", *,
+def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: str = FOLIO, *,
                  prover: str | None = None, provers: Sequence[Member] | None = None,
-                 wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[fol.Decision]:
+                 wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[prove.Decision]:
     """`decide` for many stories, in order: every story of every dialect goes through here.
-    Prolog alone: fol.decide_batch. The portfolio: one cheap sequential stage, Prolog alone with
+    Prolog alone: prove.decide_batch. The portfolio: one cheap sequential stage, Prolog alone with
     FIRST_STAGE_S per story (on `workers` processes), then a race of every prover, side by side
     and each with what is left of the story's time limit, on each story that stage left open.
     With `provers` or `wait_for_all`, every story is raced at once (no first stage)."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
-        return fol.decide_batch(stories, fmt, workers=workers, **opts)
+        return prove.decide_batch(stories, fmt, workers=workers, **opts)
     budget = _budget(opts)
-    parsed = [([fol.formula(p, fmt) for p in ps], fol.formula(c, fmt)) for ps, c in stories]
+    parsed = [([prove.formula(p, fmt) for p in ps], prove.formula(c, fmt)) for ps, c in stories]
     if provers is not None or wait_for_all:
         return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
-    first = fol.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
+    first = prove.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
                                    inferences=budget.inferences, max_domain=budget.max_domain)
-    out: list[fol.Decision] = []
+    out: list[prove.Decision] = []
     for (d, spent), (ps, c) in zip(first, parsed):
         if d.verdict != "UNKNOWN":
-            out.append(PortfolioDecision(**{**{f.name: getattr(d, f.name) for f in dataclasses.fields(fol.Decision)},
+            out.append(PortfolioDecision(**{**{f.name: getattr(d, f.name) for f in dataclasses.fields(prove.Decision)},
                                             "checked": True}, answered_by={p: "prolog" for p in STORY_PARTS}))
             continue
         known = {part: Answer(part, "prolog", status, ev) for part, status, ev in _story_parts(d)}
@@ -270,7 +271,7 @@ def decide_batch(stories: Iterable[tuple[Sequence[fol.LF], fol.LF]], fmt: str = 
     return out
 
 
-def equivalent(a: fol.LF, b: fol.LF, fmt: str = "folio", *, prover: str | None = None,
+def equivalent(a: prove.LF, b: prove.LF, fmt: str = FOLIO, *, prover: str | None = None,
                provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any):
     """Equivalence (logic.engine.verdict.Verdict) of two formulas of any dialect, AmP's formats too, by
     Prolog alone or by the portfolio, every prover side by side on both directions; see `decide`."""
@@ -286,12 +287,12 @@ def _same(a: Formula, b: Formula, amp: bool):
     if amp:
         from ambit.logic.syntax.canonical import canonical_string
 
-        if canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v"):
+        if canonical_string(a, FOL, "v") == canonical_string(b, FOL, "v"):
             return _CANONICAL
     return None
 
 
-def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio", *, prover: str | None = None,
+def equivalent_batch(pairs: Iterable[tuple[prove.LF, prove.LF]], fmt: str = FOLIO, *, prover: str | None = None,
                      provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
                      **opts: Any) -> list:
     """`equivalent` for many pairs, in order, in two stages as `decide_batch` does: every pair of
@@ -306,9 +307,9 @@ def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio",
             from ambit.logic.engine import equivalence
 
             return equivalence.equivalent_batch(pairs, fmt, workers=workers, **opts)
-        return fol.equivalent_batch(pairs, fmt, workers=workers, **opts)
+        return prove.equivalent_batch(pairs, fmt, workers=workers, **opts)
     budget = _budget(opts)
-    parsed = [(fol.formula(a, fmt), fol.formula(b, fmt)) for a, b in pairs]
+    parsed = [(prove.formula(a, fmt), prove.formula(b, fmt)) for a, b in pairs]
     amp_fmt = fmt if amp else None
     if provers is not None or wait_for_all:
         return [_same(a, b, amp) or _equiv_verdict(*race(pair(a, b, amp_fmt), budget, provers, wait_for_all), amp_fmt)
@@ -322,7 +323,7 @@ def equivalent_batch(pairs: Iterable[tuple[fol.LF, fol.LF]], fmt: str = "folio",
                                               workers=workers)
         first = [(v, min(t1, time.perf_counter() - t0)) for v in firsts]
     else:
-        first = fol.equivalent_batch_timed(parsed, workers=workers, time_limit=t1, inferences=budget.inferences,
+        first = prove.equivalent_batch_timed(parsed, workers=workers, time_limit=t1, inferences=budget.inferences,
                                            max_domain=budget.max_domain)
     out = []
     for (v, spent), (a, b) in zip(first, parsed):

@@ -1,8 +1,8 @@
 """The portfolio's members (``logic.provers.portfolio``): one wrapper per prover, each starting work on
 every part of a question on threads of its own and posting its definite answers. ``PrologMember``
-(ambit's own prover, fol.py: both parts at once, in a cancel scope the race's end cancels),
+(ambit's own prover, prove.py: both parts at once, in a cancel scope the race's end cancels),
 ``EMember`` (eprover.py: one E process per part) and ``Z3Member`` (z3_prover.py: one Z3 process
-per part, its models checked by ``fol.holds``: ``checked_model``); ``members()`` lists those
+per part, its models checked by ``model_check.holds``: ``checked_model``); ``members()`` lists those
 installed on this machine."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from ambit._extras import install_line
 from ambit.logic.provers import eprover
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.runtime.worker import CancelScope, current_scope
 from ambit.logic.syntax.ast import Formula, constants
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question
@@ -51,7 +51,7 @@ def _thread(fn: Callable[[], None], name: str) -> None:
 
 
 class PrologMember:
-    """ambit's own prover (fol.py): answers both parts at once, with replayed proofs and checked
+    """ambit's own prover (prove.py): answers both parts at once, with replayed proofs and checked
     models. Its Prolog call runs in a cancel scope of its own (inside the caller's, if any), which
     `stop` cancels: once the race is over the call is interrupted, not left to its own budget."""
 
@@ -78,7 +78,7 @@ class PrologMember:
             reasons: dict[str, str] = {}
             try:
                 if q.kind == "story":
-                    d = fol.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
+                    d = prove.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
                     parts = _story_parts(d)
                     for part, status, ev in parts:
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
@@ -105,11 +105,11 @@ def _prolog_equivalent(q: Question, opts: dict) -> Any:
         from ambit.logic.engine import equivalence
 
         return equivalence.equivalent_batch([q.pair], q.amp, **opts)[0]
-    return fol.equivalent_batch([q.pair], **opts)[0]
+    return prove.equivalent_batch([q.pair], **opts)[0]
 
 
-def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:
-    """fol's story Decision as per-part answers: those it settled (an UNKNOWN verdict can settle one)."""
+def _story_parts(d: prove.Decision) -> list[tuple[str, str, dict]]:
+    """prove's story Decision as per-part answers: those it settled (an UNKNOWN verdict can settle one)."""
     neg, pos = STORY_PARTS
     proof = {"proof": d.proof, "premises_used": d.premises_used} if d.proof is not None else {}
     out = []
@@ -121,7 +121,7 @@ def _story_parts(d: fol.Decision) -> list[tuple[str, str, dict]]:
 
 
 def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
-    """fol's equivalence Verdict as per-part answers."""
+    """prove's equivalence Verdict as per-part answers."""
     out = []
     w = v.witness or {}
     for part, entails, direction, proof_key in ((EQUIV_PARTS[0], v.a_entails_b, "a_entails_b", "proof_a_entails_b"),
@@ -210,7 +210,7 @@ class EMember(_PerPartMember):
 
 class Z3Member(_PerPartMember):
     """Z3: one check per part in a Z3 process (killed when stopped or overrun); a model counts
-    only once `fol.holds` has checked it; an unsat comes with its unsat core (`premises_used`),
+    only once `prove.holds` has checked it; an unsat comes with its unsat core (`premises_used`),
     from which the portfolio re-proves it."""
 
     name = "z3"
@@ -238,13 +238,13 @@ class _Stopped(Exception):
 
 
 def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:
-    """A model ({"domain", "constants", "atoms"}) after ambit's model checker (`fol.holds`) has
-    found every formula true in it, in fol's evidence shape (`true_atoms` as text); names the
+    """A model ({"domain", "constants", "atoms"}) after ambit's model checker (`model_check.holds`) has
+    found every formula true in it, in prove's evidence shape (`true_atoms` as text); names the
     model leaves out are mapped to its first element. ModelCheckFailed when a formula is false."""
     names = set().union(*(constants(f) for f in formulas)) if formulas else set()
     m = {**m, "constants": {**{c: m["domain"][0] for c in names}, **m["constants"]}}
     for f in formulas:
-        if not fol.holds(f, m):
+        if not prove.holds(f, m):
             raise ModelCheckFailed(f"the model does not satisfy {f!r}")
     return {"domain": m["domain"], "constants": {c: e for c, e in m["constants"].items() if c in names},
             "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"])}
@@ -260,7 +260,7 @@ def reprove(part: Part, used: Sequence[int], budget: Budget, time_limit: float) 
     into `part.axioms`), or None when the engine does not find it within `time_limit` seconds."""
     used = sorted({i for i in used if 0 <= i < len(part.axioms)})
     axioms = [part.axioms[i] for i in used]
-    d = fol.decide_batch([(axioms, part.conjecture)], time_limit=time_limit,
+    d = prove.decide_batch([(axioms, part.conjecture)], time_limit=time_limit,
                          inferences=budget.inferences * CHECK_INFERENCES_FACTOR, max_domain=budget.max_domain)[0]
     if d.entailed is not True or d.proof is None:
         return None

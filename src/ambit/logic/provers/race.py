@@ -55,8 +55,8 @@ class _Race:
                 first = self.settled.get(a.part)
                 if first is not None and first.status != a.status:
                     record = {"part": a.part, "first": (first.prover, first.status), "late": (a.prover, a.status)}
+                    log.error("portfolio: late disagreement %s", record)  # logged before it is seen kept
                     LATE_DISAGREEMENTS.append(record)
-                    log.error("portfolio: late disagreement %s", record)
                 return
         self.events.put(("answer", a))
 

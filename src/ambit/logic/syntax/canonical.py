@@ -10,6 +10,7 @@ canonical string here, and so do LFs that differ only in bound-variable names or
 from __future__ import annotations
 
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Var
+from ambit.logic.syntax.dialect import FOL
 from ambit.logic.syntax.render import render
 
 VAR_MODES = ("amp", "v")
@@ -161,9 +162,9 @@ def canonicalize(f: Formula, vars: str = "amp") -> Formula:
     return _canon(simple, {}, namer, events)
 
 
-def canonical_string(f: Formula, fmt: str = "fol", vars: str = "amp") -> str:
-    """The canonical form rendered in `fol` or `lisp`."""
-    if fmt == "fol":
+def canonical_string(f: Formula, fmt: str = FOL, vars: str = "amp") -> str:
+    """The canonical form rendered in `fol` or `lisp` (`fol` written directly, in one pass)."""
+    if fmt == FOL:  # the fol dialect's own writer of canonical forms (_canon_fol), not a dialect test
         namer = _Namer(vars)
         events: dict[int, bool] = {}
         return _canon_fol(_simplify(f, events)[0], {}, namer, events)

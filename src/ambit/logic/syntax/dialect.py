@@ -4,7 +4,11 @@ which grammar constrains decoding into it, and what it admits.
 AmP's two formats (`fol`, `lisp`) admit AmP's fragment (∃, ∀, ∧, ∨ over atoms of one or two
 arguments); the full dialects (`folio`, `nltk`, `tptp`, `prover9`) admit first-order logic with ¬ → ↔ ⊕,
 equality and function terms. Their names are what the wire and the command line carry
-(`--from folio`, `LF_FORMAT_FOLIO`); code asks the `Dialect` value instead of comparing names.
+(`--from folio`, `LF_FORMAT_FOLIO`); code asks the `Dialect` value instead of comparing names:
+the wire's enum value (`wire`), whether the server decodes into it (`decodable`), its CLI name
+(`cli_name`), its notation (`s_expression`), whether it reads whole problem files
+(`problem_files`). This module is the one place a dialect's name is written (a test holds every
+other module of the package to it: tests/logic/test_dialect_registry.py).
 
 A dialect also says how it reads a name that no quantifier binds (`free_variables`):
 `universal` closes the formula under ∀ for it (what Prover9, E and TPTP do), `constant` reads it
@@ -40,13 +44,24 @@ FREE_VARIABLES = ("universal", "constant", "error")
 # constant of one spelling are two symbols)
 SYMBOLS = ("shared", "separate")
 
+# The two dialects the package names as defaults: AmP's FOL (AmP's data and templates are written
+# in it; the default of AmP's RPCs, LF_FORMAT_UNSPECIFIED, and of `equiv`) and FOLIO's (FOLIO's
+# data; the default of entailment, CheckEntailment's LF_FORMAT_UNSPECIFIED, and of `entails`).
+FOL = "fol"
+FOLIO = "folio"
+DEFAULT_DIALECT = {"equiv": FOL, "entails": FOLIO}  # the command's default dialect, by command
+
 
 @dataclass(frozen=True)
 class Dialect:
     """One dialect: its `name` (the wire's and the command line's), whether it admits `full`
     first-order logic (else AmP's fragment), its reading `grammar` and the `decode_grammar`
     constrained decoding uses (None: none), how it reads `free_variables` and how a free name is
-    spelled to count as a variable, and what its error messages call its tokens."""
+    spelled to count as a variable, what its error messages call its tokens, its `title` in
+    prose, its `wire` value (the name of its `ambit.v1.LFFormat` enum value), whether it is
+    written as an `s_expression` (Lisp's `( p x )`), whether it reads whole `problem_files`
+    (TPTP's `fof(...)` statements and includes), and `decoded`, the `module:function` that turns
+    its decode grammar's output into its own spelling (None: the output is already in it)."""
 
     name: str
     full: bool
@@ -67,6 +82,11 @@ class Dialect:
     symbols: str = "shared"
     terminal_names: tuple[tuple[str, str], ...] = ()  # error wording: (terminal, description)
     operators: tuple[str, ...] = ()  # binary and prefix operators: one at the end dangles
+    title: str = ""  # its name in prose ("FOL", "Lisp", "FOLIO")
+    wire: str = ""  # its ambit.v1.LFFormat value's name (tests/logic/test_dialect_registry.py checks the .proto)
+    s_expression: bool = False  # written as Lisp's parenthesised prefix terms: `( p x )`, `( AND A B )`
+    problem_files: bool = False  # reads a whole problem file (`fof(name, role, formula).`, `include(...)`)
+    decoded: str | None = None  # `module:function`: the decode grammar's output in this dialect's spelling
     reader: Callable[[str, "Dialect"], Any] = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     renderer: Callable[["Formula"], str] = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
 
@@ -91,6 +111,21 @@ class Dialect:
     def amp(self) -> bool:
         """One of AmP's formats (canonical form, AmP's equivalence procedure, decoding)."""
         return not self.full
+
+    @property
+    def decodable(self) -> bool:
+        """Whether the server decodes into it under a grammar (it has a decode grammar)."""
+        return self.decode_grammar is not None
+
+    @property
+    def cli_name(self) -> str:
+        """What `--from`/`--format` take: the wire name (one spelling, kept one)."""
+        return self.name
+
+    def from_decoded(self, text: str) -> str:
+        """A text its decode grammar produced, in this dialect's own spelling (FOLIO's decoder
+        writes ASCII: `all x (-A(x))` → `∀x (¬A(x))`); any other dialect's text as it is."""
+        return text if self.decoded is None else _bound(self.decoded)(text)
 
     def with_free_variables(self, policy: str | None) -> "Dialect":
         """This dialect reading free variables as `policy` (None: as it does)."""
@@ -161,9 +196,9 @@ def _read_nltk(text: str, d: Dialect):
     return _bound("ambit.logic.syntax.full_parse:read_nltk")(text, d)
 
 
-def _render_amp(name: str) -> Callable[["Formula"], str]:
+def _render_amp(ref: str) -> Callable[["Formula"], str]:
     def write(f: "Formula") -> str:
-        return _bound("ambit.logic.syntax.render:RENDERERS")[name](f)
+        return _bound(ref)(f)
 
     return write
 
@@ -178,30 +213,33 @@ def _render_full(name: str) -> Callable[["Formula"], str]:
 _REGISTRY: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("fol", False, "AmP's FOL: exists x . man(x) AND saw(a)", "fol", "fol", "error", one_arity=False,
-                symbols="separate",
-                operators=(" AND", " OR", " ."), reader=_read_amp, renderer=_render_amp("fol")),
+        Dialect(FOL, False, "AmP's FOL: exists x . man(x) AND saw(a)", "fol", "fol", "error", one_arity=False,
+                symbols="separate", title="FOL", wire="LF_FORMAT_FOL",
+                operators=(" AND", " OR", " ."), reader=_read_amp,
+                renderer=_render_amp("ambit.logic.syntax.render:write_fol")),
         Dialect("lisp", False, "AmP's Lisp: ( exists x ( AND ( man x ) ( saw a ) ) )", "lisp", "lisp", "error",
                 one_arity=False, symbols="separate", terminal_names=(("QUANT", "a quantifier ('( exists ' or '( forall ')"),),
-                reader=_read_amp, renderer=_render_amp("lisp")),
-        Dialect("folio", True, "FOLIO's Unicode FOL: ∀x (Dog(x) → ¬Cat(x))", "folio", "folio_decode", "universal",
+                title="Lisp", wire="LF_FORMAT_LISP", s_expression=True,
+                reader=_read_amp, renderer=_render_amp("ambit.logic.syntax.render:write_lisp")),
+        Dialect(FOLIO, True, "FOLIO's Unicode FOL: ∀x (Dog(x) → ¬Cat(x))", "folio", "folio_decode", "universal",
+                title="FOLIO", wire="LF_FORMAT_FOLIO", decoded="ambit.logic.decode.folio:as_folio",
                 variable_spelling=r"[u-z]", dotted_names=True,
                 terminal_names=(("QUANT", "a quantifier ('∀' or '∃')"),
                                 ("NAME", "a name (a predicate, constant or variable)")),
                 operators=("∧", "∨", "⊕", "→", "↔", "⟷", "¬"), reader=_read_folio,
                 renderer=_render_full("folio")),
         Dialect("nltk", True, "nltk.sem.logic: all x.(dog(x) -> -cat(x))", "nltk", None, "universal",
-                variable_spelling=r"[a-z][0-9]*",
+                variable_spelling=r"[a-z][0-9]*", title="NLTK", wire="LF_FORMAT_NLTK",
                 terminal_names=(("NAME", "a name (a predicate, constant or variable)"),),
                 operators=("<->", "<=>", "->", "=>", "&", "^", "|", "-", "!"),
                 reader=_read_nltk, renderer=_render_full("nltk")),
         Dialect("tptp", True, "TPTP FOF: ![X]: (p(X) => ~q(X)), or fof(name, role, formula).", "tptp", None,
-                "universal",
+                "universal", title="TPTP", wire="LF_FORMAT_TPTP", problem_files=True,
                 terminal_names=(("QUANT", "a quantifier ('!' or '?')"), ("NAME", "a name (a lower-case word)")),
                 operators=("<=>", "<~>", "=>", "<=", "~|", "~&", "&", "|", "~", ":"),
                 reader=_read_tptp, renderer=_render_full("tptp")),
         Dialect("prover9", True, "Prover9 (LADR): all x (dog(x) -> -cat(x))", "prover9", None, "universal",
-                variable_spelling=r"[u-z][A-Za-z0-9_$]*",
+                variable_spelling=r"[u-z][A-Za-z0-9_$]*", title="Prover9", wire="LF_FORMAT_PROVER9",
                 terminal_names=(("QUANT", "a quantifier ('all' or 'exists')"),
                                 ("NAME", "a name (a predicate, constant or variable)")),
                 operators=("<->", "->", "<-", "&", "|", "-"),
@@ -212,6 +250,8 @@ _REGISTRY: dict[str, Dialect] = {
 NAMES: tuple[str, ...] = tuple(_REGISTRY)  # every dialect, AmP's first
 AMP_NAMES: tuple[str, ...] = tuple(n for n, d in _REGISTRY.items() if not d.full)
 FULL_NAMES: tuple[str, ...] = tuple(n for n, d in _REGISTRY.items() if d.full)
+DECODABLE_NAMES: tuple[str, ...] = tuple(n for n, d in _REGISTRY.items() if d.decodable)
+CLI_NAMES: tuple[str, ...] = tuple(d.cli_name for d in _REGISTRY.values())  # `--from`'s choices
 
 
 @lru_cache(maxsize=None)
@@ -262,5 +302,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AMP_NAMES", "Dialect", "FREE_VARIABLES", "SYMBOLS", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of",
+__all__ = ["AMP_NAMES", "CLI_NAMES", "DECODABLE_NAMES", "DEFAULT_DIALECT", "Dialect", "FOL", "FOLIO", "FREE_VARIABLES",
+           "SYMBOLS", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of",
            *_READING]

@@ -1,25 +1,28 @@
 """A hand-written reader for the common FOLIO input: the same trees as the Lark grammar
-(`grammars/folio.lark`, read by fol_parse.py) at a fraction of the cost. It only accepts; on
+(`grammars/folio.lark`, read by full_parse.py) at a fraction of the cost. It only accepts; on
 anything it does not read it raises `Reject`, and the caller asks Lark, which then gives the
 error with its position and expectations (so accept/reject and errors are Lark's).
 
 Precedence climbing over the grammar's levels: ↔ (left) > → (right) > ∨ ⊕ (left) > ∧ (left) >
 ¬; a quantifier in any operand position takes everything up to the closing parenthesis or the
-end (what the grammar's shift preference does). Names are `Const`s here; `_bind` in
-fol_parse.py turns bound ones into variables, as for Lark's trees.
+end (what the grammar's shift preference does). `read` gives names as `Const`s, and `_bind` in
+full_parse.py turns bound ones into variables, as for Lark's trees; `read_bound` does that as it
+reads (a quantifier's variable is in scope exactly while its body is read), and finds the free
+names spelled as variables and the first dotted quantified variable on the way.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Xor
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 from ambit.logic.syntax.grouping import Group, extend, ungroup
 
 _TOKEN = re.compile(r"[ \t\f\r\n]*(?:([∀∃¬∧∨⊕→↔⟷=≠(),])|([^\W_][\w\-'’.]*))")
 _KIND = {"∀": "forall", "∃": "exists"}
 _END = ("", "")
-_NO_WS = str.maketrans("", "", " \t\f\r\n")
+_WS = (" ", "\t", "\f", "\r", "\n")  # what _TOKEN skips before a token
 
 
 class Reject(Exception):
@@ -30,7 +33,7 @@ def tokens(text: str) -> list[tuple[str, str]]:
     """(symbol, "") or ("", name) per token, then _END. (One `findall`: no token holds white
     space, so the tokens cover the text when their characters are all of its other ones.)"""
     out = _TOKEN.findall(text)
-    if sum(map(len, map("".join, out))) != len(text.translate(_NO_WS)):
+    if sum(map(len, map("".join, out))) != len(text) - sum(map(text.count, _WS)):  # str.count: no copy
         raise Reject
     out.append(_END)
     return out
@@ -43,8 +46,12 @@ READER_DEPTH = 40
 
 
 class _Reader:
-    def __init__(self, toks: list[tuple[str, str]]) -> None:
+    def __init__(self, toks: list[tuple[str, str]], spelled: Callable[[str], bool] | None = None) -> None:
         self.toks, self.i, self.depth = toks, 0, 0
+        self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
+        self.bound: list[str] = []  # the quantified variables in scope, innermost last
+        self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
+        self.dotted: str | None = None  # the first quantified variable that ends with '.'
 
     def nested(self, read):
         """`read()` one level deeper; Reject past READER_DEPTH."""
@@ -77,7 +84,24 @@ class _Reader:
         kind = _KIND[self.peek()]
         self.i += 1
         var = self.name()
-        return Quant(kind, var, ungroup(self.nested(self.formula)))
+        if self.spelled is None:
+            return Quant(kind, var, ungroup(self.nested(self.formula)))
+        if self.dotted is None and var.endswith("."):
+            self.dotted = var
+        self.bound.append(var)
+        body = ungroup(self.nested(self.formula))
+        self.bound.pop()
+        return Quant(kind, var, body)
+
+    def constant(self, name: str) -> Term:
+        """A name in a term's place: a variable where a quantifier binds it (`read_bound`)."""
+        if self.spelled is None:
+            return Const(name)
+        if name in self.bound:
+            return Var(name)
+        if name not in self.free and self.spelled(name):
+            self.free[name] = None
+        return Const(name)
 
     def operand(self, level):
         return self.quant() if self.peek() in _KIND else level()
@@ -129,7 +153,7 @@ class _Reader:
                 return self.equation(Func(name, args))
             return Atom(name, args)
         if symbol in ("=", "≠"):
-            return self.equation(Const(name))
+            return self.equation(self.constant(name))
         return Atom(name, ())
 
     def arguments(self) -> tuple[Term, ...]:
@@ -145,7 +169,7 @@ class _Reader:
         """A name, or a function term `f(t1, ..., tn)`."""
         name = self.name()
         if self.peek() != "(":
-            return Const(name)
+            return self.constant(name)
         self.i += 1
         return Func(name, self.nested(self.arguments))
 
@@ -163,3 +187,15 @@ def read(text: str) -> Formula:
     if r.toks[r.i] != _END:
         raise Reject
     return f
+
+
+def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str], str | None]:
+    """The FOLIO formula in `text` with its bound names as variables (what `_bind` makes of
+    `read`'s tree), the names left free that `spelled` says are spelled as variables (in order
+    of first use), and the first quantified variable that ends with '.' (None: none); Reject for
+    anything `read` rejects."""
+    r = _Reader(tokens(text), spelled)
+    f = ungroup(r.formula())
+    if r.toks[r.i] != _END:
+        raise Reject
+    return f, list(r.free), r.dotted

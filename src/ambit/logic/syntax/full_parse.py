@@ -9,7 +9,10 @@ free variable is then read as the dialect's `free_variables` policy says (gramma
 
 from __future__ import annotations
 
+import operator
+import re
 from functools import lru_cache
+from typing import Callable
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, depth, subformulas
 from ambit.logic.errors import MAX_DEPTH, LFParseError
@@ -146,6 +149,62 @@ def _bind_term(a: Term, bound: frozenset[str]) -> Term:
     return Var(a.name) if type(a) is Const and a.name in bound else a
 
 
+class _Binding:
+    """One walk of a FOLIO or NLTK tree as its reader wrote it (every name a constant): the tree
+    with each name an enclosing quantifier binds made a variable (`_bind`), the names left free
+    that are spelled as the dialect's variables, in order of first use (what grammar.close's
+    `_free_names` would find on the result), and (FOLIO) the first quantified variable that
+    ends with '.' (`_no_dotted_variable`): three walks in one, most of a short formula's
+    reading time once they were three."""
+
+    __slots__ = ("spelled", "free", "dotted", "ask_dotted")
+
+    def __init__(self, d: Dialect) -> None:
+        self.spelled = _spelling(d.variable_spelling)
+        self.free: dict[str, None] = {}
+        self.dotted: Quant | None = None
+        self.ask_dotted = d.dotted_names
+
+    def formula(self, f: Formula, bound: frozenset[str]) -> Formula:
+        t = type(f)
+        if t is Atom:
+            if not f.args:
+                return f
+            args = tuple([self.term(a, bound) for a in f.args])
+            return f if all(map(operator.is_, args, f.args)) else Atom(f.pred, args)
+        if t is Eq:
+            return Eq(self.term(f.left, bound), self.term(f.right, bound))
+        if t is Quant:
+            if self.ask_dotted and self.dotted is None and f.var.endswith("."):
+                self.dotted = f
+            return Quant(f.kind, f.var, self.formula(f.body, bound | {f.var}))
+        if t is Not:
+            return Not(self.formula(f.body, bound))
+        if t is And or t is Or:
+            return t(tuple([self.formula(c, bound) for c in f.children]))
+        return t(self.formula(f.left, bound), self.formula(f.right, bound))
+
+    def term(self, a: Term, bound: frozenset[str]) -> Term:
+        t = type(a)
+        if t is Const:
+            name = a.name
+            if name in bound:
+                return Var(name)
+            if name not in self.free and self.spelled(name):
+                self.free[name] = None
+            return a
+        if t is Func:
+            return Func(a.name, tuple([self.term(b, bound) for b in a.args]))
+        return a
+
+
+@lru_cache(maxsize=None)
+def _spelling(pattern: str) -> Callable[[str], bool]:
+    """Whether a name is spelled as a variable (Dialect.is_variable_name), compiled once."""
+    match = re.compile(pattern).fullmatch
+    return lambda name: match(name) is not None
+
+
 def dialect_parser(fmt: str | Dialect) -> lark.Lark:
     """The LALR parser of a dialect's grammar file, transforming straight into the AST.
     (The grammars leave shift/reduce choices to Lark's shift preference on purpose: that is
@@ -173,9 +232,23 @@ def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     from ambit.logic.syntax import folio_read
 
     try:
-        return _finish(folio_read.read(text), text, d)
+        if d.variable_spelling is None:
+            return _finish(folio_read.read(text), text, d)
+        # names bound, free names and a dotted variable found as it reads: `_finish`'s walks, done
+        f, free, dotted = folio_read.read_bound(text, _spelling(d.variable_spelling))
     except folio_read.Reject:
         return read_dialect(text, d)
+    if len(text) > MAX_DEPTH and depth(f, MAX_DEPTH) > MAX_DEPTH:  # in `_finish`'s order: depth first
+        raise too_deep(text, d)
+    if dotted is not None and d.dotted_names:
+        _dotted_variable_error(dotted, text)
+    return close(f, text, d, names=free)
+
+
+# a formula read alone shares its variables and constants with the formulas read before it, as a
+# problem's statements share theirs (terms are immutable): a name read again costs a look-up
+_TPTP_TERMS: dict[str, Term] = {}
+_MAX_TERMS = 20_000
 
 
 def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
@@ -183,8 +256,10 @@ def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     what it rejects (and for every error)."""
     from ambit.logic.syntax.readers import tptp_read
 
+    if len(_TPTP_TERMS) >= _MAX_TERMS:  # a bound on the table's memory
+        _TPTP_TERMS.clear()
     try:
-        f, free = tptp_read.read(text)
+        f, free = tptp_read.read(text, _TPTP_TERMS)
     except tptp_read.Reject:
         return read_dialect(text, d)
     if not free and len(text) <= MAX_DEPTH:  # nothing to close, and too short to nest past MAX_DEPTH
@@ -198,10 +273,14 @@ def read_nltk(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     from ambit.logic.syntax.readers import nltk_read
 
     try:
-        f = nltk_read.read(text)
+        if d.variable_spelling is None or d.dotted_names:
+            return _finish(nltk_read.read(text), text, d)
+        f, free = nltk_read.read_bound(text, _spelling(d.variable_spelling))  # `_finish`'s walk, done reading
     except nltk_read.Reject:
         return read_dialect(text, d)
-    return _finish(f, text, d)
+    if len(text) > MAX_DEPTH and depth(f, MAX_DEPTH) > MAX_DEPTH:  # in `_finish`'s order: depth first
+        raise too_deep(text, d)
+    return close(f, text, d, names=free)
 
 
 def read_dialect(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
@@ -238,9 +317,14 @@ def _no_dotted_variable(f: Formula, text: str) -> None:
     constant: refused, with the reason (FOLIO writes `∀x P(x)`)."""
     for g in subformulas(f):
         if type(g) is Quant and g.var.endswith("."):
-            pos = max(text.find(g.var), 0)
-            raise LFParseError(f"the quantified variable {g.var!r} ends with '.': FOLIO writes ∀x P(x), with no dot",
-                               text=text, pos=pos + len(g.var) - 1, token=".", kind="syntax", fmt="folio")
+            _dotted_variable_error(g.var, text)
+
+
+def _dotted_variable_error(var: str, text: str):
+    """`_no_dotted_variable`'s error for the quantified variable `var`."""
+    pos = max(text.find(var), 0)
+    raise LFParseError(f"the quantified variable {var!r} ends with '.': FOLIO writes ∀x P(x), with no dot",
+                       text=text, pos=pos + len(var) - 1, token=".", kind="syntax", fmt="folio")
 
 
 def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
@@ -251,11 +335,15 @@ def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]
     recurses)."""
     if len(text) > MAX_DEPTH and depth(f, MAX_DEPTH) > MAX_DEPTH:  # each level of a tree takes a character
         raise too_deep(text, d)
-    if d.dotted_names:
-        _no_dotted_variable(f, text)
-    if d.variable_spelling is not None:
-        f = _bind(f, frozenset())
-    return close(f, text, d)
+    if d.variable_spelling is None:  # TPTP
+        if d.dotted_names:
+            _no_dotted_variable(f, text)
+        return close(f, text, d)
+    binding = _Binding(d)  # binding, the dotted variable and the free names: one walk
+    f = binding.formula(f, frozenset())
+    if binding.dotted is not None:
+        _dotted_variable_error(binding.dotted.var, text)
+    return close(f, text, d, names=list(binding.free))
 
 
 __all__ = ["DIALECTS", "parse_dialect", "read_dialect", "read_folio", "read_nltk", "read_tptp", "dialect_parser"]

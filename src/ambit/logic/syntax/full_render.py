@@ -1,7 +1,7 @@
 """Write the AST out in the full first-order dialects `folio`, `nltk` and `tptp`.
 
 One precedence-driven writer serves all three (`_Syntax` holds what differs). It adds only the
-parentheses the dialect's reading conventions need (fol_parse.py, the grammar files), plus
+parentheses the dialect's reading conventions need (full_parse.py, the grammar files), plus
 parentheses around a nested same-operator chain so that the tree's shape survives:
 `parse(render(f, d), d) == f` for every formula whose names the dialect can spell (TPTP needs
 upper-case variable names; NLTK has no exclusive or and writes `A ⊕ B` as `-(A <-> B)`).
@@ -127,7 +127,7 @@ SYNTAX = {
                        _prover9_name, False, False, truth_values=("$T", "$F"), nested_implications=True,
                        lists=True),
 }
-_TRUE = Eq(Const("⊤"), Const("⊤"))  # how the readers hold TPTP's $true (fol_parse.TRUE)
+_TRUE = Eq(Const("⊤"), Const("⊤"))  # how the readers hold TPTP's $true (full_parse.TRUE)
 
 
 def render_dialect(f: Formula, fmt: str) -> str:

@@ -172,12 +172,14 @@ def _free_names(f: Formula, d: Dialect) -> list[str]:
     return list(seen)
 
 
-def close(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
+def close(f: Formula, text: str, d: Dialect, names: list[str] | None = None) -> tuple[Formula, tuple[str, ...]]:
     """`f` (as read, its names bound where a quantifier binds them) with its free variables
     treated as `d.free_variables` says, and the names it closed under ∀: `universal` wraps `f`
     in ∀ for each, outermost first in order of first use; `constant` reads them as constants;
-    `error` raises LFParseError (kind `unbound_variable`) at the first one's first use."""
-    names = _free_names(f, d)
+    `error` raises LFParseError (kind `unbound_variable`) at the first one's first use. `names`:
+    the free names when the caller found them already (full_parse's one walk), else found here."""
+    if names is None:
+        names = _free_names(f, d)
     if not names:
         return f, ()
     policy = d.free_variables

@@ -1,5 +1,5 @@
 """Read logical forms into the AST: AmP's FOL and Lisp here, full first-order logic
-(`folio`, `nltk`, `tptp`) through `fol_parse.py`.
+(`folio`, `nltk`, `tptp`) through `full_parse.py`.
 
 The grammar files in `logic/grammars/` define both languages. Lark (LALR) reads them for
 validation, parse trees and error reports. Reading AmP-scale data through Lark alone runs at
@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Iterator
 
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Term, Var
-from ambit.logic.syntax.dialect import Dialect, dialect
+from ambit.logic.syntax.dialect import FOL, Dialect, dialect, dialects
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
 from ambit.logic.syntax.grammar import FOL_DIALECTS, close, grammar_text, lark_error, too_deep  # noqa: F401
@@ -126,7 +126,7 @@ def _read_with_lark(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
         raise lark_error(parser, text, d, e) from None
-    f = _ungroup(_transformer()(d.name == "fol").transform(tree))  # AmP's FOL merges chains; Lisp nests
+    f = _ungroup(_transformer()(not d.s_expression).transform(tree))  # AmP's FOL merges chains; Lisp nests
     return close(f, text, d)
 
 
@@ -354,7 +354,7 @@ class _TooDeep(Exception):
     pass
 
 
-_FAST: dict[str, Callable[[str], tuple[Formula, bool]]] = {"fol": _fast_fol, "lisp": _fast_lisp}
+_FAST: dict[bool, Callable[[str], tuple[Formula, bool]]] = {False: _fast_fol, True: _fast_lisp}  # by d.s_expression
 
 # Reading a large input allocates one tuple per token and node; Python's cyclic collector would
 # rescan all of them again and again as they pile up, which made 2 MB take several times as
@@ -376,7 +376,7 @@ def _gc_paused(pause: bool) -> Iterator[None]:
             gc.enable()
 
 
-def parse(text: str, fmt: str | Dialect = "fol", *, free_variables: str | None = None) -> Formula:
+def parse(text: str, fmt: str | Dialect = FOL, *, free_variables: str | None = None) -> Formula:
     """Parse one logical form in `fmt` (a dialect's name or a `Dialect`). A free variable is
     read as `free_variables` says (`universal`, `constant`, `error`; None: the dialect's
     default, `universal` in the full dialects, `error` in AmP's). Raises `LFParseError`
@@ -384,7 +384,7 @@ def parse(text: str, fmt: str | Dialect = "fol", *, free_variables: str | None =
     return read(text, fmt, free_variables)[0]
 
 
-def read(text: str, fmt: str | Dialect = "fol", free_variables: str | None = None) -> tuple[Formula, tuple[str, ...]]:
+def read(text: str, fmt: str | Dialect = FOL, free_variables: str | None = None) -> tuple[Formula, tuple[str, ...]]:
     """`parse`, with the names of the free variables it closed under ∀ (empty: none)."""
     d = dialect(fmt, free_variables)
     if not isinstance(text, str):
@@ -398,10 +398,10 @@ def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """One of AmP's formats: the fast reader, or Lark where it gives up."""
     try:
         if len(text) < GC_PAUSE_CHARS:
-            f, unbound = _FAST[d.name](text)
+            f, unbound = _FAST[d.s_expression](text)
         else:
             with _gc_paused(True):
-                f, unbound = _FAST[d.name](text)
+                f, unbound = _FAST[d.s_expression](text)
     except _TooDeep:
         raise too_deep(text, d) from None
     except (_Reject, IndexError):
@@ -410,7 +410,7 @@ def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
 
 
 def detect_format(text: str) -> str:
-    """'fol' when the text has an FOL atom (`pred(`), else 'lisp' when it opens with '('."""
-    if re.search(r"[a-z0-9_]\(", text) or not text.lstrip().startswith("("):
-        return "fol"
-    return "lisp"
+    """'fol' when the text has an FOL atom (`pred(`), else 'lisp' (AmP's s-expression dialect)
+    when it opens with '('."""
+    lisp = not re.search(r"[a-z0-9_]\(", text) and text.lstrip().startswith("(")
+    return next(d.name for d in dialects() if d.amp and d.s_expression == lisp)

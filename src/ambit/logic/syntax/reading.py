@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from ambit.logic.syntax.dialect import Dialect, dialect
+from ambit.logic.syntax.dialect import FOLIO, Dialect, dialect
 
 if TYPE_CHECKING:
     from ambit.logic.syntax.ast import Formula
@@ -153,6 +154,19 @@ def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols
 # --------------------------------------------------------------------------- problems
 
 
+class ReadingTimeLimit(Exception):
+    """Reading a problem went past its deadline (a `time.monotonic()` value): the caller answers
+    UNKNOWN with reason `time_limit` (or DEADLINE_EXCEEDED), never a late answer. Every dialect's
+    reading checks it before each formula (a formula is bounded by `max_chars`), a TPTP
+    problem's also every DEADLINE_EVERY statements (tptp_problem.py)."""
+
+
+def in_time(deadline: float | None, where: str) -> None:
+    """ReadingTimeLimit once `deadline` has passed (None: no deadline)."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise ReadingTimeLimit(f"reading the problem took longer than its time limit (at {where})")
+
+
 @dataclass(frozen=True)
 class Reading:
     """How a problem's formulas were read: the dialect, its free-variable policy, and which
@@ -185,12 +199,16 @@ def _label(field: str, index: int | None) -> str:
     return f"{field}[{index}]" if index is not None else field
 
 
-def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading, cache: dict | None = None):
+def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading, cache: dict | None = None,
+              deadline: float | None = None):
     """One formula (text in `d`, or a closed AST) and its text; `cache` (text -> what `d.read`
-    gave) lets a batch read a text met twice once."""
+    gave) lets a batch read a text met twice once; ReadingTimeLimit when `deadline` has passed
+    before it is read."""
     from ambit.logic.syntax.ast import free_vars
     from ambit.logic.errors import LFParseError
 
+    if deadline is not None:
+        in_time(deadline, _label(field, index))
     if not isinstance(x, str):
         if free := free_vars(x):  # an AST: closed already, or refused
             raise ProblemError(ValueError(f"a formula must be closed; free variable(s): {', '.join(sorted(free))}"),
@@ -210,15 +228,16 @@ def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Readin
     return f, x
 
 
-def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: str | None = None,
-              symbols: str | None = None, cache: dict | None = None):
+def read_pair(a: Any, b: Any, fmt: "str | Dialect" = FOLIO, free_variables: str | None = None,
+              symbols: str | None = None, cache: dict | None = None, deadline: float | None = None):
     """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading).
     ProblemError names the formula and the cause (syntax, free variable, mixed arity, symbol
-    kind); `symbols` as `dialect` takes it (None: the dialect's own)."""
+    kind); `symbols` as `dialect` takes it (None: the dialect's own); ReadingTimeLimit once
+    `deadline` (a `time.monotonic()` value) has passed."""
     d = dialect(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
-    fa, ta = _read_one(a, d, "a", None, reading, cache)
-    fb, tb = _read_one(b, d, "b", None, reading, cache)
+    fa, ta = _read_one(a, d, "a", None, reading, cache, deadline)
+    fb, tb = _read_one(b, d, "b", None, reading, cache, deadline)
     try:
         if d.one_arity:
             check_arities([("a", fa, ta), ("b", fb, tb)], d.symbols)
@@ -227,16 +246,17 @@ def read_pair(a: Any, b: Any, fmt: "str | Dialect" = "folio", free_variables: st
     return fa, fb, reading
 
 
-def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = "folio",
+def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = FOLIO,
                free_variables: str | None = None, labels: Sequence[str] | None = None, symbols: str | None = None,
-               cache: dict | None = None):
+               cache: dict | None = None, deadline: float | None = None):
     """A story's premises and conclusion (text in `fmt`, or closed ASTs) read as one problem:
     (premises, conclusion, Reading). ProblemError names the formula and the cause; `labels`
-    name the premises in an ArityError's message (default `premises[i]`)."""
+    name the premises in an ArityError's message (default `premises[i]`); ReadingTimeLimit once
+    `deadline` (a `time.monotonic()` value) has passed, checked before each formula."""
     d = dialect(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
-    ps = [_read_one(p, d, "premises", i, reading, cache) for i, p in enumerate(premises)]
-    c = _read_one(conclusion, d, "conclusion", None, reading, cache)
+    ps = [_read_one(p, d, "premises", i, reading, cache, deadline) for i, p in enumerate(premises)]
+    c = _read_one(conclusion, d, "conclusion", None, reading, cache, deadline)
     names = list(labels) if labels is not None else [_label("premises", i) for i in range(len(ps))]
     try:
         if d.one_arity:
@@ -276,14 +296,14 @@ def _raise_with_place(e: ProblemError):
 
 
 def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
-              symbols: str | None = None) -> tuple[list, list[Reading]]:
+              symbols: str | None = None, deadline: float | None = None) -> tuple[list, list[Reading]]:
     """`read_one` (read_story or read_pair) on every item: the ASTs and the Readings; the first
-    error's cause is raised, with a note naming the formula."""
+    error's cause is raised, with a note naming the formula; ReadingTimeLimit past `deadline`."""
     parsed, readings = [], []
     cache: dict = {}  # a text met twice in the batch is read once (ASTs are immutable)
     for x, y in items:
         try:
-            fx, fy, r = read_one(x, y, fmt, free_variables, symbols=symbols, cache=cache)
+            fx, fy, r = read_one(x, y, fmt, free_variables, symbols=symbols, cache=cache, deadline=deadline)
         except ProblemError as e:
             _raise_with_place(e)
         parsed.append((fx, fy))
@@ -291,20 +311,21 @@ def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
     return parsed, readings
 
 
-def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = "folio",
-                 free_variables: str | None = None, symbols: str | None = None
+def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = FOLIO,
+                 free_variables: str | None = None, symbols: str | None = None, deadline: float | None = None
                  ) -> tuple[list[tuple[list, Any]], list[Reading]]:
     """`read_story` for many stories: their (premises, conclusion) ASTs and their Readings. Raises
-    the first one's cause (LFParseError, ArityError, ValueError), with a note naming the formula."""
-    return _read_all(stories, read_story, fmt, free_variables, symbols)
+    the first one's cause (LFParseError, ArityError, ValueError), with a note naming the formula;
+    ReadingTimeLimit once `deadline` has passed."""
+    return _read_all(stories, read_story, fmt, free_variables, symbols, deadline)
 
 
-def read_pairs(pairs: Iterable[tuple[Any, Any]], fmt: "str | Dialect" = "folio",
-               free_variables: str | None = None, symbols: str | None = None
+def read_pairs(pairs: Iterable[tuple[Any, Any]], fmt: "str | Dialect" = FOLIO,
+               free_variables: str | None = None, symbols: str | None = None, deadline: float | None = None
                ) -> tuple[list[tuple[Any, Any]], list[Reading]]:
     """`read_pair` for many pairs: their ASTs and their Readings; errors as `read_stories`."""
-    return _read_all(pairs, read_pair, fmt, free_variables, symbols)
+    return _read_all(pairs, read_pair, fmt, free_variables, symbols, deadline)
 
 
-__all__ = ["ArityError", "SymbolKindError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
-           "read_story", "record"]
+__all__ = ["ArityError", "SymbolKindError", "ProblemError", "Reading", "ReadingTimeLimit", "check_arities", "in_time",
+           "read_pair", "read_pairs", "read_stories", "read_story", "record"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
-from ambit.logic.syntax.dialect import Dialect, dialect
+from ambit.logic.syntax.dialect import FOL, NAMES, Dialect, dialect
 from ambit.logic.errors import RenderError
-from ambit.logic.syntax.full_render import quote, render_dialect
+from ambit.logic.syntax.full_render import quote
 
 
 def to_fol(f: Formula) -> str:
@@ -210,18 +210,14 @@ def _amp(writer):
     return write
 
 
-RENDERERS = {
-    "fol": _amp(to_fol), "lisp": _amp(to_lisp), "prolog": to_prolog,
-    "folio": lambda f: render_dialect(f, "folio"),
-    "nltk": lambda f: render_dialect(f, "nltk"),
-    "tptp": lambda f: render_dialect(f, "tptp"),
-}
+write_fol = _amp(to_fol)  # the fol dialect's renderer (dialect.py names it): AmP's FOL, checked against AmP's fragment
+write_lisp = _amp(to_lisp)  # the lisp dialect's renderer
 
 
-def render(f: Formula, fmt: "str | Dialect" = "fol") -> str:
-    """Render in a dialect (`fol`, `lisp`, `folio`, `nltk`, `tptp`, by name or as a `Dialect`) or
-    as a `prolog` term. RenderError (a ValueError) when the format cannot express `f`, naming
-    the construct that does not fit."""
+def render(f: Formula, fmt: "str | Dialect" = FOL) -> str:
+    """Render in a dialect (`fol`, `lisp`, `folio`, `nltk`, `tptp`, `prover9`, by name or as a
+    `Dialect`) or as a `prolog` term. RenderError (a ValueError) when the format cannot express
+    `f`, naming the construct that does not fit."""
     if isinstance(fmt, Dialect):
         return fmt.render(f)
     if fmt == "prolog":
@@ -229,8 +225,8 @@ def render(f: Formula, fmt: "str | Dialect" = "fol") -> str:
     try:
         d = dialect(fmt)
     except ValueError:
-        raise ValueError(f"unknown output format {fmt!r}: expected one of {', '.join(RENDERERS)}") from None
+        raise ValueError(f"unknown output format {fmt!r}: expected one of {', '.join((*NAMES, 'prolog'))}") from None
     return d.render(f)
 
 
-__all__ = ["render", "amp_misfit", "to_fol", "to_lisp", "to_prolog", "prolog_term", "Const", "Var"]
+__all__ = ["render", "amp_misfit", "to_fol", "to_lisp", "write_fol", "write_lisp", "to_prolog", "prolog_term", "Const", "Var"]

@@ -33,6 +33,7 @@ from ambit.logic.syntax.ast import Formula
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.readers import tptp_read
+from ambit.logic.syntax.reading import ReadingTimeLimit  # re-exported: `read_problem`'s deadline error
 from ambit.logic.syntax.tptp_include import (  # the include names are re-exported (`__all__`)
     MAX_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDES, Includes, Limits, TPTPProblemError, _decode, _FileError, _read_bytes,
 )
@@ -55,11 +56,6 @@ class Statement:
 
 # how often (in statements) reading checks its deadline: a few milliseconds of reading apart
 DEADLINE_EVERY = 256
-
-
-class ReadingTimeLimit(Exception):
-    """Reading a problem went past its deadline (`read_problem`'s `deadline`): the caller answers
-    UNKNOWN with reason `time_limit` (or DEADLINE_EXCEEDED), never a late answer."""
 
 
 @dataclass(frozen=True)
@@ -429,7 +425,7 @@ class _Reader:
 
     def _include(self, st: Statement, source: str, quote: bool, premises: list, conclusions: list) -> None:
         # `_read_bytes` is looked up here at each include, so that a spy on this module's name
-        # (tests/logic/test_tptp_include_bounds.py) sees every file read
+        # (tests/logic/syntax/test_tptp_include_bounds.py) sees every file read
         with self.inc.follow(st.name, st.line, source, quote, lambda text, path: self._entries(text, path, quote=False),
                              _read_bytes) as (path, entries):
             self._walk(entries, str(path), False, premises, conclusions)

@@ -8,10 +8,22 @@ from typing import Any, Callable, Sequence
 
 from ambit.proto.v1 import ambit_pb2 as pb
 
+from ambit.logic.syntax.dialect import FOL, Dialect, dialects
+
 from ambit.server.service import InvalidField, ServiceError
 from ambit.server.status import item_status, ok_status
 
-FORMATS = {pb.LF_FORMAT_UNSPECIFIED: "fol", pb.LF_FORMAT_FOL: "fol", pb.LF_FORMAT_LISP: "lisp"}
+
+
+def formats(keep: Callable[[Dialect], bool], unspecified: str | None = FOL) -> dict[int, str]:
+    """The dialects `keep` admits by their LFFormat value (each dialect's `wire`), with
+    LF_FORMAT_UNSPECIFIED read as `unspecified` (None: refused as unknown): every map between the
+    wire's enum and a dialect name is derived from the registry here."""
+    table = {pb.LFFormat.Value(d.wire): d.name for d in dialects() if keep(d)}
+    return table if unspecified is None else {pb.LF_FORMAT_UNSPECIFIED: unspecified, **table}
+
+
+FORMATS = formats(lambda d: d.amp)  # the AmP-style RPCs: AmP's formats, UNSPECIFIED = fol
 
 
 def enum(table: dict, value: int, field: str, enum_name: str) -> Any:

@@ -2,9 +2,9 @@
 define are the only errors raised here (INVALID_ARGUMENT, reason UNKNOWN_ENUM); every other
 check belongs to the core.
 
-The conversions are grouped by RPC family: ``convert_logic`` (equivalence, canonical forms, RADD,
-explanations, entailment), ``convert_model`` (scoring, parsing, generation, model info and
-stats), and what they share in ``convert_common``; every name is importable from here.
+The conversions are grouped by RPC family: ``convert.logic`` (equivalence, canonical forms, RADD,
+explanations, entailment), ``convert.model`` (scoring, parsing, generation, model info and
+stats), and what they share in ``convert.common``; every name is importable from here.
 """
 
 from __future__ import annotations

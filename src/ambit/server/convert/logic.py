@@ -11,17 +11,18 @@ from ambit.proto.v1 import ambit_pb2 as pb
 
 from ambit.logic.explain import Explanation
 
-from ambit.server.convert.common import FORMATS, batch_result, enum, read_items
+from ambit.logic.syntax.dialect import FOLIO, dialects
+
+from ambit.server.convert.common import FORMATS, batch_result, enum, formats, read_items
 from ambit.server.service import (
     CanonicalQuery, InvalidField, EntailmentQuery, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, RaddAnswer, RaddQuery,
     ServiceError,
 )
 
-FORMAT_ENUM = {"fol": pb.LF_FORMAT_FOL, "lisp": pb.LF_FORMAT_LISP}
-FOL_DIALECTS = {pb.LF_FORMAT_FOLIO: "folio", pb.LF_FORMAT_NLTK: "nltk", pb.LF_FORMAT_TPTP: "tptp",
-                pb.LF_FORMAT_PROVER9: "prover9"}
+FORMAT_ENUM = {d.name: pb.LFFormat.Value(d.wire) for d in dialects()}  # a dialect name → its LFFormat value
+FOL_DIALECTS = formats(lambda d: d.full, None)  # the full first-order dialects
 EQUIVALENCE_FORMATS = {**FORMATS, **FOL_DIALECTS}  # CheckEquivalence: AmP's formats and full FOL
-ENTAILMENT_FORMATS = {**EQUIVALENCE_FORMATS, pb.LF_FORMAT_UNSPECIFIED: "folio"}  # CheckEntailment
+ENTAILMENT_FORMATS = {**EQUIVALENCE_FORMATS, pb.LF_FORMAT_UNSPECIFIED: FOLIO}  # CheckEntailment
 VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VAR_NAMING_V: "v"}
 FREE_VARIABLES = {pb.FREE_VARIABLES_UNSPECIFIED: None, pb.FREE_VARIABLES_UNIVERSAL: "universal",
                   pb.FREE_VARIABLES_CONSTANT: "constant", pb.FREE_VARIABLES_ERROR: "error"}

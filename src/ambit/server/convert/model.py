@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from ambit.proto.v1 import ambit_pb2 as pb
 
-from ambit.server.convert.common import FORMATS, batch_result, enum
+from ambit.server.convert.common import batch_result, enum, formats
 from ambit.server.convert.logic import explanation_message
 from ambit.server.service import (
     DecodingOptions, Distribution, GenerateQuery, ModelCounters, ParseQuery, PromptSpec, ScoreQuery, ServerInfo,
@@ -27,7 +27,7 @@ SETTINGS = {
 }
 # ParseDistribution decodes AmP's formats under their grammars, and FOLIO's formulas under the
 # folio decode grammar (logic/grammars/folio_decode.lark)
-DECODE_FORMATS = {**FORMATS, pb.LF_FORMAT_FOLIO: "folio"}
+DECODE_FORMATS = formats(lambda d: d.decodable)  # the dialects a reply is decoded into, UNSPECIFIED = fol
 PARSE_STATUSES = {
     distribution.OK: pb.PARSE_STATUS_OK, distribution.INVALID: pb.PARSE_STATUS_INVALID,
     distribution.UNFINISHED: pb.PARSE_STATUS_UNFINISHED,

@@ -13,6 +13,7 @@ from typing import Callable
 
 import torch
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.server.hypothesis import (
     DecodeCancelled,
     Decoded,
@@ -60,7 +61,7 @@ class Decoder:
     def beam_search(
         self,
         prompt: str,
-        fmt: str = "fol",
+        fmt: str = FOL,
         beam: int = 5,
         max_tokens: int = 128,
         grammar: str | None = None,
@@ -94,7 +95,7 @@ class Decoder:
         self,
         prompt: str,
         n: int,
-        fmt: str = "fol",
+        fmt: str = FOL,
         temperature: float = 1.0,
         top_p: float = 1.0,
         max_tokens: int = 128,

@@ -165,18 +165,7 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     timings: dict = {}
     if spec.startswith("random:"):
         return random_model(Path(spec[7:]).expanduser(), dev, dt)
-    if spec.startswith("pkg:"):
-        folder = converted_folder(package_gguf(spec[4:]), timings)
-    elif spec.endswith(".gguf"):
-        path = Path(spec).expanduser()
-        if not path.is_file():
-            raise ModelLoadError(f"GGUF file {str(path)!r} does not exist; pass an existing .gguf path, "
-                                 f"or omit the model for the default ({DEFAULT_SPEC})")
-        folder = converted_folder(path, timings)
-    else:
-        folder = Path(spec).expanduser()
-        if not folder.exists():
-            folder = None  # a Hugging Face id
+    folder = model_folder(spec, timings)
     src = str(folder) if folder is not None else spec
     try:
         tok = AutoTokenizer.from_pretrained(src)
@@ -194,6 +183,53 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     vocab = model.get_output_embeddings().weight.shape[0]
     timings["load_s"] = time.perf_counter() - t0
     return LoadedModel(model, tok, dev, dt, spec, vocab, timings, kind=kind)
+
+
+def model_folder(spec: str, timings: dict | None = None) -> Path | None:
+    """The transformers folder of `spec` (a GGUF, bundled or on disk, converted once; a local
+    folder as it is), or None for a Hugging Face id."""
+    if spec.startswith("pkg:"):
+        return converted_folder(package_gguf(spec[4:]), timings)
+    if spec.endswith(".gguf"):
+        path = Path(spec).expanduser()
+        if not path.is_file():
+            raise ModelLoadError(f"GGUF file {str(path)!r} does not exist; pass an existing .gguf path, "
+                                 f"or omit the model for the default ({DEFAULT_SPEC})")
+        return converted_folder(path, timings)
+    folder = Path(spec).expanduser()
+    return folder if folder.exists() else None
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What `load_model(spec)` would report, read from the config and tokenizer alone: the id
+    the server gives, the family, and whether the tokenizer has a chat template. Enough for a
+    run's metadata, so a rerun with nothing left to do never loads the weights."""
+
+    model_id: str
+    kind: str
+    chat_template: bool
+
+
+def describe_model(spec: str | None = None) -> ModelFacts:
+    """`spec`'s `ModelFacts` (None: the default model) without loading its weights; a GGUF is
+    converted first when its folder is not in the cache yet. ModelLoadError as `load_model`."""
+    from transformers import AutoConfig, AutoTokenizer
+
+    spec = spec or DEFAULT_SPEC
+    spec = spec[3:] if spec.startswith("hf:") else spec  # as the registry's loader reads it
+    if spec.startswith("random:"):
+        folder: Path | None = Path(spec[7:]).expanduser()
+        model_id = f"random:{folder}"
+    else:
+        folder, model_id = model_folder(spec), spec
+    src = str(folder) if folder is not None else spec
+    try:
+        tok = AutoTokenizer.from_pretrained(src)
+        kind = model_kind(AutoConfig.from_pretrained(src))
+    except (OSError, ValueError) as e:
+        raise ModelLoadError(f"could not read the config and tokenizer of model {spec!r} at {src!r}: {e}") from e
+    return ModelFacts(model_id, kind, bool(getattr(tok, "chat_template", None)))
 
 
 def _fill_pad(tok) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-SCOPE_FORMATS = ("fol", "lisp")  # the formats whose decoding keeps every variable bound
+from ambit.logic.syntax.dialect import AMP_NAMES, dialect
+
+SCOPE_FORMATS = AMP_NAMES  # the formats whose decoding keeps every variable bound: AmP's
 
 _FOL = re.compile(
     r"(?P<push>\( )|(?P<pop> \))|(?:exists|forall) (?P<binder>[a-z][0-9]*) \. "
@@ -22,7 +24,7 @@ _FOL = re.compile(
 
 def scope_ok(text: str, fmt: str) -> bool:
     """False when the (partial) LF `text` uses, or must go on to use, an unbound variable."""
-    return _fol_ok(text) if fmt == "fol" else _lisp_ok(text)
+    return _lisp_ok(text) if dialect(fmt).s_expression else _fol_ok(text)
 
 
 def _bound(var: str, stack: list[set[str]], complete: bool) -> bool:

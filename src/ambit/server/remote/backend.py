@@ -1,4 +1,4 @@
-"""`RemoteBackend`: the server's `ModelBackend` interface over an OpenAI-compatible endpoint.
+"""`RemoteBackend`: the server's `ModelBackend` (`server.model`) over an OpenAI-compatible endpoint.
 
 - Scores: `/completions` with `echo` + `logprobs` returns a log-probability for every prompt
   token; the candidate's targets are the tokens that end past the prompt (in the merge case the
@@ -28,7 +28,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ambit.server.model import DecodeStopped
+from ambit.server.model import Capability, DecodeStopped
 
 from ambit.server.remote import capabilities as C
 from ambit.server.remote import stopping
@@ -42,14 +42,18 @@ PLAIN_SEPARATOR = "\n\n"  # as server.engine.generate joins turns without a chat
 
 
 class RemoteBackend:
-    """A model served elsewhere; `capabilities` were probed when it was made (`load`)."""
+    """A model served elsewhere. `probed`: what the endpoint showed when it was made (`load`);
+    `capabilities`: what the server may ask of it (`server.model.Capability`): its jobs run
+    concurrently, and Generate uses the chat template where the endpoint has chat."""
 
     kind = "causal"
 
     def __init__(self, endpoint: Endpoint, caps: Capabilities) -> None:
         self.endpoint = endpoint
-        self.capabilities = caps
+        self.probed = caps
         self.max_concurrency = endpoint.options.max_concurrency
+        template = {Capability.CHAT_TEMPLATE} if C.CHAT in caps else set()
+        self.capabilities = frozenset({Capability.CONCURRENT, *template})
 
     @classmethod
     def load(cls, spec: str | RemoteSpec, options: RemoteOptions = RemoteOptions(),
@@ -74,15 +78,12 @@ class RemoteBackend:
     def report(self) -> dict:
         """Endpoint, model, capabilities and the counters so far (never the key)."""
         return {"base_url": self.endpoint.spec.shown_url, "model": self.endpoint.spec.model,
-                "capabilities": self.capabilities.listed(), "max_concurrency": self.max_concurrency,
+                "capabilities": self.probed.listed(), "max_concurrency": self.max_concurrency,
                 **self.endpoint.snapshot()}
-
-    def has_chat_template(self) -> bool:
-        return C.CHAT in self.capabilities
 
     # -- scoring ---------------------------------------------------------------------------
     def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
-        self.capabilities.require(C.PROMPT_LOGPROBS, "forced-decode scoring (Score, AmP FDM/FIM, likelihood ranking)")
+        self.probed.require(C.PROMPT_LOGPROBS, "forced-decode scoring (Score, AmP FDM/FIM, likelihood ranking)")
         if end_marker:
             raise CapabilityMissing("end-marker scores need the full next-token distribution, which an "
                                     "OpenAI-compatible endpoint does not return; provided by the embedded engine")
@@ -105,7 +106,7 @@ class RemoteBackend:
                              "scoring needs a non-empty prompt")
         texts = [prompt + c for c in candidates]
         r = self.endpoint.post("/completions", {
-            "prompt": texts, "max_tokens": self.capabilities.echo_max_tokens, "echo": True, "logprobs": 1,
+            "prompt": texts, "max_tokens": self.probed.echo_max_tokens, "echo": True, "logprobs": 1,
             "temperature": 0}, check=_scores_check(texts, len(prompt)))
         choices = _in_order(r)
         out = [_candidate_score(c, len(prompt), text, ch["logprobs"])
@@ -122,18 +123,18 @@ class RemoteBackend:
 
         core, lead = split_lead(prompt)
         k, beams = params.k, params.strategy == "beam"
-        if C.COMPLETIONS not in self.capabilities:
+        if C.COMPLETIONS not in self.probed:
             return self._decode_chat(core, params, should_stop)
         base: dict[str, Any] = {"prompt": core, "max_tokens": params.max_tokens, "logprobs": 1, "stop": ["\n"]}
-        constrained = C.GRAMMAR in self.capabilities
+        constrained = C.GRAMMAR in self.probed
         if constrained:
             base["structured_outputs"] = {"grammar": grammar_with_lead(grammar or grammar_text(fmt), lead)}
-        if beams and k > 1 and not constrained and C.BEAM_SEARCH in self.capabilities:
+        if beams and k > 1 and not constrained and C.BEAM_SEARCH in self.probed:
             # vLLM's beam search ignores structured_outputs and stop: beams only where there is no grammar
             requests = [{**base, "n": k, "use_beam_search": True, "temperature": 0}]
         else:
             requests = self._greedy_then_samples(base, params)
-        check = lambda n: V.completions(n, logprobs_needed=C.PROMPT_LOGPROBS in self.capabilities)  # noqa: E731
+        check = lambda n: V.completions(n, logprobs_needed=C.PROMPT_LOGPROBS in self.probed)  # noqa: E731
         return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead), check)
 
     def _decode_chat(self, core: str, params: Any, should_stop: Callable[[], bool]) -> list[Any]:
@@ -150,11 +151,11 @@ class RemoteBackend:
         if params.strategy == "beam":
             requests = [{**base, "n": 1, "temperature": 0}]
             if k > 1:
-                self.capabilities.require(C.N_SAMPLES, f"{k} beams (from beam search or n samples)")
+                self.probed.require(C.N_SAMPLES, f"{k} beams (from beam search or n samples)")
                 requests.append({**base, "n": k - 1, "temperature": 1.0, "seed": params.seed})
             return requests
         if k > 1:
-            self.capabilities.require(C.N_SAMPLES, f"{k} samples")
+            self.probed.require(C.N_SAMPLES, f"{k} samples")
         return [{**base, "n": k, "temperature": params.temperature, "top_p": params.top_p, "seed": params.seed}]
 
     def _hypotheses(self, path: str, requests: list[dict[str, Any]], should_stop: Callable[[], bool],
@@ -188,14 +189,14 @@ class RemoteBackend:
         if params.temperature > 0:
             sampling.update(top_p=params.top_p, seed=params.seed)
         if params.use_chat_template:
-            self.capabilities.require(C.CHAT, "chat generation (Generate with the chat template, RADD/implicature generate)")
+            self.probed.require(C.CHAT, "chat generation (Generate with the chat template, RADD/implicature generate)")
             messages = [{"role": r, "content": c} for r, c in turns]
             r = self.endpoint.post("/chat/completions", {"messages": messages, "max_tokens": params.max_new_tokens,
                                                          **sampling}, check=V.chat(1))
             ch = r["choices"][0]
             text, shown = ch["message"].get("content") or "", json.dumps(messages, ensure_ascii=False)
         else:
-            self.capabilities.require(C.COMPLETIONS, "plain-text generation (Generate without the chat template)")
+            self.probed.require(C.COMPLETIONS, "plain-text generation (Generate without the chat template)")
             shown = PLAIN_SEPARATOR.join(c for _, c in turns)
             r = self.endpoint.post("/completions", {"prompt": shown, "max_tokens": params.max_new_tokens, **sampling},
                                    check=V.completions(1))
@@ -205,6 +206,14 @@ class RemoteBackend:
         finish = "stop" if ch.get("finish_reason") == "stop" else "length"
         return Generation(text, shown, bool(params.use_chat_template), int(usage.get("prompt_tokens") or 0),
                           int(usage.get("completion_tokens") or 0), finish, time.perf_counter() - t0)
+
+
+def load(spec: str, device: str | None = None, dtype: str | None = None, remote: Any = None) -> RemoteBackend:
+    """The registry's loader (`server.backends`): the endpoint chooses device and dtype, so
+    either given is refused; `remote` is the `RemoteOptions` (None: the defaults)."""
+    if device or dtype:
+        raise ValueError("--device and --dtype do not apply to a remote model (the endpoint chooses)")
+    return RemoteBackend.load(spec, remote if remote is not None else RemoteOptions())
 
 
 def _in_order(r: dict) -> list[dict]:

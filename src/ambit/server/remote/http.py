@@ -73,7 +73,7 @@ class _Retry(Exception):
         self.invalid = invalid
 
 
-class _Deadline(Exception):
+class _AttemptTimedOut(Exception):
     """The attempt's total deadline passed before its answer was read."""
 
 
@@ -288,7 +288,7 @@ class Endpoint:
                         chunks.append(chunk)
                     return _Answer(resp.status_code, b"".join(chunks), retry_after=resp.headers.get("retry-after"))
         except TimeoutError:
-            raise _Deadline() from None
+            raise _AttemptTimedOut() from None
 
     def _run(self, coro: Coroutine, loop: _Loop, should_stop: Callable[[], bool] | None, path: str) -> _Answer:
         """Wait for `coro` on the loop; once `should_stop()` turns true, cancel it (its connection
@@ -324,7 +324,7 @@ class Endpoint:
         try:
             ans = self._run(self._attempt(client, method, self.spec.base_url + path, data, headers), loop,
                             should_stop, path)
-        except _Deadline:
+        except _AttemptTimedOut:
             raise _Retry(f"no complete answer within the {self.options.timeout_s:g} s deadline") from None
         except _TooLarge as e:
             raise _Retry(f"the answer is larger than --max-response-bytes {cap} ({cap / 1e6:.1f} MB; {e})",

@@ -19,9 +19,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
 from ambit._paths import CHECKOUT
+from ambit.server.remote import validate as V
+from ambit.server.remote.errors import RemoteError, RemoteUnavailable
+from ambit.server.remote.http import Endpoint
+from ambit.server.remote.spec import PREFIX, RemoteOptions, parse_spec
 
 # the installer script is part of the checkout (deploy/), not of the wheel
 SCRIPT = (CHECKOUT or Path.cwd()) / "deploy" / "vllm-cpu-env.sh"
@@ -89,6 +91,20 @@ class VllmServer:
         self.scratch.cleanup()
 
 
+def serves(base_url: str, name: str) -> bool:
+    """Whether the endpoint at `base_url` lists `name` under /models yet: asked through the remote
+    backend's own `Endpoint` (its answer validated, one attempt, no cache, 5 s), so the readiness
+    check speaks HTTP exactly as the backend will."""
+    ep = Endpoint(parse_spec(f"{PREFIX}{name}@{base_url}"),
+                  RemoteOptions(cache_dir=None, retries=0, timeout_s=5.0, connect_timeout_s=5.0))
+    try:
+        return name in V.models(ep.get("/models", check=V.models, retries=0, quiet=True))
+    except (RemoteError, RemoteUnavailable):
+        return False
+    finally:
+        ep.close()
+
+
 def start(python: Path, folder: Path, port: int | None = None, timeout_s: float = 900.0) -> VllmServer:
     """Start vLLM on `folder`; return once /v1/models answers (VllmUnavailable otherwise)."""
     port = port or free_port()
@@ -108,12 +124,8 @@ def start(python: Path, folder: Path, port: int | None = None, timeout_s: float 
             tail = server.log_tail()
             server.stop()
             raise VllmUnavailable(f"vLLM exited with status {proc.returncode} while starting: {tail}")
-        try:
-            data = httpx.get(f"{server.base_url}/models", timeout=5).json().get("data", [])
-            if any(isinstance(m, dict) and m.get("id") == SERVED_NAME for m in data):
-                return server
-        except (httpx.HTTPError, ValueError, AttributeError):
-            pass
+        if serves(server.base_url, SERVED_NAME):
+            return server
         time.sleep(2)
     tail = server.log_tail()
     server.stop()

@@ -1,9 +1,10 @@
 """The model worker of a remote backend: jobs run on up to `max_concurrency` threads at once
 (the endpoint batches on its side), instead of `server.batcher.ModelWorker`'s one model thread.
-Same interface (`submit_score`, `submit_call`, `queued`, `close`, counters); the queue is bounded
-the same way (`QueueFull` past `max_queue` pending jobs), and a job whose future was cancelled
-before it started is dropped. Cancelling a running job's future (its caller's deadline passed, or
-its client went) stops its HTTP requests (`stopping`): no retry runs after the caller left."""
+The same `server.batcher.Worker` interface (`submit_score`, `submit_call`, `queued`, `close`,
+counters); the queue is bounded the same way (`QueueFull` past `max_queue` pending jobs), and a
+job whose future was cancelled before it started is dropped. Cancelling a running job's future
+(its caller's deadline passed, or its client went) stops its HTTP requests (`stopping`): no
+retry runs after the caller left."""
 
 from __future__ import annotations
 
@@ -88,6 +89,4 @@ class ConcurrentWorker:
         self._pool.shutdown(wait=False, cancel_futures=True)
         for fut in waiting:
             fut.cancel()
-        close = getattr(self.backend, "close", None)
-        if callable(close):
-            close()  # the endpoint's connections and cache
+        self.backend.close()  # the endpoint's connections and cache

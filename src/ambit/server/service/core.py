@@ -11,9 +11,9 @@ from typing import Any, Iterator, Sequence
 import ambit
 from ambit import logic
 from ambit.logic.explain import Explanation
-from ambit.logic.syntax.parse import DIALECTS  # every LF format: fol, lisp (decoding too), folio, nltk, tptp
+from ambit.logic.syntax.dialect import FOL, NAMES as DIALECTS, dialect  # every LF format, AmP's first
 
-from ambit.server.batcher import ModelWorker, QueueFull
+from ambit.server.batcher import QueueFull, Worker
 from ambit.server.guard.limits import Limits
 from ambit.server.model import DecodeStopped
 from ambit.server.service import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
@@ -29,8 +29,8 @@ class CanonicalQuery:
     """An LF text in `fmt`, to render canonically in `to` with `vars` naming (amp | v)."""
 
     lf: str
-    fmt: str = "fol"
-    to: str = "fol"
+    fmt: str = FOL
+    to: str = FOL
     vars: str = "amp"
 
 
@@ -69,10 +69,10 @@ class AmbitCore:
         # then E and Z3 on what it left UNKNOWN, within the same time limit: logic/provers/portfolio.py)
         self.prover = prover
         self.server_id = uuid.uuid4().hex[:12]
-        self.worker: ModelWorker | None = None  # None until the model is loaded (or with no model)
+        self.worker: Worker | None = None  # None until the model is loaded (or with no model)
         self.model_info: dict = {}
 
-    def attach_model(self, worker: ModelWorker, info: dict) -> None:
+    def attach_model(self, worker: Worker, info: dict) -> None:
         """Serve model operations with `worker`; `info` is the backend's `info()`."""
         self.model_info = info
         self.worker = worker
@@ -81,7 +81,7 @@ class AmbitCore:
     def model_id(self) -> str:
         return self.model_info.get("model_id", "")
 
-    def _worker(self) -> ModelWorker:
+    def _worker(self) -> Worker:
         if self.worker is None:
             raise ModelUnavailable("no model loaded on this server (started with --no-model, or still loading)")
         return self.worker
@@ -123,7 +123,7 @@ class AmbitCore:
     def parse_distribution(self, query: prompting.ParseQuery, deadline: Deadline) -> distribution.Distribution:
         """Decode the prompt, then group the candidates into meaning classes."""
         fmt = query.fmt
-        if query.explain and fmt not in ("fol", "lisp"):
+        if query.explain and not dialect(fmt).amp:
             raise InvalidField("explain", f"readings are explained for the fol and lisp formats, not {fmt}",
                                reason="NOT_SUPPORTED")
         prompt = prompting.prompt(query, self.limits)

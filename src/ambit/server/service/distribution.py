@@ -101,11 +101,7 @@ def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
 def readable(text: str, fmt: str) -> str:
     """A decoded text as the reader of `fmt` takes it: a `folio` output of the decode grammar in
     FOLIO's symbols (`all x (-A(x))` → `∀x (¬A(x))`); any other text as it is."""
-    if fmt != "folio":
-        return text
-    from ambit.logic.decode.folio import as_folio
-
-    return as_folio(text)
+    return dialect(fmt).from_decoded(text)
 
 
 def _byte_decoder() -> dict[str, int]:

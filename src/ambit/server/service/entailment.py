@@ -12,7 +12,7 @@ from typing import Iterator, Sequence
 from ambit import logic
 from ambit.logic import Decision
 from ambit.logic.provers import portfolio
-from ambit.logic.syntax.dialect import Reading, record
+from ambit.logic.syntax.dialect import FOLIO, Reading, record
 
 from ambit.server.guard.limits import Limits
 from ambit.server.service import batch, validate
@@ -26,7 +26,7 @@ class EntailmentQuery:
 
     premises: tuple[str, ...]
     conclusion: str
-    fmt: str = "folio"
+    fmt: str = FOLIO
     time_limit_s: float = 0.0
     free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
     symbols: str | None = None  # one name space (shared) or two (separate); None: the format's default
@@ -37,20 +37,21 @@ Item = EntailmentQuery | ServiceError  # a query, or why it could not be read
 Outcome = tuple[int, Decision | Exception]
 
 
-def _parse(query: EntailmentQuery, limits: Limits, field: str) -> Story:
+def _parse(query: EntailmentQuery, limits: Limits, field: str, deadline: float | None = None) -> Story:
     """The story's formulas, and how they were read; the first one that does not read fails it,
-    naming its field (a symbol used with two arities: MIXED_ARITY, at its second use)."""
+    naming its field (a symbol used with two arities: MIXED_ARITY, at its second use). Read
+    until `deadline` (time.monotonic()) at most: DEADLINE_EXCEEDED past it."""
     if len(query.premises) > limits.max_batch_items:
         raise InvalidField(f"{field}premises", f"{len(query.premises)} premises; the limit is "
                            f"{limits.max_batch_items}", reason="TOO_MANY")
     return validate.story(query.premises, query.conclusion, query.fmt, query.free_variables, field,
-                          limits.max_lf_chars, query.symbols)
+                          limits.max_lf_chars, query.symbols, deadline)
 
 
 def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s: float,
           prover: str = "prolog") -> Decision:
     """One story's decision, within the request's budget and deadline (`prover`: see `_decide`)."""
-    premises, conclusion, reading = _parse(query, limits, "")
+    premises, conclusion, reading = _parse(query, limits, "", deadline.at)
     budget = deadline.budget(query.time_limit_s, default_s)
     decision = record(portfolio.decide_batch([(premises, conclusion)], query.fmt, prover=prover,
                                              time_limit=budget)[0], reading)

@@ -9,7 +9,7 @@ from typing import Iterator, Sequence
 
 from ambit import logic
 from ambit.logic.provers import portfolio
-from ambit.logic.syntax.dialect import dialect, record
+from ambit.logic.syntax.dialect import FOL, dialect, record
 from ambit.logic.engine.equivalence import Verdict
 
 from ambit.server.guard.limits import Limits
@@ -23,7 +23,7 @@ class EquivalenceQuery:
 
     a: str
     b: str
-    fmt: str = "fol"
+    fmt: str = FOL
     time_limit_s: float = 0.0
     free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
     symbols: str | None = None  # one name space (shared) or two (separate); None: the format's default
@@ -38,10 +38,10 @@ class EquivalenceAnswer:
     verdict: Verdict
 
 
-def _parse(query: EquivalenceQuery, limits: Limits, field: str) -> tuple:
-    """(a, b, canonical a, canonical b, how they were read)."""
+def _parse(query: EquivalenceQuery, limits: Limits, field: str, deadline: float | None = None) -> tuple:
+    """(a, b, canonical a, canonical b, how they were read), read until `deadline` at most."""
     a, b, reading = validate.pair(query.a, query.b, query.fmt, query.free_variables, field, limits.max_lf_chars,
-                                  query.symbols)
+                                  query.symbols, deadline)
     return a, b, _shown(a, query.fmt), _shown(b, query.fmt), reading
 
 
@@ -61,7 +61,7 @@ def _equivalent_batch(pairs: list, fmt: str, prover: str, **opts) -> list:
 def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float,
           prover: str = "prolog") -> EquivalenceAnswer:
     """One pair, within the request's budget and deadline."""
-    a, b, canonical_a, canonical_b, reading = _parse(query, limits, "")
+    a, b, canonical_a, canonical_b, reading = _parse(query, limits, "", deadline.at)
     budget = deadline.budget(query.time_limit_s, default_s)
     verdict = record(_equivalent_batch([(a, b)], query.fmt, prover, time_limit=budget)[0], reading)
     deadline.check()

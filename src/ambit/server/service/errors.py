@@ -25,16 +25,34 @@ class InvalidField(ServiceError):
 
 
 class MalformedLF(InvalidField):
-    """An LF that does not parse: the field, and where and why the parser stopped."""
+    """An LF that does not parse: the field, where and why the parser stopped, and, given the
+    text and its format, what names the fix (the hint `ambit logic` gives: another format that
+    reads it, what ambit does not read; `logic.cli.common.parse_hint`)."""
 
-    def __init__(self, field: str, error: LFParseError) -> None:
+    def __init__(self, field: str, error: LFParseError, text: str | None = None, fmt: str | None = None) -> None:
         description = f"{error.reason} at character {error.column} (0-based position {error.pos})"
         if error.token:
             description += f", found {error.token!r}"
         if error.expected:
             description += f"; expected one of: {', '.join(error.expected[:12])}"
+        hint = _hint(text, fmt)
+        if hint:
+            description += f"; {hint}"
         super().__init__(field, description, reason="LF_PARSE_ERROR")
         self.error = error
+
+
+def _hint(text: str | None, fmt: str | None) -> str | None:
+    """The parse hint for `text` in `fmt` ("--format" names the request's field, and is the
+    CLI's alias of --from); None without both."""
+    if text is None or not fmt:
+        return None
+    from ambit.logic.cli.common import parse_hint
+
+    try:
+        return parse_hint(text, fmt, "--format")
+    except (ValueError, RecursionError):  # an unknown format, a text too deep for another reader
+        return None
 
 
 class ModelUnavailable(ServiceError):

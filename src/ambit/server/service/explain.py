@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from ambit.logic.syntax.dialect import FOL
 from ambit import logic
 from ambit.generators.amp.wordforms import amp_wordforms
 from ambit.logic.explain import Explanation, WordForms, explain_readings, verbalise
@@ -33,7 +34,7 @@ class ExplainQuery:
 
     utterance: str
     lfs: tuple[str, ...]
-    fmt: str = "fol"
+    fmt: str = FOL
     weights: tuple[float, ...] = ()
     time_limit_s: float = 0.0  # Prolog budget per call; 0: the server default
 

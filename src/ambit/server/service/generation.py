@@ -10,12 +10,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ambit.server.batcher import ModelWorker, QueueFull
+from ambit.logic.syntax.dialect import DECODABLE_NAMES
+from ambit.server.batcher import QueueFull, Worker
 from ambit.server.guard.limits import Limits
-from ambit.server.model import DecodeParams, DecodeStopped, GenerateParams
+from ambit.server.model import Capability, DecodeParams, DecodeStopped, GenerateParams
 from ambit.server.service import validate
 from ambit.server.service.deadline import Deadline
-from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
+from ambit.server.service.errors import Cancelled, InvalidField, Overloaded
 from ambit.server.service.scoring import wait_for
 from ambit.server.values import Generation
 
@@ -74,15 +75,12 @@ def params(query: GenerateQuery, limits: Limits, has_template: bool) -> Generate
     return GenerateParams(n, use, query.temperature, query.top_p, query.seed)
 
 
-def generate(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> Any:
+def generate(worker: Worker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> Any:
     """The model's reply (an engine `Generation`, or a `FormulaReply` with a format), run on the
     model worker."""
     if query.fmt is not None:
         return _formula(worker, query, limits, deadline)
-    if not hasattr(worker.backend, "generate"):
-        raise ModelUnavailable("this server's model backend does not generate text")
-    has_template = bool(getattr(worker.backend, "has_chat_template", lambda: False)())
-    p = params(query, limits, has_template)
+    p = params(query, limits, Capability.CHAT_TEMPLATE in worker.backend.capabilities)
     validate.context(worker.backend, "\n".join(c for _, c in query.messages), p.max_new_tokens, "messages")
     try:
         fut = worker.submit_call(lambda backend: backend.generate(list(query.messages), p, deadline.expired))
@@ -95,13 +93,14 @@ def generate(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline
         raise Cancelled("generation stopped: request cancelled") from None
 
 
-DECODED_FORMATS = ("fol", "lisp", "folio")  # the formats a reply can be constrained to
+DECODED_FORMATS = DECODABLE_NAMES  # the formats a reply can be constrained to: those with a decode grammar
 
 
-def _formula(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> FormulaReply:
+def _formula(worker: Worker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> FormulaReply:
     """One formula of `query.fmt` as the reply: the turns as the model sees them (its chat
-    template, which only a backend with `chat_prompt` can apply, or the contents joined by blank
-    lines), then the backend's constrained decoder (beam 1 when greedy, else one seeded sample)."""
+    template, which only a backend with `Capability.CHAT_PROMPT` can apply, or the contents
+    joined by blank lines), then the backend's constrained decoder (beam 1 when greedy, else one
+    seeded sample)."""
     from ambit.server.service import distribution, prompting
 
     fmt = query.fmt
@@ -109,16 +108,13 @@ def _formula(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline
         raise InvalidField("format", f"a reply is constrained to {', '.join(DECODED_FORMATS)}, not {fmt}",
                            reason="NOT_SUPPORTED")
     backend = worker.backend
-    if not hasattr(backend, "decode"):
-        raise ModelUnavailable("this server's model backend has no constrained decoder")
-    chat_prompt = getattr(backend, "chat_prompt", None)
-    p = params(query, limits, bool(getattr(backend, "has_chat_template", lambda: False)()))
-    if p.use_chat_template and chat_prompt is None:
+    p = params(query, limits, Capability.CHAT_TEMPLATE in backend.capabilities)
+    if p.use_chat_template and Capability.CHAT_PROMPT not in backend.capabilities:
         raise InvalidField("use_chat_template", "a formula through the chat template needs a model in the server's "
                            "own engine (an endpoint applies its template only to free text); send "
                            "use_chat_template=false", reason="NOT_SUPPORTED")
     turns = list(query.messages)
-    prompt = chat_prompt(turns) if p.use_chat_template else PLAIN_SEPARATOR.join(c for _, c in turns)
+    prompt = backend.chat_prompt(turns) if p.use_chat_template else PLAIN_SEPARATOR.join(c for _, c in turns)
     validate.context(backend, prompt, p.max_new_tokens, "messages")
     sample = p.temperature > 0
     decode = DecodeParams("sample" if sample else "beam", 1, p.temperature if sample else 1.0, p.top_p,
@@ -139,8 +135,8 @@ def _formula(worker: ModelWorker, query: GenerateQuery, limits: Limits, deadline
     finished = h is not None and bool(getattr(h, "finished", True))
     cand = distribution.candidates([h], fmt)[0] if h is not None else None
     formula = cand.canonical if cand is not None and cand.parse_status == distribution.OK else ""
-    count = getattr(backend, "count_tokens", None)
-    return FormulaReply(text, prompt, p.use_chat_template, count(prompt) if count else 0,
+    counted = Capability.TOKENS in backend.capabilities
+    return FormulaReply(text, prompt, p.use_chat_template, backend.count_tokens(prompt) if counted else 0,
                         len(h.token_probs) if h is not None else 0, "stop" if finished else "length",
                         time.perf_counter() - t0, formula)
 

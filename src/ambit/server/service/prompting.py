@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field
 
 from ambit import logic
+from ambit.logic.syntax.dialect import FOL, dialect
 
 from ambit.server.guard.limits import Limits
 from ambit.server.model import DecodeParams
@@ -61,7 +62,7 @@ class ParseQuery:
     utterance: str = ""
     prompt: str | None = None
     spec: PromptSpec | None = None
-    fmt: str = "fol"
+    fmt: str = FOL
     decoding: DecodingOptions = field(default_factory=DecodingOptions)
     explain: bool = False
     time_limit_s: float = 0.0  # Prolog budget per call; 0: the server default
@@ -70,7 +71,7 @@ class ParseQuery:
 def prompt(query: ParseQuery, limits: Limits) -> str:
     """The prompt text the model continues."""
     utterance = validate.text(query.utterance, "utterance", limits.max_prompt_chars, allow_empty=True)
-    if query.fmt not in ("fol", "lisp") and query.prompt is None:  # AmP's prompts are written in fol / lisp
+    if not dialect(query.fmt).amp and query.prompt is None:  # AmP's prompts are written in fol / lisp
         raise InvalidField("prompt", f"the {query.fmt} format needs a literal prompt (the default prompt and "
                            "prompt_spec build AmP prompts in fol or lisp)", reason="EMPTY")
     if query.prompt is not None:
@@ -151,14 +152,13 @@ def decoding(d: DecodingOptions, fmt: str, limits: Limits) -> tuple[DecodeParams
     max_tokens = d.max_tokens or 128
     if max_tokens > limits.max_tokens:
         raise InvalidField("decoding.max_tokens", f"{max_tokens}; the limit is {limits.max_tokens}", reason="TOO_LARGE")
-    if fmt == "folio":  # FOLIO's formulas: open over names, so no closed vocabulary
+    lf = dialect(fmt)
+    if lf.full:  # a full dialect's formulas (FOLIO's): open over names, so no closed vocabulary
         if d.vocabulary is not None:
-            raise InvalidField("decoding.closed_vocabulary", "the folio format decodes under its own open grammar "
-                               "(logic/grammars/folio_decode.lark); leave closed_vocabulary unset",
+            raise InvalidField("decoding.closed_vocabulary", f"the {fmt} format decodes under its own open grammar "
+                               f"(logic/grammars/{lf.decode_grammar}.lark); leave closed_vocabulary unset",
                                reason="NOT_SUPPORTED")
-        from ambit.logic.decode.folio import grammar_text
-
-        grammar: str | None = grammar_text()
+        grammar: str | None = lf.decode_grammar_text()
     else:
         grammar = None if d.vocabulary is None else closed_grammar(d.vocabulary, fmt)
     params = DecodeParams(d.strategy, k, float(temperature), float(top_p), int(max_tokens), int(d.seed))

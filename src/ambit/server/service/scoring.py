@@ -8,8 +8,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ambit.server.batcher import ModelWorker, QueueFull
+from ambit.server.batcher import QueueFull, Worker
 from ambit.server.guard.limits import Limits
+from ambit.server.model import Capability
 from ambit.server.service import validate
 from ambit.server.service.deadline import Deadline
 from ambit.server.service.errors import Cancelled, DeadlineExceeded, InvalidField, Overloaded, ServiceError
@@ -39,11 +40,12 @@ def check(query: ScoreQuery, limits: Limits, field: str = "") -> None:
         validate.text(c, f"{field}candidates[{i}]", limits.max_candidate_chars)
 
 
-def submit(worker: ModelWorker, query: ScoreQuery, limits: Limits, field: str = "") -> Future:
+def submit(worker: Worker, query: ScoreQuery, limits: Limits, field: str = "") -> Future:
     """The checked query queued on the model worker; Overloaded when the queue is full."""
     check(query, limits, field)
-    encode = getattr(getattr(worker.backend, "lm", None), "encode", None)
-    longest = max((len(encode(c)) for c in query.candidates), default=0) if encode else 0
+    backend = worker.backend
+    counted = Capability.TOKENS in backend.capabilities
+    longest = max((backend.count_tokens(c) for c in query.candidates), default=0) if counted else 0
     validate.context(worker.backend, query.prompt, longest + int(query.end_marker), f"{field}prompt")
     try:
         return worker.submit_score(query.prompt, list(query.candidates), query.end_marker)
@@ -67,7 +69,7 @@ Outcome = tuple[int, Any]  # (item index, its result or the exception that faile
 
 
 def score_window(
-    worker: ModelWorker, queries: Sequence[ScoreQuery], limits: Limits, deadline: Deadline
+    worker: Worker, queries: Sequence[ScoreQuery], limits: Limits, deadline: Deadline
 ) -> Iterator[Outcome]:
     """(index, scores or exception) for every item, as each finishes. Items are submitted in a
     sliding window (so they batch with each other and with other clients' requests, without
@@ -98,7 +100,7 @@ def score_window(
 
 
 def _fill(
-    worker: ModelWorker, queries: Sequence[ScoreQuery], limits: Limits,
+    worker: Worker, queries: Sequence[ScoreQuery], limits: Limits,
     pending: list[int], in_flight: dict[Future, int], window: int,
 ) -> Iterator[Outcome]:
     """Submit pending items until the window is full; yield the items refused outright."""

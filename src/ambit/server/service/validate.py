@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Sized
+from typing import Any, Sized
 
 from ambit import logic
 from ambit.logic import LFParseError
 
-from ambit.server.service.errors import InvalidField, MalformedLF
+from ambit.server.service.errors import DeadlineExceeded, InvalidField, MalformedLF
 
 
 def text(value: str, field: str, limit: int, allow_empty: bool = False) -> str:
@@ -27,7 +27,7 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
     try:
         formula = logic.parse(value, fmt)
     except LFParseError as e:
-        raise MalformedLF(field, e) from None
+        raise MalformedLF(field, e, value, fmt) from None
     except RecursionError:
         raise InvalidField(field, f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
                            reason="TOO_DEEP") from None
@@ -38,18 +38,22 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
 
 
 def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit: int,
-         symbols: str | None = None):
+         symbols: str | None = None, deadline: float | None = None):
     """Two LFs read as one problem (logic.syntax.dialect.read_pair): (a, b, Reading). Each failure
     names its field: MalformedLF, MIXED_ARITY for one symbol used with two arities, SYMBOL_KIND for
-    one name used as a predicate and as a constant or function (with one name space)."""
+    one name used as a predicate and as a constant or function (with one name space). Read until
+    `deadline` (a time.monotonic() value) at most: DeadlineExceeded past it."""
     from ambit.logic.syntax.dialect import ProblemError, read_pair
+    from ambit.logic.syntax.reading import ReadingTimeLimit
 
     text(a, f"{field}a", limit)
     text(b, f"{field}b", limit)
     try:
-        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols)
+        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols, deadline=deadline)
+    except ReadingTimeLimit:
+        raise DeadlineExceeded("deadline exceeded while the pair was read") from None
     except ProblemError as e:
-        raise _problem_error(e, field) from None
+        raise _problem_error(e, field, fmt, {"a": a, "b": b}) from None
     except RecursionError:
         raise InvalidField(f"{field}a", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
                            reason="TOO_DEEP") from None
@@ -60,18 +64,22 @@ def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit
 
 
 def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | None, field: str, limit: int,
-          symbols: str | None = None):
+          symbols: str | None = None, deadline: float | None = None):
     """A story's premises and conclusion read as one problem (logic.syntax.dialect.read_story):
-    (premises, conclusion, Reading); failures as `pair`'s."""
+    (premises, conclusion, Reading); failures and `deadline` as `pair`'s."""
     from ambit.logic.syntax.dialect import ProblemError, read_story
+    from ambit.logic.syntax.reading import ReadingTimeLimit
 
     for i, p in enumerate(premises):
         text(p, f"{field}premises[{i}]", limit)
     text(conclusion, f"{field}conclusion", limit)
     try:
-        ps, c, reading = read_story(list(premises), conclusion, fmt, free_variables, symbols=symbols)
+        ps, c, reading = read_story(list(premises), conclusion, fmt, free_variables, symbols=symbols,
+                                    deadline=deadline)
+    except ReadingTimeLimit:
+        raise DeadlineExceeded("deadline exceeded while the story was read") from None
     except ProblemError as e:
-        raise _problem_error(e, field) from None
+        raise _problem_error(e, field, fmt, {"premises": list(premises), "conclusion": conclusion}) from None
     except RecursionError:
         raise InvalidField(f"{field}premises", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
                            reason="TOO_DEEP") from None
@@ -107,13 +115,17 @@ def _shallow(f: logic.Formula, field: str) -> None:
         raise InvalidField(field, f"nested {found} levels deep; the limit is {MAX_LF_DEPTH}", reason="TOO_DEEP")
 
 
-def _problem_error(e, field: str) -> InvalidField:
-    """The field error for a logic.syntax.dialect.ProblemError (the formula it names, under `field`)."""
+def _problem_error(e, field: str, fmt: str | None = None, texts: dict | None = None) -> InvalidField:
+    """The field error for a logic.syntax.dialect.ProblemError (the formula it names, under `field`;
+    a parse error with the hint for its text in `texts`, by the error's field and index)."""
     from ambit.logic.syntax.dialect import ArityError
 
     name = f"{field}{e.field}" + (f"[{e.index}]" if e.index is not None else "")
     if isinstance(e.cause, LFParseError):
-        return MalformedLF(name, e.cause)
+        text = (texts or {}).get(e.field)
+        if e.index is not None and isinstance(text, list) and e.index < len(text):
+            text = text[e.index]
+        return MalformedLF(name, e.cause, text if isinstance(text, str) else None, fmt)
     if isinstance(e.cause, ArityError):
         return InvalidField(name, str(e.cause), reason=e.cause.reason)  # MIXED_ARITY or SYMBOL_KIND
     return InvalidField(name, str(e.cause), reason="LF_PARSE_ERROR")
@@ -175,16 +187,15 @@ def batch_size(items: Sized, limit: int) -> None:
         raise InvalidField("items", f"{len(items)} items; the limit is {limit}", reason="TOO_MANY")
 
 
-def context(backend: object, text: str, extra_tokens: int, field: str) -> None:
+def context(backend: Any, text: str, extra_tokens: int, field: str) -> None:
     """InvalidField CONTEXT_TOO_LONG, naming both lengths, when `text` and `extra_tokens` more
-    do not fit the model's context (backends without `check_context` are not checked)."""
-    from ambit.server.model import ContextTooLong
+    do not fit the model's context (a backend without `Capability.TOKENS` is not checked)."""
+    from ambit.server.model import Capability, ContextTooLong
 
-    check = getattr(backend, "check_context", None)
-    if check is None:
+    if Capability.TOKENS not in backend.capabilities:
         return
     try:
-        check(text, extra_tokens)
+        backend.check_context(text, extra_tokens)
     except ContextTooLong as e:
         raise InvalidField(field, f"{e.prompt_tokens} tokens, and {e.extra_tokens} more to score or generate "
                            f"after them; the model's context is {e.context} tokens",

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ambit.logic.syntax.dialect import FOL
+
 
 def items_source(data: Path | None, setting: str, types: Sequence[str]) -> str:
     from ambit.generators.amp import splits
@@ -71,7 +73,7 @@ def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limi
     for t in types:
         split = splits.fewshot_split(t, data, seed)
         sources.add(split.source)
-        canonical = split.source == "generated" or fmt != "fol"
+        canonical = split.source == "generated" or fmt != FOL  # AmP's released LFs are FOL
         test = split.test[:limit] if limit is not None else split.test
         for idx, item in enumerate(test):
             for rec in fewshot_item_prompts(t, idx, item, split.train, ratios, seed=seed, fmt=fmt,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ambit.logic.syntax.dialect import FOL
 from ambit.client.eval import explained
 from ambit.client.eval.amp import matching as MT
 from ambit.client.eval import metrics as M
@@ -55,12 +56,12 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, gramm
     }
 
 
-def zeroshot_process(client, item: dict, fmt: str = "fol", beam: int = 5,
+def zeroshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
                      match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
     return _decode_and_score(client, item, fmt, beam, match, grammar, scores)
 
 
-def fewshot_process(client, item: dict, fmt: str = "fol", beam: int = 5,
+def fewshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
                     match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
     rec = _decode_and_score(client, item, fmt, beam, match, grammar, scores)
     rec["ratio"] = float(item["ratio"])

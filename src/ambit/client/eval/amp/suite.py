@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
+from ambit.logic.syntax.dialect import AMP_NAMES, FOL
 from ambit.client.eval.amp import items as amp_items
 from ambit.client.eval.amp import matching as MT
 from ambit.client.eval.amp import recorded as REC
@@ -49,7 +50,7 @@ def _positive(text: str) -> int:
 AMP_OPTIONS = (
     option("--types", type=csv_of(str), default=list(TYPES)),
     option("--ratios", type=csv_of(float), default=list(RATIOS)),
-    option("--format", dest="fmt", choices=("fol", "lisp"), default="fol"),
+    option("--format", dest="fmt", choices=AMP_NAMES, default=FOL),
     option("--beam", type=_positive, default=5, help="beam size (default 5, the paper's)"),
     option("--grammar", choices=("closed", "open"), default="closed",
            help="closed: only the AmP lexicon's predicates and constants and the variables "
@@ -71,9 +72,9 @@ INGREDIENTS_OPTION = option(
 
 def _forced_decode(ctx: RunContext) -> bool:
     """Whether the run's server scores the gold LFs (not an endpoint without prompt log-probabilities)."""
-    from ambit.client.eval.remote import forced_decode
+    from ambit.client.eval.remote import endpoint, forced_decode
 
-    return ctx.client is None or forced_decode(ctx.client.info().remote)
+    return ctx.client is None or forced_decode(endpoint(ctx.client))
 
 
 def _na(x: float | None, absent: bool) -> str:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ambit.logic.syntax.dialect import FOLIO
 from ambit import logic
 from ambit.client.eval.folio import grammar as G
 from ambit.client.eval.folio.data import Story
@@ -42,7 +43,7 @@ def as_demo(story: Story) -> Demo | None:
     out = []
     for sentence, fol in pairs:
         try:
-            out.append((sentence, G.render(logic.parse(fol, "folio"))))
+            out.append((sentence, G.render(logic.parse(fol, FOLIO))))
         except (logic.LFParseError, ValueError):
             return None
     return Demo(story.id, story.story_id, tuple(out))

@@ -27,13 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ambit.logic.syntax.dialect import FOLIO, FULL_NAMES
 from ambit import _files
 from ambit.logic.errors import MAX_CHARS
 
 FORMATS = ("auto", "ambit", "logic-lm")
 MAX_SAMPLES = 100  # samples of one example: more is a line set aside (100,000 made one 101 MB result line)
 MAX_LINE = 16 * 2**20  # bytes of one JSONL line: a longer one is set aside with its number, the rest read
-DIALECTS = ("folio", "nltk", "tptp", "prover9")
+DIALECTS = FULL_NAMES
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def detect(path: Path) -> str:
     return "logic-lm" if head.startswith(b"[") else "ambit"
 
 
-def read(path: str | Path, fmt: str = "auto", default_dialect: str = "folio", *,
+def read(path: str | Path, fmt: str = "auto", default_dialect: str = FOLIO, *,
          max_chars: int = MAX_CHARS) -> Recorded:
     """Read a translations file; a malformed one raises ValueError naming the file, the line (or
     entry) and the field. `default_dialect`: the dialect of formulas whose line names none (the
@@ -106,7 +107,7 @@ def _add(out: dict[str, Example], ex: Example) -> None:
 # --------------------------------------------------------------------------- ambit's JSONL
 
 
-def _read_ambit(path: Path, default_dialect: str = "folio", max_chars: int = MAX_CHARS) -> dict[str, Example]:
+def _read_ambit(path: Path, default_dialect: str = FOLIO, max_chars: int = MAX_CHARS) -> dict[str, Example]:
     out: dict[str, Example] = {}
     aside: list[tuple[int, str]] = []
     for line in _files.iter_jsonl_lines(path, MAX_LINE):
@@ -136,7 +137,7 @@ def _read_ambit(path: Path, default_dialect: str = "folio", max_chars: int = MAX
     return out
 
 
-def _ambit_row(row: Any, where: str, default_dialect: str = "folio", max_chars: int = MAX_CHARS) -> Example:
+def _ambit_row(row: Any, where: str, default_dialect: str = FOLIO, max_chars: int = MAX_CHARS) -> Example:
     if not isinstance(row, dict):
         raise ValueError(f"{where}: a line must be a JSON object")
     if "example_id" not in row:
@@ -187,7 +188,7 @@ def _ambit_sample(s: Any, where: str) -> dict:
 _ID = re.compile(r"^FOLIO_[A-Za-z0-9-]+?_(.+)$")  # Logic-LM's FOLIO_<split>_<example id>
 
 
-def _read_logic_lm(path: Path, dialect: str = "folio", max_chars: int = MAX_CHARS) -> dict[str, Example]:
+def _read_logic_lm(path: Path, dialect: str = FOLIO, max_chars: int = MAX_CHARS) -> dict[str, Example]:
     data = _files.read_json(path)  # bad JSON, too deep, a huge integer: a LineError naming file and line
     if not isinstance(data, list):
         raise ValueError(f"{path}: Logic-LM's logic programs are a JSON list")
@@ -243,18 +244,16 @@ def cross_check(records: Sequence[dict], dialects: dict[str, str] | None = None,
     other way) and left `undecided`, with the contradicted examples listed. Formulas are read as
     the scoring read them (`dialects` by example id, `free_variables`)."""
     from ambit.client.eval.folio.score import read
-    from ambit.logic.provers import eprover
     from ambit.logic.provers import portfolio
-    from ambit.logic.provers import z3_prover
-    from ambit.logic.provers.portfolio_members import EMember, Z3Member
+    from ambit.logic.provers.portfolio_members import PrologMember, members
     from ambit.logic.provers.portfolio_question import STORY_PARTS, Budget, story
 
     status = {"True": ("unsat", "sat"), "False": ("sat", "unsat"), "Uncertain": ("sat", "sat")}
-    provers = [m for m, ok in ((EMember(), eprover.available()), (Z3Member(), z3_prover.available())) if ok]
+    provers = [m for m in members() if not isinstance(m, PrologMember)]  # the portfolio's others, as installed
     out: dict = {m.name: Counter() for m in provers}
     contradicted: list[dict] = []
     for r in records:
-        fmt = (dialects or {}).get(str(r.get("id")), "folio")
+        fmt = (dialects or {}).get(str(r.get("id")), FOLIO)
         for j, s in enumerate(r["samples"]):
             if s.get("label") not in status:
                 continue

@@ -21,12 +21,12 @@ from typing import Any
 
 from ambit import logic
 from ambit.logic.syntax.ast import Atom, Const
-from ambit.logic.syntax.dialect import ArityError, check_arities, dialect
+from ambit.logic.syntax.dialect import FOLIO, ArityError, check_arities, dialect
 from ambit.client.eval.folio import align as A
 from ambit.client.eval.folio import grammar as G
 from ambit.client.eval.folio.data import Story
 
-FMT = "folio"
+FMT = FOLIO
 LABEL_OF = {"TRUE": "True", "FALSE": "False", "UNCERTAIN": "Uncertain", "INCONSISTENT": "INCONSISTENT",
             "UNKNOWN": "UNKNOWN"}
 RELATIONS = ("EQUIVALENT", "STRONGER", "WEAKER", "NOT_RELATED", "UNKNOWN")

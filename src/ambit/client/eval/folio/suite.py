@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from ambit.logic.syntax.dialect import FOLIO
 from ambit.client.eval.folio import data as D
 from ambit.client.eval.folio import prompt as P
 from ambit.client.eval.folio import recorded as REC
@@ -52,19 +53,19 @@ def _free_variables(args: argparse.Namespace) -> str:
     """The free-variable reading of the run (`--free-variables`, else the folio dialect's default)."""
     from ambit.logic.syntax.dialect import dialect
 
-    return dialect("folio", getattr(args, "free_variables", None)).free_variables
+    return dialect(FOLIO, getattr(args, "free_variables", None)).free_variables
 
 
 def _symbols(args: argparse.Namespace) -> str:
     """The name-space rule of the run (`--symbols`, else the full dialects' `shared`)."""
     from ambit.logic.syntax.dialect import dialect
 
-    return dialect("folio", symbols=getattr(args, "symbols", None)).symbols
+    return dialect(FOLIO, symbols=getattr(args, "symbols", None)).symbols
 
 
 def _from(args: argparse.Namespace) -> str:
     """The dialect of recorded formulas whose line names none (`--from`, default folio)."""
-    return getattr(args, "from_dialect", None) or "folio"
+    return getattr(args, "from_dialect", None) or FOLIO
 
 
 def _vote(args: argparse.Namespace) -> str:
@@ -204,7 +205,7 @@ class FolioSuite(Suite):
         ex = rec.examples.get(s.id)
         samples = list(ex.samples) if ex else [
             {"premises": None, "conclusion": None, "error": f"no translation of example {s.id} in {rec.path}"}]
-        out = S.score_story(s, samples, fmt=ex.dialect if ex else "folio", free_variables=fv, **(how or {}))
+        out = S.score_story(s, samples, fmt=ex.dialect if ex else FOLIO, free_variables=fv, **(how or {}))
         out.update(dialect=ex.dialect if ex else None, recorded=ex is not None)
         return out
 
@@ -231,7 +232,7 @@ class FolioSuite(Suite):
             out.update(translations=str(rec.path), translations_format=rec.format,
                        examples_without_translations=sum(1 for r in records if not r.get("recorded", True)))
         if getattr(a, "cross_check", False) and mode(a) != "audit":
-            out["cross_check"] = REC.cross_check(records, {str(r["id"]): r.get("dialect") or "folio" for r in records},
+            out["cross_check"] = REC.cross_check(records, {str(r["id"]): r.get("dialect") or FOLIO for r in records},
                                                  free_variables=getattr(a, "free_variables", None))
         if mode(a) == "translate":
             out.update(model=next((r.get("model_id") for r in records if r.get("model_id")), a.model or "default"),

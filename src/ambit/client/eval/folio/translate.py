@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ambit.logic.syntax.dialect import FOLIO
 from ambit.client.eval.folio import grammar as G
 from ambit.client.eval.folio import prompt as P
 
-FMT = "folio"  # ParseDistribution's format: decoded under the folio decode grammar
+FMT = FOLIO  # ParseDistribution's format: decoded under the folio decode grammar
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,9 @@ def likelihoods_available(client) -> bool:
     """Whether the server scores candidates (a one-candidate ScoreCandidates call); False only
     when it answers UNIMPLEMENTED or FAILED_PRECONDITION (a backend without likelihoods)."""
     from ambit.client.api import AmbitError
+    from ambit.client.connect import known_facts
+    if known_facts(client) is not None:  # the embedded engine scores every model family
+        return True
     try:
         client.score("Hi", [" yes"])
     except AmbitError as e:
@@ -208,7 +211,9 @@ class ImplicatureSuite(Suite):
         if getattr(ctx.args, "model_kind", None) is None and self._recorded(ctx) is not None:
             ctx.args.model_kind = "causal"
         if getattr(ctx.args, "model_kind", None) is None:
-            ctx.args.model_kind = ctx.client.info().kind or "causal"
+            from ambit.client.connect import known_facts
+            facts = known_facts(ctx.client)  # an embedded model's, without loading it
+            ctx.args.model_kind = facts.kind if facts is not None else ctx.client.info().kind or "causal"
         return ctx.args.model_kind
 
     def protocol(self, ctx: RunContext) -> str:

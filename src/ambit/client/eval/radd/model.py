@@ -122,7 +122,12 @@ CHAT_TEMPLATE = "the model's chat template"
 
 
 def has_chat_template(client) -> bool:
-    """Whether the server's model has a chat template (asked with a one-token reply)."""
+    """Whether the server's model has a chat template (asked with a one-token reply; an embedded
+    server's model is read from its tokenizer, without loading the model)."""
+    from ambit.client.connect import known_facts
+    facts = known_facts(client)
+    if facts is not None:
+        return facts.chat_template
     return client.generate([("user", "Hi")], max_new_tokens=1).chat_template
 
 

@@ -108,9 +108,11 @@ define(F, Cs, [[Def]], D0, D, K0, K) :-
     guarded(Cs, -Def, DefCs),
     append(D0, DefCs, D).
 
-%  clausal_form(+TaggedFormulas, -Clauses): Tag-Clause for every clause (a list of literals A
-%  or -A) of every formula, tagged with where it came from; equality axioms (tag equality)
-%  included when equality occurs.
+%!  clausal_form(+TaggedFormulas:list, -Clauses:list) is det.
+%
+%   Tag-Clause for every clause (a list of literals A or -A) of every formula, tagged with
+%   where it came from; equality axioms (tag equality) included when equality occurs. The
+%   clausal form stays linear in the formula, so the connection prover's input is never blown up.
 clausal_form(TFs, Clauses) :-
     formulas_clauses(TFs, 0, Clauses0),
     pairs_values(Clauses0, Cs),
@@ -164,6 +166,9 @@ term_functors(Cs, Fs) :-
 functor_of(T, sk(K), N) :- T =.. [sk, K|Us], !, length(Us, N).
 functor_of(fn(F, As), fn(F), N) :- is_list(As), length(As, N).
 
+%!  atom_of(+Literal, -Atom) is det.
+%
+%   The atom of a literal A or -A (its sign dropped), shared by the provers that index clauses.
 atom_of(-A, A) :- !.
 atom_of(A, A).
 
@@ -180,9 +185,14 @@ applied(fn(F), As, fn(F, As)).
 same_but(1, [X|As], [Y|As], X, Y) :- !.
 same_but(I, [A|As], [A|Bs], X, Y) :- I1 is I - 1, same_but(I1, As, Bs, X, Y).
 
-%  complement(+L, -N): the complementary literal
+%!  complement(+Literal, -Complement) is det.
+%
+%   The complementary literal: -A for A, A for -A (a connection joins a literal and its complement).
 complement(-A, A) :- !.
 complement(A, -A).
 
-%  memberchk_eq(+X, +List): X is an element of List, identical (==), not unified
+%!  memberchk_eq(+X, +List:list) is semidet.
+%
+%   X is an element of List, identical (==), not unified: a check on a path or a lemma list must
+%   not bind the variables of the literal it looks for.
 memberchk_eq(X, [Y|Ys]) :- ( X == Y -> true ; memberchk_eq(X, Ys) ).

@@ -34,9 +34,11 @@
    The fragment
    ------------------------------------------------------------------------------------ */
 
-%  unit_equational(+Clauses, -Problem): Clauses (I-Tag-Clause, prove.pl's clausal form with
-%  its equality axioms left out) are all unit equations, at least one negated:
-%  Problem = problem(Equations, Goals), in prove.pl's terms: eq(I, Tag, S, T) each.
+%!  unit_equational(+Clauses:list, -Problem) is semidet.
+%
+%   Clauses (I-Tag-Clause, prove.pl's clausal form with its equality axioms left out) are all
+%   unit equations, at least one negated: Problem = problem(Equations, Goals), in prove.pl's
+%   terms, eq(I, Tag, S, T) each. Fails otherwise: only this shape goes to completion.
 unit_equational(Clauses, problem(Eqs, Goals)) :-
     Clauses \== [],
     unit_literals(Clauses, Eqs, Goals),
@@ -54,12 +56,14 @@ unit_literals([I-Tag-[L]|Cs], Eqs, Goals) :-
    Completion
    ------------------------------------------------------------------------------------ */
 
-%  complete(+Problem, -Proof): Proof = eqproof(Records, goal(I, Tag, First, Last, Chain)):
-%  Records the equations the refutation uses (e(Id, L, R, Justification), prove.pl's terms,
-%  parents first), and Chain (T0, then s(Id, Position, Direction, T) links) the conversion
-%  from First to Last, an instance of goal clause I's two sides. Fails when the completion
-%  saturates without a refutation (the unit set is then satisfiable when its goals are
-%  ground); runs on otherwise (the caller bounds it).
+%!  complete(+Problem, -Proof) is semidet.
+%
+%   Proof = eqproof(Records, goal(I, Tag, First, Last, Chain)): Records the equations the
+%   refutation uses (e(Id, L, R, Justification), prove.pl's terms, parents first), and Chain
+%   (T0, then s(Id, Position, Direction, T) links) the conversion from First to Last, an
+%   instance of goal clause I's two sides. Fails when the completion saturates without a
+%   refutation (the unit set is then satisfiable when its goals are ground); runs on otherwise
+%   (the caller bounds it).
 complete(problem(Eqs, Goals), Proof) :-
     set_least_constant(Eqs, Goals),
     maplist(input_record, Eqs, Ids, Records),
@@ -342,10 +346,12 @@ record_out(All, Id, e(Id, L, R, J)) :-
 chain_out([T0|Steps], [U0|Out]) :- from_app(T0, U0), maplist(link_out, Steps, Out).
 link_out(s(I, P, D, T), s(I, P, D, U)) :- from_app(T, U).
 
-%  equational_proof_ok(+Proof, +Clauses): every record's justification holds (an input
-%  record is its clause, either way round; a derived one's chain starts at its left side,
-%  ends at its right, and each link replaces an instance of an earlier record's sides), and
-%  the goal's chain connects an instance of the goal clause's two sides.
+%!  equational_proof_ok(+Proof, +Clauses:list) is semidet.
+%
+%   Every record's justification holds (an input record is its clause, either way round; a
+%   derived one's chain starts at its left side, ends at its right, and each link replaces an
+%   instance of an earlier record's sides), and the goal's chain connects an instance of the
+%   goal clause's two sides. The replay is independent of the search, so a wrong proof is caught.
 equational_proof_ok(eqproof(Records, goal(I, _, F, L, Chain)), Clauses) :-
     maplist(varnumbers, Records, Rs),
     varnumbers(goal(F, L, Chain), goal(F1, L1, C1)),

@@ -50,6 +50,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(assoc)).
 :- use_module(library(time)).
+:- use_module(library(error)).
 :- use_module(prove, [parts_json/4, a_model/1]).  % a_model: "stop at the first model of any part"
 
 
@@ -57,8 +58,10 @@
    Normal form (the fast path)
    ------------------------------------------------------------------------------------ */
 
-%  normal(+F, -N): N is F with vacuous quantifiers dropped and and/or chains flattened into
-%  and(List) / or(List). Formulas with variant normal forms (=@=) are equivalent.
+%!  normal(+Formula, -Normal) is det.
+%
+%   Normal is Formula with vacuous quantifiers dropped and and/or chains flattened into
+%   and(List) / or(List). Formulas with variant normal forms (=@=) are equivalent: the fast path.
 normal(rel(P, Ts), rel(P, Ts)).
 normal(and(F, G), and(Fs)) :- flat(and, and(F, G), Fs0, []), maplist(normal, Fs0, Fs).
 normal(or(F, G), or(Fs)) :- flat(or, or(F, G), Fs0, []), maplist(normal, Fs0, Fs).
@@ -161,8 +164,10 @@ horn_entails(Facts, M) :-
     fact_index(Facts, Index),
     \+ \+ ( disjunct(M, Goals), proves(Index, Goals) ).
 
-%  entails(+A, +B, -R): R = true when A |= B, false when A does not entail B and the failing
-%  case of A is complete (no OR under a universal was dropped), unknown otherwise.
+%!  entails(+A, +B, -Result) is det.
+%
+%   Result = true when A |= B, false when A does not entail B and the failing case of A is
+%   complete (no OR under a universal was dropped), unknown otherwise: the first stage alone.
 entails(A, B, R) :- refutation(A, B, R0), ( R0 = refuted(_) -> R = false ; R = R0 ).
 
 %  refutation(+A, +B, -R): entails/3 with the evidence of a refutation: R = refuted(Facts), the
@@ -190,8 +195,10 @@ within(G, L) :- call_with_inference_limit(G, L, R), R \== inference_limit_exceed
 %  refutation, with its case's facts), or unknown (outside the complete fragment, or over L inferences).
 sld(A, B, L, R) :- ( within(refutation(A, B, R0), L) -> R = R0 ; R = unknown ).
 
-%  sld_pair(+A, +B, +L, -Result): canonical (variant normal forms: equivalent without a proof
-%  search), or sld(AB, BA), each direction true, false or unknown.
+%!  sld_pair(+A, +B, +Inferences:integer, -Result) is det.
+%
+%   Result is canonical (variant normal forms: equivalent without a proof search), or
+%   sld(AB, BA), each direction true, false or unknown within Inferences.
 sld_pair(A, B, L, R) :-
     first_stage(A, B, L, R0),
     ( R0 = sld(AB0, BA0) -> R = sld(AB, BA), refuted_false(AB0, AB), refuted_false(BA0, BA) ; R = R0 ).
@@ -203,19 +210,25 @@ refuted_false(R, R).
 first_stage(A, B, _, canonical) :- normal(A, NA), normal(B, NB), NA =@= NB, !.
 first_stage(A, B, L, sld(AB, BA)) :- sld(A, B, L, AB), sld(B, A, L, BA).
 
-%  equiv_batch_json(+Pairs, +Budget, -Dicts): one dict per p(A, B), in order:
-%  _{canonical: true}, or _{sld: [AB, BA], a_not_b: J1, b_not_a: J2} where J1 and J2 are
-%  prove.pl's answers (status unsat with a proof, sat with a model, unknown with a reason) on
-%  A ∧ ¬B and B ∧ ¬A for each direction the first stage did not prove (null otherwise, and null
-%  for a direction the search stopped before, once a model of the other was found). A model
-%  that is the first stage's candidate says so (candidate: true).
-%  With budget(Inferences, MaxDomain, Seconds) each pair has Seconds of its own.
+%!  equiv_batch_json(+Pairs:list, +Budget, -Dicts:list) is det.
+%
+%   One dict per p(A, B), in order: _{canonical: true}, or _{sld: [AB, BA], a_not_b: J1,
+%   b_not_a: J2} where J1 and J2 are prove.pl's answers (status unsat with a proof, sat with a
+%   model, unknown with a reason) on A ∧ ¬B and B ∧ ¬A for each direction the first stage did
+%   not prove (null otherwise, and null for a direction the search stopped before, once a model
+%   of the other was found). A model that is the first stage's candidate says so
+%   (candidate: true). Budget is budget(Inferences, MaxDomain, Seconds): each pair has Seconds
+%   of its own. Called from Python (logic/engine/equivalence.py), so its arguments are checked.
 equiv_batch_json(Pairs, Budget, Dicts) :- equiv_batch_json(Pairs, Budget, true, Dicts).
 
-%  equiv_batch_json(+Pairs, +Budget, +Candidates, -Dicts): Candidates = false leaves every model
-%  to prove.pl's search (for a pair whose candidate the checker refused). MaxDomain 0 turns off
-%  candidates as well as the search: no model at all.
-equiv_batch_json(Pairs, Budget, Candidates, Dicts) :- maplist(pair_json(Budget, Candidates), Pairs, Dicts).
+%!  equiv_batch_json(+Pairs:list, +Budget, +Candidates:boolean, -Dicts:list) is det.
+%
+%   equiv_batch_json/3 with Candidates = false leaving every model to prove.pl's search (for a
+%   pair whose candidate the checker refused). MaxDomain 0 turns off candidates as well as the
+%   search: no model at all. Its arguments are checked once per call (must_be/2), not per pair.
+equiv_batch_json(Pairs, Budget, Candidates, Dicts) :-
+    must_be(list, Pairs), must_be(budget, Budget), must_be(boolean, Candidates),
+    maplist(pair_json(Budget, Candidates), Pairs, Dicts).
 
 pair_json(budget(L, MaxDom, T), Candidates, p(A, B), Dict) :-
     catch(call_with_time_limit(T, pair_answer(A, B, budget(L, MaxDom), Candidates, Dict)), Error,
@@ -258,11 +271,13 @@ candidate_json(model(N, Vals, Trues), json([status=sat, candidate=true, model=M]
     findall([P|Es], member(rel(P, Es), Trues), AJ),
     M = json([size=N, constants=json(CJ), atoms=AJ, functions=[]]).
 
-%  candidate(+A, +B, -model(N, Names, Facts)): the quick countermodel candidate of A |= B, built
-%  (not searched for) from a complete case of A whose Skolemised facts do not prove B's Herbrand
-%  matrix. Its domain is 1..N, Names maps each name to its element, Facts are true atoms over
-%  elements: every other atom is false. By monotonicity the least model of the case's facts is
-%  the best candidate there is; the candidate is a finite picture of it:
+%!  candidate(+A, +B, -Model) is semidet.
+%
+%   Model = model(N, Names, Facts): the quick countermodel candidate of A |= B, built
+%   (not searched for) from a complete case of A whose Skolemised facts do not prove B's Herbrand
+%   matrix. Its domain is 1..N, Names maps each name to its element, Facts are true atoms over
+%   elements: every other atom is false. By monotonicity the least model of the case's facts is
+%   the best candidate there is; the candidate is a finite picture of it:
 %   - facts that are ground (no universal in the case): the facts themselves, over the names,
 %     the Skolem terms and one fresh element (so that a universal of B can fail);
 %   - facts with universal variables: the Herbrand universe unfolded once. The base elements
@@ -271,8 +286,8 @@ candidate_json(model(N, Vals, Trues), json([status=sat, candidate=true, model=M]
 %     the value it has at the base element after the one the derived element came from (so
 %     that a function never maps everything to one fixed point, which a reading with the
 %     quantifiers swapped could use as its witness). The facts hold of every instance.
-%  Python checks the candidate with the one model checker; a refused candidate only costs the
-%  pair a search by prove.pl.
+%   Python checks the candidate with the one model checker; a refused candidate only costs the
+%   pair a search by prove.pl.
 candidate(A, B, Model) :- refutation(A, B, refuted(Facts)), model_of_facts(A-B, Facts, Model).
 
 %  model_of_facts(+AB, +Facts, -Model): candidate/3's model of the facts of a case of A that do
@@ -358,10 +373,15 @@ out_of_budget(time_limit_exceeded, time_limit) :- !.
 out_of_budget(error(resource_error(_), _), memory_limit) :- !.
 out_of_budget(Error, _) :- throw(Error).
 
-%  entails_json(+A, +B, +Budget, -Dict): one direction only: _{sld: R, a_not_b: J}, J null when
-%  the first stage settled it (proved, or refuted completely), else prove.pl's answer on A ∧ ¬B;
-%  or _{unknown: Why} when the time ran out outside the search.
-entails_json(A, B, budget(L, MaxDom, T), Dict) :-
+%!  entails_json(+A, +B, +Budget, -Dict) is det.
+%
+%   One direction only: _{sld: R, a_not_b: J}, J null when the first stage settled it (proved,
+%   or refuted completely), else prove.pl's answer on A ∧ ¬B; or _{unknown: Why} when the time
+%   ran out outside the search. Budget is budget(Inferences, MaxDomain, Seconds). Called from
+%   Python (logic/engine/equivalence.py), so its arguments are checked.
+entails_json(A, B, Budget, Dict) :-
+    must_be(compound, A), must_be(compound, B), must_be(budget, Budget),
+    Budget = budget(L, MaxDom, T),
     catch(call_with_time_limit(T, direction_answer(A, B, budget(L, MaxDom), Dict)), Error,
           ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 

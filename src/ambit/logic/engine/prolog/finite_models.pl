@@ -19,12 +19,16 @@
 :- use_module(library(pairs)).
 :- use_module(library(occurs)).
 
-%  flip(?Sign, ?Opposite)
+%!  flip(?Sign, ?Opposite) is nondet.
+%
+%   The opposite sign: pos and neg (a subformula under a negation is grounded with it flipped).
 flip(pos, neg).
 flip(neg, pos).
 
-%  find_model(+F, +MaxDomain, -Model): a model of F over {1..n}, n = 1..MaxDomain, as
-%  model(N, Constants, TrueAtoms, FunctionTables); none when there is none that small.
+%!  find_model(+F, +MaxDomain:nonneg, -Model) is det.
+%
+%   Model is a model of F over {1..n}, n = 1..MaxDomain, as model(N, Constants, TrueAtoms,
+%   FunctionTables); none when there is none that small (the least size is found first).
 find_model(F, MaxDom, Model) :-
     constants_of(F, Cs),
     functions_of(F, Fs),
@@ -98,6 +102,9 @@ ground_formula(some(X, F), S, Env, D, G) :- ( S == pos -> Op = or ; Op = and ), 
 
 junction(pos, Op, F1, F2, Env, D, G) :- ground_formula(F1, pos, Env, D, A), ground_formula(F2, pos, Env, D, B), G =.. [Op, [A, B]].
 junction(neg, Op0, F1, F2, Env, D, G) :- dual(Op0, Op), ground_formula(F1, neg, Env, D, A), ground_formula(F2, neg, Env, D, B), G =.. [Op, [A, B]].
+%!  dual(?Op, ?Dual) is nondet.
+%
+%   The dual junction: and and or (De Morgan, for a junction under a negation).
 dual(and, or).
 dual(or, and).
 
@@ -267,6 +274,10 @@ extract(Keys, Cs, Vals, Trues, Tables) :-
     findall(P-Es, ( member(atom(P, Es)-V, Keys), V == true ), Trues),
     findall(F-Es-E, ( member(fval(F, Es, E)-V, Keys), V == true ), Tables).
 
+%!  model_json(+Model, -Json) is det.
+%
+%   A model of find_model/3 as json([size, constants, atoms, functions]), the shape Python
+%   reads back and checks with the one model checker (logic/engine/model_check.py).
 model_json(model(N, Vals, Trues, Tables), json([size=N, constants=json(CJ), atoms=AJ, functions=FJ])) :-
     findall(C=E, member(C-E, Vals), CJ),
     findall([P|Es], member(P-Es, Trues), AJ),

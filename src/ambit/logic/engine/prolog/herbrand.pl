@@ -26,23 +26,29 @@
 :- use_module(library(assoc)).
 :- use_module(library(pairs)).
 
-%  function_free(+Clauses): no argument of any literal is a compound term other than a Skolem
-%  constant sk(K)
+%!  function_free(+Clauses:list) is semidet.
+%
+%   No argument of any literal is a compound term other than a Skolem constant sk(K): the
+%   clauses are in the class that grounding decides.
 function_free(Cs) :-
     \+ ( member(C, Cs), member(L, C), lit_atom(L, rel(_, As)), member(A, As), compound(A), A \= sk(_) ).
 
-%  ground_size(+Clauses, -N): how many ground clause instances the Herbrand universe gives
-%  (the sum over clauses of |universe| ^ |variables|); the caller refuses sets too large to ground
+%!  ground_size(+Clauses:list, -N:nonneg) is det.
+%
+%   How many ground clause instances the Herbrand universe gives (the sum over clauses of
+%   |universe| ^ |variables|); the caller refuses sets too large to ground.
 ground_size(Cs, N) :-
     universe(Cs, U), length(U, K),
     foldl(instances_count(K), Cs, 0, N).
 
 instances_count(K, C, N0, N) :- term_variables(C, Vs), length(Vs, V), N is N0 + K ** V.
 
-%  herbrand_decide(+Clauses, -Result, -Universe): Result is unsat (no Herbrand model: the
-%  clauses have no model) or sat(Elements, Trues): Elements the classes of the universe's
-%  constants under the true equations (each a sorted list), Trues the true atoms other than
-%  equations as Pred-ClassIndices (1-based, in Elements' order).
+%!  herbrand_decide(+Clauses:list, -Result, -Universe:list) is det.
+%
+%   Result is unsat (no Herbrand model: the clauses have no model) or sat(Elements, Trues):
+%   Elements the classes of the universe's constants under the true equations (each a sorted
+%   list), Trues the true atoms other than equations as Pred-ClassIndices (1-based, in
+%   Elements' order). Universe is the constants the clauses were grounded over.
 herbrand_decide(Cs, Result, U) :-
     universe(Cs, U),
     ground_clauses(Cs, U, GCs, Keys),
@@ -116,10 +122,12 @@ equation_key(rel('=', _)-_).
    SAT: DPLL with watched literals
    ------------------------------------------------------------------------------------ */
 
-%  sat_solve(+Clauses, +Vars): binds the variables so that every clause (a list of Var-Bool)
-%  has a true literal; fails when there is none (an empty clause fails at once). The search
-%  (branch/1) binds only the atoms some clause needs, and Vars left unbound at the end are false:
-%  a static order would branch, and backtrack, over every atom.
+%!  sat_solve(+Clauses:list, +Vars:list) is nondet.
+%
+%   Binds the variables so that every clause (a list of Var-Bool) has a true literal; fails
+%   when there is none (an empty clause fails at once). The search (branch/1) binds only the
+%   atoms some clause needs, and Vars left unbound at the end are false: a static order would
+%   branch, and backtrack, over every atom. On backtracking, further assignments.
 sat_solve(Clauses, Vars) :-
     maplist(clause_setup, Clauses),
     include(positive_literal, Clauses, Candidates),  % only these are ever branched on

@@ -9,11 +9,16 @@
 :- module(json_call, [json_call/4]).
 
 :- use_module(library(time)).
+:- use_module(library(error)).
 
-%  json_call(+Text, +OutName, +Seconds, -Reply): solve the goal read from Text once within
-%  Seconds. Reply is a string: "ok " followed by the JSON of the variable named OutName,
-%  "timeout", or "error " followed by the error term. Fails when the goal fails.
+%!  json_call(+Text:text, +OutName:atom, +Seconds:number, -Reply:string) is semidet.
+%
+%   Solve the goal read from Text once within Seconds. Reply is a string: "ok " followed by
+%   the JSON of the variable named OutName, "timeout", or "error " followed by the error term.
+%   Fails when the goal fails. Every Python query comes through here (runtime/worker.py), so
+%   its arguments are checked.
 json_call(Text, OutName, Seconds, Reply) :-
+    must_be(text, Text), must_be(atom, OutName), must_be(number, Seconds),
     term_string(Goal, Text, [variable_names(Bindings), module(user)]),
     ( memberchk(OutName = Out, Bindings) -> true ; Out = null ),
     catch(call_with_time_limit(Seconds, user:Goal), Error, true),

@@ -36,6 +36,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(occurs)).
 :- use_module(library(time)).
+:- use_module(library(error)).
 :- use_module(clausal).
 :- use_module(equational).
 :- use_module(finite_models).
@@ -48,10 +49,12 @@
    Decisions
    ------------------------------------------------------------------------------------ */
 
-%  decide_json(+Premises, +Goal, +budget(Inferences, MaxDomain), -Dict): the story-level
-%  verdict. TRUE: premises ∧ ¬goal has no model and premises ∧ goal has one; FALSE the
-%  reverse; UNCERTAIN both have models; INCONSISTENT neither has. The two parts are searched
-%  side by side (parts_json/4), and a part settled keeps its answer when the other is not.
+%!  decide_json(+Premises:list, +Goal, +Budget, -Dict) is det.
+%
+%   The story-level verdict, Budget = budget(Inferences, MaxDomain). TRUE: premises ∧ ¬goal
+%   has no model and premises ∧ goal has one; FALSE the reverse; UNCERTAIN both have models;
+%   INCONSISTENT neither has. The two parts are searched side by side (parts_json/4), and a
+%   part settled keeps its answer when the other is not.
 decide_json(Premises, Goal, Budget, json([verdict=V, with_negated_conclusion=J1, with_conclusion=J2])) :-
     tagged(Premises, 0, Tagged),
     parts_json([[negated_conclusion-not(Goal)|Tagged], [conclusion-Goal|Tagged]], Budget, never,
@@ -65,22 +68,31 @@ story_verdict(sat(_), sat(_), 'UNCERTAIN') :- !.
 story_verdict(unsat(_), unsat(_), 'INCONSISTENT') :- !.
 story_verdict(_, _, 'UNKNOWN').
 
-%  equiv_json(+A, +B, +Budget, -Dict): A ∧ ¬B and B ∧ ¬A both without a model: equivalent.
-%  The search stops at the first model of either (the other direction is then null).
+%!  equiv_json(+A, +B, +Budget, -Dict) is det.
+%
+%   A ∧ ¬B and B ∧ ¬A both without a model: equivalent. The search stops at the first model of
+%   either (the other direction is then null).
 equiv_json(A, B, Budget, json([a_not_b=J1, b_not_a=J2])) :-
     parts_json([[a-A, negated_b-not(B)], [b-B, negated_a-not(A)]], Budget, a_model, [_-J1, _-J2]).
 
 never(_) :- fail.
+
+%!  a_model(+States:list) is semidet.
+%
+%   Some part's search has found a model: the Enough of parts_json/4 for an equivalence, whose
+%   other direction then need not be searched.
 a_model(States) :- member(St, States), arg(3, St, done(sat(_), _)), !.
 
-%  parts_json(+Parts, +Budget, :Enough, -Results): Status-Json for each part (a list of
-%  Tag-Formula whose satisfiability is asked, or model(List) for one known to be satisfiable), stage by stage across the parts: the first stage
-%  (a small model) of every part, then the second (a short proof) of every part still open, and
-%  so on (stages/3), so that a part settled cheaply never waits behind another part's long
-%  search. A part's JSON is written as soon as it is settled (while its clauses are the indexed
-%  ones). Enough(States) true stops the search: the parts still open are then none (JSON null). When
-%  the item's time runs out (item_json/3's alarm), the parts settled keep their answers and the
-%  open ones are unknown(time_limit); the alarm is spent, so the item then returns at once.
+%!  parts_json(+Parts:list, +Budget, :Enough, -Results:list) is det.
+%
+%   Status-Json for each part (a list of Tag-Formula whose satisfiability is asked, or
+%   model(List) for one known to be satisfiable), stage by stage across the parts: the first stage
+%   (a small model) of every part, then the second (a short proof) of every part still open, and
+%   so on (stages/3), so that a part settled cheaply never waits behind another part's long
+%   search. A part's JSON is written as soon as it is settled (while its clauses are the indexed
+%   ones). Enough(States) true stops the search: the parts still open are then none (JSON null). When
+%   the item's time runs out (item_json/3's alarm), the parts settled keep their answers and the
+%   open ones are unknown(time_limit); the alarm is spent, so the item then returns at once.
 parts_json(Parts, Budget, Enough, Results) :-
     maplist(part_state(Budget), Parts, States),
     run_stages(1, States, Enough),
@@ -141,12 +153,24 @@ part_result(st(_, Ends, Outcome), S-J) :-
     ;   S = none, J = null
     ).
 
-%  batch_json(+Items, +Budget, -Dicts): equiv(A, B) and decide(Premises, Goal) items, in order.
-%  With budget(Inferences, MaxDomain, Seconds) each item has Seconds of its own: one that runs
-%  past them, or out of stack outside a stage, is json([seconds=S, unknown=time_limit|memory_limit]);
-%  every item's dict starts with seconds=S, the wall-clock seconds it took (a portfolio gives
-%  its other provers what is left of the item's time).
-batch_json(Items, Budget, Dicts) :- maplist(item_json(Budget), Items, Dicts).
+%!  batch_json(+Items:list, +Budget, -Dicts:list) is det.
+%
+%   equiv(A, B) and decide(Premises, Goal) items, in order. With budget(Inferences, MaxDomain,
+%   Seconds) each item has Seconds of its own: one that runs past them, or out of stack outside
+%   a stage, is json([seconds=S, unknown=time_limit|memory_limit]); every item's dict starts
+%   with seconds=S, the wall-clock seconds it took (a portfolio gives its other provers what is
+%   left of the item's time). Called from Python (logic/engine/prove.py), so Items and Budget
+%   are checked once per call.
+batch_json(Items, Budget, Dicts) :-
+    must_be(list, Items), must_be(budget, Budget),
+    maplist(item_json(Budget), Items, Dicts).
+
+%  the type budget, for must_be/2: budget(Inferences, MaxDomain, Seconds) as logic/engine/budget.py
+%  writes it (Inferences >= 1, MaxDomain >= 0, Seconds a number), or budget(Inferences, MaxDomain)
+%  for a search without a time limit of its own
+:- multifile error:has_type/2.
+error:has_type(budget, budget(I, D)) :- integer(I), I >= 1, integer(D), D >= 0.
+error:has_type(budget, budget(I, D, S)) :- integer(I), I >= 1, integer(D), D >= 0, number(S).
 
 item_json(budget(Inf, MaxDom, T), Item, json([seconds=S|Fields])) :- !,
     get_time(T0),
@@ -171,16 +195,18 @@ status_json(unsat(Proof), json([status=unsat, proof=Steps])) :- proof_json(Proof
 status_json(sat(Model), json([status=sat, model=M])) :- model_json(Model, M).
 status_json(unknown(Why), json([status=unknown, reason=Why])).
 
-%  status(+TaggedFormulas, +budget(Inferences, MaxDomain, Seconds), -S): one part searched by
-%  parts_json/4's loop: a search for a small model (most stories have one of one or two
-%  elements), a short proof attempt, then the full model search within Inferences (decision_factor/1
-%  times it where a finite bound makes it a decision), then the full proof attempt within
-%  proof_factor/1 times Inferences (a model search that ends without a model is cheap to repeat
-%  and rarely helped by more inferences; a proof search deepens on, and Pelletier 46, 47 and 48
-%  need the larger budget). unknown(Reason) names what stopped the last two: memory_limit (a
-%  stage ran out of stack), inference_limit (a stage ran out of inferences), domain_limit (no
-%  model up to MaxDomain, and the proof search ended without a proof), or time_limit (the
-%  caller's alarm, as in parts_json/4).
+%!  status(+TaggedFormulas:list, +Budget, -Status) is det.
+%
+%   One part, Budget = budget(Inferences, MaxDomain), searched by
+%   parts_json/4's loop: a search for a small model (most stories have one of one or two
+%   elements), a short proof attempt, then the full model search within Inferences (decision_factor/1
+%   times it where a finite bound makes it a decision), then the full proof attempt within
+%   proof_factor/1 times Inferences (a model search that ends without a model is cheap to repeat
+%   and rarely helped by more inferences; a proof search deepens on, and Pelletier 46, 47 and 48
+%   need the larger budget). unknown(Reason) names what stopped the last two: memory_limit (a
+%   stage ran out of stack), inference_limit (a stage ran out of inferences), domain_limit (no
+%   model up to MaxDomain, and the proof search ended without a proof), or time_limit (the
+%   caller's alarm, as in parts_json/4).
 status(Fs, Budget, S) :- parts_json([Fs], Budget, never, [S-_]).
 
 %  stages(+TaggedFormulas, +Budget, -Stages): status/3's four stages, Tag-Goal-Inferences each

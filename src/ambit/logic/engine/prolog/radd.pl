@@ -36,6 +36,7 @@
                  relation/4, property/2, holds_at/3, value_at/4]).
 
 :- use_module(library(http/json)).
+:- use_module(library(error)).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 
@@ -46,19 +47,27 @@
 % ---------------------------------------------------------------------------------------
 % The knowledge base of one instance.
 
-% relation(?Entity, ?Relation, ?Start, ?End): a stated span of the entity's relation.
+%!  relation(?Entity, ?Relation, ?Start, ?End) is nondet.
+%
+%   A stated span of the entity's relation (months, Start and End included).
 relation(E, R, S, T) :- premise(_, relation(E, R, S, T)).
 
-% property(?Relation, ?Value): a stated value of the relation (possibly several per relation).
+%!  property(?Relation, ?Value) is nondet.
+%
+%   A stated value of the relation (possibly several per relation).
 property(R, V) :- premise(_, property(R, V)).
 
-% holds_at(?Relation, +T, -Id): premise Id puts Relation at month T (Start =< T =< End).
+%!  holds_at(?Relation, +T:integer, -Id) is nondet.
+%
+%   Premise Id puts Relation at month T (Start =< T =< End).
 holds_at(R, T, Id) :-
     premise(Id, relation(_, R, S, E)),
     S =< T, T =< E.
 
-% value_at(?Relation, ?Value, +T, -Used): by the regularity, Relation has Value at any
-% month T exactly when a premise gives it Value; Used = the property and regularity premises.
+%!  value_at(?Relation, ?Value, +T:integer, -Used:list) is nondet.
+%
+%   By the regularity, Relation has Value at any month T exactly when a premise gives it Value;
+%   Used = the property and regularity premises.
 value_at(R, V, _T, [PId, RegId]) :-
     premise(RegId, regularity(_)),
     premise(PId, property(R, V)).
@@ -170,7 +179,10 @@ answer(Results, Status, Reading) :-
 % ---------------------------------------------------------------------------------------
 % Loading an instance (a dict as decoded from JSON) and verifying it.
 
-% radd_verify(+Inst, -Out): load Inst's facts, judge both options, unload.
+%!  radd_verify(+Inst:dict, -Out:dict) is det.
+%
+%   Load Inst's facts, judge both options, unload (the facts are thread_local, so verifications
+%   in other threads never see them).
 radd_verify(Inst, Out) :-
     setup_call_cleanup(load_instance(Inst), verify_loaded(Inst, Out), unload_instance).
 
@@ -222,8 +234,12 @@ load_instance(I) :-
 unload_instance :-
     retractall(premise(_, _)), retractall(now(_)), retractall(sentence(_, _)).
 
-% radd_verify_json(+Text, -Results): Text is a JSON list of instances.
+%!  radd_verify_json(+Text:text, -Results:list) is det.
+%
+%   Text is a JSON list of instances; Results one radd_verify/2 dict each, in order. Called
+%   from Python (logic/radd/verify.py), so Text is checked.
 radd_verify_json(Text, Results) :-
+    must_be(text, Text),
     atom_json_dict(Text, Insts, [value_string_as(atom)]),
     maplist(radd_verify, Insts, Results).
 
@@ -266,6 +282,9 @@ regularity_step(RegId, R, V, Tq, Step) :-
 % ---------------------------------------------------------------------------------------
 % A worked example (run `swipl radd.pl` then `?- radd_demo.`).
 
+%!  radd_demo is det.
+%
+%   Verify a small worked instance and print its answer and derivations.
 radd_demo :-
     Inst = _{id: demo, entity: 'Wilhelmshaven',
              spans: [_{premise: 1, relation: 'Johann Janssen', start: [1961, 1], end: [1972, 1]},

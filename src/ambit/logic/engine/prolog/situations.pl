@@ -1,4 +1,5 @@
-/*  situations.pl -- the smallest scene in which one reading is true and another false.
+/*  situations.pl -- candidate scenes for the smallest scene in which one reading is true and
+    another false; which candidate is the scene is the one model checker's to say.
 
     Readings come in the restricted reading of logic/explain/restricted.py:
         rel(P, Args)          an atom (Args: bound variables or names)
@@ -15,69 +16,46 @@
     Presupposition: every noun a universal ranges over has at least one element. Required: the
     sorts that A cannot be true without (its existentials outside every OR), a pruning only.
 
-    Search (situation/9): domain sizes from the number of names up; for each size every sort
-    assignment (each name none or one of its nouns; unnamed elements in sort order, which loses
-    nothing since they are interchangeable); then the facts that A's witnesses make true (an
-    existential whose body has no binary atom takes one witness: any other gives the same
-    facts). Once sorts are fixed both readings are monotone in the binary facts (restrictors
-    are unary), so if any scene of that size and sorts makes A true and B false, one made of A's
-    witnesses alone does: the search is complete, and the first scene found is of least size
-    within the bound. Witnesses for an
-    existential are taken among the elements already used and the first unused element of the
-    right sort (the unused ones are interchangeable). Every scene returned is checked by the
-    truth definition holds/2 (A true, B false), independently of how it was built.
+    Candidates (candidate/8), for one domain size: every sort assignment (each name none or one
+    of its nouns; unnamed elements in sort order, which loses nothing since they are
+    interchangeable); then the facts that A's witnesses make true (an existential whose body has
+    no binary atom takes one witness: any other gives the same facts). Once sorts are fixed both
+    readings are monotone in the binary facts (restrictors are unary), so if any scene of that
+    size and sorts makes A true and B false, one made of A's witnesses alone does: taking sizes
+    from the number of names up, the first candidate with A true and B false is a least scene
+    within the bound. Witnesses for an existential are taken among the elements already used and
+    the first unused element of the right sort (the unused ones are interchangeable).
+
+    There is no truth definition here: logic/explain/situations.py asks for the candidates of
+    each size in order (candidates_json/10, a page at a time) and keeps the first that the one
+    model checker (logic/engine/model_check.py holds) finds A true and B false in.
 
     Load with plain `swipl situations.pl`; try
-        ?- situation(every(X,[boy],ex(Y,[dog],rel(saw,[X,Y]))), ex(Y,[dog],every(X,[boy],rel(saw,[X,Y]))),
-                     [boy,dog], [], [], [], [boy], 6, M).
-        ?- situation(rel(walker,['TM']), rel(walker,['DBA']), [walker], ['DBA','TM'],
-                     ['DBA'-[walker],'TM'-[walker]], [], [], 2, M).
+        ?- candidate(every(X,[boy],ex(Y,[dog],rel(saw,[X,Y]))), [boy,dog], [], [], [], [boy], 4, M).
 */
 
-:- module(situations, [situation/9, holds/2, situation_json/9]).
+:- module(situations, [candidate/8, candidates_json/10]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
+:- use_module(library(error)).
+:- use_module(library(solution_sequences)).
 
 
 /* ------------------------------------------------------------------------------------
-   The truth definition
+   The candidates
    ------------------------------------------------------------------------------------ */
 
-%  holds(+F, +M): F is true in scene M.
-holds(true, _).
-holds(rel(P, [T]), M) :- denotes(M, T, E), sort_of(M, E, P).
-holds(rel(P, [T, U]), M) :-
-    denotes(M, T, E1), denotes(M, U, E2), M = model(_, _, _, Facts), ord_memberchk(rel(P, [E1, E2]), Facts).
-holds(and(Fs), M) :- forall(member(F, Fs), holds(F, M)).
-holds(or(Fs), M) :- member(F, Fs), holds(F, M), !.
-holds(ex(X, Ks, F), M) :- M = model(Dom, _, _, _), member(E, Dom), of_kinds(M, Ks, E), instance(X, F, E, G), holds(G, M), !.
-holds(every(X, Ks, F), M) :-
-    M = model(Dom, _, _, _),
-    forall(( member(E, Dom), of_kinds(M, Ks, E) ), ( instance(X, F, E, G), holds(G, M) )).
-
-%  instance(+X, +F, +E, -G): G is F with element E for X (F's free variables are already bound).
-instance(X, F, E, G) :- copy_term(X-F, E-G).
-
-denotes(_, T, T) :- integer(T), !.
-denotes(M, T, E) :- M = model(_, Names, _, _), memberchk(T-E, Names).
-
-sort_of(M, E, S) :- M = model(_, _, Sorts, _), memberchk(E-S, Sorts).
-
-of_kinds(M, Ks, E) :- forall(member(K, Ks), sort_of(M, E, K)).
-
-
-/* ------------------------------------------------------------------------------------
-   The search
-   ------------------------------------------------------------------------------------ */
-
-%  situation(+A, +B, +Sorts, +Names, +NameKinds, +Functional, +Presupposed, +MaxN, -M): M is a
-%  least scene (at most MaxN elements) with A true and B false.
-situation(A, B, Sorts, Names, NameKinds, Functional, Presupposed, MaxN, M) :-
-    length(Names, K), MinN is max(1, K),
-    between(MinN, MaxN, N),
+%!  candidate(+A, +Sorts:list, +Names:list, +NameKinds:list, +Functional:list,
+%!            +Presupposed:list, +N:nonneg, -M) is nondet.
+%
+%   M is a scene of N elements made of A's witnesses (see the head of this file), on
+%   backtracking every one in the order the search tries them; none when N is less than the
+%   number of names.
+candidate(A, Sorts, Names, NameKinds, Functional, Presupposed, N, M) :-
+    length(Names, K), N >= K,
     numlist(1, N, Dom),
     length(Named, K), append(Named, Unnamed, Dom),
     pairs_keys_values(NameEls, Names, Named),
@@ -90,10 +68,18 @@ situation(A, B, Sorts, Names, NameKinds, Functional, Presupposed, MaxN, M) :-
     M0 = model(Dom, NameEls, SortOf, []),
     copy_term(A, A1),
     build(A1, M0, Functional, Named, _, [], Facts),
-    M = model(Dom, NameEls, SortOf, Facts),
-    \+ holds(B, M),
-    holds(A, M),
-    !.
+    M = model(Dom, NameEls, SortOf, Facts).
+
+%  denotes(+M, +T, -E): the element a term of a built reading stands for (an element, or a name)
+denotes(_, T, T) :- integer(T), !.
+denotes(M, T, E) :- M = model(_, Names, _, _), memberchk(T-E, Names).
+
+sort_of(M, E, S) :- M = model(_, _, Sorts, _), memberchk(E-S, Sorts).
+
+of_kinds(M, Ks, E) :- forall(member(K, Ks), sort_of(M, E, K)).
+
+%  instance(+X, +F, +E, -G): G is F with element E for X (F's free variables are already bound).
+instance(X, F, E, G) :- copy_term(X-F, E-G).
 
 has_sort(_-S) :- S \== none.
 
@@ -163,15 +149,28 @@ witness(M, Ks, Used, E) :-
    JSON interface (logic/explain/situations.py)
    ------------------------------------------------------------------------------------ */
 
-%  situation_json(+A, +B, +Sorts, +Names, +NameKinds, +Functional, +Presupposed, +MaxN, -Dict): the
-%  scene as _{size, from, constants, sorts, facts}, or null when none has at most MaxN elements.
-situation_json(A, B, Sorts, Names, NameKinds, Fn, Pre, MaxN, Dict) :-
-    length(Names, K), From is max(1, K),
-    (   situation(A, B, Sorts, Names, NameKinds, Fn, Pre, MaxN, model(Dom, NameEls, SortOf, Facts))
-    ->  length(Dom, N),
-        dict_pairs(Cs, _, NameEls),
-        findall([E, S], member(E-S, SortOf), SD),
-        findall([P, Es], member(rel(P, Es), Facts), FD),
-        Dict = _{size: N, from: From, constants: Cs, sorts: SD, facts: FD}
-    ;   Dict = null
-    ).
+%!  candidates_json(+A, +Sorts:list, +Names:list, +NameKinds:list, +Functional:list,
+%!                  +Presupposed:list, +N:nonneg, +Skip:nonneg, +Max:positive_integer,
+%!                  -Dict) is det.
+%
+%   A page of candidate/8's scenes of N elements: the Max after the first Skip, as
+%   _{scenes: [_{constants, sorts, facts}...], more: Bool, inferences: I}, more true when
+%   scenes follow the page, I the inferences the page took (the caller keeps one budget over
+%   its pages). Called from Python (logic/explain/situations.py), so its arguments are checked.
+candidates_json(A, Sorts, Names, NameKinds, Fn, Pre, N, Skip, Max, Dict) :-
+    must_be(callable, A),
+    maplist(must_be(list(atom)), [Sorts, Names, Fn, Pre]),
+    must_be(list(pair), NameKinds),
+    must_be(nonneg, N), must_be(nonneg, Skip), must_be(positive_integer, Max),
+    statistics(inferences, I0),
+    Max1 is Max + 1,
+    findall(M, limit(Max1, offset(Skip, candidate(A, Sorts, Names, NameKinds, Fn, Pre, N, M))), Ms0),
+    (   length(Ms0, Max1) -> More = true, append(Ms, [_], Ms0) ; More = false, Ms = Ms0 ),
+    maplist(scene_json, Ms, Scenes),
+    statistics(inferences, I1), I is I1 - I0,
+    Dict = _{scenes: Scenes, more: More, inferences: I}.
+
+scene_json(model(_, NameEls, SortOf, Facts), _{constants: Cs, sorts: SD, facts: FD}) :-
+    dict_pairs(Cs, _, NameEls),
+    findall([E, S], member(E-S, SortOf), SD),
+    findall([P, Es], member(rel(P, Es), Facts), FD).

@@ -3,7 +3,7 @@
 `_bind`) at the speed of the file. It only accepts; on anything it does not surely read (list
 terms, a keyword where a name goes, nesting past READER_DEPTH, any syntax error) it raises
 `Reject`, and the caller asks Lark, which gives the error with its position and expectations.
-tests/logic/test_fast_readers.py checks that both build equal trees.
+tests/logic/syntax/test_fast_readers.py checks that both build equal trees.
 
 Tokens as Lark's lexer orders them (a name first, with its numerals `3.5`; then the longer
 operator first: `<->` before `->`, `!=` before `!`); a keyword (all, exists, not, and, ...) is a
@@ -15,8 +15,9 @@ it, an atom, an equation, a group).
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var
 from ambit.logic.syntax.grouping import Group, ungroup
 
 _WS = " \t\f\r\n"  # Lark's common.WS
@@ -57,8 +58,21 @@ def _is_name(s: str) -> bool:
 class _Reader:
     """One formula's tokens and the position in them."""
 
-    def __init__(self, toks: list[str]) -> None:
+    def __init__(self, toks: list[str], spelled: Callable[[str], bool] | None = None) -> None:
         self.toks, self.i = toks, 0
+        self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
+        self.bound: list[str] = []  # the quantified variables in scope, innermost last
+        self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
+
+    def constant(self, name: str) -> Term:
+        """A name in a term's place: a variable where a quantifier binds it (`read_bound`)."""
+        if self.spelled is None:
+            return Const(name)
+        if name in self.bound:
+            return Var(name)
+        if name not in self.free and self.spelled(name):
+            self.free[name] = None
+        return Const(name)
 
     def expr(self, level: int, depth: int):
         """Binary connectives of `level` and tighter, from the position (precedence climbing)."""
@@ -97,7 +111,9 @@ class _Reader:
             if not names or toks[self.i] != ".":
                 raise Reject
             self.i += 1
+            self.bound += names
             body = ungroup(self.unary(depth + 1))
+            del self.bound[len(self.bound) - len(names):]
             for v in reversed(names):
                 body = Quant(kind, v, body)
             return body
@@ -116,7 +132,7 @@ class _Reader:
                 return self.equation(Func(s, args), depth)
             return Atom(s, args)
         if toks[self.i] in _EQ or toks[self.i] == "!=":
-            return self.equation(Const(s), depth)
+            return self.equation(self.constant(s), depth)
         return Atom(s, ())
 
     def arguments(self, depth: int) -> tuple[Term, ...]:
@@ -136,7 +152,7 @@ class _Reader:
             raise Reject
         self.i += 1
         if self.toks[self.i] != "(":
-            return Const(s)
+            return self.constant(s)
         if depth >= READER_DEPTH:
             raise Reject
         self.i += 1
@@ -162,4 +178,18 @@ def read(text: str) -> Formula:
     return f
 
 
-__all__ = ["READER_DEPTH", "Reject", "read", "tokens"]
+def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str]]:
+    """The NLTK formula in `text` with its bound names as variables (what full_parse's `_bind`
+    makes of `read`'s tree) and the names left free that `spelled` says are spelled as
+    variables, in order of first use; Reject for anything `read` rejects."""
+    r = _Reader(tokens(text), spelled)
+    try:
+        f = ungroup(r.expr(1, 0))
+    except IndexError:  # ran past _END: the input stops inside a formula
+        raise Reject from None
+    if r.i != len(r.toks) - 1:
+        raise Reject
+    return f, list(r.free)
+
+
+__all__ = ["READER_DEPTH", "Reject", "read", "read_bound", "tokens"]

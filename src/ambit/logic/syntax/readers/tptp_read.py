@@ -2,7 +2,7 @@
 full_parse.py's transformer) at the speed of the file. It only accepts; on anything it does not
 surely read (comments, `fof` used as a name, nesting past READER_DEPTH, any syntax error) it
 raises `Reject`, and the caller asks Lark, which then gives the error with its position and
-expectations: accept/reject and errors stay Lark's. tests/logic/test_fast_readers.py checks that
+expectations: accept/reject and errors stay Lark's. tests/logic/syntax/test_fast_readers.py checks that
 both build equal trees on thousands of random and tricky formulas.
 
 Tokens as Lark's lexer orders them (the longer operator first: `<=>` before `<=`, `!=` before

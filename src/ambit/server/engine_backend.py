@@ -1,0 +1,152 @@
+"""`EngineBackend`: the server's `ModelBackend` over the in-process engine (`server.engine`:
+load_model, Scorer, Decoder), so the servicer never touches torch. Selected by every model spec
+that is not another backend's (`server.backends`): a `.gguf` path, `pkg:`, `random:`, `hf:`, a
+transformers folder or a Hugging Face id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from ambit.server.model import Capability, ContextTooLong, DecodeParams, DecodeStopped, GenerateParams
+
+
+class EngineBackend:
+    """A loaded language model with a scorer and a grammar-constrained decoder."""
+
+    def __init__(self, lm: Any) -> None:
+        from ambit.server.engine import Decoder
+        from ambit.server.engine.generate import has_chat_template
+
+        self.lm = lm
+        self.kind = str(getattr(lm, "kind", "causal"))
+        self.scorer = scorer_for(lm, self.kind)
+        self.decoder = Decoder(lm) if self.kind == "causal" else None
+        template = {Capability.CHAT_TEMPLATE} if has_chat_template(lm) else set()
+        self.capabilities = frozenset({Capability.CHAT_PROMPT, Capability.TOKENS, *template})
+
+    @classmethod
+    def load(cls, spec: str | None = None, device: str | None = None, dtype: str | None = None) -> "EngineBackend":
+        from ambit.server.engine import load_model
+
+        return cls(load_model(spec=spec, device=device, dtype=dtype))
+
+    def close(self) -> None:
+        """Nothing to free: the weights go with the process."""
+
+    def info(self) -> dict:
+        lm = self.lm
+        return {
+            "model_id": str(getattr(lm, "model_id", "")),
+            "device": str(getattr(lm, "device", "")),
+            "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
+            "vocab_size": int(getattr(lm, "vocab_size", 0) or 0),
+            "kind": self.kind,
+        }
+
+    def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
+        """Scores for several (prompt, candidates) items in one engine call. Items with the same
+        prompt are merged (one prompt pass for all their candidates), then split again, with
+        `min_prob_renorm` renormalised over each item's own candidates."""
+        merged: dict[str, list[str]] = {}
+        slots: list[tuple[str, int]] = []  # (prompt, offset of the item's candidates)
+        for prompt, cands in items:
+            group = merged.setdefault(prompt, [])
+            slots.append((prompt, len(group)))
+            group.extend(cands)
+        results = dict(zip(merged, self.scorer.score_batch(list(merged.items()), end_marker=end_marker)))
+        out = []
+        for (prompt, offset), (_, cands) in zip(slots, items):
+            scores = [dataclasses.replace(s) for s in results[prompt][offset : offset + len(cands)]]
+            total = sum(s.min_prob for s in scores)
+            for s in scores:
+                s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)
+            out.append(scores)
+        return out
+
+    def decode(
+        self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None, should_stop: Callable[[], bool]
+    ) -> list[Any]:
+        """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
+        from ambit.server.engine import DecodeCancelled
+
+        if self.decoder is None:
+            raise ValueError(f"constrained decoding needs a causal model; this one is {self.kind}")
+        if params.strategy == "beam":
+            fn = self.decoder.beam_search
+            kwargs = dict(fmt=fmt, beam=params.k, max_tokens=params.max_tokens, grammar=grammar)
+        else:
+            fn = self.decoder.sample
+            kwargs = dict(
+                n=params.k, fmt=fmt, temperature=params.temperature, top_p=params.top_p,
+                max_tokens=params.max_tokens, grammar=grammar, seed=params.seed,
+            )
+        try:
+            return fn(prompt, should_stop=should_stop, **kwargs).hypotheses
+        except DecodeCancelled as e:
+            raise DecodeStopped(str(e)) from None
+
+    # -- free-text generation (issue 20) ---------------------------------------------------
+    def generate(self, turns: list[tuple[str, str]], params: GenerateParams,
+                 should_stop: Callable[[], bool]) -> Any:
+        """The model's reply (an engine `Generation`) to `turns` ((role, content) pairs);
+        raises DecodeStopped once should_stop() is true."""
+        from ambit.server.engine import DecodeCancelled
+        from ambit.server.engine.generate import ChatTurn, generate
+
+        if self.kind == "masked":
+            raise ValueError("a masked model does not generate text: use ScoreCandidates (masked scoring)")
+        try:
+            return generate(self.lm, [ChatTurn(r, c) for r, c in turns], params.max_new_tokens,
+                            use_chat_template=params.use_chat_template, temperature=params.temperature,
+                            top_p=params.top_p, seed=params.seed, should_stop=should_stop)
+        except DecodeCancelled as e:
+            raise DecodeStopped(str(e)) from None
+
+    # -- context length (issue 26): too long a request is the caller's error, not an IndexError
+    def context_length(self) -> int | None:
+        """Most tokens the model can attend over (None: no fixed limit, e.g. relative positions)."""
+        config = getattr(getattr(self.lm, "model", None), "config", None)
+        for name in ("max_position_embeddings", "n_positions", "n_ctx"):
+            value = getattr(config, name, None)
+            if isinstance(value, int) and value > 0:
+                return value
+        return None
+
+    def check_context(self, text: str, extra_tokens: int) -> None:
+        """ContextTooLong when `text`'s tokens plus `extra_tokens` (candidates, new tokens)
+        exceed the model's context."""
+        limit = self.context_length()
+        if limit is None:
+            return
+        tokens = self.count_tokens(text)
+        if tokens + extra_tokens > limit:
+            raise ContextTooLong(tokens, extra_tokens, limit)
+
+    def chat_prompt(self, turns: list[tuple[str, str]]) -> str:
+        """`turns` through the model's chat template, with the cue for the reply (the prompt of a
+        Generate request constrained to a formula)."""
+        from ambit.server.engine.generate import ChatTurn, render
+
+        return render(self.lm, [ChatTurn(r, c) for r, c in turns], True)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.lm.encode(text))
+
+
+def load(spec: str | None, device: str | None = None, dtype: str | None = None, remote: Any = None) -> EngineBackend:
+    """The registry's loader (`server.backends`): `hf:<ID>` names a Hugging Face id; every other
+    spec goes to `load_model` as it is. `remote` (an endpoint's options) does not apply."""
+    if spec and spec.startswith("hf:"):
+        spec = spec[3:]
+    return EngineBackend.load(spec, device=device, dtype=dtype)
+
+
+def scorer_for(lm: Any, kind: str) -> Any:
+    """The engine scorer of the model's family (`server/engine/kinds.py`)."""
+    from ambit.server.engine import Scorer
+    from ambit.server.engine.masked import MaskedScorer
+    from ambit.server.engine.seq2seq import Seq2SeqScorer
+
+    return {"causal": Scorer, "seq2seq": Seq2SeqScorer, "masked": MaskedScorer}[kind](lm)
