@@ -51,16 +51,19 @@ def test_spent_budgets_have_their_reasons() -> None:
     assert worker().query_json("Out = ok", time_limit=5) == "ok"
 
 
-def test_a_cancelled_call_ends_with_reason_cancelled() -> None:
+def test_a_cancelled_call_ends_with_reason_cancelled(tmp_path) -> None:
+    """A running call is interrupted (a queued one would be dropped: CancelledError), so the goal
+    first writes a file, and the scope is cancelled once the file is there."""
+    flag = tmp_path / "running"
     with cancellable() as scope:
-        future = worker().submit_json_quiet("repeat, fail", time_limit=30, inferences=10 ** 12)
-        started = time.monotonic()  # a queued call is dropped (CancelledError): cancel a running one
-        while not future.running() and time.monotonic() - started < 20:
+        future = worker().submit_json_quiet(f"open('{flag}', write, S), close(S), repeat, fail",
+                                            time_limit=60, inferences=10 ** 12)
+        started = time.monotonic()
+        while not flag.exists() and time.monotonic() - started < 50:
             time.sleep(0.01)
-        assert future.running()
-        time.sleep(0.1)
+        assert flag.exists(), "the goal never started"
         threading.Thread(target=scope.cancel).start()
         with pytest.raises(PrologError) as err:
-            future.result(timeout=10)
+            future.result(timeout=30)
     assert err.value.reason == "cancelled"
     assert worker().query_json("Out = ok", time_limit=5) == "ok"

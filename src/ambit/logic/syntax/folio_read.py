@@ -16,17 +16,14 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from ambit.logic.syntax.ast import And, Atom, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Xor
 from ambit.logic.syntax.grouping import Group, extend, ungroup
+from ambit.logic.syntax.readers import Binder, Reject
 
 _TOKEN = re.compile(r"[ \t\f\r\n]*(?:([∀∃¬∧∨⊕→↔⟷=≠(),])|([^\W_][\w\-'’.]*))")
 _KIND = {"∀": "forall", "∃": "exists"}
 _END = ("", "")
 _WS = (" ", "\t", "\f", "\r", "\n")  # what _TOKEN skips before a token
-
-
-class Reject(Exception):
-    """Input this reader does not take; Lark decides."""
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -45,12 +42,10 @@ def tokens(text: str) -> list[tuple[str, str]]:
 READER_DEPTH = 40
 
 
-class _Reader:
+class _Reader(Binder):
     def __init__(self, toks: list[tuple[str, str]], spelled: Callable[[str], bool] | None = None) -> None:
+        super().__init__(spelled)
         self.toks, self.i, self.depth = toks, 0, 0
-        self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
-        self.bound: list[str] = []  # the quantified variables in scope, innermost last
-        self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
         self.dotted: str | None = None  # the first quantified variable that ends with '.'
 
     def nested(self, read):
@@ -92,16 +87,6 @@ class _Reader:
         body = ungroup(self.nested(self.formula))
         self.bound.pop()
         return Quant(kind, var, body)
-
-    def constant(self, name: str) -> Term:
-        """A name in a term's place: a variable where a quantifier binds it (`read_bound`)."""
-        if self.spelled is None:
-            return Const(name)
-        if name in self.bound:
-            return Var(name)
-        if name not in self.free and self.spelled(name):
-            self.free[name] = None
-        return Const(name)
 
     def operand(self, level):
         return self.quant() if self.peek() in _KIND else level()

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var
+from ambit.logic.syntax.ast import And, Atom, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term
 from ambit.logic.syntax.grouping import Group, ungroup
+from ambit.logic.syntax.readers import Binder, Reject
 
 _WS = " \t\f\r\n"  # Lark's common.WS
 _NAME = r"[0-9]+(?:\.[0-9]+)+[A-Za-z0-9_']*|[A-Za-z0-9_][A-Za-z0-9_']*"  # nltk.lark's NAME
@@ -36,10 +37,6 @@ _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 READER_DEPTH = 40
 
 
-class Reject(Exception):
-    """Input this reader does not take; Lark decides."""
-
-
 def tokens(text: str) -> list[str]:
     """The tokens of `text`, then _END; Reject for a character no token starts with."""
     words = _WORD.findall(text)
@@ -55,24 +52,12 @@ def _is_name(s: str) -> bool:
     return s[:1] in _NAME_START and s not in _KEYWORDS
 
 
-class _Reader:
+class _Reader(Binder):
     """One formula's tokens and the position in them."""
 
     def __init__(self, toks: list[str], spelled: Callable[[str], bool] | None = None) -> None:
+        super().__init__(spelled)
         self.toks, self.i = toks, 0
-        self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
-        self.bound: list[str] = []  # the quantified variables in scope, innermost last
-        self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
-
-    def constant(self, name: str) -> Term:
-        """A name in a term's place: a variable where a quantifier binds it (`read_bound`)."""
-        if self.spelled is None:
-            return Const(name)
-        if name in self.bound:
-            return Var(name)
-        if name not in self.free and self.spelled(name):
-            self.free[name] = None
-        return Const(name)
 
     def expr(self, level: int, depth: int):
         """Binary connectives of `level` and tighter, from the position (precedence climbing)."""
@@ -168,14 +153,7 @@ class _Reader:
 def read(text: str) -> Formula:
     """The NLTK formula in `text`, every name a constant (full_parse's `_bind` then makes the
     bound ones variables, as for Lark's trees); Reject for anything else."""
-    r = _Reader(tokens(text))
-    try:
-        f = ungroup(r.expr(1, 0))
-    except IndexError:  # ran past _END: the input stops inside a formula
-        raise Reject from None
-    if r.i != len(r.toks) - 1:
-        raise Reject
-    return f
+    return _whole(_Reader(tokens(text)))
 
 
 def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str]]:
@@ -183,13 +161,18 @@ def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list
     makes of `read`'s tree) and the names left free that `spelled` says are spelled as
     variables, in order of first use; Reject for anything `read` rejects."""
     r = _Reader(tokens(text), spelled)
+    return _whole(r), list(r.free)
+
+
+def _whole(r: _Reader) -> Formula:
+    """The one formula `r`'s tokens hold, all of them read; Reject otherwise."""
     try:
         f = ungroup(r.expr(1, 0))
     except IndexError:  # ran past _END: the input stops inside a formula
         raise Reject from None
     if r.i != len(r.toks) - 1:
         raise Reject
-    return f, list(r.free)
+    return f
 
 
 __all__ = ["READER_DEPTH", "Reject", "read", "read_bound", "tokens"]

@@ -16,6 +16,7 @@ import re
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
 from ambit.logic.syntax.grouping import Group, ungroup
+from ambit.logic.syntax.readers import Reject
 
 _WS = " \t\f\r\n"  # Lark's common.WS
 _TERM = r"[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*|[0-9][A-Za-z0-9_.]*"  # VARIABLE, NAME, NUMBER
@@ -41,10 +42,6 @@ _KEYWORDS = frozenset({"fof"})
 # few Python frames each, well inside the recursion limit); deeper input goes to Lark, whose
 # parser does not recurse
 READER_DEPTH = 40
-
-
-class Reject(Exception):
-    """Input this reader does not take; Lark decides."""
 
 
 def tokens(text: str) -> list[str]:
