@@ -12,7 +12,7 @@ names are importable from here too. Every formula of every file is held to `max_
 name the file and the line, and never quote the content of an included file.
 
 Reading runs at the speed of the file (150,000 small statements, 6 MB: about 4 s): a file of the
-common shape is split in one regex scan (`_fast_statements`) and each formula read by the
+common shape is split in one regex scan (readers/tptp_statements.py) and each formula read by the
 hand-written reader (readers/tptp_read.py); anything else takes the general path, whose errors
 these are. A `deadline` bounds reading: past it, ReadingTimeLimit (the command line then answers
 UNKNOWN with reason `time_limit`).
@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,9 @@ from ambit.logic.syntax.ast import Formula
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.readers import tptp_read
+from ambit.logic.syntax.readers.tptp_statements import (  # noqa: F401 - statements and Statement re-exported
+    Statement, _balanced, _fast_statements, _read_statements, statements,
+)
 from ambit.logic.syntax.reading import ReadingTimeLimit  # re-exported: `read_problem`'s deadline error
 from ambit.logic.syntax.tptp_include import (  # the include names are re-exported (`__all__`)
     MAX_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDES, Includes, Limits, TPTPProblemError, _decode, _FileError, _read_bytes,
@@ -40,18 +42,6 @@ from ambit.logic.syntax.tptp_include import (  # the include names are re-export
 
 PREMISE_ROLES = ("axiom", "hypothesis", "definition", "assumption", "lemma", "theorem", "corollary")
 CONCLUSION_ROLE = "conjecture"
-
-
-@dataclass(frozen=True)
-class Statement:
-    """One `fof(...)` or `include(...)` statement: its kind, name, role and body text, and the
-    line of the file it starts on."""
-
-    kind: str
-    name: str
-    role: str
-    body: str
-    line: int
 
 
 # how often (in statements) reading checks its deadline: a few milliseconds of reading apart
@@ -64,176 +54,6 @@ class Problem:
 
     premises: list[tuple[str, Formula]]
     conclusion: tuple[str, Formula] | None
-
-
-_HEAD = re.compile(r"\s*([a-z_]+)\s*\(")
-
-
-# The common shape of a file, read in one scan (`_fast_statements`): blanks and comments, then
-# `fof(name, role, body).` whose body holds no quote, comment or `/`, or `include('file').`. A
-# body is taken to the first `)` followed by `.`, and kept only when its parentheses balance:
-# that `)` is then the one `_statement_end` finds, so both readings split a file alike.
-_BLANKS = r"(?:[ \t\n\r\f\v]+|%[^\n]*|/\*(?:[^*]|\*+[^*/])*\*+/)*"
-_FAST_STATEMENT = re.compile(
-    _BLANKS + r"(fof\(([^,'\"%/()]*),([^,'\"%/()]*),([^'\"%/]*?)\)[ \t\n\r\f\v]*\."
-    r"|include\([ \t\n\r\f\v]*('[^'\\\n%]*')[ \t\n\r\f\v]*\)[ \t\n\r\f\v]*\.)")
-_FAST_TAIL = re.compile(_BLANKS + r"\Z")
-_INNER_PAIR = re.compile(r"\([^()]*\)")
-_FAST_NESTING = 64  # parentheses nested deeper than this: `statements`' own reading
-
-
-def _balanced(body: str) -> bool:
-    """Whether the parentheses of `body` balance (innermost pairs removed until none is left)."""
-    for _ in range(_FAST_NESTING):
-        if "(" not in body and ")" not in body:
-            return True
-        body, n = _INNER_PAIR.subn("", body)
-        if not n:
-            return False
-    return False
-
-
-def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
-    """The statements of a file of the common shape (see _FAST_STATEMENT), as `statements` reads
-    them, in one regex scan; None for any other file (then `statements`' own reading, with its
-    errors). With `checked` False the bodies' parentheses are left for the caller to check."""
-    out: list[Statement] = []
-    pos, line, counted = 0, 1, 0
-    for m in _FAST_STATEMENT.finditer(text):
-        start = m.start(1)
-        if m.start() != pos:
-            return None
-        line += text.count("\n", counted, start)
-        counted = start
-        body = m.group(4)
-        if body is not None:
-            if checked and not _balanced(body):
-                return None
-            out.append(Statement("fof", m.group(2).strip(), m.group(3).strip(), body, line))
-        else:
-            out.append(Statement("include", m.group(5), "", "", line))
-        pos = m.end()
-    if pos != len(text) and _FAST_TAIL.match(text, pos) is None:
-        return None
-    return out
-
-
-def statements(text: str, source: str = "<input>", quote: bool = True) -> list[Statement]:
-    """The statements of a TPTP file, comments dropped; TPTPProblemError for one that does not
-    end (`).`) or is not `fof`/`include`. With `quote` False (an included file) no error
-    message shows the file's text."""
-    fast = _fast_statements(text)
-    return fast if fast is not None else _read_statements(text, source, quote)
-
-
-def _read_statements(text: str, source: str, quote: bool) -> list[Statement]:
-    """`statements`, character by character: any file, with the errors."""
-    out: list[Statement] = []
-    i, n = 0, len(text)
-    line, counted = 1, 0  # line numbers counted incrementally: linear in the file's size
-    while i < n:
-        i = _skip_blank(text, i, source)
-        if i >= n:
-            break
-        line += text.count("\n", counted, i)
-        counted = i
-        m = _HEAD.match(text, i)
-        if m is None:
-            found = f", found {text[i:i + 20]!r}" if quote else ""
-            raise TPTPProblemError(f"expected a statement such as fof(name, role, formula). here{found}",
-                                   source, line)
-        kind = m.group(1)
-        if kind not in ("fof", "include"):
-            what = f"{kind}(...) is" if quote else "this statement is"
-            raise TPTPProblemError(f"{what} not read here: only fof(name, role, formula). and "
-                                   "include('file').", source, line)
-        end, i = _statement_end(text, m.end(), source, line)
-        inner = _strip_comments(text[m.end():end])
-        if kind == "include":
-            out.append(Statement(kind, inner.strip().split(",")[0].strip(), "", "", line))
-            continue
-        parts = inner.split(",", 2)
-        if len(parts) < 3:
-            raise TPTPProblemError("fof(...) needs a name, a role and a formula", source, line)
-        name, role, body = parts[0].strip(), parts[1].strip(), parts[2]
-        out.append(Statement(kind, name, role, body, line))
-    return out
-
-
-def _skip_blank(text: str, i: int, source: str) -> int:
-    """Past white space and comments from `i`."""
-    n = len(text)
-    while i < n:
-        if text[i].isspace():
-            i += 1
-        elif text[i] == "%":
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            if j < 0:
-                raise TPTPProblemError("a /* comment is not closed", source, text.count("\n", 0, i) + 1)
-            i = j + 2
-        else:
-            break
-    return i
-
-
-def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]:
-    """The index of the `)` that closes the statement opened before `i`, and the index just past
-    the `.` that must follow it (quoted names, `%` and `/* */` comments skipped)."""
-    depth, n = 1, len(text)
-    while i < n:
-        c = text[i]
-        if c in "'\"":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "%":
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                k = _skip_blank(text, i + 1, source)
-                if k < n and text[k] == ".":
-                    return i, k + 1
-                raise TPTPProblemError("a statement must end with ').'", source, line)
-        i += 1
-    raise TPTPProblemError("this statement does not end: no closing ').'", source, line)
-
-
-def _strip_comments(s: str) -> str:
-    """`s` with `%` comments (to the end of the line) and `/* */` comments blanked, quoted names kept."""
-    out, i, n = [], 0, len(s)
-    while i < n:
-        c = s[i]
-        if c in "'\"":
-            j = i + 1
-            while j < n and s[j] != c:
-                j += 2 if s[j] == "\\" else 1
-            out.append(s[i:j + 1])
-            i = j + 1
-        elif c == "%":
-            j = s.find("\n", i)
-            i = n if j < 0 else j
-        elif s.startswith("/*", i):
-            j = s.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            out.append(" ")
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def read_problem(text: str, source: str = "<input>", root: Path | None = None, *,
@@ -391,8 +211,8 @@ class _Reader:
                     found = None
                     break
                 formulas.append(f)
-        if found is None:
-            found = statements(text, source, quote)
+        if found is None:  # the one scan did not split it: character by character, with the errors
+            found = _read_statements(text, source, quote)
             formulas = [None] * len(found)
         if len(found) > self.limits.max_statements:  # refused before a formula is parsed: parsing is what costs
             self._over(source)
