@@ -122,3 +122,12 @@ def test_usage_lines_show_the_default_dialect(argv: list[str], shown: str) -> No
     code, out, _ = _ambit(argv)
     usage = out.split("\n\n")[0]
     assert code == 0 and shown in " ".join(usage.split()), usage
+
+
+@pytest.mark.parametrize("fmt", [d.name for d in dialects()])
+def test_a_formula_nested_5000_deep_is_one_error_in_every_dialect(fmt):
+    """The hint looks at the text in every other dialect (FOLIO's decoder spelling included):
+    none of that may recurse once per level, or the answer would be a RecursionError."""
+    deep = "(" * 5000 + "P(a)" + ")" * 5000  # FOLIO's decoder reads capitalised predicates
+    code, _, err = _ambit(["logic", "equiv", "--from", fmt, "--max-chars", "20000", deep, "P(a)"])
+    assert code == 2 and err.startswith("error: A: ") and "Traceback" not in err and "Recursion" not in err, err

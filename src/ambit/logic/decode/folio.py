@@ -60,8 +60,19 @@ def to_folio(text: str) -> str:
     UnexpectedInput when `text` is not in the grammar."""
     import lark
 
-    tokens = check(text).scan_values(lambda v: isinstance(v, lark.Token))
-    return "".join(FOLIO.get(t.type, {}).get(str(t), str(t)) for t in tokens)
+    return "".join(FOLIO.get(t.type, {}).get(str(t), str(t)) for t in _tokens(check(text), lark.Token))
+
+
+def _tokens(tree, token_type: type):
+    """The tree's tokens in text order, without recursion (lark's `scan_values` recurses once
+    per level: a formula nested 1,000 deep would exhaust Python's stack)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, token_type):
+            yield node
+        else:
+            stack.extend(reversed(node.children))
 
 
 def render(f: Formula) -> str:
