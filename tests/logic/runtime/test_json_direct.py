@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import CancelledError
 
 import pytest
 
@@ -63,7 +64,9 @@ def test_a_cancelled_call_ends_with_reason_cancelled(tmp_path) -> None:
             time.sleep(0.01)
         assert flag.exists(), "the goal never started"
         threading.Thread(target=scope.cancel).start()
-        with pytest.raises(PrologError) as err:
+        # the scope cancels the call's future and interrupts Prolog: the caller sees the future
+        # cancelled, or Prolog's error with reason "cancelled" when the interrupt ends it first
+        with pytest.raises((PrologError, CancelledError)) as err:
             future.result(timeout=30)
-    assert err.value.reason == "cancelled"
+    assert isinstance(err.value, CancelledError) or err.value.reason == "cancelled"
     assert worker().query_json("Out = ok", time_limit=5) == "ok"
