@@ -1,7 +1,7 @@
 """Readings explained on AmP pairs: time per LF0/LF1 pair (paraphrases, literal equivalence,
 least distinguishing situations both ways, question) and the size of the situations found.
 
-    .venv/bin/python benchmarks/explain_bench.py [--json] [--per-type 50] [--seed 0]
+    .venv/bin/python benchmarks/explain_bench.py [--json] [--per-type 50] [--seed 0] [--types conj,...]
 
 Items: a seeded sample of each ambiguous type's generated items (`generators.amp.pairs`). Per
 pair: wall time of one `explain_readings` call (the first call, which starts Prolog, is a
@@ -27,14 +27,14 @@ from ambit.generators.amp.wordforms import amp_wordforms  # noqa: E402
 from ambit.logic.explain import explain_readings  # noqa: E402
 
 
-def run(per_type: int, seed: int) -> dict:
+def run(per_type: int, seed: int, types: tuple[str, ...] = AMBIGUOUS_TYPES) -> dict:
     words = amp_wordforms()
     explain_readings("warm-up", ["exists x . man(x)", "exists x . boy(x)"], lexicon=words)
     out: dict = {"per_type": {}}
     all_ms: list[float] = []
     all_sizes: list[int] = []
     cpu_total, n_total = 0.0, 0
-    for kind in AMBIGUOUS_TYPES:
+    for kind in types:
         items = random.Random(f"{seed}-{kind}").sample(pairs(kind), per_type)
         ms, sizes = [], []
         cpu0 = time.process_time()
@@ -67,8 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-type", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--types", default=",".join(AMBIGUOUS_TYPES),
+                    help=f"comma-separated ambiguity types (default: all of {', '.join(AMBIGUOUS_TYPES)})")
     args = ap.parse_args(argv)
-    res = run(args.per_type, args.seed)
+    types = tuple(t for t in args.types.split(",") if t)
+    unknown = sorted(set(types) - set(AMBIGUOUS_TYPES))
+    if unknown or not types:
+        ap.error(f"--types: unknown {', '.join(unknown) or '(none given)'}; choose from {', '.join(AMBIGUOUS_TYPES)}")
+    res = run(args.per_type, args.seed, types)
     if args.json:
         print(json.dumps(res, indent=2))
     else:

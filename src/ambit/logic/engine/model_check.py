@@ -1,6 +1,7 @@
-"""The one model checker: whether a formula holds in a finite model (`holds`), and a model from
-a search checked before it is reported (`checked_model`). Every model ambit reports, whichever
-stage or prover found it, passes through here; it is written independently of every search.
+"""The one model checker: whether a formula holds in a finite model (`holds`, or `Checker` for
+formulas checked in many models), and a model from a search checked before it is reported
+(`checked_model`). Every model ambit reports, whichever stage or prover found it, passes through
+here; it is written independently of every search.
 """
 
 from __future__ import annotations
@@ -13,51 +14,91 @@ from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Imp
 
 def value(a: Term, model: dict, env: dict[str, str]) -> str:
     """The element term `a` denotes in `model` under `env` (a function term: its table's entry)."""
-    return _term(a, model)(env)
+    slot = _Model()
+    slot.bind(model)
+    return _term(a, slot)(env)
 
 
 def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
     """Whether `f` is true in `model` ({"domain": [...], "constants": {name: element},
     "functions": {name: {argument tuple: element}}, "atoms": set of (pred, elements...)}): the
-    truth definition, one case per connective (`_truth`), compiled once per call into closures
-    over one environment, so that a quantifier over a large domain costs a loop, not a copy of
-    the environment per element. An existential whose body requires an atom of its variable
-    (a conjunct, at any depth of conjunction) tries only the elements that atom is true of:
-    every other element makes that conjunct, and so the body, false."""
-    return _holds_in(f, _Model(model), env)
+    truth definition, one case per connective (`_truth`), compiled into closures over one
+    environment, so that a quantifier over a large domain costs a loop, not a copy of the
+    environment per element. An existential whose body requires an atom of its variable (a
+    conjunct, at any depth of conjunction) tries only the elements that atom is true of: every
+    other element makes that conjunct, and so the body, false."""
+    return Checker([f]).holds(model, env)[0]
 
 
-def _holds_in(f: Formula, m: "_Model", env: dict[str, str] | None = None) -> bool:
-    """`holds` in a model already indexed (one index for every formula checked in it)."""
-    return _compile(f, m)[0](dict(env or {}))
+class Checker:
+    """Formulas compiled once and checked in many models (a scene search checks two readings in
+    hundreds of candidate scenes): the closures read the model bound last, so a new model costs
+    its atoms' index, not a compilation."""
+
+    __slots__ = ("_slot", "_fns")
+
+    def __init__(self, formulas: Sequence[Formula]) -> None:
+        self._slot = _Model()
+        self._fns = [_compile(f, self._slot)[0] for f in formulas]
+
+    def bind(self, model: dict) -> None:
+        """Check in `model` from now on."""
+        self._slot.bind(model)
+
+    def check(self, i: int, env: dict[str, str] | None = None) -> bool:
+        """Whether formula `i` holds in the model bound last (under `env`)."""
+        return self._fns[i](dict(env or {}))
+
+    def holds(self, model: dict, env: dict[str, str] | None = None) -> list[bool]:
+        """Whether each formula holds in `model`."""
+        self.bind(model)
+        return [fn(dict(env or {})) for fn in self._fns]
 
 
 class _Model:
-    """A model and the index of its atoms by (predicate, argument position)."""
+    """The model the compiled closures read: bound (`bind`) before they run, and rebound for the
+    next model; its index of atoms by (predicate, argument position) and the quantifiers'
+    domains under their guards are found the first time a quantifier asks, once per model."""
 
-    __slots__ = ("m", "atoms", "domain", "index")
+    __slots__ = ("atoms", "domain", "constants", "functions", "generation", "_index")
 
-    def __init__(self, m: dict) -> None:
-        self.m, self.atoms, self.domain = m, m["atoms"], m["domain"]
-        index: dict[tuple[str, int], set] = {}  # (predicate, position) -> the elements there
-        for atom in self.atoms:
-            for i in range(1, len(atom)):
-                index.setdefault((atom[0], i - 1), set()).add(atom[i])
-        self.index = index
+    def __init__(self) -> None:
+        self.atoms: set = set()
+        self.domain: list = []
+        self.constants: dict = {}
+        self.functions: dict = {}
+        self.generation = 0
+        self._index: dict | None = None
+
+    def bind(self, m: dict) -> None:
+        self.atoms, self.domain = m["atoms"], m["domain"]
+        self.constants, self.functions = m.get("constants", {}), m.get("functions", {})
+        self.generation += 1
+        self._index = None
+
+    def index(self) -> dict[tuple[str, int], set]:
+        """(predicate, position) -> the elements at that place in true atoms."""
+        if self._index is None:
+            index: dict[tuple[str, int], set] = {}
+            for atom in self.atoms:
+                for i in range(1, len(atom)):
+                    index.setdefault((atom[0], i - 1), set()).add(atom[i])
+            self._index = index
+        return self._index
 
 
-def _term(a: Term, model: dict):
+def _term(a: Term, m: _Model):
     """A function of the environment: the element `a` denotes."""
     t = type(a)
     if t is Var:
         name = a.name
         return lambda env: env[name]
     if t is Const:
-        e = model["constants"][a.name]
-        return lambda env: e
-    table = model["functions"][a.name]
-    args = [_term(b, model) for b in a.args]
-    return lambda env: table[tuple(g(env) for g in args)]
+        name = a.name
+        return lambda env: m.constants[name]
+    name = a.name
+    args = [_term(b, m) for b in a.args]
+    return lambda env: m.functions[name][tuple(g(env) for g in args)]
 
 
 # what a formula requires: (variable, predicate, argument position) of every atom with that
@@ -96,7 +137,7 @@ def _truth(f: Formula, m: _Model):
     if t is Atom or t is And or t is Quant:
         return _compile(f, m)[0]
     if t is Eq:
-        left, right = _term(f.left, m.m), _term(f.right, m.m)
+        left, right = _term(f.left, m), _term(f.right, m)
         return lambda env: left(env) == right(env)
     if t is Not:
         body = _truth(f.body, m)
@@ -115,28 +156,24 @@ def _truth(f: Formula, m: _Model):
 
 def _atom(f: Atom, m: _Model):
     """An atom's truth: its tuple of elements looked up among the true atoms (the common
-    shapes, up to two variables or names, without a loop; an atom of names alone is looked up
-    once, here)."""
-    atoms, pred, args = m.atoms, f.pred, f.args
+    shapes, up to two variables or names, without a loop)."""
+    pred, args = f.pred, f.args
     kinds = tuple(type(a) for a in args)
     if Func not in kinds:
-        if Var not in kinds:  # ground: its truth does not depend on the environment
-            true = (pred, *[m.m["constants"][a.name] for a in args]) in atoms
-            return lambda env: true
         if kinds == _ONE_VAR:
             x = args[0].name
-            return lambda env: (pred, env[x]) in atoms
+            return lambda env: (pred, env[x]) in m.atoms
         if kinds == _TWO_VARS:
             x, y = args[0].name, args[1].name
-            return lambda env: (pred, env[x], env[y]) in atoms
+            return lambda env: (pred, env[x], env[y]) in m.atoms
         if kinds == _VAR_CONST:
-            x, c = args[0].name, m.m["constants"][args[1].name]
-            return lambda env: (pred, env[x], c) in atoms
+            x, c = args[0].name, args[1].name
+            return lambda env: (pred, env[x], m.constants[c]) in m.atoms
         if kinds == _CONST_VAR:
-            c, y = m.m["constants"][args[0].name], args[1].name
-            return lambda env: (pred, c, env[y]) in atoms
-    terms = [_term(a, m.m) for a in args]
-    return lambda env: (pred, *[g(env) for g in terms]) in atoms
+            c, y = args[0].name, args[1].name
+            return lambda env: (pred, m.constants[c], env[y]) in m.atoms
+    terms = [_term(a, m) for a in args]
+    return lambda env: (pred, *[g(env) for g in terms]) in m.atoms
 
 
 _ONE_VAR, _TWO_VARS, _VAR_CONST, _CONST_VAR = (Var,), (Var, Var), (Var, Const), (Const, Var)
@@ -177,18 +214,14 @@ def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
     guards = [(p, i) for x, p, i in needs if x == var]
     if guards:
         needs = [n for n in needs if n[0] != var]
-    guard = _guard(guards, m) if guards else None
-    if guard is None:
-        domain = m.domain
-    elif exists:
-        domain = guard
-    elif len(guard) < len(m.domain):
-        return (lambda env: False), needs
-    else:
-        domain = m.domain
+    domain_of = _guarded(guards, exists, m) if guards else None
+    unbound = _UNBOUND
 
     def quantified(env: dict) -> bool:
-        outer = env.get(var, _UNBOUND)
+        domain = m.domain if domain_of is None else domain_of()
+        if domain is None:  # a universal with an element outside its guard
+            return False
+        outer = env.get(var, unbound)
         try:
             for d in domain:
                 env[var] = d
@@ -196,7 +229,7 @@ def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
                     return exists
             return not exists
         finally:
-            if outer is _UNBOUND:
+            if outer is unbound:
                 env.pop(var, None)
             else:
                 env[var] = outer
@@ -204,15 +237,23 @@ def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
     return quantified, needs
 
 
-def _guard(guards: list[tuple[str, int]], m: _Model) -> list:
-    """The elements that can be a quantifier's variable, given its guards ((predicate,
-    position) of atoms its body requires): those at that place in true atoms of every guard,
-    in domain order."""
-    index = m.index
-    best = index.get(guards[0], _NONE)
-    for key in guards[1:]:
-        best = best & index.get(key, _NONE)
-    return [d for d in m.domain if d in best]
+def _guarded(guards: list[tuple[str, int]], exists: bool, m: _Model) -> Callable[[], list | None]:
+    """The elements a guarded quantifier ranges over in the model bound now, found once per
+    model: an existential's, those at that place in true atoms of every guard (in domain
+    order); a universal's, the whole domain, or None when some element is outside a guard."""
+    cache: list = [-1, None]  # the model's generation, its domain
+
+    def domain() -> list | None:
+        if cache[0] != m.generation:
+            index = m.index()
+            best = index.get(guards[0], _NONE)
+            for key in guards[1:]:
+                best = best & index.get(key, _NONE)
+            among = [d for d in m.domain if d in best]
+            cache[0], cache[1] = m.generation, among if exists else (m.domain if len(among) == len(m.domain) else None)
+        return cache[1]
+
+    return domain
 
 
 def _model(d: dict) -> dict:
@@ -237,12 +278,13 @@ def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) ->
     """The model, after checking that every formula of `true` holds in it and none of `false`;
     a model that fails the check is a bug in the search, raised, never reported."""
     m = _model(d)
-    indexed = _Model(m)
-    for f in true:
-        if not _holds_in(f, indexed):
+    checker = Checker([*true, *false])
+    checker.bind(m)
+    for i, f in enumerate(true):
+        if not checker.check(i):
             raise PrologError(f"model search returned a model that does not satisfy {f!r}")
-    for f in false:
-        if _holds_in(f, indexed):
+    for i, f in enumerate(false, start=len(true)):
+        if checker.check(i):
             raise PrologError(f"model search returned a model that satisfies {f!r}")
     out = {
         "domain": m["domain"],
@@ -255,4 +297,4 @@ def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) ->
     return out
 
 
-__all__ = ["checked_model", "holds", "value"]
+__all__ = ["Checker", "checked_model", "holds", "value"]

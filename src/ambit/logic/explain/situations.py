@@ -8,7 +8,7 @@ filler per role of an event, and at least one thing of each noun that a universa
 domain size from the number of names up to `bound` (names + the variables of both readings), so
 a scene returned is of least size within the bound. situations.pl proposes the candidate scenes of
 each size (made of the first reading's witnesses), and the engine's one model checker
-(`logic/engine/model_check.py`: `holds`) picks the first in which `a` is true and `b` false, on the
+(`logic/engine/model_check.py`: `Checker`, the readings compiled once) picks the first in which `a` is true and `b` false, on the
 readings as ordinary formulas (`Every` as ∀x (kinds(x) → body), `Exists` as ∃x (kinds(x) ∧ body))
 and the scene as an ordinary model (each element's sort a true unary atom): one truth definition.
 """
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ambit.logic.engine.model_check import holds
+from ambit.logic.engine.model_check import Checker
 from ambit.logic.runtime.cancel import PrologError
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Implies, Or, Quant, Var
 from ambit.logic.runtime.worker import worker
@@ -62,10 +62,10 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
     bound = len(names) + len(bound_variables(a)) + len(bound_variables(b))
     args = (f"{to_term(a, 'a')},{_list(sorts)},{_list(names)},{_name_list(name_kinds)},{_list(functional)},"
             f"{_list(presupposed)}")
-    true, false = as_formula(a), as_formula(b)
+    readings = Checker([as_formula(a), as_formula(b)])  # compiled once, checked in every candidate
     for d in _candidates(args, max(1, len(names)), bound, time_limit, inferences):
-        model = _model(d)
-        if holds(true, model) and not holds(false, model):
+        readings.bind(_model(d))
+        if not readings.check(1) and readings.check(0):  # b first: a candidate is made of a's witnesses
             return _scene(d, events, bound)
     return None
 
@@ -106,11 +106,10 @@ def as_formula(r: Restricted | None) -> Formula | None:
 
 
 def _model(d: dict) -> dict:
-    """A candidate scene (elements 1..size) as the one model checker's model, elements d1, d2, ..."""
-    el = lambda e: f"d{e}"  # noqa: E731
-    return {"domain": [el(e) for e in range(1, d["size"] + 1)],
-            "constants": {c: el(e) for c, e in d["constants"].items()}, "functions": {},
-            "atoms": {(s, el(e)) for e, s in d["sorts"]} | {(p, *map(el, args)) for p, args in d["facts"]}}
+    """A candidate scene (elements 1..size) as the one model checker's model; its elements are
+    Prolog's numbers themselves (any hashable value is an element to the checker)."""
+    return {"domain": list(range(1, d["size"] + 1)), "constants": d["constants"], "functions": {},
+            "atoms": {(s, e) for e, s in d["sorts"]} | {(p, *args) for p, args in d["facts"]}}
 
 
 def _spent(timed_out: bool) -> PrologError:
