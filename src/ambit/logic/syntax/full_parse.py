@@ -19,6 +19,8 @@ from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.dialect import Dialect, dialect
 from ambit.logic.syntax.grammar import FOL_DIALECTS, close, lark_error, too_deep
 from ambit.logic.syntax.grouping import Group, extend, ungroup
+from ambit.logic.syntax import folio_read
+from ambit.logic.syntax.readers import nltk_read, tptp_read
 
 DIALECTS = FOL_DIALECTS
 _KIND = {"∀": "forall", "∃": "exists", "all": "forall", "forall": "forall", "exists": "exists", "exist": "exists",
@@ -200,9 +202,10 @@ class _Binding:
 
 @lru_cache(maxsize=None)
 def _spelling(pattern: str) -> Callable[[str], bool]:
-    """Whether a name is spelled as a variable (Dialect.is_variable_name), compiled once."""
+    """Whether a name is spelled as a variable (Dialect.is_variable_name), compiled once; the
+    answers kept per name (a bounded cache: the readers ask it for every free name they read)."""
     match = re.compile(pattern).fullmatch
-    return lambda name: match(name) is not None
+    return lru_cache(maxsize=1 << 14)(lambda name: match(name) is not None)
 
 
 def dialect_parser(fmt: str | Dialect) -> lark.Lark:
@@ -229,8 +232,6 @@ def parse_dialect(text: str, fmt: str | Dialect) -> Formula:
 
 def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """`read_dialect` for folio: the hand-written reader of the common input first, Lark for the rest."""
-    from ambit.logic.syntax import folio_read
-
     try:
         if d.variable_spelling is None:
             return _finish(folio_read.read(text), text, d)
@@ -254,8 +255,6 @@ _MAX_TERMS = 20_000
 def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """`read_dialect` for tptp: the hand-written reader (readers/tptp_read.py) first, Lark for
     what it rejects (and for every error)."""
-    from ambit.logic.syntax.readers import tptp_read
-
     if len(_TPTP_TERMS) >= _MAX_TERMS:  # a bound on the table's memory
         _TPTP_TERMS.clear()
     try:
@@ -270,8 +269,6 @@ def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
 def read_nltk(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     """`read_dialect` for nltk: the hand-written reader (readers/nltk_read.py) first, Lark for
     what it rejects (and for every error)."""
-    from ambit.logic.syntax.readers import nltk_read
-
     try:
         if d.variable_spelling is None or d.dotted_names:
             return _finish(nltk_read.read(text), text, d)

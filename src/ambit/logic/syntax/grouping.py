@@ -1,5 +1,5 @@
-"""Trees under construction in the full first-order readers (full_parse.py's Lark transformer and
-folio_read.py): a parenthesised formula stays one operand (`Group`), and an unparenthesised
+"""Trees under construction in full_parse.py's Lark transformer (the hand-written readers gather
+a run in one loop instead): a parenthesised formula stays one operand (`Group`), and an unparenthesised
 run of one n-ary operator (`A ∧ B ∧ C`) grows in place (`Run`), so that reading a chain of n
 operands takes time linear in n. `ungroup` turns either into the plain AST node."""
 

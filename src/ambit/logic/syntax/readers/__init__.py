@@ -5,9 +5,61 @@ gives the error with its position and expectations."""
 
 from __future__ import annotations
 
-from typing import Callable
+import threading
+from functools import lru_cache
+from typing import Callable, TypeVar
 
-from ambit.logic.syntax.ast import Const, Term, Var
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+
+# Constants and variables by name, made once and shared (terms are immutable, so a shared one
+# is the same value): a name read again costs a look-up, not a dataclass's __init__.
+const: Callable[[str], Const] = lru_cache(maxsize=1 << 14)(Const)
+var: Callable[[str], Var] = lru_cache(maxsize=1 << 14)(Var)
+
+
+def _maker(cls: type) -> Callable:
+    """A constructor of the AST node class `cls` (a frozen dataclass with slots) for readers:
+    it sets the fields through their slots, the values the dataclass's `__init__` would set,
+    without its `object.__setattr__` per field (a frozen class's cost, about half of making a
+    node). Equal, hashed and printed as the class's own; `Quant`'s kind check is the reader's
+    to keep (it writes only `forall` and `exists`)."""
+    new = object.__new__
+    setters = [vars(cls)[name].__set__ for name in cls.__slots__]
+    if len(setters) == 1:
+        (first,) = setters
+
+        def make1(a):
+            x = new(cls)
+            first(x, a)
+            return x
+
+        return make1
+    if len(setters) == 2:
+        first, second = setters
+
+        def make2(a, b):
+            x = new(cls)
+            first(x, a)
+            second(x, b)
+            return x
+
+        return make2
+    first, second, third = setters
+
+    def make3(a, b, c):
+        x = new(cls)
+        first(x, a)
+        second(x, b)
+        third(x, c)
+        return x
+
+    return make3
+
+
+# the readers' constructors, field for field those of ast.py
+new_atom, new_func, new_eq = _maker(Atom), _maker(Func), _maker(Eq)
+new_and, new_or, new_not = _maker(And), _maker(Or), _maker(Not)
+new_implies, new_iff, new_xor, new_quant = _maker(Implies), _maker(Iff), _maker(Xor), _maker(Quant)
 
 
 class Reject(Exception):
@@ -16,20 +68,46 @@ class Reject(Exception):
 
 class Binder:
     """What a reader that binds as it reads keeps (`read_bound`): the quantified variables in
-    scope and the free names spelled as variables; `spelled` None keeps every name a constant."""
+    scope and the free names spelled as variables; `spelled` None keeps every name a constant.
+    `constant(name)` is the term a name in a term's place stands for: a variable where a
+    quantifier binds it (`read_bound`), else a constant (a free one spelled as a variable noted
+    in `free`). It is a closure over the lists, not a method: it runs for every name read."""
 
     def __init__(self, spelled: Callable[[str], bool] | None = None) -> None:
         self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
         self.bound: list[str] = []  # the quantified variables in scope, innermost last
         self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
+        self.constant: Callable[[str], Term] = const if spelled is None else _binding(spelled, self.bound, self.free)
 
-    def constant(self, name: str) -> Term:
-        """A name in a term's place: a variable where a quantifier binds it (`read_bound`)."""
-        if self.spelled is None:
-            return Const(name)
-        if name in self.bound:
-            return Var(name)
-        if name not in self.free and self.spelled(name):
-            self.free[name] = None
-        return Const(name)
+
+def _binding(spelled: Callable[[str], bool], bound: list[str], free: dict[str, None]) -> Callable[[str], Term]:
+    """Binder.constant for `read_bound`, over the Binder's `bound` and `free`."""
+
+    def constant(name: str) -> Term:
+        if name in bound:
+            return var(name)
+        if name not in free and spelled(name):
+            free[name] = None
+        return const(name)
+
+    return constant
+
+
+_T = TypeVar("_T")
+
+
+def per_thread(make: Callable[[], _T]) -> Callable[[], _T]:
+    """A getter of this thread's `make()`, made on first use. A reader's nested functions (locals,
+    not attributes, on its hot path) are made once per thread, not once per formula; a reader
+    is not reentrant, and no two threads share one."""
+    local = threading.local()
+
+    def get() -> _T:
+        try:
+            return local.value
+        except AttributeError:
+            local.value = value = make()
+            return value
+
+    return get
 

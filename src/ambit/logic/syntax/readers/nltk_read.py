@@ -9,7 +9,8 @@ Tokens as Lark's lexer orders them (a name first, with its numerals `3.5`; then 
 operator first: `<->` before `->`, `!=` before `!`); a keyword (all, exists, not, and, ...) is a
 word the lexer reads as the keyword where one may stand. Precedence climbing over the grammar's
 levels, all grouping to the left: <-> > -> > | > & > unary (- or a quantifier and the unary after
-it, an atom, an equation, a group).
+it, an atom, an equation, a group). A parenthesised formula needs no marker: a run of one n-ary
+connective is gathered in one loop, so `(p & q) & r` stays nested as written.
 """
 
 from __future__ import annotations
@@ -17,162 +18,194 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term
-from ambit.logic.syntax.grouping import Group, ungroup
-from ambit.logic.syntax.readers import Binder, Reject
+from ambit.logic.syntax.ast import Formula, Term
+from ambit.logic.syntax.readers import (Binder, Reject, const, per_thread, new_and, new_atom, new_eq, new_func,
+                                        new_iff, new_implies, new_not, new_or, new_quant)
 
-_WS = " \t\f\r\n"  # Lark's common.WS
+_WS = (" ", "\t", "\f", "\r", "\n")  # Lark's common.WS: what _WORD skips before a token
 _NAME = r"[0-9]+(?:\.[0-9]+)+[A-Za-z0-9_']*|[A-Za-z0-9_][A-Za-z0-9_']*"  # nltk.lark's NAME
-_WORD = re.compile(r"[ \t\f\r\n]*(?:" + _NAME + r"|<->|<=>|->|=>|!=|==|[-!&^|=().,\[\]])")
+_WORD = re.compile(r"[ \t\f\r\n]*(" + _NAME + r"|<->|<=>|->|=>|!=|==|[-!&^|=().,\[\]])")
 _END = ""
+_NO_TOKENS: list[str] = []  # a reader's, between formulas
 # binary connectives, spelled every way: their level (1 binds loosest); all group to the left
 _LEVEL = {"<->": 1, "<=>": 1, "iff": 1, "->": 2, "=>": 2, "implies": 2, "|": 3, "or": 3, "&": 4, "^": 4, "and": 4}
 _NEG = frozenset({"-", "!", "not"})
 _QUANT = {"all": "forall", "forall": "forall", "exists": "exists", "exist": "exists", "some": "exists"}
-_EQ = frozenset({"=", "=="})
+_EQ = frozenset({"=", "==", "!="})
 _KEYWORDS = frozenset({*_QUANT, "not", "and", "or", "implies", "iff"})
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# every token that is not a name: the operators, the keywords and _END (a token _WORD finds is
+# a name exactly when it is none of these)
+_NOT_NAME = frozenset({"<->", "<=>", "->", "=>", "!=", "==", *"-!&^|=().,[]", _END, *_KEYWORDS})
 # parentheses, negations, quantifiers and function terms this reader nests (a few Python frames
 # each); deeper input goes to Lark, whose parser does not recurse
 READER_DEPTH = 40
 
 
 def tokens(text: str) -> list[str]:
-    """The tokens of `text`, then _END; Reject for a character no token starts with."""
+    """The tokens of `text`, then _END; Reject for a character no token starts with. (One
+    `findall`: no token holds white space, so the tokens cover the text when their characters
+    are all of its other ones.)"""
     words = _WORD.findall(text)
-    if sum(map(len, words)) != len(text.rstrip(_WS)):
+    skipped = len(text) - sum(map(len, words))  # white space, or a character no token starts with
+    if skipped and skipped != text.count(" ") and skipped != sum(map(text.count, _WS)):  # str.count: no copy
         raise Reject
-    words = list(map(str.lstrip, words))
     words.append(_END)
     return words
 
 
-def _is_name(s: str) -> bool:
-    """A name token that the lexer reads as a name wherever it stands (no keyword)."""
-    return s[:1] in _NAME_START and s not in _KEYWORDS
+def _reader() -> Callable[[list[str], Binder], Formula]:
+    """`run(toks, b)`: the one formula `toks` hold, all of them read, names made terms by `b`;
+    Reject otherwise. Nested functions over the position `i` and the formula's state, made once
+    per thread (`per_thread`); each run sets that state afresh."""
+    toks, i = _NO_TOKENS, 0
+    constant: Callable[[str], Term] = const
+    bound: list[str] = []
+    level_of = _LEVEL.get
 
-
-class _Reader(Binder):
-    """One formula's tokens and the position in them."""
-
-    def __init__(self, toks: list[str], spelled: Callable[[str], bool] | None = None) -> None:
-        super().__init__(spelled)
-        self.toks, self.i = toks, 0
-
-    def expr(self, level: int, depth: int):
+    def expr(level: int, depth: int) -> Formula:
         """Binary connectives of `level` and tighter, from the position (precedence climbing)."""
-        toks = self.toks
-        left = self.unary(depth)
+        nonlocal i
+        left = unary(depth)
         while True:
-            at = _LEVEL.get(toks[self.i])
+            at = level_of(toks[i])
             if at is None or at < level:
                 return left
-            self.i += 1
-            right = self.expr(at + 1, depth)
-            if at >= 3:  # a run of one n-ary connective, however spelled: one node (grouping.extend)
-                items = [ungroup(left), ungroup(right)]
-                while _LEVEL.get(toks[self.i]) == at:
-                    self.i += 1
-                    items.append(ungroup(self.expr(at + 1, depth)))
-                left = (Or if at == 3 else And)(tuple(items))
+            i += 1
+            # a run of one n-ary connective, however spelled: one node (grouping.extend); the
+            # operands of & are unaries (nothing binds tighter), read without expr's loop
+            if at == 4:
+                items = [left, unary(depth)]
+                while level_of(toks[i]) == 4:
+                    i += 1
+                    items.append(unary(depth))
+                left = new_and(tuple(items))
+            elif at == 3:
+                items = [left, expr(4, depth)]
+                while level_of(toks[i]) == 3:
+                    i += 1
+                    items.append(expr(4, depth))
+                left = new_or(tuple(items))
             else:
-                left = (Iff if at == 1 else Implies)(ungroup(left), ungroup(right))
+                left = (new_iff if at == 1 else new_implies)(left, expr(at + 1, depth))
 
-    def unary(self, depth: int):
+    def unary(depth: int) -> Formula:
         """- and the unary after it, a quantifier, a group, an atom or an equation."""
+        nonlocal i
         if depth >= READER_DEPTH:
             raise Reject
-        toks = self.toks
-        s = toks[self.i]
-        self.i += 1
+        s = toks[i]
+        i += 1
+        if s in _NOT_NAME:
+            return prefixed(s, depth)
+        if toks[i] == "(":
+            i += 1
+            args = arguments(depth)
+            if toks[i] in _EQ:
+                return equation(new_func(s, args), depth)
+            return new_atom(s, args)
+        if toks[i] in _EQ:
+            return equation(constant(s), depth)
+        return new_atom(s, ())
+
+    def prefixed(s: str, depth: int) -> Formula:
+        """What follows a unary that opens with `s`, not a name: - or a quantifier, or a group."""
+        nonlocal i
         if s in _NEG:
-            return Not(ungroup(self.unary(depth + 1)))
-        kind = _QUANT.get(s)
-        if kind is not None:
-            names = []
-            while _is_name(toks[self.i]):
-                names.append(toks[self.i])
-                self.i += 1
-            if not names or toks[self.i] != ".":
-                raise Reject
-            self.i += 1
-            self.bound += names
-            body = ungroup(self.unary(depth + 1))
-            del self.bound[len(self.bound) - len(names):]
-            for v in reversed(names):
-                body = Quant(kind, v, body)
-            return body
+            return new_not(unary(depth + 1))
         if s == "(":
-            f = Group(ungroup(self.expr(1, depth + 1)))
-            if toks[self.i] != ")":
+            f = expr(1, depth + 1)
+            if toks[i] != ")":
                 raise Reject
-            self.i += 1
+            i += 1
             return f
-        if not _is_name(s):
+        kind = _QUANT.get(s)
+        if kind is None:
             raise Reject
-        if toks[self.i] == "(":
-            self.i += 1
-            args = self.arguments(depth)
-            if toks[self.i] in _EQ or toks[self.i] == "!=":
-                return self.equation(Func(s, args), depth)
-            return Atom(s, args)
-        if toks[self.i] in _EQ or toks[self.i] == "!=":
-            return self.equation(self.constant(s), depth)
-        return Atom(s, ())
+        start = i
+        while toks[i] not in _NOT_NAME:
+            i += 1
+        names = toks[start:i]
+        if not names or toks[i] != ".":
+            raise Reject
+        i += 1
+        bound.extend(names)
+        body = unary(depth + 1)
+        del bound[len(bound) - len(names):]
+        for v in reversed(names):
+            body = new_quant(kind, v, body)
+        return body
 
-    def arguments(self, depth: int) -> tuple[Term, ...]:
+    def arguments(depth: int) -> tuple[Term, ...]:
         """`t1, ..., tn)` after a name's `(`."""
-        args = [self.term(depth)]
-        while self.toks[self.i] == ",":
-            self.i += 1
-            args.append(self.term(depth))
-        if self.toks[self.i] != ")":
-            raise Reject
-        self.i += 1
-        return tuple(args)
+        nonlocal i
+        args = []
+        while True:
+            s = toks[i]
+            if s in _NOT_NAME:
+                raise Reject
+            i += 1
+            if toks[i] == "(":
+                if depth >= READER_DEPTH:
+                    raise Reject
+                i += 1
+                args.append(new_func(s, arguments(depth + 1)))
+            else:
+                args.append(constant(s))
+            s = toks[i]
+            i += 1
+            if s == ")":
+                return tuple(args)
+            if s != ",":
+                raise Reject
 
-    def term(self, depth: int) -> Term:
-        s = self.toks[self.i]
-        if not _is_name(s):
+    def equation(left: Term, depth: int) -> Formula:
+        """`= t`, `== t` or `!= t` after the term `left`."""
+        nonlocal i
+        eq = toks[i]
+        s = toks[i + 1]
+        if s in _NOT_NAME:
             raise Reject
-        self.i += 1
-        if self.toks[self.i] != "(":
-            return self.constant(s)
-        if depth >= READER_DEPTH:
-            raise Reject
-        self.i += 1
-        return Func(s, self.arguments(depth + 1))
+        i += 2
+        if toks[i] == "(":
+            if depth >= READER_DEPTH:
+                raise Reject
+            i += 1
+            right = new_eq(left, new_func(s, arguments(depth + 1)))
+        else:
+            right = new_eq(left, constant(s))
+        return right if eq != "!=" else new_not(right)
 
-    def equation(self, left: Term, depth: int) -> Formula:
-        eq = self.toks[self.i]
-        self.i += 1
-        right = Eq(left, self.term(depth))
-        return right if eq in _EQ else Not(right)
+    def run(words: list[str], b: Binder) -> Formula:
+        nonlocal toks, i, constant, bound
+        toks, i, constant, bound = words, 0, b.constant, b.bound
+        try:
+            f = expr(1, 0)
+            if i != len(toks) - 1:
+                raise Reject
+        except IndexError:  # ran past _END: the input stops inside a formula
+            raise Reject from None
+        finally:  # nothing of the formula is kept
+            toks, constant, bound = _NO_TOKENS, const, []
+        return f
+
+    return run
+
+
+_read = per_thread(_reader)
 
 
 def read(text: str) -> Formula:
     """The NLTK formula in `text`, every name a constant (full_parse's `_bind` then makes the
     bound ones variables, as for Lark's trees); Reject for anything else."""
-    return _whole(_Reader(tokens(text)))
+    return _read()(tokens(text), Binder())
 
 
 def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str]]:
     """The NLTK formula in `text` with its bound names as variables (what full_parse's `_bind`
     makes of `read`'s tree) and the names left free that `spelled` says are spelled as
     variables, in order of first use; Reject for anything `read` rejects."""
-    r = _Reader(tokens(text), spelled)
-    return _whole(r), list(r.free)
-
-
-def _whole(r: _Reader) -> Formula:
-    """The one formula `r`'s tokens hold, all of them read; Reject otherwise."""
-    try:
-        f = ungroup(r.expr(1, 0))
-    except IndexError:  # ran past _END: the input stops inside a formula
-        raise Reject from None
-    if r.i != len(r.toks) - 1:
-        raise Reject
-    return f
+    b = Binder(spelled)
+    return _read()(tokens(text), b), list(b.free)
 
 
 __all__ = ["READER_DEPTH", "Reject", "read", "read_bound", "tokens"]

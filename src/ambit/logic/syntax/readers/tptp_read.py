@@ -8,24 +8,28 @@ both build equal trees on thousands of random and tricky formulas.
 Tokens as Lark's lexer orders them (the longer operator first: `<=>` before `<=`, `!=` before
 `!`, `~|` before `~`). Precedence climbing over the grammar's levels: <=> <~> (left) > => <=
 (right) > | ~| (left) > & ~& (left) > unit; a quantifier or ~ applies to the unit right after it.
+A parenthesised formula needs no marker: a run of one n-ary connective is gathered in one loop,
+so `(p | q) | r` stays nested as written.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
-from ambit.logic.syntax.grouping import Group, ungroup
-from ambit.logic.syntax.readers import Reject
+from ambit.logic.syntax.ast import Const, Eq, Formula, Term, Var
+from ambit.logic.syntax.readers import (Reject, per_thread, new_and, new_atom, new_eq, new_func, new_iff, new_implies,
+                                        new_not, new_or, new_quant, new_xor)
 
 _WS = " \t\f\r\n"  # Lark's common.WS
 _TERM = r"[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*|[0-9][A-Za-z0-9_.]*"  # VARIABLE, NAME, NUMBER
 _W = "[ \t\f\r\n]*"
-# the tokens, as Lark's lexer orders them, each after white space; two shortcuts made of Lark's
+_S = " *"  # the white space an atom token holds: spaces alone (`applied` drops them)
+# the tokens (group 1), as Lark's lexer orders them, each after white space; two shortcuts made of Lark's
 # tokens come first: an atom (or function term) over plain terms, `p(X, a)`, and a quantifier's
 # head, `![X, Y]:` (where they do not match, their first token matches alone)
 _WORD = re.compile(
-    _W + r"(?:[a-z][A-Za-z0-9_]*" + _W + r"\(" + _W + f"(?:{_TERM})(?:{_W},{_W}(?:{_TERM}))*" + _W + r"\)"
+    _W + r"([a-z][A-Za-z0-9_]*" + _S + r"\(" + _S + f"(?:{_TERM})(?:{_S},{_S}(?:{_TERM}))*" + _S + r"\)"
     + r"|[!?]" + _W + r"\[" + _W + r"[A-Z][A-Za-z0-9_]*(?:" + _W + "," + _W + r"[A-Z][A-Za-z0-9_]*)*" + _W + r"\]"
     + _W + ":"
     + r"|<=>|<~>|=>|<=|~&|~\||!=|[!?~&|=()\[\],:]|[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*"
@@ -46,14 +50,18 @@ READER_DEPTH = 40
 
 def tokens(text: str) -> list[str]:
     """The tokens of `text` (atoms over plain terms and quantifier heads as one token each),
-    then _END; Reject for a character no token starts with. (One `findall`: the tokens and the
-    white space before each must cover the text.)"""
+    then _END; Reject for a character no token starts with. (One `findall`, which skips what no
+    token matches: what it skips must all be white space, that is the text's white space less
+    the tokens' own. Counted for spaces alone first, the common case; if that falls short, for
+    every kind of white space.)"""
     if "fof" in text:  # perhaps Lark's keyword: Lark decides
         raise Reject
     words = _WORD.findall(text)
-    if sum(map(len, words)) != len(text.rstrip(_WS)):
+    joined = "".join(words)
+    skipped = len(text) - len(joined)
+    if skipped and skipped != text.count(" ") - joined.count(" ") and (
+            skipped != sum(map(text.count, _WS)) - sum(map(joined.count, _WS))):
         raise Reject
-    words = list(map(str.lstrip, words))
     words.append(_END)
     return words
 
@@ -85,8 +93,18 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
     in it is free (then the caller closes it as the dialect says); Reject for anything else.
     `terms`: variables and constants already made, by name (a problem's formulas share them;
     they are immutable), filled as it reads."""
-    toks = tokens(text)
-    made: dict[str, Term] = {} if terms is None else terms
+    return _read()(tokens(text), {} if terms is None else terms)
+
+
+_NO_TOKENS: list[str] = []  # between formulas (a reader sets its own before it reads)
+_NO_TERMS: dict[str, Term] = {}
+
+
+def _reader() -> Callable[[list[str], dict[str, Term]], tuple[Formula, bool]]:
+    """A reader of one formula's tokens at a time (`read`'s work): nested functions over the
+    position `i` and the formula's state (locals, not attributes, on the hot path), made once
+    per thread (`per_thread`); each call sets that state afresh."""
+    toks, made = _NO_TOKENS, _NO_TERMS
     i = 0
     bound: list[str] = []
     free = False
@@ -102,9 +120,19 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
         return x
 
     def applied(s: str) -> tuple[str, tuple[Term, ...]]:
-        """The name and the terms of an atom token `p(X, a)`."""
-        k = s.index("(")
-        return s[:k].rstrip(_WS), tuple([plain(t.strip(_WS)) for t in s[k + 1:-1].split(",")])
+        """The name and the terms of an atom token `p(X, a)` (whose white space is spaces):
+        `plain` of each term, inline (it runs for most terms)."""
+        nonlocal free
+        words = s[:-1].replace(" ", "").replace("(", ",", 1).split(",")
+        args = []
+        for t in words[1:]:
+            x = made.get(t)
+            if x is None:
+                x = made[t] = Var(t) if t[:1] in _UPPER else Const(t)
+            if not free and type(x) is Var and t not in bound:
+                free = True
+            args.append(x)
+        return words[0], tuple(args)
 
     def expr(level: int, depth: int):
         """Binary connectives of `level` and tighter, from the position (precedence climbing)."""
@@ -120,21 +148,27 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
                 if depth >= READER_DEPTH:
                     raise Reject
                 right = expr(2, depth + 1)
-                left = Implies(ungroup(left), ungroup(right)) if op == "=>" else Implies(ungroup(right), ungroup(left))
+                left = new_implies(left, right) if op == "=>" else new_implies(right, left)
+            elif op == "&":  # a run of one n-ary connective: one node (grouping.extend), of units
+                items = [left, unit(depth)]  # (nothing binds tighter than &: no expr loop)
+                while toks[i] == "&":
+                    i += 1
+                    items.append(unit(depth))
+                left = new_and(tuple(items))
             else:
-                right = expr(at + 1, depth)
-                if op == "|" or op == "&":  # a run of one n-ary connective: one node (grouping.extend)
-                    items = [ungroup(left), ungroup(right)]
-                    while toks[i] == op:
+                right = unit(depth) if at == 4 else expr(at + 1, depth)
+                if op == "|":
+                    items = [left, right]
+                    while toks[i] == "|":
                         i += 1
-                        items.append(ungroup(expr(at + 1, depth)))
-                    left = (Or if op == "|" else And)(tuple(items))
+                        items.append(expr(4, depth))
+                    left = new_or(tuple(items))
                 elif op == "~|":
-                    left = Not(Or((ungroup(left), ungroup(right))))
+                    left = new_not(new_or((left, right)))
                 elif op == "~&":
-                    left = Not(And((ungroup(left), ungroup(right))))
+                    left = new_not(new_and((left, right)))
                 else:
-                    left = (Iff if op == "<=>" else Xor)(ungroup(left), ungroup(right))
+                    left = (new_iff if op == "<=>" else new_xor)(left, right)
 
     def unit(depth: int):
         """A unit formula: ~ or a quantifier and the unit after it, a group, an atom, an equation."""
@@ -147,14 +181,14 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
         if c in _LOWER and s[-1] == ")":  # an atom over plain terms, or a function term's
             name, args = applied(s)
             if toks[i] in _EQ:
-                return equation(Func(name, args), depth)
-            return Atom(name, args)
+                return equation(new_func(name, args), depth)
+            return new_atom(name, args)
         if s == "~":
-            return Not(ungroup(unit(depth + 1)))
+            return new_not(unit(depth + 1))
         if (c == "!" or c == "?") and s[-1] == ":":
             return quant("forall" if c == "!" else "exists", s, depth)
         if s == "(":
-            f = Group(ungroup(expr(1, depth + 1)))
+            f = expr(1, depth + 1)
             if toks[i] != ")":
                 raise Reject
             i += 1
@@ -162,7 +196,7 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
         if s == "$true":
             return _TRUE
         if s == "$false":
-            return Not(_TRUE)
+            return new_not(_TRUE)
         if c in _UPPER:
             i -= 1
             return equation(term(depth), depth)
@@ -171,33 +205,44 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
             i += 1
             args = arguments(depth)
             if toks[i] in _EQ:
-                return equation(Func(name, args), depth)
-            return Atom(name, args)
+                return equation(new_func(name, args), depth)
+            return new_atom(name, args)
         if toks[i] in _EQ:
             return equation(Const(name), depth)
-        return Atom(name, ())
+        return new_atom(name, ())
 
     def quant(kind: str, head: str, depth: int) -> Formula:
         """The quantifier whose head `![X, Y]:` was the last token, over the unit after it."""
         names = _VARIABLE.findall(head)
         bound.extend(names)
-        body = ungroup(unit(depth + 1))
+        body = unit(depth + 1)
         del bound[len(bound) - len(names):]
         for v in reversed(names):
-            body = Quant(kind, v, body)
+            body = new_quant(kind, v, body)
         return body
 
     def arguments(depth: int) -> tuple[Term, ...]:
-        """`t1, ..., tn)` after a name's `(`."""
+        """`t1, ..., tn)` after a name's `(`: a variable or an atom-shaped function term read
+        here, any other term by `term`."""
         nonlocal i
-        args = [term(depth)]
-        while toks[i] == ",":
+        args = []
+        while True:
+            s = toks[i]
+            c = s[:1]
+            if c in _UPPER:
+                i += 1
+                args.append(plain(s))
+            elif c in _LOWER and s[-1] == ")":
+                i += 1
+                args.append(new_func(*applied(s)))
+            else:
+                args.append(term(depth))
+            s = toks[i]
             i += 1
-            args.append(term(depth))
-        if toks[i] != ")":
-            raise Reject
-        i += 1
-        return tuple(args)
+            if s == ")":
+                return tuple(args)
+            if s != ",":
+                raise Reject
 
     def term(depth: int) -> Term:
         nonlocal i
@@ -207,14 +252,14 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
         if c in _UPPER:
             return plain(s)
         if c in _LOWER and s[-1] == ")":
-            return Func(*applied(s))
+            return new_func(*applied(s))
         name = s if c in _LOWER and s not in _KEYWORDS else _name(s)
         if toks[i] != "(":
             return Const(name) if c == "'" else plain(name)
         if depth >= READER_DEPTH:
             raise Reject
         i += 1
-        return Func(name, arguments(depth + 1))
+        return new_func(name, arguments(depth + 1))
 
     def equation(left: Term, depth: int) -> Formula:
         nonlocal i
@@ -222,18 +267,26 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
         if op not in _EQ:
             raise Reject
         i += 1
-        eq = Eq(left, term(depth))
-        return eq if op == "=" else Not(eq)
+        eq = new_eq(left, term(depth))
+        return eq if op == "=" else new_not(eq)
 
-    try:
-        f = ungroup(expr(1, 0))
-    except IndexError:  # ran past _END: the input stops inside a formula
-        raise Reject from None
-    finally:  # the nested functions refer to one another: emptied, so no cycle is left for the collector
-        del plain, applied, expr, unit, quant, arguments, term, equation
-    if i != len(toks) - 1:
-        raise Reject
-    return f, free
+    def run(words: list[str], terms: dict[str, Term]) -> tuple[Formula, bool]:
+        """The formula `words` hold, all of them read, and whether a variable in it is free."""
+        nonlocal toks, made, i, bound, free
+        toks, made, i, bound, free = words, terms, 0, [], False
+        try:
+            f = expr(1, 0)
+            if i != len(toks) - 1:
+                raise Reject
+        except IndexError:  # ran past _END: the input stops inside a formula
+            raise Reject from None
+        finally:  # the formula's tokens and terms are not kept
+            toks, made = _NO_TOKENS, _NO_TERMS
+        return f, free
 
+    return run
+
+
+_read = per_thread(_reader)
 
 __all__ = ["READER_DEPTH", "Reject", "read", "tokens"]
