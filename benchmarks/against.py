@@ -5,8 +5,12 @@ archive`, which leaves the repository as it is: no worktree, no checkout), and o
 child process per tree (this checkout's `src/`, REF's tree) imports that tree's own logic layer and
 keeps its Prolog warm. The parent sends both children the same command, round by round and in
 alternating order, so a burst of load on a shared machine falls on both alike. Each child answers
-with wall-clock and CPU seconds (its process time: Python and its Prolog thread) and the verdicts,
-so the parent can also check that both trees agree pair by pair.
+with wall-clock and CPU seconds (its process time: Python and its Prolog thread, plus the CPU of
+its worker processes for `workers=2`) and the verdicts, so the parent can also check that both
+trees agree pair by pair. The `all_2_workers` kind runs the `all` pairs on 2 worker processes:
+beside its ratio to REF, `workers` gives each tree's own 2-vs-1 speed-up measured between the same
+rounds, so a faster single process (one that overlaps more of its own work, and so leaves less of
+the second core to gain) is not read as a pool that scales worse.
 
 The child side runs as `python benchmarks/against.py TREE PAIRS.json` and speaks one JSON object a
 line on stdin/stdout.
@@ -90,6 +94,7 @@ KINDS = {
     "equivalent_prolog_only": ("amp_equivalent", {"canonical_shortcut": False}, "batched"),
     "hard": ("hard", {}, "batched"),
     "single": ("amp_single", {}, "single"),
+    "all_2_workers": ("amp", {"workers": 2}, "batched"),
 }
 
 
@@ -141,7 +146,17 @@ def _summary(ref: str, new_info: dict, old_info: dict, runs: dict, pair_sets: di
         row["verdicts_differ"] = len(differ)
         row["differ_examples"] = [{"pair": pair_sets[KINDS[kind][0]][i], "new": vn[i], "ref": vo[i]} for i in differ[:3]]
         out["kinds"][kind] = row
+    out["workers"] = _workers(out["kinds"])
     return out
+
+
+def _workers(kinds: dict) -> dict:
+    """Each tree's 2-vs-1 worker speed-up on the `all` pairs (same rounds, same load) by wall
+    clock, and its CPU cost: the CPU seconds the 2 workers (parent and pool) spent over 1 worker's."""
+    one, two = kinds["all"], kinds["all_2_workers"]
+    return {tag: {"speedup_2_vs_1": round(two[tag]["checks_per_s"] / one[tag]["checks_per_s"], 2),
+                  "cpu_2_over_1": round(one[tag]["checks_per_cpu_s"] / two[tag]["checks_per_cpu_s"], 2)}
+            for tag in ("new", "old")}
 
 
 def _count(vs: list[str]) -> dict:
@@ -180,6 +195,7 @@ def child(tree: Path, pairs_file: Path) -> None:
     equivalent_batch, equivalent, where = _load(tree)
     sets = {k: [tuple(p) for p in v] for k, v in json.loads(pairs_file.read_text(encoding="utf-8")).items()}
     equivalent_batch(sets["amp"][:50])  # warm up: start Prolog, load the programs
+    equivalent_batch(sets["amp"][:200], workers=2)  # and start the 2 worker processes
     for line in sys.stdin:
         msg = json.loads(line)
         try:
@@ -201,10 +217,31 @@ def child(tree: Path, pairs_file: Path) -> None:
 
 def _batched(equivalent_batch, pairs: list, kw: dict, batch: int) -> dict:
     verdicts: list[str] = []
-    t0, c0 = time.perf_counter(), time.process_time()
+    c0 = _cpu_with_children()  # read before the clock starts and after it stops (a scan of /proc)
+    t0 = time.perf_counter()
     for i in range(0, len(pairs), batch):
         verdicts += [v.verdict for v in equivalent_batch(pairs[i:i + batch], **kw)]
-    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "verdicts": verdicts}
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "cpu": _cpu_with_children() - c0, "verdicts": verdicts}
+
+
+def _cpu_with_children() -> float:
+    """This process's CPU seconds and those of its live child processes (the worker pool's:
+    they live on between batches, so `getrusage(RUSAGE_CHILDREN)`, which counts the ended ones,
+    misses them). Linux /proc; elsewhere this process's alone."""
+    total = time.process_time()
+    me = str(os.getpid())
+    for entry in os.scandir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.name.isdigit() or entry.name == me:
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, ValueError):
+            continue
+        if fields[1] == me:  # its parent is this process
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _single(equivalent, pairs: list) -> dict:

@@ -16,7 +16,10 @@ figures (process CPU time, the Prolog worker thread included) make runs on a bus
 beside what the machine gives two processes at all (`machine_speedup_2_vs_1`: a pure CPU loop),
 interleaved, medians of --rounds; the speedup is meaningful only on an otherwise idle machine, and
 the CPU seconds beside it (this process's, the pool processes') show what the load does not move:
-the parent's serial share and the speedup the CPU figures allow (`cpu_bound_speedup`).
+the parent's serial share and the speedup the CPU figures allow (`cpu_bound_speedup`). One
+process runs its Python thread (reading, checking) beside its Prolog thread, so it uses more than
+one core (`cores_1_worker`); two such processes share two cores, and 2 workers can gain at most
+`speedup_ceiling_2_cores` (2 x one worker's wall-clock over the CPU seconds 2 workers spend).
 `--against REF` runs the same pairs through this checkout and through commit REF (its files in a
 temporary folder, written by `git archive`: benchmarks/against.py), interleaved round by round, and
 prints per kind (all, NOT_EQUIVALENT, EQUIVALENT, Prolog only, hard, single-call p50/p99) both
@@ -231,10 +234,16 @@ def workers_section(pairs: list[tuple[str, str]], batch: int, rounds: int) -> di
             cpu1 = med([c for _, c, _ in runs[1]])
             parent2 = med([c for _, c, _ in runs[2]])
             pool2 = [med([ws[i] for _, _, ws in runs[2]]) for i in range(len(pids))]
+            cpu2 = parent2 + sum(pool2)
+            wall1 = len(pairs) / r1
             out[k] = {"1": round(r1, 1), "2": round(r2, 1), "speedup_2_vs_1": round(r2 / r1, 2),
                       "cpu_s_1_worker": round(cpu1, 3), "cpu_s_2_workers_parent": round(parent2, 3),
                       "cpu_s_2_workers_pool": [round(c, 3) for c in pool2],
-                      "cpu_bound_speedup": round(cpu1 / max(parent2, *pool2), 2) if max(parent2, *pool2) > 0 else None}
+                      "cpu_bound_speedup": round(cpu1 / max(parent2, *pool2), 2) if max(parent2, *pool2) > 0 else None,
+                      # one process overlaps its own Python and Prolog threads (cores_1_worker > 1),
+                      # so on 2 cores 2 workers can gain at most 2 * wall(1) / CPU(2): the ceiling
+                      "cores_1_worker": round(cpu1 / wall1, 2),
+                      "speedup_ceiling_2_cores": round(2 * wall1 / cpu2, 2) if cpu2 > 0 else None}
     # what this machine gives two processes at all, measured between the rounds above: a pure
     # CPU loop on 1 and on 2 processes (on a VM whose two vCPUs share a core, far below 2)
     out["machine_speedup_2_vs_1"] = round(statistics.median(machine), 2)

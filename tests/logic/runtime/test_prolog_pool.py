@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ambit import logic
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.runtime import pool as prolog_pool
 from ambit.logic.errors import LFParseError
 
@@ -50,17 +50,17 @@ def test_full_fol_equivalence_on_two_processes_answers_as_one():
     pairs = [("∀x (Dog(x) → Animal(x))", "∀y (¬Animal(y) → ¬Dog(y))"),
              ("∀x (P(x) ⊕ Q(x))", "∀x (P(x) ↔ Q(x))"),
              ("∃x ∀y R(x, y)", "∀y ∃x R(x, y)")] * 11
-    one = [v.to_dict() for v in fol.equivalent_batch(pairs)]
-    two = [v.to_dict() for v in fol.equivalent_batch(pairs, workers=2)]
+    one = [v.to_dict() for v in prove.equivalent_batch(pairs)]
+    two = [v.to_dict() for v in prove.equivalent_batch(pairs, workers=2)]
     assert two == one and [d["verdict"] for d in one[:3]] == ["EQUIVALENT", "NOT_EQUIVALENT", "NOT_EQUIVALENT"]
 
 
 def test_a_parse_error_in_a_worker_process_arrives_whole():
     stories = [(["∀x (Dog(x) → Animal(x))"], "Animal(rex)")] * 20 + [(["Dog(rex"], "Animal(rex)")]
     with pytest.raises(LFParseError) as one:
-        fol.decide_batch(stories)
+        prove.decide_batch(stories)
     with pytest.raises(LFParseError) as two:
-        fol.decide_batch(stories, workers=2)
+        prove.decide_batch(stories, workers=2)
     assert (two.value.pos, two.value.expected, str(two.value)) == (one.value.pos, one.value.expected, str(one.value))
 
 
@@ -147,6 +147,20 @@ def test_the_long_lane_runs_at_a_lower_cpu_priority():
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     theirs = prolog_pool.lane().submit(os.getpriority, os.PRIO_PROCESS, 0).result(60)
     assert theirs == min(19, mine + prolog_pool.LANE_NICE) and theirs > mine or mine == 19
+
+
+def test_a_worker_process_collects_its_young_generation_less_often():
+    """A pool process keeps a chunk's replies and verdicts alive until it answers, and leaves no
+    reference cycles, so it runs the cyclic collector at POOL_GC_THRESHOLD allocations, not
+    CPython's 700; the caller's own process keeps its settings."""
+    import gc
+
+    from ambit.logic.runtime.process_pool import POOL_GC_THRESHOLD
+
+    before = gc.get_threshold()
+    theirs = prolog_pool.pool(2).submit(gc.get_threshold).result(60)
+    assert theirs[0] == POOL_GC_THRESHOLD > 700  # 700: CPython's default
+    assert gc.get_threshold() == before
 
 
 def test_a_call_the_long_lane_cannot_take_finishes_in_the_workers_own_prolog(monkeypatch):

@@ -78,7 +78,10 @@ def _atoms_key(f: Formula) -> list:
             for c in children(g):
                 walk(c, depth)
 
-    walk(f, 0)
+    try:
+        walk(f, 0)
+    finally:
+        walk = None  # a recursive closure is a reference cycle: broken here, freed now, not by the collector
     out.sort()
     return out
 

@@ -106,7 +106,10 @@ def _shape(f: Formula, env: dict[str, str]) -> str:
             return f"{op}(" + " ".join(sorted(go(c, env, depth) for c in g.children)) + ")"
         raise TypeError(f"not a formula: {g!r}")
 
-    return go(f, env, 0)
+    try:
+        return go(f, env, 0)
+    finally:
+        go = None  # a recursive closure is a reference cycle: broken here, freed now, not by the collector
 
 
 _RANK = {And: 0, Or: 1, Quant: 2, Atom: 3}

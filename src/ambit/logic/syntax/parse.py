@@ -281,7 +281,10 @@ def _fast_fol(text: str) -> tuple[Formula, bool]:
             return _shared_term(Const, val)
         raise _Reject
 
-    f, _ = formula(0)
+    try:
+        f, _ = formula(0)
+    finally:
+        formula = unit = term = None  # closures that call one another are a reference cycle: broken here
     if toks[i][0] != "END":
         raise _Reject
     return f, unbound

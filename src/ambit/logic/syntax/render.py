@@ -165,7 +165,10 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
         balanced(head, cs, mid, hi, env)
         put(")")
 
-    go(f, _ByName() if by_name else {})
+    try:
+        go(f, _ByName() if by_name else {})
+    finally:
+        term = go = balanced = None  # recursive closures are a reference cycle: broken here, not by the collector
     return "".join(out)
 
 
