@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ambit import logic  # noqa: E402
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.runtime import pool as prolog_pool  # noqa: E402
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Iff, Implies, Not, Or, Quant, Var, Xor, children, free_vars  # noqa: E402
 from ambit.logic.syntax.full_render import render_dialect  # noqa: E402
@@ -414,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the 1-vs-2-worker figures (median)")
     ap.add_argument("--section", choices=("all", "classic"), default="all",
                     help="all (default): every section; classic: the classic problems alone")
-    ap.add_argument("--time-limit", type=float, default=fol.DEFAULT_TIME_LIMIT,
+    ap.add_argument("--time-limit", type=float, default=prove.DEFAULT_TIME_LIMIT,
                     help="seconds per classic problem, for every solver")
     ap.add_argument("--load", type=int, default=0,
                     help="busy processes (`while 1: pass`) run beside the classic section: a background load")
@@ -426,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     pair_list = pairs(args.pairs, rng)
     story_asts = [([logic.parse(p, "folio") for p in ps], logic.parse(c, "folio")) for ps, c in story_list]
     pair_asts = [(logic.parse(a, "folio"), logic.parse(b, "folio")) for a, b in pair_list]
-    fol.decide_batch(story_list[:4], "folio")  # warm up: start Prolog, load the program, build the parser
+    prove.decide_batch(story_list[:4], "folio")  # warm up: start Prolog, load the program, build the parser
 
     out: dict = {"seed": args.seed, "stories": len(story_list), "pairs": len(pair_list),
                  "load_average_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
@@ -434,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     # stories, one call per story
     ambit_v, ambit_t = [], []
     for ps, c in story_list:
-        d, dt = timed(fol.decide, ps, c, "folio")
+        d, dt = timed(prove.decide, ps, c, "folio")
         ambit_v.append(d.verdict)
         ambit_t.append(dt)
     check = z3_checker()
@@ -443,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         v, dt = timed(z3_story, check, ps, c, args.z3_timeout_ms)
         z3_v.append(v)
         z3_t.append(dt)
-    (batch_v, batch_dt) = timed(lambda: [d.verdict for d in fol.decide_batch(story_list, "folio")])
+    (batch_v, batch_dt) = timed(lambda: [d.verdict for d in prove.decide_batch(story_list, "folio")])
     cli_dt = statistics.median(cli_stories(story_list) for _ in range(3))
     cli2_dt = statistics.median(cli_stories(story_list, workers=2) for _ in range(3))
     with tempfile.TemporaryDirectory() as tmp:
@@ -511,14 +511,14 @@ def main(argv: list[str] | None = None) -> int:
         pair_out["median_ms"]["e"] = round(statistics.median(e_pt) * 1e3, 2)
     # 1 vs 2 Prolog worker processes on the same batches (the pool started and warmed first),
     # interleaved over --rounds, medians
-    prolog_pool.warm(2, fol.PROGRAM, "json_call.pl")
-    fol.decide_batch(story_list, "folio", workers=2)
-    fol.equivalent_batch(pair_list, "folio", workers=2)
+    prolog_pool.warm(2, prove.PROGRAM, "json_call.pl")
+    prove.decide_batch(story_list, "folio", workers=2)
+    prove.equivalent_batch(pair_list, "folio", workers=2)
     rates: dict[int, dict[str, list[float]]] = {w: {"stories_per_s": [], "pairs_per_s": []} for w in (1, 2)}
     for _ in range(args.rounds):
         for w in (1, 2):
-            _, ds = timed(fol.decide_batch, story_list, "folio", workers=w)
-            _, dp = timed(fol.equivalent_batch, pair_list, "folio", workers=w)
+            _, ds = timed(prove.decide_batch, story_list, "folio", workers=w)
+            _, dp = timed(prove.equivalent_batch, pair_list, "folio", workers=w)
             rates[w]["stories_per_s"].append(len(story_list) / ds)
             rates[w]["pairs_per_s"].append(len(pair_list) / dp)
     by_workers = {w: {k: round(statistics.median(v), 1) for k, v in r.items()} for w, r in rates.items()}

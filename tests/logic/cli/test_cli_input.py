@@ -57,7 +57,7 @@ def _from_deep_stack(frames: int, fn):
 ])
 def test_nesting_within_the_depth_parses_renders_and_is_decided(fmt, text):
     from ambit.logic import equivalent
-    from ambit.logic.engine import prove as fol
+    from ambit.logic.engine import prove
     from ambit.logic.syntax.render import render
 
     def run():
@@ -66,7 +66,7 @@ def test_nesting_within_the_depth_parses_renders_and_is_decided(fmt, text):
         assert parse(render(f, fmt), fmt) == f
         if fmt == "fol":
             return equivalent(f, g, fmt, canonical_shortcut=False).verdict
-        return fol.equivalent_batch([(f, g)], fmt, time_limit=5)[0].verdict
+        return prove.equivalent_batch([(f, g)], fmt, time_limit=5)[0].verdict
 
     assert _from_deep_stack(150, run) == "EQUIVALENT"
 

@@ -13,7 +13,7 @@ import pytest
 
 from ambit import logic
 from ambit.logic.engine import equivalence
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.engine.verdict import REASONS
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
@@ -28,7 +28,7 @@ HANG_GUARD = 3.0  # times the limit, plus start-up: far above the promise of +10
 @pytest.fixture(scope="module", autouse=True)
 def warm():
     """Prolog started and prove.pl loaded before any timing."""
-    fol.decide(["A(a)"], "A(a)")
+    prove.decide(["A(a)"], "A(a)")
     equivalence.equivalent("man(Mary)", "man(Mary) AND man(Mary)", canonical_shortcut=False)
 
 
@@ -40,13 +40,13 @@ def _timed(fn):
 
 @pytest.mark.parametrize("limit", [0.2, 0.6])
 def test_decide_keeps_its_time_limit_under_a_huge_inference_budget(limit):
-    d, elapsed = _timed(lambda: fol.decide(INFINITE, "P(a)", time_limit=limit, inferences=100_000_000))
+    d, elapsed = _timed(lambda: prove.decide(INFINITE, "P(a)", time_limit=limit, inferences=100_000_000))
     assert d.verdict == "UNKNOWN" and d.reason == "time_limit" and d.budget == "time_limit"
     assert elapsed < HANG_GUARD * limit + 1.0, elapsed
 
 
 def test_equivalence_keeps_its_time_limit():
-    v, elapsed = _timed(lambda: fol.equivalent_batch([(INFINITE_ONE, INFINITE_ONE + " ∧ P(a)")], "folio",
+    v, elapsed = _timed(lambda: prove.equivalent_batch([(INFINITE_ONE, INFINITE_ONE + " ∧ P(a)")], "folio",
                                                      time_limit=0.3, inferences=100_000_000)[0])
     assert v.verdict == "UNKNOWN" and v.witness == {"reason": "time_limit"} and v.reason == "time_limit"
     assert elapsed < HANG_GUARD * 0.3 + 1.0, elapsed
@@ -55,16 +55,16 @@ def test_equivalence_keeps_its_time_limit():
 def test_each_item_of_a_batch_has_its_own_time_limit():
     """A slow story does not eat the time of the ones after it in the same round trip."""
     stories = [(INFINITE, "P(a)"), (["Dog(rex)", "∀x (Dog(x) → Animal(x))"], "Animal(rex)")] * 2
-    ds, elapsed = _timed(lambda: fol.decide_batch(stories, "folio", time_limit=0.25, inferences=100_000_000))
+    ds, elapsed = _timed(lambda: prove.decide_batch(stories, "folio", time_limit=0.25, inferences=100_000_000))
     assert [d.verdict for d in ds] == ["UNKNOWN", "TRUE"] * 2
     assert {ds[0].reason, ds[2].reason} == {"time_limit"}
     assert elapsed < HANG_GUARD * 0.5 + 1.0, elapsed
 
 
 def test_spent_inferences_are_named_so():
-    d = fol.decide(INFINITE, "P(a)", inferences=20_000, time_limit=30)
+    d = prove.decide(INFINITE, "P(a)", inferences=20_000, time_limit=30)
     assert d.verdict == "UNKNOWN" and d.reason == "inference_limit"
-    v = fol.equivalent_batch([(INFINITE_ONE, INFINITE_ONE + " ∧ P(a)")], "folio", inferences=20_000,
+    v = prove.equivalent_batch([(INFINITE_ONE, INFINITE_ONE + " ∧ P(a)")], "folio", inferences=20_000,
                              time_limit=30)[0]
     assert v.verdict == "UNKNOWN" and v.reason == "inference_limit"
 
@@ -73,7 +73,7 @@ def test_a_finite_search_that_ends_without_an_answer_is_the_domain_limit():
     """∀x∃y (x < y), irreflexive and transitive, has no model of 1 element: with max_domain 1 the
     model search ends; the proof search closes too when nothing is left to try (a clause set
     with no proof, so the formula is satisfiable, but only beyond the domain searched)."""
-    d = fol.decide(["∀x ∃y R(x, y)", "∀x ¬R(x, x)"], "∃x ∃y (R(x, y) ∧ R(y, x))", max_domain=1,
+    d = prove.decide(["∀x ∃y R(x, y)", "∀x ¬R(x, x)"], "∃x ∃y (R(x, y) ∧ R(y, x))", max_domain=1,
                    inferences=2_000_000, time_limit=30)
     assert d.verdict == "UNKNOWN" and d.reason in ("domain_limit", "inference_limit")
 
@@ -91,8 +91,8 @@ def test_amp_time_limit_and_reasons():
 
 def test_backstop_is_the_promise():
     """What a round trip may take from outside: +10% and 0.1 s per item, not twice plus 5 s."""
-    assert fol.backstop(1, 40.0) == pytest.approx(44.1)
-    assert fol.backstop(3, 0.2) == pytest.approx(3 * 0.32)
+    assert prove.backstop(1, 40.0) == pytest.approx(44.1)
+    assert prove.backstop(3, 0.2) == pytest.approx(3 * 0.32)
 
 
 def test_cli_unknown_reason_is_a_code(tmp_path, capsys):
@@ -109,12 +109,12 @@ def test_cli_unknown_reason_is_a_code(tmp_path, capsys):
 
 def test_every_reason_the_engines_name_is_in_the_list():
     assert set(REASONS) == {"time_limit", "inference_limit", "memory_limit", "domain_limit", "outside_fragment"}
-    assert logic.Verdict is equivalence.Verdict is fol.Verdict
+    assert logic.Verdict is equivalence.Verdict is prove.Verdict
 
 
 def test_the_reason_crosses_from_a_pool_process():
     """With --workers, a chunk's PrologError is pickled back: a spent stack stays `memory`
-    (so that fol.py answers memory_limit instead of raising)."""
+    (so that prove.py answers memory_limit instead of raising)."""
     import pickle
 
     from ambit.logic.runtime.worker import PrologError
@@ -124,10 +124,10 @@ def test_the_reason_crosses_from_a_pool_process():
 
 
 def test_the_stage_factors_are_the_same_on_both_sides():
-    """fol.py bounds a round trip by what prove.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
+    """prove.py bounds a round trip by what prove.pl may spend: its PROOF_FACTOR and DECISION_FACTOR
     must be prove.pl's."""
     from ambit.logic.runtime.worker import worker
 
-    worker().consult(fol.PROGRAM)
-    assert worker().query_json("prove:proof_factor(Out)") == fol.PROOF_FACTOR
-    assert worker().query_json("prove:decision_factor(Out)") == fol.DECISION_FACTOR
+    worker().consult(prove.PROGRAM)
+    assert worker().query_json("prove:proof_factor(Out)") == prove.PROOF_FACTOR
+    assert worker().query_json("prove:decision_factor(Out)") == prove.DECISION_FACTOR

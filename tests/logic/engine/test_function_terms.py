@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from ambit.logic import LFParseError, parse
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.syntax.ast import Func, functions
 from ambit.logic.errors import MAX_DEPTH, RenderError
 from ambit.logic.syntax.render import render
@@ -71,13 +71,13 @@ STORIES = [
 def test_decisions_with_functions_and_their_evidence(premises, conclusion, verdict):
     ps = [parse(p, "folio") for p in premises]
     c = parse(conclusion, "folio")
-    d = fol.decide(ps, c, time_limit=20)
+    d = prove.decide(ps, c, time_limit=20)
     assert d.verdict == verdict, d
     for m, true, false in ((d.model, [*ps, c], []), (d.countermodel, ps, [c])):
         if m is not None and any(functions(f) for f in [*ps, c]):
             assert m["functions"], m  # the tables are shown
             model = _back(m)
-            assert all(fol.holds(f, model) for f in true) and not any(fol.holds(f, model) for f in false)
+            assert all(prove.holds(f, model) for f in true) and not any(prove.holds(f, model) for f in false)
 
 
 def _back(m: dict) -> dict:
@@ -121,7 +121,7 @@ def test_random_stories_with_functions_agree_with_z3():
     rng = random.Random(25)
     stories = [([parse(_random_formula(rng, 3, []), "folio") for _ in range(2)],
                 parse(_random_formula(rng, 3, []), "folio")) for _ in range(40)]
-    decisions = fol.decide_batch(stories, "folio", time_limit=5)
+    decisions = prove.decide_batch(stories, "folio", time_limit=5)
     compared = 0
     for (ps, c), d in zip(stories, decisions):
         theirs = z3_story(ps, c, 5000)
@@ -133,12 +133,12 @@ def test_random_stories_with_functions_agree_with_z3():
 
 @needs_prolog
 def test_equivalence_with_functions():
-    v = fol.equivalent_batch([("∀x P(f(x))", "∀x P(f(f(x)))"),
+    v = prove.equivalent_batch([("∀x P(f(x))", "∀x P(f(f(x)))"),
                               ("∀x (f(x) = x) ∧ P(a)", "∀x (f(x) = x) ∧ P(f(a))")], "folio", time_limit=20)
     assert [x.verdict for x in v] == ["NOT_EQUIVALENT", "EQUIVALENT"]
     m = v[0].witness["model"]
     assert m["functions"]
     a, b = parse("∀x P(f(x))", "folio"), parse("∀x P(f(f(x)))", "folio")
     true, false = (a, b) if v[0].witness["true_in_model"] == "a" else (b, a)
-    assert fol.holds(true, _back(m)) and not fol.holds(false, _back(m))
+    assert prove.holds(true, _back(m)) and not prove.holds(false, _back(m))
     assert any(isinstance(t, Func) for t in parse("P(f(a))", "folio").args)

@@ -98,10 +98,10 @@ def test_prolog_alone_proves_pigeonhole_and_dense_orders_by_exhaustion(name):
     order on a few elements (a domain-closure axiom bounds the model search): Prolog alone proves
     them, and the proof says no model exists within the bound."""
     pytest.importorskip("pyswip")
-    from ambit.logic.engine import prove as fol
+    from ambit.logic.engine import prove
 
     c = _classic()
     p = c.read_problem(REPO / "benchmarks" / "problems" / "hard" / f"{name}.p", "hard")
-    d = fol.decide(p.premises, p.conclusion, "tptp")
+    d = prove.decide(p.premises, p.conclusion, "tptp")
     assert d.entailed is True
     assert d.proof[0]["step"] == "exhausted", d.proof[0]

@@ -19,7 +19,7 @@ if shutil.which("eprover") is None:
     pytest.skip("the E prover is not installed (`apt-get install -y eprover`; .ci/setup.sh does it)",
                 allow_module_level=True)
 
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.cli import prove as fol_cli
 from ambit.logic.provers import portfolio
 from ambit.logic.provers import z3_prover  # noqa: E402
@@ -93,7 +93,7 @@ def test_a_proof_by_e_is_kept_as_its_tstp_derivation():
     assert "negated_conjecture" in tstp and "$false" in tstp  # a refutation, as E wrote it
     assert d.proof and d.checked is False and d.unchecked == {"with_conclusion": "eprover"}  # E's saturation
     assert d.premises_used == [0, 1, 2]  # every premise is cited by the derivation
-    assert fol.decide(*THEOREM).premises_used == d.premises_used
+    assert prove.decide(*THEOREM).premises_used == d.premises_used
 
 
 def test_a_z3_countermodel_is_rechecked_by_ambits_model_checker():
@@ -103,7 +103,7 @@ def test_a_z3_countermodel_is_rechecked_by_ambits_model_checker():
     model = {"domain": m["domain"], "constants": m["constants"],
              "atoms": {tuple(a.replace(")", "").replace(" ", "").replace("(", ",").split(",")) for a in m["true_atoms"]}}
     premises = [parse(p, "folio") for p in NON_THEOREM[0]]
-    assert all(fol.holds(p, model) for p in premises) and not fol.holds(parse("Dog(tom)", "folio"), model)
+    assert all(prove.holds(p, model) for p in premises) and not prove.holds(parse("Dog(tom)", "folio"), model)
 
 
 def test_a_z3_model_that_fails_the_check_is_not_an_answer(monkeypatch):
@@ -144,10 +144,10 @@ def test_a_disagreement_after_the_answer_is_logged_and_kept(caplog):
 def test_a_batch_takes_a_cheap_prolog_stage_then_races_what_it_leaves():
     tptp = [([parse(p, "folio") for p in THEOREM[0]], parse(THEOREM[1], "folio")), ([], parse(ANDREWS, "tptp"))]
     small = {"inferences": 20_000, "time_limit": 10.0}
-    assert fol.decide(*tptp[1], **small).verdict == "UNKNOWN"
+    assert prove.decide(*tptp[1], **small).verdict == "UNKNOWN"
     first, second = portfolio.decide_batch(tptp, prover="portfolio", **small)
     assert first.verdict == "TRUE" and first.answered_by == {p: "prolog" for p in portfolio.STORY_PARTS}
-    assert first.proof == fol.decide(*tptp[0], **small).proof  # Prolog's own evidence, unchanged
+    assert first.proof == prove.decide(*tptp[0], **small).proof  # Prolog's own evidence, unchanged
     assert first.checked is True
     assert second.verdict == "TRUE" and second.answered_by["with_negated_conclusion"] in ("eprover", "z3")
     assert second.reasons is None  # reasons are given for UNKNOWN only
@@ -169,7 +169,7 @@ def test_a_settled_part_survives_an_unknown_verdict():
     conjecture; before, Prolog's UNKNOWN dropped that model and the portfolio stayed UNKNOWN.
     Prolog alone keeps its one settled part too."""
     goal = parse(P38, "tptp")
-    alone = fol.decide([], goal, inferences=200_000, time_limit=5.0)
+    alone = prove.decide([], goal, inferences=200_000, time_limit=5.0)
     assert alone.verdict == "UNKNOWN" and alone.entailed is None and alone.refuted is False
     assert alone.model["domain"] == ["d1"] and alone.model["true_atoms"] == ["r(d1, d1)"]
     if "eprover" in [m.name for m in portfolio.members()]:
@@ -318,5 +318,5 @@ def test_prolog_is_interrupted_once_the_race_is_over():
     d = portfolio.decide([], parse(ANDREWS, "tptp"), prover="portfolio", time_limit=15.0, inferences=10**12)
     assert d.verdict == "TRUE" and d.answered_by["with_negated_conclusion"] in {"eprover", "z3"}
     t = time.perf_counter()
-    assert fol.decide(["A(a)"], "A(a)").verdict == "TRUE"
+    assert prove.decide(["A(a)"], "A(a)").verdict == "TRUE"
     assert time.perf_counter() - t < 10.0  # a hang guard: Prolog left running would hold the worker 15 s

@@ -19,7 +19,7 @@ if shutil.which("eprover") is None:
 
 from ambit import logic  # noqa: E402
 from ambit.logic.provers import eprover
-from ambit.logic.engine import prove as fol
+from ambit.logic.engine import prove
 from ambit.logic.provers import portfolio  # noqa: E402
 from ambit.logic.syntax.parse import parse  # noqa: E402
 
@@ -33,7 +33,7 @@ AMP_EQUIVALENT = ("exists x . man(x) AND ( walks(x) OR runs(x) )",
 
 
 def as_model(m: dict) -> dict:
-    """A model of the shared evidence shape (`true_atoms` as text) in fol.holds' shape."""
+    """A model of the shared evidence shape (`true_atoms` as text) in prove.holds' shape."""
     atoms = set()
     for a in m["true_atoms"]:
         pred, _, rest = a.partition("(")
@@ -108,7 +108,7 @@ def test_an_amp_countermodel_from_the_race_has_the_shared_shape_and_amps_extensi
     assert m["true_atoms"] and m["extensions"]["likes"]
     a, b = (parse(x, "fol") for x in AMP_NOT_EQUIVALENT)
     true, false = (b, a) if v.witness["true_in_model"] == "b" else (a, b)
-    assert fol.holds(true, as_model(m)) and not fol.holds(false, as_model(m))
+    assert prove.holds(true, as_model(m)) and not prove.holds(false, as_model(m))
     own = logic.equivalent(*AMP_NOT_EQUIVALENT)  # AmP's own procedure: the same keys
     assert {"domain", "constants", "true_atoms", "extensions"} <= set(own.witness["model"])
 
@@ -120,7 +120,7 @@ def test_an_e_proof_is_reproved_from_the_premises_e_used():
     assert d.unchecked == {"with_conclusion": "eprover"} and d.checked is False
     assert d.premises_used == [1, 2]  # indices into the story's premises, not into the subset re-proved
     assert {s["from"] for s in d.proof if isinstance(s.get("from"), int)} == {1, 2}
-    assert [s["step"] for s in d.proof] == [s["step"] for s in fol.decide(*THEOREM).proof]  # ambit's own proof
+    assert [s["step"] for s in d.proof] == [s["step"] for s in prove.decide(*THEOREM).proof]  # ambit's own proof
     assert "$false" in d.tstp["with_negated_conclusion"]  # E's own derivation is kept as well
 
 
@@ -151,8 +151,8 @@ def test_a_non_theorem_under_the_portfolio_shows_its_checked_countermodel():
     assert d.verdict == "UNCERTAIN" and d.entailed is False and d.checked is True
     assert d.answered_by["with_negated_conclusion"] == "z3"
     m = as_model(d.countermodel)
-    assert all(fol.holds(parse(p, "folio"), m) for p in NON_THEOREM[0])
-    assert not fol.holds(parse(NON_THEOREM[1], "folio"), m)
+    assert all(prove.holds(parse(p, "folio"), m) for p in NON_THEOREM[0])
+    assert not prove.holds(parse(NON_THEOREM[1], "folio"), m)
     default = portfolio.decide(*NON_THEOREM, prover="portfolio")
     assert default.verdict == "UNCERTAIN" and default.countermodel is not None and default.checked is True
 
