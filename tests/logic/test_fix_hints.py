@@ -131,3 +131,25 @@ def test_a_formula_nested_5000_deep_is_one_error_in_every_dialect(fmt):
     deep = "(" * 5000 + "P(a)" + ")" * 5000  # FOLIO's decoder reads capitalised predicates
     code, _, err = _ambit(["logic", "equiv", "--from", fmt, "--max-chars", "20000", deep, "P(a)"])
     assert code == 2 and err.startswith("error: A: ") and "Traceback" not in err and "Recursion" not in err, err
+
+
+FREE = {  # dialect -> a conjunction of `n` atoms, each with a variable of its own that no quantifier binds
+    "nltk": lambda n: " & ".join(f"p{i}(x{i})" for i in range(n)),
+    "tptp": lambda n: " & ".join(f"p{i}(X{i})" for i in range(n)),
+    "prover9": lambda n: " & ".join(f"p{i}(x{i})" for i in range(n)),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(FREE))
+def test_thousands_of_free_variables_are_one_error_naming_how_many(fmt):
+    """Each free variable closed under ∀ is one level of nesting: 2,000 of them would nest the
+    formula past what every reader accepts (and past Python's recursion limit in every walk after
+    reading), so the reading stops at once with one error that names the count and the way out;
+    read as constants, the same formula is answered."""
+    text = FREE[fmt](2000)
+    code, _, err = _ambit(["logic", "equiv", "--from", fmt, "--max-chars", "100000", text, text])
+    assert code == 2 and err.startswith("error: A: 2000 free variables") and "--free-variables constant" in err, err
+    assert "Traceback" not in err and "Recursion" not in err, err
+    code, out, err = _ambit(["logic", "equiv", "--from", fmt, "--max-chars", "100000", "--free-variables", "constant",
+                             text, text])
+    assert code == 0 and out.splitlines()[0] == "EQUIVALENT", err

@@ -95,3 +95,39 @@ def test_the_rpc_service_answers_deadline_exceeded_before_reading() -> None:
         entailment.check(entailment.EntailmentQuery(tuple(premises), conclusion, "folio"), Limits(), past, 5.0)
     with pytest.raises(DeadlineExceeded):
         equivalence.check(equivalence.EquivalenceQuery("∀x (Dog(x) →", "Dog(bonnie)", "folio"), Limits(), past, 5.0)
+
+
+TWO = {  # dialect -> two equivalent formulas
+    "fol": ("exists x . man(x)", "exists y . man(y)"),
+    "lisp": ("( exists x ( man x ) )", "( exists y ( man y ) )"),
+    "folio": ("∀x (Dog(x) → Animal(x))", "∀y (Dog(y) → Animal(y))"),
+    "nltk": ("all x.(dog(x) -> animal(x))", "all y.(dog(y) -> animal(y))"),
+    "tptp": ("![X]: (dog(X) => animal(X))", "![Y]: (dog(Y) => animal(Y))"),
+}
+
+
+def _equiv(fmt: str, time_limit: str) -> tuple[str, dict]:
+    from ambit.logic import cli
+
+    out = io.StringIO()
+    assert cli.main(["equiv", "--from", fmt, "--time-limit", time_limit, *TWO[fmt]], stdout=out) == 0
+    verdict, *rest = out.getvalue().splitlines()
+    return verdict, json.loads("\n".join(rest))
+
+
+@pytest.mark.parametrize("fmt", sorted(TWO))
+def test_logic_equiv_of_two_formulas_answers_unknown_once_reading_passes_its_time_limit(
+        fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ambit logic equiv A B --time-limit 1.5` in every dialect (AmP's command and the full one):
+    the clock moves one second per look, so the deadline (1.5) passes before B is read, and the
+    answer is UNKNOWN with reason `time_limit`, not a verdict; with the real clock, the verdict."""
+    from ambit.logic.cli import common
+
+    assert _equiv(fmt, "3600")[0] == "EQUIVALENT"
+    clock = iter(range(100))
+    fake = SimpleNamespace(monotonic=lambda: float(next(clock)))
+    monkeypatch.setattr(reading, "time", fake)
+    monkeypatch.setattr(common, "time", fake)
+    verdict, answer = _equiv(fmt, "1.5")
+    assert verdict == "UNKNOWN" and answer["witness"]["reason"] == "time_limit", answer
+    assert answer["witness"]["reading"]["dialect"] == fmt

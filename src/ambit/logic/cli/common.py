@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import argparse
 import re
+import time
 from pathlib import Path
 
-from ambit.logic.syntax.dialect import CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOLS, dialect, dialects
+from ambit.logic.syntax.dialect import (CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOLS, Reading, dialect, dialects, read_pair,
+                                       record)
+from ambit.logic.syntax.reading import ReadingTimeLimit
 from ambit.logic.errors import MAX_CHARS, LFParseError
 from ambit.logic.syntax.parse import parse
 
@@ -95,6 +98,27 @@ def positive_inferences(text: str) -> int:
     if n <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of inferences, not {n}")
     return n
+
+
+def equivalence_in_time(a: str, b: str, fmt: str, free_variables: str | None, symbols: str | None, budget: dict):
+    """`ambit logic equiv A B`'s answer within budget["time_limit"] seconds, reading included:
+    the two formulas are read until the deadline, and the provers get what is left of it. Past
+    it: UNKNOWN with reason `time_limit`, never a late verdict. ProblemError as `read_pair`
+    raises it (a formula that does not read)."""
+    from ambit.logic.engine.equivalence import Verdict
+    from ambit.logic.provers import portfolio
+
+    deadline = time.monotonic() + budget["time_limit"]
+    try:
+        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols, deadline=deadline)
+        left = deadline - time.monotonic()
+    except ReadingTimeLimit:
+        left = 0.0
+    if left <= 0:
+        d = dialect(fmt, free_variables, symbols)
+        return record(Verdict("UNKNOWN", None, None, {"reason": "time_limit"}),
+                      Reading(d.name, d.free_variables, symbols=d.symbols))
+    return record(portfolio.equivalent_batch([(fa, fb)], fmt, **{**budget, "time_limit": left})[0], reading)
 
 
 def too_long(text: str, max_chars: int) -> str | None:

@@ -21,7 +21,8 @@ from typing import IO
 
 from ambit.logic.engine.equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT
 from ambit.logic.cli import jsonl
-from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, explain, is_amp, positive_chars,
+from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, equivalence_in_time, explain, is_amp,
+                         positive_chars,
                          positive_inferences, positive_seconds, too_long, usage_with_default)
 from ambit.logic.syntax.dialect import DEFAULT_DIALECT, ArityError, ProblemError, read_pair, record
 from ambit.logic.errors import LFParseError
@@ -77,7 +78,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
             print(f"error: {name}: {msg}", file=sys.stderr)
             return 2
     try:
-        a, b, reading = read_pair(args.a, args.b, args.fmt, args.free_variables, args.symbols)
+        v = equivalence_in_time(args.a, args.b, args.fmt, args.free_variables, args.symbols, budget)
     except ProblemError as e:
         if isinstance(e.cause, LFParseError):
             text = args.a if e.field == "a" else args.b
@@ -85,7 +86,6 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
         else:
             print(f"error: {e.cause}", file=sys.stderr)
         return 2
-    v = record(_check([(a, b)], args.fmt, budget)[0], reading)
     print(v.verdict, file=stdout)
     print(json.dumps(v.to_dict(), indent=2, ensure_ascii=False), file=stdout)
     return 0

@@ -41,8 +41,8 @@ from pathlib import Path
 from ambit.logic.engine import prove
 from ambit.logic.cli import jsonl
 from ambit.logic.provers import portfolio
-from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, explain, is_premises_formula,
-                                    positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
+from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, equivalence_in_time, explain,
+                                    is_premises_formula, positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
                                     too_long, usage_with_default)
 from ambit.logic.syntax.dialect import (DEFAULT_DIALECT, ArityError, ProblemError, Reading, dialect, read_pair, read_story,
                                         record)
@@ -312,13 +312,12 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
             if args.a is None or args.b is None:
                 raise _Usage("give two formulas, or --jsonl")
             a, b = _checked_text(args.a, args), _checked_text(args.b, args)
-            try:
-                fa, fb, reading = read_pair(a, b, args.fmt, args.free_variables, args.symbols)
+            try:  # within --time-limit, reading included
+                answer = equivalence_in_time(a, b, args.fmt, args.free_variables, args.symbols, _budget(args)).to_dict()
             except ProblemError as e:
                 cause = e.cause
                 raise _Usage(str(cause) if isinstance(cause, ArityError)
                              else f"{e.field.upper()}: {_hinted(cause, args.fmt)}") from None
-            answer = record(portfolio.equivalent_batch([(fa, fb)], args.fmt, **_budget(args))[0], reading).to_dict()
         else:
             answer = _entails(args)
     except (_Usage, LFParseError, TPTPProblemError) as e:

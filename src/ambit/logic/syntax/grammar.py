@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ambit.logic.syntax.ast import Atom, Const, Eq, Formula, Func, Quant, Term, Var, free_vars, subformulas, subterms, terms
+from ambit.logic.syntax.ast import (Atom, Const, Eq, Formula, Func, Quant, Term, Var, depth, free_vars, subformulas, subterms,
+                                   terms)
 from ambit.logic.syntax.dialect import AMP_NAMES, FULL_NAMES, NAMES, Dialect, dialect
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 
@@ -190,6 +191,11 @@ def close(f: Formula, text: str, d: Dialect, names: list[str] | None = None) -> 
                            pos=_first_use(text, name, f, d), token=name, kind="unbound_variable", fmt=d.name)
     if policy == "constant":
         return (f if d.variable_spelling is not None else _rename_terms(f, frozenset(names), Const)), ()
+    if len(names) + len(text) > MAX_DEPTH and len(names) + depth(f, MAX_DEPTH) > MAX_DEPTH:
+        raise LFParseError(f"{len(names)} free variables, each closed under ∀, nest the formula deeper than "
+                           f"{MAX_DEPTH} levels (connectives and quantifiers): quantify them, or read them as "
+                           "constants (--free-variables constant)", text=text, pos=_first_use(text, names[0], f, d),
+                           token=names[0], kind="too_deep", fmt=d.name)
     body = _rename_terms(f, frozenset(names), Var) if d.variable_spelling is not None else f
     for name in reversed(names):
         body = Quant("forall", name, body)
