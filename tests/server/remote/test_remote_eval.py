@@ -24,6 +24,7 @@ from ambit.server.remote.spec import RemoteOptions
 from tests.paths import REPO, SHARED_DATA
 
 from tests.helpers.standin import StandIn
+from tests.helpers.results import finished_records
 
 IMPLICATURE = ["implicature", "--protocol", "score", "--k", "0", "--templates", "1", "--limit", "8", "--workers", "1"]
 # 4 utterances at 2 ratios: 8 items of 3 requests each (the greedy LF, 1 sample, the gold LFs' scores)
@@ -45,7 +46,7 @@ BOTH = [need_data("implicature"), need_data("amp-fewshot")]
 
 
 def records(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+    return finished_records(out)  # the eval may be writing its last line
 
 
 def eval_args(s: StandIn, out: Path, cache: Path, *extra: str, suite: str = "implicature") -> list[str]:

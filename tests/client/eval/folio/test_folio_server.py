@@ -16,6 +16,7 @@ from ambit.client.eval.folio import grammar as G
 from ambit.generators.folio import stories
 from ambit.server import serve
 from tests.helpers.standin import StandIn, _Handler
+from tests.helpers.results import finished_records
 
 FORMULA = "all x (Dog(x) -> -Cat(x))"  # the stand-in's answer to every sentence (in the decode grammar)
 
@@ -30,7 +31,7 @@ def _root(tmp_path: Path, n: int) -> Path:
 
 
 def _records(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+    return finished_records(out)  # the eval may be writing its last line
 
 
 def _args(root: Path, out: Path, *extra: str) -> list[str]:
