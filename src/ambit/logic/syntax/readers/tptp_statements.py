@@ -143,10 +143,7 @@ def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]
     while i < n:
         c = text[i]
         if c in "'\"":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
+            i = _past_quoted(text, i)
             continue
         if c == "%":
             j = text.find("\n", i)
@@ -169,17 +166,24 @@ def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]
     raise TPTPProblemError("this statement does not end: no closing ').'", source, line)
 
 
+def _past_quoted(text: str, i: int) -> int:
+    """The index just past the quoted name (or distinct object) whose quote is at `i` (a backslash
+    escapes the next character; past the end when the quote never closes)."""
+    q, j, n = text[i], i + 1, len(text)
+    while j < n and text[j] != q:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
 def _strip_comments(s: str) -> str:
     """`s` with `%` comments (to the end of the line) and `/* */` comments blanked, quoted names kept."""
     out, i, n = [], 0, len(s)
     while i < n:
         c = s[i]
         if c in "'\"":
-            j = i + 1
-            while j < n and s[j] != c:
-                j += 2 if s[j] == "\\" else 1
-            out.append(s[i:j + 1])
-            i = j + 1
+            j = _past_quoted(s, i)
+            out.append(s[i:j])
+            i = j
         elif c == "%":
             j = s.find("\n", i)
             i = n if j < 0 else j
