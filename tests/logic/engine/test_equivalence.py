@@ -224,3 +224,17 @@ def test_the_python_side_of_a_pair_leaves_no_reference_cycles():
     finally:
         gc.enable()
     assert left == 0
+
+
+@pytest.mark.parametrize("a,b", [
+    ("exists x . man(x)", "exists x . man(x) AND tall(x)"),  # tall: a predicate true of nothing
+    (SCOPE_EA, SCOPE_AE),
+    ("exists x . exists a . woman(x) AND agent(a, x) AND ran(a)", "exists a . ran(a) AND agent(a, Ada)"),
+])
+def test_a_models_extensions_are_its_atoms_and_every_predicate_of_the_pair(a, b):
+    from ambit.logic.engine.equivalence import with_extensions
+
+    model = equivalent(a, b).witness["model"]  # the extensions written beside the check of the model
+    bare = {k: x for k, x in model.items() if k != "extensions"}
+    assert model == with_extensions(bare, logic.parse(a), logic.parse(b))
+    assert list(model) == list(with_extensions(bare, logic.parse(a), logic.parse(b)))

@@ -154,13 +154,13 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
         return Verdict("EQUIVALENT", True, True, {"method": "sld"})
     s1 = _BY_SLD if sld_ab is True else d["a_not_b"]
     s2 = _BY_SLD if sld_ba is True else d["b_not_a"]
-    v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b)
+    v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b, extensions=True)
     # a direction the search stopped before (a model of the other was found first) keeps the
     # first stage's complete refutation
     ab = False if sld_ab is False else v.a_entails_b
     ba = False if sld_ba is False else v.b_entails_a
     if v.verdict == "NOT_EQUIVALENT":
-        return Verdict(v.verdict, ab, ba, {**v.witness, "model": with_extensions(v.witness["model"], a, b)})
+        return Verdict(v.verdict, ab, ba, v.witness)  # its model with AmP's extensions (checked_model)
     if v.verdict == "EQUIVALENT":  # a direction the first stage proved is named, without steps
         w = {k: x for k, x in v.witness.items() if x is not None}
         w.update({f"method_{name}": "sld" for name, s in (("a_entails_b", sld_ab), ("b_entails_a", sld_ba)) if s})

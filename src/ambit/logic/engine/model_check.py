@@ -41,6 +41,11 @@ class Checker:
         self._slot = _Model()
         self._fns = [_compile(f, self._slot)[0] for f in formulas]
 
+    @property
+    def predicates(self) -> set[str]:
+        """Every predicate of the formulas."""
+        return self._slot.predicates
+
     def bind(self, model: dict) -> None:
         """Check in `model` from now on."""
         self._slot.bind(model)
@@ -60,9 +65,10 @@ class _Model:
     next model; its index of atoms by (predicate, argument position) and the quantifiers'
     domains under their guards are found the first time a quantifier asks, once per model."""
 
-    __slots__ = ("atoms", "domain", "constants", "functions", "generation", "_index")
+    __slots__ = ("atoms", "domain", "constants", "functions", "generation", "_index", "predicates")
 
     def __init__(self) -> None:
+        self.predicates: set[str] = set()  # of every formula compiled against this slot
         self.atoms: set = set()
         self.domain: list = []
         self.constants: dict = {}
@@ -116,6 +122,7 @@ def _compile(f: Formula, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
     found in the same walk that compiles it."""
     t = type(f)
     if t is Atom:
+        m.predicates.add(f.pred)
         needs = [(a.name, f.pred, i) for i, a in enumerate(f.args) if type(a) is Var]
         return _atom(f, m), needs
     if t is And:
@@ -274,9 +281,11 @@ def _model(d: dict) -> dict:
         raise PrologError(f"model search returned an element outside its domain 1..{d['size']}") from None
 
 
-def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) -> dict:
+def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula], extensions: bool = False) -> dict:
     """The model, after checking that every formula of `true` holds in it and none of `false`;
-    a model that fails the check is a bug in the search, raised, never reported."""
+    a model that fails the check is a bug in the search, raised, never reported. `extensions`:
+    with AmP's `extensions` too (as `equivalence.with_extensions` adds them), from the model's
+    atoms and the checked formulas' predicates, without reading `true_atoms` back."""
     m = _model(d)
     checker = Checker([*true, *false])
     checker.bind(m)
@@ -294,6 +303,11 @@ def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula]) ->
     if m["functions"]:  # each function's table: "f(d1, d2)": "d3"
         out["functions"] = {f"{name}({', '.join(args)})": e for name, table in sorted(m["functions"].items())
                             for args, e in sorted(table.items())}
+    if extensions:
+        ext: dict[str, list] = {p: [] for p in checker.predicates}
+        for atom in m["atoms"]:
+            ext.setdefault(atom[0], []).append(list(atom[1:]))
+        out["extensions"] = {p: sorted(ts) for p, ts in sorted(ext.items())}
     return out
 
 

@@ -235,9 +235,10 @@ def _propositional(a: Formula, b: Formula) -> Verdict | None:
         "model": checked_model(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
 
 
-def pair_verdict(d: dict, a: Formula, b: Formula) -> Verdict:
+def pair_verdict(d: dict, a: Formula, b: Formula, extensions: bool = False) -> Verdict:
     """A pair's verdict from prove.pl's two directions; the search stops at the first model of
-    either, so the other direction may be null (not searched)."""
+    either, so the other direction may be null (not searched). `extensions`: a model carries
+    AmP's `extensions` (`checked_model`)."""
     if why := _stopped(d):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     s1, s2 = d["a_not_b"], d["b_not_a"]
@@ -247,11 +248,11 @@ def pair_verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     if ab is False:
         return Verdict("NOT_EQUIVALENT", False, ba, {
             "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
-            "model": checked_model(s1["model"], [a], [b])})
+            "model": checked_model(s1["model"], [a], [b], extensions)})
     if ba is False:
         return Verdict("NOT_EQUIVALENT", ab, False, {
             "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
-            "model": checked_model(s2["model"], [b], [a])})
+            "model": checked_model(s2["model"], [b], [a], extensions)})
     if ab and ba:
         return Verdict("EQUIVALENT", True, True, {"method": "connection_proof",
                                                   "proof_a_entails_b": s1["proof"], "proof_b_entails_a": s2["proof"]})

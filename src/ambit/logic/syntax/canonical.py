@@ -9,6 +9,8 @@ canonical string here, and so do LFs that differ only in bound-variable names or
 
 from __future__ import annotations
 
+import operator
+
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Var
 from ambit.logic.syntax.dialect import FOL
 from ambit.logic.syntax.render import render
@@ -146,11 +148,23 @@ def _canon_fol(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int,
         new = namer.fresh(events[id(f)])
         return f"{f.kind} {new} . {_canon_fol(f.body, {**env, f.var: new}, namer, events)}"
     if t is And or t is Or:
-        ordered = sorted(f.children, key=lambda c: _sort_key(c, env))
+        # each operand's sort key (_sort_key's) beside what it prints: an atom's names are looked
+        # up once for both; the sort is stable and compares the keys alone, as sorted(key=) did
+        keyed = []
+        for c in f.children:
+            if type(c) is Atom:
+                names = [env.get(a.name, a.name) if type(a) is Var else a.name for a in c.args]
+                keyed.append((3, c.pred + "[" + ",".join(names) + "]", c.pred + "(" + ", ".join(names) + ")"))
+            else:
+                keyed.append((_RANK[type(c)], _shape(c, env), c))
+        keyed.sort(key=_KEY)
         op = " AND " if t is And else " OR "
-        return op.join([_canon_fol(c, env, namer, events) if type(c) is Atom
-                        else f"( {_canon_fol(c, env, namer, events)} )" for c in ordered])
+        return op.join([shown if type(shown) is str else f"( {_canon_fol(shown, env, namer, events)} )"
+                        for _, _, shown in keyed])
     raise TypeError(f"not a formula: {f!r}")
+
+
+_KEY = operator.itemgetter(0, 1)
 
 
 def canonicalize(f: Formula, vars: str = "amp") -> Formula:
