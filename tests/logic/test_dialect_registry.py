@@ -88,12 +88,12 @@ def test_every_dialect_has_its_own_wire_value_and_every_wire_value_a_dialect():
 
 
 def test_the_wire_maps_derive_from_the_registry():
-    from ambit.client import api
+    from ambit.client import results
     from ambit.server.convert import common, logic, model
 
     by_value = {pb.LFFormat.Value(d.wire): d.name for d in dialects()}
-    assert api._FORMATS == {n: v for v, n in by_value.items()}
-    assert logic.FORMAT_ENUM == api._FORMATS
+    assert results.FORMATS == {n: v for v, n in by_value.items()}
+    assert logic.FORMAT_ENUM == results.FORMATS
     assert common.FORMATS == {pb.LF_FORMAT_UNSPECIFIED: FOL, **{v: n for v, n in by_value.items() if n in AMP_NAMES}}
     assert logic.FOL_DIALECTS == {v: n for v, n in by_value.items() if n in FULL_NAMES}
     assert logic.EQUIVALENCE_FORMATS == {pb.LF_FORMAT_UNSPECIFIED: FOL, **by_value}

@@ -18,7 +18,8 @@ from typing import Any
 
 import grpc
 
-from ambit.client.channel import make_channel, split_servers
+from ambit.client import results as wire
+from ambit.client.channel import health_request, health_status, make_channel, split_servers
 from ambit.client.credentials import ClientSecurity, token_from
 from ambit.client.diagnose import hint
 from ambit.client.errors import AmbitError, _item_error, _wrap
@@ -32,57 +33,7 @@ from ambit.client.generation import Reply, Turn
 from ambit.client import generation as _gen
 from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc as pb_grpc
-from ambit.logic.syntax.dialect import FOL, FOLIO, dialects
-
-_FORMATS = {d.name: pb.LFFormat.Value(d.wire) for d in dialects()}  # a dialect name → its LFFormat value
-
-_FREE_VARIABLES = {None: pb.FREE_VARIABLES_UNSPECIFIED, "universal": pb.FREE_VARIABLES_UNIVERSAL,
-                   "constant": pb.FREE_VARIABLES_CONSTANT, "error": pb.FREE_VARIABLES_ERROR}
-
-
-def _free(policy: str | None) -> int:
-    """The proto value of a free-variable policy (None: the format's default)."""
-    try:
-        return _FREE_VARIABLES[policy]
-    except KeyError:
-        raise ValueError(f"free_variables must be one of universal, constant, error, not {policy!r}") from None
-
-
-_SYMBOLS = {None: pb.SYMBOLS_UNSPECIFIED, "shared": pb.SYMBOLS_SHARED, "separate": pb.SYMBOLS_SEPARATE}
-
-
-def _symbols(policy: str | None) -> int:
-    """The proto value of a name-space rule (None: the format's default)."""
-    try:
-        return _SYMBOLS[policy]
-    except KeyError:
-        raise ValueError(f"symbols must be one of shared, separate, not {policy!r}") from None
-
-
-def _fmt(name: str) -> int:
-    try:
-        return _FORMATS[name]
-    except KeyError:
-        raise ValueError(f"format must be one of {sorted(_FORMATS)}, not {name!r}") from None
-
-
-def _ms(seconds: float) -> int:
-    """A budget in seconds as the protocol's milliseconds (0: the server's default)."""
-    if seconds < 0:
-        raise ValueError(f"a Prolog budget cannot be negative ({seconds} s)")
-    return int(round(seconds * 1000))
-
-
-def _prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio: float, seed: int) -> None:
-    """Set `req`'s prompt: the literal `prompt`, else the AmP prompt of `setting`, else nothing,
-    so that the server's default prompt applies (the same default for every client and the RPC)."""
-    if prompt is not None:
-        req.prompt = prompt
-    elif setting is not None:
-        req.prompt_spec.CopyFrom(pb.PromptSpec(
-            setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
-            type=type, ratio=ratio, seed=seed))
-
+from ambit.logic.syntax.dialect import FOL, FOLIO
 
 # ---------------------------------------------------------------------------- client
 
@@ -166,9 +117,9 @@ class Client:
         if closed_vocabulary is not None:
             decoding.closed_vocabulary = closed_vocabulary
         req = pb.ParseDistributionRequest(request_id=self._rid(), utterance=utterance,
-                                          format=_fmt(fmt), decoding=decoding,
-                                          time_limit_ms=_ms(prolog_seconds))
-        _prompt_source(req, prompt, setting, type, ratio, spec_seed)
+                                          format=wire.fmt(fmt), decoding=decoding,
+                                          time_limit_ms=wire.ms(prolog_seconds))
+        wire.prompt_source(req, prompt, setting, type, ratio, spec_seed)
         r = self._call("ParseDistribution", req, timeout)
         return ParseDistribution(
             candidates=[_candidate(c) for c in r.candidates],
@@ -220,8 +171,8 @@ class Client:
         `symbols`: "shared" (one name space, as Prover9, E and TPTP) or "separate" (None: the
         format's default, shared in the full dialects)."""
         r = self._call("CheckEquivalence", pb.CheckEquivalenceRequest(
-            request_id=self._rid(), a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms,
-            free_variables=_free(free_variables), symbols=_symbols(symbols)), timeout)
+            request_id=self._rid(), a=a, b=b, format=wire.fmt(fmt), time_limit_ms=time_limit_ms,
+            free_variables=wire.free(free_variables), symbols=wire.symbols(symbols)), timeout)
         return _equivalence(r)
 
     def equivalent_batch(self, pairs: Iterable[tuple[str, str]], *, fmt: str = FOL, time_limit_ms: int = 0,
@@ -230,8 +181,8 @@ class Client:
         """Many (a, b) pairs in one streaming call (CheckEquivalenceBatch), options as `equivalent`;
         results in input order, an :class:`AmbitError` (with the failing field) in place of any
         pair the server rejected."""
-        reqs = [pb.CheckEquivalenceRequest(a=a, b=b, format=_fmt(fmt), time_limit_ms=time_limit_ms,
-                                           free_variables=_free(free_variables), symbols=_symbols(symbols))
+        reqs = [pb.CheckEquivalenceRequest(a=a, b=b, format=wire.fmt(fmt), time_limit_ms=time_limit_ms,
+                                           free_variables=wire.free(free_variables), symbols=wire.symbols(symbols))
                 for a, b in pairs]
         batch = pb.CheckEquivalenceBatchRequest(request_id=self._rid(), items=reqs)
         return self._stream("CheckEquivalenceBatch", batch, len(reqs), timeout, _equivalence, _item_error)
@@ -240,8 +191,8 @@ class Client:
                      timeout: float | None = None) -> str:
         """Canonical form of ``lf`` (AmP-compatible), in format ``to`` (default: same)."""
         r = self._call("Canonicalize", pb.CanonicalizeRequest(
-            request_id=self._rid(), lf=lf, format=_fmt(fmt),
-            output_format=_fmt(to) if to else pb.LF_FORMAT_UNSPECIFIED,
+            request_id=self._rid(), lf=lf, format=wire.fmt(fmt),
+            output_format=wire.fmt(to) if to else pb.LF_FORMAT_UNSPECIFIED,
             var_naming=pb.VAR_NAMING_V if vars == "v" else pb.VAR_NAMING_AMP), timeout)
         return r.canonical
 
@@ -283,8 +234,8 @@ class Client:
         Spoken on the wire directly (two one-field messages), so the light install needs no
         grpcio-health-checking."""
         check = self._channel.unary_unary("/grpc.health.v1.Health/Check",
-                                          request_serializer=_health_request,
-                                          response_deserializer=_health_status)
+                                          request_serializer=health_request,
+                                          response_deserializer=health_status)
         try:
             return check(service, timeout=timeout)
         except grpc.RpcError as err:
@@ -298,7 +249,7 @@ class Client:
         that tell them apart and a clarification question (``weights``: the question is about
         the two heaviest). No model is involved."""
         r = self._call("ExplainReadings", pb.ExplainReadingsRequest(
-            request_id=self._rid(), utterance=utterance, lfs=list(lfs), format=_fmt(fmt),
+            request_id=self._rid(), utterance=utterance, lfs=list(lfs), format=wire.fmt(fmt),
             weights=list(weights or ()), time_limit_ms=time_limit_ms), timeout)
         return explanation(r, utterance, fmt)
 
@@ -311,12 +262,12 @@ class Client:
         each call (grouping, explanation; 0: the server's)."""
         sample = strategy == "sample"
         req = pb.ParseDistributionRequest(
-            request_id=self._rid(), utterance=utterance, format=_fmt(fmt), explain=True,
-            time_limit_ms=_ms(prolog_seconds),
+            request_id=self._rid(), utterance=utterance, format=wire.fmt(fmt), explain=True,
+            time_limit_ms=wire.ms(prolog_seconds),
             decoding=pb.DecodingParams(
                 strategy=pb.DECODING_STRATEGY_SAMPLE if sample else pb.DECODING_STRATEGY_BEAM,
                 beam_size=0 if sample else k, num_samples=k if sample else 0))
-        _prompt_source(req, prompt, setting, type, ratio, 0)
+        wire.prompt_source(req, prompt, setting, type, ratio, 0)
         r = self._call("ParseDistribution", req, timeout)
         dist = ParseDistribution(
             candidates=[_candidate(c) for c in r.candidates],
@@ -332,8 +283,8 @@ class Client:
         UNCERTAIN, INCONSISTENT or UNKNOWN, with a proof or checked finite models. `symbols`:
         "shared" (the default: a name used as a predicate and as a constant or function is
         INVALID_ARGUMENT, SYMBOL_KIND) or "separate"."""
-        req = entailment_request(self._rid(), premises, conclusion, _fmt(fmt), time_limit_ms)
-        req.symbols = _symbols(symbols)
+        req = entailment_request(self._rid(), premises, conclusion, wire.fmt(fmt), time_limit_ms)
+        req.symbols = wire.symbols(symbols)
         return entailment(self._call("CheckEntailment", req, timeout))
 
     def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = FOLIO,
@@ -341,9 +292,9 @@ class Client:
                                symbols: str | None = None) -> list[Entailment | AmbitError]:
         """Many (premises, conclusion) stories in one streaming call; results in input order, an
         :class:`AmbitError` (with the failing field) in place of any story the server rejected."""
-        reqs = [entailment_request("", ps, c, _fmt(fmt), time_limit_ms) for ps, c in stories]
+        reqs = [entailment_request("", ps, c, wire.fmt(fmt), time_limit_ms) for ps, c in stories]
         for r in reqs:
-            r.symbols = _symbols(symbols)
+            r.symbols = wire.symbols(symbols)
         batch = pb.CheckEntailmentBatchRequest(request_id=self._rid(), items=reqs)
         return self._stream("CheckEntailmentBatch", batch, len(reqs), timeout, entailment, _item_error)
 
@@ -356,7 +307,7 @@ class Client:
         ``fmt`` (``folio``, ``fol``, ``lisp``): the reply is one formula, decoded under that
         format's grammar, and ``Reply.formula`` is it in the format's own spelling."""
         req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed,
-                           None if fmt is None else _fmt(fmt))
+                           None if fmt is None else wire.fmt(fmt))
         return _gen.reply(self._call("Generate", req, timeout))
 
 
@@ -368,55 +319,3 @@ def _remote(r: pb.GetModelInfoResponse) -> dict | None:
     return {"base_url": m.base_url, "model": m.model, "capabilities": list(m.capabilities),
             "max_concurrency": m.max_concurrency, "requests": m.requests, "cache_hits": m.cache_hits,
             "retries": m.retries, "prompt_tokens": m.prompt_tokens, "completion_tokens": m.completion_tokens}
-
-
-# -- grpc.health.v1 on the wire: HealthCheckRequest {string service = 1}, HealthCheckResponse
-# {ServingStatus status = 1}
-_SERVING_STATUS = ("UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN")
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _health_request(service: str) -> bytes:
-    data = service.encode("utf-8")
-    return b"\x0a" + _varint(len(data)) + data if data else b""
-
-
-def _health_status(data: bytes) -> str:
-    """The status field of a HealthCheckResponse (0, UNKNOWN, when absent)."""
-    status, i = 0, 0
-    while i < len(data):
-        key, i = _read_varint(data, i)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = _read_varint(data, i)
-            if field == 1:
-                status = value
-        elif wire == 2:
-            size, i = _read_varint(data, i)
-            i += size
-        elif wire in (1, 5):
-            i += 8 if wire == 1 else 4
-        else:
-            raise ValueError(f"malformed HealthCheckResponse (wire type {wire})")
-    return _SERVING_STATUS[status] if status < len(_SERVING_STATUS) else str(status)
-
-
-def _read_varint(data: bytes, i: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        if i >= len(data):
-            raise ValueError("malformed HealthCheckResponse (truncated varint)")
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, i
-        shift += 7

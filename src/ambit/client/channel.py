@@ -150,3 +150,56 @@ class BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterc
 
     def intercept_unary_stream(self, continuation: Callable, details: grpc.ClientCallDetails, request: Any) -> Any:
         return continuation(self._with_token(details), request)
+
+
+# -- grpc.health.v1 spoken on the wire by hand (two one-field messages), so that the light install's
+# client needs no grpcio-health-checking: HealthCheckRequest {string service = 1},
+# HealthCheckResponse {ServingStatus status = 1}
+_SERVING_STATUS = ("UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN")
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def health_request(service: str) -> bytes:
+    data = service.encode("utf-8")
+    return b"\x0a" + _varint(len(data)) + data if data else b""
+
+
+def health_status(data: bytes) -> str:
+    """The status field of a HealthCheckResponse (0, UNKNOWN, when absent)."""
+    status, i = 0, 0
+    while i < len(data):
+        key, i = _read_varint(data, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _read_varint(data, i)
+            if field == 1:
+                status = value
+        elif wire == 2:
+            size, i = _read_varint(data, i)
+            i += size
+        elif wire in (1, 5):
+            i += 8 if wire == 1 else 4
+        else:
+            raise ValueError(f"malformed HealthCheckResponse (wire type {wire})")
+    return _SERVING_STATUS[status] if status < len(_SERVING_STATUS) else str(status)
+
+
+def _read_varint(data: bytes, i: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if i >= len(data):
+            raise ValueError("malformed HealthCheckResponse (truncated varint)")
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return value, i
+        shift += 7

@@ -1,5 +1,7 @@
-"""Plain result values of the typed client (dataclasses) and their conversion from the
-service's protobuf messages."""
+"""Plain values of the typed client and the protocol's: its arguments as the service's enums and
+units (a dialect's name as its LFFormat, a free-variable policy, a name-space rule, seconds as
+milliseconds, a request's prompt), and its results (dataclasses) converted from the service's
+messages."""
 
 from __future__ import annotations
 
@@ -8,7 +10,58 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ambit.logic.explain import Explanation
+from ambit.logic.syntax.dialect import dialects
 from ambit.proto.v1 import ambit_pb2 as pb
+
+FORMATS = {d.name: pb.LFFormat.Value(d.wire) for d in dialects()}  # a dialect name → its LFFormat value
+
+FREE_VARIABLES = {None: pb.FREE_VARIABLES_UNSPECIFIED, "universal": pb.FREE_VARIABLES_UNIVERSAL,
+                   "constant": pb.FREE_VARIABLES_CONSTANT, "error": pb.FREE_VARIABLES_ERROR}
+
+
+def free(policy: str | None) -> int:
+    """The proto value of a free-variable policy (None: the format's default)."""
+    try:
+        return FREE_VARIABLES[policy]
+    except KeyError:
+        raise ValueError(f"free_variables must be one of universal, constant, error, not {policy!r}") from None
+
+
+SYMBOLS = {None: pb.SYMBOLS_UNSPECIFIED, "shared": pb.SYMBOLS_SHARED, "separate": pb.SYMBOLS_SEPARATE}
+
+
+def symbols(policy: str | None) -> int:
+    """The proto value of a name-space rule (None: the format's default)."""
+    try:
+        return SYMBOLS[policy]
+    except KeyError:
+        raise ValueError(f"symbols must be one of shared, separate, not {policy!r}") from None
+
+
+def fmt(name: str) -> int:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise ValueError(f"format must be one of {sorted(FORMATS)}, not {name!r}") from None
+
+
+def ms(seconds: float) -> int:
+    """A budget in seconds as the protocol's milliseconds (0: the server's default)."""
+    if seconds < 0:
+        raise ValueError(f"a Prolog budget cannot be negative ({seconds} s)")
+    return int(round(seconds * 1000))
+
+
+def prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio: float, seed: int) -> None:
+    """Set `req`'s prompt: the literal `prompt`, else the AmP prompt of `setting`, else nothing,
+    so that the server's default prompt applies (the same default for every client and the RPC)."""
+    if prompt is not None:
+        req.prompt = prompt
+    elif setting is not None:
+        req.prompt_spec.CopyFrom(pb.PromptSpec(
+            setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
+            type=type, ratio=ratio, seed=seed))
+
 
 _VERDICTS = {pb.VERDICT_EQUIVALENT: "EQUIVALENT", pb.VERDICT_NOT_EQUIVALENT: "NOT_EQUIVALENT",
              pb.VERDICT_UNKNOWN: "UNKNOWN", pb.VERDICT_UNSPECIFIED: "UNSPECIFIED"}

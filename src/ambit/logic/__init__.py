@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from ambit.logic.syntax.dialect import FOL, FOLIO
 from ambit.logic.syntax.ast import QUANTIFIERS, And, Atom, Const, Formula, Or, Quant, Term, Var, constants, free_vars, predicates
 from ambit.logic.errors import MAX_CHARS, LFParseError, check_length
-from ambit.logic.syntax.parse import FORMATS, detect_format, grammar_text, parse, parse_with_lark
+from ambit.logic.syntax.readers.amp_lark import parse_with_lark
+from ambit.logic.syntax.parse import FORMATS, detect_format, grammar_text, parse
 from ambit.logic.syntax.render import render, to_fol, to_lisp, to_prolog
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The hand-written FOLIO reader (logic/syntax/folio_read.py) against the Lark grammar it stands in
+"""The hand-written FOLIO reader (logic/syntax/readers/folio_read.py) against the Lark grammar it stands in
 for: the same trees, and the same accept/reject, on rendered formulas and on random token
 strings (most of them malformed)."""
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ambit.logic import LFParseError, parse, render
 from ambit.logic.syntax.full_parse import dialect_parser
-from ambit.logic.syntax.folio_read import Reject, read
+from ambit.logic.syntax.readers.folio_read import Reject, read
 from tests.helpers.formulas import formulas
 
 

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from ambit.logic import LFParseError, parse, render
-from ambit.logic.syntax import folio_read
+from ambit.logic.syntax.readers import folio_read
 from ambit.logic.syntax.ast import And, Atom, Const, Func, Iff, Implies, Not, Or, Quant, Var
 from ambit.logic.syntax.readers import nltk_read, tptp_read
 

@@ -19,7 +19,7 @@ from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.dialect import Dialect, dialect
 from ambit.logic.syntax.grammar import FOL_DIALECTS, close, lark_error, too_deep
 from ambit.logic.syntax.grouping import Group, extend, ungroup
-from ambit.logic.syntax import folio_read
+from ambit.logic.syntax.readers import folio_read
 from ambit.logic.syntax.readers import nltk_read, tptp_read
 
 DIALECTS = FOL_DIALECTS

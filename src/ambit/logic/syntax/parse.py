@@ -2,132 +2,25 @@
 (`folio`, `nltk`, `tptp`) through `full_parse.py`.
 
 The grammar files in `logic/grammars/` define both languages. Lark (LALR) reads them for
-validation, parse trees and error reports. Reading AmP-scale data through Lark alone runs at
-about 3,000 LFs/s here, so `parse` first tries a small hand-written reader over the same
-tokens (about 10x faster) and falls back to Lark whenever that reader rejects the input: the
+validation, parse trees and error reports (readers/amp_lark.py). Reading AmP-scale data
+through Lark alone runs at about 3,000 LFs/s here, so `parse` first tries a small hand-written
+reader over the same tokens (about 10x faster) and falls back to Lark whenever that reader rejects the input: the
 error a user sees is always Lark's, and a test checks that both readers accept exactly the
 same strings and build the same trees.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
-from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Callable
 
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from ambit.logic.syntax.readers.amp_lark import read_with_lark
+from ambit.logic.syntax.readers import gc_paused
 from ambit.logic.syntax.dialect import FOL, Dialect, dialect, dialects
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
-from ambit.logic.syntax.grammar import FOL_DIALECTS, close, grammar_text, lark_error, too_deep  # noqa: F401
-
-
-# --------------------------------------------------------------------------- Lark reader
-
-
-# Lark is imported only when it is needed (an input the fast readers reject, an error to
-# describe, a grammar to build): it is most of the import time of a short-lived process.
-
-
-class _Rules:
-    """Lark tree -> AST, for both grammars (same rule names). In FOL an unparenthesised
-    right-hand chain of the same operator is merged into one n-ary node; in Lisp every
-    `( AND ...)` is its own node. (Mixed into a `lark.Transformer` by `_transformer`.)"""
-
-    def __init__(self, merge: bool) -> None:
-        super().__init__()
-        self.merge = merge
-
-    def start(self, c):
-        return c[0]
-
-    def group(self, c):
-        return _Group(c[0])
-
-    def atom(self, c):
-        pred = str(c[0]).rstrip("(")
-        return Atom(pred, tuple(_term(t) for t in c[1:]))
-
-    def quant(self, c):
-        return Quant(str(c[0]).strip(" (").strip(), str(c[1]), _ungroup(c[2]))
-
-    def conj(self, c):
-        return _chain(And, c) if self.merge else And(tuple(c))
-
-    def disj(self, c):
-        return _chain(Or, c) if self.merge else Or(tuple(c))
-
-
-class _Group:
-    """A parenthesised FOL formula: kept as its own node, never merged into a chain."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: Formula) -> None:
-        self.f = f
-
-
-def _ungroup(x):
-    return x.f if isinstance(x, _Group) else x
-
-
-def _chain(cls, children):
-    """n-ary node from `unit OP formula`: an unparenthesised same-op tail is merged."""
-    out = []
-    for i, c in enumerate(children):
-        last = i == len(children) - 1
-        if last and type(c) is cls and not isinstance(c, _Group):
-            out.extend(c.children)
-        else:
-            out.append(_ungroup(c))
-    return cls(tuple(out))
-
-
-def _term(tok) -> Term:
-    s = str(tok)
-    return Const(s) if tok.type == "CONST" or s[:1].isupper() else Var(s)
-
-
-@lru_cache(maxsize=None)
-def _transformer() -> type:
-    import lark
-
-    class _ToAST(_Rules, lark.Transformer):
-        pass
-
-    return _ToAST
-
-
-def lark_parser(fmt: str | Dialect) -> lark.Lark:
-    """The LALR parser built from the grammar file (trees, no transformer)."""
-    return _lark_parser(dialect(fmt).name)
-
-
-@lru_cache(maxsize=None)
-def _lark_parser(name: str) -> lark.Lark:
-    import lark
-
-    return lark.Lark(dialect(name).grammar_text(), parser="lalr", maybe_placeholders=False)
-
-
-def parse_with_lark(text: str, fmt: str | Dialect) -> Formula:
-    """Parse one of AmP's formats with Lark only; raises `LFParseError` with Lark's position
-    and expectations."""
-    return _read_with_lark(text, dialect(fmt))[0]
-
-
-def _read_with_lark(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    import lark
-
-    parser = lark_parser(d)
-    try:
-        tree = parser.parse(text)
-    except lark.exceptions.UnexpectedInput as e:
-        raise lark_error(parser, text, d, e) from None
-    f = _ungroup(_transformer()(not d.s_expression).transform(tree))  # AmP's FOL merges chains; Lisp nests
-    return close(f, text, d)
+from ambit.logic.syntax.grammar import FOL_DIALECTS, close, grammar_text, too_deep  # noqa: F401
 
 
 # --------------------------------------------------------------------------- fast readers
@@ -366,19 +259,6 @@ _FAST: dict[bool, Callable[[str], tuple[Formula, bool]]] = {False: _fast_fol, Tr
 GC_PAUSE_CHARS = 65_536
 
 
-@contextlib.contextmanager
-def _gc_paused(pause: bool) -> Iterator[None]:
-    """Pause the cyclic garbage collector for the block when ``pause`` (and it was on)."""
-    was_on = pause and gc.isenabled()
-    if was_on:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def parse(text: str, fmt: str | Dialect = FOL, *, free_variables: str | None = None) -> Formula:
     """Parse one logical form in `fmt` (a dialect's name or a `Dialect`). A free variable is
     read as `free_variables` says (`universal`, `constant`, `error`; None: the dialect's
@@ -403,12 +283,12 @@ def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
         if len(text) < GC_PAUSE_CHARS:
             f, unbound = _FAST[d.s_expression](text)
         else:
-            with _gc_paused(True):
+            with gc_paused():
                 f, unbound = _FAST[d.s_expression](text)
     except _TooDeep:
         raise too_deep(text, d) from None
     except (_Reject, IndexError):
-        return _read_with_lark(text, d)
+        return read_with_lark(text, d)
     return close(f, text, d) if unbound else (f, ())
 
 

@@ -20,18 +20,15 @@ UNKNOWN with reason `time_limit`).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from ambit.logic.syntax.ast import Formula
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.parse import parse
-from ambit.logic.syntax.readers import tptp_read
+from ambit.logic.syntax.readers import gc_paused, tptp_read
 from ambit.logic.syntax.readers.tptp_statements import (  # noqa: F401 - statements and Statement re-exported
     Statement, _balanced, _fast_statements, _read_statements, statements,
 )
@@ -72,7 +69,7 @@ def read_problem(text: str, source: str = "<input>", root: Path | None = None, *
     premises: list[tuple[str, Formula]] = []
     conclusions: list[tuple[str, Formula, str]] = []
     late = None
-    with _gc_paused():
+    with gc_paused():
         try:
             reader.collect(text, source, premises, conclusions)
         except ReadingTimeLimit as e:
@@ -85,25 +82,6 @@ def read_problem(text: str, source: str = "<input>", root: Path | None = None, *
         raise TPTPProblemError(f"a problem has at most one conjecture; found {len(conclusions)}: {where}",
                                source, reader.second_conjecture_line)
     return Problem(premises, conclusions[0][:2] if conclusions else None)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for the block (when it was on). Reading a problem
-    allocates a few objects per token, all acyclic and kept; the collector would scan them again
-    and again as they pile up (half the time of a 150,000-statement problem), and then once
-    more, all of them, at its first collection after the block. So they are moved to the oldest
-    generation (`freeze` then `unfreeze`: no scan) before it resumes, where only a full
-    collection looks at them again."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
 
 
 def read_problem_file(path: str | Path, root: Path | None = None, *, max_chars: int | None = None,
