@@ -140,7 +140,11 @@ class _Walk:
         self.links += 1
         if self.links > _MAX_LINKS:
             raise FileError(f"{self.shown}: too many links (a loop?)", errno.ELOOP)
-        return os.readlink(name, dir_fd=self.stack[-1])
+        try:
+            return os.readlink(name, dir_fd=self.stack[-1])
+        except OSError as err:  # swapped back for a folder, or removed, since the stat above
+            raise FileError(f"{self.shown}: {name!r} changed while it was being read "
+                            f"({err.strerror or err})", err.errno or 0) from None
 
     def _follow(self, target: str) -> None:
         """Go on with a link's target in place of the link."""

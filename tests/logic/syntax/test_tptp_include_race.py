@@ -5,13 +5,12 @@ ever loads the file outside (before: 578 escapes in about 20,000 tries)."""
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 import pytest
 
 from ambit.logic.syntax.tptp_problem import TPTPProblemError, read_problem
+from tests.helpers import races
 
 GOAL = "fof(g, conjecture, p).\n"
 
@@ -22,31 +21,14 @@ def test_a_folder_swapped_for_a_link_never_lets_an_include_out(tmp_path: Path) -
     (root / "Axioms" / "x.ax").write_text("fof(inside, axiom, p).\n")
     (tmp_path / "evil").mkdir()
     (tmp_path / "evil" / "x.ax").write_text("fof(outside, axiom, p).\n")
-    stop = threading.Event()
 
-    def swap() -> None:
-        while not stop.is_set():
-            os.rename(root / "Axioms", root / "real")
-            (root / "Axioms").symlink_to(tmp_path / "evil")
-            (root / "Axioms").unlink()
-            os.rename(root / "real", root / "Axioms")
+    def read() -> str:
+        premises = read_problem("include('Axioms/x.ax').\n" + GOAL, "p.p", root).premises
+        return ",".join(name for name, _f in premises)
 
-    thread = threading.Thread(target=swap)
-    thread.start()
-    names: dict[str, int] = {}
-    try:
-        for _ in range(3000):
-            try:
-                premises = read_problem("include('Axioms/x.ax').\n" + GOAL, "p.p", root).premises
-                for name, _f in premises:
-                    names[name] = names.get(name, 0) + 1
-            except TPTPProblemError:
-                names["refused"] = names.get("refused", 0) + 1
-    finally:
-        stop.set()
-        thread.join()
-    assert "outside" not in names, names
-    assert names.get("inside", 0) > 0, names
+    names = races.swap_while_reading(root / "Axioms", tmp_path / "evil", read, refusals=(TPTPProblemError,))
+    assert not any("outside" in name for name in names), names
+    assert names["inside"] > 0 and names["refused"] > 0, names
 
 
 def test_statements_are_bounded_before_they_are_parsed(tmp_path: Path) -> None:
