@@ -28,23 +28,28 @@ def swap_while_reading(real: Path, outside: Path, read: Callable[[], str], *,
     stop = threading.Event()
     pause = random.Random(0)
 
+    failed: list[BaseException] = []
+
     def swap() -> None:
         turn = 0
-        while not stop.is_set():
-            os.rename(real, aside)
-            real.symlink_to(outside)
-            real.unlink()
-            os.rename(aside, real)
-            turn += 1
-            if turn % 2:
-                time.sleep(pause.uniform(0, 2e-4))
+        try:
+            while not stop.is_set():
+                os.rename(real, aside)
+                real.symlink_to(outside)
+                real.unlink()
+                os.rename(aside, real)
+                turn += 1
+                if turn % 2:
+                    time.sleep(pause.uniform(0, 2e-4))
+        except BaseException as err:  # noqa: BLE001 - handed to the reading side below
+            failed.append(err)
 
     thread = threading.Thread(target=swap)
     thread.start()
     seen: Counter[str] = Counter()
     deadline = time.monotonic() + seconds
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not failed:
             try:
                 seen[read()] += 1
             except refusals:
@@ -54,4 +59,6 @@ def swap_while_reading(real: Path, outside: Path, read: Callable[[], str], *,
     finally:
         stop.set()
         thread.join()
+    if failed:
+        raise AssertionError(f"the swapping thread stopped after {sum(seen.values())} reads") from failed[0]
     return seen
