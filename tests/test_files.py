@@ -4,6 +4,7 @@ a link, secrets of one line, JSONL under a line cap, JSON with depth and integer
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -74,6 +75,20 @@ def test_root_walk_holds_against_a_folder_swapped_for_a_link(tree: Path) -> None
     seen = races.swap_while_reading(root / "d", tree / "evil", lambda: F.read_bytes("d/f", root=root).decode())
     assert "outside" not in seen, seen
     assert seen["inside"] > 0 and seen["refused"] > 0, seen
+
+
+def test_a_link_that_changes_between_its_stat_and_its_readlink_is_a_file_error(tree: Path, monkeypatch) -> None:
+    """The race's other window: a component is a link when the walk looks at it and a folder again
+    (or gone) when it reads the link; a FileError naming it, never a bare OSError."""
+    root = tree / "root"
+    root.mkdir()
+    (root / "d").symlink_to(tree / "a")
+    for code in (errno.EINVAL, errno.ENOENT):
+        def gone(*_a, code=code, **_k):
+            raise OSError(code, os.strerror(code))
+        monkeypatch.setattr(F.os, "readlink", gone)
+        with pytest.raises(F.FileError, match=f"'d' changed while it was being read \\({os.strerror(code)}\\)"):
+            F.read_bytes("d/b/f.txt", root=root)
 
 
 def test_write_atomic_replaces_a_link_and_never_writes_through_it(tree: Path) -> None:
