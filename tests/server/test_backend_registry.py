@@ -174,6 +174,19 @@ def test_a_registered_entry_replaces_one_of_the_same_name():
         BACKENDS.pop("toy2", None)
 
 
+def test_a_loader_failing_without_a_message_is_named_by_its_type():
+    """CI once printed `server startup failed: ` and nothing after: a TimeoutError has no message."""
+    def silent(spec, **_options):
+        raise TimeoutError()
+
+    try:
+        BACKENDS["silent"] = BackendEntry("silent", silent, scheme="silent")
+        with pytest.raises(server.StartupFailed, match=r"^server startup failed: TimeoutError$"):
+            server.serve(model="silent:w", port=0)
+    finally:
+        BACKENDS.pop("silent", None)
+
+
 SERVER = Path(ambit.__file__).parent / "server"
 PROBE = re.compile(r"\b(hasattr|getattr)\(\s*(self\.)?(worker\.)?backend\b")
 

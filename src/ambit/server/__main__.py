@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             break
     if running.startup_error is not None:
         running.stop(0)
-        print(f"ambit server failed to start: {running.startup_error}", file=sys.stderr, flush=True)
+        print(f"ambit server failed to start: {running.startup_reason}", file=sys.stderr, flush=True)
         return 1
     if not stop.is_set():
         print("ambit server ready", flush=True)

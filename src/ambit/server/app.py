@@ -83,7 +83,13 @@ class RunningServer:
         if not self.ready.wait(timeout):
             raise TimeoutError(f"server {self.address} not ready after {timeout} s")
         if self.startup_error is not None:
-            raise StartupFailed(f"server startup failed: {self.startup_error}") from self.startup_error
+            raise StartupFailed(f"server startup failed: {self.startup_reason}") from self.startup_error
+
+    @property
+    def startup_reason(self) -> str:
+        """The startup failure in words: its message, or its type where it has none."""
+        e = self.startup_error
+        return "" if e is None else (str(e) or type(e).__name__)
 
     def set_health(self, status: int) -> None:
         """The same health status for the server as a whole and for AmbitService (and on the

@@ -80,6 +80,36 @@ def test_429_honours_retry_after_with_a_cap(standin):
     assert (snap["requests"], snap["retries"]) == (4, 3)
 
 
+def test_an_answer_that_arrives_as_a_poll_ends_is_returned(standin, monkeypatch):
+    """The wait for an answer polls (so that a caller who left is noticed); an answer that came in
+    just as one poll's wait ran out was raised as that wait's TimeoutError (CI: the capability
+    probe of a slow stand-in failed the server's start-up). It is the answer, and no retry."""
+    from ambit.server.remote import http
+
+    class ArrivesAsThePollEnds:
+        def __init__(self, fut):
+            self.fut, self.polls = fut, 0
+
+        def result(self, timeout=None):
+            self.polls += timeout is not None  # the client's creation waits without a timeout
+            if self.polls == 1 and timeout is not None:
+                self.fut.result(10)  # the answer is in ...
+                raise TimeoutError  # ... as the poll's wait gives up
+            return self.fut.result(timeout)
+
+        def done(self):
+            return self.fut.done()
+
+        def cancel(self):
+            return self.fut.cancel()
+
+    submit = http._Loop.submit
+    monkeypatch.setattr(http._Loop, "submit", lambda loop, coro: ArrivesAsThePollEnds(submit(loop, coro)))
+    ep = endpoint(standin)
+    assert ep.post("/completions", {"prompt": "a b", "max_tokens": 1}, cached=False)["choices"][0]["text"]
+    assert (ep.snapshot()["requests"], ep.snapshot()["retries"]) == (1, 0)
+
+
 def test_5xx_timeout_and_dropped_connection_are_retried(standin):
     waits: list[float] = []
     ep = endpoint(standin, waits, timeout_s=0.5)

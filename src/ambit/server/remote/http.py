@@ -298,8 +298,8 @@ class Endpoint:
             try:
                 return fut.result(timeout=stopping.POLL_S)
             except TimeoutError:
-                if fut.done():
-                    raise
+                if fut.done():  # done between the wait's end and here: its own outcome, not the wait's
+                    return fut.result(timeout=0)
                 if not loop.thread.is_alive():  # closed (`close`) under the request
                     fut.cancel()
                     raise stopping.Abandoned(f"{self.spec.shown_url}{path}: request dropped, the endpoint was closed")
