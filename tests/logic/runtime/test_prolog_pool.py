@@ -223,3 +223,24 @@ def test_lanes_without_a_long_lane_finish_in_the_workers_own_prolog(monkeypatch)
     monkeypatch.setattr(w, "fast_lane_s", 0.05)
     goal = "numlist(1, 2000000, L), sum_list(L, Out)"
     assert w.query_json_quiet(goal, time_limit=30.0) == 2000001000000
+
+
+def test_a_call_whose_slice_ends_as_its_time_runs_out_is_out_of_time_not_cancelled(monkeypatch):
+    """A two-lane call stopped by its slice when no time is left ran out of its time limit: before,
+    its slice's cancellation reached the caller (CI: `ambit logic entails --time-limit 3` on a
+    problem whose reading left Prolog a few tenths of a second raised "Prolog call cancelled:
+    its caller went away" in a process where a server had turned lanes on). The goal swallows
+    Prolog's own time limit, so only the slice stops it, after the call's time is spent."""
+    from ambit.logic.runtime.cancel import PrologError
+    from ambit.logic.runtime.worker import worker
+
+    w = worker()
+    monkeypatch.setattr(w, "long_lane", None)
+    monkeypatch.setattr(w, "fast_lane_s", 0.03)
+    # Prolog's time limit caught and the loop gone on with (the slice's '$aborted' ends it): a
+    # 0.02 s quantum, then a 0.03 s slice, which always ends past the call's 0.05 s
+    goal = "catch((repeat, fail), E, (E == '$aborted' -> true ; repeat, fail))"
+    with pytest.raises(PrologError) as e:
+        w.submit_json_quiet(goal, time_limit=0.05, inferences=10**12).result(30)
+    assert e.value.reason == "time_limit", e.value
+    assert w.query_json_quiet("Out = 1", time_limit=5.0) == 1  # and the worker answers the next call

@@ -79,8 +79,12 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
             return
         error = None if f.cancelled() else f.exception()
         sliced = isinstance(error, PrologError) and error.reason == "cancelled" and not (scope and scope.cancelled)
-        if not sliced or left() <= 0:
+        if not sliced:
             chain_future(f, outer)
+            return
+        if left() <= 0:  # its slice ended as its time ran out: its time limit, not a cancellation
+            if not outer.done():
+                outer.set_exception(PrologError("Prolog time budget exceeded", timed_out=True))
             return
         with (scope.active() if scope is not None else contextlib.nullcontext()):
             run(level + 1)
