@@ -128,12 +128,17 @@ def budget_error(err: Exception) -> PrologError | None:
     if not found or not term.startswith(_BUDGETS):
         return None
     if term.startswith("time_limit_exceeded"):
-        return PrologError("Prolog time budget exceeded", timed_out=True)
+        return out_of_time_error()
     return PrologError.from_payload(term)
 
 
 def cancelled_error() -> PrologError:
     return PrologError("Prolog call cancelled: its caller went away", reason="cancelled")
+
+
+def out_of_time_error() -> PrologError:
+    """A call that ran past its time limit (Prolog's own, or its lane's slice with no time left)."""
+    return PrologError("Prolog time budget exceeded", timed_out=True)
 
 
 def chain_future(src: Future, dst: Future) -> None:

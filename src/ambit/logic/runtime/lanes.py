@@ -16,7 +16,7 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ambit.logic.runtime.cancel import PrologError, chain_future, current_scope
+from ambit.logic.runtime.cancel import PrologError, chain_future, current_scope, out_of_time_error
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
             return
         if left() <= 0:  # its slice ended as its time ran out: its time limit, not a cancellation
             if not outer.done():
-                outer.set_exception(PrologError("Prolog time budget exceeded", timed_out=True))
+                outer.set_exception(out_of_time_error())
             return
         with (scope.active() if scope is not None else contextlib.nullcontext()):
             run(level + 1)

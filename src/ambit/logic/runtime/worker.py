@@ -44,6 +44,7 @@ from typing import Any, Callable
 
 from ambit.logic.runtime.cancel import (  # noqa: F401 (re-exported: callers import them from here)
     CancelScope, PrologError, budget_error, cancellable, cancelled_error, chain_future, current_scope,
+    out_of_time_error,
 )
 from ambit.logic.runtime.json_direct import UNBOUND, JsonCall
 from ambit.logic.runtime.lanes import FIRST_QUANTUM_S, two_lanes  # noqa: F401 (FIRST_QUANTUM_S re-exported)
@@ -272,7 +273,7 @@ class PrologWorker:
             if reply.startswith("ok "):
                 return json.loads(reply[3:])
             if reply == "timeout":
-                raise PrologError("Prolog time budget exceeded", timed_out=True)
+                raise out_of_time_error()
             raise PrologError.from_payload(reply[6:])
 
         return self.submit(solve)
