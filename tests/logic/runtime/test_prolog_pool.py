@@ -238,9 +238,28 @@ def test_a_call_whose_slice_ends_as_its_time_runs_out_is_out_of_time_not_cancell
     monkeypatch.setattr(w, "long_lane", None)
     monkeypatch.setattr(w, "fast_lane_s", 0.03)
     # Prolog's time limit caught and the loop gone on with (the slice's '$aborted' ends it): a
-    # 0.02 s quantum, then a 0.03 s slice, which always ends past the call's 0.05 s
+    # 0.02 s quantum, then a 0.03 s slice, which always ends past a 0.05 s limit
     goal = "catch((repeat, fail), E, (E == '$aborted' -> true ; repeat, fail))"
     with pytest.raises(PrologError) as e:
         w.submit_json_quiet(goal, time_limit=0.05, inferences=10**12).result(30)
     assert e.value.reason == "time_limit", e.value
     assert w.query_json_quiet("Out = 1", time_limit=5.0) == 1  # and the worker answers the next call
+
+
+def test_calls_past_their_time_in_any_lane_are_out_of_time(monkeypatch):
+    """Time limits around the quantum, the slice and past both (the rest then runs here, no long
+    lane given, under a slice of what is left, which races Prolog's own limit): every call that
+    runs out is `time_limit` (before: 8 of 60 `cancelled`, from the slice of what was left)."""
+    from ambit.logic.runtime.cancel import PrologError
+    from ambit.logic.runtime.worker import worker
+
+    w = worker()
+    monkeypatch.setattr(w, "long_lane", None)
+    monkeypatch.setattr(w, "fast_lane_s", 0.03)
+    reasons = []
+    for time_limit in [0.001, 0.02, 0.031, 0.05, 0.06, 0.12] * 8:
+        with pytest.raises(PrologError) as e:
+            w.submit_json_quiet("numlist(1, 30000000, L), sum_list(L, Out)", time_limit=time_limit,
+                                inferences=10**12).result(30)
+        reasons.append(e.value.reason)
+    assert set(reasons) == {"time_limit"}, reasons

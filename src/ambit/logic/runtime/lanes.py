@@ -68,7 +68,7 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
                 with (scope.active() if scope is not None else contextlib.nullcontext()):
                     lane = _OneLane(self, left(), len(levels))
                     f = self.submit_json_quiet.__func__(lane, goal, out_var, left(), inferences)
-                f.add_done_callback(lambda h: chain_future(h, outer))
+                f.add_done_callback(lambda h: moved(h, len(levels)))
                 return
             chain_future(g, outer)
 
@@ -82,7 +82,8 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
         if not sliced:
             chain_future(f, outer)
             return
-        if left() <= 0:  # its slice ended as its time ran out: its time limit, not a cancellation
+        if left() <= 0 or level >= len(levels):  # its slice ended as its time ran out (the fallback's
+            # slice is what was left): its time limit, not a cancellation
             if not outer.done():
                 outer.set_exception(out_of_time_error())
             return
