@@ -15,6 +15,7 @@ import importlib
 import sys
 from typing import Iterator
 
+import nltk
 from nltk.inference.mace import Mace
 from nltk.inference.prover9 import Prover9
 
@@ -22,7 +23,7 @@ from ambit.nltk.models import ModelBuilder
 from ambit.nltk.provers import Prover
 
 # the modules that name NLTK's classes, loaded before the replacement so that none is missed
-_USERS = ("nltk", "nltk.inference", "nltk.inference.prover9", "nltk.inference.mace", "nltk.inference.nonmonotonic",
+_USERS = ("nltk.inference", "nltk.inference.prover9", "nltk.inference.mace", "nltk.inference.nonmonotonic",
           "nltk.inference.discourse")
 
 
@@ -37,7 +38,7 @@ def patched(prover: type[Prover9] = Prover, model_builder: type[Mace] = ModelBui
     changed: list[tuple[object, str, object]] = []
     try:
         for name, module in list(sys.modules.items()):
-            if module is None or not (name == "nltk" or name.startswith("nltk.")):
+            if module is None or not (name == nltk.__name__ or name.startswith(nltk.__name__ + ".")):
                 continue
             for attr in ("Prover9", "Mace"):
                 old = getattr(module, attr, None)
