@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from nltk.inference.mace import Mace, MaceCommand
 
 from ambit.logic.engine.budget import DEFAULT_MAX_DOMAIN
+from ambit.logic.engine.model_check import holds
 from ambit.logic.engine.verdict import Decision
 from ambit.logic.syntax.ast import Atom, Const, Formula, Func, subformulas, subterms, terms
 from ambit.nltk.provers import Answer, Problem, Prover, read_problem
@@ -43,7 +44,7 @@ class Interpretation:
 
 def signature(formulas: Sequence[Formula]) -> tuple[dict[str, int], dict[str, int]]:
     """(functions, relations) of `formulas`: name -> arity (constants: arity 0), in the order of
-    first use; ambit's own ⊤ left out."""
+    first use."""
     funcs: dict[str, int] = {}
     rels: dict[str, int] = {}
     for f in formulas:
@@ -54,7 +55,7 @@ def signature(formulas: Sequence[Formula]) -> tuple[dict[str, int], dict[str, in
                 for u in subterms(a):
                     if type(u) is Func:
                         funcs.setdefault(u.name, len(u.args))
-                    elif type(u) is Const and u.name != "⊤":
+                    elif type(u) is Const:
                         funcs.setdefault(u.name, 0)
     return funcs, rels
 
@@ -96,6 +97,33 @@ def interpretation(model: dict, formulas: Sequence[Formula]) -> Interpretation:
         out.relations.append((name, arity, [int((name, t) in true)
                                             for t in itertools.product(range(size), repeat=arity)]))
     return out
+
+
+def two_elements(model: dict, formulas: Sequence[Formula]) -> dict:
+    """A model of one element as one of two, its element copied, when every formula still holds
+    in the copy (a copy preserves every formula without equality; with equality it is checked):
+    Mace4 starts its search at two elements, and NLTK's reading of a one-element model (its
+    MaceCommand's `_make_relation_tuple`) makes every unary relation hold of `()`. The model
+    itself where the copy changes a formula's truth."""
+    (e,) = model["domain"]
+    two = e + "'"
+    atoms: set = set()
+    for text in model.get("true_atoms", []):
+        name, args = _atom(text)
+        for t in itertools.product(*[(a, two) if a == e else (a,) for a in args]):
+            atoms.add((name, *t))
+    functions: dict[str, dict] = {}
+    for entry, value in model.get("functions", {}).items():
+        name, args = _atom(entry)
+        for t in itertools.product(*[(a, two) if a == e else (a,) for a in args]):
+            functions.setdefault(name, {})[t] = value
+    checked = {"domain": [e, two], "constants": model.get("constants", {}), "functions": functions, "atoms": atoms}
+    if not all(holds(f, checked) for f in formulas):
+        return model
+    return {"domain": [e, two], "constants": checked["constants"],
+            "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in atoms),
+            **({"functions": {f"{n}({', '.join(t)})": v for n, table in functions.items() for t, v in table.items()}}
+               if functions else {})}
 
 
 # --------------------------------------------------------------------------- Mace4's formats
@@ -246,8 +274,12 @@ class ModelBuilder(Mace):
         problem: Problem = read_problem(goal, assumptions, self._prover.free_variables)
         answer = self._prover.decide_problem(problem)
         d: Decision = answer.decision
-        found = d.entailed is False and d.countermodel is not None
-        text = standard(interpretation(d.countermodel, problem.formulas)) if found else ""
+        model = d.countermodel if d.entailed is False else None
+        if model is not None and len(model["domain"]) == 1:
+            model = two_elements(model, problem.formulas)
+        if model is not None and isinstance(self._end_size, int) and 0 < self._end_size < len(model["domain"]):
+            model = None  # larger than Mace would search (a grounded problem's model can be)
+        text = standard(interpretation(model, problem.formulas)) if model is not None else ""
         return ModelText(text, d, problem.formulas)
 
     def _build_model(self, goal: Any = None, assumptions: Sequence[Any] | None = None, verbose: bool = False):

@@ -26,13 +26,14 @@ from ambit.logic import decide_batch
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT
 from ambit.logic.engine.verdict import Decision
 from ambit.logic.errors import LFParseError
-from ambit.logic.syntax.ast import Formula, Not
+from ambit.logic.syntax.ast import Eq, Formula, Not, Quant, Var
 from ambit.logic.syntax.dialect import dialect
-from ambit.logic.syntax.full_parse import TRUE
 from ambit.logic.syntax.reading import ArityError, check_arities
 from ambit.nltk.expressions import DIALECT, read_expression
 
-FALSE = Not(TRUE)  # ⊥: what the assumptions and the denied goal are asked to entail
+# ⊥, what the assumptions and the denied goal are asked to entail, written with no constant (its
+# negation, ∀x x = x, is all the search sees beside them: no element of a model goes to a name)
+FALSE = Not(Quant("forall", "x", Eq(Var("x"), Var("x"))))
 NO_LIMIT = 24 * 3600.0  # seconds: Prover9's timeout 0 ("no limit"), kept finite as ambit's engine needs
 # Prover9's exit codes (nltk.inference.prover9.p9_return_codes) for a budget that ran out
 _LIMIT_CODES = {"time_limit": 4, "memory_limit": 3}
@@ -237,7 +238,7 @@ def _formula_lines(problem: Problem, used: Sequence[int] | None = None) -> list[
 def model_lines(model: dict) -> list[str]:
     """A model as ambit reports it (domain, constants, functions, true atoms), one fact a line."""
     lines = [f"% domain: {', '.join(model['domain'])}"]
-    lines += [f"{c} = {e}." for c, e in sorted(model.get("constants", {}).items()) if c != "⊤"]
+    lines += [f"{c} = {e}." for c, e in sorted(model.get("constants", {}).items())]
     lines += [f"{t} = {e}." for t, e in model.get("functions", {}).items()]
     lines += [f"{a}." for a in model.get("true_atoms", [])]
     lines.append("% every other atom is false")
