@@ -98,3 +98,22 @@ def test_equiv_with_ambit_as_the_prover():
 
 def test_the_portfolio_answers_too():
     assert ambit.nltk.Prover(10, prover="portfolio").prove(read("mortal(socrates)"), SOCRATES) is True
+
+
+def test_a_free_name_spelled_as_nltks_variable_is_universal_as_the_nltk_dialect_reads_it():
+    """docs/logic.md: Prover9 reads `a` as a constant (LADR's variables start with u to z);
+    NLTK calls it an individual variable, and ambit closes it under ∀."""
+    assert ambit.nltk.Prover().prove(read("man(b)"), [read("man(a)")]) is True
+    assert ambit.nltk.Prover(free_variables="constant").prove(read("man(b)"), [read("man(a)")]) is False
+
+
+def test_the_light_core_needs_no_nltk_and_the_extra_names_itself():
+    import subprocess
+    import sys
+
+    block = "import sys; sys.modules['nltk'] = None\n"
+    core = subprocess.run([sys.executable, "-c", block + "import ambit, ambit.logic; ambit.logic.parse('exists x . man(x)', 'fol')"],
+                          capture_output=True, text=True, timeout=120)
+    assert core.returncode == 0, core.stderr
+    p = subprocess.run([sys.executable, "-c", block + "import ambit.nltk"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "pip install 'ambit-semantics[nltk]'" in p.stderr.splitlines()[-1], p.stderr
