@@ -11,6 +11,12 @@ word the lexer reads as the keyword where one may stand. Precedence climbing ove
 levels, all grouping to the left: <-> > -> > | > & > unary (- or a quantifier and the unary after
 it, an atom, an equation, a group). A parenthesised formula needs no marker: a run of one n-ary
 connective is gathered in one loop, so `(p & q) & r` stays nested as written.
+
+Application is NLTK's: argument lists in a row are one list (`P(x)(y)` is `P(x, y)`, a function
+term's too), a group that holds an atom applies to more (`(P(x))(y)`), and an argument may stand
+in parentheses (`P((x))`, `A((B)(C))` is `A(B(C))`), as nltk.lark's `_app`, `_pname` and `_papp`
+read them. A feature-grammar variable (`?np`, `@x`) is refused with its own LFParseError
+(`feature_variable`), not left to Lark, whose error would only say that `?` starts no token.
 """
 
 from __future__ import annotations
