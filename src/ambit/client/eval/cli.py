@@ -16,10 +16,19 @@ default data root only: a ``--data`` given on the command line that does not exi
 what a requested suite needs, is an error (exit status 2, one line), never a fallback to generated
 data.
 
+A recorded run (another system's outputs from a file: ``--predictions``, ``--responses``,
+``--translations``, ``radd --solver responses``) reports its coverage in ``summary.md``, in
+``summary.json`` (``coverage``) and in one line on stderr: items scored, items without a recorded
+output, lines of the file that match no item (the first few ids, and the id shape the run
+expects), and accuracy over the items scored beside accuracy over all items.
+
 Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
 2 the output directory belongs to a run with other arguments, or another run is writing into it
-(``DIR/run.lock``; the message names its pid); 3 the run finished and its reports
-are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to retry them).
+(``DIR/run.lock``; the message names its pid), or a recorded file matches none of the run's items
+(the message names the id shape expected and the one found; nothing is written); 3 the run
+finished and its reports are written, but some items failed (listed in ``DIR/errors.jsonl``;
+rerun to retry them); 4 the run finished and its reports are written, but its recorded file
+covers only part of its items (``--allow-partial`` accepts that: exit 0).
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from collections.abc import Iterable
 from ambit.client.eval import remote as RE
 from ambit.client.eval import report as R
 from ambit.client.eval.glossary import glossary
-from ambit.client.eval.runner import ItemsFailed, RunAborted, run_suite
+from ambit.client.eval.runner import ItemsFailed, PartialCoverage, RunAborted, run_suite
 from ambit.client.eval.store import RUN_KEY, FolderBusy, FolderLock, RunMismatch
 from ambit import _extras, _files, _paths
 from ambit._extras import MissingExtra
@@ -65,6 +74,9 @@ COMMON = (
            help="send the token over plaintext to a non-loopback address (warns once)"),
     option("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"), default="WARNING",
            help="log level (DEBUG also shows gRPC's own log lines)"),
+    option("--allow-partial", action="store_true",
+           help="accept a recorded file (--predictions, --responses, --translations, radd --solver responses) "
+                "that covers only part of the run's items: exit 0, not 4 (its coverage is reported either way)"),
 )
 
 
@@ -249,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     except ItemsFailed as err:
         print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
         return 3
+    except PartialCoverage as err:  # the reports are written and show it
+        print(f"warning: {err}", file=sys.stderr)
+        print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but its recorded file covers only "
+              "part of the run (exit status 4)", file=sys.stderr)
+        return 4
     except (RunAborted, FileNotFoundError, StartupFailed) as err:  # StartupFailed: an endpoint refusing, unreachable
         print(f"error: {err}", file=sys.stderr)
         _tidy(args.out, created)
@@ -261,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
         _tidy(args.out, created)
         return 1
+    except BaseException:  # anything else: no folder holding only run.lock is left behind, then the error
+        _tidy(args.out, created)
+        raise
     if not ran:
         _tidy(args.out, created)
     print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s" if ran

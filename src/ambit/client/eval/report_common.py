@@ -105,3 +105,86 @@ def _offsets(count: int, step: float) -> list[float]:
 
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+
+
+# --- coverage of a recorded run (metrics.coverage): a headline in summary.md, on the terminal and in compare
+
+
+def _lines(n: int) -> str:
+    return f"{n:,} line" if n == 1 else f"{n:,} lines"
+
+
+def _items(n: int) -> str:
+    return f"{n:,} item" if n == 1 else f"{n:,} items"
+
+
+def _quoted(names: Sequence[str]) -> str:
+    return ", ".join(f"'{n}'" for n in names)
+
+
+def expected_ids(cov: dict) -> str:
+    """How the run's items are named: the shapes of their ids (digits as N), an example, and the
+    other ways a line may name its item."""
+    shapes = cov.get("expected_id_shapes") or []
+    if not shapes:  # items the file does not name (RADD's benchmark rows hold their own replies)
+        return ""
+    text = f"ids shaped like {_quoted(shapes)}" + (", …" if len(shapes) >= 3 else "")
+    if cov.get("expected_id_example"):
+        text += f" (e.g. '{cov['expected_id_example']}')"
+    return text + (f", {cov['other_names']}" if cov.get("other_names") else "")
+
+
+def unmatched_text(cov: dict) -> str:
+    """The file's lines that name no item of the run, with the first few ids and their shapes."""
+    n = cov["unmatched_lines"]
+    if not n:
+        return ""
+    more = ", …" if n > len(cov["unmatched_ids"]) else ""
+    return (f"{_lines(n)} of the file {'names' if n == 1 else 'name'} no item of this run "
+            f"({_quoted(cov['unmatched_ids'])}{more}; shaped like {_quoted(cov['found_id_shapes'])})")
+
+
+def coverage_line(desc: str, cov: dict, what: str = "recorded outputs") -> str:
+    """One line for the terminal: items scored of all, items without a recorded output, lines
+    matching no item, and accuracy over the items scored beside accuracy over all items."""
+    full = cov["missing"] == 0
+    ids = expected_ids(cov)
+    parts = [f"{desc}: {what} cover {cov['scored']:,} of {_items(cov['items'])}"
+             + ("" if full else f" ({cov['missing']:,} without a recorded output, counted as wrong"
+                                + (f"; the run's items have {ids})" if ids else ")"))]
+    if cov["unmatched_lines"]:
+        parts.append(unmatched_text(cov))
+    if cov.get("accuracy_means"):
+        parts.append(f"accuracy ({cov['accuracy_means']}) {pct(cov.get('accuracy_scored'))}% over the "
+                     f"{cov['scored']:,} scored, {pct(cov.get('accuracy_all'))}% over all {cov['items']:,}")
+    return "; ".join(parts)
+
+
+def nothing_matched(cov: dict) -> str:
+    """The error of a recorded file that matches no item of the run (exit status 2): the id shape
+    the run expects and the one the file holds."""
+    found = (f"the file's lines name items shaped like {_quoted(cov['found_id_shapes'])} "
+             f"(e.g. '{cov['unmatched_ids'][0]}')" if cov["unmatched_ids"] else "the file holds no item")
+    return (f"{cov.get('option', cov.get('what'))} {cov.get('file')}: none of its lines matches an item of this run "
+            f"({_items(cov['items'])}): the run expects {expected_ids(cov)}; {found}. Nothing was scored")
+
+
+def coverage_markdown(cov: dict, what: str = "recorded outputs") -> str:
+    """The coverage section of summary.md: a table of the counts and both accuracies, then the
+    unmatched lines and the id shape expected."""
+    rows = [[cov["items"], cov["scored"], cov["missing"], cov["unmatched_lines"],
+             pct(cov.get("accuracy_scored")), pct(cov.get("accuracy_all"))]]
+    out = [f"## Coverage of the {what}\n",
+           md_table(["items", "scored", "without a recorded output", "lines matching no item",
+                     "accuracy over scored (%)", "accuracy over all items (%)"], rows)]
+    notes = []
+    if cov.get("accuracy_means"):
+        notes.append(f"Accuracy here: {cov['accuracy_means']}; an item without a recorded output is never right, "
+                     "and is counted apart (never as an output that does not parse).")
+    if cov["missing"]:
+        ids = expected_ids(cov)
+        notes.append(f"**Partial coverage**: {cov['missing']:,} of {_items(cov['items'])} have no recorded output"
+                     + (f"; the run's items have {ids}." if ids else "."))
+    if cov["unmatched_lines"]:
+        notes.append(unmatched_text(cov)[0].upper() + unmatched_text(cov)[1:] + ".")
+    return "\n".join(out) + ("\n" + "\n\n".join(notes) + "\n" if notes else "")

@@ -51,6 +51,21 @@ class RunAborted(RuntimeError):
     """Too many items failed in a row: something systemic (a server gone, a bug)."""
 
 
+class NothingMatched(ValueError):
+    """A recorded file (--predictions, --responses, --translations, the benchmark's replies) that
+    matches none of the run's items: refused before any item runs, naming the id shape the run
+    expects and the one the file holds (exit status 2, nothing written)."""
+
+
+class PartialCoverage(RuntimeError):
+    """A recorded file that covers only part of the run's items, without --allow-partial: the
+    reports are written (they show the coverage), and the run ends with exit status 4."""
+
+    def __init__(self, line: str, summary: dict | None = None):
+        super().__init__(line)
+        self.summary = summary
+
+
 ERROR_CHARS = 2000  # characters of an error kept in errors.jsonl and on stderr (an echoed input may be huge)
 
 
@@ -165,6 +180,7 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
     Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
     """
     items = suite.items(ctx)
+    check_coverage(suite.coverage(items, ctx))
     key = suite.run_key(ctx)
     if getattr(ctx.args, "dtype", None) and ctx.client is not None:  # the embedded server's --dtype
         key = {**key, "dtype": ctx.args.dtype}
@@ -173,4 +189,29 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
     summary = suite.summarise(records, items, ctx)
     suite.write_reports(records, summary, ctx)
     check_failures(store, summary)
+    report_coverage(suite.desc(ctx), summary, getattr(ctx.args, "allow_partial", False))
     return summary
+
+
+def check_coverage(cov: dict | None) -> None:
+    """Refuse a recorded file that matches none of the run's items (NothingMatched), before any
+    item runs and before anything is written."""
+    if cov is not None and cov["items"] and not cov["scored"]:
+        from ambit.client.eval.report_common import nothing_matched
+
+        raise NothingMatched(cov.get("nothing") or nothing_matched(cov))
+
+
+def report_coverage(desc: str, summary: dict, allow_partial: bool = False) -> None:
+    """A recorded run's coverage, one line on stderr; below full coverage PartialCoverage unless
+    ``allow_partial`` (the reports are written by then, and show it)."""
+    cov = summary.get("coverage")
+    if not cov:
+        return
+    from ambit.client.eval.report_common import coverage_line
+
+    line = coverage_line(desc, cov, cov.get("what", "recorded outputs"))
+    partial = cov["missing"] > 0
+    if partial and not allow_partial:
+        raise PartialCoverage(line + " — pass --allow-partial to accept a partial file", summary)
+    print(("warning: " if partial else "") + line, file=sys.stderr, flush=True)

@@ -21,7 +21,9 @@ def implicature_markdown(summary: Mapping) -> str:
     by_k = summary["by_k"]
     ks = sorted(by_k, key=int)
     templates = sorted({t for k in ks for t in by_k[k]["by_template"]}, key=int)
-    out = [f"# Implicature — {summary.get('model', '?')}\n", glossary("implicature")]
+    cov = summary.get("coverage")
+    out = [f"# Implicature — {summary.get('model', '?')}\n",
+           *([C.coverage_markdown(cov, cov.get("what", "recorded answers"))] if cov else []), glossary("implicature")]
     out.append("## Accuracy (%) per template and k; mean ± std over templates\n")
     out.append("n counts examples (pairs of utterance and response); each is answered once per template "
                "(`answers`). The figure's interval counts examples too.\n")
@@ -35,8 +37,13 @@ def implicature_markdown(summary: Mapping) -> str:
     if unparseable:
         for row, k in zip(rows, ks):
             row.append(by_k[k]["unparseable"])
+    missing = any("missing" in by_k[k] for k in ks)
+    if missing:  # recorded answers the file has none for: counted as wrong, never as unparseable
+        for row, k in zip(rows, ks):
+            row.append(by_k[k]["missing"])
     out.append(md_table(["k", "n (examples)", "answers", *[f"T{t}" for t in templates], "mean ± std",
-                         *(["unparseable"] if unparseable else [])], rows))
+                         *(["unparseable"] if unparseable else []),
+                         *(["no recorded answer"] if missing else [])], rows))
     if summary.get("protocol"):
         how = {"score": "likelihood of the coherent vs incoherent final word",
                "generate": "greedy reply read as yes/no" + (" after step-by-step reasoning (`--cot`)"
