@@ -5,7 +5,7 @@ Concurrency (``workers`` > 1) is what lets round-robin over several servers pay 
 
 One bad item does not stop a long run: a call that fails transiently (the server restarting,
 its queue full) is retried with backoff; an item that still fails is logged to
-``DIR/errors.jsonl`` and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
+``DIR/errors.jsonl`` (in the one error shape, ``logic.error_json``) and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
 :func:`check_failures` once the reports are written. Its items are not in ``results.jsonl``,
 so rerunning the same command retries exactly them. A run where ``max_consecutive_failures``
 items fail in a row (a server gone, a bug) is stopped at once with the last error.
@@ -16,6 +16,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -78,6 +79,22 @@ def _code(err: BaseException) -> str:
     return getattr(err, "code", None) or type(err).__name__
 
 
+def error_entry(err: BaseException) -> dict:
+    """An item's failure in the one error shape of every JSONL output (``logic.error_json``):
+    ``{"error": {"code", "message", "field", "position"?}}``, where ``code`` is the failed call's
+    gRPC status (``INVALID_ARGUMENT``) or the exception's type, ``field`` the first field the
+    server named (``google.rpc.BadRequest``), and ``position`` the character it named in it;
+    ``code`` is repeated at the top level, where entries before the shape had it."""
+    from ambit.logic.error_json import error_object
+
+    code = str(_code(err))
+    message = _capped(str(getattr(err, "message", None) or err))
+    violations = getattr(err, "violations", None) or []
+    field = str(violations[0].get("field", "")) if violations else ""
+    where = re.search(r"\(0-based position (\d+)\)", message)
+    return {"code": code, **error_object(code, message, field, int(where.group(1)) if where else None)}
+
+
 def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float = 1.0) -> dict:
     """``fn()``, retried up to ``retries`` times (waiting backoff_s, 2·backoff_s, ...) while it
     fails with a transient gRPC status."""
@@ -111,9 +128,10 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     state = {"failed": 0, "in_a_row": 0}
 
     def log_failure(item: dict, err: Exception) -> None:
-        entry = {"id": str(item["id"]), "suite": desc, "code": str(_code(err)), "error": _capped(str(err)),
+        entry = {"id": str(item["id"]), "suite": desc, **error_entry(err),
                  "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                  "where": _capped("".join(traceback.format_exception_only(type(err), err)).strip())}
+        message = entry["error"]["message"]
         with lock:
             state["failed"] += 1
             state["in_a_row"] += 1
@@ -121,7 +139,7 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
                 fh.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
                 fh.flush()
                 os.fsync(fh.fileno())
-            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {entry['error']}", file=sys.stderr, flush=True)
+            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {message}", file=sys.stderr, flush=True)
             if state["in_a_row"] >= max_consecutive_failures:
                 raise RunAborted(f"{desc}: {state['in_a_row']} items failed in a row, stopping "
                                    f"(see {errors_path}); last error: {entry['code']}: {err}") from err
