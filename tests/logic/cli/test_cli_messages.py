@@ -190,7 +190,7 @@ def _shaped(line: dict) -> dict:
 
 
 LONG = "exists x . " + " AND ".join(["man(x)"] * 800)
-DEEP_FOL = "( " * 2000 + "man(Mary)" + " )" * 2000
+DEEP_FOL = "( " * 600 + "man(Mary)" + " )" * 600
 # per command: (input line, code, field) for each kind of error it can meet
 CASES = {
     ("equiv",): [
