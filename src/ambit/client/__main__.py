@@ -118,12 +118,18 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
+# how `ambit parse` shows a candidate's parse status: whether it reads as a formula, which says
+# nothing of whether it is a right reading (the JSON keeps the wire's OK | INVALID | UNFINISHED)
+PARSE_STATUS_SHOWN = {"OK": "parses", "INVALID": "does not parse", "UNFINISHED": "unfinished"}
+
+
 def _human(command: str, result: Any) -> str:
     if command == "parse":
-        lines = [f"model {result.model_id}; classes exact: {result.classes_exact}"]
+        lines = [f"model {result.model_id}; classes exact: {result.classes_exact} "
+                 "(no gold here: [parses] says a candidate is a formula, not that it is a right reading)"]
         for i, c in enumerate(result.candidates):
             lines.append(f"{i + 1}. p={c.probability:.3f} logp={c.logprob:.2f} min={c.min_prob:.3f} "
-                         f"[{c.parse_status}] class {c.meaning_class}: {c.text}")
+                         f"[{PARSE_STATUS_SHOWN.get(c.parse_status, c.parse_status)}] class {c.meaning_class}: {c.text}")
         for j, m in enumerate(result.classes):
             lines.append(f"class {j}: mass {m.probability_mass:.3f} members {m.member_indices}: {m.canonical}")
         return "\n".join(lines)

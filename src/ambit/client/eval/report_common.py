@@ -52,8 +52,10 @@ def write_text(path: str | Path, text: str) -> None:
 
 def _save(fig, path: str | Path) -> None:
     """Draw the figure into memory, then write it atomically (matplotlib would open the path itself,
-    following a link there)."""
+    following a link there). Bar labels that would overlap are turned on their side first
+    (`unclash_bar_labels`)."""
     fig.tight_layout()
+    unclash_bar_labels(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
     plt.close(fig)
@@ -95,8 +97,69 @@ def labelled_bars(ax, xs: Sequence[float], fractions: Sequence[float | None], ns
         ax.bar(x, 100 * f, width, color=color)
         if f == 0:
             ax.hlines(0, x - width / 2, x + width / 2, colors=color, lw=4, clip_on=False)
-        ax.text(x, 100 * f + 1.5, f"{100 * f:.0f}%\nn={n}", ha="center", va="bottom", fontsize=6.5)
+        ax.text(x, 100 * f + 1.5, f"{100 * f:.0f}%\nn={n}", ha="center", va="bottom", fontsize=6.5, gid=BAR_LABEL)
     return Patch(color=color, label=label)
+
+
+BAR_LABEL = "bar-label"  # the gid of a bar's value label (labelled_bars), which unclash_bar_labels may turn
+
+
+def _overlap(boxes: Sequence) -> bool:
+    """Whether any two of the boxes (display coordinates) overlap."""
+    boxes = sorted(boxes, key=lambda b: b.x0)
+    return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:i + 4])
+
+
+def unclash_bar_labels(fig) -> None:
+    """In every axes where two bar labels ("100%\nn=3") would overlap, as narrow bars side by side
+    make them ("100%100%"), write each label on one line turned upright along its bar, smaller
+    if it still does not fit; measured on the figure as drawn."""
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        labels = [t for t in ax.texts if t.get_gid() == BAR_LABEL]
+        if len(labels) < 2 or not _overlap([t.get_window_extent(renderer) for t in labels]):
+            continue
+        for t in labels:
+            t.set_text(t.get_text().replace("\n", " "))
+            t.set_rotation(90)
+            t.set_rotation_mode("anchor")
+            t.set_ha("left")
+            t.set_va("center")
+        size = labels[0].get_fontsize()
+        while size > 4 and _overlap([t.get_window_extent(renderer) for t in labels]):
+            size -= 0.5
+            for t in labels:
+                t.set_fontsize(size)
+
+
+def place_point_labels(ax, points: Sequence[tuple[float, float, str]], fontsize: float = 6.5, **style: Any) -> list:
+    """Label each point (x, y, text) where its label overlaps neither an earlier label nor leaves the
+    axes: above it, else below, right, left, then further out; measured on the figure as drawn
+    (lay the figure out first). Returns the labels."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    offsets = [(sx * r, sy * r, ha, va) for r in (6, 16, 28)
+               for sx, sy, ha, va in ((0, 1, "center", "bottom"), (0, -1, "center", "top"), (1, 0, "left", "center"),
+                                      (-1, 0, "right", "center"), (1, -1, "left", "top"), (-1, -1, "right", "top"),
+                                      (1, 1, "left", "bottom"), (-1, 1, "right", "bottom"))]
+    placed, boxes = [], [t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()]
+    for x, y, text in points:
+        label = None
+        for dx, dy, ha, va in offsets:
+            label = ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, dy), ha=ha, va=va,
+                                fontsize=fontsize, **style)
+            box = label.get_window_extent(renderer)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+            if inside and not any(box.overlaps(b) for b in boxes):
+                break
+            label.remove()
+        else:  # nowhere free: the first place, above the point
+            label = ax.annotate(text, (x, y), textcoords="offset points", xytext=offsets[0][:2], ha="center",
+                                va="bottom", fontsize=fontsize, **style)
+        boxes.append(label.get_window_extent(renderer))
+        placed.append(label)
+    return placed
 
 
 def _offsets(count: int, step: float) -> list[float]:

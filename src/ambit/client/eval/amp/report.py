@@ -54,7 +54,7 @@ def plot_zeroshot_accuracy(summary: Mapping, path: str | Path) -> None:
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))
     ax.set_title(f"Zero-shot accuracy — {summary.get('model', '')}", fontsize=9)
-    ax.legend(handles=handles, fontsize=7, loc="upper right")
+    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2)  # below: no label hidden
     C._save(fig, path)
 
 

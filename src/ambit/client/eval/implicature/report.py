@@ -70,10 +70,6 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     ax.plot(xs, ms, marker="o", label="mean over templates")
     ax.fill_between(xs, [100 * lo for lo, _ in cis], [100 * hi for _, hi in cis], alpha=0.2,
                     label="95% Wilson interval over examples")
-    for x, m, k in zip(xs, ms, ks):  # near the top the label goes below its point, inside the frame
-        high = m > 85
-        ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, -6 if high else 6),
-                    ha="center", va="top" if high else "bottom", fontsize=6.5)
     ax.text(0.01, 0.99, "n = examples, each answered under every template", transform=ax.transAxes,
             ha="left", va="top", fontsize=5.5)
     ref = IMPLICATURE_REFERENCE
@@ -87,6 +83,8 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     protocol = f" — {summary['protocol']}{' + CoT' if summary.get('cot') else ''}" if summary.get("protocol") else ""
     ax.set_title(f"Implicature — {summary.get('model', '')}{protocol}", fontsize=9)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)  # below: no data hidden
+    fig.tight_layout()  # the labels are placed on the figure as it is laid out: none over another (k=0 and k=1)
+    C.place_point_labels(ax, [(x, m, f"{m:.0f}%\nn={by_k[k]['n']}") for x, m, k in zip(xs, ms, ks)])
     C._save(fig, path)
 
 
