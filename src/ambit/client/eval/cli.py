@@ -171,6 +171,7 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
     md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
     failures: list[tuple[str, int]] = []
+    partial: list[str] = []
     for name, suite in ALL:
         if name in skipped:
             md.append(f"- {name}: **skipped** — {skipped[name].reason()}")
@@ -186,17 +187,24 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
         except ItemsFailed as err:  # reports of the finished items are written; go on
             failures += err.failures
             summary, failed = err.summary or {}, err.count
+        except PartialCoverage as err:  # a recorded file that covers part of the suite: reports written; go on
+            partial.append(str(err))
+            summary, failed = err.summary or {}, 0
         entry = index["suites"][name] = {"dir": name, "summary": f"{name}/summary.json",
                                          "seconds": round(time.monotonic() - t0, 1),
                                          "headline": suite.headline(summary) if summary else ""}
         if failed:
             entry["failed_items"] = failed
+        if summary.get("coverage"):
+            entry["coverage"] = {k: summary["coverage"][k] for k in ("items", "scored", "missing", "unmatched_lines")}
         md.append(f"- [{name}]({name}/summary.md): {entry['headline']}"
                   + (f" — {failed} item(s) failed, see {name}/errors.jsonl" if failed else ""))
     R.write_json(args.out / "summary.json", index)
     R.write_text(args.out / "summary.md", "\n".join(md) + "\n")
     if failures:
         raise ItemsFailed(failures)
+    if partial:
+        raise PartialCoverage("; ".join(partial), index)
     return index
 
 

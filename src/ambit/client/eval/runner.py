@@ -206,8 +206,12 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
         records = run_items(store, items, suite.processor(ctx), desc=suite.desc(ctx), workers=ctx.workers)
     summary = suite.summarise(records, items, ctx)
     suite.write_reports(records, summary, ctx)
+    partial = report_coverage(suite.desc(ctx), summary, getattr(ctx.args, "allow_partial", False))
+    if partial is not None and store.failed:  # the failures' exit status (3) wins; the coverage is still said
+        print(f"warning: {partial}", file=sys.stderr, flush=True)
     check_failures(store, summary)
-    report_coverage(suite.desc(ctx), summary, getattr(ctx.args, "allow_partial", False))
+    if partial is not None:
+        raise PartialCoverage(partial, summary)
     return summary
 
 
@@ -220,16 +224,18 @@ def check_coverage(cov: dict | None) -> None:
         raise NothingMatched(cov.get("nothing") or nothing_matched(cov))
 
 
-def report_coverage(desc: str, summary: dict, allow_partial: bool = False) -> None:
-    """A recorded run's coverage, one line on stderr; below full coverage PartialCoverage unless
-    ``allow_partial`` (the reports are written by then, and show it)."""
+def report_coverage(desc: str, summary: dict, allow_partial: bool = False) -> str | None:
+    """A recorded run's coverage, one line on stderr (the reports are written by then, and show
+    it); below full coverage and without ``allow_partial``, the line is the PartialCoverage the
+    caller raises (returned, not printed: the command prints it once)."""
     cov = summary.get("coverage")
     if not cov:
-        return
+        return None
     from ambit.client.eval.report_common import coverage_line
 
     line = coverage_line(desc, cov, cov.get("what", "recorded outputs"))
     partial = cov["missing"] > 0
     if partial and not allow_partial:
-        raise PartialCoverage(line + " — pass --allow-partial to accept a partial file", summary)
+        return line + " — pass --allow-partial to accept a partial file"
     print(("warning: " if partial else "") + line, file=sys.stderr, flush=True)
+    return None
