@@ -108,33 +108,34 @@ def statement_text(kind: str) -> str:
 _LANGUAGES = {"thf": "typed higher-order form", "tff": "typed first-order form", "tcf": "typed clause form",
               "tpi": "a process instruction"}
 
-# Per dialect: (what, the spellings of other dialects it does not read, its own). Order matters:
+# Per dialect, by its title (the registry's `Dialect.title`): (what, the spellings of other dialects
+# it does not read, its own). Order matters:
 # an equivalence before an implication (`<->` holds `->`), a quantifier before a negation
 # (TPTP's `![X]` holds `!`). tests/logic/cli/test_cli_messages.py holds each row to the dialect:
 # every spelling listed is refused, and the one named instead is read.
 _SPELLINGS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "folio": (("equivalence", r"<->|<=>|\bIFF\b|\biff\b", "↔"),
+    "FOLIO": (("equivalence", r"<->|<=>|\bIFF\b|\biff\b", "↔"),
               ("implication", r"->|=>|\bIMPLIES\b|\bimplies\b", "→"),
               ("the universal quantifier", r"\bforall\b|\ball\b(?=\s*[a-z]\w*\s*[.(\s])|!\s*\[", "∀x"),
               ("the existential quantifier", r"\bexists\b(?=\s*[a-z])|\bsome\b(?=\s*[a-z]\w*\s*[.(])|\?\s*\[", "∃x"),
               ("negation", r"\bNOT\b|\bnot\b|~|!(?!=)|(?<![\w)\]-])-(?=\s*[\w(∀∃¬])", "¬"),
               ("conjunction", r"&|\bAND\b|\band\b|\^", "∧"),
               ("disjunction", r"\||\bOR\b|\bor\b", "∨")),
-    "tptp": (("equivalence", r"<->|↔|\bIFF\b", "<=>"),
+    "TPTP": (("equivalence", r"<->|↔|\bIFF\b", "<=>"),
              ("implication", r"->|→|\bIMPLIES\b", "=>"),
              ("the universal quantifier", r"∀|\bforall\b|\ball\b(?=\s*[a-zA-Z]\w*\s*[.(])", "![X]:"),
              ("the existential quantifier", r"∃|\bexists\b(?=\s*[a-zA-Z]\w*\s*[.(])", "?[X]:"),
              ("negation", r"¬|\bNOT\b|(?<![\w)\]<=~-])-(?=\s*[\w(])", "~"),
              ("conjunction", r"∧|\bAND\b", "&"),
              ("disjunction", r"∨|\bOR\b", "|")),
-    "nltk": (("equivalence", r"↔", "<->"),
+    "NLTK": (("equivalence", r"↔", "<->"),
              ("implication", r"→", "->"),
              ("the universal quantifier", r"∀|!\s*\[", "all x."),
              ("the existential quantifier", r"∃|\?\s*\[", "exists x."),
              ("negation", r"¬|~|\bNOT\b", "-"),
              ("conjunction", r"∧|\bAND\b", "&"),
              ("disjunction", r"∨|\bOR\b", "|")),
-    "prover9": (("equivalence", r"<=>|↔|\bIFF\b", "<->"),
+    "Prover9": (("equivalence", r"<=>|↔|\bIFF\b", "<->"),
                 ("implication", r"=>|→|\bIMPLIES\b", "->"),
                 ("the universal quantifier", r"∀|!\s*\[", "all x"),
                 ("the existential quantifier", r"∃|\?\s*\[", "exists x"),
@@ -146,7 +147,7 @@ _SPELLINGS: dict[str, tuple[tuple[str, str, str], ...]] = {
 
 def spellings(fmt: str) -> tuple[tuple[str, str, str], ...]:
     """The rows of `_SPELLINGS` for a dialect (none for AmP's formats, whose hint is `fragment`)."""
-    return _SPELLINGS.get(dialect(fmt).name, ())
+    return _SPELLINGS.get(dialect(fmt).title, ())
 
 
 def spelling(text: str, fmt: str, most: int = 3) -> str | None:
