@@ -43,7 +43,6 @@ EXCEPTIONS: dict[str, str] = {
     "generators/implicature/cli.py": OWN_OUTPUT,
     "generators/implicature/data.py": "reads a dataset file the user names for the implicature generator",
     "generators/radd/cli.py": OWN_OUTPUT,
-    "generators/radd/loader.py": "reads the RADD benchmark file the user names",
     # evaluation suites another change is rewriting now
     "client/eval/compare/runs.py": OTHERS,
     "client/eval/folio/data.py": OTHERS,

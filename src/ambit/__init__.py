@@ -6,12 +6,13 @@ The public API (everything else is private and may change without notice):
   `canonical_form`, the same names as in `ambit.logic`;
 - `Client`, a typed client for a running ambit server (`ambit.client`).
 
+Importing ambit loads nothing heavy: each name is imported on first use, and neither the
+checker nor the client ever imports torch.
+
+Examples:
     >>> import ambit
     >>> ambit.equivalent("exists x . man(x)", "exists y . man(y)").verdict
     'EQUIVALENT'
-
-Importing ambit loads nothing heavy: each name is imported on first use, and neither the
-checker nor the client ever imports torch.
 """
 
 import importlib as _importlib

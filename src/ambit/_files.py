@@ -362,10 +362,11 @@ def _depth(value: Any) -> int:
 
 
 def parse_json(text: str | bytes, *, where: str = "<json>", line: int = 1, max_depth: int = MAX_DEPTH,
-               max_int_digits: int = MAX_INT_DIGITS) -> Any:
+               max_int_digits: int = MAX_INT_DIGITS, unicode_text: bool = False) -> Any:
     """``json.loads`` with bounds: nesting deeper than ``max_depth``, an integer longer than
     ``max_int_digits`` digits, NaN/Infinity, or bad JSON are a LineError naming ``where`` and the line
-    (``line`` is the number of the text's first line in its file)."""
+    (``line`` is the number of the text's first line in its file). With ``unicode_text``, a string
+    holding a lone surrogate (``"\\ud800"``, which JSON allows and UTF-8 cannot write) is one too."""
     def parse_int(digits: str) -> int:
         if len(digits.lstrip("-")) > max_int_digits:
             raise _Refused(f"an integer of {len(digits.lstrip('-')):,} digits (at most {max_int_digits})")
@@ -388,7 +389,27 @@ def parse_json(text: str | bytes, *, where: str = "<json>", line: int = 1, max_d
         raise LineError(where, line, f"not JSON ({err})") from None
     if _depth(value) > max_depth:
         raise LineError(where, line, f"JSON nested deeper than {max_depth} levels")
+    if unicode_text and (bad := _surrogate(value)) is not None:
+        raise LineError(where, line, f"a lone surrogate ({bad!r}) in a string: not Unicode text")
     return value
+
+
+def _surrogate(value: Any) -> str | None:
+    """The first lone surrogate in a string (or key) of a parsed JSON value, or None."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as err:
+                return item[err.start:err.end]
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return None
 
 
 class _Refused(ValueError):
@@ -396,9 +417,10 @@ class _Refused(ValueError):
 
 
 def read_json(path: StrPath, limit: int = DEFAULT_LIMIT, *, root: StrPath | int | None = None,
-              max_depth: int = MAX_DEPTH) -> Any:
+              max_depth: int = MAX_DEPTH, unicode_text: bool = False) -> Any:
     """The JSON value in the regular file ``path``; every problem is one line naming the file."""
-    return parse_json(read_text(path, limit, root=root), where=os.fspath(path), max_depth=max_depth)
+    return parse_json(read_text(path, limit, root=root), where=os.fspath(path), max_depth=max_depth,
+                      unicode_text=unicode_text)
 
 
 @dataclass(frozen=True)

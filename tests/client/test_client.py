@@ -78,6 +78,10 @@ def test_cli_human_and_json(fake):
     assert r.stdout.strip() == "exists x . man(x)"
     r = cli("parse", "a man", "--prompt", "P: {utterance}", "--server", fake.address)
     assert "exists x . bird(x)" in r.stdout
+    assert "[OK]" not in r.stdout and "[parses]" in r.stdout  # a candidate that parses is not called right
+    r = cli("equiv", "-exists x . man(x)", "exists x . man(x)", "--server", fake.address, "--json")
+    assert r.returncode == 1 and json.loads(r.stdout)["error"]["code"] == "INVALID_ARGUMENT"  # read as a formula
+    assert {"code", "message", "field"} <= set(json.loads(r.stdout)["error"])
     r = cli("score", "p", "a b", "c", "--server", fake.address, "--json")
     assert len(json.loads(r.stdout)["scores"]) == 2
     r = cli("info", "--server", fake.address)

@@ -24,7 +24,7 @@ CASES = [
     ("exists P . P(a)", "folio", "a quantified predicate or function (P(...)) is higher order"),
     ("dog(a)(b)", "folio", "a predication applied again (dog(a)(b)) is higher order"),  # nltk: dog(a, b), curried
     ("NOT man(a)", "fol", "fol is AmP's fragment (exists, forall, AND, OR: no negation or implication)"),
-    ("all x (Dog(x) -> -Cat(x))", "folio", "in FOLIO's symbols, which --from folio reads: ∀x (Dog(x) → ¬Cat(x))"),
+    ("all x (Dog(x) -> -Cat(x))", "folio", "in FOLIO's symbols, which --format folio reads: ∀x (Dog(x) → ¬Cat(x))"),
 ]
 
 

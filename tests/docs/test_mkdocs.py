@@ -26,3 +26,7 @@ def test_mkdocs_build_strict(tmp_path):
     for anchor in ("ambit.equivalent", "ambit.Client", "ambit.logic.decide_batch", "ambit.logic.engine.verdict.Verdict"):
         assert f'id="{anchor}"' in api, f"the API page lacks {anchor}"
     assert (REPO / "site").exists() == in_repo, "the build wrote site/ into the repository"
+    # the package docstring's example is a code block, not nested quotes with its lines run together
+    assert "<blockquote>\n<blockquote>" not in api
+    example = api[api.index("&gt;&gt;&gt;"):][:2000]
+    assert "<code" in api[api.index("&gt;&gt;&gt;") - 600:api.index("&gt;&gt;&gt;")] and "EQUIVALENT" in example

@@ -23,6 +23,7 @@ from ambit.logic.syntax.dialect import AMP_NAMES, CLI_NAMES, DEFAULT_DIALECT, FO
 
 EQUIVALENCE_FORMATS = CLI_NAMES  # equiv / entails: every dialect (the registry's, as `ambit logic`)
 LOCAL_COMMANDS = ("equiv", "entails", "canon")  # `ambit logic` answers these without a server
+FORMULA_COMMANDS = ("equiv", "entails", "canon")  # commands that take formulas, which may start with '-'
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -117,12 +118,18 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
+# how `ambit parse` shows a candidate's parse status: whether it reads as a formula, which says
+# nothing of whether it is a right reading (the JSON keeps the wire's OK | INVALID | UNFINISHED)
+PARSE_STATUS_SHOWN = {"OK": "parses", "INVALID": "does not parse", "UNFINISHED": "unfinished"}
+
+
 def _human(command: str, result: Any) -> str:
     if command == "parse":
-        lines = [f"model {result.model_id}; classes exact: {result.classes_exact}"]
+        lines = [f"model {result.model_id}; classes exact: {result.classes_exact} "
+                 "(no gold here: [parses] says a candidate is a formula, not that it is a right reading)"]
         for i, c in enumerate(result.candidates):
             lines.append(f"{i + 1}. p={c.probability:.3f} logp={c.logprob:.2f} min={c.min_prob:.3f} "
-                         f"[{c.parse_status}] class {c.meaning_class}: {c.text}")
+                         f"[{PARSE_STATUS_SHOWN.get(c.parse_status, c.parse_status)}] class {c.meaning_class}: {c.text}")
         for j, m in enumerate(result.classes):
             lines.append(f"class {j}: mass {m.probability_mass:.3f} members {m.member_indices}: {m.canonical}")
         return "\n".join(lines)
@@ -256,7 +263,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "explain":
         from ambit.client.explain_cli import main as explain_main
         return explain_main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if argv and argv[0] in FORMULA_COMMANDS:  # a formula that starts with '-' (a negation) is one: -p
+        from ambit.logic.cli.common import formulas_first_dash, say_where_formulas_go
+
+        sub = parser._subparsers._group_actions[0].choices[argv[0]]  # type: ignore[union-attr]
+        say_where_formulas_go(sub)
+        argv = [argv[0], *formulas_first_dash(sub, argv[1:])]
+    args = parser.parse_args(argv)
     from ambit.client.api import AmbitError
     from ambit.client.connect import connect
     from ambit.client.credentials import from_args
@@ -276,9 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except AmbitError as err:
-        if args.json:
-            print(json.dumps({"error": {"code": err.code, "message": err.message,
-                                        "violations": err.violations}}))
+        if args.json:  # the one error shape (logic.error_json), the server's field violations beside it
+            from ambit.logic.error_json import error_object
+
+            field = err.violations[0]["field"] if err.violations else ""
+            print(json.dumps(error_object(err.code, err.message, field, violations=err.violations),
+                             ensure_ascii=False))
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
         for v in err.violations:
             print(f"  {v['field']}: {v['description']}", file=sys.stderr)

@@ -108,9 +108,9 @@ class Client:
         ``server.service.prompting.default_prompt``, a few-shot mix over AmP's five types).
         ``prolog_seconds``: the Prolog budget of each equivalence check (0: the server's)."""
         decoding = pb.DecodingParams(
-            strategy=pb.DECODING_STRATEGY_SAMPLE if strategy == "sample" else pb.DECODING_STRATEGY_BEAM,
-            beam_size=k if strategy != "sample" else 0,
-            num_samples=k if strategy == "sample" else 0,
+            strategy=wire.strategy(strategy),
+            beam_size=k if wire.strategy(strategy) != pb.DECODING_STRATEGY_SAMPLE else 0,
+            num_samples=k if wire.strategy(strategy) == pb.DECODING_STRATEGY_SAMPLE else 0,
             temperature=temperature, max_tokens=max_tokens)
         if seed is not None:
             decoding.seed = seed
@@ -193,7 +193,7 @@ class Client:
         r = self._call("Canonicalize", pb.CanonicalizeRequest(
             request_id=self._rid(), lf=lf, format=wire.fmt(fmt),
             output_format=wire.fmt(to) if to else pb.LF_FORMAT_UNSPECIFIED,
-            var_naming=pb.VAR_NAMING_V if vars == "v" else pb.VAR_NAMING_AMP), timeout)
+            var_naming=wire.var_naming(vars)), timeout)
         return r.canonical
 
     def verify_radd(self, text: str | None = None, *, instance_json: str | None = None,
@@ -260,7 +260,7 @@ class Client:
         two heaviest classes explained. Prompt as there: literal ``prompt``, else the AmP prompt
         of ``setting``, else the server's default prompt. ``prolog_seconds``: the Prolog budget of
         each call (grouping, explanation; 0: the server's)."""
-        sample = strategy == "sample"
+        sample = wire.strategy(strategy) == pb.DECODING_STRATEGY_SAMPLE
         req = pb.ParseDistributionRequest(
             request_id=self._rid(), utterance=utterance, format=wire.fmt(fmt), explain=True,
             time_limit_ms=wire.ms(prolog_seconds),

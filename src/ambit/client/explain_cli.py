@@ -113,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         e, figures = explain(args)
     except (LFParseError, ValueError) as err:  # ValueError: an unreadable TLS file, a refused token
+        if isinstance(err, LFParseError) and err.fmt:  # the hint in this command's words (--format)
+            from ambit.logic.cli.common import explain as hinted
+
+            err = hinted(err, err.text, err.fmt, "--format")
         print(f"error: {err}", file=sys.stderr)
         return 2
     except _extras.MissingExtra as err:

@@ -19,30 +19,84 @@ FREE_VARIABLES = {None: pb.FREE_VARIABLES_UNSPECIFIED, "universal": pb.FREE_VARI
                    "constant": pb.FREE_VARIABLES_CONSTANT, "error": pb.FREE_VARIABLES_ERROR}
 
 
+def short(text: object, names: dict, enum: Any, prefix: str) -> int | None:
+    """The proto value `text` names: a short name of `names` ("nltk", any case), or the enum's
+    own value name ("LF_FORMAT_NLTK", or "NLTK" with its prefix left out) when it stands for one of
+    `names`' values; None when it names none."""
+    if text in names:
+        return names[text]
+    if not isinstance(text, str):
+        return None
+    t = text.strip()
+    if t.lower() in names:
+        return names[t.lower()]
+    upper = t.upper()
+    for name in (upper, prefix + upper):
+        try:
+            value = enum.Value(name)
+        except ValueError:
+            continue
+        if value in names.values() and value != 0:
+            return value
+    return None
+
+
 def free(policy: str | None) -> int:
-    """The proto value of a free-variable policy (None: the format's default)."""
-    try:
-        return FREE_VARIABLES[policy]
-    except KeyError:
-        raise ValueError(f"free_variables must be one of universal, constant, error, not {policy!r}") from None
+    """The proto value of a free-variable policy (None: the format's default): `universal`, or
+    `FREE_VARIABLES_UNIVERSAL` as the enum spells it."""
+    value = short(policy, FREE_VARIABLES, pb.FreeVariables, "FREE_VARIABLES_")
+    if value is None:
+        raise ValueError(f"free_variables must be one of universal, constant, error, not {policy!r}")
+    return value
 
 
 SYMBOLS = {None: pb.SYMBOLS_UNSPECIFIED, "shared": pb.SYMBOLS_SHARED, "separate": pb.SYMBOLS_SEPARATE}
 
 
 def symbols(policy: str | None) -> int:
-    """The proto value of a name-space rule (None: the format's default)."""
-    try:
-        return SYMBOLS[policy]
-    except KeyError:
-        raise ValueError(f"symbols must be one of shared, separate, not {policy!r}") from None
+    """The proto value of a name-space rule (None: the format's default): `shared`, or `SYMBOLS_SHARED`."""
+    value = short(policy, SYMBOLS, pb.Symbols, "SYMBOLS_")
+    if value is None:
+        raise ValueError(f"symbols must be one of shared, separate, not {policy!r}")
+    return value
 
 
 def fmt(name: str) -> int:
-    try:
-        return FORMATS[name]
-    except KeyError:
-        raise ValueError(f"format must be one of {sorted(FORMATS)}, not {name!r}") from None
+    """The proto value of a dialect: its short name (`nltk`), or `LF_FORMAT_NLTK` as the enum spells it."""
+    value = short(name, FORMATS, pb.LFFormat, "LF_FORMAT_")
+    if value is None:
+        raise ValueError(f"format must be one of {sorted(FORMATS)} (or their LFFormat names, LF_FORMAT_NLTK), "
+                         f"not {name!r}")
+    return value
+
+
+VAR_NAMINGS = {"amp": pb.VAR_NAMING_AMP, "v": pb.VAR_NAMING_V}
+STRATEGIES = {"beam": pb.DECODING_STRATEGY_BEAM, "sample": pb.DECODING_STRATEGY_SAMPLE}
+SETTINGS = {"zeroshot": pb.PROMPT_SETTING_ZEROSHOT, "fewshot": pb.PROMPT_SETTING_FEWSHOT}
+
+
+def var_naming(name: str) -> int:
+    """`amp` or `v` (or `VAR_NAMING_V`)."""
+    value = short(name, VAR_NAMINGS, pb.VarNaming, "VAR_NAMING_")
+    if value is None:
+        raise ValueError(f"vars must be one of amp, v, not {name!r}")
+    return value
+
+
+def strategy(name: str) -> int:
+    """`beam` or `sample` (or `DECODING_STRATEGY_SAMPLE`)."""
+    value = short(name, STRATEGIES, pb.DecodingStrategy, "DECODING_STRATEGY_")
+    if value is None:
+        raise ValueError(f"strategy must be one of beam, sample, not {name!r}")
+    return value
+
+
+def prompt_setting(name: str) -> int:
+    """`zeroshot` or `fewshot` (or `PROMPT_SETTING_FEWSHOT`)."""
+    value = short(name, SETTINGS, pb.PromptSetting, "PROMPT_SETTING_")
+    if value is None:
+        raise ValueError(f"setting must be one of zeroshot, fewshot, not {name!r}")
+    return value
 
 
 def ms(seconds: float) -> int:
@@ -58,9 +112,8 @@ def prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio
     if prompt is not None:
         req.prompt = prompt
     elif setting is not None:
-        req.prompt_spec.CopyFrom(pb.PromptSpec(
-            setting=pb.PROMPT_SETTING_FEWSHOT if setting == "fewshot" else pb.PROMPT_SETTING_ZEROSHOT,
-            type=type, ratio=ratio, seed=seed))
+        req.prompt_spec.CopyFrom(pb.PromptSpec(setting=prompt_setting(setting), type=type, ratio=ratio,
+                                               seed=seed))
 
 
 _VERDICTS = {pb.VERDICT_EQUIVALENT: "EQUIVALENT", pb.VERDICT_NOT_EQUIVALENT: "NOT_EQUIVALENT",
@@ -209,8 +262,65 @@ def _json_or_none(text: str) -> Any:
 
 
 def _equivalence(r) -> Equivalence:
+    witness = _json_or_none(r.witness_json)
+    if witness is None and r.HasField("witness"):  # a server that sends the typed witness alone
+        witness = witness_dict(r.witness)
     return Equivalence(verdict=_VERDICTS.get(r.verdict, str(r.verdict)),
                        a_entails_b=r.a_entails_b if r.HasField("a_entails_b") else None,
                        b_entails_a=r.b_entails_a if r.HasField("b_entails_a") else None,
-                       witness=_json_or_none(r.witness_json),
+                       witness=witness,
                        canonical_a=r.canonical_a, canonical_b=r.canonical_b)
+
+
+def proof_steps(proof) -> list[dict]:
+    """A Proof's steps as the witness JSON writes them (`from`: a premise index or the clause's origin)."""
+    out = []
+    for s in proof.steps:
+        step: dict[str, Any] = {"step": s.step}
+        if s.step not in ("start",) or s.depth:
+            step["depth"] = s.depth
+        if s.clause:
+            step["clause"] = s.clause
+        origin = s.premise_index if s.HasField("premise_index") else s.source
+        if origin != "":
+            step["from"] = origin
+        for key in ("literal",):
+            if getattr(s, key):
+                step[key] = getattr(s, key)
+        if s.literals:
+            step["literals"] = list(s.literals)
+        if s.uses:
+            step["uses"] = list(s.uses)
+        out.append(step)
+    return out
+
+
+def model_dict(m) -> dict:
+    """A Model (or FiniteModel) as the witness JSON writes it."""
+    out: dict[str, Any] = {"domain": list(m.domain), "constants": dict(m.constants), "true_atoms": list(m.true_atoms)}
+    if m.functions:
+        out["functions"] = dict(m.functions)
+    if m.extensions:
+        out["extensions"] = {e.predicate: [list(t.elements) for t in e.tuples] for e in m.extensions}
+    return out
+
+
+def witness_dict(w) -> dict:
+    """The typed EquivalenceWitness as the witness JSON dict (what witness_json held)."""
+    out: dict[str, Any] = {}
+    for key in ("method", "method_a_entails_b", "method_b_entails_a", "direction", "true_in_model",
+                "false_in_model", "reason"):
+        if getattr(w, key):
+            out[key] = getattr(w, key)
+    for key in ("proof_a_entails_b", "proof_b_entails_a"):
+        if w.HasField(key):
+            out[key] = proof_steps(getattr(w, key))
+    if w.HasField("model"):
+        out["model"] = model_dict(w.model)
+    if w.HasField("checked"):
+        out["checked"] = w.checked
+    if w.answered_by:
+        out["answered_by"] = dict(w.answered_by)
+    if w.reading_json:
+        out["reading"] = _json_or_none(w.reading_json)
+    return out

@@ -86,7 +86,7 @@ def test_runner_retries_transient_errors_and_logs_lasting_ones(tmp_path, workers
     assert s.failed == 1
     errors = [json.loads(x) for x in (tmp_path / "errors.jsonl").read_text().splitlines()]
     assert [(e["id"], e["code"]) for e in errors] == [("i3", "INVALID_ARGUMENT")]
-    assert "character 9000" in errors[0]["error"]
+    assert "character 9000" in errors[0]["error"]["message"] and errors[0]["error"]["code"] == "INVALID_ARGUMENT"
     with pytest.raises(ItemsFailed, match=r"1 item\(s\) failed .*errors.jsonl.*rerun"):
         check_failures(s)
     # rerun once the cause is fixed: only the failed item is processed again

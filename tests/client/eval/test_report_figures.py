@@ -137,3 +137,60 @@ def test_implicature_labels_stay_inside_the_frame_and_count_examples_in_the_sing
                                                           "other": {**block, "examples": 1}}}, "unused.png")
     legend = [t.get_text() for t in drawn[0].axes[0].get_legend().get_texts()]
     assert "generalised (1 example)" in legend and "particularised (2 examples)" in legend, legend
+
+
+@pytest.fixture
+def laid_out(monkeypatch):
+    """The figures as `_save` lays them out (tight layout, bar labels unclashed), kept open."""
+    figs = []
+
+    def save(fig, path):
+        fig.tight_layout()
+        report_common.unclash_bar_labels(fig)
+        figs.append(fig)
+
+    monkeypatch.setattr(report_common, "_save", save)
+    yield figs
+    for f in figs:
+        plt.close(f)
+
+
+def _boxes(fig, ax, texts):
+    renderer = fig.canvas.get_renderer()
+    return [t.get_window_extent(renderer) for t in texts if t.get_text()]
+
+
+def _apart(boxes) -> bool:
+    return not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_value_labels_of_narrow_bars_never_overlap(laid_out):
+    """Compare's Fig. 2 with 100% beside 100% (once "100%100%"): the labels turn upright, apart
+    from each other and from the legend, inside the axes."""
+    from ambit.client.eval.compare import figures as F
+
+    full = {t: {"n": 3, "lf0_canonical": 1.0, "lf0_equivalence": 1.0, "lf1_canonical": 0.0, "lf1_equivalence": 0.0}
+            for t in amp.TYPES}
+    F.fig2({"fig2": {"a": full, "b": full}}, [], "unused.png")
+    R.plot_zeroshot_accuracy({"model": "m", "by_type": {t: {"n": 300, "acc_lf0": 1.0, "acc_lf1": 1.0}
+                                                        for t in amp.TYPES}}, "unused.png")
+    for fig in laid_out:
+        for ax in fig.axes:
+            labels = [t for t in ax.texts if t.get_gid() == report_common.BAR_LABEL]
+            boxes = _boxes(fig, ax, labels)
+            assert len(boxes) >= 10 and _apart(boxes), [t.get_text() for t in labels]
+            frame = ax.get_window_extent(fig.canvas.get_renderer())
+            assert all(b.y1 <= frame.y1 + 1 for b in boxes)
+            legend = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+            assert not any(b.overlaps(legend) for b in boxes)
+    assert any(t.get_rotation() == 90 for t in laid_out[0].axes[0].texts)  # turned where they would clash
+
+
+def test_implicature_point_labels_at_k0_and_k1_stay_apart(laid_out):
+    by_k = {str(k): {"mean": m, "std": 0.05, "n": 6, "by_template": {}, "ci95": [max(0, m - 0.2), min(1, m + 0.1)]}
+            for k, m in ((0, 0.83), (1, 1.0), (5, 0.9), (10, 0.95), (15, 1.0), (30, 0.7))}
+    R.plot_implicature_vs_k({"by_k": by_k, "model": "m", "protocol": "score"}, "unused.png")
+    fig = laid_out[0]
+    ax = fig.axes[0]
+    assert {"83%\nn=6", "100%\nn=6"} <= set(_texts(fig))
+    assert _apart(_boxes(fig, ax, ax.texts))

@@ -179,7 +179,7 @@ def test_max_chars_and_budgets_on_equiv_and_entails(tmp_path):
               "--inferences", "100000"])
     assert r.returncode == 0 and r.stdout.startswith("EQUIVALENT")
     r = _cli(["equiv", "--jsonl"], json.dumps({"a": long, "b": "exists x . man(x)"}) + "\n")
-    assert r.returncode == 2 and "over --max-chars" in json.loads(r.stdout)["error"]
+    assert r.returncode == 2 and "over --max-chars" in json.loads(r.stdout)["error"]["message"]
     r = _cli(["entails", "--from", "folio", "--jsonl", "--max-chars", "10"],
              json.dumps({"premises": ["∀x (Man(x) → Mortal(x))"], "conclusion": "Mortal(s)"}) + "\n")
     assert r.returncode == 2 and "over --max-chars 10" in json.loads(r.stdout)["error"]["message"]
@@ -190,7 +190,7 @@ def test_lisp_given_to_equiv_as_fol_gets_the_hint():
     r = _cli(["equiv", "( exists x ( man x ) )", "exists x . man(x)"])
     assert r.returncode == 2 and "this looks like Lisp: pass --from lisp" in r.stderr
     r = _cli(["equiv", "--jsonl"], json.dumps({"a": "( exists x ( man x ) )", "b": "exists x . man(x)"}) + "\n")
-    assert "this looks like Lisp" in json.loads(r.stdout)["error"]
+    assert "this looks like Lisp" in json.loads(r.stdout)["error"]["hint"]
 
 
 @needs_prolog

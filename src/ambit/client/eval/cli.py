@@ -16,10 +16,19 @@ default data root only: a ``--data`` given on the command line that does not exi
 what a requested suite needs, is an error (exit status 2, one line), never a fallback to generated
 data.
 
+A recorded run (another system's outputs from a file: ``--predictions``, ``--responses``,
+``--translations``, ``radd --solver responses``) reports its coverage in ``summary.md``, in
+``summary.json`` (``coverage``) and in one line on stderr: items scored, items without a recorded
+output, lines of the file that match no item (the first few ids, and the id shape the run
+expects), and accuracy over the items scored beside accuracy over all items.
+
 Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
 2 the output directory belongs to a run with other arguments, or another run is writing into it
-(``DIR/run.lock``; the message names its pid); 3 the run finished and its reports
-are written, but some items failed (listed in ``DIR/errors.jsonl``; rerun to retry them).
+(``DIR/run.lock``; the message names its pid), or a recorded file matches none of the run's items
+(the message names the id shape expected and the one found; nothing is written); 3 the run
+finished and its reports are written, but some items failed (listed in ``DIR/errors.jsonl``;
+rerun to retry them); 4 the run finished and its reports are written, but its recorded file
+covers only part of its items (``--allow-partial`` accepts that: exit 0).
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from collections.abc import Iterable
 from ambit.client.eval import remote as RE
 from ambit.client.eval import report as R
 from ambit.client.eval.glossary import glossary
-from ambit.client.eval.runner import ItemsFailed, RunAborted, run_suite
+from ambit.client.eval.runner import ItemsFailed, PartialCoverage, RunAborted, run_suite
 from ambit.client.eval.store import RUN_KEY, FolderBusy, FolderLock, RunMismatch
 from ambit import _extras, _files, _paths
 from ambit._extras import MissingExtra
@@ -65,6 +74,9 @@ COMMON = (
            help="send the token over plaintext to a non-loopback address (warns once)"),
     option("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"), default="WARNING",
            help="log level (DEBUG also shows gRPC's own log lines)"),
+    option("--allow-partial", action="store_true",
+           help="accept a recorded file (--predictions, --responses, --translations, radd --solver responses) "
+                "that covers only part of the run's items: exit 0, not 4 (its coverage is reported either way)"),
 )
 
 
@@ -159,6 +171,7 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
     md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
     failures: list[tuple[str, int]] = []
+    partial: list[str] = []
     for name, suite in ALL:
         if name in skipped:
             md.append(f"- {name}: **skipped** — {skipped[name].reason()}")
@@ -174,17 +187,24 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
         except ItemsFailed as err:  # reports of the finished items are written; go on
             failures += err.failures
             summary, failed = err.summary or {}, err.count
+        except PartialCoverage as err:  # a recorded file that covers part of the suite: reports written; go on
+            partial.append(str(err))
+            summary, failed = err.summary or {}, 0
         entry = index["suites"][name] = {"dir": name, "summary": f"{name}/summary.json",
                                          "seconds": round(time.monotonic() - t0, 1),
                                          "headline": suite.headline(summary) if summary else ""}
         if failed:
             entry["failed_items"] = failed
+        if summary.get("coverage"):
+            entry["coverage"] = {k: summary["coverage"][k] for k in ("items", "scored", "missing", "unmatched_lines")}
         md.append(f"- [{name}]({name}/summary.md): {entry['headline']}"
                   + (f" — {failed} item(s) failed, see {name}/errors.jsonl" if failed else ""))
     R.write_json(args.out / "summary.json", index)
     R.write_text(args.out / "summary.md", "\n".join(md) + "\n")
     if failures:
         raise ItemsFailed(failures)
+    if partial:
+        raise PartialCoverage("; ".join(partial), index)
     return index
 
 
@@ -249,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     except ItemsFailed as err:
         print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
         return 3
+    except PartialCoverage as err:  # the reports are written and show it
+        print(f"warning: {err}", file=sys.stderr)
+        print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but its recorded file covers only "
+              "part of the run (exit status 4)", file=sys.stderr)
+        return 4
     except (RunAborted, FileNotFoundError, StartupFailed) as err:  # StartupFailed: an endpoint refusing, unreachable
         print(f"error: {err}", file=sys.stderr)
         _tidy(args.out, created)
@@ -261,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err.code}: {err.message}", file=sys.stderr)
         _tidy(args.out, created)
         return 1
+    except BaseException:  # anything else: no folder holding only run.lock is left behind, then the error
+        _tidy(args.out, created)
+        raise
     if not ran:
         _tidy(args.out, created)
     print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s" if ran

@@ -114,3 +114,51 @@ def confusion(gold: Sequence, predicted: Sequence, classes: Sequence) -> dict[st
         key = str(p) if p in classes else "none"
         row[key] += 1
     return out
+
+
+# --- coverage of a recorded run (another system's outputs read from a file) -----------------
+
+SHOWN_IDS = 5  # ids of unmatched lines listed in a coverage report
+
+
+def id_shape(name: object) -> str:
+    """What an id looks like with its numbers left out: each run of digits as ``N``
+    (``pp/amp-zeroshot-pp-00000`` → ``pp/amp-zeroshot-pp-N``, ``test-000/t1/k0`` → ``test-N/tN/kN``)."""
+    import re
+
+    return re.sub(r"\d+", "N", str(name))
+
+
+def shapes(names: Iterable[object], limit: int = 3) -> list[str]:
+    """The distinct id shapes of ``names``, in order of first appearance, at most ``limit``."""
+    out: list[str] = []
+    for n in names:
+        s = id_shape(n)
+        if s not in out:
+            out.append(s)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def coverage(items: Sequence[object], matched: int, unmatched: Sequence[object],
+             other_names: str = "") -> dict:
+    """How much of a run a recorded file covers: ``items`` the run's item ids, ``matched`` how many
+    of them have a recorded output, ``unmatched`` the names of the file's lines that match no item
+    (an id, or how the line names its item). ``other_names``: how else a line may name its item
+    ("or by 'type' and 'utterance'"). Accuracy is added by :func:`coverage_accuracy`."""
+    return {"items": len(items), "scored": matched, "missing": len(items) - matched,
+            "unmatched_lines": len(unmatched), "unmatched_ids": [str(x) for x in unmatched[:SHOWN_IDS]],
+            "expected_id_shapes": shapes(items), "expected_id_example": str(items[0]) if items else None,
+            "found_id_shapes": shapes(unmatched), "other_names": other_names}
+
+
+def coverage_accuracy(cov: dict, records: Sequence[Mapping], correct, means: str) -> dict:
+    """``cov`` with the run's accuracy over the items scored (records whose ``recorded`` is not
+    False) and over all items (an item without a recorded output is never right), side by side;
+    ``correct(record) -> bool``, ``means`` says what it counts."""
+    scored = [r for r in records if r.get("recorded", True) is not False]
+    right = sum(bool(correct(r)) for r in scored)
+    return {**cov, "accuracy_means": means,
+            "accuracy_scored": right / len(scored) if scored else None,
+            "accuracy_all": right / cov["items"] if cov["items"] else None}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ambit.client.eval.report_common import (  # noqa: F401 (re-exported: callers use client.eval.report.<name>)
     MARKERS, MIN_HISTOGRAM_ITEMS, Patch, TYPES, Z95, _offsets, _ordered, _save, labelled_bars, md_table, num, pct, plt, wilson_interval, write_json, write_text,
+    coverage_line, coverage_markdown, nothing_matched,
 )
 
 # --- the suites' sections: each in its own module, which uses report_common's helpers; re-exported

@@ -52,8 +52,10 @@ def write_text(path: str | Path, text: str) -> None:
 
 def _save(fig, path: str | Path) -> None:
     """Draw the figure into memory, then write it atomically (matplotlib would open the path itself,
-    following a link there)."""
+    following a link there). Bar labels that would overlap are turned on their side first
+    (`unclash_bar_labels`)."""
     fig.tight_layout()
+    unclash_bar_labels(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
     plt.close(fig)
@@ -95,8 +97,69 @@ def labelled_bars(ax, xs: Sequence[float], fractions: Sequence[float | None], ns
         ax.bar(x, 100 * f, width, color=color)
         if f == 0:
             ax.hlines(0, x - width / 2, x + width / 2, colors=color, lw=4, clip_on=False)
-        ax.text(x, 100 * f + 1.5, f"{100 * f:.0f}%\nn={n}", ha="center", va="bottom", fontsize=6.5)
+        ax.text(x, 100 * f + 1.5, f"{100 * f:.0f}%\nn={n}", ha="center", va="bottom", fontsize=6.5, gid=BAR_LABEL)
     return Patch(color=color, label=label)
+
+
+BAR_LABEL = "bar-label"  # the gid of a bar's value label (labelled_bars), which unclash_bar_labels may turn
+
+
+def _overlap(boxes: Sequence) -> bool:
+    """Whether any two of the boxes (display coordinates) overlap."""
+    boxes = sorted(boxes, key=lambda b: b.x0)
+    return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:i + 4])
+
+
+def unclash_bar_labels(fig) -> None:
+    """In every axes where two bar labels ("100%\nn=3") would overlap, as narrow bars side by side
+    make them ("100%100%"), write each label on one line turned upright along its bar, smaller
+    if it still does not fit; measured on the figure as drawn."""
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        labels = [t for t in ax.texts if t.get_gid() == BAR_LABEL]
+        if len(labels) < 2 or not _overlap([t.get_window_extent(renderer) for t in labels]):
+            continue
+        for t in labels:
+            t.set_text(t.get_text().replace("\n", " "))
+            t.set_rotation(90)
+            t.set_rotation_mode("anchor")
+            t.set_ha("left")
+            t.set_va("center")
+        size = labels[0].get_fontsize()
+        while size > 4 and _overlap([t.get_window_extent(renderer) for t in labels]):
+            size -= 0.5
+            for t in labels:
+                t.set_fontsize(size)
+
+
+def place_point_labels(ax, points: Sequence[tuple[float, float, str]], fontsize: float = 6.5, **style: Any) -> list:
+    """Label each point (x, y, text) where its label overlaps neither an earlier label nor leaves the
+    axes: above it, else below, right, left, then further out; measured on the figure as drawn
+    (lay the figure out first). Returns the labels."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    offsets = [(sx * r, sy * r, ha, va) for r in (6, 16, 28)
+               for sx, sy, ha, va in ((0, 1, "center", "bottom"), (0, -1, "center", "top"), (1, 0, "left", "center"),
+                                      (-1, 0, "right", "center"), (1, -1, "left", "top"), (-1, -1, "right", "top"),
+                                      (1, 1, "left", "bottom"), (-1, 1, "right", "bottom"))]
+    placed, boxes = [], [t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()]
+    for x, y, text in points:
+        label = None
+        for dx, dy, ha, va in offsets:
+            label = ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, dy), ha=ha, va=va,
+                                fontsize=fontsize, **style)
+            box = label.get_window_extent(renderer)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+            if inside and not any(box.overlaps(b) for b in boxes):
+                break
+            label.remove()
+        else:  # nowhere free: the first place, above the point
+            label = ax.annotate(text, (x, y), textcoords="offset points", xytext=offsets[0][:2], ha="center",
+                                va="bottom", fontsize=fontsize, **style)
+        boxes.append(label.get_window_extent(renderer))
+        placed.append(label)
+    return placed
 
 
 def _offsets(count: int, step: float) -> list[float]:
@@ -105,3 +168,86 @@ def _offsets(count: int, step: float) -> list[float]:
 
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+
+
+# --- coverage of a recorded run (metrics.coverage): a headline in summary.md, on the terminal and in compare
+
+
+def _lines(n: int) -> str:
+    return f"{n:,} line" if n == 1 else f"{n:,} lines"
+
+
+def _items(n: int) -> str:
+    return f"{n:,} item" if n == 1 else f"{n:,} items"
+
+
+def _quoted(names: Sequence[str]) -> str:
+    return ", ".join(f"'{n}'" for n in names)
+
+
+def expected_ids(cov: dict) -> str:
+    """How the run's items are named: the shapes of their ids (digits as N), an example, and the
+    other ways a line may name its item."""
+    shapes = cov.get("expected_id_shapes") or []
+    if not shapes:  # items the file does not name (RADD's benchmark rows hold their own replies)
+        return ""
+    text = f"ids shaped like {_quoted(shapes)}" + (", …" if len(shapes) >= 3 else "")
+    if cov.get("expected_id_example"):
+        text += f" (e.g. '{cov['expected_id_example']}')"
+    return text + (f", {cov['other_names']}" if cov.get("other_names") else "")
+
+
+def unmatched_text(cov: dict) -> str:
+    """The file's lines that name no item of the run, with the first few ids and their shapes."""
+    n = cov["unmatched_lines"]
+    if not n:
+        return ""
+    more = ", …" if n > len(cov["unmatched_ids"]) else ""
+    return (f"{_lines(n)} of the file {'names' if n == 1 else 'name'} no item of this run "
+            f"({_quoted(cov['unmatched_ids'])}{more}; shaped like {_quoted(cov['found_id_shapes'])})")
+
+
+def coverage_line(desc: str, cov: dict, what: str = "recorded outputs") -> str:
+    """One line for the terminal: items scored of all, items without a recorded output, lines
+    matching no item, and accuracy over the items scored beside accuracy over all items."""
+    full = cov["missing"] == 0
+    ids = expected_ids(cov)
+    parts = [f"{desc}: {what} cover {cov['scored']:,} of {_items(cov['items'])}"
+             + ("" if full else f" ({cov['missing']:,} without a recorded output, counted as wrong"
+                                + (f"; the run's items have {ids})" if ids else ")"))]
+    if cov["unmatched_lines"]:
+        parts.append(unmatched_text(cov))
+    if cov.get("accuracy_means"):
+        parts.append(f"accuracy ({cov['accuracy_means']}) {pct(cov.get('accuracy_scored'))}% over the "
+                     f"{cov['scored']:,} scored, {pct(cov.get('accuracy_all'))}% over all {cov['items']:,}")
+    return "; ".join(parts)
+
+
+def nothing_matched(cov: dict) -> str:
+    """The error of a recorded file that matches no item of the run (exit status 2): the id shape
+    the run expects and the one the file holds."""
+    found = (f"the file's lines name items shaped like {_quoted(cov['found_id_shapes'])} "
+             f"(e.g. '{cov['unmatched_ids'][0]}')" if cov["unmatched_ids"] else "the file holds no item")
+    return (f"{cov.get('option', cov.get('what'))} {cov.get('file')}: none of its lines matches an item of this run "
+            f"({_items(cov['items'])}): the run expects {expected_ids(cov)}; {found}. Nothing was scored")
+
+
+def coverage_markdown(cov: dict, what: str = "recorded outputs") -> str:
+    """The coverage section of summary.md: a table of the counts and both accuracies, then the
+    unmatched lines and the id shape expected."""
+    rows = [[cov["items"], cov["scored"], cov["missing"], cov["unmatched_lines"],
+             pct(cov.get("accuracy_scored")), pct(cov.get("accuracy_all"))]]
+    out = [f"## Coverage of the {what}\n",
+           md_table(["items", "scored", "without a recorded output", "lines matching no item",
+                     "accuracy over scored (%)", "accuracy over all items (%)"], rows)]
+    notes = []
+    if cov.get("accuracy_means"):
+        notes.append(f"Accuracy here: {cov['accuracy_means']}; an item without a recorded output is never right, "
+                     "and is counted apart (never as an output that does not parse).")
+    if cov["missing"]:
+        ids = expected_ids(cov)
+        notes.append(f"**Partial coverage**: {cov['missing']:,} of {_items(cov['items'])} have no recorded output"
+                     + (f"; the run's items have {ids}." if ids else "."))
+    if cov["unmatched_lines"]:
+        notes.append(unmatched_text(cov)[0].upper() + unmatched_text(cov)[1:] + ".")
+    return "\n".join(out) + ("\n" + "\n\n".join(notes) + "\n" if notes else "")

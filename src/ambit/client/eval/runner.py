@@ -5,7 +5,7 @@ Concurrency (``workers`` > 1) is what lets round-robin over several servers pay 
 
 One bad item does not stop a long run: a call that fails transiently (the server restarting,
 its queue full) is retried with backoff; an item that still fails is logged to
-``DIR/errors.jsonl`` and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
+``DIR/errors.jsonl`` (in the one error shape, ``logic.error_json``) and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
 :func:`check_failures` once the reports are written. Its items are not in ``results.jsonl``,
 so rerunning the same command retries exactly them. A run where ``max_consecutive_failures``
 items fail in a row (a server gone, a bug) is stopped at once with the last error.
@@ -16,6 +16,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -51,6 +52,21 @@ class RunAborted(RuntimeError):
     """Too many items failed in a row: something systemic (a server gone, a bug)."""
 
 
+class NothingMatched(ValueError):
+    """A recorded file (--predictions, --responses, --translations, the benchmark's replies) that
+    matches none of the run's items: refused before any item runs, naming the id shape the run
+    expects and the one the file holds (exit status 2, nothing written)."""
+
+
+class PartialCoverage(RuntimeError):
+    """A recorded file that covers only part of the run's items, without --allow-partial: the
+    reports are written (they show the coverage), and the run ends with exit status 4."""
+
+    def __init__(self, line: str, summary: dict | None = None):
+        super().__init__(line)
+        self.summary = summary
+
+
 ERROR_CHARS = 2000  # characters of an error kept in errors.jsonl and on stderr (an echoed input may be huge)
 
 
@@ -61,6 +77,22 @@ def _capped(text: str, limit: int = ERROR_CHARS) -> str:
 
 def _code(err: BaseException) -> str:
     return getattr(err, "code", None) or type(err).__name__
+
+
+def error_entry(err: BaseException) -> dict:
+    """An item's failure in the one error shape of every JSONL output (``logic.error_json``):
+    ``{"error": {"code", "message", "field", "position"?}}``, where ``code`` is the failed call's
+    gRPC status (``INVALID_ARGUMENT``) or the exception's type, ``field`` the first field the
+    server named (``google.rpc.BadRequest``), and ``position`` the character it named in it;
+    ``code`` is repeated at the top level, where entries before the shape had it."""
+    from ambit.logic.error_json import error_object
+
+    code = str(_code(err))
+    message = _capped(str(getattr(err, "message", None) or err))
+    violations = getattr(err, "violations", None) or []
+    field = str(violations[0].get("field", "")) if violations else ""
+    where = re.search(r"\(0-based position (\d+)\)", message)
+    return {"code": code, **error_object(code, message, field, int(where.group(1)) if where else None)}
 
 
 def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float = 1.0) -> dict:
@@ -96,9 +128,10 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
     state = {"failed": 0, "in_a_row": 0}
 
     def log_failure(item: dict, err: Exception) -> None:
-        entry = {"id": str(item["id"]), "suite": desc, "code": str(_code(err)), "error": _capped(str(err)),
+        entry = {"id": str(item["id"]), "suite": desc, **error_entry(err),
                  "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                  "where": _capped("".join(traceback.format_exception_only(type(err), err)).strip())}
+        message = entry["error"]["message"]
         with lock:
             state["failed"] += 1
             state["in_a_row"] += 1
@@ -106,7 +139,7 @@ def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dic
                 fh.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
                 fh.flush()
                 os.fsync(fh.fileno())
-            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {entry['error']}", file=sys.stderr, flush=True)
+            print(f"[{desc}] item {entry['id']} failed: {entry['code']}: {message}", file=sys.stderr, flush=True)
             if state["in_a_row"] >= max_consecutive_failures:
                 raise RunAborted(f"{desc}: {state['in_a_row']} items failed in a row, stopping "
                                    f"(see {errors_path}); last error: {entry['code']}: {err}") from err
@@ -165,6 +198,7 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
     Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
     """
     items = suite.items(ctx)
+    check_coverage(suite.coverage(items, ctx))
     key = suite.run_key(ctx)
     if getattr(ctx.args, "dtype", None) and ctx.client is not None:  # the embedded server's --dtype
         key = {**key, "dtype": ctx.args.dtype}
@@ -172,5 +206,36 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
         records = run_items(store, items, suite.processor(ctx), desc=suite.desc(ctx), workers=ctx.workers)
     summary = suite.summarise(records, items, ctx)
     suite.write_reports(records, summary, ctx)
+    partial = report_coverage(suite.desc(ctx), summary, getattr(ctx.args, "allow_partial", False))
+    if partial is not None and store.failed:  # the failures' exit status (3) wins; the coverage is still said
+        print(f"warning: {partial}", file=sys.stderr, flush=True)
     check_failures(store, summary)
+    if partial is not None:
+        raise PartialCoverage(partial, summary)
     return summary
+
+
+def check_coverage(cov: dict | None) -> None:
+    """Refuse a recorded file that matches none of the run's items (NothingMatched), before any
+    item runs and before anything is written."""
+    if cov is not None and cov["items"] and not cov["scored"]:
+        from ambit.client.eval.report_common import nothing_matched
+
+        raise NothingMatched(cov.get("nothing") or nothing_matched(cov))
+
+
+def report_coverage(desc: str, summary: dict, allow_partial: bool = False) -> str | None:
+    """A recorded run's coverage, one line on stderr (the reports are written by then, and show
+    it); below full coverage and without ``allow_partial``, the line is the PartialCoverage the
+    caller raises (returned, not printed: the command prints it once)."""
+    cov = summary.get("coverage")
+    if not cov:
+        return None
+    from ambit.client.eval.report_common import coverage_line
+
+    line = coverage_line(desc, cov, cov.get("what", "recorded outputs"))
+    partial = cov["missing"] > 0
+    if partial and not allow_partial:
+        return line + " — pass --allow-partial to accept a partial file"
+    print(("warning: " if partial else "") + line, file=sys.stderr, flush=True)
+    return None

@@ -132,6 +132,13 @@ class Suite(ABC):
         work); None when it has all it needs, as suites that generate their items do."""
         return None
 
+    def coverage(self, items: Sequence[dict[str, Any]], ctx: RunContext) -> dict[str, Any] | None:
+        """A recorded run's coverage of ``items`` (``client.eval.metrics.coverage``, with ``what``
+        the file is and its path in ``file``), known before any item runs; None for a run whose
+        outputs ambit makes (a model, a solver). The summary carries it again with the accuracy
+        over the items scored and over all items (``summary["coverage"]``)."""
+        return None
+
     @abstractmethod
     def run_key(self, ctx: RunContext) -> dict[str, Any]:
         """The arguments that define the run: a rerun resumes only under an equal key."""

@@ -7,7 +7,6 @@ Nothing is skipped silently: a row that fits no phrasing in `logic/radd/pairs.ya
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
@@ -40,18 +39,28 @@ def parse_row(row: dict[str, Any], source: str | None = None) -> RaddInstance:
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[RaddInstance, dict[str, Any]]]:
-    """(instance, raw row) per line; errors name `path:line`."""
+    """(instance, raw row) per line, read through the bounded reader (`ambit._files`: a regular
+    file, lines under its cap, JSON of bounded depth and integers, Unicode text); errors name
+    `path:line`."""
+    from ambit import _files
+
     path = Path(path)
-    with path.open(encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{lineno}"
-            try:
-                row = json.loads(line)
-                yield parse_row(row, source=where), row
-            except (RaddParseError, json.JSONDecodeError, KeyError, TypeError) as e:
-                raise RaddParseError(f"{where}: {e}") from e
+    for line in _files.iter_jsonl_lines(path):
+        where = f"{path}:{line.number}"
+        if line.problem is not None:
+            raise RaddParseError(f"{where}: {line.problem}")
+        if not line.raw.strip():
+            continue
+        try:
+            row = _files.parse_json(line.raw, where=str(path), line=line.number, unicode_text=True)
+        except _files.LineError as e:
+            raise RaddParseError(str(e)) from None
+        if not isinstance(row, dict):
+            raise RaddParseError(f"{where}: a line must be a JSON object")
+        try:
+            yield parse_row(row, source=where), row
+        except (RaddParseError, KeyError, TypeError, ValueError) as e:
+            raise RaddParseError(f"{where}: {e}") from e
 
 
 def load_jsonl(path: str | Path) -> list[RaddInstance]:

@@ -5,7 +5,6 @@ misread formula does parse in."""
 from __future__ import annotations
 
 import argparse
-import re
 import time
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from ambit.logic.syntax.dialect import (CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOL
                                        record)
 from ambit.logic.syntax.reading import ReadingTimeLimit
 from ambit.logic.errors import MAX_CHARS, LFParseError
-from ambit.logic.syntax.parse import parse
+from ambit.logic.syntax.readers import hints
 
 DEFAULT_MAX_CHARS = MAX_CHARS  # the server's limit on an LF (server/guard/limits.py, max_lf_chars)
 
@@ -35,6 +34,71 @@ def add_dialect_options(p: argparse.ArgumentParser, default: str) -> None:
                    help="shared (the default in folio, nltk, tptp, prover9: a name is a predicate or a "
                         "function/constant, never both, as in Prover9, E and TPTP; a mix is an error naming both "
                         "uses) or separate (a predicate and a constant of one spelling are two symbols)")
+
+
+def formulas_first_dash(p: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`argv` with every word that starts with `-` but names no option of `p` read as a formula
+    (`-p`, `-(p & q)`, `-all x.P(x)`: negation first): such words go after `--`, with the other
+    positional words in their order, and an option's value that starts with `-`
+    (`--conclusion -p`) is joined to its option (`--conclusion=-p`). A `--` already given keeps
+    its meaning (every word after it is a positional one). `argv` unchanged when no word needs it."""
+    def option(word: str) -> argparse.Action | None:
+        name = word.split("=", 1)[0]
+        if name in p._option_string_actions:
+            return p._option_string_actions[name]
+        if word.startswith("--"):  # an abbreviation argparse accepts: a unique prefix of a long option
+            hits = {a for o, a in p._option_string_actions.items() if o.startswith(name) and o.startswith("--")}
+            return hits.pop() if len(hits) == 1 else None
+        short = word[:2]  # -fnltk: a short option with its value attached
+        return p._option_string_actions.get(short) if len(word) > 2 and short in p._option_string_actions else None
+
+    def takes_value(action: argparse.Action, word: str) -> bool:
+        return action.nargs is None and action.option_strings and "=" not in word and not (
+            len(word) > 2 and not word.startswith("--")) and not isinstance(
+            action, (argparse._StoreConstAction, argparse._StoreTrueAction, argparse._StoreFalseAction,
+                     argparse._CountAction, argparse._HelpAction, argparse._VersionAction))
+
+    options: list[str] = []
+    positional: list[str] = []
+    moved = False
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            positional += argv[i + 1:]
+            moved = True
+            break
+        action = option(word) if word.startswith("-") and word != "-" else None
+        if action is not None:
+            if takes_value(action, word) and i + 1 < len(argv):
+                value = argv[i + 1]
+                if value.startswith("-") and value != "-" and option(value) is None:
+                    options.append(f"{word}={value}")
+                    moved = True
+                else:
+                    options += [word, value]
+                i += 2
+                continue
+            options.append(word)
+        else:
+            moved = moved or (word.startswith("-") and word != "-")
+            positional.append(word)
+        i += 1
+    return options + ["--", *positional] if moved else list(argv)
+
+
+def say_where_formulas_go(p: argparse.ArgumentParser) -> None:
+    """`p`'s error about words it does not take ends with how formulas are read: a word that names
+    no option is a formula, and so is every word after `--`."""
+    error = p.error
+
+    def hinted(message: str) -> None:
+        if "unrecognized arguments" in message:
+            message += ("; a word that starts with '-' and names no option is read as a formula (-p), and every "
+                        f"word after -- is one: put the options before it ({p.prog} [options] -- FORMULA ...)")
+        error(message)
+
+    p.error = hinted  # type: ignore[method-assign]
 
 
 def usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -> None:
@@ -130,92 +194,34 @@ def too_long(text: str, max_chars: int) -> str | None:
 
 def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
     """The error with what names the fix at the end of its first line: what ambit does not read
-    (`outside`), FOLIO's ASCII spelling respelled, the dialect that reads the text ("reads as
-    nltk: try --from nltk"; between AmP's two formats "this looks like Lisp: pass --format
-    lisp"), or the full first-order dialects for a connective outside AmP's fragment."""
-    hint = parse_hint(text, fmt, flag)
-    if hint is None:
-        return str(err)
-    first, newline, rest = str(err).partition("\n")
-    return f"{first}; {hint}{newline}{rest}"
+    (`outside`, a TPTP `cnf`), FOLIO's ASCII spelling respelled, the dialect that reads the text
+    ("reads as nltk: try --from nltk"; between AmP's two formats "this looks like Lisp: pass
+    --format lisp"), the symbols the dialect writes instead ("FOLIO writes implication as →, not
+    ->"), or the full first-order dialects for a connective outside AmP's fragment
+    (`logic.syntax.readers.hints`, the one hint of every surface)."""
+    return err.describe(parse_hint(text, fmt, flag))
 
 
 def parse_hint(text: str, fmt: str, flag: str) -> str | None:
     """What names the fix for `text` that `fmt` does not read (None: nothing does): the one hint
-    of `ambit logic` (`explain`) and of the server's INVALID_ARGUMENT for a malformed formula
+    of `ambit logic` (`explain`), of the server's INVALID_ARGUMENT for a malformed formula
     (`server.service.errors.MalformedLF`, with `flag` "--format", the CLI's alias of --from and
-    the request's field)."""
-    return outside(text) or _folio_ascii(text, fmt) or _other_dialect(text, fmt, flag) or _fragment(text, fmt, flag)
-
-
-def _other_dialect(text: str, fmt: str, flag: str) -> str | None:
-    other = reads_as(text, fmt)
-    if other is None:
-        return None
-    if is_amp(other) and is_amp(fmt):
-        return f"this looks like {dialect(other).title}: pass {flag} {other}"
-    return f"reads as {other}: try {flag} {other}"
-
-
-def _folio_ascii(text: str, fmt: str) -> str | None:
-    """FOLIO's decoder writes its symbols in ASCII (`all x (Dog(x) -> -Cat(x))`); the folio
-    reader reads FOLIO's own: name the formula in them (any dialect whose decoder writes
-    another spelling than its reader's: `Dialect.decoded`)."""
-    d = dialect(fmt)
-    spelled = d.from_decoded(text)
-    if spelled == text:  # not the decoder's spelling (or a dialect whose decoder writes its own)
-        return None
-    return (f"this is the {d.title} decoder's ASCII spelling; in {d.title}'s symbols, which --from {d.name} reads: "
-            f"{spelled}")
-
-
-_FULL_CONNECTIVES = re.compile(r"\bNOT\b|\bIMPLIES\b|->|=>|<->|¬|→|↔|~|(?<![\w)])-\s*[A-Za-z(]")
-
-
-def _fragment(text: str, fmt: str, flag: str) -> str | None:
-    """A negation or an implication given to one of AmP's formats, which have neither."""
-    if not is_amp(fmt) or not _FULL_CONNECTIVES.search(text):
-        return None
-    full = "|".join(d.name for d in dialects() if not d.amp)
-    return (f"{fmt} is AmP's fragment (exists, forall, AND, OR: no negation or implication); full first-order "
-            f"logic reads with {flag} {full}")
+    the request's field) and of the Python API's LFParseError (`fmt=`)."""
+    return hints.parse_hint(text, fmt, flag)
 
 
 def reads_as(text: str, fmt: str) -> str | None:
-    """The first dialect of the registry, other than `fmt`, that reads `text` (None: none does).
-    Every registered dialect is tried, so a dialect added to the registry is named here too."""
-    for d in dialects():
-        if d.name == fmt:
-            continue
-        try:
-            parse(text, d.name)
-        except ValueError:  # LFParseError, or a reading error of that dialect
-            continue
-        return d.name
-    return None
-
-
-_QUANTIFIED = re.compile(r"(?:\ball\b|\bexists\b|\bforall\b|∀|∃|!\s*\[|\?\s*\[)\s*([A-Za-z_]\w*)")
+    """The first dialect of the registry, other than `fmt`, that reads `text` (None: none does)."""
+    return hints.reads_as(text, fmt)
 
 
 def outside(text: str) -> str | None:
-    """What in `text` is outside first-order logic, which is all ambit reads: a lambda (NLTK's
-    `\\x.man(x)`), a quantified predicate (`exists P . P(a)`), a predication applied again
-    (`dog(a)(b)`). None when nothing is."""
-    if re.search(r"\\\s*[A-Za-z_]|λ", text):
-        return ("lambdas (\\x. ...) are outside what ambit reads: it reads first-order formulas; "
-                "apply the lambda (beta-reduce) first")
-    if re.search(r"\w\([^()]*\)\(", text):
-        return "a predication applied again (dog(a)(b)) is higher order, outside what ambit reads (first order)"
-    body = _QUANTIFIED.sub(" ", text)  # the quantifiers' own variables taken out
-    for var in _QUANTIFIED.findall(text):
-        if re.search(rf"(?<!\w){re.escape(var)}\(", body):
-            return (f"a quantified predicate or function ({var}(...)) is higher order, outside what ambit "
-                    "reads (first order)")
-    return None
+    """What in `text` is outside first-order logic (a lambda, a higher-order term); None when nothing is."""
+    return hints.outside(text)
 
 
-__all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "is_amp", "outside",
+__all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "formulas_first_dash",
+           "is_amp", "outside", "say_where_formulas_go",
            "parse_hint",
            "reads_as", "usage_with_default", "is_premises_formula", "premises_is_a_file",
            "positive_chars", "positive_inferences", "positive_seconds", "too_long"]

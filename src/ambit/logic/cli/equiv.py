@@ -7,8 +7,9 @@ The command line is the one of every `ambit logic equiv` (cli_common.add_dialect
 full first-order dialect (`--from folio|nltk|tptp`) is answered by fol_cli.py.
 
 With --jsonl every input line gets one output line, in order; a line that cannot be read gets
-{"error": ...} and the run goes on, ending with exit status 2. Pairs are checked in batches
-(one Prolog round trip per batch).
+{"error": {"code", "message", "field", "position"?, "hint"?}} (logic/error_json.py, the one shape
+of every JSONL output) and the run goes on, ending with exit status 2. Pairs are checked in
+batches (one Prolog round trip per batch).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import IO
 
 from ambit.logic.engine.equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT
 from ambit.logic.cli import jsonl
+from ambit.logic import error_json as E
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, equivalence_in_time, explain, is_amp,
-                         positive_chars,
+                         formulas_first_dash, parse_hint, positive_chars, say_where_formulas_go,
                          positive_inferences, positive_seconds, too_long, usage_with_default)
-from ambit.logic.syntax.dialect import DEFAULT_DIALECT, ArityError, ProblemError, read_pair, record
+from ambit.logic.syntax.dialect import DEFAULT_DIALECT, ProblemError, read_pair, record
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.parse import FORMATS
 from ambit.logic.runtime.worker import PrologError
@@ -51,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=jsonl.worker_count, default=1,
                    help="with --jsonl: Prolog processes checking batches side by side (default 1)")
     usage_with_default(p, "--from DIALECT", DEFAULT_DIALECT["equiv"])
+    say_where_formulas_go(p)
     return p
 
 
@@ -62,7 +65,8 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
                          "use ambit.logic.cli.main")
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    args = _parser().parse_args(rest)
+    parser = _parser()
+    args = parser.parse_args(formulas_first_dash(parser, rest))
     budget = {"time_limit": args.time_limit, "inferences": args.inferences, "prover": args.prover}
     if args.max_domain is not None:
         budget["max_domain"] = args.max_domain
@@ -100,7 +104,8 @@ def _check(pairs: list, fmt: str, budget: dict) -> list:
 
 def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
             free_variables: str | None = None, symbols: str | None = None) -> list[tuple[str, bool]]:
-    """One batch of JSON lines: (output line, ok) per line, in order."""
+    """One batch of JSON lines: (output line, ok) per line, in order; a line that cannot be read
+    gets its error in the one shape (`logic.error_json`)."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, object, object, object]] = []  # (line index, a AST, b AST, reading)
     for n, line in enumerate(lines):
@@ -108,33 +113,41 @@ def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
         try:
             row = json.loads(line)
             if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
-                raise ValueError('expected an object {"a": LF, "b": LF, "format"?: "fol"|"lisp"}')
+                field = "" if not isinstance(row, dict) else next(k for k in ("a", "b") if not isinstance(row.get(k), str))
+                raise _Bad(E.error_object("invalid_request", 'expected an object {"a": LF, "b": LF, "format"?: '
+                                          '"fol"|"lisp"}', field))
             fmt = row.get("format", default_fmt)
             if fmt not in FORMATS:
-                raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+                raise _Bad(E.error_object("unknown_dialect", f"unknown format {fmt!r}: expected one of "
+                                          f"{', '.join(FORMATS)}", "format"))
             for k in ("a", "b"):
                 if msg := too_long(row[k], max_chars):
-                    raise ValueError(f"field {k!r}: {msg}")
+                    raise _Bad(E.error_object("too_long", f"field {k!r}: {msg}", k, max_chars))
             todo.append((n, *read_pair(row["a"], row["b"], fmt, free_variables, symbols)))
+        except _Bad as e:
+            out[n] = (json.dumps(e.error, ensure_ascii=False), False)
         except ProblemError as e:
-            if isinstance(e.cause, LFParseError):
-                out[n] = (json.dumps({"error": explain(e.cause, e.cause.text, fmt, "--from"),
-                                      "details": {**e.cause.to_dict(), "field": e.field}}), False)
-            elif isinstance(e.cause, ArityError):
-                out[n] = (json.dumps({"error": str(e.cause), "details": e.cause.to_dict()}), False)
-            else:
-                out[n] = (json.dumps({"error": str(e)}), False)
+            hint = parse_hint(e.cause.text, fmt, "--from") if isinstance(e.cause, LFParseError) else None
+            out[n] = (json.dumps(E.from_exception(e.cause, e.field, hint=hint), ensure_ascii=False), False)
         except ValueError as e:  # json.JSONDecodeError is a ValueError
-            out[n] = (json.dumps({"error": str(e)}), False)
+            out[n] = (json.dumps(E.from_exception(e), ensure_ascii=False), False)
     if todo:
         try:
             verdicts = [(record(v, r).to_dict(), True)
                         for v, (_, _, _, r) in zip(_check([(a, b) for _, a, b, _ in todo], default_fmt, budget), todo)]
         except PrologError as e:
-            verdicts = [({"error": str(e)}, False)] * len(todo)
+            verdicts = [(E.error_object("engine_error", str(e)), False)] * len(todo)
         for (n, _, _, _), (v, ok) in zip(todo, verdicts):
-            out[n] = (json.dumps(v), ok)
+            out[n] = (json.dumps(v, ensure_ascii=False), ok)
     return out  # type: ignore[return-value]
+
+
+class _Bad(Exception):
+    """A line refused before it is read: its error object."""
+
+    def __init__(self, error: dict) -> None:
+        super().__init__(error["error"]["message"])
+        self.error = error
 
 
 def _jsonl(stdin: IO[str], stdout: IO[str], default_fmt: str, budget: dict, workers: int = 1,

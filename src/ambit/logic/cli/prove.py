@@ -23,8 +23,9 @@ function used with two arities in one story or pair is an error naming both uses
 premises file is an error (a story with no premises: `{"premises": [], ...}` through --jsonl).
 
 JSONL: exactly one output line per input line, in order: the verdict with its evidence, or
-{"error": {"message", "field", "index", "pos", "expected"}} for a line that cannot be read;
-the run goes on and the exit status is 2 when some line failed.
+{"error": {"code", "message", "field", "position"?, "hint"?, "index", "expected"}} for a line that
+cannot be read (logic/error_json.py, the one shape of every JSONL output; `pos` repeats
+`position`); the run goes on and the exit status is 2 when some line failed.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ from pathlib import Path
 from ambit.logic.engine import prove
 from ambit.logic.cli import jsonl
 from ambit.logic.provers import portfolio
+from ambit.logic import error_json as E
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, equivalence_in_time, explain,
-                                    is_premises_formula, positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
+                                    formulas_first_dash, is_premises_formula, parse_hint, say_where_formulas_go, positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
                                     too_long, usage_with_default)
 from ambit.logic.syntax.dialect import (DEFAULT_DIALECT, ArityError, ProblemError, Reading, dialect, read_pair, read_story,
                                         record)
@@ -87,17 +89,40 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
                        help="file with one premise per line, - for stdin (with --from tptp: a TPTP file, roles read)")
         p.add_argument("--conclusion", metavar="TEXT")
     usage_with_default(p, "--from DIALECT", DEFAULT_DIALECT[cmd])
+    say_where_formulas_go(p)
     return p
 
 
-def _error(e: Exception, field: str, index: int | None) -> dict:
-    if isinstance(e, LFParseError):
-        return {"error": {"message": str(e.reason), "field": field, "index": index, "pos": e.pos,
-                          "expected": list(e.expected)}}
-    if isinstance(e, ArityError):  # the second use's place; `uses` names both
-        return {"error": {"message": str(e), "field": field, "index": index, "pos": e.second[2], "expected": [],
-                          "kind": e.problem, "uses": e.to_dict()["uses"]}}
-    return {"error": {"message": str(e), "field": field, "index": index, "pos": None, "expected": []}}
+def _error(e: Exception, field: str, index: int | None, fmt: str | None = None) -> dict:
+    """The one error shape (`logic.error_json`), with the premise's `index`; a parse error's hint
+    in this command's words (--from). `pos` and `kind` stay beside `position` and `code` (the
+    fields this output gave before the shape)."""
+    hint = parse_hint(e.text, fmt, "--from") if isinstance(e, LFParseError) and fmt else None
+    if isinstance(e, _TooLong):
+        out = E.error_object("too_long", str(e), field, e.max_chars, index=index, expected=[])
+    else:
+        out = E.from_exception(e, field, hint=hint, index=index)
+    body = out["error"]
+    body.setdefault("index", index)
+    body.setdefault("expected", [])
+    body["pos"] = body.get("position")
+    if isinstance(e, ArityError):
+        body["kind"] = e.problem
+    return out
+
+
+class _Role(TPTPProblemError):
+    """A TPTP statement given in a role its place does not take (a conjecture as a premise)."""
+
+    def __init__(self, message: str) -> None:
+        ValueError.__init__(self, message)
+        self.source, self.line = "", 0
+
+
+class _TooLong(ValueError):
+    def __init__(self, message: str, max_chars: int) -> None:
+        super().__init__(message)
+        self.max_chars = max_chars
 
 
 def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None, roles: tuple[str, ...]):
@@ -107,7 +132,7 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
         raise _Bad(f"{'a premise' if field == 'premises' else f'field {field!r}'} must be a formula string",
                    field, index)
     if msg := too_long(text, max_chars):
-        raise _Bad(msg, field, index)
+        raise _Bad(_TooLong(msg, max_chars), field, index)
     if dialect(fmt).problem_files and text.lstrip().startswith("fof"):
         try:
             sts = statements(text)
@@ -115,8 +140,8 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
             raise _Bad(e, field, index) from None
         if len(sts) == 1 and sts[0].role not in roles:
             given = "a premise" if field == "premises" else field
-            raise _Bad(f"fof({sts[0].name}, {sts[0].role}, ...) given as {given}: expected the role "
-                       f"{' or '.join(roles)}", field, index)
+            raise _Bad(_Role(f"fof({sts[0].name}, {sts[0].role}, ...) given as {given}: expected the role "
+                             f"{' or '.join(roles)}"), field, index)
     return text
 
 
@@ -169,7 +194,7 @@ def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
             todo.append((n, item))
             readings.append(reading)
         except _Bad as e:
-            out[n] = (json.dumps(_error(e.err, e.field, e.index), ensure_ascii=False), False)
+            out[n] = (json.dumps(_error(e.err, e.field, e.index, fmt), ensure_ascii=False), False)
         except ValueError as e:  # not JSON
             out[n] = (json.dumps(_error(e, "", None), ensure_ascii=False), False)
     if todo:
@@ -181,7 +206,8 @@ def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
                 results = portfolio.decide_batch(items, fmt, **budget)
             answers = [(record(x, r).to_dict(), True) for x, r in zip(results, readings)]
         except Exception as e:  # noqa: BLE001 - reported on each line, the run goes on
-            answers = [(_error(e, "", None), False)] * len(todo)
+            answers = [(E.error_object("engine_error", str(e) or type(e).__name__, index=None, expected=[], pos=None),
+                        False)] * len(todo)
         for (n, _), (a, ok) in zip(todo, answers):
             out[n] = (json.dumps(a, ensure_ascii=False), ok)
     return out  # type: ignore[return-value]
@@ -304,7 +330,8 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     """Entry point; argv[0] is the subcommand (`equiv` or `entails`)."""
     cmd = argv[0]
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    args = _parser(cmd).parse_args(argv[1:])
+    parser = _parser(cmd)
+    args = parser.parse_args(formulas_first_dash(parser, argv[1:]))
     if args.jsonl:
         return _jsonl(cmd, args, stdin, stdout)
     try:
@@ -321,7 +348,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
         else:
             answer = _entails(args)
     except (_Usage, LFParseError, TPTPProblemError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {_hinted(e, args.fmt) if isinstance(e, LFParseError) else e}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"error: cannot read {e.filename}: {e.strerror}", file=sys.stderr)

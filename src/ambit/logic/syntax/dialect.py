@@ -268,7 +268,9 @@ def dialect(d: "str | Dialect", free_variables: str | None = None, symbols: str 
     try:
         base = _REGISTRY[d]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown LF format {d!r}: expected one of {', '.join(NAMES)}") from None
+        from ambit.logic.errors import UnknownDialect
+
+        raise UnknownDialect(d, NAMES) from None
     if (free_variables is None or free_variables == base.free_variables) and (
             symbols is None or symbols == base.symbols):
         return base

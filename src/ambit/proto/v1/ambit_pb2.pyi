@@ -368,7 +368,7 @@ class CheckEquivalenceRequest(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., format: _Optional[_Union[LFFormat, str]] = ..., time_limit_ms: _Optional[int] = ..., parameters: _Optional[_Mapping[str, str]] = ..., free_variables: _Optional[_Union[FreeVariables, str]] = ..., symbols: _Optional[_Union[Symbols, str]] = ...) -> None: ...
 
 class CheckEquivalenceResponse(_message.Message):
-    __slots__ = ("request_id", "verdict", "a_entails_b", "b_entails_a", "witness_json", "canonical_a", "canonical_b")
+    __slots__ = ("request_id", "verdict", "a_entails_b", "b_entails_a", "witness_json", "canonical_a", "canonical_b", "witness")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     A_ENTAILS_B_FIELD_NUMBER: _ClassVar[int]
@@ -376,6 +376,7 @@ class CheckEquivalenceResponse(_message.Message):
     WITNESS_JSON_FIELD_NUMBER: _ClassVar[int]
     CANONICAL_A_FIELD_NUMBER: _ClassVar[int]
     CANONICAL_B_FIELD_NUMBER: _ClassVar[int]
+    WITNESS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     verdict: Verdict
     a_entails_b: bool
@@ -383,7 +384,97 @@ class CheckEquivalenceResponse(_message.Message):
     witness_json: str
     canonical_a: str
     canonical_b: str
-    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[Verdict, str]] = ..., a_entails_b: _Optional[bool] = ..., b_entails_a: _Optional[bool] = ..., witness_json: _Optional[str] = ..., canonical_a: _Optional[str] = ..., canonical_b: _Optional[str] = ...) -> None: ...
+    witness: EquivalenceWitness
+    def __init__(self, request_id: _Optional[str] = ..., verdict: _Optional[_Union[Verdict, str]] = ..., a_entails_b: _Optional[bool] = ..., b_entails_a: _Optional[bool] = ..., witness_json: _Optional[str] = ..., canonical_a: _Optional[str] = ..., canonical_b: _Optional[str] = ..., witness: _Optional[_Union[EquivalenceWitness, _Mapping]] = ...) -> None: ...
+
+class EquivalenceWitness(_message.Message):
+    __slots__ = ("method", "proof_a_entails_b", "proof_b_entails_a", "method_a_entails_b", "method_b_entails_a", "direction", "true_in_model", "false_in_model", "model", "reason", "checked", "answered_by", "reading_json")
+    class AnsweredByEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    PROOF_A_ENTAILS_B_FIELD_NUMBER: _ClassVar[int]
+    PROOF_B_ENTAILS_A_FIELD_NUMBER: _ClassVar[int]
+    METHOD_A_ENTAILS_B_FIELD_NUMBER: _ClassVar[int]
+    METHOD_B_ENTAILS_A_FIELD_NUMBER: _ClassVar[int]
+    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+    TRUE_IN_MODEL_FIELD_NUMBER: _ClassVar[int]
+    FALSE_IN_MODEL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    CHECKED_FIELD_NUMBER: _ClassVar[int]
+    ANSWERED_BY_FIELD_NUMBER: _ClassVar[int]
+    READING_JSON_FIELD_NUMBER: _ClassVar[int]
+    method: str
+    proof_a_entails_b: Proof
+    proof_b_entails_a: Proof
+    method_a_entails_b: str
+    method_b_entails_a: str
+    direction: str
+    true_in_model: str
+    false_in_model: str
+    model: Model
+    reason: str
+    checked: bool
+    answered_by: _containers.ScalarMap[str, str]
+    reading_json: str
+    def __init__(self, method: _Optional[str] = ..., proof_a_entails_b: _Optional[_Union[Proof, _Mapping]] = ..., proof_b_entails_a: _Optional[_Union[Proof, _Mapping]] = ..., method_a_entails_b: _Optional[str] = ..., method_b_entails_a: _Optional[str] = ..., direction: _Optional[str] = ..., true_in_model: _Optional[str] = ..., false_in_model: _Optional[str] = ..., model: _Optional[_Union[Model, _Mapping]] = ..., reason: _Optional[str] = ..., checked: _Optional[bool] = ..., answered_by: _Optional[_Mapping[str, str]] = ..., reading_json: _Optional[str] = ...) -> None: ...
+
+class Proof(_message.Message):
+    __slots__ = ("steps", "premises_used")
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    PREMISES_USED_FIELD_NUMBER: _ClassVar[int]
+    steps: _containers.RepeatedCompositeFieldContainer[ProofStep]
+    premises_used: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, steps: _Optional[_Iterable[_Union[ProofStep, _Mapping]]] = ..., premises_used: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Model(_message.Message):
+    __slots__ = ("domain", "constants", "extensions", "true_atoms", "functions")
+    class ConstantsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class FunctionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    DOMAIN_FIELD_NUMBER: _ClassVar[int]
+    CONSTANTS_FIELD_NUMBER: _ClassVar[int]
+    EXTENSIONS_FIELD_NUMBER: _ClassVar[int]
+    TRUE_ATOMS_FIELD_NUMBER: _ClassVar[int]
+    FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
+    domain: _containers.RepeatedScalarFieldContainer[str]
+    constants: _containers.ScalarMap[str, str]
+    extensions: _containers.RepeatedCompositeFieldContainer[Extension]
+    true_atoms: _containers.RepeatedScalarFieldContainer[str]
+    functions: _containers.ScalarMap[str, str]
+    def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., extensions: _Optional[_Iterable[_Union[Extension, _Mapping]]] = ..., true_atoms: _Optional[_Iterable[str]] = ..., functions: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class Extension(_message.Message):
+    __slots__ = ("predicate", "arity", "tuples")
+    PREDICATE_FIELD_NUMBER: _ClassVar[int]
+    ARITY_FIELD_NUMBER: _ClassVar[int]
+    TUPLES_FIELD_NUMBER: _ClassVar[int]
+    predicate: str
+    arity: int
+    tuples: _containers.RepeatedCompositeFieldContainer[ElementTuple]
+    def __init__(self, predicate: _Optional[str] = ..., arity: _Optional[int] = ..., tuples: _Optional[_Iterable[_Union[ElementTuple, _Mapping]]] = ...) -> None: ...
+
+class ElementTuple(_message.Message):
+    __slots__ = ("elements",)
+    ELEMENTS_FIELD_NUMBER: _ClassVar[int]
+    elements: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, elements: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CheckEquivalenceBatchRequest(_message.Message):
     __slots__ = ("request_id", "items")
@@ -819,7 +910,7 @@ class ProofStep(_message.Message):
     def __init__(self, step: _Optional[str] = ..., depth: _Optional[int] = ..., clause: _Optional[int] = ..., source: _Optional[str] = ..., premise_index: _Optional[int] = ..., literal: _Optional[str] = ..., literals: _Optional[_Iterable[str]] = ..., uses: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class FiniteModel(_message.Message):
-    __slots__ = ("domain", "constants", "true_atoms", "functions")
+    __slots__ = ("domain", "constants", "true_atoms", "functions", "extensions")
     class ConstantsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -838,11 +929,13 @@ class FiniteModel(_message.Message):
     CONSTANTS_FIELD_NUMBER: _ClassVar[int]
     TRUE_ATOMS_FIELD_NUMBER: _ClassVar[int]
     FUNCTIONS_FIELD_NUMBER: _ClassVar[int]
+    EXTENSIONS_FIELD_NUMBER: _ClassVar[int]
     domain: _containers.RepeatedScalarFieldContainer[str]
     constants: _containers.ScalarMap[str, str]
     true_atoms: _containers.RepeatedScalarFieldContainer[str]
     functions: _containers.ScalarMap[str, str]
-    def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ..., functions: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    extensions: _containers.RepeatedCompositeFieldContainer[Extension]
+    def __init__(self, domain: _Optional[_Iterable[str]] = ..., constants: _Optional[_Mapping[str, str]] = ..., true_atoms: _Optional[_Iterable[str]] = ..., functions: _Optional[_Mapping[str, str]] = ..., extensions: _Optional[_Iterable[_Union[Extension, _Mapping]]] = ...) -> None: ...
 
 class CheckEntailmentResponse(_message.Message):
     __slots__ = ("request_id", "verdict", "premises_used", "proof", "countermodel", "model", "unknown_budget", "reason", "entailed", "refuted", "answered_by", "tstp", "reading_json")

@@ -5,6 +5,7 @@ protobuf messages and the service core's queries and answers."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Sequence
 
 from ambit.proto.v1 import ambit_pb2 as pb
@@ -61,8 +62,67 @@ def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAns
     if v.b_entails_a is not None:
         out.b_entails_a = bool(v.b_entails_a)
     if v.witness is not None:
-        out.witness_json = json.dumps(v.witness, sort_keys=True, default=str)
+        out.witness_json = json.dumps(v.witness, sort_keys=True, default=str)  # deprecated: kept for one release
+        equivalence_witness(out.witness, v.witness)
     return out
+
+
+def equivalence_witness(target: pb.EquivalenceWitness, w: dict) -> None:
+    """Fill `target` from a Verdict's witness dict: the proofs or how each direction was proved,
+    the failing direction and its model, the reason of an UNKNOWN, who answered, how it was read."""
+    for key in ("method", "method_a_entails_b", "method_b_entails_a", "direction", "true_in_model",
+                "false_in_model", "reason"):
+        if isinstance(w.get(key), str):
+            setattr(target, key, w[key])
+    for key in ("proof_a_entails_b", "proof_b_entails_a"):
+        if isinstance(w.get(key), list):
+            getattr(target, key).steps.extend(proof_step(s) for s in w[key])
+    if isinstance(w.get("model"), dict):
+        equivalence_model(target.model, w["model"])
+    if isinstance(w.get("checked"), bool):
+        target.checked = w["checked"]
+    target.answered_by.update({str(k): str(v) for k, v in (w.get("answered_by") or {}).items()})
+    if w.get("reading"):
+        target.reading_json = json.dumps(w["reading"], sort_keys=True, ensure_ascii=False)
+
+
+def equivalence_model(target: pb.Model, model: dict) -> None:
+    """Fill a Model from the witness's model dict (domain, constants, extensions or true atoms,
+    functions); every model gets both its extensions and its true atoms."""
+    target.domain.extend(str(d) for d in model.get("domain", []))
+    target.constants.update({str(k): str(v) for k, v in model.get("constants", {}).items()})
+    target.true_atoms.extend(_true_atoms(model))
+    target.functions.update({str(k): str(v) for k, v in model.get("functions", {}).items()})
+    _fill_extensions(target.extensions, model)
+
+
+_ATOM = re.compile(r"^(?P<pred>.+?)\((?P<args>[^(),]+(?:, [^(),]+)*)\)$")
+
+
+def extensions(model: dict) -> dict[str, list[list[str]]]:
+    """Each predicate's true tuples: the model's own `extensions` (AmP's formats), else read from
+    its `true_atoms` ("saw(d3, d1)": its elements are the model's, so the last parenthesis holds them)."""
+    if isinstance(model.get("extensions"), dict):
+        return {str(p): [[str(e) for e in t] for t in ts] for p, ts in model["extensions"].items()}
+    out: dict[str, list[list[str]]] = {}
+    for atom in model.get("true_atoms", []):
+        m = _ATOM.match(atom)
+        pred, args = (m.group("pred"), m.group("args").split(", ")) if m else (atom, [])
+        out.setdefault(pred, []).append(args)
+    return out
+
+
+def _true_atoms(model: dict) -> list[str]:
+    if model.get("true_atoms") is not None:
+        return [str(a) for a in model["true_atoms"]]
+    return [f"{p}({', '.join(t)})" if t else p for p, ts in extensions(model).items() for t in ts]
+
+
+def _fill_extensions(target, model: dict) -> None:
+    for pred, tuples in sorted(extensions(model).items()):
+        ext = target.add(predicate=pred, arity=len(tuples[0]) if tuples else 0)
+        for t in tuples:
+            ext.tuples.add(elements=t)
 
 
 def equivalence_batch_result(
@@ -196,11 +256,13 @@ def proof_step(step: dict) -> pb.ProofStep:
 
 
 def finite_model(target: pb.FiniteModel, model: dict) -> None:
-    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms, functions)."""
+    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms, functions),
+    with each predicate's tuples (`extensions`) read from its true atoms."""
     target.domain.extend(model["domain"])
     target.constants.update(model["constants"])
     target.true_atoms.extend(model["true_atoms"])
     target.functions.update(model.get("functions", {}))
+    _fill_extensions(target.extensions, model)
 
 
 def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntailmentResponse:

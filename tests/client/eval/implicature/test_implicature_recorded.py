@@ -42,15 +42,20 @@ def test_recorded_log_likelihoods_give_the_model_runs_table(tmp_path, fake):
     f.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert eval_main([*ARGS, "--templates", "1,2", "--out", str(tmp_path / "r"), "--responses", str(f)]) == 0
     rec = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert all(v.pop("missing") == 0 for v in rec["by_k"].values())  # a recorded run counts its missing answers
     assert rec["by_k"] == model["by_k"] and rec["per_class"] == model["per_class"]
     assert rec["by_type"] == model["by_type"]
     assert rec["outputs"] == "recorded" and rec["model"] == "recorded: resp.jsonl" and rec["protocol"] == "score"
     assert rec["items_without_responses"] == 0 and all(v["n"] == 3 for v in rec["by_k"].values())
     assert (tmp_path / "r" / "accuracy_vs_k.png").stat().st_size > 0
-    # a missing line counts as wrong, and is counted
+    assert rec["coverage"]["scored"] == rec["coverage"]["items"] == len(lines) and rec["coverage"]["missing"] == 0
+    # a missing line counts as wrong, and is counted apart; the partial file is accepted on purpose
     f.write_text("".join(json.dumps(x) + "\n" for x in lines[1:]))
-    assert eval_main([*ARGS, "--templates", "1,2", "--out", str(tmp_path / "s"), "--responses", str(f)]) == 0
-    assert json.loads((tmp_path / "s" / "summary.json").read_text())["items_without_responses"] == 1
+    assert eval_main([*ARGS, "--templates", "1,2", "--out", str(tmp_path / "s"), "--responses", str(f),
+                      "--allow-partial"]) == 0
+    s = json.loads((tmp_path / "s" / "summary.json").read_text())
+    assert s["items_without_responses"] == 1 and s["coverage"]["missing"] == 1
+    assert sum(v["missing"] for v in s["by_k"].values()) == 1
 
 
 @needs_data

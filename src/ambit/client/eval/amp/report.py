@@ -14,10 +14,16 @@ from ambit.client.eval.report_common import MARKERS, MIN_HISTOGRAM_ITEMS, _offse
 
 # --- AmP zero-shot -------------------------------------------------------------------
 
+def _coverage(summary: Mapping) -> list[str]:
+    """A recorded run's coverage section, first under the title (a headline number); [] for a model run."""
+    cov = summary.get("coverage")
+    return [C.coverage_markdown(cov, cov.get("what", "recorded outputs"))] if cov else []
+
+
 def zeroshot_markdown(summary: Mapping) -> str:
     by = summary["by_type"]
     types = _ordered(by)
-    out = [f"# AmP zero-shot — {summary.get('model', '?')}\n", glossary("amp-zeroshot")]
+    out = [f"# AmP zero-shot — {summary.get('model', '?')}\n", *_coverage(summary), glossary("amp-zeroshot")]
     out.append(f"## Accuracy (Fig. 2), % — {summary.get('match', 'canonical')} match; canonical string match alongside\n")
     out.append(md_table(
         ["type", "n", "LF0", "LF1", "LF0 (canonical)", "LF1 (canonical)", "mean P(LF0)"],
@@ -48,7 +54,7 @@ def plot_zeroshot_accuracy(summary: Mapping, path: str | Path) -> None:
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))
     ax.set_title(f"Zero-shot accuracy — {summary.get('model', '')}", fontsize=9)
-    ax.legend(handles=handles, fontsize=7, loc="upper right")
+    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2)  # below: no label hidden
     C._save(fig, path)
 
 
@@ -87,7 +93,7 @@ def plot_p_lf0_distribution(p_by_type: Mapping[str, Sequence[float]], path: str 
 def fewshot_markdown(summary: Mapping) -> str:
     by = summary["by_type"]
     types = _ordered(by)
-    out = [f"# AmP few-shot — {summary.get('model', '?')}\n", glossary("amp-fewshot")]
+    out = [f"# AmP few-shot — {summary.get('model', '?')}\n", *_coverage(summary), glossary("amp-fewshot")]
     out.append("## FDM and FIM (Table 3); lower is better (FDM 0–2, FIM 0–1)\n")
     out.append(md_table(["type", "FDM", "FIM"],
                         [[t, num(by[t]["fdm"]), num(by[t]["fim"])] for t in types]))

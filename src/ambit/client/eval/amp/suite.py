@@ -14,6 +14,7 @@ from ambit.logic.syntax.dialect import AMP_NAMES, FOL
 from ambit.client.eval.amp import items as amp_items
 from ambit.client.eval.amp import matching as MT
 from ambit.client.eval.amp import recorded as REC
+from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
 from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: client.eval.amp.zeroshot_process, ...)
     continuation, fewshot_process, zeroshot_process,
@@ -75,6 +76,14 @@ def _forced_decode(ctx: RunContext) -> bool:
     from ambit.client.eval.remote import endpoint, forced_decode
 
     return ctx.client is None or forced_decode(endpoint(ctx.client))
+
+
+TOP1_GOLD = "the top-1 prediction is LF0 or LF1, as the run's match decides"
+
+
+def top1_gold(record: dict) -> bool:
+    """Whether an item's top-1 prediction is one of its two gold readings (the run's match)."""
+    return 0 in (record.get("rank_lf0"), record.get("rank_lf1"))
 
 
 def _na(x: float | None, absent: bool) -> str:
@@ -152,11 +161,18 @@ class _AmpSuite(Suite):
         out = REC.record(item, REC.find(rec, item), fmt, match)
         return REC.fewshot_fields(out, item) if few else out
 
-    def _recorded_summary(self, out: dict, items, ctx: RunContext) -> dict:
-        """A recorded run's summary: which items the file had no line for, and lines that named no item."""
+    def coverage(self, items, ctx: RunContext) -> dict | None:
+        """A recorded run's coverage of its items (None: a model run)."""
+        rec = self._recorded(ctx)
+        return None if rec is None else REC.coverage(rec, items)
+
+    def _recorded_summary(self, out: dict, records, items, ctx: RunContext) -> dict:
+        """A recorded run's summary: its coverage (items scored, items the file had no line for, lines
+        that named no item; accuracy over the items scored and over all items)."""
         if (rec := self._recorded(ctx)) is not None:
             out["items_without_predictions"] = sum(REC.find(rec, it) is None for it in items)
             out["lines_without_items"] = REC.unmatched(rec, items)
+            out["coverage"] = M.coverage_accuracy(REC.coverage(rec, items), records, top1_gold, TOP1_GOLD)
         return out
 
 
@@ -181,7 +197,7 @@ class ZeroShotSuite(_AmpSuite):
         settings = self.settings(ctx)
         if settings["items_source"] == "amp-release":
             settings["release_matched"] = amp_items.release_matched(a.types, a.data, a.seed)
-        return self._recorded_summary(zeroshot_summary(records, self._model(ctx), settings), items, ctx)
+        return self._recorded_summary(zeroshot_summary(records, self._model(ctx), settings), records, items, ctx)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_zeroshot_reports(ctx.out, records, summary)
@@ -205,7 +221,8 @@ class FewShotSuite(_AmpSuite):
     process_item = staticmethod(fewshot_process)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        return self._recorded_summary(fewshot_summary(records, self._model(ctx), self.settings(ctx)), items, ctx)
+        return self._recorded_summary(fewshot_summary(records, self._model(ctx), self.settings(ctx)), records, items,
+                                      ctx)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_fewshot_reports(ctx.out, records, summary)

@@ -36,9 +36,14 @@ def _checks(recs: Sequence[dict]) -> dict[str, int]:
 
 def _unparsed(recs: Sequence[dict]) -> dict[str, int]:
     """Outputs that do not parse (each counted as wrong): items whose top-1 prediction does not,
-    and predictions overall."""
-    return {"unparsed_top1": sum(not r["predictions"] or r["predictions"][0]["status"] != "OK" for r in recs),
-            "unparsed": sum(p["status"] != "OK" for r in recs for p in r["predictions"])}
+    and predictions overall; apart from them, items a recorded file has no output for (`missing`,
+    also counted as wrong, never as unparsed)."""
+    given = [r for r in recs if r.get("recorded", True) is not False]
+    out = {"unparsed_top1": sum(not r["predictions"] or r["predictions"][0]["status"] != "OK" for r in given),
+           "unparsed": sum(p["status"] != "OK" for r in given for p in r["predictions"])}
+    if len(given) < len(recs) or any("recorded" in r for r in recs):
+        out["missing"] = len(recs) - len(given)
+    return out
 
 
 def _absent(settings: dict, metrics: Sequence[str], label: str) -> dict:
@@ -74,12 +79,14 @@ def _protocol(settings: dict) -> dict:
 def zeroshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
     settings = settings or {}
     equivalence_ran = settings.get("match", "equivalence") == "equivalence"
+    absent = _absent(settings, ("p_lf0",), "P(LF0)")
+    p_absent = bool(absent)  # P(LF0) is n/a for the run: no figure from the lines that happen to give scores
     by_type = {}
     for t, recs in _by_type(records).items():
         acc0, acc1, zm = _acc_zm(_ranked(recs, ""))
         c0, c1, zmc = _acc_zm(_ranked(recs, "_canonical"))
         e0, e1, zme = _acc_zm(_ranked(recs, "_equiv"), equivalence_ran)
-        ps = [r["p_lf0"] for r in recs if r["p_lf0"] is not None]
+        ps = [] if p_absent else [r["p_lf0"] for r in recs if r["p_lf0"] is not None]
         by_type[t] = {
             "n": len(recs),
             "acc_lf0": acc0, "acc_lf1": acc1, "zm": zm,
@@ -91,8 +98,7 @@ def zeroshot_summary(records: Sequence[dict], model: str, settings: dict | None 
             "parse_ok_top1": M.accuracy(r["predictions"][0]["status"] == "OK"
                                         for r in recs if r["predictions"]),
         }
-    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), **_absent(settings, ("p_lf0",), "P(LF0)"),
-            "by_type": by_type}
+    return {"suite": "amp-zeroshot", "model": model, **_protocol(settings), **absent, "by_type": by_type}
 
 
 def _by_ratio(recs: Sequence[dict], key: str) -> dict[float, list]:
@@ -114,7 +120,7 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
         labels, canon, equiv = (_by_ratio(recs, k) for k in ("top1", "top1_canonical", "top1_equiv"))
         ps: dict[float, list] = defaultdict(list)
         for r in recs:
-            if r["p_lf0"] is not None:
+            if r["p_lf0"] is not None and settings.get("forced_decode", True):
                 ps[r["ratio"]].append(r["p_lf0"])
         ratios = sorted(labels)
 
@@ -162,6 +168,9 @@ def protocol_markdown(summary: dict) -> str:
     out.append("- outputs that do not parse (counted as wrong): top-1 "
                + ", ".join(f"{t} {v['unparsed_top1']}/{v['n']}" for t, v in by.items())
                + "; all predictions " + ", ".join(f"{t} {v['unparsed']}" for t, v in by.items()))
+    if any("missing" in v for v in by.values()):
+        out.append("- items the predictions file has no line for (counted as wrong, never as unparsed): "
+                   + ", ".join(f"{t} {v.get('missing', 0)}/{v['n']}" for t, v in by.items()))
     absent = summary.get("absent") or {}
     for why in dict.fromkeys(absent.values()):  # one line per reason
         names = [m.upper() if m != "p_lf0" else "P(LF0) (Fig. 3)" for m, w in absent.items() if w == why]
@@ -213,7 +222,8 @@ def write_zeroshot_reports(out: Path, records: Sequence[dict], summary: dict) ->
     R.write_json(out / "summary.json", summary)
     R.write_text(out / "summary.md", R.zeroshot_markdown(summary) + protocol_markdown(summary))
     R.plot_zeroshot_accuracy(summary, out / "fig2_accuracy.png")
-    p_by_type = {t: [r["p_lf0"] for r in recs] for t, recs in _by_type(records).items()}
+    absent = "p_lf0" in (summary.get("absent") or {})  # n/a for the run: no dots from lines that happen to score
+    p_by_type = {t: [] if absent else [r["p_lf0"] for r in recs] for t, recs in _by_type(records).items()}
     R.plot_p_lf0_distribution(p_by_type, out / "fig3_p_lf0.png", f"P(LF0) — {summary['model']}")
     R.token_confidence_html(_token_items(records), out / "fig4_tokens.html",
                             f"Token confidence, zero-shot — {summary['model']}", fig4=_fig4_items(records))

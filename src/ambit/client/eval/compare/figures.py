@@ -43,7 +43,7 @@ def fig2(c: dict, runs: Sequence, path: Path) -> None:
         ax.set_yticks(range(0, 101, 20))
         ax.set_ylabel("accuracy (%)")
         ax.set_title(label, fontsize=8)
-        ax.legend(handles=handles, fontsize=6, loc="upper right", ncol=2)
+        ax.legend(handles=handles, fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)  # below: no label hidden
     fig.suptitle("AmP zero-shot accuracy (Fig. 2), one group per model", fontsize=9)
     _sources(fig, runs, "amp-zeroshot")
     C._save(fig, path)

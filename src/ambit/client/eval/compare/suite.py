@@ -70,9 +70,28 @@ def markdown(c: dict, figures: dict[str, list[str]]) -> str:
         if suite not in c:
             continue
         lines += [f"## {suite}", ""] + _differences_md(c[suite]["differences"])
+        lines += _coverage_md(c[suite].get("coverage") or {})
         lines += SECTIONS[suite](c[suite])
         lines += [f"![{name}]({name})" for name in figures.get(suite, [])] + [""]
     return "\n".join(lines) + "\n"
+
+
+def _coverage_md(cov: dict[str, dict]) -> list[str]:
+    """The coverage of each run that scored a recorded file, before the suite's tables (whose
+    figures count an item without a recorded output as wrong)."""
+    if not cov:
+        return []
+    lines = ["### Coverage of recorded runs (outputs read from a file)", "",
+             "| run | items | scored | without a recorded output | lines matching no item | accuracy over scored | "
+             "accuracy over all items |", "|---|---|---|---|---|---|---|"]
+    for label, v in cov.items():
+        stray = f"{v['unmatched_lines']}" + (f" ({', '.join(v['unmatched_ids'] or [])})" if v["unmatched_lines"] else "")
+        lines.append(f"| {label} | {v['items']} | {v['scored']} | {v['missing']} | {stray} | {_p(v['accuracy_scored'])} | "
+                     f"{_p(v['accuracy_all'])} |")
+    means = {v.get("accuracy_means") for v in cov.values()} - {None}
+    if means:
+        lines += ["", "Accuracy here: " + "; ".join(sorted(means)) + "."]
+    return lines + [""]
 
 
 def _zeroshot_md(c: dict) -> list[str]:
@@ -207,5 +226,10 @@ def run(args: argparse.Namespace) -> int:
     c["figures"] = figures
     R.write_json(args.out / "compare.json", c)
     R.write_text(args.out / "compare.md", markdown(c, figures))
+    for r in runs:  # a recorded run's coverage, as its own run printed it
+        if r.summary.get("coverage"):
+            cov = r.summary["coverage"]
+            print(("warning: " if cov["missing"] else "") + R.coverage_line(r.label, cov, cov.get("what", "recorded outputs")),
+                  file=sys.stderr)
     print(f"compare: {len(runs)} run(s) -> {args.out}", file=sys.stderr)
     return 0

@@ -116,5 +116,18 @@ def compare(runs: list[Run]) -> dict:
     for suite in SUITES:
         mine = [r for r in runs if r.suite == suite]
         if mine:
-            out[suite] = {"runs": [r.label for r in mine], "differences": differences(mine), **TABLES[suite](mine)}
+            out[suite] = {"runs": [r.label for r in mine], "differences": differences(mine),
+                          "coverage": coverage(mine), **TABLES[suite](mine)}
     return out
+
+
+COVERAGE_FIELDS = ("items", "scored", "missing", "unmatched_lines", "unmatched_ids", "accuracy_scored", "accuracy_all",
+                   "accuracy_means", "file")
+
+
+def coverage(runs: list[Run]) -> dict:
+    """{label: coverage} of the runs that scored a recorded file (their summary's `coverage`):
+    items scored, items without a recorded output, lines matching no item, accuracy over the
+    items scored and over all items. A run that ran a model has none."""
+    return {r.label: {k: r.summary["coverage"].get(k) for k in COVERAGE_FIELDS}
+            for r in runs if r.summary.get("coverage")}

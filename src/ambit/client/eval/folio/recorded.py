@@ -120,7 +120,7 @@ def _read_ambit(path: Path, default_dialect: str = FOLIO, max_chars: int = MAX_C
         if not line.raw.strip():
             continue
         try:
-            row = _files.parse_json(line.raw, where=str(path), line=line.number)
+            row = _files.parse_json(line.raw, where=str(path), line=line.number, unicode_text=True)
         except _files.LineError as e:
             if e.why.startswith("not JSON"):
                 raise ValueError(f"{where}: {e.why}") from None
@@ -142,6 +142,9 @@ def _ambit_row(row: Any, where: str, default_dialect: str = FOLIO, max_chars: in
         raise ValueError(f"{where}: a line must be a JSON object")
     if "example_id" not in row:
         raise ValueError(f"{where}: missing field 'example_id'")
+    if isinstance(row["example_id"], bool) or not isinstance(row["example_id"], (str, int)):
+        raise ValueError(f"{where}: field 'example_id' must be a string or a whole number, not "
+                         f"{type(row['example_id']).__name__}")
     dialect = row.get("dialect", default_dialect)
     if dialect not in DIALECTS:
         raise ValueError(f"{where}: field 'dialect' must be one of {', '.join(DIALECTS)}, not {dialect!r}")
@@ -189,7 +192,7 @@ _ID = re.compile(r"^FOLIO_[A-Za-z0-9-]+?_(.+)$")  # Logic-LM's FOLIO_<split>_<ex
 
 
 def _read_logic_lm(path: Path, dialect: str = FOLIO, max_chars: int = MAX_CHARS) -> dict[str, Example]:
-    data = _files.read_json(path)  # bad JSON, too deep, a huge integer: a LineError naming file and line
+    data = _files.read_json(path, unicode_text=True)  # bad JSON, too deep, a huge integer: a LineError naming file and line
     if not isinstance(data, list):
         raise ValueError(f"{path}: Logic-LM's logic programs are a JSON list")
     out: dict[str, Example] = {}
@@ -231,6 +234,18 @@ def program_sample(program: str) -> dict:
 def _line(line: str) -> dict:
     formula, sep, comment = line.partition(":::")
     return {"formula": formula.strip(), **({"comment": comment.strip()} if sep and comment.strip() else {})}
+
+
+def coverage(rec: Recorded, items: Sequence[str], split: str) -> dict:
+    """How much of the run the file covers (client.eval.metrics.coverage): `items` the run's
+    example ids; the file's examples that name none of them, in file order."""
+    from ambit.client.eval import metrics as M
+
+    wanted = set(items)
+    unmatched = [e.id for e in rec.examples.values() if e.id not in wanted]
+    cov = M.coverage(list(items), sum(i in rec.examples for i in items), unmatched,
+                     f"the example ids of split {split!r}")
+    return {**cov, "what": "recorded translations", "option": "--translations", "file": str(rec.path)}
 
 
 # --------------------------------------------------------------------------- cross-check

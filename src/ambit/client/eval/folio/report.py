@@ -196,6 +196,8 @@ def markdown(s: Mapping) -> str:
              "translate": f"translations by {s.get('model', '')}"}[s["mode"]]
     shape = f" File shape: {s['data_shape']}." if s.get("data_shape") else ""
     lines = [f"# FOLIO ({s.get('split')}) — {title}\n", f"{_examples_line(s)}{shape}\n"]
+    if s.get("coverage"):  # recorded translations: a headline number
+        lines.append(R.coverage_markdown(s["coverage"], s["coverage"].get("what", "recorded translations")))
     if s["mode"] != "audit":
         lo = s.get("left_out") or {}
         if lo.get("examples") or lo.get("samples"):

@@ -68,7 +68,7 @@ def read_closed(text: str | None, fmt: str = FMT, free_variables: str | None = N
         f, closed = dialect(fmt, free_variables).read(text)
         return f, None, tuple(closed)
     except logic.LFParseError as e:
-        return None, (str(e).splitlines()[0], e.pos, e.kind), ()
+        return None, (e.describe().splitlines()[0], e.pos, e.kind), ()  # as before: no hint looked for per formula
 
 
 # --------------------------------------------------------------------------- gold audit

@@ -23,6 +23,7 @@ import argparse
 from collections.abc import Sequence
 
 from ambit.logic.syntax.dialect import FOLIO
+from ambit.client.eval import metrics as M
 from ambit.client.eval.folio import data as D
 from ambit.client.eval.folio import prompt as P
 from ambit.client.eval.folio import recorded as REC
@@ -187,18 +188,20 @@ class FolioSuite(Suite):
                              free_variables=fv, **(how or {}))
 
     def _recorded_file(self, a: argparse.Namespace) -> REC.Recorded:
-        """The --translations file, read once per run; every example id in it must be in the split."""
+        """The --translations file, read once per run (its examples that name no item of the run
+        are counted by `coverage`)."""
         key = (a.translations, a.translations_format, _from(a), getattr(a, "max_chars", REC.MAX_CHARS))
         if getattr(self, "_rec_key", None) != key:
             rec = REC.read(a.translations, a.translations_format, _from(a),
                            max_chars=getattr(a, "max_chars", REC.MAX_CHARS))
-            ids = {s.id for s in D.read_split(D.split_path(data_root(a), a.split))}
-            stray = [e for e in rec.examples.values() if e.id not in ids]
-            if stray:
-                raise ValueError(f"{stray[0].where}: example_id {stray[0].id} is not in split {a.split!r} "
-                                 f"({len(stray)} such)")
             self._rec_key, self._rec = key, rec
         return self._rec
+
+    def coverage(self, items, ctx: RunContext) -> dict | None:
+        """A recorded run's coverage of its items (None: the other modes)."""
+        if mode(ctx.args) != "recorded":
+            return None
+        return REC.coverage(self._recorded_file(ctx.args), [str(it["id"]) for it in items], ctx.args.split)
 
     def _recorded(self, item: dict, rec: REC.Recorded, fv: str | None = None, how: dict | None = None) -> dict:
         s = self._story(item)
@@ -230,7 +233,10 @@ class FolioSuite(Suite):
         if mode(a) == "recorded":
             rec = self._recorded_file(a)
             out.update(translations=str(rec.path), translations_format=rec.format,
-                       examples_without_translations=sum(1 for r in records if not r.get("recorded", True)))
+                       examples_without_translations=sum(1 for r in records if not r.get("recorded", True)),
+                       coverage=M.coverage_accuracy(REC.coverage(rec, [str(it["id"]) for it in items], a.split),
+                                                    records, lambda r: r.get("voted_correct"),
+                                                    f"the voted label is the gold label ({_vote(a)} vote)"))
         if getattr(a, "cross_check", False) and mode(a) != "audit":
             out["cross_check"] = REC.cross_check(records, {str(r["id"]): r.get("dialect") or FOLIO for r in records},
                                                  free_variables=getattr(a, "free_variables", None))

@@ -11,16 +11,19 @@ model run is (`ambit eval implicature --responses FILE`; no model). The contract
 
 A file holds one kind of answer: replies are scored by the generate protocol (the templates of
 alignment_prompt_templates.csv), log-likelihoods by the score protocol (prompt_templates.txt).
-An item with no line counts as wrong and is counted (`items_without_responses`).
+An item with no line counts as wrong and is counted apart (`items_without_responses`, `missing` per
+k, the summary's `coverage`), never as an unparseable reply.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ambit.client.eval import metrics as M
 from ambit.client.eval.implicature import generate as G
 
 
@@ -40,45 +43,57 @@ def keys(x: dict) -> tuple[str, ...]:
     return tuple(str(k) for k in (x.get("id"), by_parts) if k)
 
 
+OTHER_NAMES = "or lines naming their item by 'example_id', 'template' and 'k'"
+
+
 def read(path: str | Path) -> Responses:
-    """Read a responses file; a malformed line raises ValueError naming the file, line and field."""
+    """Read a responses file through the bounded reader (`ambit._files`): a malformed line raises
+    ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge integer, a
+    lone surrogate, a field of the wrong type)."""
     from ambit import _files
 
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"--responses: no such file {path}")
     lines: dict[str, dict] = {}
     kinds: dict[str, str] = {}
-    for ln in _files.iter_jsonl_lines(path):
-        where = f"{path}:{ln.number}"
-        if ln.problem:
-            raise ValueError(f"{where}: {ln.problem}")
-        if not ln.text.strip():
-            continue
-        row = _line(ln.text, where)
-        kinds.setdefault("generate" if "reply" in row else "score", where)
-        for k in keys(row):
-            if k in lines:
-                raise ValueError(f"{where}: item {k!r} again (first at {lines[k]['_where']})")
-            lines[k] = row
+    try:
+        for ln in _files.iter_jsonl_lines(path):
+            where = f"{path}:{ln.number}"
+            if ln.problem:
+                raise ValueError(f"{where}: {ln.problem}")
+            if not ln.raw.strip():
+                continue
+            try:
+                row = _files.parse_json(ln.raw, where=str(path), line=ln.number, unicode_text=True)
+            except _files.LineError as e:
+                raise ValueError(str(e)) from None
+            row = _line(row, where)
+            kinds.setdefault("generate" if "reply" in row else "score", where)
+            for k in keys(row):
+                if k in lines:
+                    raise ValueError(f"{where}: item {k!r} again (first at {lines[k]['_where']})")
+                lines[k] = row
+    except FileNotFoundError:
+        raise ValueError(f"--responses: no such file {path}") from None
+    except _files.FileError as e:  # a link, a FIFO, a device, a folder: one line naming the file
+        raise ValueError(f"--responses {e}") from None
     if len(kinds) > 1:
         raise ValueError(f"{kinds['score']}: log-likelihoods, but {kinds['generate']} has a reply: "
                          f"a responses file holds one kind of answer")
     return Responses(path, lines, next(iter(kinds), "score"))
 
 
-def _line(text: str, where: str) -> dict:
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
+def _line(row: object, where: str) -> dict:
     if not isinstance(row, dict):
         raise ValueError(f"{where}: a line must be a JSON object")
     if "id" not in row and not all(f in row for f in ("example_id", "template", "k")):
         raise ValueError(f"{where}: name the item by 'id', or by 'example_id', 'template' and 'k'")
+    for f in ("id", "example_id"):
+        if f in row and (isinstance(row[f], bool) or not isinstance(row[f], (str, int))):
+            raise ValueError(f"{where}: field '{f}' must be a string (or a whole number), not {_shown(row[f])}")
     for f in ("template", "k"):
-        if f in row and not (isinstance(row[f], (int, str)) and str(row[f]).isdigit()):
-            raise ValueError(f"{where}: field '{f}' must be a whole number")
+        if f in row and not (isinstance(row[f], (int, str)) and not isinstance(row[f], bool)
+                             and str(row[f]).isdigit() and len(str(row[f])) <= 6):
+            raise ValueError(f"{where}: field '{f}' must be a whole number, not {_shown(row[f])}")
     if "reply" in row:
         if not isinstance(row["reply"], str):
             raise ValueError(f"{where}: field 'reply' must be a string")
@@ -87,9 +102,30 @@ def _line(text: str, where: str) -> dict:
             x = row.get(f)
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x > 0:
                 raise ValueError(f"{where}: give 'reply', or both 'logprob_yes' and 'logprob_no' "
-                                 f"(log-likelihoods, <= 0); field '{f}' is {x!r}")
+                                 f"(log-likelihoods, <= 0); field '{f}' is {_shown(x)}")
     row["_where"] = where
     return row
+
+
+def _shown(x: object) -> str:
+    """A JSON value as an error names it, cut short."""
+    text = json.dumps(x, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def name(row: dict) -> str:
+    """How a line names its item: its id, else example/template/k."""
+    return str(row["id"]) if row.get("id") is not None else f"{row['example_id']}/t{row['template']}/k{row['k']}"
+
+
+def coverage(resp: Responses, items: Sequence[dict]) -> dict:
+    """How much of the run the file covers (client.eval.metrics.coverage)."""
+    used = {id(row) for it in items if (row := find(resp, it)) is not None}
+    rows = {id(row): row for row in resp.lines.values() if id(row) not in used}
+    unmatched = [name(r) for r in sorted(rows.values(), key=lambda r: int(r["_where"].rpartition(":")[2]))]
+    matched = sum(find(resp, it) is not None for it in items)
+    cov = M.coverage([it["id"] for it in items], matched, unmatched, OTHER_NAMES)
+    return {**cov, "what": "recorded answers", "option": "--responses", "file": str(resp.path)}
 
 
 def find(resp: Responses, item: dict) -> dict | None:

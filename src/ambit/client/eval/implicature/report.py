@@ -21,7 +21,9 @@ def implicature_markdown(summary: Mapping) -> str:
     by_k = summary["by_k"]
     ks = sorted(by_k, key=int)
     templates = sorted({t for k in ks for t in by_k[k]["by_template"]}, key=int)
-    out = [f"# Implicature — {summary.get('model', '?')}\n", glossary("implicature")]
+    cov = summary.get("coverage")
+    out = [f"# Implicature — {summary.get('model', '?')}\n",
+           *([C.coverage_markdown(cov, cov.get("what", "recorded answers"))] if cov else []), glossary("implicature")]
     out.append("## Accuracy (%) per template and k; mean ± std over templates\n")
     out.append("n counts examples (pairs of utterance and response); each is answered once per template "
                "(`answers`). The figure's interval counts examples too.\n")
@@ -35,8 +37,13 @@ def implicature_markdown(summary: Mapping) -> str:
     if unparseable:
         for row, k in zip(rows, ks):
             row.append(by_k[k]["unparseable"])
+    missing = any("missing" in by_k[k] for k in ks)
+    if missing:  # recorded answers the file has none for: counted as wrong, never as unparseable
+        for row, k in zip(rows, ks):
+            row.append(by_k[k]["missing"])
     out.append(md_table(["k", "n (examples)", "answers", *[f"T{t}" for t in templates], "mean ± std",
-                         *(["unparseable"] if unparseable else [])], rows))
+                         *(["unparseable"] if unparseable else []),
+                         *(["no recorded answer"] if missing else [])], rows))
     if summary.get("protocol"):
         how = {"score": "likelihood of the coherent vs incoherent final word",
                "generate": "greedy reply read as yes/no" + (" after step-by-step reasoning (`--cot`)"
@@ -63,10 +70,6 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     ax.plot(xs, ms, marker="o", label="mean over templates")
     ax.fill_between(xs, [100 * lo for lo, _ in cis], [100 * hi for _, hi in cis], alpha=0.2,
                     label="95% Wilson interval over examples")
-    for x, m, k in zip(xs, ms, ks):  # near the top the label goes below its point, inside the frame
-        high = m > 85
-        ax.annotate(f"{m:.0f}%\nn={by_k[k]['n']}", (x, m), textcoords="offset points", xytext=(0, -6 if high else 6),
-                    ha="center", va="top" if high else "bottom", fontsize=6.5)
     ax.text(0.01, 0.99, "n = examples, each answered under every template", transform=ax.transAxes,
             ha="left", va="top", fontsize=5.5)
     ref = IMPLICATURE_REFERENCE
@@ -80,6 +83,8 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     protocol = f" — {summary['protocol']}{' + CoT' if summary.get('cot') else ''}" if summary.get("protocol") else ""
     ax.set_title(f"Implicature — {summary.get('model', '')}{protocol}", fontsize=9)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)  # below: no data hidden
+    fig.tight_layout()  # the labels are placed on the figure as it is laid out: none over another (k=0 and k=1)
+    C.place_point_labels(ax, [(x, m, f"{m:.0f}%\nn={by_k[k]['n']}") for x, m, k in zip(xs, ms, ks)])
     C._save(fig, path)
 
 

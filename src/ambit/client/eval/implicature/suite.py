@@ -134,8 +134,12 @@ def summary(records: Sequence[dict], model: str, types: dict[str, str] | None = 
         out["by_type"] = by_type(records, types)
         out["type_rule"] = T.RULE
     if any(r.get("protocol") == "generate" for r in records):
+        for k, block in by_k.items():  # replies read as neither yes nor no; a missing answer is not one
+            block["unparseable"] = sum(r["predicted"] is None and r.get("recorded", True) is not False
+                                       for r in records if str(r["k"]) == k)
+    if any("recorded" in r for r in records):  # recorded answers: the items the file has none for
         for k, block in by_k.items():
-            block["unparseable"] = sum(r["predicted"] is None for r in records if str(r["k"]) == k)
+            block["missing"] = sum(r.get("recorded") is False for r in records if str(r["k"]) == k)
     return out
 
 
@@ -291,11 +295,18 @@ class ImplicatureSuite(Suite):
             return lambda item: process_masked(ctx.client, item)
         return lambda item: process(ctx.client, item)
 
+    def coverage(self, items, ctx: RunContext) -> dict | None:
+        """A recorded run's coverage of its items (None: a model run)."""
+        rec = self._recorded(ctx)
+        return None if rec is None else REC.coverage(rec, items)
+
     def summarise(self, records, items, ctx: RunContext) -> dict:
         s = summary(records, self._model(ctx), T.types_of(items, ctx.args.data / "implicature"))
         if (rec := self._recorded(ctx)) is not None:
             s.update(outputs="recorded", responses=str(rec.path),
-                     items_without_responses=sum(REC.find(rec, it) is None for it in items))
+                     items_without_responses=sum(REC.find(rec, it) is None for it in items),
+                     coverage=M.coverage_accuracy(REC.coverage(rec, items), records, lambda r: r["correct"],
+                                                  "the coherent answer, over every example, template and k"))
         s["protocol"] = self.protocol(ctx)
         s["cot"] = bool(getattr(ctx.args, "cot", False))
         s["model_kind"] = self.kind(ctx)

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ambit.client.eval import metrics as EM
 from ambit.client.eval.radd import metrics as M
 from ambit.client.eval.radd import suite as radd
 from ambit.client.eval.radd import model as RM
@@ -210,6 +211,9 @@ class RaddSuite(Suite):
         if solver == "responses":
             def responses_record(item: dict) -> dict:
                 row, style = item["row"], item["row"].instance.prompt_style
+                if not radd.has_reply(row.raw):  # no recorded reply: missing, never an unparseable one
+                    return radd.record(row, None, choice_paper=None, choice_strict=None, answer_parser=parser,
+                                       recorded=False)
                 got = {"paper": radd.recorded_choice(row.raw, style),
                        "strict": RP.strict_choice(style, radd.recorded_replies(row.raw))}
                 return radd.record(row, got[parser], choice_paper=got["paper"], choice_strict=got["strict"],
@@ -234,11 +238,31 @@ class RaddSuite(Suite):
                     "model": ctx.model, "style": item["style"]}
         return generate_record
 
+    def coverage(self, items: Sequence[dict], ctx: RunContext) -> dict | None:
+        """The responses solver's coverage: the benchmark rows that hold a recorded reply (None: the
+        other solvers)."""
+        if self.solver(ctx.args) != "responses":
+            return None
+        ids = [it["id"] for it in items]
+        cov = {**EM.coverage(ids, sum(radd.has_reply(it["row"].raw) for it in items), []),
+               "expected_id_shapes": []}  # the rows hold their own replies: no id to match
+        files = sorted({str(it["row"].source).rpartition(":")[0] for it in items})
+        shown = ", ".join(files[:3]) + (", …" if len(files) > 3 else "")
+        return {**cov, "what": "recorded replies", "option": "--solver responses", "file": shown,
+                "nothing": f"--solver responses: none of the {len(ids):,} benchmark rows read ({shown}) holds a "
+                           "recorded reply ('results' with a 'choice', or 'responses'); nothing was scored"}
+
     def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
         order = {it["id"]: i for i, it in enumerate(items)}
         records = sorted(records, key=lambda r: order[r["id"]])  # the data's own order
         solver = self.solver(ctx.args)
-        s = radd.summarise(records, solver)
+        if solver == "responses":  # rows without a recorded reply: counted in the coverage, not the tables
+            cov = self.coverage(items, ctx)
+            cov = EM.coverage_accuracy(cov, records, lambda r: r["correct"], "the chosen option is the gold reading")
+            s = radd.summarise([r for r in records if r.get("recorded", True) is not False], solver)
+            s["coverage"] = cov
+        else:
+            s = radd.summarise(records, solver)
         s["source"] = self.source(ctx.args)
         if self._per_pair(ctx.args):
             s["limit_per_pair"] = self._per_pair(ctx.args)

@@ -83,6 +83,12 @@ def recorded_choice(raw: dict[str, Any], style: str) -> int | None:
     return parse_choice(style, replies)
 
 
+def has_reply(raw: dict[str, Any]) -> bool:
+    """Whether a benchmark row holds a recorded reply: `results` (the paper's parsed answer), or a
+    non-empty list of `responses`."""
+    return isinstance(raw.get("results"), dict) or bool(raw.get("responses"))
+
+
 def recorded_replies(raw: dict[str, Any]) -> list[str]:
     """The text of each recorded reply of a benchmark row."""
     return [_reply_text(r) for r in raw.get("responses") or []]
@@ -190,8 +196,12 @@ def markdown(s: dict[str, Any]) -> str:
     head = f"n = {s['n']}" + (f", accuracy = {_pct(s['accuracy'])}%" if s.get("accuracy") is not None else
                               " (figures per model and style below; different models are not pooled)")
     from ambit.client.eval.glossary import glossary
-    lines = [f"# RADD — solver `{s['solver']}`" + (f", protocol `{s['protocol']}`" if s.get("protocol") else ""),
-             "", glossary("radd"), head, ""]
+    lines = [f"# RADD — solver `{s['solver']}`" + (f", protocol `{s['protocol']}`" if s.get("protocol") else ""), ""]
+    if s.get("coverage"):  # recorded replies: a headline number (the tables count the rows that have one)
+        from ambit.client.eval.report_common import coverage_markdown
+
+        lines += [coverage_markdown(s["coverage"], s["coverage"].get("what", "recorded replies"))]
+    lines += [glossary("radd"), head, ""]
     for style, blocks in s["by_style"].items():
         lines += [f"## Prompt style `{style}`", ""] + _style_section(blocks) + [""]
     lines += ["An undefined figure of a pair (e.g. precision of a class never predicted there) counts as 0 in "

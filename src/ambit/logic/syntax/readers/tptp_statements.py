@@ -101,9 +101,11 @@ def _read_statements(text: str, source: str, quote: bool) -> list[Statement]:
                                    source, line)
         kind = m.group(1)
         if kind not in ("fof", "include"):
-            what = f"{kind}(...) is" if quote else "this statement is"
-            raise TPTPProblemError(f"{what} not read here: only fof(name, role, formula). and "
-                                   "include('file').", source, line)
+            from ambit.logic.syntax.readers.hints import statement_text
+
+            why = statement_text(kind) if quote else "this statement is not read"
+            raise TPTPProblemError(f"{why}; a problem file holds fof(name, role, formula). and include('file'). "
+                                   "statements", source, line)
         end, i = _statement_end(text, m.end(), source, line)
         inner = _strip_comments(text[m.end():end])
         if kind == "include":
