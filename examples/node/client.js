@@ -60,15 +60,26 @@ function errorOf(err) {
 
 // --------------------------------------------------------------------------- results
 
-// A model as the server reports it. The equivalence RPC carries it inside `witness_json` (its
-// "model"); CheckEntailment in the typed FiniteModel fields. A typed model beside witness_json
-// is read here first when the server's proto has one (the one place to change for it).
+// A model as the server reports it: CheckEquivalence's typed witness (`witness.model`: domain,
+// constants, extensions, true atoms, functions), CheckEntailment's typed FiniteModel fields; the
+// deprecated `witness_json` string only from a server older than the typed witness.
 function modelOf(response) {
-  for (const field of ['countermodel', 'model']) {
-    if (response[field] && response[field].domain && response[field].domain.length) return response[field];
+  const typed = [response.witness && response.witness.model, response.countermodel, response.model];
+  for (const m of typed) {
+    if (m && m.domain && m.domain.length) return plainModel(m);
   }
   const witness = response.witness_json ? JSON.parse(response.witness_json) : {};
   return witness.model || null;
+}
+
+// A typed Model as plain JSON: each extension's tuples as arrays of elements.
+function plainModel(m) {
+  const out = plain(m);
+  if (m.extensions) {
+    out.extensions = m.extensions.map((e) => ({predicate: e.predicate, arity: e.arity,
+      tuples: e.tuples.map((t) => t.elements)}));
+  }
+  return out;
 }
 
 // A message as plain JSON: proto3 `optional` fields come with a synthetic oneof (`_premise_index`).
@@ -76,16 +87,23 @@ function plain(message) {
   return Object.fromEntries(Object.entries(message).filter(([k]) => !k.startsWith('_')));
 }
 
-// A proof's steps: CheckEntailment's typed ProofStep list, else the equivalence witness's proofs.
+// A proof's steps: CheckEntailment's typed ProofStep list, else the equivalence witness's typed
+// proofs (a direction's Proof), else the deprecated witness_json's.
 function proofOf(response) {
   if (response.proof && response.proof.length) return response.proof.map(plain);
+  const w = response.witness;
+  for (const p of w ? [w.proof_a_entails_b, w.proof_b_entails_a] : []) {
+    if (p && p.steps && p.steps.length) return p.steps.map(plain);
+  }
   const witness = response.witness_json ? JSON.parse(response.witness_json) : {};
   return witness.proof_a_entails_b || witness.proof_b_entails_a || null;
 }
 
 function equivalenceResult(r) {
   return {verdict: r.verdict, a_entails_b: r.a_entails_b, b_entails_a: r.b_entails_a,
-    countermodel: modelOf(r), proof: proofOf(r), witness: r.witness_json ? JSON.parse(r.witness_json) : null};
+    countermodel: modelOf(r), proof: proofOf(r), method: r.witness ? r.witness.method : null,
+    direction: r.witness ? r.witness.direction : null,
+    witness_json: r.witness_json ? JSON.parse(r.witness_json) : null};
 }
 
 function entailmentResult(r) {

@@ -64,6 +64,12 @@ def test_the_node_example_against_a_real_server(server):
     eq = out["equivalence"]["result"]  # ∀x (P(x) → Q(x)) against its converse: a countermodel
     assert eq["verdict"] == "VERDICT_NOT_EQUIVALENT" and eq["a_entails_b"] is False
     assert eq["countermodel"]["true_atoms"] == ["Q(d1)"] and eq["countermodel"]["domain"] == ["d1"]
+    # read from the typed witness (a Model message: its extensions exist only there), and the same
+    # model as the deprecated witness_json string's
+    assert eq["countermodel"]["extensions"] == [{"predicate": "Q", "arity": 1, "tuples": [["d1"]]}]
+    assert eq["direction"] == "a_entails_b" and eq["method"] == ""  # the entailment that fails
+    legacy = eq["witness_json"]["model"]
+    assert (legacy["domain"], legacy["true_atoms"]) == (eq["countermodel"]["domain"], eq["countermodel"]["true_atoms"])
 
     bad = out["invalid_argument"]["error"]  # the BadRequest detail, decoded in Node
     assert bad["code"] == "INVALID_ARGUMENT" and bad["violations"][0]["field"] == "a"
