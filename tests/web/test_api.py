@@ -146,7 +146,7 @@ def test_explain_and_parse_with_a_model(client):
 def test_parse_without_a_model_is_a_clear_409(runs_root):
     client = TestClient(make_app(AmbitCore(), None))
     r = client.post("/api/parse", json={"utterance": "every bird saw a boy"})
-    assert r.status_code == 409 and "no model" in r.json()["error"]
+    assert r.status_code == 409 and "no model" in r.json()["error"]["message"]
     assert client.get("/api/runs").status_code == 404
 
 
@@ -161,15 +161,16 @@ def test_bad_and_hostile_input_is_a_json_error(client, payload, field):
     r = client.post("/api/equivalence", json=payload)
     assert r.status_code == 400 and r.headers["content-type"] == "application/json", r.text
     body = r.json()
+    assert set(body) == {"error"} and body["error"]["code"] and body["error"]["message"]
     if field is not None:
-        assert body["field"] == field
+        assert body["error"]["field"] == field
     assert r.headers["x-content-type-options"] == "nosniff"
 
 
 def test_huge_inputs_are_refused_by_the_same_limits(client, core):
     huge_lf = "exists x . " + " AND ".join(["a(x)"] * 2000)
     r = client.post("/api/equivalence", json={"a": huge_lf, "b": "exists x . a(x)"})
-    assert r.status_code == 400 and r.json()["field"] == "a" and "4096" in r.json()["error"]
+    assert r.status_code == 400 and r.json()["error"]["field"] == "a" and "4096" in r.json()["error"]["message"]
     too_big = json.dumps({"a": "x" * (core.limits.max_message_bytes + 1), "b": "y"})
     r = client.post("/api/equivalence", content=too_big, headers={"content-type": "application/json"})
     assert r.status_code == 413
@@ -276,8 +277,8 @@ def test_a_results_file_over_the_viewers_limit_is_a_413(runs_root, client, monke
 
     monkeypatch.setattr(runs_module, "MAX_RESULTS_BYTES", 100)
     r = client.get("/api/runs/items", params={"run": "0/amp-fewshot"})
-    assert r.status_code == 413 and "over the viewer's limit" in r.json()["error"]
-    assert str(runs_root) not in r.json()["error"]  # the page is not told the server's paths
+    assert r.status_code == 413 and "over the viewer's limit" in r.json()["error"]["message"]
+    assert str(runs_root) not in r.json()["error"]["message"]  # the page is not told the server's paths
 
 
 def test_a_page_that_goes_away_stops_its_work():

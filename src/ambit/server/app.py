@@ -29,13 +29,14 @@ from ambit.proto.v1 import ambit_pb2, ambit_pb2_grpc
 
 from ambit.server import StartupFailed
 from ambit.server.guard.auth import AuthInterceptor, TokenStore
-from ambit.server.guard.interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
+from ambit.server.guard.interceptor import InFlight, ReadyGate, RpcInterceptor
 from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from ambit.server.loop import LoopThread
 from ambit.server.backends import check_backend, entry_for, worker_for
 from ambit.server.reflection import enable_reflection
 from ambit.server.guard.security import ServerSecurity
 from ambit.server.service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
+from ambit.server.service.admission import Admission
 from ambit.server.servicer import AmbitServicer
 from ambit.server.stats import Stats
 
@@ -184,13 +185,16 @@ def serve(
         raise ValueError(f"prover must be one of {', '.join(PROVERS)}, got {prover!r}")
     if not no_model and backend is None:
         entry_for(model)  # UnknownBackend (a ValueError) before anything binds
-    core = AmbitCore(limits, prolog_seconds, prolog_workers, prover)
+    # every call waits for one of `workers` slots (its handler thread), at most `max_queue` wait,
+    # at most `max_calls_per_peer` per client connection: the same admission the web API uses
+    core = AmbitCore(limits, prolog_seconds, prolog_workers, prover,
+                     Admission(slots=workers, max_queue=limits.max_queue, per_client=max_calls_per_peer))
     serving, draining, in_flight = threading.Event(), threading.Event(), InFlight()
     loop = LoopThread()
     executor = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
     try:
         server, health_servicer = loop.call(lambda: _grpc_server(
-            core, stats, executor, limits, tokens, serving, draining, PeerLimit(max_calls_per_peer), in_flight))
+            core, stats, executor, limits, tokens, serving, draining, in_flight))
         bound = _bind(server, host, port, credentials)
         loop.call(server.start)
     except BaseException:
@@ -281,7 +285,7 @@ def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
 
 async def _grpc_server(
     core: AmbitCore, stats: Stats, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
-    serving: threading.Event, draining: threading.Event, peers: PeerLimit, in_flight: InFlight,
+    serving: threading.Event, draining: threading.Event, in_flight: InFlight,
 ) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
     """An unstarted `grpc.aio` server (made on the loop) with AmbitService behind the
     interceptors (the token check when `tokens` is given; UNAVAILABLE until `serving` is set
@@ -294,7 +298,7 @@ async def _grpc_server(
         ("grpc.so_reuseport", 0),
     ]
     interceptors: list[grpc.aio.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
-    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, peers, in_flight)]
+    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, core.open_call, in_flight)]
     server = grpc.aio.server(options=options, interceptors=interceptors)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
     health_servicer = aio_health.HealthServicer()

@@ -17,7 +17,8 @@ from ambit.server.batcher import QueueFull, Worker
 from ambit.server.guard.limits import Limits
 from ambit.server.model import DecodeStopped
 from ambit.server.service import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
-from ambit.server.service.deadline import Deadline
+from ambit.server.service.admission import Admission
+from ambit.server.service.deadline import CallScope, Deadline
 from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
 
 VERSION = ambit.__version__  # the installed distribution's version (package metadata): what `ambit info` reports
@@ -61,8 +62,10 @@ class AmbitCore:
     """The operations of AmbitService on plain values."""
 
     def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
-                 prolog_workers: int = 1, prover: str = "prolog") -> None:
+                 prolog_workers: int = 1, prover: str = "prolog", admission: Admission | None = None) -> None:
         self.limits = limits
+        # the slots every request waits for, whichever edge it came through (open_call)
+        self.admission = admission if admission is not None else Admission(max_queue=limits.max_queue)
         self.prolog_seconds = prolog_seconds
         self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
         # full first-order checks: "prolog" (ambit's prover alone) or "portfolio" (Prolog first,
@@ -76,6 +79,13 @@ class AmbitCore:
         """Serve model operations with `worker`; `info` is the backend's `info()`."""
         self.model_info = info
         self.worker = worker
+
+    def open_call(self, timeout_s: float | None, client: str) -> CallScope:
+        """The scope of one request from `client` (a gRPC peer, a web page's address) with
+        `timeout_s` to go: its deadline, the cancel scope of its Prolog work, and its place in
+        this core's admission (`await scope.admit()` before the work starts). The gRPC interceptor
+        and the web API both open every request with it."""
+        return CallScope(timeout_s, client, self.admission)
 
     @property
     def model_id(self) -> str:
