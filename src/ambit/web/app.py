@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ambit.server.service import AmbitCore, ServiceError
-from ambit.server.service.admission import Admission
+from ambit.server.service.deadline import Admission
 from ambit.web.api import Api
 from ambit.web.errors import error_response
 from ambit.web.limits import WebLimits

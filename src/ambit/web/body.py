@@ -18,7 +18,7 @@ import threading
 from typing import Any
 
 from ambit.server.service import InvalidField
-from ambit.server.service.admission import Refused
+from ambit.server.service.deadline import Refused
 from ambit.server.service.validate import MAX_JSON_DEPTH
 
 RETRY_AFTER_S = 1.0

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse
 from ambit.logic.syntax.dialect import AMP_NAMES
 from ambit import logic
 from ambit.server.service import Distribution, EquivalenceAnswer, RaddAnswer, ServiceError
-from ambit.server.service.admission import Refused
+from ambit.server.service.deadline import Refused
 from ambit.server.service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted, WorkerLost,
 )

@@ -27,7 +27,7 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from ambit.server.service.admission import Refused
+from ambit.server.service.deadline import Refused
 from ambit.server.service.deadline import CallScope
 from ambit.server.stats import Stats
 from ambit.server.status import code_of, to_status
