@@ -21,6 +21,7 @@ Memory, whatever the run's size: at most `MAX_OPEN` indexes open, each with a pa
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ import stat
 import tempfile
 import threading
 import time
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +51,7 @@ MAX_PAGE_BYTES = 8 * 1024 * 1024  # bytes of records read for one page (a page s
 MAX_SHOWN_LINE = 1024 * 1024  # a record longer than this is listed by id only (its whole record one click away)
 MAX_OPEN = 8  # run indexes open at once (least recently used closed first)
 CACHE_KIB = 4096  # SQLite page cache of one index
+INDEX_CACHE_KIB = 65536  # the page cache of an index while it is being written (RUNS_SLOTS at most at once)
 INDEX_SLICE_S = 2.0  # seconds of indexing one request does before it answers with what it has
 SETTLED_S = 2.0  # a last line without its newline, unchanged this long, is a whole record
 RUNS_SLOTS = 2  # runs-viewer requests reading at once (RunsApi's admission)
@@ -263,15 +266,20 @@ class RunIndex:
         self.db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
         for pragma in ("journal_mode=OFF", "synchronous=OFF", f"cache_size=-{CACHE_KIB}", "temp_store=FILE"):
             self.db.execute(f"PRAGMA {pragma}")
-        self.db.execute("CREATE TABLE items (seq INTEGER PRIMARY KEY, idh INTEGER NOT NULL UNIQUE, "
+        # rows are appended as lines are read; the index of ids is built once the file has been
+        # read to its end (a sort, far cheaper than keeping it while appending), and from then on
+        # a later line of an id already seen updates that id's row (`_dedupe`)
+        self.db.execute("CREATE TABLE items (seq INTEGER PRIMARY KEY, idh INTEGER NOT NULL, "
                         "off INTEGER NOT NULL, len INTEGER NOT NULL, type INTEGER, ratio REAL, outcome INTEGER)")
+        self.keyed = False  # the index of ids exists
+        self.deduped = 0  # rows up to this seq have no later duplicate
         self.lock = threading.Lock()
         self.identity: tuple[int, int] | None = None
         self.indexed = 0  # bytes of the file indexed (up to the end of a line)
         self.size = 0
         self.types: dict[str, int] = {}  # type name -> code
         self.ratios: set[float] = set()
-        self._search: tuple[str, int] | None = None  # the text search the `hits` table holds
+        self._search: tuple[tuple[str, int], array] | None = None  # the last text search and its hits
 
     def close(self) -> None:
         with self.lock:
@@ -282,9 +290,10 @@ class RunIndex:
                 pass
 
     def _reset(self) -> None:
+        self.db.execute("DROP INDEX IF EXISTS items_idh")
         self.db.execute("DELETE FROM items")
-        self.db.execute("DROP TABLE IF EXISTS temp.hits")
         self.indexed, self.types, self.ratios, self._search = 0, {}, set(), None
+        self.keyed, self.deduped = False, 0
 
     # -- indexing ----------------------------------------------------------------------------
     def update(self, budget_s: float) -> None:
@@ -300,9 +309,17 @@ class RunIndex:
                 self.size = st.st_size
                 settled = time.time() - st.st_mtime >= SETTLED_S
                 end = time.monotonic() + budget_s
-                while self.indexed < self.size and time.monotonic() < end:
-                    if not self._index_chunk(fd, settled):
-                        break
+                if self.indexed < self.size:  # a larger page cache while indexing: the id index is written at random
+                    self.db.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
+                try:
+                    while self.indexed < self.size and time.monotonic() < end:
+                        if not self._index_chunk(fd, settled):
+                            break
+                    if self.indexed >= self.size:
+                        self._dedupe()
+                finally:
+                    self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+                    self.db.execute("PRAGMA shrink_memory")
             finally:
                 os.close(fd)
 
@@ -361,43 +378,78 @@ class RunIndex:
         return True
 
     def _row(self, line: bytes, off: int) -> tuple | None:
+        # the index keeps a few fields and never shows the record: Python's own reader is bounded
+        # enough here (depth: RecursionError; integers: 4,300 digits), and C-fast; what a page
+        # shows is read again through `_files.parse_json`'s bounds
         try:
-            rec = _files.parse_json(line, where=RESULTS) if line.strip() else None
+            rec = _loads(line)
         except (ValueError, RecursionError):
             return None  # a line being written, or not a record: the store sets those aside
         if not isinstance(rec, dict) or "id" not in rec:
             return None
-        view = item_view(rec, tokens=False)
-        kind = view["type"]
+        kind = rec.get("type", rec.get("pair"))
         code = None
         if kind is not None:
             code = self.types.get(str(kind))
             if code is None and len(self.types) < MAX_VALUES:
                 code = self.types[str(kind)] = len(self.types)
-        ratio = view["ratio"] if isinstance(view["ratio"], (int, float)) and not isinstance(view["ratio"], bool) \
-            else None
-        if ratio is not None and len(self.ratios) < MAX_VALUES:
+        ratio = rec.get("ratio")
+        if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or ratio != ratio:
+            ratio = None
+        elif len(self.ratios) < MAX_VALUES:
             self.ratios.add(ratio)
-        outcome = None if view["correct"] is None else int(view["correct"])
-        return (hash(str(rec["id"])), off, len(line), code, ratio, outcome)
+        judged = outcome(rec)
+        judged = None if judged is None else int(judged)
+        return (hash(str(rec["id"])), off, len(line), code, ratio, judged)
 
     def _store(self, rows: list) -> None:
         rows = [r for r in rows if r is not None]
         if rows:
-            self.db.executemany(
-                "INSERT INTO items (idh, off, len, type, ratio, outcome) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(idh) DO UPDATE SET off=excluded.off, len=excluded.len, type=excluded.type, "
-                "ratio=excluded.ratio, outcome=excluded.outcome", rows)
+            self.db.executemany("INSERT INTO items (idh, off, len, type, ratio, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+                                rows)
             self._search = None
+
+    def _dedupe(self) -> None:
+        """Once the file is read to its end: one row per id (the first row's place, the last line's
+        fields); the rows read since the last call are the only ones that can repeat an id."""
+        if not self.keyed:
+            self.db.execute("CREATE INDEX items_idh ON items (idh, seq)")
+            self.keyed = True
+        last = self.db.execute("SELECT MAX(seq) FROM items").fetchone()[0] or 0
+        if last <= self.deduped:
+            return
+        repeats = self.db.execute(
+            "SELECT DISTINCT n.idh FROM items n WHERE n.seq > ? AND EXISTS "
+            "(SELECT 1 FROM items o WHERE o.idh = n.idh AND o.seq < n.seq)", (self.deduped,)).fetchall()
+        for (idh,) in repeats:
+            rows = self.db.execute("SELECT seq, off, len, type, ratio, outcome FROM items WHERE idh = ? ORDER BY seq",
+                                   (idh,)).fetchall()
+            first, latest = rows[0][0], rows[-1]
+            self.db.execute("UPDATE items SET off = ?, len = ?, type = ?, ratio = ?, outcome = ? WHERE seq = ?",
+                            (*latest[1:], first))
+            self.db.execute("DELETE FROM items WHERE idh = ? AND seq > ?", (idh, first))
+        self.deduped = last
+        self._search = None
 
     # -- answering ---------------------------------------------------------------------------
     def page(self, filters: dict[str, str], offset: int, limit: int) -> dict:
         with self.lock:
             where, args = self._where(filters)
             total = self.db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
-            matched = self.db.execute(f"SELECT COUNT(*) FROM items {where}", args).fetchone()[0]
-            rows = self.db.execute(f"SELECT off, len FROM items {where} ORDER BY seq LIMIT ? OFFSET ?",
-                                   [*args, limit, offset]).fetchall()
+            q = (filters.get("q") or "").strip().lower()[:200]
+            if q:  # the rows the other filters keep, in order, checked against the scan's offsets
+                hits = self._hits(q)
+                matched, rows = 0, []
+                for off, length in self.db.execute(f"SELECT off, len FROM items {where} ORDER BY seq", args):
+                    i = bisect.bisect_left(hits, off)
+                    if i < len(hits) and hits[i] == off:
+                        if offset <= matched < offset + limit:
+                            rows.append((off, length))
+                        matched += 1
+            else:
+                matched = self.db.execute(f"SELECT COUNT(*) FROM items {where}", args).fetchone()[0]
+                rows = self.db.execute(f"SELECT off, len FROM items {where} ORDER BY seq LIMIT ? OFFSET ?",
+                                       [*args, limit, offset]).fetchall()
             items = self._views(rows)
             return {"total": total, "matched": matched,
                     "types": sorted(self.types), "ratios": sorted(self.ratios), "offset": offset, "items": items,
@@ -420,20 +472,16 @@ class RunIndex:
         if outcome in OUTCOMES:
             clauses.append("outcome = ?")
             args.append(OUTCOMES[outcome])
-        q = (filters.get("q") or "").strip().lower()
-        if q:
-            self._hits(q[:200])
-            clauses.append("off IN (SELECT off FROM temp.hits)")
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
 
-    def _hits(self, q: str) -> None:
-        """Fill `temp.hits` with the offsets of the indexed lines that contain `q` (as written, or
-        as JSON escapes it), case-insensitively: a scan of the file's bytes, nothing parsed."""
-        if self._search == (q, self.indexed):
-            return
+    def _hits(self, q: str) -> array:
+        """The offsets (ascending) of the indexed lines that contain `q` (as written, or as JSON
+        escapes it), case-insensitively: a scan of the file's bytes, nothing parsed; 8 bytes a
+        matching line, kept for the next page of the same search."""
+        if self._search is not None and self._search[0] == (q, self.indexed):
+            return self._search[1]
         needles = {q.encode("utf-8"), json.dumps(q)[1:-1].lower().encode("ascii")}
-        self.db.execute("DROP TABLE IF EXISTS temp.hits")
-        self.db.execute("CREATE TEMP TABLE hits (off INTEGER PRIMARY KEY)")
+        hits = array("q")
         fd = _files.open_regular(self.path, root=self.root)
         try:
             pos = 0
@@ -447,17 +495,17 @@ class RunIndex:
                 for needle in needles:
                     i = low.find(needle)
                     while i >= 0:
-                        start = low.rfind(b"\n", 0, i) + 1
-                        found.add(pos + start)
+                        found.add(pos + low.rfind(b"\n", 0, i) + 1)
                         nl = low.find(b"\n", i)
                         if nl < 0:
                             break
                         i = low.find(needle, nl + 1)
-                self.db.executemany("INSERT OR IGNORE INTO temp.hits VALUES (?)", ((o,) for o in found))
+                hits.extend(sorted(found))
                 pos += cut
         finally:
             os.close(fd)
-        self._search = (q, self.indexed)
+        self._search = ((q, self.indexed), hits)
+        return hits
 
     def _views(self, rows: list[tuple[int, int]]) -> list[dict]:
         """The item views of the lines at `rows` ((offset, length)), read from the file, at most
@@ -481,7 +529,8 @@ class RunIndex:
 
     def record(self, item_id: str) -> dict | None:
         with self.lock:
-            row = self.db.execute("SELECT off, len FROM items WHERE idh = ?", (hash(item_id),)).fetchone()
+            row = self.db.execute("SELECT off, len FROM items WHERE idh = ? ORDER BY seq DESC LIMIT 1",
+                                  (hash(item_id),)).fetchone()
             if row is None:
                 return None
             fd = _files.open_regular(self.path, root=self.root)
@@ -490,6 +539,17 @@ class RunIndex:
             finally:
                 os.close(fd)
             return rec if rec is not None and str(rec.get("id")) == item_id else None
+
+
+_decode = json.JSONDecoder().raw_decode  # no hooks: C-fast
+
+
+def _loads(line: bytes) -> Any:
+    text = line.decode("utf-8").strip()
+    value, end = _decode(text)
+    if end != len(text):
+        raise ValueError("text after the JSON value")
+    return value
 
 
 def _record(line: bytes) -> dict | None:
