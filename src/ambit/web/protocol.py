@@ -18,6 +18,8 @@ from ambit.web.limits import WebLimits
 
 log = logging.getLogger("ambit.web")
 
+BACKLOG = 100  # connections waiting to be accepted (the kernel's queue), and accepted in one go
+
 
 def bounded_protocol(limits: WebLimits) -> type:
     """The protocol class for uvicorn's `http=` option, with `limits`' connection bounds."""
@@ -76,5 +78,8 @@ def bounded_protocol(limits: WebLimits) -> type:
 
 def uvicorn_options(limits: WebLimits) -> dict[str, Any]:
     """uvicorn.Config options for `limits`."""
+    # `backlog` is also how many connections the event loop accepts in one go before any of them
+    # is looked at: with it, a flood holds at most about max_connections + 2 x BACKLOG descriptors
+    # at once (one batch being closed while the next is accepted)
     return {"http": bounded_protocol(limits), "timeout_keep_alive": max(1, round(limits.keepalive_s)),
-            "limit_concurrency": None, "h11_max_incomplete_event_size": 64 * 1024}
+            "limit_concurrency": None, "h11_max_incomplete_event_size": 64 * 1024, "backlog": BACKLOG}
