@@ -312,8 +312,8 @@ class RunIndex:
                 if self.indexed < self.size:  # a larger page cache while indexing: the id index is written at random
                     self.db.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
                 try:
-                    while self.indexed < self.size and time.monotonic() < end:
-                        if not self._index_chunk(fd, settled):
+                    while self.indexed < self.size:  # at least one chunk a call, then while time is left
+                        if not self._index_chunk(fd, settled) or time.monotonic() >= end:
                             break
                     if self.indexed >= self.size:
                         self._dedupe()
@@ -514,7 +514,7 @@ class RunIndex:
         fd = _files.open_regular(self.path, root=self.root)
         try:
             for off, length in rows:
-                if spent >= MAX_PAGE_BYTES:
+                if out and spent + length > MAX_PAGE_BYTES:
                     break
                 if length > MAX_SHOWN_LINE:
                     out.append(_too_long(os.pread(fd, 4096, off), length))
