@@ -138,6 +138,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                           "(what is sent to the web port then shares the gRPC server's CPU, memory and descriptors)")
     web.add_argument("--http-nice", type=_count(0, 19), default=10,
                      help="CPU priority of the web page's process below the gRPC server's (default 10; 0: the same)")
+    web.add_argument("--http-cpus", type=_count(0, 4096), default=None,
+                     help="CPUs the web page's process runs on, the last of this process's (default: 1 of 2 to 4, "
+                          "a quarter of more; 0: any), so that what it is made to compute leaves the rest to gRPC")
     web.add_argument("--http-max-connections", type=_count(1, 100_000), default=None,
                      help="web connections open at once; one more is closed when accepted (default 256)")
     web.add_argument("--http-timeout", type=_seconds(zero_ok=False), default=None,
@@ -149,7 +152,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if args.runs and args.http is None:
         ap.error("--runs needs --http PORT (the runs viewer is a web page)")
-    given = [o for o in ("in_process", "max_connections", "timeout", "keepalive", "max_body_bytes")
+    given = [o for o in ("in_process", "cpus", "max_connections", "timeout", "keepalive", "max_body_bytes")
              if getattr(args, "http_" + o) not in (None, False)]
     if given and args.http is None:
         ap.error(f"--http-{given[0].replace('_', '-')} needs --http PORT")

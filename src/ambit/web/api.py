@@ -36,6 +36,7 @@ from ambit.server.service import (
 )
 from ambit.server.service.deadline import CallScope
 from ambit.server.service.errors import Cancelled, DeadlineExceeded
+from ambit.server.status import normalise
 from ambit.web import body as bodies
 from ambit.web import views
 from ambit.web.errors import error_response
@@ -86,7 +87,10 @@ class Api:
             return error_response(499, "CANCELLED", "the client went away")
         except ServiceError as e:
             return views.error_response(e)
-        except Exception:  # noqa: BLE001 - logged here; the page gets one line, no traceback
+        except Exception as e:  # noqa: BLE001 - logged here; the page gets one line, no traceback
+            meant = normalise(e)  # a Prolog call cancelled or out of budget, input too deep: as an RPC's
+            if isinstance(meant, ServiceError):
+                return views.error_response(meant)
             log.exception("web request %s failed", request.url.path)
             return error_response(500, "INTERNAL", "internal error (logged by the server)")
         finally:
@@ -232,12 +236,15 @@ async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallSc
         finally:
             gone.cancel()
         if task.done():
-            return task.result()
+            try:
+                return task.result()
+            except asyncio.CancelledError:  # its Prolog work was cancelled: the call has ended
+                pass
         task.cancel()
     left = call.deadline.remaining()
-    if left is not None and left <= 0:
+    if call.ended_by == "deadline" or (left is not None and left <= 0):
         raise DeadlineExceeded("deadline exceeded (timeout_s)")
-    raise Cancelled("the page went away")
+    raise Cancelled("the request was cancelled: its page went away")
 
 
 async def _watch(request: Request, call: CallScope) -> None:
@@ -246,7 +253,7 @@ async def _watch(request: Request, call: CallScope) -> None:
     while True:
         message = await request.receive()
         if message["type"] == "http.disconnect":
-            call.end()
+            call.end("disconnect")
             return
 
 # -- fields -------------------------------------------------------------------------------

@@ -6,7 +6,9 @@ stops it.
 It serves the page on a service core of its own, with its own Prolog (started here, with the
 server's `--prolog-seconds`, `--prolog-slice` and `--prover`) and the server's admission bounds
 (`--workers`, `--max-queue`, `--max-calls-per-peer`), at a lower CPU priority (`--http-nice`), and
-reaches the gRPC server over its Unix socket for the model (`upstream.Upstream`). The token file
+reaches the gRPC server over its Unix socket for the model (`upstream.Upstream`). It runs on the
+CPUs the server gives it (`--http-cpus`: by default one of two to four, a quarter of more), so
+that whatever the page is made to compute leaves the other CPUs to the gRPC server. The token file
 is read here too, and read again on SIGHUP (which the server passes on). Repeated log lines are
 counted, not written (`logs.RepeatFilter`).
 """
@@ -63,7 +65,9 @@ def main() -> int:
     cfg = json.loads(line)
     try:
         os.nice(int(cfg.get("nice") or 0))
-    except OSError:
+        if cfg.get("cpus"):  # its own CPUs (and its Prolog processes', which inherit them)
+            os.sched_setaffinity(0, set(cfg["cpus"]))
+    except (OSError, AttributeError):
         pass
     logging.basicConfig(level=cfg.get("log_level") or "INFO", stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -73,8 +77,9 @@ def main() -> int:
     logs.install(limits.log_every_s)
 
     core = core_of(cfg)
-    threading.Thread(target=start_prolog, args=(1, _or(cfg.get("prolog_slice"), DEFAULT_PROLOG_SLICE_S)),
-                     name="ambit-web-prolog", daemon=True).start()
+    # Prolog started and its programs loaded before the first request is read (meanwhile,
+    # connections wait in the listening socket's queue): a request must not race the loading
+    start_prolog(1, _or(cfg.get("prolog_slice"), DEFAULT_PROLOG_SLICE_S))
     tokens = TokenStore(cfg["auth_token_file"]) if cfg.get("auth_token_file") else None
     runs = Runs(cfg["runs"]) if cfg.get("runs") else None
     sock = socket.socket(fileno=int(cfg["fd"]))

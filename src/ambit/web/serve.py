@@ -2,7 +2,7 @@
 
 By default (`ambit serve --http`) the page is served by a process of its own (`web.process`),
 started and watched by the server: it has its own service core and Prolog for the logic pages,
-runs at a lower CPU priority (`--http-nice`), and reaches the gRPC server over a Unix socket in a
+runs at a lower CPU priority (`--http-nice`) on CPUs of its own (`--http-cpus`), and reaches the gRPC server over a Unix socket in a
 private folder for what needs the model (`web.upstream`). Whatever is sent to the web port then
 costs that process's memory, descriptors, threads and event loop, never the gRPC server's
 (docs/web.md#why-a-process-of-its-own). `--http-in-process` (and `start`, for an embedding or a
@@ -170,6 +170,7 @@ class WebProcess:
             "runs": list(getattr(a, "runs", []) or []), "tls_cert": a.tls_cert, "tls_key": a.tls_key,
             "tls_client_ca": a.tls_client_ca, "auth_token_file": a.auth_token_file,
             "log_level": getattr(a, "log_level", "INFO"), "nice": getattr(a, "http_nice", DEFAULT_NICE),
+            "cpus": web_cpus(getattr(a, "http_cpus", None)),
             "prolog_seconds": getattr(a, "prolog_seconds", None), "prolog_slice": getattr(a, "prolog_slice", None),
             "prover": getattr(a, "prover", "prolog"), "workers": getattr(a, "workers", 64),
             "max_queue": getattr(a, "max_queue", None), "max_calls_per_peer": getattr(a, "max_calls_per_peer", None),
@@ -226,6 +227,20 @@ class WebProcess:
         self.prepared.sock.close()
         if self.prepared.private is not None:
             shutil.rmtree(self.prepared.private, ignore_errors=True)
+
+
+def web_cpus(n: int | None) -> list[int]:
+    """The CPUs the web process runs on: the last `n` of this process's (None: one of two to four,
+    a quarter of more; 0, or a single CPU: no pinning, an empty list)."""
+    try:
+        allowed = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return []
+    if n is None:
+        n = 1 if len(allowed) <= 4 else len(allowed) // 4
+    if n <= 0 or len(allowed) < 2 or n >= len(allowed):
+        return []
+    return allowed[-n:]
 
 
 def _close(proc: subprocess.Popen) -> None:

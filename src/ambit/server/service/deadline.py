@@ -106,6 +106,7 @@ class CallScope:
         self.add_callback(self.scope.cancel)
         self.slot: Any = None
         self._timer: Any = None
+        self.ended_by: str | None = None  # why the scope ended: "deadline", or what its edge said
 
     # -- admission ---------------------------------------------------------------------------
     async def admit(self) -> None:
@@ -133,15 +134,17 @@ class CallScope:
         (gRPC does; HTTP does not)."""
         left = self.deadline.remaining()
         if left is not None:
-            self._timer = loop.call_later(max(0.0, left), self.end)
+            self._timer = loop.call_later(max(0.0, left), self.end, "deadline")
 
     # -- ending ------------------------------------------------------------------------------
-    def end(self, *_: Any) -> None:
-        """The call is over (caller gone, deadline passed, answered): run its cancel callbacks."""
+    def end(self, why: Any = None) -> None:
+        """The call is over (caller gone, deadline passed, answered): run its cancel callbacks.
+        `why` (a word, or what a transport's callback passes) is kept when it is a word."""
         with self._lock:
             if self._ended:
                 return
             self._ended = True
+            self.ended_by = why if isinstance(why, str) else None
             callbacks, self._callbacks = self._callbacks, []
         if self._timer is not None:
             self._timer.cancel()
