@@ -88,7 +88,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--batch-wait-ms", type=_seconds(zero_ok=True), default=5.0,
                     help="how long to collect a batch (default 5 ms)")
     ap.add_argument("--max-queue", type=_count(1), default=Limits.max_queue,
-                    help="pending model jobs before RESOURCE_EXHAUSTED (default 256)")
+                    help="pending model jobs, and calls waiting for a handler thread, before "
+                         "RESOURCE_EXHAUSTED (default 256)")
     ap.add_argument("--prolog-seconds", type=_seconds(zero_ok=False), default=DEFAULT_PROLOG_SECONDS,
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
     ap.add_argument("--prolog-workers", type=_count(1, 256), default=1,

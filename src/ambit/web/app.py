@@ -8,6 +8,7 @@ from importlib.resources import files
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -125,6 +126,13 @@ def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | Non
         Route("/api/runs/items", viewer.items), Route("/api/runs/record", viewer.record),
         Route("/api/runs/file", viewer.file),
     ]
-    guard = Guard(Starlette(routes=routes), hosts, tokens, core.limits.max_message_bytes)
+    async def http_error(request: Request, exc: Exception) -> Response:  # Starlette's own 404, 405: the one shape
+        status = getattr(exc, "status_code", 500)
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(status, "HTTP_ERROR")
+        return error_response(status, code, str(getattr(exc, "detail", "")) or code.replace("_", " ").lower(),
+                              headers=getattr(exc, "headers", None))
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    guard = Guard(app, hosts, tokens, core.limits.max_message_bytes)
     guard.api = api  # type: ignore[attr-defined]  # for its owner to close, and for tests
     return guard

@@ -28,7 +28,10 @@ def error_body(code: str, message: str, field: str | None = None, position: int 
 
 
 def error_response(status: int, code: str, message: str, field: str | None = None, position: int | None = None,
-                   hint: str | None = None, retry_after_s: float | None = None) -> JSONResponse:
+                   hint: str | None = None, retry_after_s: float | None = None,
+                   headers: dict | None = None) -> JSONResponse:
     """The JSON response of an error (with `Retry-After` when a retry may succeed)."""
-    headers = {"retry-after": str(max(1, round(retry_after_s)))} if retry_after_s is not None else None
-    return JSONResponse(error_body(code, message, field, position, hint), status_code=status, headers=headers)
+    headers = dict(headers or {})
+    if retry_after_s is not None:
+        headers["retry-after"] = str(max(1, round(retry_after_s)))
+    return JSONResponse(error_body(code, message, field, position, hint), status_code=status, headers=headers or None)
