@@ -238,8 +238,11 @@ async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallSc
         if task.done():
             try:
                 return task.result()
-            except asyncio.CancelledError:  # its Prolog work was cancelled: the call has ended
-                pass
+            except BaseException as e:
+                if call.is_active() or (isinstance(e, ServiceError) and not isinstance(e, Cancelled)):
+                    raise  # the work's own failure, or what the wait for a slot said
+                # the call ended as its work did (its Prolog calls cancelled at the deadline, or
+                # when the page left): say why it ended, not how its work was stopped
         task.cancel()
     left = call.deadline.remaining()
     if call.ended_by == "deadline" or (left is not None and left <= 0):
