@@ -122,6 +122,39 @@ def test_pages_that_leave_stop_their_prolog_work(logic_core):
         web.stop()
 
 
+@pytest.mark.slow  # 40 hard requests on real Prolog: a few seconds
+def test_forty_hard_requests_with_a_2_s_deadline_are_all_answered_by_it(logic_core):
+    """The queued-deadlines attack: 40 hard entailments at once, each with 2 s to go (Prolog would
+    need 200 s for all of them). Every one is answered by its deadline and a margin for a loaded
+    machine (before: 300 requests with 5 s were answered at 9.3 to 130.7 s), each a 504 or, past
+    the bounds, a 503 or 429; the server answers a trivial request at once after them."""
+    premises, conclusion = pigeonhole(10)
+    body = {"premises": premises, "conclusion": conclusion, "format": "folio", "timeout_s": 2}
+    web, port = _serve(logic_core)
+    try:
+        took: list[tuple[int, float]] = []
+        lock = threading.Lock()
+
+        def ask() -> None:
+            t0 = time.monotonic()
+            status, _, answer = _post(port, "/api/entailment", body)
+            with lock:
+                took.append((status, time.monotonic() - t0, answer["error"]["code"]))
+
+        threads = [threading.Thread(target=ask) for _ in range(40)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(GUARD_S)
+        assert len(took) == 40
+        assert {s for s, _, _ in took} <= {503, 504}, sorted({(s, c) for s, _, c in took})
+        assert max(t for _, t, _ in took) < 2.0 + 3.0  # its deadline, and a margin for a loaded machine
+        assert _wait_for(lambda: logic_core.admission.running == 0, 10.0)
+        assert _post(port, "/api/equivalence", {"a": "exists x . a(x)", "b": "exists y . a(y)"})[0] == 200
+    finally:
+        web.stop()
+
+
 def test_a_deadline_passes_in_the_queue_504_at_it_never_started():
     """One slot, held by a parse the stand-in model makes last 300 s: requests behind it with a
     1 s deadline are answered 504 at their deadline, their work never started; past the queue's
