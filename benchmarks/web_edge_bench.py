@@ -32,6 +32,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import statistics
@@ -314,8 +315,12 @@ def main(argv: list[str] | None = None) -> int:
     if "run" in args.attacks:
         big_run(runs, args.records)
     rows = []
-    for mode in (("process", "in-process") if args.mode == "both" else (args.mode,)):
-        rows += run_mode(mode, args, runs)
+    try:
+        for mode in (("process", "in-process") if args.mode == "both" else (args.mode,)):
+            rows += run_mode(mode, args, runs)
+    finally:
+        if args.runs_dir is None:
+            shutil.rmtree(runs, ignore_errors=True)
     if args.json:
         print(json.dumps({"cores": os.cpu_count(), "rows": rows}, indent=1))
     else:

@@ -135,4 +135,5 @@ def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | Non
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
     guard = Guard(app, hosts, tokens, core.limits.max_message_bytes)
     guard.api = api  # type: ignore[attr-defined]  # for its owner to close, and for tests
+    guard.runs = runs  # type: ignore[attr-defined]
     return guard

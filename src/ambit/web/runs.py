@@ -30,6 +30,7 @@ import stat
 import tempfile
 import threading
 import time
+import weakref
 from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -102,7 +103,7 @@ class Runs:
         for ix in indexes:
             ix.close()
         if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._finalizer()
             self._tmp = None
 
     # -- listing ---------------------------------------------------------------------------
@@ -218,6 +219,8 @@ class Runs:
             if ix is None:
                 if self._tmp is None:
                     self._tmp = tempfile.mkdtemp(prefix="ambit-runs-")  # mode 0700
+                    # removed with this object, or at exit at the latest
+                    self._finalizer = weakref.finalize(self, shutil.rmtree, self._tmp, True)
                 ix = self._indexes[run.id] = RunIndex(self._tmp, self._path(run, RESULTS), self.roots[run.root])
             self._indexes.move_to_end(run.id)
             closing = []

@@ -64,9 +64,9 @@ class WebServer:
     def stop(self, timeout: float = 5.0) -> None:
         self.server.should_exit = True
         self.thread.join(timeout)
-        api = getattr(self.app, "api", None)
-        if api is not None:
-            api.close()
+        for part in (getattr(self.app, "api", None), getattr(self.app, "runs", None)):
+            if part is not None:
+                part.close()
 
     def reload(self) -> None:
         """Tokens are the server's own store here: nothing to do."""
