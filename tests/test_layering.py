@@ -31,8 +31,10 @@ LAYERS = {  # package -> the modules (and their submodules) it must not import
     "ambit.server.remote": ("torch", "transformers", "ambit.server.engine"),
     # the client (not its eval runner, which draws plots); the embedded server is loaded on demand
     "ambit.client": ("torch", "transformers", "matplotlib"),
-    # the web pages sit on the service core, in the gRPC server's process but never on gRPC itself
-    "ambit.web": ("grpc", "ambit.proto", "ambit.server.app", "ambit.server.servicer", "ambit.server.guard.auth",
+    # the web pages sit on a service core of their own, in a process of their own, never on the gRPC
+    # server's code; they reach that server as a client for the model (web.upstream: grpc and the
+    # proto) and read the same token file (server.guard.auth's store)
+    "ambit.web": ("ambit.server.app", "ambit.server.servicer",
                   "ambit.server.guard.security", "torch", "transformers", "matplotlib"),
 }
 # package -> the module or subpackage its walk leaves out, as allowed to import more

@@ -146,7 +146,7 @@ def test_explain_and_parse_with_a_model(client):
 def test_parse_without_a_model_is_a_clear_409(runs_root):
     client = TestClient(make_app(AmbitCore(), None))
     r = client.post("/api/parse", json={"utterance": "every bird saw a boy"})
-    assert r.status_code == 409 and "no model" in r.json()["error"]
+    assert r.status_code == 409 and "no model" in r.json()["error"]["message"]
     assert client.get("/api/runs").status_code == 404
 
 
@@ -161,15 +161,16 @@ def test_bad_and_hostile_input_is_a_json_error(client, payload, field):
     r = client.post("/api/equivalence", json=payload)
     assert r.status_code == 400 and r.headers["content-type"] == "application/json", r.text
     body = r.json()
+    assert set(body) == {"error"} and body["error"]["code"] and body["error"]["message"]
     if field is not None:
-        assert body["field"] == field
+        assert body["error"]["field"] == field
     assert r.headers["x-content-type-options"] == "nosniff"
 
 
 def test_huge_inputs_are_refused_by_the_same_limits(client, core):
     huge_lf = "exists x . " + " AND ".join(["a(x)"] * 2000)
     r = client.post("/api/equivalence", json={"a": huge_lf, "b": "exists x . a(x)"})
-    assert r.status_code == 400 and r.json()["field"] == "a" and "4096" in r.json()["error"]
+    assert r.status_code == 400 and r.json()["error"]["field"] == "a" and "4096" in r.json()["error"]["message"]
     too_big = json.dumps({"a": "x" * (core.limits.max_message_bytes + 1), "b": "y"})
     r = client.post("/api/equivalence", content=too_big, headers={"content-type": "application/json"})
     assert r.status_code == 413
@@ -276,8 +277,8 @@ def test_a_results_file_over_the_viewers_limit_is_a_413(runs_root, client, monke
 
     monkeypatch.setattr(runs_module, "MAX_RESULTS_BYTES", 100)
     r = client.get("/api/runs/items", params={"run": "0/amp-fewshot"})
-    assert r.status_code == 413 and "over the viewer's limit" in r.json()["error"]
-    assert str(runs_root) not in r.json()["error"]  # the page is not told the server's paths
+    assert r.status_code == 413 and "over the viewer's limit" in r.json()["error"]["message"]
+    assert str(runs_root) not in r.json()["error"]["message"]  # the page is not told the server's paths
 
 
 def test_a_page_that_goes_away_stops_its_work():
@@ -318,3 +319,61 @@ def test_a_page_that_goes_away_stops_its_work():
     finally:
         web.stop()
         core.worker.close()
+
+
+def _one_shape(r, status: int, code: str) -> dict:
+    body = r.json()
+    assert r.status_code == status, r.text
+    assert set(body) == {"error"}, body
+    err = body["error"]
+    assert {"code", "message", "field"} <= set(err) <= {"code", "message", "field", "position", "hint"}, err
+    assert err["code"] == code and isinstance(err["message"], str) and err["message"], err
+    assert re.fullmatch(r"[A-Z][A-Z_]*", err["code"])
+    return err
+
+
+def test_every_error_of_the_api_has_the_one_shape(client, core):
+    """Each kind of error the JSON API answers, through the request that causes it:
+    `{"error": {code, message, field[, position][, hint]}}` and its status."""
+    import asyncio
+
+    from ambit.server.service.deadline import Admission
+
+    eq = "/api/equivalence"
+    err = _one_shape(client.post(eq, json={"a": "exists x . a(x)"}), 400, "EMPTY")
+    assert err["field"] == "b"
+    err = _one_shape(client.post(eq, json={"a": "exists x . (", "b": "p"}), 400, "LF_PARSE_ERROR")
+    assert err["field"] == "a" and isinstance(err["position"], int)
+    err = _one_shape(client.post(eq, content=b'{"a": "p", "b": ', headers={"content-type": "application/json"}),
+                     400, "BAD_JSON")
+    assert err["field"] == "body" and err["position"] == 16  # where the value should begin
+    _one_shape(client.post(eq, json={"a": "p", "b": "p", "timeout_s": "soon"}), 400, "OUT_OF_RANGE")
+    _one_shape(client.post(eq, json={"a": "p", "b": "p", "format": "klingon"}), 400, "UNKNOWN_FORMAT")
+    _one_shape(client.get("/api/runs/items", params={"run": "0/amp-fewshot", "offset": "-1"}), 400, "INVALID_FIELD")
+    _one_shape(TestClient(make_app(core, None, tokens=Tokens())).get("/api/info"), 401, "UNAUTHENTICATED")
+    _one_shape(client.post(eq, json={"a": "p", "b": "p"}, headers={"origin": "http://evil.example"}), 403,
+               "CROSS_ORIGIN")
+    _one_shape(client.get("/api/runs/record", params={"run": "0/amp-fewshot", "id": "nope"}), 404, "NOT_FOUND")
+    _one_shape(client.get("/api/nothing-here"), 404, "NOT_FOUND")
+    _one_shape(TestClient(make_app(core, None)).get("/api/runs"), 404, "NOT_FOUND")
+    _one_shape(client.get(eq), 405, "METHOD_NOT_ALLOWED")
+    _one_shape(TestClient(make_app(AmbitCore(), None)).post("/api/parse", json={"utterance": "a b"}), 409,
+               "MODEL_UNAVAILABLE")
+    _one_shape(client.post(eq, content=b"x" * (core.limits.max_message_bytes + 1),
+                           headers={"content-type": "application/json"}), 413, "TOO_LARGE")
+    _one_shape(client.post(eq, content="a=1", headers={"content-type": "application/x-www-form-urlencoded"}), 415,
+               "NOT_JSON")
+    local = TestClient(make_app(core, None, hosts=loopback_hosts(8080)), base_url="http://127.0.0.1:8080")
+    _one_shape(local.get("/api/info", headers={"host": "attacker.example"}), 421, "WRONG_HOST")
+    full = AmbitCore(admission=Admission(slots=0, max_queue=0))
+    r = TestClient(make_app(full, None)).post(eq, json={"a": "p", "b": "p"})
+    _one_shape(r, 503, "OVERLOADED")
+    assert int(r.headers["retry-after"]) >= 1
+    mine = AmbitCore(admission=Admission(slots=4, max_queue=4, per_client=1))
+    held = asyncio.run(mine.admission.enter("web:testclient", 1.0))  # this client's one request in flight
+    r = TestClient(make_app(mine, None)).post(eq, json={"a": "p", "b": "p"})
+    _one_shape(r, 429, "TOO_MANY_REQUESTS")
+    assert int(r.headers["retry-after"]) >= 1
+    held.release()
+    _one_shape(client.post(eq, json={"a": "exists x . a(x)", "b": "exists y . a(y)", "timeout_s": 1e-9}), 504,
+               "DEADLINE_EXCEEDED")

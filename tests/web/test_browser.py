@@ -26,6 +26,7 @@ pytest.importorskip("uvicorn")
 from ambit.server.backends import worker_for  # noqa: E402
 from ambit.server.service import AmbitCore  # noqa: E402
 from tests.helpers.server import FakeBackend  # noqa: E402
+from tests.paths import SHARED_DATA as DATA  # noqa: E402
 from tests.web.chromium import CHROMIUM, Chromium  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed "
@@ -51,6 +52,57 @@ def _eval_run(out: Path) -> Path:
     return out / "run"
 
 
+def _suite_runs(out: Path, run: Path) -> Path:
+    """One run of every suite the viewer shows, under one folder: AmP zero-shot and few-shot and
+    RADD (copies of `run`), implicature and FOLIO (against the fake server and FOLIO's gold
+    translations, where the reference data is there)."""
+    import shutil
+
+    from ambit.client.eval import cli
+    from ambit.client.testing import FakeAmbitServicer, FakeServer
+
+    root = out / "suites"
+    for name in ("amp-zeroshot", "amp-fewshot", "radd"):
+        shutil.copytree(run / name, root / name)
+    data = DATA if DATA.is_dir() else None
+    if data is not None and (data / "implicature").is_dir():
+        srv = FakeServer(FakeAmbitServicer())
+        try:
+            assert cli.main(["implicature", "--out", str(root / "implicature"), "--server", srv.address,
+                             "--limit", "3", "--data", str(data)]) == 0
+        finally:
+            srv.stop(0)
+    if data is not None and (data / "folio").is_dir():
+        assert cli.main(["folio", "--oracle-translations", "--limit", "6", "--out", str(root / "folio"),
+                         "--data", str(data)]) == 0
+    return root
+
+
+def _judged(summary: dict) -> tuple[int, int]:
+    """(right, wrong) as the run's own summary counts its items."""
+    suite = summary["suite"]
+    right = total = 0.0
+    if suite == "amp-zeroshot":  # the top-1 prediction matches LF0, or LF1
+        for t in summary["by_type"].values():
+            right += t["n"] * ((t["acc_lf0"] or 0) + (t["acc_lf1"] or 0))
+            total += t["n"]
+    elif suite == "amp-fewshot":
+        for t in summary["by_type"].values():
+            for ratio, n in t["n_by_ratio"].items():
+                right += n * ((t["acc_lf0_by_ratio"][ratio] or 0) + (t["acc_lf1_by_ratio"][ratio] or 0))
+                total += n
+    elif suite == "radd":
+        right, total = summary["n"] * summary["accuracy"], summary["n"]
+    elif suite == "implicature":
+        for block in summary["by_k"].values():
+            per_template = block["answers"] / len(block["by_template"])
+            right += sum(per_template * acc for acc in block["by_template"].values())
+            total += block["answers"]
+    elif suite == "folio":  # the voted label, over the examples the voted accuracy counts
+        right, total = (summary["label_accuracy_voted"] or 0) * summary["voted_examples"], summary["voted_examples"]
+    return round(right), round(total - right)
+
+
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
     root = Path(os.environ["AMBIT_ARTIFACTS"]) / "web" if os.environ.get("AMBIT_ARTIFACTS") else \
@@ -64,13 +116,16 @@ def shots(tmp_path_factory) -> Path:
 def server(tmp_path_factory):
     from ambit.web.serve import start
 
-    run = _eval_run(tmp_path_factory.mktemp("eval"))
+    out = tmp_path_factory.mktemp("eval")
+    run = _eval_run(out)
+    suites = _suite_runs(out, run)
     core = AmbitCore()
     core.attach_model(worker_for(FakeBackend(), 4, 0.001, 16), FakeBackend().info())
-    args = argparse.Namespace(host="127.0.0.1", http=0, runs=[str(run)], tls_cert=None, tls_key=None,
+    args = argparse.Namespace(host="127.0.0.1", http=0, runs=[str(run), str(suites)], tls_cert=None, tls_key=None,
                               tls_client_ca=None, auth_token_file=None)
     web = start(types.SimpleNamespace(core=core, tokens=None), args)
     web.run_folder = run  # the runs viewer's folder, for the test that appends to a run
+    web.suites = suites  # one run of every suite (the second --runs folder)
     yield web
     web.stop()
     core.worker.close()
@@ -210,6 +265,40 @@ def test_runs_page_shows_a_finished_run(server, browser, shots):
     browser.wait("document.querySelector('#items-count').textContent.startsWith('3 of 5 items')")
     assert browser.js("document.querySelector('#runs-summary .progress') !== null")
     _looks_drawn(browser.screenshot(shots / "runs.png"))
+
+
+def test_the_outcome_filter_agrees_with_each_suites_summary(server, browser, shots):
+    """One run of every suite: the items the Outcome filter finds right and wrong are the counts
+    the run's own summary.json gives (AmP by top-1 equivalence with a gold LF, RADD and
+    implicature by their answers, FOLIO by the voted label)."""
+    _open(browser, server, "runs")
+    browser.wait("document.querySelector('#runs-select').options.length > 0")
+    runs = [r for r in browser.js("[...document.querySelector('#runs-select').options].map(o => o.value)")
+            if r.startswith("1/")]
+    suites = {json.loads((server.suites / r[2:] / "summary.json").read_text())["suite"]: r for r in runs}
+    assert {"amp-zeroshot", "amp-fewshot", "radd"} <= set(suites)
+    if DATA.is_dir():
+        assert {"implicature", "folio"} <= set(suites)
+    seen = {}
+    for suite, run in sorted(suites.items()):
+        summary = json.loads((server.suites / run[2:] / "summary.json").read_text())
+        browser.choose("#runs-select", run)
+        browser.wait("document.querySelectorAll('#items-list tr.item').length > 0")
+        counts = []
+        for outcome in ("right", "wrong"):
+            browser.choose("#items-outcome", outcome)
+            browser.click("#items-apply")
+            text = browser.wait(f"(() => {{ const t = document.querySelector('#items-count').textContent;"
+                                f" const rows = [...document.querySelectorAll('#items-list tr.item td:nth-child(7)')];"
+                                f" return rows.every(td => td.textContent === '{outcome}') && /^\\d+ of/.test(t)"
+                                f" && document.querySelector('#items-list table') ? t : null; }})()")
+            counts.append(int(text.split(" of ")[0]))
+        browser.choose("#items-outcome", "")
+        seen[suite] = tuple(counts)
+        assert tuple(counts) == _judged(summary), (suite, counts, _judged(summary))
+    assert seen["amp-zeroshot"][0] + seen["amp-zeroshot"][1] > 0  # AmP items are judged, not "–"
+    assert seen["amp-fewshot"][0] + seen["amp-fewshot"][1] > 0
+    browser.screenshot(shots / "runs-outcome.png")
 
 
 def test_with_javascript_off_the_page_says_so(server, shots):

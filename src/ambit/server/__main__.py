@@ -88,7 +88,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--batch-wait-ms", type=_seconds(zero_ok=True), default=5.0,
                     help="how long to collect a batch (default 5 ms)")
     ap.add_argument("--max-queue", type=_count(1), default=Limits.max_queue,
-                    help="pending model jobs before RESOURCE_EXHAUSTED (default 256)")
+                    help="pending model jobs, and calls waiting for a handler thread, before "
+                         "RESOURCE_EXHAUSTED (default 256)")
     ap.add_argument("--prolog-seconds", type=_seconds(zero_ok=False), default=DEFAULT_PROLOG_SECONDS,
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
     ap.add_argument("--prolog-workers", type=_count(1, 256), default=1,
@@ -127,14 +128,35 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="most bytes an openai: model's answer may have; a longer one is an error (default 8MiB)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     ap.add_argument("--http", type=_port, default=None, metavar="PORT",
-                    help="also serve the web playground and runs viewer on this port of --host, on this "
-                         "server's own service core (needs ambit-semantics[web]; 0 picks a free port, printed; "
-                         "docs/web.md)")
+                    help="also serve the web playground and runs viewer on this port of --host, from a "
+                         "process of its own beside this server (needs ambit-semantics[web]; 0 picks a free port, "
+                         "printed; docs/web.md)")
     ap.add_argument("--runs", action="append", default=[], metavar="DIR",
                     help="with --http: an `ambit eval --out` folder the runs viewer shows (repeat for several)")
+    web = ap.add_argument_group("web port bounds (with --http; docs/web.md)")
+    web.add_argument("--http-in-process", action="store_true",
+                     help="serve the web page on a thread of this process instead of a process of its own "
+                          "(what is sent to the web port then shares the gRPC server's CPU, memory and descriptors)")
+    web.add_argument("--http-nice", type=_count(0, 19), default=10,
+                     help="CPU priority of the web page's process below the gRPC server's (default 10; 0: the same)")
+    web.add_argument("--http-cpus", type=_count(0, 4096), default=None,
+                     help="CPUs the web page's process runs on, the last of this process's (default: 1 of 2 to 4, "
+                          "a quarter of more; 0: any), so that what it is made to compute leaves the rest to gRPC")
+    web.add_argument("--http-max-connections", type=_count(1, 100_000), default=None,
+                     help="web connections open at once; one more is closed when accepted (default 256)")
+    web.add_argument("--http-timeout", type=_seconds(zero_ok=False), default=None,
+                     help="seconds a web request may take to send its headers and body (default 10)")
+    web.add_argument("--http-keepalive", type=_seconds(zero_ok=False), default=None,
+                     help="seconds an idle web keep-alive connection stays open (default 5)")
+    web.add_argument("--http-max-body-bytes", type=_count(1024), default=None,
+                     help="bytes of web request bodies being read at once; beyond them 503 (default 67108864)")
     args = ap.parse_args(argv)
     if args.runs and args.http is None:
         ap.error("--runs needs --http PORT (the runs viewer is a web page)")
+    given = [o for o in ("in_process", "cpus", "max_connections", "timeout", "keepalive", "max_body_bytes")
+             if getattr(args, "http_" + o) not in (None, False)]
+    if given and args.http is None:
+        ap.error(f"--http-{given[0].replace('_', '-')} needs --http PORT")
     return args
 
 
@@ -192,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             prolog_workers=args.prolog_workers,
             no_model=args.no_model, wait=False, security=security, remote=remote,
             max_calls_per_peer=args.max_calls_per_peer, prolog_slice=args.prolog_slice,
-            prover=args.prover,
+            prover=args.prover, local_socket=None if web is None else web.upstream_socket,
         )
     except (ValueError, OSError) as e:  # SecurityConfigError, TokenFileError, SpecError, BindError: bad options
         print(f"ambit server: {e}", file=sys.stderr, flush=True)
@@ -200,16 +222,25 @@ def main(argv: list[str] | None = None) -> int:
     if security.exposed_unprotected(args.host):
         logging.getLogger("ambit.server").warning(
             "--insecure: serving %s without TLS and a token; anyone who can reach it can use it", args.host)
-    signal.signal(signal.SIGHUP, lambda *_: running.reload_tokens())
     print(f"ambit server listening on {running.address}", flush=True)
     if web is not None:
-        web = web.start(running)
+        web = web.launch(running)
         print(f"ambit web listening on {web.url}", flush=True)
+    served = web
+
+    def reload(*_: object) -> None:
+        running.reload_tokens()
+        if served is not None:
+            served.reload()  # the web page's process reads the token file again too
+
+    signal.signal(signal.SIGHUP, reload)
     health_server = None
     if args.health_port is not None:
         try:
             health_server, health_port = serve_health(running, args.host, args.health_port)
         except OSError as e:
+            if web is not None:
+                web.stop()
             running.stop(0)
             print(f"ambit server: --health-port: {e}", file=sys.stderr, flush=True)
             return 2
@@ -218,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         if stop.is_set():
             break
     if running.startup_error is not None:
+        if web is not None:
+            web.stop()
         running.stop(0)
         print(f"ambit server failed to start: {running.startup_reason}", file=sys.stderr, flush=True)
         return 1

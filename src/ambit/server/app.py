@@ -23,19 +23,20 @@ import grpc
 from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from ambit.logic.syntax.dialect import FOL
 from ambit.logic.provers.portfolio import PROVERS
 from ambit.proto.v1 import ambit_pb2, ambit_pb2_grpc
 
 from ambit.server import StartupFailed
 from ambit.server.guard.auth import AuthInterceptor, TokenStore
-from ambit.server.guard.interceptor import InFlight, PeerLimit, ReadyGate, RpcInterceptor
+from ambit.server.guard.interceptor import InFlight, ReadyGate, RpcInterceptor
 from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from ambit.server.loop import LoopThread
 from ambit.server.backends import check_backend, entry_for, worker_for
 from ambit.server.reflection import enable_reflection
 from ambit.server.guard.security import ServerSecurity
 from ambit.server.service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
+from ambit.server.service.core import start_prolog
+from ambit.server.service.deadline import Admission
 from ambit.server.servicer import AmbitServicer
 from ambit.server.stats import Stats
 
@@ -159,6 +160,7 @@ def serve(
     max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER,
     prolog_slice: float = DEFAULT_PROLOG_SLICE_S,
     prover: str = "prolog",
+    local_socket: str | None = None,
 ) -> RunningServer:
     """Start an ambit server in this process.
 
@@ -173,6 +175,8 @@ def serve(
     runs on the server's own Prolog before it moves to a long-lane process (0: one lane).
     `prover`: full first-order checks by "prolog" alone or by the "portfolio" (Prolog, then E
     and Z3 on what it left UNKNOWN, within the same time limit).
+    `local_socket`: also serve, plaintext, on this Unix socket (the web page's own process reaches
+    the server there; it lies in a folder only this user can open: docs/web.md).
     `remote`: `server.remote.RemoteOptions` for a model spec `openai:<MODEL>@<BASE_URL>` (API key,
     --max-concurrency, response cache).
     """
@@ -184,14 +188,19 @@ def serve(
         raise ValueError(f"prover must be one of {', '.join(PROVERS)}, got {prover!r}")
     if not no_model and backend is None:
         entry_for(model)  # UnknownBackend (a ValueError) before anything binds
-    core = AmbitCore(limits, prolog_seconds, prolog_workers, prover)
+    # every call waits for one of `workers` slots (its handler thread), at most `max_queue` wait,
+    # at most `max_calls_per_peer` per client connection: the same admission the web API uses
+    core = AmbitCore(limits, prolog_seconds, prolog_workers, prover,
+                     Admission(slots=workers, max_queue=limits.max_queue, per_client=max_calls_per_peer))
     serving, draining, in_flight = threading.Event(), threading.Event(), InFlight()
     loop = LoopThread()
     executor = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
     try:
         server, health_servicer = loop.call(lambda: _grpc_server(
-            core, stats, executor, limits, tokens, serving, draining, PeerLimit(max_calls_per_peer), in_flight))
+            core, stats, executor, limits, tokens, serving, draining, in_flight))
         bound = _bind(server, host, port, credentials)
+        if local_socket is not None and server.add_insecure_port(f"unix:{local_socket}") == 0:
+            raise BindError(f"cannot listen on the web process's socket {local_socket}")
         loop.call(server.start)
     except BaseException:
         executor.shutdown(wait=False)
@@ -203,7 +212,7 @@ def serve(
     def load() -> None:
         try:
             t0 = time.monotonic()
-            _start_prolog(prolog_workers, prolog_slice)
+            start_prolog(prolog_workers, prolog_slice)
             if not no_model:
                 be = backend if backend is not None else _load_backend(model, device, dtype, remote)
                 check_backend(be)
@@ -281,7 +290,7 @@ def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
 
 async def _grpc_server(
     core: AmbitCore, stats: Stats, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
-    serving: threading.Event, draining: threading.Event, peers: PeerLimit, in_flight: InFlight,
+    serving: threading.Event, draining: threading.Event, in_flight: InFlight,
 ) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
     """An unstarted `grpc.aio` server (made on the loop) with AmbitService behind the
     interceptors (the token check when `tokens` is given; UNAVAILABLE until `serving` is set
@@ -294,7 +303,7 @@ async def _grpc_server(
         ("grpc.so_reuseport", 0),
     ]
     interceptors: list[grpc.aio.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
-    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, peers, in_flight)]
+    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, core.open_call, in_flight)]
     server = grpc.aio.server(options=options, interceptors=interceptors)
     ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
     health_servicer = aio_health.HealthServicer()
@@ -335,31 +344,3 @@ def _load_backend(model: str | None, device: str | None, dtype: str | None, remo
     from ambit.server.backends import load_backend
 
     return load_backend(model, device=device, dtype=dtype, remote=remote)
-
-
-def _start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
-    """Start the Prolog worker and consult the equivalence and RADD programs (and, with
-    `workers` > 1, start the pool of Prolog processes for batches). `slice_s` > 0: two lanes
-    (`PrologWorker.enable_lanes`), the long lane's process started in the background."""
-    from ambit.logic.runtime.worker import PrologUnavailable, worker
-
-    try:
-        worker()
-    except PrologUnavailable as e:
-        log.warning("Prolog unavailable: %s (equivalence and RADD RPCs will fail)", e)
-        return
-    from ambit import logic
-    from ambit.logic import radd
-
-    try:
-        worker().consult(radd.PROGRAM)
-        logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt=FOL, time_limit=10.0)  # consults + warms up
-        from ambit.logic.runtime import pool as prolog_pool
-
-        if workers > 1:
-            prolog_pool.warm(workers, "equivalence.pl", "prove.pl", "json_call.pl")
-        if slice_s > 0:
-            prolog_pool.enable_lanes(worker(), slice_s)
-            prolog_pool.lane().submit(prolog_pool.warm_programs, ("equivalence.pl", "prove.pl", "json_call.pl", radd.PROGRAM))
-    except Exception:  # noqa: BLE001 - the RPCs report their own errors
-        log.warning("Prolog warm-up failed", exc_info=True)

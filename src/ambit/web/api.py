@@ -1,23 +1,32 @@
 """The JSON API: each handler reads its fields, calls the one `AmbitCore` method the matching RPC
 calls (same limits, same Prolog budget, a deadline as gRPC calls carry one), and answers JSON.
 
-A page that goes away stops its work as a cancelled RPC does (the deadline's liveness check).
-A failure of the core is a JSON error with the HTTP status nearest to its gRPC status
-(`views.STATUS`); the work runs on a thread of the server's pool, never on its event loop.
+Every request opens the same call scope an RPC opens (`AmbitCore.open_call`): its deadline, the
+cancel scope of its Prolog work, and a place in the core's admission (the bounded queue and the
+per-client bound of `--max-queue` and `--max-calls-per-peer`). It waits for its slot before any
+work starts: past the bounds it is answered 503 (the queue) or 429 (this client) with
+`Retry-After` at once; if its deadline passes while it waits it is answered 504 at its deadline
+and never started. A page that goes away, or a deadline that passes while the work runs, ends the
+scope: the Prolog work is cancelled as a cancelled RPC's is, and the answer (504) does not wait
+for the work to notice. The body is read under a budget of bytes in flight (503 past it) and
+checked off the event loop (`body.parse`); the work runs on the API's threads, never on the loop.
+Every error is `errors.error_body`'s one shape.
+
+A web server in front of a gRPC server in another process (`ambit serve --http`) passes model
+work (`/api/parse`) and the model's description to that server (`upstream.Upstream`); everything
+else runs on this process's own core.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
-import threading
-from typing import Any, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable
 
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
 
 from ambit.logic.syntax.dialect import FOL, FOLIO, dialect
 from ambit.logic.syntax.parse import DIALECTS
@@ -25,9 +34,14 @@ from ambit.server.service import (
     AmbitCore, CanonicalQuery, DecodingOptions, Deadline, EntailmentQuery, EquivalenceQuery, ExplainQuery,
     InvalidField, ParseQuery, RaddQuery, ServiceError,
 )
-from ambit.server.service.validate import json_depth
+from ambit.server.service.deadline import CallScope
+from ambit.server.service.errors import Cancelled, DeadlineExceeded
+from ambit.server.status import normalise
+from ambit.web import body as bodies
 from ambit.web import views
+from ambit.web.errors import error_response
 from ambit.web.guard import BodyTooLarge
+from ambit.web.limits import WebLimits
 
 log = logging.getLogger("ambit.web")
 
@@ -36,48 +50,108 @@ MAX_TIMEOUT_S = 120.0  # the longest deadline a page may ask for
 MAX_BEAM = 16  # readings a page asks the model for at most (the core's own limit is higher)
 EXAMPLES_PER_TYPE = 3
 
+Work = Callable[[dict, Deadline], Any]  # a handler's work on a thread: (body, deadline) -> JSON value
+Remote = Callable[[dict, CallScope, Request], Awaitable[Any]]  # work another server does (async)
+
 
 class Api:
-    """The API's handlers over one service core (`core`)."""
+    """The API's handlers over one service core (`core`); `upstream`: the gRPC server that does
+    the model work (None: this core does it); `limits`: the web port's bounds."""
 
-    def __init__(self, core: AmbitCore, runs: bool = False, auth: bool = False) -> None:
+    def __init__(self, core: AmbitCore, runs: bool = False, auth: bool = False, upstream: Any = None,
+                 limits: WebLimits = WebLimits()) -> None:
         self.core = core
         self.runs = runs
         self.auth = auth
+        self.upstream = upstream
+        self.limits = limits
+        self.bodies = bodies.BodyBudget(limits.max_body_bytes_in_flight)
+        self._parsers = ThreadPoolExecutor(limits.body_parsers, thread_name_prefix="ambit-web-body")
+        self._workers = ThreadPoolExecutor(max(1, core.admission.slots), thread_name_prefix="ambit-web")
+
+    def close(self) -> None:
+        self._parsers.shutdown(wait=False, cancel_futures=True)
+        self._workers.shutdown(wait=False, cancel_futures=True)
 
     # -- plumbing --------------------------------------------------------------------------
-    async def _answer(self, request: Request, work: Callable[[dict, Deadline], Any]) -> JSONResponse:
-        """Read the JSON body, run `work(body, deadline)` on a worker thread, answer its JSON."""
+    async def _answer(self, request: Request, work: Work | None = None, remote: Remote | None = None) -> Response:
+        """Read and check the body, open the call, wait for a slot, run `work(body, deadline)` on a
+        worker thread (or `remote`), and answer its JSON; every failure in the one error shape."""
+        held = bodies.Held(self.bodies)
+        call: CallScope | None = None
         try:
-            raw = await request.body()
-        except BodyTooLarge as e:
-            return JSONResponse({"error": str(e), "status": 413}, status_code=413)
-        try:
-            body = json.loads(json_depth(raw.decode("utf-8"), "body")) if raw else {}
-            if not isinstance(body, dict):
-                raise InvalidField("body", "expected a JSON object", reason="BAD_JSON")
-            gone = threading.Event()  # the page went away: the work stops, as a cancelled RPC does
-            deadline = Deadline.after(_timeout(body), is_active=lambda: not gone.is_set())
-            watcher = asyncio.ensure_future(_watch(request, gone))
-            try:
-                return JSONResponse(await run_in_threadpool(work, body, deadline))
-            finally:
-                watcher.cancel()
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            return JSONResponse({"error": f"body: not JSON ({e})", "field": "body", "status": 400}, status_code=400)
+            body = await self._body(request, held)
+            call = self.core.open_call(_timeout(body), "web:" + (request.client.host if request.client else "-"))
+            return JSONResponse(await self._run(request, call, body, work, remote))
+        except ClientDisconnect:
+            return error_response(499, "CANCELLED", "the client went away")
         except ServiceError as e:
-            status, out = views.error(e)
-            return JSONResponse(out, status_code=status)
-        except Exception:  # noqa: BLE001 - logged here; the page gets one line, no traceback
+            return views.error_response(e)
+        except Exception as e:  # noqa: BLE001 - logged here; the page gets one line, no traceback
+            meant = normalise(e)  # a Prolog call cancelled or out of budget, input too deep: as an RPC's
+            if isinstance(meant, ServiceError):
+                return views.error_response(meant)
             log.exception("web request %s failed", request.url.path)
-            return JSONResponse({"error": "internal error (logged by the server)", "status": 500}, status_code=500)
+            return error_response(500, "INTERNAL", "internal error (logged by the server)")
+        finally:
+            held.release()
+            if call is not None:
+                call.end()
+
+    async def _run(self, request: Request, call: CallScope, body: dict, work: Work | None,
+                   remote: Remote | None) -> Any:
+        loop = asyncio.get_running_loop()
+        ended = asyncio.Event()
+        call.add_callback(lambda: loop.call_soon_threadsafe(ended.set))
+        call.end_at_deadline(loop)  # HTTP has no deadline of its own: the scope ends at it
+        watcher = asyncio.ensure_future(_watch(request, call))
+        fut: Any = None
+        try:
+            await _unless_ended(call.admit(), ended, call)
+            if remote is not None:
+                try:
+                    return await _unless_ended(remote(body, call, request), ended, call)
+                finally:
+                    call.release()
+            fut = loop.run_in_executor(self._workers, call.run, work, body, call.deadline)
+            call.release_when_done(fut)  # the slot is held while the thread works, not less
+            return await _unless_ended(fut, ended, call)
+        finally:
+            watcher.cancel()
+            if fut is None and remote is None:
+                call.release()
+
+    async def _body(self, request: Request, held: bodies.Held) -> dict:
+        """The request's JSON object: read under the bytes-in-flight budget, parsed off the loop."""
+        if request.method != "POST":
+            return {}
+        length = request.headers.get("content-length")
+        if length is not None:  # the guard has checked it is digits and under the message limit
+            held.take(int(length))
+        chunks, size = [], 0
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if length is None or size > held.n:
+                    held.take(len(chunk) if length is None else size - held.n)
+                chunks.append(chunk)
+        except BodyTooLarge as e:
+            raise _TooLarge(str(e)) from None
+        raw = b"".join(chunks)
+        del chunks
+        lim = self.limits
+        return await asyncio.get_running_loop().run_in_executor(
+            self._parsers, bodies.parse, raw, lim.max_body_values, lim.max_int_digits)
 
     # -- handlers --------------------------------------------------------------------------
     async def info(self, request: Request) -> JSONResponse:
         i = self.core.info()
         amp = [f for f in i.formats if dialect(f).amp]
+        model_loaded, model = i.model_loaded, i.model
+        if self.upstream is not None:
+            model_loaded, model = await self.upstream.model(request.headers.get("authorization"))
         return JSONResponse({
-            "version": i.version, "model_loaded": i.model_loaded, "model": i.model, "formats": list(i.formats),
+            "version": i.version, "model_loaded": model_loaded, "model": model, "formats": list(i.formats),
             "amp_formats": amp, "story_formats": [f for f in i.formats if f not in amp],
             "limits": {"max_lf_chars": i.limits.max_lf_chars, "max_prompt_chars": i.limits.max_prompt_chars,
                        "max_message_bytes": i.limits.max_message_bytes},
@@ -85,16 +159,16 @@ class Api:
         })
 
     async def examples(self, request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(_examples))
+        return JSONResponse(await asyncio.get_running_loop().run_in_executor(self._workers, _examples))
 
-    async def equivalence(self, request: Request) -> JSONResponse:
+    async def equivalence(self, request: Request) -> Response:
         def work(body: dict, deadline: Deadline) -> dict:
             q = EquivalenceQuery(_text(body, "a"), _text(body, "b"), _format(body, FOL))
             return views.equivalence(self.core.check_equivalence(q, deadline))
 
         return await self._answer(request, work)
 
-    async def entailment(self, request: Request) -> JSONResponse:
+    async def entailment(self, request: Request) -> Response:
         def work(body: dict, deadline: Deadline) -> dict:
             premises = _lines(body, "premises")
             conclusion = _text(body, "conclusion")
@@ -103,21 +177,21 @@ class Api:
 
         return await self._answer(request, work)
 
-    async def radd(self, request: Request) -> JSONResponse:
+    async def radd(self, request: Request) -> Response:
         def work(body: dict, deadline: Deadline) -> dict:
             source = "instance_json" if "instance_json" in body else "text"
             return views.radd(self.core.verify_radd(RaddQuery(source, _text(body, source)), deadline))
 
         return await self._answer(request, work)
 
-    async def explain(self, request: Request) -> JSONResponse:
+    async def explain(self, request: Request) -> Response:
         def work(body: dict, deadline: Deadline) -> dict:
             q = ExplainQuery(_text(body, "utterance"), tuple(_lines(body, "lfs")), _format(body, FOL))
             return self.core.explain_readings(q, deadline).to_dict()
 
         return await self._answer(request, work)
 
-    async def canonical(self, request: Request) -> JSONResponse:
+    async def canonical(self, request: Request) -> Response:
         def work(body: dict, deadline: Deadline) -> dict:
             fmt = _format(body, FOL)
             text = self.core.canonicalize(CanonicalQuery(_text(body, "lf"), fmt, _format(body, fmt, "to")))
@@ -125,32 +199,82 @@ class Api:
 
         return await self._answer(request, work)
 
-    async def parse(self, request: Request) -> JSONResponse:
+    async def parse(self, request: Request) -> Response:
+        if self.upstream is not None:
+            async def remote(body: dict, call: CallScope, req: Request) -> dict:
+                fmt, utterance, beam, explain = _parse_fields(body)
+                return await self.upstream.parse(utterance, fmt, beam, explain, call,
+                                                 req.headers.get("authorization"))
+
+            return await self._answer(request, remote=remote)
+
         def work(body: dict, deadline: Deadline) -> dict:
-            fmt = _format(body, FOL)
-            beam = body.get("k", 5)
-            if not isinstance(beam, int) or isinstance(beam, bool) or not 1 <= beam <= MAX_BEAM:
-                raise InvalidField("k", f"a whole number from 1 to {MAX_BEAM}", reason="OUT_OF_RANGE")
-            q = ParseQuery(utterance=_text(body, "utterance"), fmt=fmt, decoding=DecodingOptions(beam_size=beam),
-                           explain=bool(body.get("explain", False)))
+            fmt, utterance, beam, explain = _parse_fields(body)
+            q = ParseQuery(utterance=utterance, fmt=fmt, decoding=DecodingOptions(beam_size=beam), explain=explain)
             return views.distribution(self.core.parse_distribution(q, deadline), fmt)
 
         return await self._answer(request, work)
 
 
-async def _watch(request: Request, gone: threading.Event, every_s: float = 0.1) -> None:
-    """Set `gone` once the client has disconnected (checked every `every_s` while the work runs)."""
-    while not await request.is_disconnected():
-        await asyncio.sleep(every_s)
-    gone.set()
+class _TooLarge(ServiceError):
+    """A body without a Content-Length that ran past the message limit while being read (413)."""
 
+    status, code = 413, "TOO_LARGE"
+
+
+async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallScope) -> Any:
+    """`work`'s value, unless the call ends first (its deadline passed, its page went away):
+    then DeadlineExceeded or Cancelled at once (the work, cancelled through the call's scope,
+    stops on its own)."""
+    task = asyncio.ensure_future(work)
+    if ended.is_set():
+        task.cancel()
+    else:
+        gone = asyncio.ensure_future(ended.wait())
+        try:
+            await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if task.done():
+            try:
+                return task.result()
+            except BaseException as e:
+                if call.is_active() or (isinstance(e, ServiceError) and not isinstance(e, Cancelled)):
+                    raise  # the work's own failure, or what the wait for a slot said
+                # the call ended as its work did (its Prolog calls cancelled at the deadline, or
+                # when the page left): say why it ended, not how its work was stopped
+        task.cancel()
+    left = call.deadline.remaining()
+    if call.ended_by == "deadline" or (left is not None and left <= 0):
+        raise DeadlineExceeded("deadline exceeded (timeout_s)")
+    raise Cancelled("the request was cancelled: its page went away")
+
+
+async def _watch(request: Request, call: CallScope) -> None:
+    """End `call` once the client has disconnected (the body is read: the next message of the
+    connection is its end)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            call.end("disconnect")
+            return
 
 # -- fields -------------------------------------------------------------------------------
 def _timeout(body: dict) -> float:
     t = body.get("timeout_s", DEFAULT_TIMEOUT_S)
     if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t) or t <= 0:
-        raise InvalidField("timeout_s", "a positive number of seconds", reason="OUT_OF_RANGE")
+        raise InvalidField("timeout_s", f"a positive number of seconds (at most {MAX_TIMEOUT_S:g} are used)",
+                           reason="OUT_OF_RANGE")
     return min(float(t), MAX_TIMEOUT_S)
+
+
+def _parse_fields(body: dict) -> tuple[str, str, int, bool]:
+    """/api/parse's fields: format, utterance, k (1 to MAX_BEAM), explain."""
+    fmt = _format(body, FOL)
+    beam = body.get("k", 5)
+    if not isinstance(beam, int) or isinstance(beam, bool) or not 1 <= beam <= MAX_BEAM:
+        raise InvalidField("k", f"a whole number from 1 to {MAX_BEAM}", reason="OUT_OF_RANGE")
+    return fmt, _text(body, "utterance"), beam, bool(body.get("explain", False))
 
 
 def _text(body: dict, name: str) -> str:

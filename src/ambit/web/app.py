@@ -5,18 +5,26 @@ viewer's endpoints; all behind `guard.Guard`."""
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ambit.server.service import AmbitCore
+from ambit.server.service import AmbitCore, ServiceError
+from ambit.server.service.deadline import Admission
 from ambit.web.api import Api
+from ambit.web.errors import error_response
+from ambit.web.limits import WebLimits
 from ambit.web.guard import Guard, TokenCheck
-from ambit.web.runs import Runs, RunsError
+from ambit.web import views
+from ambit.web.runs import RUNS_SLOTS, Runs, RunsError
 
+RUNS_QUEUE = 64  # runs-viewer requests waiting for a slot
+RUNS_TIMEOUT_S = 30.0  # the longest one waits
 STATIC = {"app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"}
 
 
@@ -25,18 +33,27 @@ def _static(name: str) -> bytes:
 
 
 class RunsApi:
-    """The runs viewer's endpoints (404 for everything when no --runs folder was given)."""
+    """The runs viewer's endpoints (404 for everything when no --runs folder was given). At most
+    `runs.RUNS_SLOTS` of them read at once (each holding at most a page of records), at most
+    `RUNS_QUEUE` more wait (beyond: 503 with Retry-After), each for at most `RUNS_TIMEOUT_S`."""
 
     def __init__(self, runs: Runs | None) -> None:
         self.runs = runs
+        self.admission = Admission(slots=RUNS_SLOTS, max_queue=RUNS_QUEUE)
 
     async def _call(self, fn, *args) -> Response:
         if self.runs is None:
-            return JSONResponse({"error": "no --runs folder was given to this server", "status": 404}, status_code=404)
+            return error_response(404, "NOT_FOUND", "no --runs folder was given to this server")
         try:
-            out = await run_in_threadpool(fn, self.runs, *args)
+            slot = await self.admission.enter("runs", RUNS_TIMEOUT_S)
+            try:
+                out = await run_in_threadpool(fn, self.runs, *args)
+            finally:
+                slot.release()
         except RunsError as e:
-            return JSONResponse({"error": str(e), "status": e.status}, status_code=e.status)
+            return error_response(e.status, e.code, str(e), e.field)
+        except ServiceError as e:
+            return views.error_response(e)
         return out if isinstance(out, Response) else JSONResponse(out)
 
     async def listing(self, request: Request) -> Response:
@@ -47,8 +64,11 @@ class RunsApi:
 
     async def items(self, request: Request) -> Response:
         q = request.query_params
-        filters = {k: q.get(k, "") for k in ("type", "ratio", "outcome", "q")}
-        offset, limit = _int(q.get("offset"), 0), _int(q.get("limit"), 100)
+        filters = {k: q.get(k, "")[:1000] for k in ("type", "ratio", "outcome", "q")}
+        try:
+            offset, limit = _int(q.get("offset"), 0, "offset"), _int(q.get("limit"), 100, "limit")
+        except RunsError as e:
+            return error_response(e.status, e.code, str(e), e.field)
         return await self._call(lambda runs: runs.items(q.get("run", ""), filters, offset, limit))
 
     async def record(self, request: Request) -> Response:
@@ -65,15 +85,22 @@ class RunsApi:
         return await self._call(read)
 
 
-def _int(text: str | None, default: int) -> int:
-    return int(text) if text and text.isdigit() else default
+def _int(text: str | None, default: int, field: str) -> int:
+    """A query's whole number (0 to 10**9), the default when absent; a 400 naming the field otherwise."""
+    if not text:
+        return default
+    if not text.isdigit() or len(text) > 9:
+        raise RunsError(f"{field}: a whole number from 0 to 999999999, not {text[:40]!r}", 400, field)
+    return int(text)
 
 
 def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | None = None,
-             hosts: frozenset[str] | None = None) -> Guard:
-    """The web application over `core` (the server's own service core), behind the guard:
-    `hosts` the accepted Host values (None: any), `tokens` the token store (None: none needed)."""
-    api = Api(core, runs=runs is not None, auth=tokens is not None)
+             hosts: frozenset[str] | None = None, upstream: Any = None, limits: WebLimits = WebLimits()) -> Guard:
+    """The web application over `core` (the server's own service core, or the web process's),
+    behind the guard: `hosts` the accepted Host values (None: any), `tokens` the token store
+    (None: none needed), `upstream` the gRPC server that does model work (None: `core` does),
+    `limits` the web port's bounds."""
+    api = Api(core, runs=runs is not None, auth=tokens is not None, upstream=upstream, limits=limits)
     viewer = RunsApi(runs)
     page = _static("index.html")
 
@@ -83,7 +110,7 @@ def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | Non
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in STATIC:
-            return JSONResponse({"error": "not found", "status": 404}, status_code=404)
+            return error_response(404, "NOT_FOUND", "not found")
         return Response(_static(name), media_type=STATIC[name])
 
     routes = [
@@ -99,4 +126,14 @@ def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | Non
         Route("/api/runs/items", viewer.items), Route("/api/runs/record", viewer.record),
         Route("/api/runs/file", viewer.file),
     ]
-    return Guard(Starlette(routes=routes), hosts, tokens, core.limits.max_message_bytes)
+    async def http_error(request: Request, exc: Exception) -> Response:  # Starlette's own 404, 405: the one shape
+        status = getattr(exc, "status_code", 500)
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(status, "HTTP_ERROR")
+        return error_response(status, code, str(getattr(exc, "detail", "")) or code.replace("_", " ").lower(),
+                              headers=getattr(exc, "headers", None))
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    guard = Guard(app, hosts, tokens, core.limits.max_message_bytes)
+    guard.api = api  # type: ignore[attr-defined]  # for its owner to close, and for tests
+    guard.runs = runs  # type: ignore[attr-defined]
+    return guard

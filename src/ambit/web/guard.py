@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any, Awaitable, Callable, Protocol
 
+from ambit.web.errors import error_body
+
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
 Send = Callable[[dict], Awaitable[None]]
@@ -60,27 +62,27 @@ class Guard:
             return
         await self.app(scope, _bounded(receive, self.max_body), _with_headers(send))
 
-    def refusal(self, scope: Scope) -> tuple[int, str] | None:
-        """(status, message) when the request may not go on; None when it may."""
+    def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
+        """(status, code, message) when the request may not go on; None when it may."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
         if self.hosts is not None and host.lower() not in self.hosts:
-            return 421, f"Host {host!r} is not an address this server answers on"
+            return 421, "WRONG_HOST", f"Host {host!r} is not an address this server answers on"
         if not scope["path"].startswith(API_PREFIX):
             return None
         origin = headers.get("origin")
         scheme = "https" if scope.get("scheme") == "https" else "http"
         if origin is not None and origin.lower() != f"{scheme}://{host}".lower():
-            return 403, "cross-origin requests are refused: the API answers pages of this server only"
+            return 403, "CROSS_ORIGIN", "cross-origin requests are refused: the API answers pages of this server only"
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-            return 403, "cross-site requests are refused: the API answers pages of this server only"
+            return 403, "CROSS_ORIGIN", "cross-site requests are refused: the API answers pages of this server only"
         if scope["method"] == "POST" and headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return 415, "send the request body as application/json"
+            return 415, "NOT_JSON", "send the request body as application/json"
         if self.tokens is not None and not self.tokens.check(headers.get("authorization")):
-            return 401, "a valid token is needed: Authorization: Bearer <token>"
+            return 401, "UNAUTHENTICATED", "a valid token is needed: Authorization: Bearer <token>"
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            return 413, f"request body over {self.max_body} bytes"
+        if length is not None and (not length.isdigit() or len(length) > 15 or int(length) > self.max_body):
+            return 413, "TOO_LARGE", f"request body over {self.max_body} bytes"
         return None
 
 
@@ -113,8 +115,8 @@ def _with_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _refuse(send: Send, status: int, text: str) -> None:
-    body = json.dumps({"error": text, "status": status}).encode()
+async def _refuse(send: Send, status: int, code: str, text: str) -> None:
+    body = json.dumps(error_body(code, text)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                *SECURITY_HEADERS]
     if status == 401:

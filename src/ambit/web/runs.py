@@ -4,15 +4,35 @@ A run is any folder under a root (the root itself included, at most `MAX_DEPTH` 
 that holds `results.jsonl` or `summary.json`. Folders are found without following symbolic
 links, a request names a run by the id this listing gave it (never by a path), and every file is
 read through `ambit._files` relative to its root (one component at a time, no link followed out
-of the root, regular files only, each with a byte limit; JSONL line by line under a line cap):
-no request reads outside the folders on the command line.
+of the root, regular files only, each with a byte limit): no request reads outside the folders
+on the command line.
+
+The records are never all in memory. `results.jsonl` is read once, incrementally, into an index
+(`RunIndex`: SQLite in a private temporary folder): per record its line's offset and length and
+what the filters need (type, ratio, right or wrong). A page of items is then read line by line
+from the file at those offsets, in time proportional to the page; filters are SQL over the index;
+a text search scans the file's bytes (C-speed) without parsing what does not match. Indexing runs
+in slices of `INDEX_SLICE_S` per request: a large run answers its first page at once and says how
+far it has indexed (`complete`), and a run still being written is indexed from where it stopped.
+Memory, whatever the run's size: at most `MAX_OPEN` indexes open, each with a page cache of
+`CACHE_KIB`, and at most `RUNS_SLOTS` requests reading at once, each holding at most
+`MAX_PAGE_BYTES` of records (docs/web.md#the-runs-viewer-at-any-size).
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
+import shutil
+import sqlite3
 import stat
+import tempfile
+import threading
+import time
+import weakref
+from array import array
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,17 +45,34 @@ SUMMARY_MD = "summary.md"
 MAX_DEPTH = 3
 MAX_RUNS = 500
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a figure or a summary
-MAX_RESULTS_BYTES = 256 * 1024 * 1024  # the records a viewer holds in memory for one run
-MAX_PAGE = 500
+MAX_RESULTS_BYTES = 64 * 1024 ** 3  # the largest results.jsonl the viewer indexes (the index: ~70 bytes a record)
+MAX_LINE = _files.MAX_LINE  # a record's line (as the results store caps it)
+MAX_PAGE = 500  # items in one page
+MAX_PAGE_BYTES = 8 * 1024 * 1024  # bytes of records read for one page (a page stops short past them)
+MAX_SHOWN_LINE = 1024 * 1024  # a record longer than this is listed by id only (its whole record one click away)
+MAX_OPEN = 8  # run indexes open at once (least recently used closed first)
+CACHE_KIB = 4096  # SQLite page cache of one index
+INDEX_CACHE_KIB = 65536  # the page cache of an index while it is being written (RUNS_SLOTS at most at once)
+INDEX_SLICE_S = 2.0  # seconds of indexing one request does before it answers with what it has
+SETTLED_S = 2.0  # a last line without its newline, unchanged this long, is a whole record
+RUNS_SLOTS = 2  # runs-viewer requests reading at once (RunsApi's admission)
+MAX_VALUES = 1000  # distinct types and ratios a run's filters offer
+_CHUNK = 1024 * 1024
 SHOWN = {".png": "image/png", ".md": "text/plain; charset=utf-8", ".json": "application/json"}
+OUTCOMES = {"right": 1, "wrong": 0}
 
 
 class RunsError(Exception):
-    """A run or file a request named that is not one the viewer serves (404), or too large (413)."""
+    """A run or file a request named that is not one the viewer serves (404), too large (413), or
+    a bad query (400): `code` and `field` for the API's error shape."""
 
-    def __init__(self, message: str, status: int = 404) -> None:
+    CODES = {400: "INVALID_FIELD", 404: "NOT_FOUND", 413: "TOO_LARGE"}
+
+    def __init__(self, message: str, status: int = 404, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.code = self.CODES.get(status, "NOT_FOUND")
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -55,7 +92,19 @@ class Runs:
             if p.is_symlink() or not p.is_dir():
                 raise ValueError(f"--runs {r}: not a folder (a symbolic link is not followed)")
             self.roots.append(p)
-        self._cache: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
+        self._indexes: OrderedDict[str, RunIndex] = OrderedDict()
+        self._lock = threading.Lock()
+        self._tmp: str | None = None
+
+    def close(self) -> None:
+        """Close every index and remove their folder."""
+        with self._lock:
+            indexes, self._indexes = list(self._indexes.values()), OrderedDict()
+        for ix in indexes:
+            ix.close()
+        if self._tmp is not None:
+            self._finalizer()
+            self._tmp = None
 
     # -- listing ---------------------------------------------------------------------------
     def runs(self) -> list[Run]:
@@ -156,50 +205,372 @@ class Runs:
             out["markdown"] = self.read(run, SUMMARY_MD).decode("utf-8", "replace")
         return out
 
-    def records(self, run: Run) -> list[dict]:
-        """The run's records, in file order (a later line of the same id wins), cached until the file changes."""
-        files = self.files(run)
-        meta = files.get(RESULTS)
+    # -- the index --------------------------------------------------------------------------
+    def index(self, run: Run) -> "RunIndex | None":
+        """The run's index, brought up to date for at most `INDEX_SLICE_S` (None: no records)."""
+        meta = self.files(run).get(RESULTS)
         if meta is None:
-            return []
+            return None
         if meta["size"] > MAX_RESULTS_BYTES:
             raise RunsError(f"{RESULTS} in run {run.id}: {meta['size']:,} bytes, over the viewer's limit of "
                             f"{MAX_RESULTS_BYTES:,}", 413)
-        key, stamp = (run.id, RESULTS), (meta["size"], int(meta["mtime"] * 1e6))
-        cached = self._cache.get(key)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        by_id: dict[str, dict] = {}
+        with self._lock:
+            ix = self._indexes.get(run.id)
+            if ix is None:
+                if self._tmp is None:
+                    self._tmp = tempfile.mkdtemp(prefix="ambit-runs-")  # mode 0700
+                    # removed with this object, or at exit at the latest
+                    self._finalizer = weakref.finalize(self, shutil.rmtree, self._tmp, True)
+                ix = self._indexes[run.id] = RunIndex(self._tmp, self._path(run, RESULTS), self.roots[run.root])
+            self._indexes.move_to_end(run.id)
+            closing = []
+            while len(self._indexes) > MAX_OPEN:
+                closing.append(self._indexes.popitem(last=False)[1])
+        for old in closing:
+            old.close()
         try:
-            for line in _files.iter_jsonl_lines(self._path(run, RESULTS), root=self.roots[run.root]):
-                try:
-                    rec = None if line.problem else _files.parse_json(line.raw, where=RESULTS, line=line.number)
-                except ValueError:
-                    rec = None  # a line being written, or not a record: the store sets those aside
-                if isinstance(rec, dict) and "id" in rec:
-                    by_id[str(rec["id"])] = rec
+            ix.update(INDEX_SLICE_S)
         except _files.FileError as e:
             raise RunsError(f"{RESULTS} in run {run.id}: {_reason(e)}") from None
-        records = list(by_id.values())
-        self._cache[key] = (stamp, records)
-        return records
+        return ix
 
     def items(self, run_id: str, filters: dict[str, str], offset: int = 0, limit: int = 100) -> dict:
-        """One page of the run's items, as `item_view`s, after the filters (type, ratio, outcome, q)."""
+        """One page of the run's items, as `item_view`s, after the filters (type, ratio, outcome, q);
+        `complete` false while the index has not reached the end of the file."""
         run = self.find(run_id)
-        views = [item_view(r) for r in self.records(run)]
-        kept = [v for v in views if _keep(v, filters)]
         limit = max(1, min(limit, MAX_PAGE))
-        return {"run": run_id, "total": len(views), "matched": len(kept),
-                "types": sorted({str(v["type"]) for v in views if v["type"] is not None}),
-                "ratios": sorted({v["ratio"] for v in views if isinstance(v["ratio"], (int, float))}),
-                "offset": offset, "items": kept[offset: offset + limit]}
+        ix = self.index(run)
+        if ix is None:
+            return {"run": run_id, "total": 0, "matched": 0, "types": [], "ratios": [], "offset": offset,
+                    "items": [], "complete": True, "indexed_bytes": 0, "bytes": 0}
+        try:
+            return {"run": run_id, **ix.page(filters, offset, limit)}
+        except _files.FileError as e:
+            raise RunsError(f"{RESULTS} in run {run.id}: {_reason(e)}") from None
 
     def record(self, run_id: str, item_id: str) -> dict:
-        for rec in self.records(self.find(run_id)):
-            if str(rec["id"]) == item_id:
-                return rec
-        raise RunsError(f"no item {item_id!r} in run {run_id}")
+        run = self.find(run_id)
+        ix = self.index(run)
+        rec = None if ix is None else ix.record(item_id)
+        if rec is None:
+            raise RunsError(f"no item {item_id!r} in run {run_id}")
+        return rec
+
+
+class RunIndex:
+    """One run's `results.jsonl` as an index in SQLite (a file in the viewer's private temporary
+    folder): per record (the last line of each id wins, in the order ids first appeared) its
+    line's offset and length, its type, ratio and outcome (1 right, 0 wrong, NULL unjudged)."""
+
+    def __init__(self, folder: str, path: str, root: Path) -> None:
+        self.path, self.root = path, root
+        fd, self.db_path = tempfile.mkstemp(suffix=".sqlite", dir=folder)
+        os.close(fd)
+        self.db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
+        for pragma in ("journal_mode=OFF", "synchronous=OFF", f"cache_size=-{CACHE_KIB}", "temp_store=FILE"):
+            self.db.execute(f"PRAGMA {pragma}")
+        # rows are appended as lines are read; the index of ids is built once the file has been
+        # read to its end (a sort, far cheaper than keeping it while appending), and from then on
+        # a later line of an id already seen updates that id's row (`_dedupe`)
+        self.db.execute("CREATE TABLE items (seq INTEGER PRIMARY KEY, idh INTEGER NOT NULL, "
+                        "off INTEGER NOT NULL, len INTEGER NOT NULL, type INTEGER, ratio REAL, outcome INTEGER)")
+        self.keyed = False  # the index of ids exists
+        self.deduped = 0  # rows up to this seq have no later duplicate
+        self.lock = threading.Lock()
+        self.identity: tuple[int, int] | None = None
+        self.indexed = 0  # bytes of the file indexed (up to the end of a line)
+        self.size = 0
+        self.types: dict[str, int] = {}  # type name -> code
+        self.ratios: set[float] = set()
+        self._search: tuple[tuple[str, int], array] | None = None  # the last text search and its hits
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+            try:
+                os.unlink(self.db_path)
+            except OSError:
+                pass
+
+    def _reset(self) -> None:
+        self.db.execute("DROP INDEX IF EXISTS items_idh")
+        self.db.execute("DELETE FROM items")
+        self.indexed, self.types, self.ratios, self._search = 0, {}, set(), None
+        self.keyed, self.deduped = False, 0
+
+    # -- indexing ----------------------------------------------------------------------------
+    def update(self, budget_s: float) -> None:
+        """Index what was added to the file since the last call, for at most `budget_s` seconds."""
+        with self.lock:
+            fd = _files.open_regular(self.path, root=self.root)
+            try:
+                st = os.fstat(fd)
+                identity = (st.st_dev, st.st_ino)
+                if identity != self.identity or st.st_size < self.indexed or not self._continues(fd, st.st_size):
+                    self._reset()  # another file, or this one rewritten: from the start
+                    self.identity = identity
+                self.size = st.st_size
+                settled = time.time() - st.st_mtime >= SETTLED_S
+                end = time.monotonic() + budget_s
+                if self.indexed < self.size:  # a larger page cache while indexing: the id index is written at random
+                    self.db.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
+                try:
+                    while self.indexed < self.size:  # at least one chunk a call, then while time is left
+                        if not self._index_chunk(fd, settled) or time.monotonic() >= end:
+                            break
+                    if self.indexed >= self.size:
+                        self._dedupe()
+                finally:
+                    self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+                    self.db.execute("PRAGMA shrink_memory")
+            finally:
+                os.close(fd)
+
+    def _continues(self, fd: int, size: int) -> bool:
+        """The indexed part is still as it was indexed: it ends where a line ended and the file was
+        appended to (not rewritten), or it ends with a last line without its newline and the file
+        has not grown since."""
+        if self.indexed == 0:
+            return True
+        if os.pread(fd, 1, self.indexed - 1) == b"\n":
+            return True
+        return size == self.indexed
+
+    def _index_chunk(self, fd: int, settled: bool) -> bool:
+        """Index the whole lines of the next chunk; False when nothing more can be indexed now."""
+        data = os.pread(fd, _CHUNK, self.indexed)
+        if not data:
+            return False
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            if len(data) >= _CHUNK:  # one line longer than a chunk: read it whole (up to the line cap)
+                return self._index_long_line(fd, settled)
+            if not settled:
+                return False  # the last line is being written
+            cut = len(data)  # a last line without its newline, long unchanged: a whole record
+        rows = []
+        base, start = self.indexed, 0
+        while start < cut:
+            nl = data.find(b"\n", start, cut)
+            stop = cut if nl < 0 else nl
+            rows.append(self._row(data[start:stop], base + start))
+            start = stop + 1
+        self._store(rows)
+        self.indexed = base + cut
+        return True
+
+    def _index_long_line(self, fd: int, settled: bool) -> bool:
+        size, pos = self.size, self.indexed
+        nl = -1
+        while pos < size:
+            block = os.pread(fd, _CHUNK, pos)
+            if not block:
+                break
+            i = block.find(b"\n")
+            if i >= 0:
+                nl = pos + i
+                break
+            pos += len(block)
+        if nl < 0 and not settled:
+            return False
+        stop = nl if nl >= 0 else size
+        length = stop - self.indexed
+        line = os.pread(fd, length, self.indexed) if length <= MAX_LINE else b""  # over the cap: not a record
+        self._store([self._row(line, self.indexed)])
+        self.indexed = stop + 1 if nl >= 0 else size
+        return True
+
+    def _row(self, line: bytes, off: int) -> tuple | None:
+        # the index keeps a few fields and never shows the record: Python's own reader is bounded
+        # enough here (depth: RecursionError; integers: 4,300 digits), and C-fast; what a page
+        # shows is read again through `_files.parse_json`'s bounds
+        try:
+            rec = _loads(line)
+        except (ValueError, RecursionError):
+            return None  # a line being written, or not a record: the store sets those aside
+        if not isinstance(rec, dict) or "id" not in rec:
+            return None
+        kind = rec.get("type", rec.get("pair"))
+        code = None
+        if kind is not None:
+            code = self.types.get(str(kind))
+            if code is None and len(self.types) < MAX_VALUES:
+                code = self.types[str(kind)] = len(self.types)
+        ratio = rec.get("ratio")
+        if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or ratio != ratio:
+            ratio = None
+        elif len(self.ratios) < MAX_VALUES:
+            self.ratios.add(ratio)
+        judged = outcome(rec)
+        judged = None if judged is None else int(judged)
+        return (hash(str(rec["id"])), off, len(line), code, ratio, judged)
+
+    def _store(self, rows: list) -> None:
+        rows = [r for r in rows if r is not None]
+        if rows:
+            self.db.executemany("INSERT INTO items (idh, off, len, type, ratio, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+                                rows)
+            self._search = None
+
+    def _dedupe(self) -> None:
+        """Once the file is read to its end: one row per id (the first row's place, the last line's
+        fields); the rows read since the last call are the only ones that can repeat an id."""
+        if not self.keyed:
+            self.db.execute("CREATE INDEX items_idh ON items (idh, seq)")
+            self.keyed = True
+        last = self.db.execute("SELECT MAX(seq) FROM items").fetchone()[0] or 0
+        if last <= self.deduped:
+            return
+        repeats = self.db.execute(
+            "SELECT DISTINCT n.idh FROM items n WHERE n.seq > ? AND EXISTS "
+            "(SELECT 1 FROM items o WHERE o.idh = n.idh AND o.seq < n.seq)", (self.deduped,)).fetchall()
+        for (idh,) in repeats:
+            rows = self.db.execute("SELECT seq, off, len, type, ratio, outcome FROM items WHERE idh = ? ORDER BY seq",
+                                   (idh,)).fetchall()
+            first, latest = rows[0][0], rows[-1]
+            self.db.execute("UPDATE items SET off = ?, len = ?, type = ?, ratio = ?, outcome = ? WHERE seq = ?",
+                            (*latest[1:], first))
+            self.db.execute("DELETE FROM items WHERE idh = ? AND seq > ?", (idh, first))
+        self.deduped = last
+        self._search = None
+
+    # -- answering ---------------------------------------------------------------------------
+    def page(self, filters: dict[str, str], offset: int, limit: int) -> dict:
+        with self.lock:
+            where, args = self._where(filters)
+            total = self.db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+            q = (filters.get("q") or "").strip().lower()[:200]
+            if q:  # the rows the other filters keep, in order, checked against the scan's offsets
+                hits = self._hits(q)
+                matched, rows = 0, []
+                for off, length in self.db.execute(f"SELECT off, len FROM items {where} ORDER BY seq", args):
+                    i = bisect.bisect_left(hits, off)
+                    if i < len(hits) and hits[i] == off:
+                        if offset <= matched < offset + limit:
+                            rows.append((off, length))
+                        matched += 1
+            else:
+                matched = self.db.execute(f"SELECT COUNT(*) FROM items {where}", args).fetchone()[0]
+                rows = self.db.execute(f"SELECT off, len FROM items {where} ORDER BY seq LIMIT ? OFFSET ?",
+                                       [*args, limit, offset]).fetchall()
+            items = self._views(rows)
+            return {"total": total, "matched": matched,
+                    "types": sorted(self.types), "ratios": sorted(self.ratios), "offset": offset, "items": items,
+                    "complete": self.indexed >= self.size, "indexed_bytes": self.indexed, "bytes": self.size}
+
+    def _where(self, filters: dict[str, str]) -> tuple[str, list]:
+        clauses, args = [], []
+        kind = filters.get("type")
+        if kind:
+            clauses.append("type IS ?")
+            args.append(self.types.get(kind, -1))
+        ratio = filters.get("ratio")
+        if ratio:
+            try:
+                clauses.append("ratio = ?")
+                args.append(float(ratio))
+            except ValueError:
+                raise RunsError(f"ratio {ratio[:40]!r}: not a number", 400, "ratio") from None
+        outcome = filters.get("outcome")
+        if outcome in OUTCOMES:
+            clauses.append("outcome = ?")
+            args.append(OUTCOMES[outcome])
+        return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
+
+    def _hits(self, q: str) -> array:
+        """The offsets (ascending) of the indexed lines that contain `q` (as written, or as JSON
+        escapes it), case-insensitively: a scan of the file's bytes, nothing parsed; 8 bytes a
+        matching line, kept for the next page of the same search."""
+        if self._search is not None and self._search[0] == (q, self.indexed):
+            return self._search[1]
+        needles = {q.encode("utf-8"), json.dumps(q)[1:-1].lower().encode("ascii")}
+        hits = array("q")
+        fd = _files.open_regular(self.path, root=self.root)
+        try:
+            pos = 0
+            while pos < self.indexed:
+                data = os.pread(fd, min(_CHUNK, self.indexed - pos), pos)
+                if not data:
+                    break
+                cut = data.rfind(b"\n") + 1 or len(data)
+                low = data[:cut].lower()
+                found = set()
+                for needle in needles:
+                    i = low.find(needle)
+                    while i >= 0:
+                        found.add(pos + low.rfind(b"\n", 0, i) + 1)
+                        nl = low.find(b"\n", i)
+                        if nl < 0:
+                            break
+                        i = low.find(needle, nl + 1)
+                hits.extend(sorted(found))
+                pos += cut
+        finally:
+            os.close(fd)
+        self._search = ((q, self.indexed), hits)
+        return hits
+
+    def _views(self, rows: list[tuple[int, int]]) -> list[dict]:
+        """The item views of the lines at `rows` ((offset, length)), read from the file, at most
+        `MAX_PAGE_BYTES` of them."""
+        out, spent = [], 0
+        fd = _files.open_regular(self.path, root=self.root)
+        try:
+            for off, length in rows:
+                if out and spent + length > MAX_PAGE_BYTES:
+                    break
+                if length > MAX_SHOWN_LINE:
+                    out.append(_too_long(os.pread(fd, 4096, off), length))
+                    continue
+                spent += length
+                rec = _record(os.pread(fd, length, off))
+                if rec is not None:
+                    out.append(item_view(rec))
+        finally:
+            os.close(fd)
+        return out
+
+    def record(self, item_id: str) -> dict | None:
+        with self.lock:
+            row = self.db.execute("SELECT off, len FROM items WHERE idh = ? ORDER BY seq DESC LIMIT 1",
+                                  (hash(item_id),)).fetchone()
+            if row is None:
+                return None
+            fd = _files.open_regular(self.path, root=self.root)
+            try:
+                rec = _record(os.pread(fd, row[1], row[0]))
+            finally:
+                os.close(fd)
+            return rec if rec is not None and str(rec.get("id")) == item_id else None
+
+
+_decode = json.JSONDecoder().raw_decode  # no hooks: C-fast
+
+
+def _loads(line: bytes) -> Any:
+    text = line.decode("utf-8").strip()
+    value, end = _decode(text)
+    if end != len(text):
+        raise ValueError("text after the JSON value")
+    return value
+
+
+def _record(line: bytes) -> dict | None:
+    try:
+        rec = _files.parse_json(line, where=RESULTS)
+    except (ValueError, RecursionError):
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
+def _too_long(head: bytes, length: int) -> dict:
+    """What the list shows of a record too long to show there: its id, if its head names it."""
+    import re
+
+    m = re.search(rb'"id"\s*:\s*"((?:[^"\\]|\\.){0,200})"', head)
+    item_id = json.loads(b'"' + m.group(1) + b'"') if m else "?"
+    return {"id": str(item_id), "type": None, "ratio": None, "text": f"(a record of {length:,} bytes: open it)",
+            "prediction": None, "gold": None, "correct": None, "verdict": None, "probability": None, "tokens": []}
 
 
 def _reason(e: OSError) -> str:
@@ -207,35 +578,45 @@ def _reason(e: OSError) -> str:
     return str(e).split(": ", 1)[-1]
 
 
-def _keep(view: dict, filters: dict[str, str]) -> bool:
-    if filters.get("type") and str(view["type"]) != filters["type"]:
-        return False
-    if filters.get("ratio") and str(view["ratio"]) != filters["ratio"]:
-        return False
-    outcome = filters.get("outcome")
-    if outcome in ("right", "wrong") and view["correct"] is not (outcome == "right"):
-        return False
-    q = (filters.get("q") or "").lower()
-    return not q or q in json.dumps([view["id"], view["text"], view["prediction"], view["gold"]]).lower()
+def outcome(rec: dict) -> bool | None:
+    """Whether the run judged the item right, from the run's own verdicts, as its summary counts
+    them (None: the record carries no judgement):
+    - RADD and implicature: the record's `correct`;
+    - FOLIO: the voted label (`voted_correct`), for the examples the voted accuracy counts (under
+      the majority vote, those with a sample whose label was scored);
+    - AmP zero-shot and few-shot: the top-1 prediction matches a gold LF (`rank_lf0` or
+      `rank_lf1` is 0: the match the run used, equivalence or canonical), as the accuracies of LF0
+      and LF1 count them; an item with no prediction is wrong."""
+    if isinstance(rec.get("correct"), bool):
+        return rec["correct"]
+    if isinstance(rec.get("voted_correct"), bool):
+        samples = rec.get("samples") if isinstance(rec.get("samples"), list) else []
+        if rec.get("vote", "majority") != "drop-errors" and not any(
+                isinstance(s, dict) and s.get("label_scored") for s in samples):
+            return None
+        return rec["voted_correct"]
+    if "rank_lf0" in rec or "rank_lf1" in rec:
+        return rec.get("rank_lf0") == 0 or rec.get("rank_lf1") == 0
+    return None
 
 
-def item_view(rec: dict) -> dict:
+def item_view(rec: dict, tokens: bool = True) -> dict:
     """What the item list shows of any suite's record: id, type, ratio, the input text, the
-    prediction against the gold, whether it was right, the verdict with its witness, and the
-    token confidences of the prediction."""
+    prediction against the gold, whether it was right (`outcome`), the verdict with its witness,
+    and the token confidences of the prediction (`tokens`: False leaves them out)."""
     preds = rec.get("predictions") if isinstance(rec.get("predictions"), list) else []
     top = preds[0] if preds and isinstance(preds[0], dict) else {}
-    prediction = top.get("text", rec.get("pred", rec.get("prediction", rec.get("answer"))))
+    prediction = top.get("text", rec.get("pred", rec.get("prediction", rec.get("answer", rec.get(
+        "predicted", rec.get("voted_label"))))))
     if "lf0" in rec:
         gold: Any = {"LF0": rec.get("lf0"), "LF1": rec.get("lf1")}
     else:
         gold = rec.get("label_name", rec.get("label", rec.get("gold")))
-    correct = rec.get("correct") if isinstance(rec.get("correct"), bool) else None
     verdict: Any = rec.get("verdict")
     if top and ("match_lf0" in top or "match_lf1" in top):
         verdict = {"LF0": top.get("match_lf0"), "LF1": top.get("match_lf1"), "top1": rec.get("top1")}
-    tokens = rec.get("tokens_pred") if isinstance(rec.get("tokens_pred"), list) else []
+    toks = rec.get("tokens_pred") if tokens and isinstance(rec.get("tokens_pred"), list) else []
     return {"id": str(rec.get("id")), "type": rec.get("type", rec.get("pair")), "ratio": rec.get("ratio"),
             "text": rec.get("surface", rec.get("sentence", rec.get("conclusion", rec.get("utterance", "")))),
-            "prediction": prediction, "gold": gold, "correct": correct, "verdict": verdict,
-            "probability": top.get("probability"), "tokens": tokens[:200]}
+            "prediction": prediction, "gold": gold, "correct": outcome(rec), "verdict": verdict,
+            "probability": top.get("probability"), "tokens": toks[:200]}

@@ -6,30 +6,54 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from starlette.responses import JSONResponse
+
 from ambit.logic.syntax.dialect import AMP_NAMES
 from ambit import logic
 from ambit.server.service import Distribution, EquivalenceAnswer, RaddAnswer, ServiceError
+from ambit.server.service.deadline import Refused
 from ambit.server.service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted, WorkerLost,
 )
+from ambit.web.errors import error_body
 
-# a ServiceError kind -> the HTTP status (the gRPC status's nearest HTTP counterpart)
+# a ServiceError kind -> the HTTP status (the gRPC status's nearest HTTP counterpart) and the code
 STATUS = (
-    (MalformedLF, 400), (InvalidField, 400), (ModelUnavailable, 409), (Overloaded, 429),
-    (PrologExhausted, 422), (DeadlineExceeded, 504), (Cancelled, 499), (WorkerLost, 503),
+    (MalformedLF, 400, "LF_PARSE_ERROR"), (InvalidField, 400, "INVALID_FIELD"),
+    (ModelUnavailable, 409, "MODEL_UNAVAILABLE"), (Refused, 503, "OVERLOADED"), (Overloaded, 503, "OVERLOADED"),
+    (PrologExhausted, 422, "PROLOG_EXHAUSTED"), (DeadlineExceeded, 504, "DEADLINE_EXCEEDED"),
+    (Cancelled, 499, "CANCELLED"), (WorkerLost, 503, "UNAVAILABLE"),
 )
 
 
 def error(e: ServiceError) -> tuple[int, dict[str, Any]]:
-    """(HTTP status, body) for a failure of the service core: the message, and the field and
-    reason where the input was at fault (a parse error's position too)."""
-    status = next((code for kind, code in STATUS if isinstance(e, kind)), 500)
-    body: dict[str, Any] = {"error": e.message, "kind": type(e).__name__, "status": status}
+    """(HTTP status, body) for a failure of the service core, in the one error shape: the code
+    (an input's reason where the input was at fault), the message, the field, a parse error's
+    position, and `Retry-After` for a refusal that a retry may pass."""
+    status, code = next(((s, c) for kind, s, c in STATUS if isinstance(e, kind)), (500, "INTERNAL"))
+    field = position = hint = None
+    message = e.message
     if isinstance(e, InvalidField):
-        body.update(field=e.field, reason=e.reason)
+        code, field, message = e.reason, e.field, e.description
+        position = getattr(e, "position", None)
     if isinstance(e, MalformedLF):
-        body["position"] = e.error.pos
-    return status, body
+        position = e.error.pos
+    if isinstance(e, Refused) and e.per_client:
+        status, code = 429, "TOO_MANY_REQUESTS"
+    if isinstance(e, PrologExhausted):
+        hint = f"the check ran out of Prolog's {e.reason.replace('_', ' ')}: simplify it, or ask for more time"
+    if getattr(e, "status", None):  # an edge's own refusal (a body too large: 413)
+        status, code = e.status, e.code
+    return status, error_body(code, message, field, position, hint)
+
+
+def error_response(e: ServiceError) -> JSONResponse:
+    status, body = error(e)
+    retry = getattr(e, "retry_after_s", None)
+    if retry is None and status == 503:
+        retry = 1.0
+    headers = {"retry-after": str(max(1, round(retry)))} if retry is not None else None
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def equivalence(answer: EquivalenceAnswer) -> dict[str, Any]:

@@ -160,3 +160,65 @@ def test_other_services_pass_through_uncounted(setup):
     reply = health_stub.Check(health_pb2.HealthCheckRequest())
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
     assert all(name in {"Canonicalize", "CheckEquivalenceBatch"} for name in stats.snapshot())
+
+
+def test_calls_wait_for_the_core_s_admission_and_are_refused_past_it():
+    """With the core's call scope (`AmbitCore.open_call`: one slot, one place in the queue): a
+    second call waits, a third is RESOURCE_EXHAUSTED with a RetryInfo at once, and a waiting call
+    whose deadline passes ends DEADLINE_EXCEEDED without its handler ever running."""
+    import threading
+    import time
+
+    from ambit.server.service import AmbitCore
+    from ambit.server.service.deadline import Admission
+
+    release, ran = threading.Event(), []
+
+    class Blocking(ambit_pb2_grpc.AmbitServiceServicer):
+        def Canonicalize(self, request, context):
+            ran.append(request.request_id)
+            release.wait(30)
+            return pb.CanonicalizeResponse(request_id=request.request_id, canonical="done")
+
+    core = AmbitCore(admission=Admission(slots=1, max_queue=1))
+    loop, pool = LoopThread(), futures.ThreadPoolExecutor(4)
+
+    async def make() -> grpc.aio.Server:
+        server = grpc.aio.server(interceptors=[RpcInterceptor(Stats(), SERVICE_NAME, pool, core.open_call)])
+        ambit_pb2_grpc.add_AmbitServiceServicer_to_server(Blocking(), server)
+        return server
+
+    server = loop.call(make)
+    port = server.add_insecure_port("127.0.0.1:0")
+    loop.call(server.start)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            stub = ambit_pb2_grpc.AmbitServiceStub(ch)
+            first = stub.Canonicalize.future(pb.CanonicalizeRequest(request_id="first", lf="p"), timeout=30)
+            for _ in range(500):
+                if ran:
+                    break
+                time.sleep(0.01)
+            late = stub.Canonicalize.future(pb.CanonicalizeRequest(request_id="late", lf="p"), timeout=0.5)
+            for _ in range(500):
+                if core.admission.waiting == 1:
+                    break
+                time.sleep(0.01)
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.Canonicalize(pb.CanonicalizeRequest(request_id="third", lf="p"), timeout=30)
+            assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+            status = rpc_status.from_call(refused.value)
+            retry = error_details_pb2.RetryInfo()
+            assert any(d.Unpack(retry) for d in status.details) and retry.retry_delay.ToMilliseconds() > 0
+            with pytest.raises(grpc.RpcError) as expired:
+                late.result()
+            assert expired.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+            release.set()
+            assert first.result().canonical == "done"
+        assert ran == ["first"]  # the late call never started, the third was never queued
+        assert core.admission.running == 0 and core.admission.waiting == 0
+    finally:
+        release.set()
+        loop.call(lambda: server.stop(0))
+        loop.close()
+        pool.shutdown()

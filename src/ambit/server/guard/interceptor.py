@@ -1,12 +1,14 @@
 """What every AmbitService RPC does alike, in `grpc.aio` server interceptors.
 
-`RpcInterceptor` runs each (synchronous) handler on the handler thread pool once its message is
-in, hands it a `CallContext` whose `deadline` also turns expired when the call ends early
-(client gone, deadline passed) and whose Prolog work is cancelled then (`logic.runtime.worker`
-cancel scopes), turns the handler's exceptions into rich statuses
-(`server.status`; an unexpected one is logged and answered INTERNAL, and the server keeps
-serving), limits each peer's calls in flight (`PeerLimit`), counts the request in `Stats` and
-logs one line for it with the status the client really got. `ReadyGate` answers UNAVAILABLE
+`RpcInterceptor` opens each call's scope (`AmbitCore.open_call`: the deadline, the cancel scope
+of its Prolog work, its admission slot: the same as a web request's), waits for its slot (each
+peer's calls in flight and the queue bounded: RESOURCE_EXHAUSTED with a retry hint past them),
+runs the (synchronous) handler on the handler thread pool once its message is in, hands it a
+`CallContext` whose `deadline` also turns expired when the call ends early (client gone,
+deadline passed) and whose Prolog work is cancelled then, turns the handler's exceptions into
+rich statuses (`server.status`; an unexpected one is logged and answered INTERNAL, and the
+server keeps serving), counts the request in `Stats` and logs one line for it with the status
+the client really got. `ReadyGate` answers UNAVAILABLE
 while the server starts or drains. Refusals are made from the call's metadata alone: their
 message is never read. Other services (health, reflection) pass through untouched.
 """
@@ -25,9 +27,8 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from ambit.logic.runtime.worker import CancelScope
-
-from ambit.server.service import Deadline
+from ambit.server.service.deadline import Refused
+from ambit.server.service.deadline import CallScope
 from ambit.server.stats import Stats
 from ambit.server.status import code_of, to_status
 
@@ -38,92 +39,45 @@ _END = object()
 
 class CallContext:
     """What a handler sees of its call: the request's `deadline` (expired once the call has
-    ended, and running its cancel callbacks then), and the peer. Made on the loop thread."""
+    ended, and running its cancel callbacks then), and the peer. Made on the loop thread, around
+    the call's `CallScope` (`AmbitCore.open_call`: the deadline, the cancel scope of its Prolog
+    work and its admission slot, the same scope a web request opens)."""
 
-    def __init__(self, context: grpc.aio.ServicerContext) -> None:
+    def __init__(self, context: grpc.aio.ServicerContext, call: CallScope) -> None:
         self._context = context
-        self._lock = threading.Lock()
-        self._ended = False
-        self._callbacks: list[Callable[[], Any]] = []
-        context.add_done_callback(self._end)
-        self.deadline = Deadline.after(context.time_remaining(), is_active=self.is_active,
-                                       on_cancel=self.add_callback)
-        # the call's Prolog work, stopped when the call ends; queued fairly by client connection
-        self.scope = CancelScope(owner=context.peer())
-        self.add_callback(self.scope.cancel)
+        self.call = call
+        self.deadline = call.deadline
+        self.scope = call.scope
+        context.add_done_callback(call.end)
 
     def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` with this call's Prolog work cancellable (on a handler thread)."""
-        with self.scope.active():
-            return fn(*args)
-
-    def _end(self, _context: Any = None) -> None:
-        with self._lock:
-            self._ended = True
-            callbacks, self._callbacks = self._callbacks, []
-        for cb in callbacks:
-            try:
-                cb()
-            except Exception:  # noqa: BLE001 - one failing hook must not stop the others
-                log.exception("cancel callback failed")
+        return self.call.run(fn, *args)
 
     def is_active(self) -> bool:
-        return not self._ended
+        return self.call.is_active()
 
     def add_callback(self, callback: Callable[[], Any]) -> bool:
         """Run `callback` when the call ends (at once if it has ended); any thread."""
-        with self._lock:
-            if not self._ended:
-                self._callbacks.append(callback)
-                return True
-        callback()
-        return False
+        return self.call.add_callback(callback)
 
     def peer(self) -> str:
         return self._context.peer()
 
 
-class PeerLimit:
-    """At most `limit` calls in flight per peer (one client connection); beyond it a call is
-    refused with RESOURCE_EXHAUSTED and a retry hint, so that one client cannot take every
-    handler thread, Prolog worker or model slot. `limit` 0: no limit."""
+def retry_status(message: str, retry_after_s: float) -> grpc.Status:
+    """RESOURCE_EXHAUSTED with `message` and a `google.rpc.RetryInfo` detail: a refusal of
+    admission (this client's calls in flight at their bound, the queue full)."""
+    delay = duration_pb2.Duration()
+    delay.FromMilliseconds(int(retry_after_s * 1000))
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+    return rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=message,
+                                                  details=[detail]))
 
-    def __init__(self, limit: int, retry_after_s: float = 1.0) -> None:
-        self.limit = limit
-        self.retry_after_s = retry_after_s
-        self._lock = threading.Lock()
-        self._in_flight: dict[str, int] = {}
 
-    def enter(self, peer: str) -> bool:
-        if self.limit <= 0:
-            return True
-        with self._lock:
-            n = self._in_flight.get(peer, 0)
-            if n >= self.limit:
-                return False
-            self._in_flight[peer] = n + 1
-            return True
-
-    def leave(self, peer: str) -> None:
-        if self.limit <= 0:
-            return
-        with self._lock:
-            n = self._in_flight.get(peer, 0) - 1
-            if n > 0:
-                self._in_flight[peer] = n
-            else:
-                self._in_flight.pop(peer, None)
-
-    def status(self) -> grpc.Status:
-        """RESOURCE_EXHAUSTED with a `google.rpc.RetryInfo` detail."""
-        delay = duration_pb2.Duration()
-        delay.FromMilliseconds(int(self.retry_after_s * 1000))
-        detail = any_pb2.Any()
-        detail.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
-        message = (f"too many calls in flight from this client (limit {self.limit} per connection); "
-                   f"retry after {self.retry_after_s:g} s")
-        return rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=message,
-                                                      details=[detail]))
+def _no_admission(timeout_s: float | None, client: str) -> CallScope:
+    return CallScope(timeout_s, client)
 
 
 class InFlight:
@@ -149,15 +103,17 @@ class InFlight:
 
 
 class RpcInterceptor(grpc.aio.ServerInterceptor):
-    """Deadline, thread pool, per-peer limit, error mapping, statistics and the log line for
-    the RPCs of `service`."""
+    """Call scope (deadline, cancellation, admission), thread pool, error mapping, statistics
+    and the log line for the RPCs of `service`. `open_call(timeout_s, peer)`: the call scope
+    (`AmbitCore.open_call`; default: no admission bound)."""
 
-    def __init__(self, stats: Stats, service: str, executor: Executor, peers: PeerLimit | None = None,
+    def __init__(self, stats: Stats, service: str, executor: Executor,
+                 open_call: Callable[[float | None, str], CallScope] = _no_admission,
                  in_flight: InFlight | None = None) -> None:
         self.stats = stats
         self.prefix = f"/{service}/"
         self.executor = executor
-        self.peers = peers or PeerLimit(0)
+        self.open_call = open_call
         self.in_flight = in_flight or InFlight()
 
     async def intercept_service(self, continuation: Callable, handler_call_details: Any) -> Any:
@@ -179,15 +135,15 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             t0, code, peer = time.perf_counter(), grpc.StatusCode.OK, context.peer()
             await self._refuse_undecodable(method, request, context, t0)
-            call = CallContext(context)
-            if not self.peers.enter(peer):
-                self.stats.record(method, grpc.StatusCode.RESOURCE_EXHAUSTED, time.perf_counter() - t0,
-                                  request.request_id)
-                await _abort_with(context, self.peers.status())
-            finish = self._finisher(method, request, peer, t0)
+            call = CallContext(context, self.open_call(context.time_remaining(), peer))
+            finish = self._finisher(method, request, t0)
+            work: asyncio.Future | None = None
             try:
+                await call.call.admit()
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self.executor, call.run, behaviour, request, call)
+                work = loop.run_in_executor(self.executor, call.run, behaviour, request, call)
+                call.call.release_when_done(work)  # the slot is held while its thread works
+                return await work
             except asyncio.CancelledError:
                 code = _ended_code(call)
                 raise
@@ -196,6 +152,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
                 finish(code)  # counted before the client can see the status
                 await self._abort(method, request, context, e, code)
             finally:
+                if work is None:
+                    call.call.release()
                 finish(code)
 
         return unary
@@ -204,18 +162,16 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
         async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             t0, code, items, peer = time.perf_counter(), grpc.StatusCode.OK, 0, context.peer()
             await self._refuse_undecodable(method, request, context, t0)
-            call = CallContext(context)
-            if not self.peers.enter(peer):
-                self.stats.record(method, grpc.StatusCode.RESOURCE_EXHAUSTED, time.perf_counter() - t0,
-                                  request.request_id)
-                await _abort_with(context, self.peers.status())
+            call = CallContext(context, self.open_call(context.time_remaining(), peer))
             loop = asyncio.get_running_loop()
-            finish = self._finisher(method, request, peer, t0)
+            finish = self._finisher(method, request, t0)
             results: Any = None
             step: asyncio.Future = loop.create_future()
             step.set_result(None)
             try:
-                results = await loop.run_in_executor(self.executor, behaviour, request, call)
+                await call.call.admit()
+                step = loop.run_in_executor(self.executor, behaviour, request, call)
+                results = await step
                 while True:
                     step = loop.run_in_executor(self.executor, call.run, next, results, _END)
                     item = await step
@@ -233,6 +189,7 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
                 finish(code, items)  # counted before the client can see the status
                 await self._abort(method, request, context, e, code)
             finally:
+                call.call.release_when_done(step)  # once the stream's last step has stopped
                 finish(code, items)
 
         return stream
@@ -244,16 +201,14 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
         except RuntimeError:
             pass
 
-    def _finisher(self, method: str, request: Any, peer: str, t0: float) -> Callable[..., None]:
-        """Counts the call in flight; the function that ends it, once: releases its peer slot,
-        counts it and logs its line."""
+    def _finisher(self, method: str, request: Any, t0: float) -> Callable[..., None]:
+        """Counts the call in flight; the function that ends it, once: counts it and logs its line."""
         done = []
         self.in_flight.enter()
 
         def finish(code: grpc.StatusCode, items: int = 0) -> None:
             if not done:
                 done.append(True)
-                self.peers.leave(peer)
                 self.stats.record(method, code, time.perf_counter() - t0, request.request_id, items)
                 self.in_flight.leave()
 
@@ -273,6 +228,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
         """End the call with the status for `exc` (raises, as `abort` does)."""
         if code is grpc.StatusCode.INTERNAL:
             log.error("internal error in %s (request_id=%s)", method, request.request_id, exc_info=exc)
+        if isinstance(exc, Refused):  # admission refused it: with the retry hint
+            await _abort_with(context, retry_status(exc.message, exc.retry_after_s))
         await _abort_with(context, rpc_status.to_status(to_status(exc)))
 
 

@@ -4,6 +4,7 @@ no gRPC here (the servicer converts messages and calls these methods)."""
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
@@ -17,8 +18,10 @@ from ambit.server.batcher import QueueFull, Worker
 from ambit.server.guard.limits import Limits
 from ambit.server.model import DecodeStopped
 from ambit.server.service import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
-from ambit.server.service.deadline import Deadline
+from ambit.server.service.deadline import Admission, CallScope, Deadline
 from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
+
+log = logging.getLogger("ambit.server")
 
 VERSION = ambit.__version__  # the installed distribution's version (package metadata): what `ambit info` reports
 DEFAULT_PROLOG_SECONDS = 5.0
@@ -61,8 +64,10 @@ class AmbitCore:
     """The operations of AmbitService on plain values."""
 
     def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
-                 prolog_workers: int = 1, prover: str = "prolog") -> None:
+                 prolog_workers: int = 1, prover: str = "prolog", admission: Admission | None = None) -> None:
         self.limits = limits
+        # the slots every request waits for, whichever edge it came through (open_call)
+        self.admission = admission if admission is not None else Admission(max_queue=limits.max_queue)
         self.prolog_seconds = prolog_seconds
         self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
         # full first-order checks: "prolog" (ambit's prover alone) or "portfolio" (Prolog first,
@@ -76,6 +81,13 @@ class AmbitCore:
         """Serve model operations with `worker`; `info` is the backend's `info()`."""
         self.model_info = info
         self.worker = worker
+
+    def open_call(self, timeout_s: float | None, client: str) -> CallScope:
+        """The scope of one request from `client` (a gRPC peer, a web page's address) with
+        `timeout_s` to go: its deadline, the cancel scope of its Prolog work, and its place in
+        this core's admission (`await scope.admit()` before the work starts). The gRPC interceptor
+        and the web API both open every request with it."""
+        return CallScope(timeout_s, client, self.admission)
 
     @property
     def model_id(self) -> str:
@@ -180,3 +192,31 @@ class AmbitCore:
         """(index, decision or error) per item, in order; unreadable items come as their error."""
         return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
                                       self.prover)
+
+
+def start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
+    """Start this process's Prolog worker and consult the equivalence and RADD programs (and, with
+    `workers` > 1, start the pool of Prolog processes for batches). `slice_s` > 0: two lanes
+    (`PrologWorker.enable_lanes`), the long lane's process started in the background. The gRPC
+    server calls it for its core, the web process for its own."""
+    from ambit.logic.runtime.worker import PrologUnavailable, worker
+
+    try:
+        worker()
+    except PrologUnavailable as e:
+        log.warning("Prolog unavailable: %s (equivalence and RADD requests will fail)", e)
+        return
+    from ambit.logic import radd
+
+    try:
+        worker().consult(radd.PROGRAM)
+        logic.equivalent("exists x . a(x)", "exists y . a(y)", fmt=FOL, time_limit=10.0)  # consults + warms up
+        from ambit.logic.runtime import pool as prolog_pool
+
+        if workers > 1:
+            prolog_pool.warm(workers, "equivalence.pl", "prove.pl", "json_call.pl")
+        if slice_s > 0:
+            prolog_pool.enable_lanes(worker(), slice_s)
+            prolog_pool.lane().submit(prolog_pool.warm_programs, ("equivalence.pl", "prove.pl", "json_call.pl", radd.PROGRAM))
+    except Exception:  # noqa: BLE001 - the requests report their own errors
+        log.warning("Prolog warm-up failed", exc_info=True)

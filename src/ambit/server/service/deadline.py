@@ -1,12 +1,31 @@
 """A request's deadline as a plain value: how long is left, whether the caller is still there,
-and the budget a piece of work (a Prolog check) may take."""
+and the budget a piece of work (a Prolog check) may take; the call scope every request opens
+(its deadline, the cancel scope of its Prolog work, its admission slot), the same for both edges;
+and the admission itself.
+
+Admission: at most `slots` requests run at once (the server's handler threads); at most
+`max_queue` more wait for a slot, first come first served (the server's `--max-queue`); at most
+`per_client` of one client's requests are running or waiting (`--max-calls-per-peer`). Past either
+bound a request is refused at once with `Refused` (an `Overloaded`) and a retry hint, never
+queued. A waiting request whose deadline passes is refused with `DeadlineExceeded` at its
+deadline, and one whose caller leaves is dropped: neither ever starts. Waiting holds no thread (it
+is an awaited future on the caller's event loop), and the bookkeeping is thread-safe, so one
+`Admission` may serve several event loops (the gRPC server's and, in one process, the web page's)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import threading
 import time
+from collections import deque
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ambit.server.service.errors import DeadlineExceeded
+from ambit.logic.runtime.cancel import CancelScope
+from ambit.server.service.errors import DeadlineExceeded, Overloaded
+
+log = logging.getLogger("ambit.server")
 
 MAX_PROLOG_SECONDS = 60.0
 DEADLINE_MARGIN_S = 0.02  # left to write the response after the work is done
@@ -61,3 +80,243 @@ class Deadline:
         if budget <= 0:
             raise DeadlineExceeded("deadline exceeded before the work could start")
         return budget
+
+
+class CallScope:
+    """What every request opens, whichever edge it came through (the gRPC interceptor, the web
+    API: `AmbitCore.open_call`): its `deadline`, the `CancelScope` of its Prolog work, and its
+    admission slot.
+
+    The scope ends (`end()`, any thread, once) when its caller leaves, its deadline passes or it
+    has been answered; then `deadline` turns expired and the callbacks registered through it run,
+    the first of which cancels its Prolog work (queued calls dropped, the running one
+    interrupted), as a cancelled RPC's does. `admit()` waits for a slot (`admission.Admission`:
+    refused at once past the bounds, `DeadlineExceeded` at the deadline while waiting, never
+    started then); `release()` gives the slot back once the work has really stopped."""
+
+    def __init__(self, timeout_s: float | None, client: str, admission: Any = None) -> None:
+        self.client = client
+        self.admission = admission
+        self._lock = threading.Lock()
+        self._ended = False
+        self._callbacks: list[Callable[[], Any]] = []
+        self.deadline = Deadline.after(timeout_s, is_active=self.is_active, on_cancel=self.add_callback)
+        # the call's Prolog work, stopped when the call ends; queued fairly by client
+        self.scope = CancelScope(owner=client)
+        self.add_callback(self.scope.cancel)
+        self.slot: Any = None
+        self._timer: Any = None
+        self.ended_by: str | None = None  # why the scope ended: "deadline", or what its edge said
+
+    # -- admission ---------------------------------------------------------------------------
+    async def admit(self) -> None:
+        """Wait for a slot (none needed without an admission)."""
+        if self.admission is not None:
+            self.slot = await self.admission.enter(self.client, self.deadline.remaining())
+
+    def release(self) -> None:
+        """Give the slot back (idempotent, any thread)."""
+        if self.slot is not None:
+            self.slot.release()
+
+    def release_when_done(self, future: Any) -> None:
+        """Give the slot back when `future` (the work on its thread) is done, not before."""
+        future.add_done_callback(lambda _f: self.release())
+
+    # -- the work ----------------------------------------------------------------------------
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` with this call's Prolog work cancellable (on a worker thread)."""
+        with self.scope.active():
+            return fn(*args)
+
+    def end_at_deadline(self, loop: Any) -> None:
+        """End the scope at its deadline (on `loop`), for an edge whose transport does not do it
+        (gRPC does; HTTP does not)."""
+        left = self.deadline.remaining()
+        if left is not None:
+            self._timer = loop.call_later(max(0.0, left), self.end, "deadline")
+
+    # -- ending ------------------------------------------------------------------------------
+    def end(self, why: Any = None) -> None:
+        """The call is over (caller gone, deadline passed, answered): run its cancel callbacks.
+        `why` (a word, or what a transport's callback passes) is kept when it is a word."""
+        with self._lock:
+            if self._ended:
+                return
+            self._ended = True
+            self.ended_by = why if isinstance(why, str) else None
+            callbacks, self._callbacks = self._callbacks, []
+        if self._timer is not None:
+            self._timer.cancel()
+        for cb in callbacks:
+            try:
+                cb()
+            except Exception:  # noqa: BLE001 - one failing hook must not stop the others
+                log.exception("cancel callback failed")
+
+    def is_active(self) -> bool:
+        return not self._ended
+
+    def add_callback(self, callback: Callable[[], Any]) -> bool:
+        """Run `callback` when the call ends (at once if it has ended); any thread."""
+        with self._lock:
+            if not self._ended:
+                self._callbacks.append(callback)
+                return True
+        callback()
+        return False
+
+
+# -- admission ---------------------------------------------------------------------------------
+DEFAULT_SLOTS = 64  # the server's --workers default
+DEFAULT_RETRY_AFTER_S = 1.0
+
+
+class Refused(Overloaded):
+    """Overloaded, with the seconds after which a retry may succeed and whether it was this
+    client's own limit (`per_client`) or the server's queue that was full."""
+
+    def __init__(self, message: str, retry_after_s: float, per_client: bool) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+        self.per_client = per_client
+
+
+@dataclass(eq=False)
+class _Waiter:
+    client: str
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future
+    granted: bool = False
+
+
+@dataclass(eq=False)
+class Slot:
+    """A request's place: running (`release()` when its work has ended, any thread, idempotent)."""
+
+    admission: "Admission | None"
+    client: str
+    _released: bool = field(default=False, repr=False)
+
+    def release(self) -> None:
+        if self._released or self.admission is None:
+            return
+        self._released = True
+        self.admission._leave(self.client)
+
+
+class Admission:
+    """Slots, a bounded queue and a per-client bound (0: no bound for that one)."""
+
+    def __init__(self, slots: int = DEFAULT_SLOTS, max_queue: int = 256, per_client: int = 0,
+                 retry_after_s: float = DEFAULT_RETRY_AFTER_S) -> None:
+        self.slots = slots
+        self.max_queue = max_queue
+        self.per_client = per_client
+        self.retry_after_s = retry_after_s
+        self._lock = threading.Lock()
+        self._running = 0
+        self._waiting: deque[_Waiter] = deque()
+        self._of: dict[str, int] = {}  # client -> requests running or waiting
+        self.refused = 0  # counters, for tests and the stats
+        self.expired_waiting = 0
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def running(self) -> int:
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def of(self, client: str) -> int:
+        return self._of.get(client, 0)
+
+    # -- entering ----------------------------------------------------------------------------
+    async def enter(self, client: str, timeout_s: float | None) -> Slot:
+        """A running slot for `client`: at once when one is free, else after waiting at most
+        `timeout_s` (None: no limit) in the queue. `Refused` at once when the client or the
+        queue is at its bound; `DeadlineExceeded` when `timeout_s` passes first; cancelling the
+        awaiting task (the caller left) drops the place."""
+        waiter = self._try_enter(client)
+        if isinstance(waiter, Slot):
+            return waiter
+        try:
+            if timeout_s is not None and timeout_s <= 0:
+                raise asyncio.TimeoutError
+            await asyncio.wait_for(asyncio.shield(waiter.future), timeout_s)
+        except asyncio.TimeoutError:
+            if self._abandon(waiter):
+                self.expired_waiting += 1
+                raise DeadlineExceeded("deadline exceeded while waiting for a free slot; the request never "
+                                       f"started ({self._running} running, {len(self._waiting)} waiting)") from None
+        except asyncio.CancelledError:
+            if self._abandon(waiter):
+                raise
+            # granted just as it was cancelled: give the slot back, and go on being cancelled
+            Slot(self, client).release()
+            raise
+        return Slot(self, client)
+
+    def _try_enter(self, client: str) -> "Slot | _Waiter":
+        with self._lock:
+            n = self._of.get(client, 0)
+            if self.per_client > 0 and n >= self.per_client:
+                self.refused += 1
+                raise Refused(f"too many calls in flight from this client (limit {self.per_client} per client); "
+                              f"retry after {self.retry_after_s:g} s", self.retry_after_s, per_client=True)
+            if self._running < self.slots and not self._waiting:
+                self._running += 1
+                self._of[client] = n + 1
+                return Slot(self, client)
+            if len(self._waiting) >= self.max_queue:
+                self.refused += 1
+                raise Refused(f"server busy: {self._running} requests running and {len(self._waiting)} waiting "
+                              f"(--max-queue {self.max_queue}); retry after {self.retry_after_s:g} s",
+                              self.retry_after_s, per_client=False)
+            waiter = _Waiter(client, asyncio.get_running_loop(), asyncio.get_running_loop().create_future())
+            self._waiting.append(waiter)
+            self._of[client] = n + 1
+            return waiter
+
+    def _abandon(self, waiter: _Waiter) -> bool:
+        """Take `waiter` out of the queue: True if it was still waiting (its count dropped),
+        False if a slot had already been handed to it."""
+        with self._lock:
+            if waiter.granted:
+                return False
+            try:
+                self._waiting.remove(waiter)
+            except ValueError:
+                pass
+            self._drop(waiter.client)
+            return True
+
+    # -- leaving -----------------------------------------------------------------------------
+    def _leave(self, client: str) -> None:
+        """A running request ended: its slot goes to the first waiter, if any (any thread)."""
+        with self._lock:
+            self._drop(client)
+            if self._waiting:
+                waiter = self._waiting.popleft()
+                waiter.granted = True  # the slot passes to it: `_running` stays the same
+            else:
+                self._running -= 1
+                return
+        try:
+            waiter.loop.call_soon_threadsafe(_grant, waiter.future)
+        except RuntimeError:  # its loop is closed: nobody is left to run the request
+            self._leave(waiter.client)
+
+    def _drop(self, client: str) -> None:
+        n = self._of.get(client, 0) - 1
+        if n > 0:
+            self._of[client] = n
+        else:
+            self._of.pop(client, None)
+
+
+def _grant(future: asyncio.Future) -> Any:
+    if not future.done():
+        future.set_result(True)

@@ -38,18 +38,27 @@ async function api(path, body) {
   if (body !== undefined) { opts.method = "POST"; headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);
   if (r.status === 401) $("token-box").hidden = false;
-  const data = await r.json().catch(() => ({ error: "the server's answer was not JSON (HTTP " + r.status + ")" }));
+  const data = await r.json().catch(() => ({ error: { code: "HTTP_" + r.status, message: "the server's answer was not JSON (HTTP " + r.status + ")" } }));
   if (!r.ok) throw data;
   return data;
 }
 async function blobUrl(path) {
   const r = await fetch(path, { headers: TOKEN ? { Authorization: "Bearer " + TOKEN } : {} });
-  if (!r.ok) throw { error: "HTTP " + r.status };
+  if (!r.ok) throw { error: { code: "HTTP_" + r.status, message: "HTTP " + r.status } };
   return URL.createObjectURL(await r.blob());
 }
+// every error of the API is {"error": {code, message, field, position?, hint?}} (docs/web.md)
+function errorOf(e) {
+  const x = e && e.error;
+  if (x && typeof x === "object") return x;
+  return { message: x ? String(x) : String(e) };
+}
 function errorCard(e) {
-  const msg = (e && e.error) ? e.error : String(e);
-  return card("error", el("strong", {}, "Error: "), msg, e && e.field ? el("div", { class: "hint" }, "field: " + e.field) : null);
+  const x = errorOf(e);
+  return card("error", el("strong", {}, "Error: "), (x.field ? x.field + ": " : "") + x.message,
+    x.position != null ? el("div", { class: "hint" }, "at character " + x.position) : null,
+    x.hint ? el("div", { class: "hint" }, x.hint) : null,
+    x.code ? el("div", { class: "hint" }, "code: " + x.code) : null);
 }
 async function run(target, work) {
   show(target, el("p", { class: "busy" }, "working…"));
@@ -286,7 +295,9 @@ async function loadItems(resetFilters) {
         sel.options[0].value = ""; sel.value = keep;
       }
     }
-    $("items-count").textContent = `${d.matched} of ${d.total} items` + (d.matched > d.items.length ? ` (first ${d.items.length} shown)` : "");
+    $("items-count").textContent = `${d.matched} of ${d.total} items` + (d.matched > d.items.length ? ` (first ${d.items.length} shown)` : "")
+      + (d.complete === false ? ` (reading the run: ${Math.round(100 * d.indexed_bytes / Math.max(1, d.bytes))}%)` : "");
+    if (d.complete === false) setTimeout(() => { if ($("runs-select").value === id) loadItems(false); }, 1000);
     return el("table", { class: "items" }, el("tr", {}, ["id", "type", "ratio", "input", "prediction", "gold", "right?", "verdict", "token confidences"].map((h) => el("th", {}, h))),
       d.items.map((it) => el("tr", { class: "item", data: { id: it.id } },
         el("td", {}, el("button", { class: "small", type: "button", onclick: () => showRecord(id, it.id) }, it.id)),
@@ -306,7 +317,7 @@ function summaryOf(v) {
 async function showRecord(run, id) {
   const box = $("items-record"); box.hidden = false;
   try { box.textContent = JSON.stringify(await api(`/api/runs/record?run=${encodeURIComponent(run)}&id=${encodeURIComponent(id)}`), null, 2); }
-  catch (e) { box.textContent = "Error: " + (e.error || e); }
+  catch (e) { box.textContent = "Error: " + errorOf(e).message; }
 }
 async function refreshRuns() {
   if ($("page-runs").hidden || !$("runs-refresh").checked || !$("runs-select").value) return;

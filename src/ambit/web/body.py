@@ -1,0 +1,139 @@
+"""Request bodies: read under a budget of bytes in flight, checked off the event loop.
+
+`BodyBudget` holds the bytes of every body being read or checked; a body that would take it past
+`WebLimits.max_body_bytes_in_flight` is refused at once (503 with Retry-After), before it is read
+when it says its length, as soon as it passes the budget when it does not. `parse` (run on the
+API's body threads, never on the event loop) refuses, each as one error naming the field: more
+JSON values than `max_body_values` (counted before parsing, so a body of a million tiny values
+is refused before it becomes a million objects), an integer longer than `max_int_digits` digits
+(before conversion: a 5,000-digit `timeout_s` is a 400, not a 500), NaN and Infinity, nesting
+deeper than 64, text that is not UTF-8 and strings with lone surrogates (which no answer could
+carry).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from ambit.server.service import InvalidField
+from ambit.server.service.deadline import Refused
+from ambit.server.service.validate import MAX_JSON_DEPTH
+
+RETRY_AFTER_S = 1.0
+
+
+class BodyBudget:
+    """Bytes of bodies in flight, at most `limit` (thread-safe)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self.refused = 0
+        self._lock = threading.Lock()
+
+    def take(self, n: int) -> None:
+        """Hold `n` more bytes; `Refused` (nothing held) when they do not fit."""
+        with self._lock:
+            if self.used + n > self.limit:
+                self.refused += 1
+                raise Refused(f"server busy: {self.used:,} bytes of request bodies in flight, the limit is "
+                              f"{self.limit:,} (--http-max-body-bytes); retry after {RETRY_AFTER_S:g} s",
+                              RETRY_AFTER_S, per_client=False)
+            self.used += n
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self.used -= n
+
+
+class Held:
+    """The bytes one request holds in a budget, given back once (`release`)."""
+
+    def __init__(self, budget: BodyBudget) -> None:
+        self.budget = budget
+        self.n = 0
+
+    def take(self, n: int) -> None:
+        self.budget.take(n)
+        self.n += n
+
+    def release(self) -> None:
+        n, self.n = self.n, 0
+        if n:
+            self.budget.give(n)
+
+
+class _Refused(ValueError):
+    pass
+
+
+def parse(raw: bytes, max_values: int, max_int_digits: int, max_depth: int = MAX_JSON_DEPTH) -> dict:
+    """The body as a JSON object, checked as the module says; InvalidField otherwise."""
+    if not raw.strip():
+        return {}
+    values = raw.count(b",") + raw.count(b":")
+    if values > max_values:
+        raise InvalidField("body", f"about {values:,} JSON values; at most {max_values:,} are read", reason="TOO_LARGE")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidField("body", f"not UTF-8 (byte {e.start}: {e.reason})", reason="BAD_JSON") from None
+
+    def bounded_int(digits: str) -> int:
+        n = len(digits.lstrip("-"))
+        if n > max_int_digits:
+            raise _Refused(f"an integer of {n:,} digits; at most {max_int_digits} are read")
+        return int(digits)
+
+    def no_constant(name: str) -> Any:
+        raise _Refused(f"{name} is not a JSON number")
+
+    try:
+        body = json.loads(text, parse_int=bounded_int, parse_constant=no_constant)
+    except _Refused as e:
+        raise InvalidField("body", str(e), reason="OUT_OF_RANGE") from None
+    except RecursionError:
+        raise InvalidField("body", f"JSON nested more than {max_depth} deep", reason="TOO_DEEP") from None
+    except json.JSONDecodeError as e:
+        raise _bad_json(e) from None
+    if not isinstance(body, dict):
+        raise InvalidField("body", "expected a JSON object", reason="BAD_JSON")
+    _check(body, max_depth)
+    return body
+
+
+def _bad_json(e: json.JSONDecodeError) -> InvalidField:
+    err = InvalidField("body", f"not JSON: {e.msg} at character {e.pos}", reason="BAD_JSON")
+    err.position = e.pos  # type: ignore[attr-defined]
+    return err
+
+
+def _check(body: dict, max_depth: int) -> None:
+    """Depth at most `max_depth`, and every string (keys too) encodable as UTF-8; InvalidField
+    naming the top-level field otherwise. Iterative: no recursion on hostile input."""
+    stack: list[tuple[Any, int, str]] = [(v, 2, str(k)) for k, v in body.items()]
+    for key in body:
+        _utf8(key, "body")
+    while stack:
+        value, depth, field = stack.pop()
+        if isinstance(value, str):
+            _utf8(value, field)
+        elif isinstance(value, (list, dict)):
+            if depth > max_depth:
+                raise InvalidField(field, f"JSON nested more than {max_depth} deep", reason="TOO_DEEP")
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    _utf8(k, field)
+                    stack.append((v, depth + 1, field))
+            else:
+                stack.extend((v, depth + 1, field) for v in value)
+
+
+def _utf8(text: str, field: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidField(field, f"a lone surrogate (\\u{ord(text[e.start]):04x}) at character {e.start}: "
+                                  "not text", reason="BAD_JSON") from None
