@@ -5,26 +5,17 @@
 `code` is a stable upper-case name (an input's reason such as `OUT_OF_RANGE`, or what went wrong:
 `DEADLINE_EXCEEDED`, `OVERLOADED`, ...), `message` one line for a person, `field` the request
 field at fault (null when none), `position` (a 0-based character offset into that field) and
-`hint` (what to do) only where there are some. `error_body` is the only builder; every refusal
-and failure of the API goes through it (docs/web.md lists the codes).
+`hint` (what to do) only where there are some. `error_body` is the logic layer's `error_object`, the
+one builder of the shape for every JSONL output too; every refusal and failure of the API goes
+through it (docs/web.md lists the codes).
 """
 
 from __future__ import annotations
 
-from typing import Any
 
 from starlette.responses import JSONResponse
 
-
-def error_body(code: str, message: str, field: str | None = None, position: int | None = None,
-               hint: str | None = None) -> dict[str, Any]:
-    """`{"error": {code, message, field[, position][, hint]}}`."""
-    out: dict[str, Any] = {"code": code, "message": message, "field": field}
-    if position is not None:
-        out["position"] = position
-    if hint:
-        out["hint"] = hint
-    return {"error": out}
+from ambit.logic.error_json import error_object as error_body  # the one builder of the shape, every layer's
 
 
 def error_response(status: int, code: str, message: str, field: str | None = None, position: int | None = None,
