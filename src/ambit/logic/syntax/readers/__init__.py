@@ -12,7 +12,7 @@ import threading
 from functools import lru_cache
 from typing import Callable, Iterator, TypeVar
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Var, Xor
 
 # Constants and variables by name, made once and shared (terms are immutable, so a shared one
 # is the same value): a name read again costs a look-up, not a dataclass's __init__.
@@ -67,33 +67,6 @@ new_implies, new_iff, new_xor, new_quant = _maker(Implies), _maker(Iff), _maker(
 
 class Reject(Exception):
     """Input a hand-written reader does not take; Lark decides."""
-
-
-class Binder:
-    """What a reader that binds as it reads keeps (`read_bound`): the quantified variables in
-    scope and the free names spelled as variables; `spelled` None keeps every name a constant.
-    `constant(name)` is the term a name in a term's place stands for: a variable where a
-    quantifier binds it (`read_bound`), else a constant (a free one spelled as a variable noted
-    in `free`). It is a closure over the lists, not a method: it runs for every name read."""
-
-    def __init__(self, spelled: Callable[[str], bool] | None = None) -> None:
-        self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
-        self.bound: list[str] = []  # the quantified variables in scope, innermost last
-        self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
-        self.constant: Callable[[str], Term] = const if spelled is None else _binding(spelled, self.bound, self.free)
-
-
-def _binding(spelled: Callable[[str], bool], bound: list[str], free: dict[str, None]) -> Callable[[str], Term]:
-    """Binder.constant for `read_bound`, over the Binder's `bound` and `free`."""
-
-    def constant(name: str) -> Term:
-        if name in bound:
-            return var(name)
-        if name not in free and spelled(name):
-            free[name] = None
-        return const(name)
-
-    return constant
 
 
 _T = TypeVar("_T")

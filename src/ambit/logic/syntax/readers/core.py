@@ -1,0 +1,259 @@
+"""The one core of the hand-written readers (folio_read.py, nltk_read.py, tptp_read.py). A reader
+stands in front of its dialect's Lark grammar for the common input: it accepts only what it
+surely reads, building the tree the grammar's transformer builds, and raises `Reject` on
+anything else (a syntax error, nesting past READER_DEPTH, what it leaves to Lark), so that Lark
+reads it and gives the error with its position and expectations. tests/logic/syntax/readers/
+test_reader_core.py reads random formulas through both and compares the trees.
+
+A dialect's module gives its tables and what it alone reads; this module the rest:
+- `reader`: a text split by the dialect's token pattern (`Syntax`) in one `findall`, then precedence climbing over the dialect's binary connectives (`connectives`: a level,
+  1 binding loosest, and how each groups: a run of it gathered into one n-ary node, so that a
+  parenthesised one stays nested as written; to the left; to the right), and a unary formula
+  by its first token through the dialect's prefix table (NOT, GROUP, a quantifier, ...), any
+  other first token by the dialect's `unit`;
+- `names`: the units of a dialect whose atoms are `p` or `p(t, ...)` and whose equations are
+  `t = u`, over terms that are names and function terms (folio, nltk);
+- `Binder`: what a reader makes of a name in a term's place.
+
+The tokens are a stack, the formula's reversed: `pop()` reads the next one and `toks[-1]` looks
+at it, so the core's functions and the dialect's, closures over the one list, share the position
+without a shared counter. The stack ends in END; reading past it is an IndexError, which `read`
+turns into Reject. A reader's functions are made once per thread (readers.per_thread), and each
+formula starts afresh.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple
+
+from ambit.logic.syntax.ast import Formula, Term
+from ambit.logic.syntax.readers import Reject, const, new_atom, new_eq, new_func, new_not, new_quant, var
+
+END = ""  # after the last token
+# how deeply a reader nests parentheses, negations, quantifiers, function terms and right-grouped
+# connectives (a few Python frames each, well inside the recursion limit); deeper input goes to
+# Lark, whose parser does not recurse
+READER_DEPTH = 40
+NARY, LEFT, RIGHT = 0, 1, 2  # how a binary connective groups
+NOT, GROUP = "not", "group"  # the prefixes the core reads: a negation, a parenthesised formula
+_WS = " \t\f\r\n"  # Lark's common.WS: all a token pattern may skip
+
+
+def connectives(*rows: tuple) -> dict[str, tuple[int, int, Callable]]:
+    """A dialect's binary connectives by spelling, from rows `(level, how, make, *spellings)`:
+    the spellings of a row are one connective (a run of an NARY one, however spelled, is one
+    node), `make` its node's constructor (of the operands' tuple for NARY, else of the two)."""
+    return {s: op for op, spellings in ((tuple(row[:3]), row[3:]) for row in rows) for s in spellings}
+
+
+class Syntax(NamedTuple):
+    """A dialect's tables: `pattern` finds a token (its group) after white space; `connectives`
+    its binary ones (`connectives`); a text that holds `forbid` is left to Lark; `refused(text)`
+    may raise the dialect's own error for a text with a character no token starts with."""
+
+    pattern: re.Pattern
+    connectives: dict[str, tuple[int, int, Callable]]
+    forbid: str | None = None
+    refused: Callable[[str], None] | None = None
+
+
+class Binder:
+    """What a reader makes of a name in a term's place, made with the reader and started afresh
+    for each formula (`start`). `bound`: the quantified variables in scope, innermost last.
+    `constant(name)`: with `binding` False a constant, always (full_parse's `_bind` makes the
+    bound ones variables afterwards); else a variable where a quantifier binds it, and a
+    constant elsewhere, noted in `free` (in order of first use) when `spelled` says that it is
+    spelled as a variable. It is a closure, not a method: it runs for every name read."""
+
+    def __init__(self, binding: bool) -> None:
+        self.bound: list[str] = []
+        self.free: dict[str, None] = {}
+        self.spelled: Callable[[str], bool] = _never
+        self.constant: Callable[[str], Term] = _binding(self) if binding else const
+
+    def start(self, spelled: Callable[[str], bool] | None) -> None:
+        self.free.clear()
+        self.spelled = spelled or _never
+
+
+def _never(name: str) -> bool:
+    return False
+
+
+def _binding(b: Binder) -> Callable[[str], Term]:
+    """Binder.constant for a reader that binds as it reads."""
+    bound, free = b.bound, b.free
+
+    def constant(name: str) -> Term:
+        if name in bound:
+            return var(name)
+        if name not in free and b.spelled(name):
+            free[name] = None
+        return const(name)
+
+    return constant
+
+
+class Core(NamedTuple):
+    """The functions `reader` makes, over the position: `expr(level, depth)` the connectives of
+    `level` and tighter, `unary(depth)`, `quantified(kind, names, depth)` a quantifier over
+    `names` whose body is the unary at the position, `read(text)` the one formula of `text`."""
+
+    expr: Callable[[int, int], Formula]
+    unary: Callable[[int], Formula]
+    quantified: Callable[[str, list[str], int], Formula]
+    read: Callable[[str], Formula]
+
+
+def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, unit: Callable) -> Core:
+    """The core of a reader of `syntax` over the stack `toks`: `prefixes` each first token of a
+    unary that is no unit with what reads the rest, `handler(token, depth)` (or NOT, GROUP: the
+    core's), `unit(token, depth)` any other; `bound` the quantified variables in scope."""
+    pop = toks.pop
+    connective = syntax.connectives.get
+    tight = max(level for level, _, _ in syntax.connectives.values())  # its operands are unaries
+    findall, forbid, refused = syntax.pattern.findall, syntax.forbid, syntax.refused
+
+    def expr(level: int, depth: int) -> Formula:
+        left = unary(depth)
+        while True:
+            op = connective(toks[-1])
+            if op is None:
+                return left
+            at, how, make = op
+            if at < level:
+                return left
+            pop()
+            if how == NARY:  # a run of it: one node
+                items = [left]
+                while True:
+                    items.append(unary(depth) if at == tight else expr(at + 1, depth))
+                    if connective(toks[-1]) is not op:
+                        break
+                    pop()
+                left = make(tuple(items))
+            elif how == LEFT:
+                left = make(left, unary(depth) if at == tight else expr(at + 1, depth))
+            else:
+                if depth >= READER_DEPTH:
+                    raise Reject
+                left = make(left, expr(at, depth + 1))
+
+    def unary(depth: int) -> Formula:
+        if depth >= READER_DEPTH:
+            raise Reject
+        s = pop()
+        return prefix(s, unit)(s, depth)
+
+    def negation(s: str, depth: int) -> Formula:
+        return new_not(unary(depth + 1))
+
+    def group(s: str, depth: int) -> Formula:
+        f = expr(1, depth + 1)
+        if pop() != ")":
+            raise Reject
+        return f
+
+    def quantified(kind: str, names: list[str], depth: int) -> Formula:
+        bound.extend(names)
+        body = unary(depth + 1)
+        del bound[len(bound) - len(names):]
+        for v in reversed(names):
+            body = new_quant(kind, v, body)
+        return body
+
+    def read(text: str) -> Formula:
+        """The formula in `text`. (One `findall` splits it, which skips what no token matches:
+        what it skips must be white space, the text's less the tokens' own. Counted for spaces
+        alone first, the common case; if that falls short, for every kind.)"""
+        if forbid is not None and forbid in text:
+            raise Reject
+        words = findall(text)
+        joined = "".join(words)
+        skipped = len(text) - len(joined)
+        if skipped and skipped != text.count(" ") - joined.count(" ") and (
+                skipped != sum(map(text.count, _WS)) - sum(map(joined.count, _WS))):
+            if refused is not None:
+                refused(text)
+            raise Reject
+        words.reverse()
+        toks.append(END)
+        toks.extend(words)
+        try:
+            f = expr(1, 0)
+            if len(toks) == 1:  # END alone is left
+                toks.pop()
+                return f
+            raise Reject
+        except IndexError:  # ran past END: the input stops inside a formula
+            del toks[:], bound[:]
+            raise Reject from None
+        except BaseException:  # nothing of the formula is kept
+            del toks[:], bound[:]
+            raise
+
+    prefix = {t: {NOT: negation, GROUP: group}.get(h, h) for t, h in prefixes.items()}.get
+    return Core(expr, unary, quantified, read)
+
+
+def names(toks: list[str], not_name: frozenset, eqs: dict[str, bool], constant: Callable[[str], Term],
+          parenthesised: Callable | None = None, curried: bool = False) -> tuple[Callable, Callable]:
+    """`unit(name, depth)` and `applied(depth)` of a reader over `toks` whose atoms are `p` or
+    `p(t1, ..., tn)`, each term a name (made a term by `constant`) or a function term `f(...)`,
+    and whose equations are `t = u` (`eqs`: each equality's spelling, and whether it denies).
+    `curried`: lists in a row are one (NLTK's `P(x)(y)` is `P(x, y)`); `parenthesised(depth)`:
+    an argument in parentheses, read from after its `(`, as its name and arguments (None: a bare
+    name); without it such an argument is refused. `not_name`: every token that is no name."""
+    pop = toks.pop
+
+    def unit(s: str, depth: int) -> Formula:
+        if s in not_name:
+            raise Reject
+        after = toks[-1]
+        if after == "(":
+            args = applied(depth)
+            return equation(new_func(s, args), depth) if toks[-1] in eqs else new_atom(s, args)
+        if after in eqs:
+            return equation(constant(s), depth)
+        return new_atom(s, ())
+
+    def equation(left: Term, depth: int) -> Formula:
+        denies = eqs[pop()]
+        s = pop()
+        if s in not_name:
+            raise Reject
+        eq = new_eq(left, new_func(s, applied(depth)) if toks[-1] == "(" else constant(s))
+        return new_not(eq) if denies else eq
+
+    def applied(depth: int) -> tuple[Term, ...]:
+        """The arguments of the list at the position (at its `(`), and of the lists after it
+        when `curried`."""
+        if depth >= READER_DEPTH:
+            raise Reject
+        pop()
+        args = arguments(depth + 1)
+        while curried and toks[-1] == "(":
+            pop()
+            args += arguments(depth + 1)
+        return args
+
+    def arguments(depth: int) -> tuple[Term, ...]:
+        """`t1, ..., tn)` after a `(`."""
+        args = []
+        while True:
+            s = pop()
+            if s not in not_name:
+                args.append(new_func(s, applied(depth)) if toks[-1] == "(" else constant(s))
+            elif s == "(" and parenthesised is not None:
+                name, inner = parenthesised(depth + 1)
+                args.append(constant(name) if inner is None else new_func(name, inner))
+            else:
+                raise Reject
+            s = pop()
+            if s == ")":
+                return tuple(args)
+            if s != ",":
+                raise Reject
+
+    return unit, applied
