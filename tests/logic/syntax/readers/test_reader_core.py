@@ -132,8 +132,8 @@ def test_random_formula_texts_read_as_lark_reads_them(fmt, data):
 
 
 def _vocabulary(spec: dict) -> list[str]:
-    return [*(s for g in spec["binary"] for s in g), *spec["neg"], *spec["eq"], *spec["preds"], *spec["terms"], spec["quant"](0, ["x"]),
-            spec["quant"](3, ["x", "y"]), "(", ")", ",", " ", "."]
+    return [*(s for g in spec["binary"] for s in g), *spec["neg"], *spec["eq"], *spec["preds"], *spec["terms"],
+            spec["quant"](0, ["x"]), spec["quant"](3, ["x", "y"]), "(", ")", ",", " ", "."]
 
 
 @pytest.mark.parametrize("fmt", DIALECTS)

@@ -1,8 +1,9 @@
 """Hand-written readers that stand in front of the Lark grammars for the common input of a
-dialect (folio_read.py, nltk_read.py, tptp_read.py: TPTP FOF; AmP's own are in parse.py), and
-the Lark reader of AmP's FOL and Lisp (amp_lark.py). Each hand-written one accepts only what it
-surely reads, building the tree the grammar's transformer builds, and raises `Reject` on
-anything else, so that Lark reads it and gives the error with its position and expectations."""
+dialect (folio_read.py, nltk_read.py, tptp_read.py: TPTP FOF, on one core: core.py; AmP's own
+are in parse.py), and the Lark reader of AmP's FOL and Lisp (amp_lark.py). Each hand-written one
+accepts only what it surely reads, building the tree the grammar's transformer builds, and
+raises `Reject` on anything else, so that Lark reads it and gives the error with its position
+and expectations. Here: the node constructors they share, `Reject`, `per_thread`, `gc_paused`."""
 
 from __future__ import annotations
 
@@ -93,9 +94,9 @@ def gc_paused() -> Iterator[None]:
     """The cyclic garbage collector paused for the block (when it was on). Reading a large input
     (a TPTP problem, a long AmP formula) allocates a few objects per token, all acyclic and kept;
     the collector would scan them again and again as they pile up (half the time of a
-    150,000-statement problem), and then once more, all of them, at its first collection after the block. So they are moved to the oldest
-    generation (`freeze` then `unfreeze`: no scan) before it resumes, where only a full
-    collection looks at them again."""
+    150,000-statement problem), and then once more, all of them, at its first collection after
+    the block. So they are moved to the oldest generation (`freeze` then `unfreeze`: no scan)
+    before it resumes, where only a full collection looks at them again."""
     was_on = gc.isenabled()
     gc.disable()
     try:

@@ -6,19 +6,20 @@ reads it and gives the error with its position and expectations. tests/logic/syn
 test_reader_core.py reads random formulas through both and compares the trees.
 
 A dialect's module gives its tables and what it alone reads; this module the rest:
-- `reader`: a text split by the dialect's token pattern (`Syntax`) in one `findall`, then precedence climbing over the dialect's binary connectives (`connectives`: a level,
-  1 binding loosest, and how each groups: a run of it gathered into one n-ary node, so that a
-  parenthesised one stays nested as written; to the left; to the right), and a unary formula
-  by its first token through the dialect's prefix table (NOT, GROUP, a quantifier, ...), any
-  other first token by the dialect's `unit`;
-- `names`: the units of a dialect whose atoms are `p` or `p(t, ...)` and whose equations are
-  `t = u`, over terms that are names and function terms (folio, nltk);
+- `reader`: a text split by the dialect's token pattern (`Syntax`) in one `findall`, then
+  precedence climbing over the dialect's binary connectives (`connectives`: a level, 1 binding
+  loosest, and how each groups: a run of it gathered into one n-ary node, so that a
+  parenthesised one stays nested as written; to the left; to the right) whose operands the
+  dialect's `unary` reads, leaving a unary that opens with a token of the dialect's prefix
+  table (NOT, GROUP, a quantifier, ...) to the core's `prefix`;
+- `names`: the `unary` of a dialect whose atoms are `p` or `p(t, ...)` and whose equations are
+  `t = u`, over terms that are names and function terms (folio, nltk), and its reader;
 - `Binder`: what a reader makes of a name in a term's place.
 
 The tokens are a stack, the formula's reversed: `pop()` reads the next one and `toks[-1]` looks
 at it, so the core's functions and the dialect's, closures over the one list, share the position
-without a shared counter. The stack ends in END; reading past it is an IndexError, which `read`
-turns into Reject. A reader's functions are made once per thread (readers.per_thread), and each
+without a shared counter. The stack ends in END, which stays there between formulas; reading
+past it is an IndexError, which `read` turns into Reject. A reader's functions are made once per thread (readers.per_thread), and each
 formula starts afresh.
 """
 
@@ -31,6 +32,7 @@ from ambit.logic.syntax.ast import Formula, Term
 from ambit.logic.syntax.readers import Reject, const, new_atom, new_eq, new_func, new_not, new_quant, var
 
 END = ""  # after the last token
+_ENDED = (END,)  # a reader's stack between formulas
 # how deeply a reader nests parentheses, negations, quantifiers, function terms and right-grouped
 # connectives (a few Python frames each, well inside the recursion limit); deeper input goes to
 # Lark, whose parser does not recurse
@@ -50,12 +52,17 @@ def connectives(*rows: tuple) -> dict[str, tuple[int, int, Callable]]:
 class Syntax(NamedTuple):
     """A dialect's tables: `pattern` finds a token (its group) after white space; `connectives`
     its binary ones (`connectives`); a text that holds `forbid` is left to Lark; `refused(text)`
-    may raise the dialect's own error for a text with a character no token starts with."""
+    may raise the dialect's own error for a text with a character no token starts with. For
+    `names`: `not_name` every token that is no name, `equalities` each equality's spelling and
+    whether it denies, `curried` whether lists in a row are one (NLTK's `P(x)(y)` is `P(x, y)`)."""
 
     pattern: re.Pattern
     connectives: dict[str, tuple[int, int, Callable]]
     forbid: str | None = None
     refused: Callable[[str], None] | None = None
+    not_name: frozenset[str] = frozenset()
+    equalities: dict[str, bool] = {}
+    curried: bool = False
 
 
 class Binder:
@@ -97,54 +104,25 @@ def _binding(b: Binder) -> Callable[[str], Term]:
 
 class Core(NamedTuple):
     """The functions `reader` makes, over the position: `expr(level, depth)` the connectives of
-    `level` and tighter, `unary(depth)`, `quantified(kind, names, depth)` a quantifier over
-    `names` whose body is the unary at the position, `read(text)` the one formula of `text`."""
+    `level` and tighter; `prefix(token)` what reads the unary that opens with `token`, a prefix,
+    as `prefix(token)(token, depth)` (for any other token, a Reject);
+    `quantified(kind, names, depth)` a quantifier over `names` whose body is the unary at the
+    position; `read(text)` the one formula of `text`."""
 
     expr: Callable[[int, int], Formula]
-    unary: Callable[[int], Formula]
+    prefix: Callable[[str], Callable[[str, int], Formula]]
     quantified: Callable[[str, list[str], int], Formula]
     read: Callable[[str], Formula]
 
 
-def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, unit: Callable) -> Core:
-    """The core of a reader of `syntax` over the stack `toks`: `prefixes` each first token of a
-    unary that is no unit with what reads the rest, `handler(token, depth)` (or NOT, GROUP: the
-    core's), `unit(token, depth)` any other; `bound` the quantified variables in scope."""
+def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, unary: Callable) -> Core:
+    """The core of a reader of `syntax` over the stack `toks`, whose `unary(depth)` reads the
+    unary at the position (past READER_DEPTH: Reject) and leaves one that opens with a token
+    of `prefixes` to `prefix`: each such token with what reads the rest, `handler(token,
+    depth)`, or NOT, GROUP (the core's); `bound` the quantified variables in scope."""
     pop = toks.pop
-    connective = syntax.connectives.get
-    tight = max(level for level, _, _ in syntax.connectives.values())  # its operands are unaries
     findall, forbid, refused = syntax.pattern.findall, syntax.forbid, syntax.refused
-
-    def expr(level: int, depth: int) -> Formula:
-        left = unary(depth)
-        while True:
-            op = connective(toks[-1])
-            if op is None:
-                return left
-            at, how, make = op
-            if at < level:
-                return left
-            pop()
-            if how == NARY:  # a run of it: one node
-                items = [left]
-                while True:
-                    items.append(unary(depth) if at == tight else expr(at + 1, depth))
-                    if connective(toks[-1]) is not op:
-                        break
-                    pop()
-                left = make(tuple(items))
-            elif how == LEFT:
-                left = make(left, unary(depth) if at == tight else expr(at + 1, depth))
-            else:
-                if depth >= READER_DEPTH:
-                    raise Reject
-                left = make(left, expr(at, depth + 1))
-
-    def unary(depth: int) -> Formula:
-        if depth >= READER_DEPTH:
-            raise Reject
-        s = pop()
-        return prefix(s, unit)(s, depth)
+    toks[:] = _ENDED  # between formulas: END alone
 
     def negation(s: str, depth: int) -> Formula:
         return new_not(unary(depth + 1))
@@ -178,43 +156,92 @@ def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, un
                 refused(text)
             raise Reject
         words.reverse()
-        toks.append(END)
         toks.extend(words)
         try:
             f = expr(1, 0)
             if len(toks) == 1:  # END alone is left
-                toks.pop()
                 return f
             raise Reject
         except IndexError:  # ran past END: the input stops inside a formula
-            del toks[:], bound[:]
+            toks[:], bound[:] = _ENDED, ()
             raise Reject from None
         except BaseException:  # nothing of the formula is kept
-            del toks[:], bound[:]
+            toks[:], bound[:] = _ENDED, ()
             raise
 
-    prefix = {t: {NOT: negation, GROUP: group}.get(h, h) for t, h in prefixes.items()}.get
-    return Core(expr, unary, quantified, read)
+    expr = _climbing(toks, syntax.connectives, unary)
+    return Core(expr, _Prefixes({t: {NOT: negation, GROUP: group}.get(h, h) for t, h in prefixes.items()}).__getitem__,
+                quantified, read)
 
 
-def names(toks: list[str], not_name: frozenset, eqs: dict[str, bool], constant: Callable[[str], Term],
-          parenthesised: Callable | None = None, curried: bool = False) -> tuple[Callable, Callable]:
-    """`unit(name, depth)` and `applied(depth)` of a reader over `toks` whose atoms are `p` or
-    `p(t1, ..., tn)`, each term a name (made a term by `constant`) or a function term `f(...)`,
-    and whose equations are `t = u` (`eqs`: each equality's spelling, and whether it denies).
-    `curried`: lists in a row are one (NLTK's `P(x)(y)` is `P(x, y)`); `parenthesised(depth)`:
-    an argument in parentheses, read from after its `(`, as its name and arguments (None: a bare
-    name); without it such an argument is refused. `not_name`: every token that is no name."""
+class _Prefixes(dict):
+    """A reader's prefix table: a token that is none has the handler that rejects."""
+
+    def __missing__(self, token: str) -> Callable[[str, int], Formula]:
+        return _reject
+
+
+def _reject(s: str, depth: int) -> Formula:
+    raise Reject
+
+
+def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unary: Callable) -> Callable:
+    """`expr(level, depth)`: the formula at the position of the binary connectives of `table`
+    (`connectives`) of `level` and tighter over `unary` operands: precedence climbing."""
     pop = toks.pop
+    connective = table.get
+    tight = max(level for level, _, _ in table.values())  # its operands are unaries
 
-    def unit(s: str, depth: int) -> Formula:
-        if s in not_name:
+    def expr(level: int, depth: int) -> Formula:
+        left = unary(depth)
+        while True:
+            op = connective(toks[-1])
+            if op is None:
+                return left
+            at, how, make = op
+            if at < level:
+                return left
+            pop()
+            if how == NARY:  # a run of it: one node
+                items = [left]
+                while True:
+                    items.append(unary(depth) if at == tight else expr(at + 1, depth))
+                    if connective(toks[-1]) is not op:
+                        break
+                    pop()
+                left = make(tuple(items))
+            elif how == LEFT:
+                left = make(left, unary(depth) if at == tight else expr(at + 1, depth))
+            else:
+                if depth >= READER_DEPTH:
+                    raise Reject
+                left = make(left, expr(at, depth + 1))
+
+    return expr
+
+
+def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, constant: Callable[[str], Term],
+          parenthesised: Callable | None = None) -> tuple[Core, Callable]:
+    """The core of a reader of `syntax` (`reader`) whose units are atoms, `p` or `p(t1, ...,
+    tn)`, and equations, `t = u`, each term a name (made a term by `constant`) or a function term
+    `f(...)`; and its `applied(depth)`, the arguments of the list at the position (at its `(`,
+    and of the lists right after it when `syntax.curried`). `parenthesised(depth)`: an argument in
+    parentheses, read from after its `(`, as its name and arguments (None: a bare name); without
+    it such an argument is refused."""
+    pop = toks.pop
+    not_name, eqs, curried = syntax.not_name, syntax.equalities, syntax.curried
+
+    def unary(depth: int) -> Formula:
+        if depth >= READER_DEPTH:
             raise Reject
-        after = toks[-1]
-        if after == "(":
-            args = applied(depth)
+        s = pop()
+        if s in not_name:
+            return prefix(s)(s, depth)
+        if toks[-1] == "(":
+            pop()
+            args = arguments(depth + 1)
             return equation(new_func(s, args), depth) if toks[-1] in eqs else new_atom(s, args)
-        if after in eqs:
+        if toks[-1] in eqs:
             return equation(constant(s), depth)
         return new_atom(s, ())
 
@@ -227,24 +254,24 @@ def names(toks: list[str], not_name: frozenset, eqs: dict[str, bool], constant: 
         return new_not(eq) if denies else eq
 
     def applied(depth: int) -> tuple[Term, ...]:
-        """The arguments of the list at the position (at its `(`), and of the lists after it
-        when `curried`."""
         if depth >= READER_DEPTH:
             raise Reject
         pop()
-        args = arguments(depth + 1)
-        while curried and toks[-1] == "(":
-            pop()
-            args += arguments(depth + 1)
-        return args
+        return arguments(depth + 1)
 
     def arguments(depth: int) -> tuple[Term, ...]:
-        """`t1, ..., tn)` after a `(`."""
+        """`t1, ..., tn)` after a `(`, and the lists right after it when `curried`."""
         args = []
         while True:
             s = pop()
             if s not in not_name:
-                args.append(new_func(s, applied(depth)) if toks[-1] == "(" else constant(s))
+                if toks[-1] != "(":
+                    args.append(constant(s))
+                elif depth >= READER_DEPTH:
+                    raise Reject
+                else:  # (applied(depth), inline)
+                    pop()
+                    args.append(new_func(s, arguments(depth + 1)))
             elif s == "(" and parenthesised is not None:
                 name, inner = parenthesised(depth + 1)
                 args.append(constant(name) if inner is None else new_func(name, inner))
@@ -252,8 +279,12 @@ def names(toks: list[str], not_name: frozenset, eqs: dict[str, bool], constant: 
                 raise Reject
             s = pop()
             if s == ")":
-                return tuple(args)
-            if s != ",":
+                if not curried or toks[-1] != "(":
+                    return tuple(args)
+                pop()
+            elif s != ",":
                 raise Reject
 
-    return unit, applied
+    core = reader(syntax, toks, bound, prefixes, unary)
+    prefix = core.prefix
+    return core, applied

@@ -18,16 +18,16 @@ from typing import Callable
 from ambit.logic.syntax.ast import Formula
 from ambit.logic.syntax.readers import Reject, new_and, new_iff, new_implies, new_or, new_quant, new_xor, per_thread
 from ambit.logic.syntax.readers.core import (END, GROUP, LEFT, NARY, NOT, READER_DEPTH, RIGHT, Binder, Syntax,
-                                             connectives, names, reader)
+                                             connectives, names)
 
 # a symbol, or a name (no symbol is a word character and every name starts with one, so a token
 # is a name exactly when it is not a symbol)
 _TOKEN = re.compile(r"[ \t\f\r\n]*([∀∃¬∧∨⊕→↔⟷=≠(),]|[^\W_][\w\-'’.]*)")
 _KIND = {"∀": "forall", "∃": "exists"}
 _NOT_NAME = frozenset({*"∀∃¬∧∨⊕→↔⟷=≠(),", END})
-_EQ = {"=": False, "≠": True}  # an equality, and whether it denies
 _SYNTAX = Syntax(_TOKEN, connectives((1, LEFT, new_iff, "↔", "⟷"), (2, RIGHT, new_implies, "→"),
-                                      (3, NARY, new_or, "∨"), (3, LEFT, new_xor, "⊕"), (4, NARY, new_and, "∧")))
+                                      (3, NARY, new_or, "∨"), (3, LEFT, new_xor, "⊕"), (4, NARY, new_and, "∧")),
+                 not_name=_NOT_NAME, equalities={"=": False, "≠": True})
 
 
 def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tuple[Formula, list[str], str | None]]:
@@ -51,9 +51,8 @@ def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tupl
         bound.pop()
         return new_quant(_KIND[s], v, body)
 
-    unit, _ = names(toks, _NOT_NAME, _EQ, b.constant)
-    expr, _, _, read_text = reader(_SYNTAX, toks, bound, {"¬": NOT, "(": GROUP, "∀": quantifier, "∃": quantifier},
-                              unit)
+    (expr, _, _, read_text), _ = names(_SYNTAX, toks, bound, {"¬": NOT, "(": GROUP, "∀": quantifier,
+                                                              "∃": quantifier}, b.constant)
 
     def run(text: str, spelled: Callable[[str], bool] | None) -> tuple[Formula, list[str], str | None]:
         nonlocal dotted

@@ -24,8 +24,7 @@ from typing import Callable
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.ast import Atom, Formula, Term
 from ambit.logic.syntax.readers import Reject, new_and, new_atom, new_iff, new_implies, new_or, per_thread
-from ambit.logic.syntax.readers.core import (END, LEFT, NARY, NOT, READER_DEPTH, Binder, Syntax, connectives, names,
-                                             reader)
+from ambit.logic.syntax.readers.core import END, LEFT, NARY, NOT, READER_DEPTH, Binder, Syntax, connectives, names
 
 _NAME = r"[0-9]+(?:\.[0-9]+)+[A-Za-z0-9_']*|[A-Za-z0-9_][A-Za-z0-9_']*"  # nltk.lark's NAME
 _WORD = re.compile(r"[ \t\f\r\n]*(" + _NAME + r"|<->|<=>|->|=>|!=|==|[-!&^|=().,\[\]])")
@@ -57,9 +56,10 @@ def feature_variable(text: str) -> None:
 
 
 # binary connectives, spelled every way; all group to the left
-_SYNTAX = Syntax(_WORD, connectives((1, LEFT, new_iff, "<->", "<=>", "iff"), (2, LEFT, new_implies, "->", "=>", "implies"),
-                                    (3, NARY, new_or, "|", "or"), (4, NARY, new_and, "&", "^", "and")),
-                 refused=feature_variable)
+_SYNTAX = Syntax(_WORD, connectives((1, LEFT, new_iff, "<->", "<=>", "iff"),
+                                    (2, LEFT, new_implies, "->", "=>", "implies"), (3, NARY, new_or, "|", "or"),
+                                    (4, NARY, new_and, "&", "^", "and")),
+                 refused=feature_variable, not_name=_NOT_NAME, equalities=_EQ, curried=True)
 
 
 def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tuple[Formula, list[str]]]:
@@ -110,9 +110,8 @@ def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tupl
             args = (args or ()) + applied(depth)
         return name, args
 
-    unit, applied = names(toks, _NOT_NAME, _EQ, b.constant, parenthesised, curried=True)
-    expr, _, quantified, read_text = reader(_SYNTAX, toks, b.bound,
-                                            {**_PREFIXES, "(": group, **dict.fromkeys(_QUANT, quantifier)}, unit)
+    prefixes = {**_PREFIXES, "(": group, **dict.fromkeys(_QUANT, quantifier)}
+    (expr, _, quantified, read_text), applied = names(_SYNTAX, toks, b.bound, prefixes, b.constant, parenthesised)
 
     def run(text: str, spelled: Callable[[str], bool] | None) -> tuple[Formula, list[str]]:
         b.start(spelled)

@@ -63,7 +63,8 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
 
 
 def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
-    """`run(text, terms)`: the formula in `text`, and whether a variable in it is free."""
+    """`run(text, terms)`: the formula in `text`, and whether a variable in it is free; its
+    terms made here, found in `terms` or added to it, its units by `_units`."""
     toks: list[str] = []
     pop = toks.pop
     made = _NO_TERMS
@@ -94,25 +95,6 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
                 free = True
             args.append(x)
         return words[0], tuple(args)
-
-    def unit(s: str, depth: int) -> Formula:
-        """A unit that opens with `s`: an atom, an equation, a quantifier and the unit after it."""
-        c = s[:1]
-        if c in _LOWER and s[-1] == ")":  # an atom over plain terms, or a function term's
-            name, args = applied(s)
-            return equation(new_func(name, args), depth) if toks[-1] in _EQ else new_atom(name, args)
-        if (c == "!" or c == "?") and s[-1] == ":":  # a quantifier's head, `![X, Y]:`
-            return quantified("forall" if c == "!" else "exists", _VARIABLE.findall(s), depth)
-        if c in _UPPER:
-            return equation(plain(s), depth)
-        name = s if c in _LOWER else _name(s)
-        if toks[-1] == "(":
-            pop()
-            args = arguments(depth)
-            return equation(new_func(name, args), depth) if toks[-1] in _EQ else new_atom(name, args)
-        if toks[-1] in _EQ:
-            return equation(Const(name), depth)
-        return new_atom(name, ())
 
     def arguments(depth: int) -> tuple[Term, ...]:
         """`t1, ..., tn)` after a name's `(`: a variable or an atom-shaped function term read
@@ -148,14 +130,7 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
         pop()
         return new_func(name, arguments(depth + 1))
 
-    def equation(left: Term, depth: int) -> Formula:
-        op = pop()
-        if op not in _EQ:
-            raise Reject
-        eq = new_eq(left, term(pop(), depth))
-        return eq if op == "=" else new_not(eq)
-
-    _, _, quantified, read_text = reader(_SYNTAX, toks, bound, _PREFIXES, unit)
+    read_text = _units(toks, bound, plain, applied, arguments, term)
 
     def run(text: str, terms: dict[str, Term]) -> tuple[Formula, bool]:
         nonlocal made, free
@@ -166,6 +141,49 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
             made = _NO_TERMS
 
     return run
+
+
+def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable, arguments: Callable,
+           term: Callable) -> Callable[[str], Formula]:
+    """The core's `read` over the units of TPTP, read with a `_reader`'s terms."""
+    pop = toks.pop
+
+    def unary(depth: int) -> Formula:
+        """The unary at the position: an atom, an equation, a quantifier and the unary after it."""
+        if depth >= READER_DEPTH:
+            raise Reject
+        s = pop()
+        c = s[:1]
+        if c in _LOWER:
+            if s[-1] == ")":  # an atom over plain terms, or a function term's, in one token
+                name, args = applied(s)
+                return equation(new_func(name, args), depth) if toks[-1] in _EQ else new_atom(name, args)
+            name = s
+        elif c in _UPPER:
+            return equation(plain(s), depth)
+        elif (c == "!" or c == "?") and s[-1] == ":":  # a quantifier's head, `![X, Y]:`
+            return quantified("forall" if c == "!" else "exists", _VARIABLE.findall(s), depth)
+        elif c == "'" or "0" <= c <= "9":
+            name = _name(s)
+        else:
+            return prefix(s)(s, depth)
+        if toks[-1] == "(":
+            pop()
+            args = arguments(depth)
+            return equation(new_func(name, args), depth) if toks[-1] in _EQ else new_atom(name, args)
+        if toks[-1] in _EQ:
+            return equation(Const(name), depth)
+        return new_atom(name, ())
+
+    def equation(left: Term, depth: int) -> Formula:
+        op = pop()
+        if op not in _EQ:
+            raise Reject
+        eq = new_eq(left, term(pop(), depth))
+        return eq if op == "=" else new_not(eq)
+
+    _, prefix, quantified, read = reader(_SYNTAX, toks, bound, _PREFIXES, unary)
+    return read
 
 
 _read = per_thread(_reader)
