@@ -16,10 +16,11 @@ A dialect's module gives its tables and what it alone reads; this module the res
   `t = u`, over terms that are names and function terms (folio, nltk), and its reader;
 - `Binder`: what a reader makes of a name in a term's place.
 
-The tokens are a stack, the formula's reversed: `pop()` reads the next one and `toks[-1]` looks
-at it, so the core's functions and the dialect's, closures over the one list, share the position
-without a shared counter. The stack ends in END, which stays there between formulas; reading
-past it is an IndexError, which `read` turns into Reject. A reader's functions are made once per thread (readers.per_thread), and each
+The tokens are a stack, the formula's reversed: `pop()` reads the next one, and where it is not
+for the function that read it, `push` puts it back (in CPython cheaper than looking at `toks[-1]`,
+a negative index), so the core's functions and the dialect's, closures over the one list, share
+the position without a shared counter. The stack ends in END (which no reader takes), kept there between
+formulas. A reader's functions are made once per thread (readers.per_thread), and each
 formula starts afresh.
 """
 
@@ -32,7 +33,10 @@ from ambit.logic.syntax.ast import Formula, Term
 from ambit.logic.syntax.readers import Reject, const, new_atom, new_eq, new_func, new_not, new_quant, var
 
 END = ""  # after the last token
-_ENDED = (END,)  # a reader's stack between formulas
+# a reader's stack between formulas: END, a few times over, so that the list never runs empty
+# (CPython frees an empty list's storage, and a token put back would allocate it again)
+_ENDED = (END,) * 8
+_BOTTOM = len(_ENDED)
 # how deeply a reader nests parentheses, negations, quantifiers, function terms and right-grouped
 # connectives (a few Python frames each, well inside the recursion limit); deeper input goes to
 # Lark, whose parser does not recurse
@@ -122,7 +126,7 @@ def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, un
     depth)`, or NOT, GROUP (the core's); `bound` the quantified variables in scope."""
     pop = toks.pop
     findall, forbid, refused = syntax.pattern.findall, syntax.forbid, syntax.refused
-    toks[:] = _ENDED  # between formulas: END alone
+    toks[:] = _ENDED
 
     def negation(s: str, depth: int) -> Formula:
         return new_not(unary(depth + 1))
@@ -159,7 +163,7 @@ def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, un
         toks.extend(words)
         try:
             f = expr(1, 0)
-            if len(toks) == 1:  # END alone is left
+            if len(toks) == _BOTTOM:  # the ENDs alone are left
                 return f
             raise Reject
         except IndexError:  # ran past END: the input stops inside a formula
@@ -188,34 +192,34 @@ def _reject(s: str, depth: int) -> Formula:
 def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unary: Callable) -> Callable:
     """`expr(level, depth)`: the formula at the position of the binary connectives of `table`
     (`connectives`) of `level` and tighter over `unary` operands: precedence climbing."""
-    pop = toks.pop
+    pop, push = toks.pop, toks.append
     connective = table.get
     tight = max(level for level, _, _ in table.values())  # its operands are unaries
 
     def expr(level: int, depth: int) -> Formula:
         left = unary(depth)
+        s = pop()  # the token after the operand read
         while True:
-            op = connective(toks[-1])
-            if op is None:
+            op = connective(s)
+            if op is None or op[0] < level:
+                push(s)
                 return left
             at, how, make = op
-            if at < level:
-                return left
-            pop()
             if how == NARY:  # a run of it: one node
-                items = [left]
-                while True:
+                items = [left, unary(depth) if at == tight else expr(at + 1, depth)]
+                s = pop()
+                while connective(s) is op:
                     items.append(unary(depth) if at == tight else expr(at + 1, depth))
-                    if connective(toks[-1]) is not op:
-                        break
-                    pop()
+                    s = pop()
                 left = make(tuple(items))
-            elif how == LEFT:
+                continue
+            if how == LEFT:
                 left = make(left, unary(depth) if at == tight else expr(at + 1, depth))
+            elif depth >= READER_DEPTH:
+                raise Reject
             else:
-                if depth >= READER_DEPTH:
-                    raise Reject
                 left = make(left, expr(at, depth + 1))
+            s = pop()
 
     return expr
 
@@ -228,30 +232,51 @@ def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, con
     and of the lists right after it when `syntax.curried`). `parenthesised(depth)`: an argument in
     parentheses, read from after its `(`, as its name and arguments (None: a bare name); without
     it such an argument is refused."""
-    pop = toks.pop
+    pop, push = toks.pop, toks.append
     not_name, eqs, curried = syntax.not_name, syntax.equalities, syntax.curried
+    negations = frozenset(t for t, h in prefixes.items() if h is NOT)  # these and GROUP read here: no call
+    opens = "(" if prefixes.get("(") is GROUP else None
 
     def unary(depth: int) -> Formula:
         if depth >= READER_DEPTH:
             raise Reject
         s = pop()
         if s in not_name:
+            if s in negations:
+                return new_not(unary(depth + 1))
+            if s == opens:
+                f = expr(1, depth + 1)
+                if pop() != ")":
+                    raise Reject
+                return f
             return prefix(s)(s, depth)
-        if toks[-1] == "(":
-            pop()
+        after = pop()
+        if after == "(":
             args = arguments(depth + 1)
-            return equation(new_func(s, args), depth) if toks[-1] in eqs else new_atom(s, args)
-        if toks[-1] in eqs:
-            return equation(constant(s), depth)
+            after = pop()
+            if after in eqs:
+                return equation(new_func(s, args), after, depth)
+            push(after)
+            return new_atom(s, args)
+        if after in eqs:
+            return equation(constant(s), after, depth)
+        push(after)
         return new_atom(s, ())
 
-    def equation(left: Term, depth: int) -> Formula:
-        denies = eqs[pop()]
+    def equation(left: Term, op: str, depth: int) -> Formula:
+        """`left op` read, the term after them."""
         s = pop()
         if s in not_name:
             raise Reject
-        eq = new_eq(left, new_func(s, applied(depth)) if toks[-1] == "(" else constant(s))
-        return new_not(eq) if denies else eq
+        after = pop()
+        if after != "(":
+            push(after)
+            eq = new_eq(left, constant(s))
+        elif depth >= READER_DEPTH:
+            raise Reject
+        else:
+            eq = new_eq(left, new_func(s, arguments(depth + 1)))
+        return new_not(eq) if eqs[op] else eq
 
     def applied(depth: int) -> tuple[Term, ...]:
         if depth >= READER_DEPTH:
@@ -264,27 +289,32 @@ def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, con
         args = []
         while True:
             s = pop()
+            after = pop()
             if s not in not_name:
-                if toks[-1] != "(":
+                if after != "(":
                     args.append(constant(s))
                 elif depth >= READER_DEPTH:
                     raise Reject
-                else:  # (applied(depth), inline)
-                    pop()
+                else:
                     args.append(new_func(s, arguments(depth + 1)))
+                    after = pop()
             elif s == "(" and parenthesised is not None:
+                push(after)
                 name, inner = parenthesised(depth + 1)
                 args.append(constant(name) if inner is None else new_func(name, inner))
+                after = pop()
             else:
                 raise Reject
-            s = pop()
-            if s == ")":
-                if not curried or toks[-1] != "(":
+            if after == ")":
+                if not curried:
                     return tuple(args)
-                pop()
-            elif s != ",":
+                after = pop()
+                if after != "(":
+                    push(after)
+                    return tuple(args)
+            elif after != ",":
                 raise Reject
 
     core = reader(syntax, toks, bound, prefixes, unary)
-    prefix = core.prefix
+    expr, prefix = core.expr, core.prefix
     return core, applied

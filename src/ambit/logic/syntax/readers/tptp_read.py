@@ -66,7 +66,7 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
     """`run(text, terms)`: the formula in `text`, and whether a variable in it is free; its
     terms made here, found in `terms` or added to it, its units by `_units`."""
     toks: list[str] = []
-    pop = toks.pop
+    pop, push = toks.pop, toks.append
     made = _NO_TERMS
     bound: list[str] = []
     free = False
@@ -123,11 +123,12 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
         if c in _LOWER and s[-1] == ")":
             return new_func(*applied(s))
         name = s if c in _LOWER else _name(s)
-        if toks[-1] != "(":
+        after = pop()
+        if after != "(":
+            push(after)
             return Const(name) if c == "'" else plain(name)
         if depth >= READER_DEPTH:
             raise Reject
-        pop()
         return new_func(name, arguments(depth + 1))
 
     read_text = _units(toks, bound, plain, applied, arguments, term)
@@ -146,7 +147,7 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
 def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable, arguments: Callable,
            term: Callable) -> Callable[[str], Formula]:
     """The core's `read` over the units of TPTP, read with a `_reader`'s terms."""
-    pop = toks.pop
+    pop, push = toks.pop, toks.append
 
     def unary(depth: int) -> Formula:
         """The unary at the position: an atom, an equation, a quantifier and the unary after it."""
@@ -154,35 +155,48 @@ def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable
             raise Reject
         s = pop()
         c = s[:1]
-        if c in _LOWER:
-            if s[-1] == ")":  # an atom over plain terms, or a function term's, in one token
-                name, args = applied(s)
-                return equation(new_func(name, args), depth) if toks[-1] in _EQ else new_atom(name, args)
-            name = s
-        elif c in _UPPER:
-            return equation(plain(s), depth)
-        elif (c == "!" or c == "?") and s[-1] == ":":  # a quantifier's head, `![X, Y]:`
-            return quantified("forall" if c == "!" else "exists", _VARIABLE.findall(s), depth)
-        elif c == "'" or "0" <= c <= "9":
-            name = _name(s)
+        if c in _LOWER and s[-1] == ")":  # an atom over plain terms, or a function term's, in one token
+            name, args = applied(s)
         else:
-            return prefix(s)(s, depth)
-        if toks[-1] == "(":
-            pop()
+            if c in _LOWER:
+                name = s
+            elif c in _UPPER:
+                op = pop()
+                if op not in _EQ:
+                    raise Reject
+                return equation(plain(s), op, depth)
+            elif (c == "!" or c == "?") and s[-1] == ":":  # a quantifier's head, `![X, Y]:`
+                return quantified("forall" if c == "!" else "exists", _VARIABLE.findall(s), depth)
+            elif c == "'" or "0" <= c <= "9":
+                name = _name(s)
+            elif s == "(":  # the core's GROUP and NOT, read here: no call
+                f = expr(1, depth + 1)
+                if pop() != ")":
+                    raise Reject
+                return f
+            elif s == "~":
+                return new_not(unary(depth + 1))
+            else:
+                return prefix(s)(s, depth)
+            after = pop()
+            if after != "(":
+                if after in _EQ:
+                    return equation(Const(name), after, depth)
+                push(after)
+                return new_atom(name, ())
             args = arguments(depth)
-            return equation(new_func(name, args), depth) if toks[-1] in _EQ else new_atom(name, args)
-        if toks[-1] in _EQ:
-            return equation(Const(name), depth)
-        return new_atom(name, ())
+        after = pop()
+        if after in _EQ:
+            return equation(new_func(name, args), after, depth)
+        push(after)
+        return new_atom(name, args)
 
-    def equation(left: Term, depth: int) -> Formula:
-        op = pop()
-        if op not in _EQ:
-            raise Reject
+    def equation(left: Term, op: str, depth: int) -> Formula:
+        """`left op` read (op: = or !=), the term after them."""
         eq = new_eq(left, term(pop(), depth))
         return eq if op == "=" else new_not(eq)
 
-    _, prefix, quantified, read = reader(_SYNTAX, toks, bound, _PREFIXES, unary)
+    expr, prefix, quantified, read = reader(_SYNTAX, toks, bound, _PREFIXES, unary)
     return read
 
 
