@@ -137,7 +137,7 @@ def _vocabulary(spec: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("fmt", DIALECTS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_mutated_texts_never_read_where_lark_refuses(fmt, data):
     text = data.draw(_formula(SPEC[fmt], 2))

@@ -16,12 +16,12 @@ A dialect's module gives its tables and what it alone reads; this module the res
   `t = u`, over terms that are names and function terms (folio, nltk), and its reader;
 - `Binder`: what a reader makes of a name in a term's place.
 
-The tokens are a stack, the formula's reversed: `pop()` reads the next one, and where it is not
-for the function that read it, `push` puts it back (in CPython cheaper than looking at `toks[-1]`,
-a negative index), so the core's functions and the dialect's, closures over the one list, share
-the position without a shared counter. The stack ends in END (which no reader takes), kept there between
-formulas. A reader's functions are made once per thread (readers.per_thread), and each
-formula starts afresh.
+The tokens are a stack, the formula's reversed: `pop()` reads the next one, and `push` puts
+back one that is not for the function that read it (in CPython cheaper than a look at
+`toks[-1]`, a negative index); the core's functions and the dialect's, closures over the one
+list, so share the position without a counter. Below the formula lie a few ENDs, which no reader
+takes, kept there between formulas. A reader's functions are made once per thread
+(readers.per_thread), and each formula starts afresh.
 """
 
 from __future__ import annotations
@@ -233,7 +233,8 @@ def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, con
     parentheses, read from after its `(`, as its name and arguments (None: a bare name); without
     it such an argument is refused."""
     pop, push = toks.pop, toks.append
-    not_name, eqs, curried = syntax.not_name, syntax.equalities, syntax.curried
+    not_name, eqs = syntax.not_name, syntax.equalities
+    arguments, applied = _terms(syntax, toks, constant, parenthesised)
     negations = frozenset(t for t, h in prefixes.items() if h is NOT)  # these and GROUP read here: no call
     opens = "(" if prefixes.get("(") is GROUP else None
 
@@ -278,6 +279,17 @@ def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, con
             eq = new_eq(left, new_func(s, arguments(depth + 1)))
         return new_not(eq) if eqs[op] else eq
 
+    core = reader(syntax, toks, bound, prefixes, unary)
+    expr, prefix = core.expr, core.prefix
+    return core, applied
+
+
+def _terms(syntax: Syntax, toks: list[str], constant: Callable[[str], Term],
+           parenthesised: Callable | None) -> tuple[Callable, Callable]:
+    """`arguments(depth)` and `applied(depth)` of `names`."""
+    pop, push = toks.pop, toks.append
+    not_name, curried = syntax.not_name, syntax.curried
+
     def applied(depth: int) -> tuple[Term, ...]:
         if depth >= READER_DEPTH:
             raise Reject
@@ -315,6 +327,4 @@ def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, con
             elif after != ",":
                 raise Reject
 
-    core = reader(syntax, toks, bound, prefixes, unary)
-    expr, prefix = core.expr, core.prefix
-    return core, applied
+    return arguments, applied

@@ -51,8 +51,8 @@ def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tupl
         bound.pop()
         return new_quant(_KIND[s], v, body)
 
-    (expr, _, _, read_text), _ = names(_SYNTAX, toks, bound, {"¬": NOT, "(": GROUP, "∀": quantifier,
-                                                              "∃": quantifier}, b.constant)
+    prefixes = {"¬": NOT, "(": GROUP, "∀": quantifier, "∃": quantifier}
+    (expr, _, _, read_text), _ = names(_SYNTAX, toks, bound, prefixes, b.constant)
 
     def run(text: str, spelled: Callable[[str], bool] | None) -> tuple[Formula, list[str], str | None]:
         nonlocal dotted

@@ -71,12 +71,13 @@ def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tupl
 
     def quantifier(s: str, depth: int) -> Formula:
         """`all x y.` and its body: the unary after it."""
-        names_ = []
-        while toks[-1] not in _NOT_NAME:
-            names_.append(pop())
-        if not names_ or pop() != ".":
+        variables, v = [], pop()
+        while v not in _NOT_NAME:
+            variables.append(v)
+            v = pop()
+        if not variables or v != ".":
             raise Reject
-        return quantified(_QUANT[s], names_, depth)
+        return quantified(_QUANT[s], variables, depth)
 
     def group(s: str, depth: int) -> Formula:
         """A parenthesised formula; an atom applies to the lists after it: (P(x))(y)."""

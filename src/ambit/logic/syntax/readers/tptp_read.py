@@ -64,9 +64,8 @@ def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool
 
 def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
     """`run(text, terms)`: the formula in `text`, and whether a variable in it is free; its
-    terms made here, found in `terms` or added to it, its units by `_units`."""
+    plain terms made here, found in `terms` or added to it, the rest by `_units`."""
     toks: list[str] = []
-    pop, push = toks.pop, toks.append
     made = _NO_TERMS
     bound: list[str] = []
     free = False
@@ -96,42 +95,7 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
             args.append(x)
         return words[0], tuple(args)
 
-    def arguments(depth: int) -> tuple[Term, ...]:
-        """`t1, ..., tn)` after a name's `(`: a variable or an atom-shaped function term read
-        here, any other term by `term`."""
-        args = []
-        while True:
-            s = pop()
-            c = s[:1]
-            if c in _UPPER:
-                args.append(plain(s))
-            elif c in _LOWER and s[-1] == ")":
-                args.append(new_func(*applied(s)))
-            else:
-                args.append(term(s, depth))
-            s = pop()
-            if s == ")":
-                return tuple(args)
-            if s != ",":
-                raise Reject
-
-    def term(s: str, depth: int) -> Term:
-        """The term that opens with `s`."""
-        c = s[:1]
-        if c in _UPPER:
-            return plain(s)
-        if c in _LOWER and s[-1] == ")":
-            return new_func(*applied(s))
-        name = s if c in _LOWER else _name(s)
-        after = pop()
-        if after != "(":
-            push(after)
-            return Const(name) if c == "'" else plain(name)
-        if depth >= READER_DEPTH:
-            raise Reject
-        return new_func(name, arguments(depth + 1))
-
-    read_text = _units(toks, bound, plain, applied, arguments, term)
+    read_text = _units(toks, bound, plain, applied)
 
     def run(text: str, terms: dict[str, Term]) -> tuple[Formula, bool]:
         nonlocal made, free
@@ -144,10 +108,11 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
     return run
 
 
-def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable, arguments: Callable,
-           term: Callable) -> Callable[[str], Formula]:
-    """The core's `read` over the units of TPTP, read with a `_reader`'s terms."""
+def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable) -> Callable[[str], Formula]:
+    """The core's `read` over the units of TPTP, their terms made by a `_reader`'s `plain` and
+    `applied`."""
     pop, push = toks.pop, toks.append
+    arguments, term = _terms(toks, plain, applied)
 
     def unary(depth: int) -> Formula:
         """The unary at the position: an atom, an equation, a quantifier and the unary after it."""
@@ -198,6 +163,48 @@ def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable
 
     expr, prefix, quantified, read = reader(_SYNTAX, toks, bound, _PREFIXES, unary)
     return read
+
+
+def _terms(toks: list[str], plain: Callable, applied: Callable) -> tuple[Callable, Callable]:
+    """`arguments(depth)` and `term(token, depth)` of `_units`."""
+    pop, push = toks.pop, toks.append
+
+    def arguments(depth: int) -> tuple[Term, ...]:
+        """`t1, ..., tn)` after a name's `(`: a variable or an atom-shaped function term read
+        here, any other term by `term`."""
+        args = []
+        while True:
+            s = pop()
+            c = s[:1]
+            if c in _UPPER:
+                args.append(plain(s))
+            elif c in _LOWER and s[-1] == ")":
+                args.append(new_func(*applied(s)))
+            else:
+                args.append(term(s, depth))
+            s = pop()
+            if s == ")":
+                return tuple(args)
+            if s != ",":
+                raise Reject
+
+    def term(s: str, depth: int) -> Term:
+        """The term that opens with `s`."""
+        c = s[:1]
+        if c in _UPPER:
+            return plain(s)
+        if c in _LOWER and s[-1] == ")":
+            return new_func(*applied(s))
+        name = s if c in _LOWER else _name(s)
+        after = pop()
+        if after != "(":
+            push(after)
+            return Const(name) if c == "'" else plain(name)
+        if depth >= READER_DEPTH:
+            raise Reject
+        return new_func(name, arguments(depth + 1))
+
+    return arguments, term
 
 
 _read = per_thread(_reader)
