@@ -2,8 +2,8 @@
 stands in front of its dialect's Lark grammar for the common input: it accepts only what it
 surely reads, building the tree the grammar's transformer builds, and raises `Reject` on
 anything else (a syntax error, nesting past READER_DEPTH, what it leaves to Lark), so that Lark
-reads it and gives the error with its position and expectations. tests/logic/syntax/readers/
-test_reader_core.py reads random formulas through both and compares the trees.
+reads it and gives the error with its position and expectations. Lark stays the reference:
+tests/logic/syntax/readers/test_reader_core.py reads random formulas through both, and compares.
 
 A dialect's module gives its tables and what it alone reads; this module the rest:
 - `reader`: a text split by the dialect's token pattern (`Syntax`) in one `findall`, then
