@@ -19,8 +19,9 @@ q(cI)).` (150,000: about 6 MB; the target is under 6 s). Figures are CPU seconds
 written by `git archive` into a temporary folder: benchmarks/against.py's `worktree`), one child
 process per tree (`--child TREE`, one JSON object a line on stdin and stdout), reading by reading
 and round by round, the order alternating, so that a burst of load on a shared machine falls on
-both alike. Per reading: each tree's median MB/s over `--rounds`, their ratio (this checkout over
-REF: above 1 is faster; by CPU and by wall clock) and whether both read the same trees.
+both alike (and with one hash seed, so that neither draws a luckier one). Per reading: each
+tree's median MB/s over `--rounds`, their ratio (this checkout over REF: above 1 is faster; by
+CPU and by wall clock), each round's, and whether both read the same trees.
 """
 
 from __future__ import annotations
@@ -197,7 +198,8 @@ def against(ref: str, n: int, seed: int, big: int, rounds: int) -> dict:
             write_big(root, big)
         names = {k: (nbytes, items) for k, (_, nbytes, items) in readings(texts, root if big else None).items()}
         trees = {"new": REPO, "ref": old}
-        kids = {tag: subprocess.Popen([sys.executable, __file__, "--child", str(tree), str(root)], text=True,
+        env = {**os.environ, "PYTHONHASHSEED": "0"}  # both hash alike (a process's own seed moves it a few %)
+        kids = {tag: subprocess.Popen([sys.executable, __file__, "--child", str(tree), str(root)], text=True, env=env,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE) for tag, tree in trees.items()}
         runs: dict[str, dict[str, list[dict]]] = {k: {"new": [], "ref": []} for k in names}
         try:
