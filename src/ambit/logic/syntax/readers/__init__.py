@@ -1,8 +1,9 @@
 """Hand-written readers that stand in front of the Lark grammars for the common input of a
-dialect (folio_read.py, nltk_read.py, tptp_read.py: TPTP FOF; AmP's own are in parse.py), and
-the Lark reader of AmP's FOL and Lisp (amp_lark.py). Each hand-written one accepts only what it
-surely reads, building the tree the grammar's transformer builds, and raises `Reject` on
-anything else, so that Lark reads it and gives the error with its position and expectations."""
+dialect (folio_read.py, nltk_read.py, tptp_read.py: TPTP FOF, on one core: core.py; AmP's own
+are in parse.py), and the Lark reader of AmP's FOL and Lisp (amp_lark.py). Each hand-written one
+accepts only what it surely reads, building the tree the grammar's transformer builds, and
+raises `Reject` on anything else, so that Lark reads it and gives the error with its position
+and expectations. Here: the node constructors they share, `Reject`, `per_thread`, `gc_paused`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import threading
 from functools import lru_cache
 from typing import Callable, Iterator, TypeVar
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Var, Xor
 
 # Constants and variables by name, made once and shared (terms are immutable, so a shared one
 # is the same value): a name read again costs a look-up, not a dataclass's __init__.
@@ -69,33 +70,6 @@ class Reject(Exception):
     """Input a hand-written reader does not take; Lark decides."""
 
 
-class Binder:
-    """What a reader that binds as it reads keeps (`read_bound`): the quantified variables in
-    scope and the free names spelled as variables; `spelled` None keeps every name a constant.
-    `constant(name)` is the term a name in a term's place stands for: a variable where a
-    quantifier binds it (`read_bound`), else a constant (a free one spelled as a variable noted
-    in `free`). It is a closure over the lists, not a method: it runs for every name read."""
-
-    def __init__(self, spelled: Callable[[str], bool] | None = None) -> None:
-        self.spelled = spelled  # None: names stay constants (`read`); else bind as read (`read_bound`)
-        self.bound: list[str] = []  # the quantified variables in scope, innermost last
-        self.free: dict[str, None] = {}  # names spelled as variables that no quantifier binds
-        self.constant: Callable[[str], Term] = const if spelled is None else _binding(spelled, self.bound, self.free)
-
-
-def _binding(spelled: Callable[[str], bool], bound: list[str], free: dict[str, None]) -> Callable[[str], Term]:
-    """Binder.constant for `read_bound`, over the Binder's `bound` and `free`."""
-
-    def constant(name: str) -> Term:
-        if name in bound:
-            return var(name)
-        if name not in free and spelled(name):
-            free[name] = None
-        return const(name)
-
-    return constant
-
-
 _T = TypeVar("_T")
 
 
@@ -120,9 +94,9 @@ def gc_paused() -> Iterator[None]:
     """The cyclic garbage collector paused for the block (when it was on). Reading a large input
     (a TPTP problem, a long AmP formula) allocates a few objects per token, all acyclic and kept;
     the collector would scan them again and again as they pile up (half the time of a
-    150,000-statement problem), and then once more, all of them, at its first collection after the block. So they are moved to the oldest
-    generation (`freeze` then `unfreeze`: no scan) before it resumes, where only a full
-    collection looks at them again."""
+    150,000-statement problem), and then once more, all of them, at its first collection after
+    the block. So they are moved to the oldest generation (`freeze` then `unfreeze`: no scan)
+    before it resumes, where only a full collection looks at them again."""
     was_on = gc.isenabled()
     gc.disable()
     try:
