@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ambit.server.engine import Decoder, Scorer, load_model  # noqa: E402
+from ambit.server.lm import Decoder, Scorer, load_model  # noqa: E402
 
 SENTENCES = [
     "Every man hears a bird.",
@@ -112,7 +112,7 @@ def tiny_scorer():
     import tempfile
 
     try:
-        from tests.server.engine.helpers import tiny_gpt2
+        from tests.server.lm.helpers import tiny_gpt2
 
         return Scorer(tiny_gpt2(Path(tempfile.mkdtemp(prefix="ambit-tiny-"))))
     except BaseException as e:  # noqa: BLE001  (pytest.skip raises a BaseException)

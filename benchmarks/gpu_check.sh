@@ -33,13 +33,13 @@ DEVICE=$("$PY" -c 'import torch; print("cuda" if torch.cuda.is_available() else 
 echo "device: $DEVICE"
 [ "$DEVICE" = cuda ] && { nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true; }
 # the engine must import without Prolog or gRPC
-"$PY" -c 'import sys, ambit.server.engine, ambit.logic; bad = [m for m in sys.modules if m.split(".")[0] in ("pyswip", "grpc") or m.startswith("ambit.proto")]; assert not bad, bad'
+"$PY" -c 'import sys, ambit.server.lm, ambit.logic; bad = [m for m in sys.modules if m.split(".")[0] in ("pyswip", "grpc") or m.startswith("ambit.proto")]; assert not bad, bad'
 # one process per test file: a CUDA device-side assert ends its process's CUDA context, and
 # would otherwise fail every later test; the benchmarks run even when a test failed
 TESTS_OK=1
 : > "$OUT/pytest.txt"
-for t in tests/server/engine/test_engine_decoder.py tests/server/engine/test_engine_beam_dump.py \
-         tests/server/engine/test_engine_scorer.py; do
+for t in tests/server/lm/test_engine_decoder.py tests/server/lm/test_engine_beam_dump.py \
+         tests/server/lm/test_engine_scorer.py; do
   # -o addopts: one process, without pyproject's xdist workers (the host may lack pytest-xdist)
   AMBIT_DEVICE="$DEVICE" "$PY" -m pytest -q -p no:cacheprovider -o addopts=-ra -m "not slow" "$t" 2>&1 | tee -a "$OUT/pytest.txt" \
     || TESTS_OK=0

@@ -31,7 +31,7 @@ done
 import shutil
 from pathlib import Path
 
-from ambit.server.engine.loading import MANIFEST, converted_folder, default_gguf
+from ambit.server.lm.loading import MANIFEST, converted_folder, default_gguf
 
 src = converted_folder(default_gguf())
 dst = Path(".gpu/smollm2")

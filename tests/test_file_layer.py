@@ -34,7 +34,7 @@ EXCEPTIONS: dict[str, str] = {
     "logic/runtime/swipl.py": "caches SWI-Prolog's own path in a private cache file it writes and reads itself",
     "proto/build.py": "a build step that regenerates the protobuf modules in the source tree (developers only)",
     # model weights and local servers, in the user's model cache
-    "server/engine/loading.py": "downloads and unpacks model weights into the model cache (Hugging Face's layout)",
+    "server/lm/loading.py": "downloads and unpacks model weights into the model cache (Hugging Face's layout)",
     "server/remote/local_vllm.py": "writes the converted model and a vLLM log into its own private scratch folder",
     # generators write datasets
     "generators/amp/cli.py": OWN_OUTPUT,

@@ -1,6 +1,6 @@
 """The layers of the package import downwards only: `ambit.logic` nothing from
 `ambit.generators`, `ambit.server` or `ambit.client`; `ambit.generators` nothing from
-`ambit.server` or `ambit.client`; `ambit.server.engine` nothing from `ambit.proto` or `grpc`
+`ambit.server` or `ambit.client`; `ambit.server.lm` nothing from `ambit.proto` or `grpc`
 (the engine knows no RPC). The light core (`ambit.logic`, `ambit.client` without its `eval`
 runner) never loads torch, transformers or matplotlib, and the remote backend no torch.
 
@@ -27,8 +27,8 @@ from tests.paths import REPO
 LAYERS = {  # package -> the modules (and their submodules) it must not import
     "ambit.logic": ("ambit.generators", "ambit.server", "ambit.client", "torch", "transformers", "matplotlib"),
     "ambit.generators": ("ambit.server", "ambit.client"),
-    "ambit.server.engine": ("ambit.proto", "grpc"),
-    "ambit.server.remote": ("torch", "transformers", "ambit.server.engine"),
+    "ambit.server.lm": ("ambit.proto", "grpc"),
+    "ambit.server.remote": ("torch", "transformers", "ambit.server.lm"),
     # the client (not its eval runner, which draws plots); the embedded server is loaded on demand
     "ambit.client": ("torch", "transformers", "matplotlib"),
     # the web pages sit on a service core of their own, in a process of their own, never on the gRPC
@@ -119,6 +119,13 @@ def test_nothing_imports_the_web_pages() -> None:
                  for path in sorted(src.rglob("*.py")) if src / "web" not in path.parents
                  for name, line in _import_statements(path) if _forbidden(name, ("ambit.web",))]
     assert not offending, "\n".join(offending)
+
+
+def test_one_folder_is_named_engine() -> None:
+    """`logic/engine` is the prover; the language model is `server/lm` (a package named for what it holds)."""
+    src = REPO / "src"
+    engines = sorted(p.parent.relative_to(src).as_posix() for p in src.joinpath("ambit").rglob("engine/__init__.py"))
+    assert engines == ["ambit/logic/engine"], engines
 
 
 def test_no_folder_holds_more_than_about_twelve_modules() -> None:

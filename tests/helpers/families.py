@@ -9,7 +9,7 @@ from pathlib import Path
 
 import torch
 
-from ambit.server.engine.loading import LoadedModel, set_cpu_threads
+from ambit.server.lm.loading import LoadedModel, set_cpu_threads
 
 WORDS = ("yes no question response implicature meaning means asked and responded the a is it "
          "did you do i have not will be there to of in at go come eat like want know . , : ? ! \" '").split()

@@ -1,6 +1,6 @@
 """The one table of RPCs (`ambit.proto.rpcs`) against the `.proto` and every place an RPC is
-written: the servicer delegates each RPC to the core method and the conversions its row names,
-the convert layer holds those conversions, the client calls each RPC from the methods its row
+written: the servicer is built from the rows, the core has each row's method and the convert
+layer its conversions, all of the shape the servicer calls, the client calls each RPC from the methods its row
 names, and the fake server answers every RPC. A new RPC in the `.proto` that is missing from the
 table, or from any of them, fails here. Whether an RPC needs the model is checked on a real
 server started without one."""
@@ -85,29 +85,37 @@ def _class_methods(cls: type) -> dict[str, ast.FunctionDef]:
     return {n.name: n for n in body.body if isinstance(n, ast.FunctionDef)}
 
 
-def _dotted_calls(fn: ast.AST) -> set[str]:
-    """Every call's callee written as a dotted name (`self.core.score`, `convert.score_query`)."""
-    out = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call):
-            parts, f = [], node.func
-            while isinstance(f, ast.Attribute):
-                parts.append(f.attr)
-                f = f.value
-            if isinstance(f, ast.Name):
-                out.add(".".join([f.id, *reversed(parts)]))
-    return out
+def test_the_servicer_is_built_from_the_table():
+    handlers = {name: fn for name, fn in vars(AmbitServicer).items() if name[:1].isupper()}
+    assert set(handlers) == set(rpcs.BY_NAME), "AmbitServicer's RPC handlers differ from the table"
+    assert all(fn.rpc is rpcs.BY_NAME[name] for name, fn in handlers.items()), "a handler not made from its row"
+    assert not _class_methods(AmbitServicer).keys() & set(rpcs.BY_NAME), "an RPC written by hand in the servicer"
 
 
-def test_the_servicer_delegates_every_rpc_as_its_row_says():
-    methods = _class_methods(AmbitServicer)
-    rpc_like = {name for name in methods if name[:1].isupper()}
-    assert rpc_like == set(rpcs.BY_NAME), "AmbitServicer's RPC handlers differ from the table"
+def _takes(fn: Callable, n: int) -> bool:
+    """Whether `fn` can be called with `n` positional arguments."""
+    try:
+        inspect.signature(fn).bind(*range(n))
+        return True
+    except TypeError:
+        return False
+
+
+def test_every_row_has_the_shape_the_servicer_calls():
+    """The shapes of `ambit.proto.rpcs`: a core method takes (query, deadline), a batch's (its
+    items' queries, deadline), or nothing without a to_core; a to_core takes the request, a
+    batch's each item and its field prefix; a to_wire (request or item, answer). A batch has its
+    unary RPC's conversions."""
     for rpc in rpcs.RPCS:
-        calls = _dotted_calls(methods[rpc.name])
-        assert f"self.core.{rpc.service}" in calls, f"servicer.{rpc.name} does not call core.{rpc.service}"
-        for fn in filter(None, (rpc.to_core, rpc.to_wire)):
-            assert f"convert.{fn}" in calls, f"servicer.{rpc.name} does not call convert.{fn}"
+        core = getattr(AmbitCore, rpc.service)
+        assert _takes(core, 3 if rpc.to_core else 1), f"{rpc.name}: AmbitCore.{rpc.service}'s arguments"
+        assert rpc.to_core or not rpc.streaming, f"{rpc.name}: a batch reads its items with a to_core"
+        if rpc.to_core:
+            assert _takes(getattr(convert, rpc.to_core), 2 if rpc.streaming else 1), f"{rpc.name}: convert.{rpc.to_core}"
+        assert _takes(getattr(convert, rpc.to_wire), 2), f"{rpc.name}: convert.{rpc.to_wire}'s arguments"
+        if rpc.streaming:
+            unary = rpcs.BY_NAME[rpc.name.removesuffix("Batch")]
+            assert (rpc.to_core, rpc.to_wire) == (unary.to_core, unary.to_wire), rpc.name
 
 
 def test_the_core_has_every_service_method():

@@ -28,7 +28,7 @@ def client(backend):
 
 
 def test_reply_equals_the_engine_s(client, backend):
-    from ambit.server.engine.generate import ChatTurn, generate
+    from ambit.server.lm.generate import ChatTurn, generate
 
     turns = [("user", "Every man saw a bird."), ("assistant", "Which?"), ("user", "Any.")]
     got = client.generate(turns, max_new_tokens=9)

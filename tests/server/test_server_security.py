@@ -17,7 +17,8 @@ trustme = pytest.importorskip("trustme")
 from ambit.client import AmbitError, Client  # noqa: E402
 from ambit.server import serve  # noqa: E402
 from ambit.server.guard.auth import TokenFileError, TokenStore  # noqa: E402
-from ambit.server.guard.security import SecurityConfigError, ServerSecurity, is_loopback  # noqa: E402
+from ambit._net import is_loopback  # noqa: E402
+from ambit.server.guard.security import SecurityConfigError, ServerSecurity  # noqa: E402
 from tests.paths import REPO  # noqa: E402
 
 LF = "exists y . man(y)"
@@ -152,10 +153,31 @@ def test_token_store_checks_scheme_and_every_token(tmp_path):
         TokenStore(tmp_path / "missing")
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.0.1", "localhost", "LocalHost", "::1", "[::1]",
+                                  "[127.0.0.1]", "::ffff:127.0.0.1", "[::ffff:127.0.0.1]",
+                                  "unix:/tmp/ambit.sock", "unix:///tmp/ambit.sock", "unix-abstract:ambit"])
+def test_loopback_addresses(host):
+    assert is_loopback(host)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "[::]", "10.1.2.3", "::ffff:10.1.2.3", "fe80::1", "example.org",
+                                  "localhost.example.org", "", "[]", "127.0.0.1.example.org", "dns:///localhost"])
+def test_addresses_that_are_not_loopback(host):
+    assert not is_loopback(host)
+
+
+def test_one_is_loopback_for_the_server_the_web_port_and_the_client():
+    """The bind rule of the gRPC server and of the web port, and the client's plaintext-token rule,
+    ask the same function (a wildcard bind is exposed, a token may go to a local socket)."""
+    from ambit.client import credentials
+    from ambit.server.guard import security
+
+    serve = pytest.importorskip("ambit.web.serve")
+
+    assert security.is_loopback is serve.is_loopback is credentials.is_loopback is is_loopback
+
+
 def test_exposed_bind_needs_tls_and_token():
-    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("[::1]") and is_loopback("127.8.0.1")
-    assert not is_loopback("0.0.0.0") and not is_loopback("::") and not is_loopback("10.1.2.3")
-    assert not is_loopback("example.org")
     with pytest.raises(SecurityConfigError, match="--tls-cert FILE --tls-key FILE and --auth-token-file FILE"):
         ServerSecurity().validate("0.0.0.0")
     with pytest.raises(SecurityConfigError, match="add --auth-token-file FILE, or --insecure"):

@@ -284,13 +284,12 @@ def test_a_results_file_over_the_viewers_limit_is_a_413(runs_root, client, monke
 def test_a_page_that_goes_away_stops_its_work():
     """A parse whose client disconnects is stopped (the deadline's liveness check), as a cancelled
     RPC is: the stand-in model would decode for 300 s; the wait below is a hang guard."""
-    import argparse
     import socket
     import threading
     import types
 
     from ambit.server.model import DecodeStopped
-    from ambit.web.serve import start
+    from ambit.web.serve import WebConfig, start
 
     stopped, started = threading.Event(), threading.Event()
 
@@ -305,9 +304,7 @@ def test_a_page_that_goes_away_stops_its_work():
 
     core = AmbitCore()
     core.attach_model(worker_for(Slow(delay=300), 1, 0.001, 4), Slow().info())
-    args = argparse.Namespace(host="127.0.0.1", http=0, runs=[], tls_cert=None, tls_key=None, tls_client_ca=None,
-                              auth_token_file=None)
-    web = start(types.SimpleNamespace(core=core, tokens=None), args)
+    web = start(types.SimpleNamespace(core=core, tokens=None), WebConfig())
     try:
         port = int(web.url.rstrip("/").rsplit(":", 1)[1])
         body = json.dumps({"utterance": "every bird saw a boy", "timeout_s": 120}).encode()

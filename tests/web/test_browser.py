@@ -12,7 +12,6 @@ viewer shows a real `ambit eval all` run against the in-process fake gRPC server
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
@@ -114,16 +113,14 @@ def shots(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from ambit.web.serve import start
+    from ambit.web.serve import WebConfig, start
 
     out = tmp_path_factory.mktemp("eval")
     run = _eval_run(out)
     suites = _suite_runs(out, run)
     core = AmbitCore()
     core.attach_model(worker_for(FakeBackend(), 4, 0.001, 16), FakeBackend().info())
-    args = argparse.Namespace(host="127.0.0.1", http=0, runs=[str(run), str(suites)], tls_cert=None, tls_key=None,
-                              tls_client_ca=None, auth_token_file=None)
-    web = start(types.SimpleNamespace(core=core, tokens=None), args)
+    web = start(types.SimpleNamespace(core=core, tokens=None), WebConfig(runs=(str(run), str(suites))))
     web.run_folder = run  # the runs viewer's folder, for the test that appends to a run
     web.suites = suites  # one run of every suite (the second --runs folder)
     yield web

@@ -19,7 +19,6 @@ process, on a service core with real Prolog:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
@@ -40,7 +39,8 @@ from ambit.server.service import AmbitCore  # noqa: E402
 from ambit.server.service.deadline import Admission  # noqa: E402
 from ambit.web import body as bodies  # noqa: E402
 from ambit.web.logs import RepeatFilter  # noqa: E402
-from ambit.web.serve import start  # noqa: E402
+from ambit.web.limits import WebLimits  # noqa: E402
+from ambit.web.serve import WebConfig, start  # noqa: E402
 from tests.helpers.server import FakeBackend  # noqa: E402
 from tests.server.abuse import pigeonhole  # noqa: E402
 
@@ -48,10 +48,8 @@ GUARD_S = 60.0  # a hang guard, far above what each rule needs
 
 
 def _serve(core: AmbitCore, **limits) -> tuple:
-    """The web application for `core` on a free loopback port with `limits` (`--http-*` names)."""
-    args = argparse.Namespace(host="127.0.0.1", http=0, runs=[], tls_cert=None, tls_key=None, tls_client_ca=None,
-                              auth_token_file=None, **{f"http_{k}": v for k, v in limits.items()})
-    web = start(types.SimpleNamespace(core=core, tokens=None), args)
+    """The web application for `core` on a free loopback port with `limits` (`WebLimits` fields)."""
+    web = start(types.SimpleNamespace(core=core, tokens=None), WebConfig(limits=WebLimits(**limits)))
     port = int(web.url.rstrip("/").rsplit(":", 1)[1])
     return web, port
 
@@ -205,7 +203,7 @@ def test_unfinished_requests_hold_at_most_the_connection_bound_and_time_out():
     the rest closed at once; the held ones are closed after `request_timeout_s` (1 s); then the
     page answers again."""
     core = AmbitCore()
-    web, port = _serve(core, max_connections=20, timeout=1.0)
+    web, port = _serve(core, max_connections=20, request_timeout_s=1.0)
     socks = []
     try:
         connections = web.server.server_state.connections
@@ -236,7 +234,7 @@ def test_unfinished_requests_hold_at_most_the_connection_bound_and_time_out():
 def test_a_keep_alive_connection_gets_a_new_clock_per_request():
     """A connection that keeps alive and sends whole requests is not cut by the request timeout."""
     core = AmbitCore()
-    web, port = _serve(core, timeout=1.0, keepalive=5.0)
+    web, port = _serve(core, request_timeout_s=1.0, keepalive_s=5.0)
     try:
         with socket.create_connection(("127.0.0.1", port)) as s:
             for _ in range(3):
@@ -269,7 +267,7 @@ def test_bodies_in_flight_are_bounded_and_parsed_off_the_loop(monkeypatch):
 
     monkeypatch.setattr(bodies, "parse", parse)
     core = AmbitCore(Limits(max_message_bytes=1024 * 1024))
-    web, port = _serve(core, max_body_bytes=1024 * 1024)
+    web, port = _serve(core, max_body_bytes_in_flight=1024 * 1024)
     try:
         big = json.dumps({"a": "exists x . a(x)", "b": "exists x . a(x)", "pad": "x" * 400_000}).encode()
         results: list = []

@@ -97,12 +97,12 @@ class LazyEmbedded:
         return self.client.servers if self.client is not None else ["embedded"]
 
     def facts(self) -> Any:
-        """The model's `server.engine.loading.ModelFacts` (id, kind, chat template), read once
+        """The model's `server.lm.loading.ModelFacts` (id, kind, chat template), read once
         without loading the weights."""
         with self._lock:
             if self._facts is None:
                 from ambit.server import StartupFailed
-                from ambit.server.engine.loading import ModelLoadError, describe_model
+                from ambit.server.lm.loading import ModelLoadError, describe_model
 
                 try:
                     self._facts = describe_model(self.model)

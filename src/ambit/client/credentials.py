@@ -9,12 +9,12 @@ warning line on stderr): `check_plaintext_token`.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import sys
 from dataclasses import dataclass
 
 from ambit import _files, _scrub
+from ambit._net import is_loopback
 
 TOKEN_ENV = "AMBIT_TOKEN"
 
@@ -99,17 +99,6 @@ def check_plaintext_token(hosts: list[str], security: ClientSecurity) -> None:
         _warned = True
         print(f"warning: sending the bearer token unencrypted to {', '.join(remote)} (--insecure)",
               file=sys.stderr, flush=True)
-
-
-def is_loopback(host: str) -> bool:
-    """`localhost`, 127.0.0.0/8, ::1 (bracketed or not), or a unix socket."""
-    host = host.strip("[]")
-    if host == "localhost" or host.startswith("unix:"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 PEM_LIMIT = 2**20  # bytes of a PEM file (a CA bundle is some hundred KB)

@@ -1,12 +1,22 @@
 """The one table of AmbitService's RPCs: for each, its messages, whether it streams, the service
-core method the servicer delegates to, the `server.convert` functions on either side of it, the
-`Client` methods that call it and whether it needs the model.
+core method that answers it, the `server.convert` functions on either side of it, the `Client`
+methods that call it and whether it needs the model.
+
+The servicer is built from it (`server.servicer`): an RPC's handler is its row, request → core
+query → core call → reply, all of one shape:
+
+- unary: `reply = to_wire(request, core.<service>(to_core(request), deadline))`; a row with no
+  `to_core` calls `core.<service>()`;
+- streaming (a batch): each of the request's `items` is read as `to_core(item, "items[i].")` (an
+  item that cannot be read is that item's error), `core.<service>(queries, deadline)` yields
+  (index, answer or error) per item, and each answer is the `to_wire(item, answer)` of its
+  result (`server.convert.batch_result`): a batch RPC has its unary RPC's conversions.
 
 The table is plain data (it imports nothing), so the server, the client and the tests all read
 it. `tests/proto/test_rpcs.py` holds it to the `.proto` (the generated descriptor) and holds the
-servicer (`server.servicer`), the service core (`server.service.AmbitCore`), the convert layer
-(`server.convert`), the client (`client.api.Client`) and the fake server (`client.testing`) to
-it, so that an RPC missing from any of them fails the tests.
+service core (`server.service.AmbitCore`), the convert layer (`server.convert`, its functions of
+the shape above), the client (`client.api.Client`) and the fake server (`client.testing`) to it,
+so that an RPC missing from any of them fails the tests.
 
 Authentication and the per-client limit are the same for every RPC (`server.guard`: a bearer
 token when the server has one, health exempt; `--max-calls-per-peer` calls in flight per client connection), so the
@@ -28,9 +38,9 @@ class Rpc:
     request: str  # the request message
     response: str  # the response message; of a streaming RPC, the message sent once per item
     streaming: bool  # server-streaming: a batch RPC, one result per input item
-    service: str  # the `AmbitCore` method the servicer delegates to
-    to_core: str | None  # the `server.convert` function from the request to the core's query (None: none)
-    to_wire: str  # the `server.convert` function from the core's answer to the response
+    service: str  # the `AmbitCore` method that answers it
+    to_core: str | None  # the `server.convert` function from the request (a batch: each item) to the core's query
+    to_wire: str  # the `server.convert` function from the core's answer (a batch: each item's) to the response
     convert: str  # the `server.convert` module that holds both: "logic" or "model"
     client: tuple[str, ...]  # the `Client` methods that call it
     needs_model: bool  # answered FAILED_PRECONDITION by a server without a model (`--no-model`)
@@ -53,19 +63,19 @@ RPCS: tuple[Rpc, ...] = (
            client=("parse_distribution", "parse_explained"), needs_model=True),
     _unary("ScoreCandidates", service="score", to_core="score_query", to_wire="score_response",
            convert="model", client=("score",), needs_model=True),
-    _batch("ScoreCandidatesBatch", service="score_batch", to_core="score_query", to_wire="score_batch_result",
+    _batch("ScoreCandidatesBatch", service="score_batch", to_core="score_query", to_wire="score_response",
            convert="model", client=("score_batch",), needs_model=True),
     _unary("CheckEquivalence", service="check_equivalence", to_core="equivalence_query",
            to_wire="equivalence_response", convert="logic", client=("equivalent",), needs_model=False),
-    _batch("CheckEquivalenceBatch", service="check_equivalence_batch", to_core="equivalence_items",
-           to_wire="equivalence_batch_result", convert="logic", client=("equivalent_batch",), needs_model=False),
+    _batch("CheckEquivalenceBatch", service="check_equivalence_batch", to_core="equivalence_query",
+           to_wire="equivalence_response", convert="logic", client=("equivalent_batch",), needs_model=False),
     _unary("Canonicalize", service="canonicalize", to_core="canonical_query", to_wire="canonical_response",
            convert="logic", client=("canonicalize",), needs_model=False),
     _unary("VerifyRADD", service="verify_radd", to_core="radd_query", to_wire="radd_response",
            convert="logic", client=("verify_radd",), needs_model=False),
     _unary("GetModelInfo", service="info", to_core=None, to_wire="model_info_response",
            convert="model", client=("info",), needs_model=False),
-    _unary("GetStats", service="model_counters", to_core=None, to_wire="stats_response",
+    _unary("GetStats", service="server_stats", to_core=None, to_wire="stats_response",
            convert="model", client=("stats",), needs_model=False),
     _unary("ExplainReadings", service="explain_readings", to_core="explain_query", to_wire="explain_response",
            convert="logic", client=("explain_readings",), needs_model=False),
@@ -73,8 +83,8 @@ RPCS: tuple[Rpc, ...] = (
            convert="model", client=("generate",), needs_model=True),
     _unary("CheckEntailment", service="check_entailment", to_core="entailment_query",
            to_wire="entailment_response", convert="logic", client=("check_entailment",), needs_model=False),
-    _batch("CheckEntailmentBatch", service="check_entailment_batch", to_core="entailment_items",
-           to_wire="entailment_batch_result", convert="logic", client=("check_entailment_batch",),
+    _batch("CheckEntailmentBatch", service="check_entailment_batch", to_core="entailment_query",
+           to_wire="entailment_response", convert="logic", client=("check_entailment_batch",),
            needs_model=False),
 )
 

@@ -1,14 +1,15 @@
-"""ambit's gRPC server: `ambit serve`, or in-process `server.serve(...) -> RunningServer`.
+"""ambit's gRPC server: `ambit serve`, or in-process `server.serve(...) -> RunningServer` (the same
+as `server.start(server.ServeConfig(...))`).
 
-`server.engine` (model loading, scorer, decoder) has no grpc imports; `serve` and
-`RunningServer` are loaded lazily so importing the engine does not pull in grpc.
+`server.lm` (the language model: loading, scorer, decoder) has no grpc imports; `serve`, `start`,
+`ServeConfig` and `RunningServer` are loaded lazily so importing the model does not pull in grpc.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["serve", "RunningServer"]
+__all__ = ["serve", "start", "ServeConfig", "RunningServer"]
 
 
 class StartupFailed(RuntimeError):

@@ -18,15 +18,17 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from ambit import _extras, _scrub
 from ambit.logic.provers.portfolio import PROVERS
 
-from ambit.server.app import serve
+from ambit.server.app import RunningServer, ServeConfig, start
 from ambit.server.health_port import serve_health
-from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
+from ambit.server.guard.limits import Limits
 from ambit.server.guard.security import ServerSecurity
-from ambit.server.service import DEFAULT_PROLOG_SECONDS
+
+log = logging.getLogger("ambit.server")
 
 DEFAULT_PORT = 50051  # also client.connect.DEFAULT_PORT: a --server address without a port dials it
 MAX_WORKERS = 1024  # RPC handler threads (100,000 threads end in a crash, not an error)
@@ -75,7 +77,21 @@ def _seconds(zero_ok: bool) -> Callable[[str], float]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="ambit serve", description="ambit gRPC server")
-    ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    _server_options(ap)
+    _model_and_security_options(ap)
+    _web_options(ap)
+    args = ap.parse_args(argv)
+    if args.runs and args.http is None:
+        ap.error("--runs needs --http PORT (the runs viewer is a web page)")
+    given = [o for o in ("in_process", "cpus", "max_connections", "timeout", "keepalive", "max_body_bytes")
+             if getattr(args, "http_" + o) not in (None, False)]
+    if given and args.http is None:
+        ap.error(f"--http-{given[0].replace('_', '-')} needs --http PORT")
+    return args
+
+
+def _server_options(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--host", default=ServeConfig.host, help=f"address to bind (default {ServeConfig.host})")
     ap.add_argument("--port", type=_port, default=DEFAULT_PORT,
                     help=f"port (default {DEFAULT_PORT}, where clients dial an address without one); "
                          "0 picks a free one (printed)")
@@ -83,25 +99,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--no-model", action="store_true", help="logic RPCs only; model RPCs answer FAILED_PRECONDITION")
     ap.add_argument("--device", default=None, help="cpu, cuda, cuda:0 ... (default: the engine's choice)")
     ap.add_argument("--dtype", default=None, help="float32, bfloat16, float16 (default: the engine's choice)")
-    ap.add_argument("--workers", type=_count(1, MAX_WORKERS), default=64, help="RPC handler threads (default 64)")
-    ap.add_argument("--max-batch", type=_count(1), default=16, help="most scoring requests per model batch (1 = no batching)")
-    ap.add_argument("--batch-wait-ms", type=_seconds(zero_ok=True), default=5.0,
+    ap.add_argument("--workers", type=_count(1, MAX_WORKERS), default=ServeConfig.workers,
+                    help=f"RPC handler threads (default {ServeConfig.workers})")
+    ap.add_argument("--max-batch", type=_count(1), default=ServeConfig.max_batch,
+                    help="most scoring requests per model batch (1 = no batching)")
+    ap.add_argument("--batch-wait-ms", type=_seconds(zero_ok=True), default=ServeConfig.batch_wait_ms,
                     help="how long to collect a batch (default 5 ms)")
     ap.add_argument("--max-queue", type=_count(1), default=Limits.max_queue,
                     help="pending model jobs, and calls waiting for a handler thread, before "
                          "RESOURCE_EXHAUSTED (default 256)")
-    ap.add_argument("--prolog-seconds", type=_seconds(zero_ok=False), default=DEFAULT_PROLOG_SECONDS,
+    ap.add_argument("--prolog-seconds", type=_seconds(zero_ok=False), default=ServeConfig.prolog_seconds,
                     help="default Prolog budget per check, capped by the request deadline (default 5)")
-    ap.add_argument("--prolog-workers", type=_count(1, 256), default=1,
+    ap.add_argument("--prolog-workers", type=_count(1, 256), default=ServeConfig.prolog_workers,
                     help="Prolog processes for batch equivalence/entailment RPCs (default 1: in the server's own)")
-    ap.add_argument("--max-calls-per-peer", type=_count(0), default=DEFAULT_CALLS_PER_PEER,
+    ap.add_argument("--max-calls-per-peer", type=_count(0), default=ServeConfig.max_calls_per_peer,
                     help=f"calls in flight per client connection before RESOURCE_EXHAUSTED with a retry hint "
-                         f"(default {DEFAULT_CALLS_PER_PEER}; 0: no limit)")
-    ap.add_argument("--prolog-slice", type=_seconds(zero_ok=True), default=DEFAULT_PROLOG_SLICE_S,
+                         f"(default {ServeConfig.max_calls_per_peer}; 0: no limit)")
+    ap.add_argument("--prolog-slice", type=_seconds(zero_ok=True), default=ServeConfig.prolog_slice,
                     help=f"seconds a Prolog call runs on the server's own Prolog before it moves to a "
                          f"long-lane process, so trivial checks never wait behind hard ones "
-                         f"(default {DEFAULT_PROLOG_SLICE_S:g}; 0: one lane)")
-    ap.add_argument("--prover", choices=PROVERS, default="prolog",
+                         f"(default {ServeConfig.prolog_slice:g}; 0: one lane)")
+
+
+def _model_and_security_options(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--prover", choices=PROVERS, default=ServeConfig.prover,
                     help="full first-order checks (folio, nltk, tptp): prolog (ambit's prover alone, the "
                          "default: one Prolog call per check) or portfolio (Prolog first, then E and Z3 on "
                          "what it left UNKNOWN, within the same time limit; up to four prover processes "
@@ -127,6 +148,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-response-bytes", default=None,
                     help="most bytes an openai: model's answer may have; a longer one is an error (default 8MiB)")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+
+def _web_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--http", type=_port, default=None, metavar="PORT",
                     help="also serve the web playground and runs viewer on this port of --host, from a "
                          "process of its own beside this server (needs ambit-semantics[web]; 0 picks a free port, "
@@ -150,14 +174,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                      help="seconds an idle web keep-alive connection stays open (default 5)")
     web.add_argument("--http-max-body-bytes", type=_count(1024), default=None,
                      help="bytes of web request bodies being read at once; beyond them 503 (default 67108864)")
-    args = ap.parse_args(argv)
-    if args.runs and args.http is None:
-        ap.error("--runs needs --http PORT (the runs viewer is a web page)")
-    given = [o for o in ("in_process", "cpus", "max_connections", "timeout", "keepalive", "max_body_bytes")
-             if getattr(args, "http_" + o) not in (None, False)]
-    if given and args.http is None:
-        ap.error(f"--http-{given[0].replace('_', '-')} needs --http PORT")
-    return args
+
+
+def config_of(args: argparse.Namespace, local_socket: str | None = None) -> ServeConfig:
+    """The server's settings from the command line, resolved once (SpecError, a ValueError, for
+    a bad `openai:` --model); `local_socket`: the web process's way in."""
+    security = ServerSecurity(args.tls_cert, args.tls_key, args.tls_client_ca, args.auth_token_file, args.insecure)
+    return ServeConfig(
+        model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
+        workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
+        limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
+        prolog_workers=args.prolog_workers, no_model=args.no_model, security=security, remote=_remote_options(args),
+        max_calls_per_peer=args.max_calls_per_peer, prolog_slice=args.prolog_slice, prover=args.prover,
+        local_socket=local_socket,
+    )
 
 
 def _remote_options(args: argparse.Namespace):
@@ -185,86 +215,80 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _check_extras(args)
     except _extras.MissingExtra as err:
-        print(err, file=sys.stderr, flush=True)
-        return 2
-    logging.basicConfig(
-        level=args.log_level,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-    )
+        return _fail(str(err), 2)
+    logging.basicConfig(level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     for handler in logging.getLogger().handlers:  # every line the server logs is scrubbed of secrets
         handler.addFilter(_scrub.ScrubFilter())
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    security = ServerSecurity(args.tls_cert, args.tls_key, args.tls_client_ca, args.auth_token_file, args.insecure)
-    web = None
-    if args.http is not None:  # loaded by name: nothing in ambit imports ambit.web (docs/web.md)
-        try:  # checked and bound before the gRPC server starts: a refusal starts nothing
-            web = importlib.import_module("ambit.web.serve").prepare(args)
-        except (ValueError, OSError) as e:  # WebConfigError: a refused bind, a port in use, a bad --runs
-            print(f"ambit server: {e}", file=sys.stderr, flush=True)
-            return 2
     try:
-        remote = _remote_options(args)
-        running = serve(
-            model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
-            workers=args.workers, max_batch=args.max_batch, batch_wait_ms=args.batch_wait_ms,
-            limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
-            prolog_workers=args.prolog_workers,
-            no_model=args.no_model, wait=False, security=security, remote=remote,
-            max_calls_per_peer=args.max_calls_per_peer, prolog_slice=args.prolog_slice,
-            prover=args.prover, local_socket=None if web is None else web.upstream_socket,
-        )
-    except (ValueError, OSError) as e:  # SecurityConfigError, TokenFileError, SpecError, BindError: bad options
-        print(f"ambit server: {e}", file=sys.stderr, flush=True)
-        return 2
-    if security.exposed_unprotected(args.host):
-        logging.getLogger("ambit.server").warning(
-            "--insecure: serving %s without TLS and a token; anyone who can reach it can use it", args.host)
+        web = _prepare_web(args)  # checked and bound before the gRPC server starts: a refusal starts nothing
+        config = config_of(args, None if web is None else web.upstream_socket)
+        running = start(config, wait=False)
+    except (ValueError, OSError) as e:  # SecurityConfigError, TokenFileError, SpecError, BindError, WebConfigError
+        return _fail(f"ambit server: {e}", 2)
+    if config.security.exposed_unprotected(args.host):
+        log.warning("--insecure: serving %s without TLS and a token; anyone who can reach it can use it", args.host)
     print(f"ambit server listening on {running.address}", flush=True)
+    return _serve(running, web, args, stop)
+
+
+def _prepare_web(args: argparse.Namespace) -> Any:
+    """The web port (`ambit.web.serve.PreparedWeb`) checked and bound; None without --http. Loaded
+    by name: nothing in ambit imports ambit.web (docs/web.md)."""
+    if args.http is None:
+        return None
+    web = importlib.import_module("ambit.web.serve")
+    return web.prepare(web.WebConfig.from_args(args))
+
+
+def _serve(running: RunningServer, prepared: Any, args: argparse.Namespace, stop: threading.Event) -> int:
+    """Launch the web page and the health port, say when ready, serve until `stop`, then drain."""
+    web = None if prepared is None else prepared.launch(running)
     if web is not None:
-        web = web.launch(running)
         print(f"ambit web listening on {web.url}", flush=True)
-    served = web
-
-    def reload(*_: object) -> None:
-        running.reload_tokens()
-        if served is not None:
-            served.reload()  # the web page's process reads the token file again too
-
-    signal.signal(signal.SIGHUP, reload)
+    signal.signal(signal.SIGHUP, lambda *_: _reload(running, web))
     health_server = None
     if args.health_port is not None:
         try:
             health_server, health_port = serve_health(running, args.host, args.health_port)
         except OSError as e:
-            if web is not None:
-                web.stop()
-            running.stop(0)
-            print(f"ambit server: --health-port: {e}", file=sys.stderr, flush=True)
-            return 2
+            _stop(running, web, 0)
+            return _fail(f"ambit server: --health-port: {e}", 2)
         print(f"ambit health listening on {args.host}:{health_port}", flush=True)
-    while not running.ready.wait(0.1):
-        if stop.is_set():
-            break
+    while not running.ready.wait(0.1) and not stop.is_set():
+        pass
     if running.startup_error is not None:
-        if web is not None:
-            web.stop()
-        running.stop(0)
-        print(f"ambit server failed to start: {running.startup_reason}", file=sys.stderr, flush=True)
-        return 1
+        _stop(running, web, 0)
+        return _fail(f"ambit server failed to start: {running.startup_reason}", 1)
     if not stop.is_set():
         print("ambit server ready", flush=True)
     stop.wait()
-    logging.getLogger("ambit.server").info("shutting down (grace %.1f s)", args.grace)
-    if web is not None:
-        web.stop()
-    running.stop(args.grace)
+    log.info("shutting down (grace %.1f s)", args.grace)
+    _stop(running, web, args.grace)
     if health_server is not None:
         health_server.stop(0)
     print("ambit server stopped", flush=True)
     return 0
+
+
+def _reload(running: RunningServer, web: Any) -> None:
+    """SIGHUP: re-read the token file, here and in the web page's process."""
+    running.reload_tokens()
+    if web is not None:
+        web.reload()
+
+
+def _stop(running: RunningServer, web: Any, grace: float) -> None:
+    if web is not None:
+        web.stop()
+    running.stop(grace)
+
+
+def _fail(message: str, code: int) -> int:
+    print(message, file=sys.stderr, flush=True)
+    return code
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Start the gRPC server: service core, servicer and interceptor, health checking, reflection,
 model loading, shutdown.
 
-`serve(...)` binds the port at once with health NOT_SERVING, loads the model and starts
-Prolog (in the background when `wait=False`), then turns health SERVING. The server is a
+`start(ServeConfig(...))` (or `serve(**settings)`, which builds the config) binds the port at
+once with health NOT_SERVING, loads the model and starts Prolog (in the background when
+`wait=False`), then turns health SERVING. The server is a
 `grpc.aio` server on its own event-loop thread (`server.loop`): calls wait for their messages
 there, and handlers run on a pool of `workers` threads. `RunningServer.stop` turns health
 NOT_SERVING and refuses new calls (UNAVAILABLE) at once, keeps the port open while in-flight
@@ -17,7 +18,7 @@ import threading
 import time
 from concurrent import futures
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc_health.v1 import _async as aio_health
@@ -31,14 +32,17 @@ from ambit.server.guard.auth import AuthInterceptor, TokenStore
 from ambit.server.guard.interceptor import InFlight, ReadyGate, RpcInterceptor
 from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
 from ambit.server.loop import LoopThread
-from ambit.server.backends import check_backend, entry_for, worker_for
+from ambit.server.model import ModelBackend
+from ambit.server.backends import check_backend, entry_for, load_backend, worker_for
 from ambit.server.reflection import enable_reflection
 from ambit.server.guard.security import ServerSecurity
 from ambit.server.service import DEFAULT_PROLOG_SECONDS, AmbitCore, ServiceError
 from ambit.server.service.core import start_prolog
-from ambit.server.service.deadline import Admission
+from ambit.server.service.deadline import DEFAULT_SLOTS, Admission
 from ambit.server.servicer import AmbitServicer
-from ambit.server.stats import Stats
+
+if TYPE_CHECKING:
+    from ambit.server.remote import RemoteOptions
 
 log = logging.getLogger("ambit.server")
 
@@ -72,12 +76,8 @@ class RunningServer:
 
     def reload_tokens(self) -> None:
         """Re-read the token file (SIGHUP); a bad file keeps the current tokens and is logged."""
-        if self.tokens is None:
-            return
-        try:
-            log.info("token file reloaded: %d token(s)", self.tokens.reload())
-        except ValueError as e:
-            log.error("token file not reloaded, current tokens kept: %s", e)
+        if self.tokens is not None:
+            self.tokens.reload_logged()
 
     def wait_ready(self, timeout: float | None = None) -> None:
         """Block until the model is loaded and Prolog started; re-raise a startup failure."""
@@ -95,7 +95,11 @@ class RunningServer:
     def set_health(self, status: int) -> None:
         """The same health status for the server as a whole and for AmbitService (and on the
         health port's servicer, when there is one)."""
-        _set_health(self.loop, self.health, status)
+        async def set_all() -> None:
+            for name in ("", SERVICE_NAME):
+                await self.health.set(name, status)
+
+        self.loop.call(set_all)
         for mirror in self.health_mirrors:
             for name in ("", SERVICE_NAME):
                 mirror.set(name, status)
@@ -140,108 +144,123 @@ class RunningServer:
         return self.loop.call(lambda: self.server.wait_for_termination(timeout))
 
 
-def serve(
-    model: str | None = None,
-    port: int = 0,
-    host: str = "127.0.0.1",
-    device: str | None = None,
-    dtype: str | None = None,
-    workers: int = 64,
-    max_batch: int = 16,
-    batch_wait_ms: float = 5.0,
-    limits: Limits = Limits(),
-    prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
-    prolog_workers: int = 1,
-    backend: Any = None,
-    no_model: bool = False,
-    wait: bool = True,
-    security: ServerSecurity = ServerSecurity(),
-    remote: Any = None,
-    max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER,
-    prolog_slice: float = DEFAULT_PROLOG_SLICE_S,
-    prover: str = "prolog",
-    local_socket: str | None = None,
-) -> RunningServer:
-    """Start an ambit server in this process.
+@dataclass(frozen=True)
+class ServeConfig:
+    """What a server is started with, resolved once: by `ambit serve` from its command line
+    (`server.__main__.config_of`), by `serve(**settings)` from its keywords. `start(config)`
+    reads it and nothing else."""
 
-    model: a model spec (None: the default model; `server.backends` says which backend serves
-    it); `no_model=True` (or model="none") serves the logic RPCs only. `backend`: a loaded
-    `server.model.ModelBackend` in place of the spec's. port=0 picks a
-    free port (see `.port`). With `wait=True` returns once ready (health SERVING).
-    `security`: TLS, mTLS and token options (`server.security`: exposed binds need both).
-    `prolog_workers` > 1: batch equivalence and entailment RPCs spread over that many Prolog
-    processes (started with the server). `max_calls_per_peer`: calls in flight per client
-    connection before RESOURCE_EXHAUSTED (0: no limit). `prolog_slice`: seconds a Prolog call
-    runs on the server's own Prolog before it moves to a long-lane process (0: one lane).
-    `prover`: full first-order checks by "prolog" alone or by the "portfolio" (Prolog, then E
-    and Z3 on what it left UNKNOWN, within the same time limit).
-    `local_socket`: also serve, plaintext, on this Unix socket (the web page's own process reaches
-    the server there; it lies in a folder only this user can open: docs/web.md).
-    `remote`: `server.remote.RemoteOptions` for a model spec `openai:<MODEL>@<BASE_URL>` (API key,
-    --max-concurrency, response cache).
-    """
-    security.validate(host)
-    credentials, tokens = security.credentials(), security.token_store()
-    no_model = no_model or model == NO_MODEL
-    stats = Stats()
-    if prover not in PROVERS:
-        raise ValueError(f"prover must be one of {', '.join(PROVERS)}, got {prover!r}")
-    if not no_model and backend is None:
-        entry_for(model)  # UnknownBackend (a ValueError) before anything binds
-    # every call waits for one of `workers` slots (its handler thread), at most `max_queue` wait,
-    # at most `max_calls_per_peer` per client connection: the same admission the web API uses
-    core = AmbitCore(limits, prolog_seconds, prolog_workers, prover,
-                     Admission(slots=workers, max_queue=limits.max_queue, per_client=max_calls_per_peer))
+    model: str | None = None  # a model spec (None: the default; `server.backends` says which backend serves it)
+    port: int = 0  # 0 picks a free port (`RunningServer.port`)
+    host: str = "127.0.0.1"
+    device: str | None = None
+    dtype: str | None = None
+    workers: int = DEFAULT_SLOTS  # handler threads: calls served at once (more wait, up to `limits.max_queue`)
+    max_batch: int = 16
+    batch_wait_ms: float = 5.0
+    limits: Limits = Limits()
+    prolog_seconds: float = DEFAULT_PROLOG_SECONDS
+    prolog_workers: int = 1  # > 1: batch equivalence and entailment RPCs over that many Prolog processes
+    no_model: bool = False  # the logic RPCs only (also model="none")
+    # TLS, mTLS and token options (`server.guard.security`: an exposed bind needs both)
+    security: ServerSecurity = ServerSecurity()
+    # `server.remote.RemoteOptions` of an `openai:<MODEL>@<BASE_URL>` spec (API key, concurrency, cache)
+    remote: RemoteOptions | None = None
+    max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER  # calls in flight per client connection (0: no limit)
+    prolog_slice: float = DEFAULT_PROLOG_SLICE_S  # seconds on the server's own Prolog before the long lane
+    # full first-order checks: "prolog" alone, or the "portfolio" (Prolog, then E and Z3 on what
+    # it left UNKNOWN, within the same time limit)
+    prover: str = "prolog"
+    # also serve, plaintext, on this Unix socket (the web page's own process reaches the server
+    # there; it lies in a folder only this user can open: docs/web.md)
+    local_socket: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.prover not in PROVERS:
+            raise ValueError(f"prover must be one of {', '.join(PROVERS)}, got {self.prover!r}")
+
+    @property
+    def serves_model(self) -> bool:
+        return not (self.no_model or self.model == NO_MODEL)
+
+
+def serve(*args: Any, backend: ModelBackend | None = None, wait: bool = True, **settings: Any) -> RunningServer:
+    """Start an ambit server in this process: `start(ServeConfig(*args, **settings), backend, wait)`.
+    The settings are `ServeConfig`'s fields (`model`, `port`, `host`, `no_model`, `limits`, ...)."""
+    return start(ServeConfig(*args, **settings), backend, wait)
+
+
+def start(config: ServeConfig, backend: ModelBackend | None = None, wait: bool = True) -> RunningServer:
+    """Start a server as `config` says: bind the port at once (health NOT_SERVING), then load the
+    model (`backend`: a loaded `ModelBackend` in place of the spec's) and start Prolog, in the
+    background when `wait=False`. With `wait=True`, return once ready (health SERVING); a
+    failed start raises StartupFailed."""
+    config.security.validate(config.host)
+    if config.serves_model and backend is None:
+        entry_for(config.model)  # UnknownBackend (a ValueError) before anything binds
+    running = _listen(config)
+    if not wait:
+        threading.Thread(target=_load, args=(running, config, backend), name="ambit-load", daemon=True).start()
+        return running
+    _load(running, config, backend)
+    if running.startup_error is not None:
+        running.stop(0)
+        running.wait_ready()
+    return running
+
+
+def _listen(c: ServeConfig) -> RunningServer:
+    """The server bound and started, health NOT_SERVING. Every call waits for one of `workers`
+    slots (its handler thread), at most `max_queue` wait, at most `max_calls_per_peer` per client
+    connection: the same admission the web API uses."""
+    credentials, tokens = c.security.credentials(), c.security.token_store()
+    core = AmbitCore(c.limits, c.prolog_seconds, c.prolog_workers, c.prover,
+                     Admission(slots=c.workers, max_queue=c.limits.max_queue, per_client=c.max_calls_per_peer))
     serving, draining, in_flight = threading.Event(), threading.Event(), InFlight()
     loop = LoopThread()
-    executor = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ambit-rpc")
+    executor = futures.ThreadPoolExecutor(max_workers=c.workers, thread_name_prefix="ambit-rpc")
     try:
         server, health_servicer = loop.call(lambda: _grpc_server(
-            core, stats, executor, limits, tokens, serving, draining, in_flight))
-        bound = _bind(server, host, port, credentials)
-        if local_socket is not None and server.add_insecure_port(f"unix:{local_socket}") == 0:
-            raise BindError(f"cannot listen on the web process's socket {local_socket}")
+            core, executor, c.limits, tokens, serving, draining, in_flight))
+        bound = _bind(server, c.host, c.port, credentials)
+        if c.local_socket is not None and server.add_insecure_port(f"unix:{c.local_socket}") == 0:
+            raise BindError(f"cannot listen on the web process's socket {c.local_socket}")
         loop.call(server.start)
     except BaseException:
         executor.shutdown(wait=False)
         loop.close()
         raise
-    running = RunningServer(server, bound, host, core, health_servicer, loop, executor, serving, draining, in_flight,
-                            tokens)
+    return RunningServer(server, bound, c.host, core, health_servicer, loop, executor, serving, draining, in_flight,
+                         tokens)
 
-    def load() -> None:
-        try:
-            t0 = time.monotonic()
-            start_prolog(prolog_workers, prolog_slice)
-            if not no_model:
-                be = backend if backend is not None else _load_backend(model, device, dtype, remote)
-                check_backend(be)
-                info = be.info()
-                core.attach_model(worker_for(be, max_batch, batch_wait_ms / 1000.0, limits.max_queue), info)
-            if not running._stopped:
-                serving.set()
-                running.set_health(health_pb2.HealthCheckResponse.SERVING)
-                if prolog_workers > 1:
-                    threading.Thread(target=_watch_prolog_pool, args=(running,), name="ambit-health",
-                                     daemon=True).start()
-            _log_ready(core, max_batch, time.monotonic() - t0)
-        except ServiceError as e:  # a model that cannot serve (an endpoint refusing, unreachable): one line
-            log.debug("startup failed", exc_info=True)  # the caller reports it (wait_ready, the CLI)
-            running.startup_error = e
-        except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
-            log.exception("startup failed")
-            running.startup_error = e
-        finally:
-            running.ready.set()
 
-    if wait:
-        load()
-        if running.startup_error is not None:
-            running.stop(0)
-            running.wait_ready()
-    else:
-        threading.Thread(target=load, name="ambit-load", daemon=True).start()
-    return running
+def _load(running: RunningServer, c: ServeConfig, backend: ModelBackend | None) -> None:
+    """Start Prolog and load the model, then turn health SERVING; a failure is kept in
+    `running.startup_error` (reported by `wait_ready` and the command)."""
+    try:
+        t0 = time.monotonic()
+        start_prolog(c.prolog_workers, c.prolog_slice)
+        if c.serves_model:
+            be = backend if backend is not None else load_backend(c.model, c.device, c.dtype, c.remote)
+            check_backend(be)
+            info = be.info()
+            running.core.attach_model(worker_for(be, c.max_batch, c.batch_wait_ms / 1000.0, c.limits.max_queue), info)
+        if not running._stopped:
+            running.serving.set()
+            running.set_health(health_pb2.HealthCheckResponse.SERVING)
+            if c.prolog_workers > 1:
+                threading.Thread(target=_watch_prolog_pool, args=(running,), name="ambit-health", daemon=True).start()
+        info = running.core.model_info
+        log.info("ready model=%s device=%s dtype=%s max_batch=%d in %.1f s", info.get("model_id", NO_MODEL),
+                 info.get("device", "-"), info.get("dtype", "-"), c.max_batch, time.monotonic() - t0)
+    except ServiceError as e:  # a model that cannot serve (an endpoint refusing, unreachable): one line
+        log.debug("startup failed", exc_info=True)  # the caller reports it (wait_ready, the CLI)
+        running.startup_error = e
+    except BaseException as e:  # noqa: BLE001 - reported through wait_ready / the CLI
+        log.exception("startup failed")
+        running.startup_error = e
+    finally:
+        running.ready.set()
 
 
 def _bind(server: grpc.aio.Server, host: str, port: int, credentials: Any) -> int:
@@ -282,14 +301,8 @@ def _check_free(host: str, port: int) -> None:
                 raise BindError(f"cannot listen on {host}:{port}: {e.strerror}") from None
 
 
-def _log_ready(core: AmbitCore, max_batch: int, seconds: float) -> None:
-    info = core.model_info
-    log.info("ready model=%s device=%s dtype=%s max_batch=%d in %.1f s", info.get("model_id", NO_MODEL),
-             info.get("device", "-"), info.get("dtype", "-"), max_batch, seconds)
-
-
 async def _grpc_server(
-    core: AmbitCore, stats: Stats, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
+    core: AmbitCore, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
     serving: threading.Event, draining: threading.Event, in_flight: InFlight,
 ) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
     """An unstarted `grpc.aio` server (made on the loop) with AmbitService behind the
@@ -303,25 +316,16 @@ async def _grpc_server(
         ("grpc.so_reuseport", 0),
     ]
     interceptors: list[grpc.aio.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
-    interceptors += [ReadyGate(serving, SERVICE_NAME, draining), RpcInterceptor(stats, SERVICE_NAME, executor, core.open_call, in_flight)]
+    interceptors += [ReadyGate(serving, SERVICE_NAME, draining),
+                     RpcInterceptor(core.stats, SERVICE_NAME, executor, core.open_call, in_flight)]
     server = grpc.aio.server(options=options, interceptors=interceptors)
-    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core, stats), server)
+    ambit_pb2_grpc.add_AmbitServiceServicer_to_server(AmbitServicer(core), server)
     health_servicer = aio_health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     enable_reflection((SERVICE_NAME, health.SERVICE_NAME), server)  # v1 and v1alpha
     return server, health_servicer
-
-
-def _set_health(loop: LoopThread, health_servicer: aio_health.HealthServicer, status: int) -> None:
-    """The same health status for the server as a whole and for AmbitService."""
-
-    async def set_all() -> None:
-        for name in ("", SERVICE_NAME):
-            await health_servicer.set(name, status)
-
-    loop.call(set_all)
 
 
 def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
@@ -338,9 +342,3 @@ def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
             log.warning("Prolog worker processes %s", "back: SERVING" if able else "all down: NOT_SERVING")
             running.set_health(health_pb2.HealthCheckResponse.SERVING if able
                                else health_pb2.HealthCheckResponse.NOT_SERVING)
-
-
-def _load_backend(model: str | None, device: str | None, dtype: str | None, remote: Any = None) -> Any:
-    from ambit.server.backends import load_backend
-
-    return load_backend(model, device=device, dtype=dtype, remote=remote)

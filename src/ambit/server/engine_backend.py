@@ -1,4 +1,4 @@
-"""`EngineBackend`: the server's `ModelBackend` over the in-process engine (`server.engine`:
+"""`EngineBackend`: the server's `ModelBackend` over the in-process engine (`server.lm`:
 load_model, Scorer, Decoder), so the servicer never touches torch. Selected by every model spec
 that is not another backend's (`server.backends`): a `.gguf` path, `pkg:`, `random:`, `hf:`, a
 transformers folder or a Hugging Face id.
@@ -16,8 +16,8 @@ class EngineBackend:
     """A loaded language model with a scorer and a grammar-constrained decoder."""
 
     def __init__(self, lm: Any) -> None:
-        from ambit.server.engine import Decoder
-        from ambit.server.engine.generate import has_chat_template
+        from ambit.server.lm import Decoder
+        from ambit.server.lm.generate import has_chat_template
 
         self.lm = lm
         self.kind = str(getattr(lm, "kind", "causal"))
@@ -28,7 +28,7 @@ class EngineBackend:
 
     @classmethod
     def load(cls, spec: str | None = None, device: str | None = None, dtype: str | None = None) -> "EngineBackend":
-        from ambit.server.engine import load_model
+        from ambit.server.lm import load_model
 
         return cls(load_model(spec=spec, device=device, dtype=dtype))
 
@@ -69,7 +69,7 @@ class EngineBackend:
         self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None, should_stop: Callable[[], bool]
     ) -> list[Any]:
         """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
-        from ambit.server.engine import DecodeCancelled
+        from ambit.server.lm import DecodeCancelled
 
         if self.decoder is None:
             raise ValueError(f"constrained decoding needs a causal model; this one is {self.kind}")
@@ -92,8 +92,8 @@ class EngineBackend:
                  should_stop: Callable[[], bool]) -> Any:
         """The model's reply (an engine `Generation`) to `turns` ((role, content) pairs);
         raises DecodeStopped once should_stop() is true."""
-        from ambit.server.engine import DecodeCancelled
-        from ambit.server.engine.generate import ChatTurn, generate
+        from ambit.server.lm import DecodeCancelled
+        from ambit.server.lm.generate import ChatTurn, generate
 
         if self.kind == "masked":
             raise ValueError("a masked model does not generate text: use ScoreCandidates (masked scoring)")
@@ -127,7 +127,7 @@ class EngineBackend:
     def chat_prompt(self, turns: list[tuple[str, str]]) -> str:
         """`turns` through the model's chat template, with the cue for the reply (the prompt of a
         Generate request constrained to a formula)."""
-        from ambit.server.engine.generate import ChatTurn, render
+        from ambit.server.lm.generate import ChatTurn, render
 
         return render(self.lm, [ChatTurn(r, c) for r, c in turns], True)
 
@@ -144,9 +144,9 @@ def load(spec: str | None, device: str | None = None, dtype: str | None = None, 
 
 
 def scorer_for(lm: Any, kind: str) -> Any:
-    """The engine scorer of the model's family (`server/engine/kinds.py`)."""
-    from ambit.server.engine import Scorer
-    from ambit.server.engine.masked import MaskedScorer
-    from ambit.server.engine.seq2seq import Seq2SeqScorer
+    """The engine scorer of the model's family (`server/lm/kinds.py`)."""
+    from ambit.server.lm import Scorer
+    from ambit.server.lm.masked import MaskedScorer
+    from ambit.server.lm.seq2seq import Seq2SeqScorer
 
     return {"causal": Scorer, "seq2seq": Seq2SeqScorer, "masked": MaskedScorer}[kind](lm)

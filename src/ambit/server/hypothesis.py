@@ -1,6 +1,6 @@
 """What a decode returns: ranked hypotheses and the call's own statistics.
 
-Shared by the engine (`ambit.server.engine`) and the remote backends, so it imports no torch.
+Shared by the engine (`ambit.server.lm`) and the remote backends, so it imports no torch.
 
 Statistics are counted in a `StatsClock` owned by one call and returned frozen with its
 hypotheses (`Decoded`), so concurrent calls on one `Decoder` never mix their figures.

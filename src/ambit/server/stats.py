@@ -1,4 +1,5 @@
-"""Per-method request counters and the one-line-per-request log."""
+"""Per-method request counters and the one-line-per-request log (no gRPC import: a status code is
+read by its `name`, so the gRPC-free service core holds them)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-
-import grpc
+from typing import Any
 
 log = logging.getLogger("ambit.server.rpc")
 
@@ -28,14 +28,14 @@ class Stats:
         self._methods: dict[str, MethodCounter] = {}
         self.batch_items = 0
 
-    def record(self, method: str, code: grpc.StatusCode, seconds: float, request_id: str = "", items: int = 0) -> None:
+    def record(self, method: str, code: Any, seconds: float, request_id: str = "", items: int = 0) -> None:
         with self._lock:
             c = self._methods.setdefault(method, MethodCounter())
             c.requests += 1
-            c.errors += code is not grpc.StatusCode.OK
+            c.errors += code.name != "OK"
             c.total_seconds += seconds
             self.batch_items += items
-        level = logging.ERROR if code is grpc.StatusCode.INTERNAL else logging.INFO
+        level = logging.ERROR if code.name == "INTERNAL" else logging.INFO
         extra = f" items={items}" if items else ""
         log.log(
             level, "rpc method=%s code=%s latency_ms=%.2f request_id=%s%s",

@@ -1,5 +1,6 @@
 """The web page's own process (`python -m ambit.web`), as `ambit serve --http` starts it
-(`serve.WebProcess`): its settings are the first line of its stdin (JSON), the listening socket is
+(`serve.WebProcess`): its settings are the first line of its stdin (its `serve.WebConfig` as JSON,
+with its CPUs and the way to the gRPC server), the listening socket is
 an inherited descriptor, and the end of its stdin (the server stopping, or gone however it went)
 stops it.
 
@@ -15,7 +16,6 @@ counted, not written (`logs.RepeatFilter`).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
@@ -24,85 +24,63 @@ import signal
 import socket
 import sys
 import threading
-from typing import Any
 
 import uvicorn
 
 from ambit import _scrub
 from ambit.server.guard.auth import TokenStore
-from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
-from ambit.server.service import DEFAULT_PROLOG_SECONDS, AmbitCore
-from ambit.server.service.deadline import DEFAULT_SLOTS, Admission
+from ambit.server.guard.limits import Limits
+from ambit.server.service import AmbitCore
 from ambit.server.service.core import start_prolog
+from ambit.server.service.deadline import Admission
 from ambit.web import logs
-from ambit.web.app import make_app
-from ambit.web.guard import loopback_hosts
-from ambit.web.limits import WebLimits
 from ambit.web.runs import Runs
-from ambit.web.serve import config, is_loopback
+from ambit.web.serve import WebConfig, web_server
 from ambit.web.upstream import Upstream
 
 log = logging.getLogger("ambit.web")
 
 
-def _or(value: Any, default: Any) -> Any:
-    return default if value is None else value
-
-
-def core_of(cfg: dict) -> AmbitCore:
+def core_of(c: WebConfig) -> AmbitCore:
     """This process's service core, under the server's own limits and admission bounds."""
-    limits = Limits(max_queue=_or(cfg.get("max_queue"), Limits.max_queue))
-    admission = Admission(slots=_or(cfg.get("workers"), DEFAULT_SLOTS), max_queue=limits.max_queue,
-                          per_client=_or(cfg.get("max_calls_per_peer"), DEFAULT_CALLS_PER_PEER))
-    return AmbitCore(limits, _or(cfg.get("prolog_seconds"), DEFAULT_PROLOG_SECONDS), 1, cfg.get("prover") or "prolog",
-                     admission)
+    limits = Limits(max_queue=c.max_queue)
+    admission = Admission(slots=c.workers, max_queue=c.max_queue, per_client=c.max_calls_per_peer)
+    return AmbitCore(limits, c.prolog_seconds, 1, c.prover, admission)
 
 
 def main() -> int:
     line = sys.stdin.buffer.readline()
     if not line:
         return 2
-    cfg = json.loads(line)
+    settings = json.loads(line)
+    config = WebConfig.from_json(settings["config"])
     try:
-        os.nice(int(cfg.get("nice") or 0))
-        if cfg.get("cpus"):  # its own CPUs (and its Prolog processes', which inherit them)
-            os.sched_setaffinity(0, set(cfg["cpus"]))
+        os.nice(config.nice)
+        if settings["cpus"]:  # its own CPUs (and its Prolog processes', which inherit them)
+            os.sched_setaffinity(0, set(settings["cpus"]))
     except (OSError, AttributeError):
         pass
-    logging.basicConfig(level=cfg.get("log_level") or "INFO", stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    limits = WebLimits(**cfg.get("limits", {}))
+    logging.basicConfig(level=config.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     for handler in logging.getLogger().handlers:
         handler.addFilter(_scrub.ScrubFilter())
-    logs.install(limits.log_every_s)
+    logs.install(config.limits.log_every_s)
 
-    core = core_of(cfg)
+    core = core_of(config)
     # Prolog started and its programs loaded before the first request is read (meanwhile,
     # connections wait in the listening socket's queue): a request must not race the loading
-    start_prolog(1, _or(cfg.get("prolog_slice"), DEFAULT_PROLOG_SLICE_S))
-    tokens = TokenStore(cfg["auth_token_file"]) if cfg.get("auth_token_file") else None
-    runs = Runs(cfg["runs"]) if cfg.get("runs") else None
-    sock = socket.socket(fileno=int(cfg["fd"]))
-    host, port = cfg["host"], sock.getsockname()[1]
-    hosts = loopback_hosts(port, host) if is_loopback(host) else None
-    app = make_app(core, runs, tokens, hosts, Upstream(cfg["upstream"], core.limits.max_message_bytes), limits)
-    tls = argparse.Namespace(tls_cert=cfg.get("tls_cert"), tls_key=cfg.get("tls_key"),
-                             tls_client_ca=cfg.get("tls_client_ca"))
-    server = uvicorn.Server(config(app, tls, limits))
-
-    def reload(*_: Any) -> None:
-        if tokens is not None:
-            try:
-                log.info("web: token file reloaded: %d token(s)", tokens.reload())
-            except ValueError as e:
-                log.error("web: token file not reloaded, current tokens kept: %s", e)
-
-    signal.signal(signal.SIGHUP, reload)
+    start_prolog(1, config.prolog_slice)
+    tokens = TokenStore(config.auth_token_file) if config.auth_token_file else None
+    runs = Runs(list(config.runs)) if config.runs else None
+    sock = socket.socket(fileno=int(settings["fd"]))
+    upstream = Upstream(settings["upstream"], core.limits.max_message_bytes)
+    server = web_server(core, config, sock, runs, tokens, upstream)
+    # the server passes its SIGHUP on (handled even without a token file: it must not end the process)
+    signal.signal(signal.SIGHUP, lambda *_: tokens is not None and tokens.reload_logged(log, "web: "))
     threading.Thread(target=_until_stdin_ends, args=(server,), name="ambit-web-parent", daemon=True).start()
     try:
         asyncio.run(server.serve(sockets=[sock]))
     finally:
-        app.api.close()
+        server.config.app.api.close()
         if runs is not None:
             runs.close()
     return 0

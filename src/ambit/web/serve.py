@@ -6,7 +6,8 @@ runs at a lower CPU priority (`--http-nice`) on CPUs of its own (`--http-cpus`),
 private folder for what needs the model (`web.upstream`). Whatever is sent to the web port then
 costs that process's memory, descriptors, threads and event loop, never the gRPC server's
 (docs/web.md#why-a-process-of-its-own). `--http-in-process` (and `start`, for an embedding or a
-test) serves it on a thread of the server's own process instead, on the server's own core.
+test) serves it on a thread of the server's own process instead, on the server's own core. Either
+way the page reads one `WebConfig`, resolved once from the command line (`WebConfig.from_args`).
 
 Safe by default, like the gRPC port and stricter: it binds `--host` (loopback unless told), and a
 non-loopback address is refused unless the server has TLS (`--tls-cert`/`--tls-key`, which the
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
+import dataclasses
 import json
 import logging
 import os
@@ -36,6 +37,10 @@ from typing import Any
 
 import uvicorn
 
+from ambit._net import is_loopback
+from ambit.server.guard.limits import DEFAULT_CALLS_PER_PEER, DEFAULT_PROLOG_SLICE_S, Limits
+from ambit.server.service import DEFAULT_PROLOG_SECONDS
+from ambit.server.service.deadline import DEFAULT_SLOTS
 from ambit.web.app import make_app
 from ambit.web.guard import loopback_hosts
 from ambit.web.limits import WebLimits
@@ -52,6 +57,78 @@ class WebConfigError(ValueError):
     """The web port cannot be served as asked (one line, for `ambit serve` to print)."""
 
 
+@dataclass(frozen=True)
+class WebConfig:
+    """The web port's settings, resolved once from `ambit serve`'s command line (`from_args`):
+    what `prepare` checks and binds, and what the page reads, on a thread of the server or in its
+    own process (which gets them as JSON on its stdin: `to_json`, `from_json`)."""
+
+    host: str = "127.0.0.1"
+    port: int = 0  # --http (0: a free port)
+    runs: tuple[str, ...] = ()  # the runs viewer's folders
+    tls_cert: str | None = None  # the server's TLS and token file, which the web port serves too
+    tls_key: str | None = None
+    tls_client_ca: str | None = None
+    auth_token_file: str | None = None
+    in_process: bool = False  # on a thread of the server instead of a process of its own
+    nice: int = DEFAULT_NICE
+    cpus: int | None = None  # the web process's CPUs (None: one of two to four, a quarter of more; 0: any)
+    limits: WebLimits = WebLimits()
+    log_level: str = "INFO"
+    # the server's own settings, for the web process's service core
+    prolog_seconds: float = DEFAULT_PROLOG_SECONDS
+    prolog_slice: float = DEFAULT_PROLOG_SLICE_S
+    prover: str = "prolog"
+    workers: int = DEFAULT_SLOTS
+    max_queue: int = Limits.max_queue
+    max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> WebConfig:
+        """The settings of `ambit serve --http` (`server.__main__.parse_args`)."""
+        d = WebLimits()
+        limits = WebLimits(max_connections=args.http_max_connections or d.max_connections,
+                           request_timeout_s=args.http_timeout or d.request_timeout_s,
+                           keepalive_s=args.http_keepalive or d.keepalive_s,
+                           max_body_bytes_in_flight=args.http_max_body_bytes or d.max_body_bytes_in_flight)
+        return cls(host=args.host, port=args.http, runs=tuple(args.runs), tls_cert=args.tls_cert, tls_key=args.tls_key,
+                   tls_client_ca=args.tls_client_ca, auth_token_file=args.auth_token_file,
+                   in_process=args.http_in_process, nice=args.http_nice, cpus=args.http_cpus, limits=limits,
+                   log_level=args.log_level, prolog_seconds=args.prolog_seconds, prolog_slice=args.prolog_slice,
+                   prover=args.prover, workers=args.workers, max_queue=args.max_queue,
+                   max_calls_per_peer=args.max_calls_per_peer)
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict) -> WebConfig:
+        return cls(**{**d, "runs": tuple(d["runs"]), "limits": WebLimits(**d["limits"])})
+
+    @property
+    def tls(self) -> dict:
+        """uvicorn's TLS options (none without a certificate)."""
+        if self.tls_cert is None:
+            return {}
+        out: dict = {"ssl_certfile": self.tls_cert, "ssl_keyfile": self.tls_key}
+        if self.tls_client_ca:
+            out.update(ssl_ca_certs=self.tls_client_ca, ssl_cert_reqs=ssl.CERT_REQUIRED)
+        return out
+
+
+def web_server(core: Any, config: WebConfig, sock: socket.socket, runs: Runs | None, tokens: Any,
+               upstream: Any = None) -> uvicorn.Server:
+    """The web application over `core` (`upstream`: the gRPC server that does model work, None:
+    `core` does), served as `config` says on the bound `sock`: on a loopback bind, only the
+    addresses it listens on are accepted as Host."""
+    host, port = config.host, sock.getsockname()[1]
+    hosts = loopback_hosts(port, host) if is_loopback(host) else None
+    app = make_app(core, runs, tokens, hosts, upstream, config.limits)
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                         timeout_graceful_shutdown=5, server_header=False,
+                                         **uvicorn_options(config.limits), **config.tls))
+
+
 @dataclass
 class WebServer:
     """A started web server (on a thread of this process): `url`, `stop()`."""
@@ -59,12 +136,15 @@ class WebServer:
     server: uvicorn.Server
     thread: threading.Thread
     url: str
-    app: Any = None
+
+    @property
+    def app(self) -> Any:
+        return self.server.config.app
 
     def stop(self, timeout: float = 5.0) -> None:
         self.server.should_exit = True
         self.thread.join(timeout)
-        for part in (getattr(self.app, "api", None), getattr(self.app, "runs", None)):
+        for part in (self.app.api, self.app.runs):
             if part is not None:
                 part.close()
 
@@ -72,50 +152,25 @@ class WebServer:
         """Tokens are the server's own store here: nothing to do."""
 
 
-def is_loopback(host: str) -> bool:
-    name = host.strip("[]")
-    if name.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
-def limits_of(args: argparse.Namespace) -> WebLimits:
-    """The web port's bounds from the command line (defaults for an embedding's Namespace)."""
-    d = WebLimits()
-    return WebLimits(
-        max_connections=getattr(args, "http_max_connections", None) or d.max_connections,
-        request_timeout_s=getattr(args, "http_timeout", None) or d.request_timeout_s,
-        keepalive_s=getattr(args, "http_keepalive", None) or d.keepalive_s,
-        max_body_bytes_in_flight=getattr(args, "http_max_body_bytes", None) or d.max_body_bytes_in_flight,
-    )
-
-
 @dataclass
 class PreparedWeb:
     """The web port, checked and bound, before the gRPC server starts: `launch(running)` serves it."""
 
-    args: argparse.Namespace
+    config: WebConfig
     sock: socket.socket
     runs: Runs | None
     private: str | None = None  # the folder of the gRPC server's socket for the web process
 
     @property
     def url(self) -> str:
-        host, port = self.args.host, self.sock.getsockname()[1]
+        host, port = self.config.host, self.sock.getsockname()[1]
         shown = f"[{host.strip('[]')}]" if ":" in host.strip("[]") else host
-        return f"{'https' if self.args.tls_cert else 'http'}://{shown}:{port}/"
-
-    @property
-    def in_process(self) -> bool:
-        return bool(getattr(self.args, "http_in_process", False))
+        return f"{'https' if self.config.tls_cert else 'http'}://{shown}:{port}/"
 
     @property
     def upstream_socket(self) -> str | None:
         """The Unix socket the gRPC server must also listen on for the web process (None in process)."""
-        if self.in_process:
+        if self.config.in_process:
             return None
         if self.private is None:
             self.private = tempfile.mkdtemp(prefix="ambit-web-")  # mode 0700: this user only
@@ -124,7 +179,7 @@ class PreparedWeb:
     def launch(self, running: Any) -> "WebServer | WebProcess":
         """Serve the page for `running` (a `server.app.RunningServer`): in a process of its own,
         or on a thread of this one with `--http-in-process`."""
-        if self.in_process:
+        if self.config.in_process:
             return self.start(running)
         proc = WebProcess(self, self.upstream_socket or "")
         proc.start()
@@ -133,19 +188,10 @@ class PreparedWeb:
     def start(self, running: Any) -> WebServer:
         """Serve the web application for `running` (its service core and token store) on a
         thread of this process, on the bound socket."""
-        host, port = self.args.host, self.sock.getsockname()[1]
-        hosts = loopback_hosts(port, host) if is_loopback(host) else None
-        limits = limits_of(self.args)
-        app = make_app(running.core, self.runs, running.tokens, hosts, limits=limits)
-        server = uvicorn.Server(config(app, self.args, limits))
+        server = web_server(running.core, self.config, self.sock, self.runs, running.tokens)
         thread = threading.Thread(target=_run, args=(server, self.sock), name="ambit-web", daemon=True)
         thread.start()
-        return WebServer(server, thread, self.url, app)
-
-
-def config(app: Any, args: argparse.Namespace, limits: WebLimits) -> uvicorn.Config:
-    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
-                          server_header=False, **uvicorn_options(limits), **_tls_options(args))
+        return WebServer(server, thread, self.url)
 
 
 class WebProcess:
@@ -163,19 +209,10 @@ class WebProcess:
         self._watch: threading.Thread | None = None
 
     def settings(self) -> dict:
-        a = self.prepared.args
-        limits = limits_of(a)
-        return {
-            "fd": self.prepared.sock.fileno(), "host": a.host, "upstream": f"unix:{self.upstream}",
-            "runs": list(getattr(a, "runs", []) or []), "tls_cert": a.tls_cert, "tls_key": a.tls_key,
-            "tls_client_ca": a.tls_client_ca, "auth_token_file": a.auth_token_file,
-            "log_level": getattr(a, "log_level", "INFO"), "nice": getattr(a, "http_nice", DEFAULT_NICE),
-            "cpus": web_cpus(getattr(a, "http_cpus", None)),
-            "prolog_seconds": getattr(a, "prolog_seconds", None), "prolog_slice": getattr(a, "prolog_slice", None),
-            "prover": getattr(a, "prover", "prolog"), "workers": getattr(a, "workers", 64),
-            "max_queue": getattr(a, "max_queue", None), "max_calls_per_peer": getattr(a, "max_calls_per_peer", None),
-            "limits": limits.__dict__,
-        }
+        """The first line of the web process's stdin: its config, its socket, its CPUs, the upstream."""
+        c = self.prepared.config
+        return {"config": c.to_json(), "fd": self.prepared.sock.fileno(), "upstream": f"unix:{self.upstream}",
+                "cpus": web_cpus(c.cpus)}
 
     def start(self) -> None:
         self._spawn()
@@ -251,20 +288,20 @@ def _close(proc: subprocess.Popen) -> None:
         pass
 
 
-def prepare(args: argparse.Namespace) -> PreparedWeb:
-    """Check the web options (the bind rule, the --runs folders) and bind `args.host`:`args.http`;
+def prepare(config: WebConfig) -> PreparedWeb:
+    """Check the web options (the bind rule, the --runs folders) and bind `config.host`:`config.port`;
     WebConfigError (one line) when they cannot be served."""
-    host, tls = args.host, args.tls_cert is not None
-    if not is_loopback(host) and not (tls and args.auth_token_file is not None):
+    host = config.host
+    if not is_loopback(host) and not (config.tls_cert is not None and config.auth_token_file is not None):
         raise WebConfigError(f"--http: refusing to serve the web pages on {host} (not a loopback address) "
                              "without TLS and a token: add --tls-cert FILE --tls-key FILE and --auth-token-file FILE")
-    runs = Runs(args.runs) if args.runs else None
-    return PreparedWeb(args, _bind(host, args.http), runs)
+    runs = Runs(list(config.runs)) if config.runs else None
+    return PreparedWeb(config, _bind(host, config.port), runs)
 
 
-def start(running: Any, args: argparse.Namespace) -> WebServer:
-    """`prepare(args)`, then serve on a thread of this process for `running` (an embedding, a test)."""
-    return prepare(args).start(running)
+def start(running: Any, config: WebConfig) -> WebServer:
+    """`prepare(config)`, then serve on a thread of this process for `running` (an embedding, a test)."""
+    return prepare(config).start(running)
 
 
 def _run(server: uvicorn.Server, sock: socket.socket) -> None:
@@ -287,12 +324,3 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.close()
         raise WebConfigError(f"--http: cannot listen on {host}:{port}: {e.strerror}") from None
     return sock
-
-
-def _tls_options(args: argparse.Namespace) -> dict:
-    if args.tls_cert is None:
-        return {}
-    out: dict = {"ssl_certfile": args.tls_cert, "ssl_keyfile": args.tls_key}
-    if args.tls_client_ca:
-        out.update(ssl_ca_certs=args.tls_client_ca, ssl_cert_reqs=ssl.CERT_REQUIRED)
-    return out

@@ -81,8 +81,9 @@ def test_a_passed_deadline_stops_the_work(core):
 
 
 def test_scoring_through_the_worker(core):
-    scores = core.score(ScoreQuery("P:", ("exists x", "forall x"), end_marker=True), Deadline())
-    assert [s.text for s in scores] == ["exists x", "forall x"] and scores[0].end_logprob == -0.5
+    reply = core.score(ScoreQuery("P:", ("exists x", "forall x"), end_marker=True), Deadline())
+    scores = reply.value
+    assert reply.model_id == core.model_id and [s.text for s in scores] == ["exists x", "forall x"] and scores[0].end_logprob == -0.5
     queries = [ScoreQuery(f"P{i}:", ("a b",)) for i in range(5)]
     queries[1] = ScoreQuery("P:", ("a", ""))
     queries[3] = ScoreQuery("<<crash>>", ("a",))
@@ -90,7 +91,7 @@ def test_scoring_through_the_worker(core):
     assert sorted(outcomes) == [0, 1, 2, 3, 4]
     assert isinstance(outcomes[1], InvalidField) and outcomes[1].field == "items[1].candidates[1]"
     assert isinstance(outcomes[3], RuntimeError)
-    assert [s.text for s in outcomes[4]] == ["a b"]
+    assert [s.text for s in outcomes[4].value] == ["a b"]
     with pytest.raises(ModelUnavailable):
         AmbitCore().score(ScoreQuery("P:", ("a",)), Deadline())
 

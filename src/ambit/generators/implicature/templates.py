@@ -21,7 +21,7 @@ KEYS = (
     "prompt_instruction_text",
 )
 FINAL_SLOT = " %s"  # every template ends with its yes/no slot, after one space
-MASK_SLOT = "<mask>"  # where a masked model's mask goes; server/engine/masked.py reads the same text
+MASK_SLOT = "<mask>"  # where a masked model's mask goes; server/lm/masked.py reads the same text
 
 
 @dataclass(frozen=True)

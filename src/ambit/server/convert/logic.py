@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Sequence
+from typing import Any
 
 from ambit.proto.v1 import ambit_pb2 as pb
 
@@ -14,10 +14,9 @@ from ambit.logic.explain import Explanation
 
 from ambit.logic.syntax.dialect import FOLIO, dialects
 
-from ambit.server.convert.common import FORMATS, batch_result, enum, formats, read_items
+from ambit.server.convert.common import FORMATS, enum, formats
 from ambit.server.service import (
     CanonicalQuery, InvalidField, EntailmentQuery, EquivalenceAnswer, EquivalenceQuery, ExplainQuery, RaddAnswer, RaddQuery,
-    ServiceError,
 )
 
 FORMAT_ENUM = {d.name: pb.LFFormat.Value(d.wire) for d in dialects()}  # a dialect name → its LFFormat value
@@ -45,10 +44,6 @@ def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> Equiv
     free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
     symbols = enum(SYMBOLS, req.symbols, f"{field}symbols", "Symbols")
     return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0, free, symbols)
-
-
-def equivalence_items(items: Sequence[pb.CheckEquivalenceRequest]) -> list[EquivalenceQuery | ServiceError]:
-    return read_items(items, equivalence_query)
 
 
 def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAnswer) -> pb.CheckEquivalenceResponse:
@@ -125,13 +120,6 @@ def _fill_extensions(target, model: dict) -> None:
             ext.tuples.add(elements=t)
 
 
-def equivalence_batch_result(
-    items: Sequence[pb.CheckEquivalenceRequest], index: int, outcome: Any
-) -> pb.CheckEquivalenceBatchResult:
-    return batch_result(pb.CheckEquivalenceBatchResult, index, outcome,
-                        lambda o: equivalence_response(items[index], o))
-
-
 def _amp_format(value: int, field: str) -> str:
     """AmP's format named by `value`; a full first-order dialect is refused as not supported here
     (it has no canonical form), anything else as an unknown value."""
@@ -148,8 +136,10 @@ def canonical_query(req: pb.CanonicalizeRequest) -> CanonicalQuery:
     return CanonicalQuery(req.lf, fmt, to, enum(VAR_NAMINGS, req.var_naming, "var_naming", "VarNaming"))
 
 
-def canonical_response(req: pb.CanonicalizeRequest, query: CanonicalQuery, canonical: str) -> pb.CanonicalizeResponse:
-    return pb.CanonicalizeResponse(request_id=req.request_id, canonical=canonical, format=FORMAT_ENUM[query.to])
+def canonical_response(req: pb.CanonicalizeRequest, canonical: str) -> pb.CanonicalizeResponse:
+    """The format written is the one asked: `output_format`, else `format` (unspecified: fol)."""
+    to = FORMATS[req.output_format or req.format]  # both read already (canonical_query)
+    return pb.CanonicalizeResponse(request_id=req.request_id, canonical=canonical, format=FORMAT_ENUM[to])
 
 
 def radd_query(req: pb.VerifyRADDRequest) -> RaddQuery:
@@ -238,10 +228,6 @@ def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> Entailm
     return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0, free, symbols)
 
 
-def entailment_items(items: Sequence[pb.CheckEntailmentRequest]) -> list[EntailmentQuery | ServiceError]:
-    return read_items(items, entailment_query)
-
-
 def proof_step(step: dict) -> pb.ProofStep:
     """One step of logic.Decision's proof; `from` is a premise index or the clause's origin."""
     origin = step.get("from", "")
@@ -284,10 +270,3 @@ def entailment_response(req: pb.CheckEntailmentRequest, d: Any) -> pb.CheckEntai
     if d.model is not None:
         finite_model(out.model, d.model)
     return out
-
-
-def entailment_batch_result(
-    items: Sequence[pb.CheckEntailmentRequest], index: int, outcome: Any
-) -> pb.CheckEntailmentBatchResult:
-    return batch_result(pb.CheckEntailmentBatchResult, index, outcome,
-                        lambda o: entailment_response(items[index], o))

@@ -5,18 +5,17 @@ queries and answers."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from ambit.proto.v1 import ambit_pb2 as pb
 
-from ambit.server.convert.common import batch_result, enum, formats
+from ambit.server.convert.common import enum, formats
 from ambit.server.convert.logic import explanation_message
 from ambit.server.service import (
-    DecodingOptions, Distribution, GenerateQuery, ModelCounters, ParseQuery, PromptSpec, ScoreQuery, ServerInfo,
-    Vocabulary,
+    DecodingOptions, Distribution, GenerateQuery, ModelReply, ParseQuery, PromptSpec, ScoreQuery, ServerInfo,
+    ServerStats, Vocabulary,
 )
 from ambit.server.service import distribution
-from ambit.server.stats import Stats
 
 STRATEGIES = {
     pb.DECODING_STRATEGY_UNSPECIFIED: "beam", pb.DECODING_STRATEGY_BEAM: "beam", pb.DECODING_STRATEGY_SAMPLE: "sample",
@@ -37,13 +36,14 @@ PARSE_STATUSES = {
 # --------------------------------------------------------------------------- scoring
 
 
-def score_query(req: pb.ScoreCandidatesRequest) -> ScoreQuery:
+def score_query(req: pb.ScoreCandidatesRequest, field: str = "") -> ScoreQuery:
+    """(`field`: a batch item's prefix, for the errors of its fields; a ScoreQuery has no enum to refuse.)"""
     return ScoreQuery(req.prompt, tuple(req.candidates), req.end_marker)
 
 
-def score_response(req: pb.ScoreCandidatesRequest, scores: list[Any], model_id: str) -> pb.ScoreCandidatesResponse:
-    out = pb.ScoreCandidatesResponse(request_id=req.request_id, model_id=model_id)
-    for s in scores:
+def score_response(req: pb.ScoreCandidatesRequest, reply: ModelReply) -> pb.ScoreCandidatesResponse:
+    out = pb.ScoreCandidatesResponse(request_id=req.request_id, model_id=reply.model_id)
+    for s in reply.value:
         msg = out.scores.add(
             text=s.text,
             tokens=[str(t) for t in s.tokens],
@@ -57,13 +57,6 @@ def score_response(req: pb.ScoreCandidatesRequest, scores: list[Any], model_id: 
         if req.end_marker and s.end_logprob is not None:
             msg.end_logprob = float(s.end_logprob)
     return out
-
-
-def score_batch_result(
-    items: Sequence[pb.ScoreCandidatesRequest], index: int, outcome: Any, model_id: str
-) -> pb.ScoreCandidatesBatchResult:
-    return batch_result(pb.ScoreCandidatesBatchResult, index, outcome,
-                        lambda o: score_response(items[index], o, model_id))
 
 
 # --------------------------------------------------------------------------- parsing
@@ -157,13 +150,12 @@ def _remote_model(report: Any) -> pb.RemoteModel | None:
     )
 
 
-def stats_response(
-    req: pb.GetStatsRequest, server_id: str, stats: Stats, model: ModelCounters | None
-) -> pb.GetStatsResponse:
-    out = pb.GetStatsResponse(request_id=req.request_id, server_id=server_id, uptime_seconds=stats.uptime())
-    for name, c in stats.snapshot().items():
+def stats_response(req: pb.GetStatsRequest, s: ServerStats) -> pb.GetStatsResponse:
+    calls, model = s.calls, s.model
+    out = pb.GetStatsResponse(request_id=req.request_id, server_id=s.server_id, uptime_seconds=calls.uptime())
+    for name, c in calls.snapshot().items():
         out.methods[name].CopyFrom(pb.MethodStats(requests=c.requests, errors=c.errors, total_seconds=c.total_seconds))
-    out.batch_items = stats.batch_items
+    out.batch_items = calls.batch_items
     if model is not None:
         out.model_batches, out.model_jobs, out.rejected = model.batches, model.jobs, model.rejected
         out.model_busy_seconds = model.busy_seconds
@@ -182,8 +174,10 @@ def generate_query(req: pb.GenerateRequest) -> GenerateQuery:
     )
 
 
-def generate_response(req: pb.GenerateRequest, g: Any, model_id: str) -> pb.GenerateResponse:
-    """`g` is the engine's `Generation`, or a `FormulaReply` (with `formula`) for a request with a format."""
+def generate_response(req: pb.GenerateRequest, reply: ModelReply) -> pb.GenerateResponse:
+    """The reply's value is the engine's `Generation`, or a `FormulaReply` (with `formula`) for a
+    request with a format."""
+    g, model_id = reply.value, reply.model_id
     return pb.GenerateResponse(
         request_id=req.request_id, text=g.text, prompt=g.prompt, prompt_tokens=g.prompt_tokens,
         new_tokens=g.new_tokens, finish_reason=g.finish_reason, model_id=model_id, chat_template=g.chat_template,

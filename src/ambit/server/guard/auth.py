@@ -73,6 +73,14 @@ class TokenStore:
             self._tokens = tokens
         return len(tokens)
 
+    def reload_logged(self, logger: logging.Logger = log, prefix: str = "") -> None:
+        """`reload` on SIGHUP (the server's, the web process's): its outcome logged, and a bad
+        file keeps the current tokens."""
+        try:
+            logger.info("%stoken file reloaded: %d token(s)", prefix, self.reload())
+        except ValueError as e:
+            logger.error("%stoken file not reloaded, current tokens kept: %s", prefix, e)
+
     def check(self, authorization: str | None) -> bool:
         """Whether an `authorization` header value carries an accepted bearer token."""
         if not authorization or authorization[: len(SCHEME)].lower() != SCHEME:

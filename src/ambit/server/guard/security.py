@@ -7,11 +7,11 @@ unless `insecure` is set (then `ambit serve` logs one warning line at start-up).
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 
 import grpc
 
+from ambit._net import is_loopback
 from ambit.server.guard.auth import TokenStore
 
 
@@ -76,18 +76,6 @@ class ServerSecurity:
 
     def token_store(self) -> TokenStore | None:
         return None if self.auth_token_file is None else TokenStore(self.auth_token_file)
-
-
-def is_loopback(host: str) -> bool:
-    """`localhost`, 127.0.0.0/8 or ::1 (brackets allowed); anything else, including the
-    wildcard addresses 0.0.0.0 and ::, is not."""
-    name = host.strip("[]")
-    if name.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
 
 
 def _read(path: str | None, option: str) -> bytes:

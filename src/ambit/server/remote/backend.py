@@ -2,7 +2,7 @@
 
 - Scores: `/completions` with `echo` + `logprobs` returns a log-probability for every prompt
   token; the candidate's targets are the tokens that end past the prompt (in the merge case the
-  first one carries a prompt character, as in `server.engine.scorer`), all scored, the first
+  first one carries a prompt character, as in `server.lm.scorer`), all scored, the first
   included. One request per prompt carries all its candidates (`prompt` as a list).
 - Decoding: constrained by the `.lark` grammar (with the lead in front, as the engine's) where
   the endpoint takes `structured_outputs`; elsewhere unconstrained, cut at the line end, and each
@@ -38,7 +38,7 @@ from ambit.server.remote.errors import CapabilityMissing
 from ambit.server.remote.http import Endpoint
 from ambit.server.remote.spec import RemoteOptions, RemoteSpec, parse_spec
 
-PLAIN_SEPARATOR = "\n\n"  # as server.engine.generate joins turns without a chat template
+PLAIN_SEPARATOR = "\n\n"  # as server.lm.generate joins turns without a chat template
 
 
 class RemoteBackend:

@@ -47,7 +47,7 @@ def ensure_env(log=sys.stderr) -> Path:
 
 def model_dir() -> Path:
     """The default model's converted transformers folder (made from the GGUF when missing)."""
-    from ambit.server.engine.loading import converted_folder, default_gguf
+    from ambit.server.lm.loading import converted_folder, default_gguf
 
     return converted_folder(default_gguf())
 

@@ -1,7 +1,9 @@
 """The service core of ambit's server: every operation of AmbitService on plain values, with
 failures as `ServiceError`s. No gRPC here; `server.servicer` and `server.convert` are the edge."""
 
-from ambit.server.service.core import DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ServerInfo
+from ambit.server.service.core import (
+    DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ModelReply, ServerInfo, ServerStats,
+)
 from ambit.server.service.deadline import Deadline
 from ambit.server.service.distribution import Candidate, Distribution, MeaningClass
 from ambit.server.service.entailment import EntailmentQuery
@@ -18,8 +20,8 @@ from ambit.server.service.scoring import ScoreQuery
 __all__ = [
     "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate", "Deadline",
     "DeadlineExceeded", "DecodingOptions", "Distribution", "EntailmentQuery", "EquivalenceAnswer", "EquivalenceQuery",
-    "ExplainQuery", "GenerateQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelUnavailable",
+    "ExplainQuery", "GenerateQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelReply", "ModelUnavailable",
     "Overloaded",
-    "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo", "ServiceError",
+    "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo", "ServerStats", "ServiceError",
     "Vocabulary",
 ]

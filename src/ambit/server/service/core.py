@@ -20,6 +20,7 @@ from ambit.server.model import DecodeStopped
 from ambit.server.service import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
 from ambit.server.service.deadline import Admission, CallScope, Deadline
 from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
+from ambit.server.stats import Stats
 
 log = logging.getLogger("ambit.server")
 
@@ -60,6 +61,23 @@ class ModelCounters:
     busy_seconds: float
 
 
+@dataclass(frozen=True)
+class ModelReply:
+    """A model operation's answer and the model that gave it (every model RPC's reply names it)."""
+
+    value: Any
+    model_id: str
+
+
+@dataclass(frozen=True)
+class ServerStats:
+    """What GetStats reports: the calls counted at the edge, and the model worker's counters."""
+
+    server_id: str
+    calls: Stats
+    model: ModelCounters | None
+
+
 class AmbitCore:
     """The operations of AmbitService on plain values."""
 
@@ -76,6 +94,7 @@ class AmbitCore:
         self.server_id = uuid.uuid4().hex[:12]
         self.worker: Worker | None = None  # None until the model is loaded (or with no model)
         self.model_info: dict = {}
+        self.stats = Stats()  # every call, as the gRPC edge counts it (GetStats)
 
     def attach_model(self, worker: Worker, info: dict) -> None:
         """Serve model operations with `worker`; `info` is the backend's `info()`."""
@@ -99,15 +118,16 @@ class AmbitCore:
         return self.worker
 
     # -- scoring ------------------------------------------------------------------------
-    def score(self, query: scoring.ScoreQuery, deadline: Deadline) -> list[Any]:
+    def score(self, query: scoring.ScoreQuery, deadline: Deadline) -> ModelReply:
         """Scores of the query's candidates (engine CandidateScore values), in order."""
         fut = scoring.submit(self._worker(), query, self.limits)
-        return scoring.wait_for(fut, deadline)
+        return ModelReply(scoring.wait_for(fut, deadline), self.model_id)
 
     def score_batch(self, queries: Sequence[scoring.ScoreQuery], deadline: Deadline) -> Iterator[scoring.Outcome]:
-        """(index, scores or error) per item, as items finish."""
+        """(index, scores as a ModelReply, or error) per item, as items finish."""
         validate.batch_size(queries, self.limits.max_batch_items)
-        yield from scoring.score_window(self._worker(), queries, self.limits, deadline)
+        for i, scores in scoring.score_window(self._worker(), queries, self.limits, deadline):
+            yield i, scores if isinstance(scores, BaseException) else ModelReply(scores, self.model_id)
 
     # -- logic --------------------------------------------------------------------------
     def check_equivalence(self, query: equivalence.EquivalenceQuery, deadline: Deadline) -> equivalence.EquivalenceAnswer:
@@ -120,7 +140,8 @@ class AmbitCore:
         return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
                                        self.prover)
 
-    def canonicalize(self, query: CanonicalQuery) -> str:
+    def canonicalize(self, query: CanonicalQuery, deadline: Deadline | None = None) -> str:
+        """The query's LF in canonical form (no Prolog: nothing for a deadline to stop)."""
         f = validate.lf(query.lf, query.fmt, "lf", self.limits.max_lf_chars)
         return logic.canonical_form(f, query.fmt, to=query.to, vars=query.vars)
 
@@ -177,10 +198,13 @@ class AmbitCore:
         w = self.worker
         return None if w is None else ModelCounters(w.batches, w.jobs, w.rejected, w.busy_seconds)
 
+    def server_stats(self) -> ServerStats:
+        return ServerStats(self.server_id, self.stats, self.model_counters())
+
     # -- generation (issue 20) ----------------------------------------------------------
-    def generate(self, query: generation.GenerateQuery, deadline: Deadline) -> Any:
+    def generate(self, query: generation.GenerateQuery, deadline: Deadline) -> ModelReply:
         """The model's free-text reply (an engine `Generation`) to the query's chat turns."""
-        return generation.generate(self._worker(), query, self.limits, deadline)
+        return ModelReply(generation.generate(self._worker(), query, self.limits, deadline), self.model_id)
 
     # -- entailment (full first-order logic) ---------------------------------------------
     def check_entailment(self, query: entailment.EntailmentQuery, deadline: Deadline) -> logic.Decision:

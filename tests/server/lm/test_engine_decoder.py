@@ -8,8 +8,8 @@ import time
 import pytest
 
 from ambit import logic
-from ambit.server.engine import DecodeCancelled, Decoder, Scorer
-from ambit.server.engine.decoder import grammar_with_lead, split_lead
+from ambit.server.lm import DecodeCancelled, Decoder, Scorer
+from ambit.server.lm.decoder import grammar_with_lead, split_lead
 
 from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
@@ -225,7 +225,7 @@ def test_null_constraint_admits_any_sequence(tiny_lm):
     since every prefix may end under the null constraint, returns the best-ending prefix of it)."""
     import torch
 
-    from ambit.server.engine.kv import forward
+    from ambit.server.lm.kv import forward
 
     prompt = amp_prompt(TEST_SENTENCES["pp"])
     hyp = Decoder(tiny_lm).beam_search(prompt, beam=1, max_tokens=5, constrained=False, early_stop=False).hypotheses[0]

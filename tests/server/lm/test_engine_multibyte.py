@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ambit.server.engine import Decoder
-from ambit.server.engine.grammar import GrammarConstraint
+from ambit.server.lm import Decoder
+from ambit.server.lm.grammar import GrammarConstraint
 
 SYMBOLS = ("∀", "∃", "¬", "→", "↔", "∧", "∨", "⊕", "≠")
 FORMULA = "∀x ∃y (¬A(x) → B(y) ∧ C(x) ∨ D(y) ⊕ E(x) ↔ x ≠ y)"

@@ -3,9 +3,9 @@
 No gRPC here: the servicers call these classes.
 """
 
-from ambit.server.engine.decoder import DecodeCancelled, Decoded, Decoder, DecodeStats, Hypothesis
-from ambit.server.engine.loading import LoadedModel, ModelLoadError, load_model
-from ambit.server.engine.scorer import CandidateScore, Scorer
+from ambit.server.lm.decoder import DecodeCancelled, Decoded, Decoder, DecodeStats, Hypothesis
+from ambit.server.lm.loading import LoadedModel, ModelLoadError, load_model
+from ambit.server.lm.scorer import CandidateScore, Scorer
 
 __all__ = [
     "CandidateScore", "DecodeCancelled", "Decoded", "Decoder", "DecodeStats", "Hypothesis", "LoadedModel", "ModelLoadError", "Scorer",

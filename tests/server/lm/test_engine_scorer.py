@@ -8,8 +8,8 @@ import random
 import pytest
 import torch
 
-from ambit.server.engine import Scorer
-from ambit.server.engine.scorer import _common_prefix
+from ambit.server.lm import Scorer
+from ambit.server.lm.scorer import _common_prefix
 
 from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
@@ -168,7 +168,7 @@ def test_score_batch_matches_naive_forward(tiny_lm):
 
 def test_score_batch_uses_batched_passes(tiny_lm, monkeypatch):
     # one prompt pass and one candidate pass for 16 items x 2 candidates (not 16 + 16)
-    import ambit.server.engine.scorer as mod
+    import ambit.server.lm.scorer as mod
 
     calls = []
     real = mod.forward
@@ -218,7 +218,7 @@ def test_real_size_random_model_matches_naive_forward(dtype, tol):
     size (random weights, real tokenizer; `$AMBIT_RANDOM_MODEL`, exported by benchmarks/gpu_pack.sh)."""
     import os
 
-    from ambit.server.engine import load_model
+    from ambit.server.lm import load_model
 
     folder = os.environ.get("AMBIT_RANDOM_MODEL")
     if not folder:

@@ -1,4 +1,4 @@
-"""Free-text generation (`server.engine.generate`): greedy replies equal a hand-written argmax
+"""Free-text generation (`server.lm.generate`): greedy replies equal a hand-written argmax
 loop, the budget and end tokens are honoured, seeded sampling repeats, cancellation stops it,
 chat templates are applied (tiny random GPT-2; the default model's chat reply is slow)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from ambit.server.engine.generate import ChatTemplateMissing, ChatTurn, DecodeCancelled, generate, render
+from ambit.server.lm.generate import ChatTemplateMissing, ChatTurn, DecodeCancelled, generate, render
 
 TURNS = [ChatTurn("user", "Every man saw a bird."), ChatTurn("assistant", "Which bird?"),
          ChatTurn("user", "Any bird.")]

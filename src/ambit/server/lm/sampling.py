@@ -14,9 +14,9 @@ import torch
 
 from ambit.server.hypothesis import Hypothesis, Path, StatsClock, hypothesis
 
-from ambit.server.engine.constraint import Constraint, PartialParse
-from ambit.server.engine.kv import KVStepper
-from ambit.server.engine.loading import LoadedModel
+from ambit.server.lm.constraint import Constraint, PartialParse
+from ambit.server.lm.kv import KVStepper
+from ambit.server.lm.loading import LoadedModel
 
 _CPU = torch.device("cpu")
 

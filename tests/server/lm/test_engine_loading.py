@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from ambit.server.engine import ModelLoadError, load_model
-from ambit.server.engine import loading
+from ambit.server.lm import ModelLoadError, load_model
+from ambit.server.lm import loading
 
 
 @pytest.fixture

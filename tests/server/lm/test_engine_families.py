@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from ambit.server.engine.generate import ChatTurn, generate
-from ambit.server.engine.kinds import model_kind
-from ambit.server.engine.loading import load_model
-from ambit.server.engine.masked import MASK_SLOT, MaskedScorer
-from ambit.server.engine.seq2seq import Seq2SeqScorer
+from ambit.server.lm.generate import ChatTurn, generate
+from ambit.server.lm.kinds import model_kind
+from ambit.server.lm.loading import load_model
+from ambit.server.lm.masked import MASK_SLOT, MaskedScorer
+from ambit.server.lm.seq2seq import Seq2SeqScorer
 from tests.helpers.families import save, tiny_bert, tiny_t5
 
 
@@ -116,9 +116,9 @@ def test_backend_picks_the_family_scorer_and_reports_the_kind(t5, bert):
 
 
 def test_the_mask_slot_is_spelled_alike_where_prompts_are_written_and_read():
-    """generators/implicature writes the slot into masked prompts; server/engine/masked.py finds
+    """generators/implicature writes the slot into masked prompts; server/lm/masked.py finds
     it there (neither layer may import the other, so this test ties the two together)."""
     from ambit.generators.implicature import templates
-    from ambit.server.engine import masked
+    from ambit.server.lm import masked
 
     assert templates.MASK_SLOT == masked.MASK_SLOT

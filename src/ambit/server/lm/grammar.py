@@ -47,8 +47,8 @@ import torch
 
 from ambit.server.values import grammar_with_lead
 
-from ambit.server.engine.loading import LoadedModel
-from ambit.server.engine.scope import scope_ok
+from ambit.server.lm.loading import LoadedModel
+from ambit.server.lm.scope import scope_ok
 
 _SHIFTS: dict[torch.device, torch.Tensor] = {}  # bit positions 0..31 on each device, uploaded once
 

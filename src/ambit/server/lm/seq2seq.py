@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import torch
 
-from ambit.server.engine.loading import LoadedModel
-from ambit.server.engine.scorer import CandidateScore, build_score, renormalise
+from ambit.server.lm.loading import LoadedModel
+from ambit.server.lm.scorer import CandidateScore, build_score, renormalise
 
 
 class Seq2SeqScorer:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import torch
 
-from ambit.server.engine.loading import LoadedModel
-from ambit.server.engine.scorer import CandidateScore, build_score, renormalise
+from ambit.server.lm.loading import LoadedModel
+from ambit.server.lm.scorer import CandidateScore, build_score, renormalise
 
 MASK_SLOT = "<mask>"  # the slot in a prompt; generators/implicature writes the same text
 
