@@ -272,11 +272,11 @@ def main(argv: list[str] | None = None) -> int:
         argv = [argv[0], *formulas_first_dash(sub, argv[1:])]
     args = parser.parse_args(argv)
     from ambit.client.api import AmbitError
-    from ambit.client.connect import connect
+    from ambit.client.connect import connect, require_model
     from ambit.client.credentials import from_args
     try:
         security = from_args(args)
-        _extras.require_model(args.server, args.model, _instead(args.command))
+        require_model(args.server, args.model, _instead(args.command))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

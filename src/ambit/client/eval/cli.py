@@ -211,7 +211,7 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
 def _run(args: argparse.Namespace) -> bool:
     """The chosen suite (or ``all``), with a server when it needs one; suites whose data is
     absent are skipped before the server starts. False when the one chosen suite was skipped."""
-    from ambit.client.connect import connect
+    from ambit.client.connect import connect, require_model
     suite = SUITES.get(args.suite)
     if suite is None and args.limit is None:
         args.limit = ALL_DEFAULT_LIMIT
@@ -225,7 +225,7 @@ def _run(args: argparse.Namespace) -> bool:
         return True
     from ambit.client.credentials import from_args
     security = from_args(args)  # ValueError names the unreadable file
-    _extras.require_model(args.server, args.model, "--server HOST:PORT (a running ambit serve)")
+    require_model(args.server, args.model, "--server HOST:PORT (a running ambit serve)")
     with connect(args.server, args.model, timeout=args.timeout, security=security,
                  remote=RE.options(args), dtype=getattr(args, "dtype", None), lazy=True) as client:
         if suite is None:
