@@ -1,7 +1,7 @@
 """AmP suites (Stengel-Eskin et al. 2024): zero-shot (Fig. 2, Table 2, Fig. 3) and few-shot
-(Fig. 6, Table 3). ``*_items`` build work items (``client.eval.amp_items``), ``*_process`` turn
-one item into a record with the server's help (``client.eval.amp_process``), ``*_summary`` are
-pure functions of the records (``client.eval.amp_summary``, with the reports); ``ZeroShotSuite``
+(Fig. 6, Table 3). ``*_items`` build work items (``client.eval.amp.items``), ``*_process`` turn
+one item into a record with the server's help (``client.eval.amp.process``), ``*_summary`` are
+pure functions of the records (``client.eval.amp.summary``, with the reports); ``ZeroShotSuite``
 and ``FewShotSuite`` put them under the suite protocol (``client.eval.suite``). Every name of
 those modules that callers use is importable from here."""
 
@@ -17,10 +17,10 @@ from ambit.client.eval.amp import matching as MT
 from ambit.client.eval.amp import recorded as REC
 from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
-from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: client.eval.amp.zeroshot_process, ...)
+from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: amp.suite.zeroshot_process, ...)
     continuation, fewshot_process, zeroshot_process,
 )
-from ambit.client.eval.amp.summary import (  # noqa: F401 (re-exported: client.eval.amp.zeroshot_summary, ...)
+from ambit.client.eval.amp.summary import (  # noqa: F401 (re-exported: amp.suite.zeroshot_summary, ...)
     ZM_KS, _fig4_items, _token_items, fewshot_summary, protocol_markdown, ratio_key, write_fewshot_reports,
     write_zeroshot_reports, zeroshot_summary,
 )

@@ -8,14 +8,14 @@ that differ in protocol (beam, grammar, match, items source, answer parser, prot
 are still laid side by side, and the differences are listed above that suite's tables.
 
 Writes ``compare.md``, ``compare.json`` (every number of the tables, each under its run's label,
-with the run's directory in ``runs``) and figures (``client.eval.compare_figures``):
+with the run's directory in ``runs``) and figures (``client.eval.compare.figures``):
 AmP Fig. 2, Table 2, Fig. 3, Table 3, Fig. 6 (canonical exact match, the paper's, beside
 equivalence match); RADD Tables 3 and 4 per model and prompt style; implicature Table 1 (mean ±
 std over templates at each k), by type, and accuracy against k and against size, with the human
 (86.2%) and random (50%) lines.
 
 This module is the command and its ``compare.md``; the runs are read by
-``client.eval.compare_runs`` and the tables built by ``client.eval.compare_tables`` (both
+``client.eval.compare.runs`` and the tables built by ``client.eval.compare.tables`` (both
 re-exported here).
 """
 

@@ -1,5 +1,5 @@
 """Recorded translations: FOL that another system wrote for FOLIO stories, read from a file and
-scored by `folio_score` like ambit's own decoded ones (`ambit eval folio --translations FILE`).
+scored by `folio.score` like ambit's own decoded ones (`ambit eval folio --translations FILE`).
 
 Two formats (`FORMATS`; `auto` detects which):
 - `ambit`: JSONL, one line per example (docs/folio.md, "Recorded translations"):

@@ -2,13 +2,13 @@
 
 Three modes over one split (`--split NAME`: `<data root>/folio/folio-NAME.jsonl`):
 - translate (default): a model writes each premise and the conclusion under the decode grammar
-  (`folio_translate`), with a seeded k-shot prompt from `--demo-split` (`folio_prompt`); each
+  (`folio.translate`), with a seeded k-shot prompt from `--demo-split` (`folio.prompt`); each
   sentence is compared with its gold formula and each sample's label comes from the prover
-  (`folio_score`); `--samples k` votes as LINC did;
+  (`folio.score`); `--samples k` votes as LINC did;
 - `--oracle-translations`: the gold formulas stand in for the translations (no model): every
   sentence is EQUIVALENT and label accuracy equals the audit's agreement rate;
 - `--audit-gold`: only the gold formulas, proved: `agrees` per story, disagreements listed;
-- `--translations FILE`: another system's recorded translations (`folio_recorded`), scored like
+- `--translations FILE`: another system's recorded translations (`folio.recorded`), scored like
   the translate mode's (no model).
 
 The translate mode goes through the server like every other suite (ParseDistribution with the

@@ -4,7 +4,7 @@
 higher log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
 comparing the full texts). ``generate``: the prompt of a released instruction template
 (``alignment_prompt_templates.csv``, which asks for yes or no) as a chat turn, the greedy reply
-read as the released code read it (``client.eval.implicature_generate``); ``--cot`` asks for
+read as the released code read it (``client.eval.implicature.generate``); ``--cot`` asks for
 reasoning first. ``auto`` (the default) is ``score`` whenever the server gives likelihoods, as
 the paper ranked every model that exposes them; ``generate`` only when it cannot. A masked
 model (BERT) is scored at the mask the template's ``phrase_to_put_mask`` places

@@ -5,7 +5,7 @@
              raw ``responses`` parsed as the paper did when ``results`` is absent);
   model      this server's model: ``--protocol generate`` (a greedy chat reply, parsed like the
              recorded ones; two turns for ``--style step_by_step5``) or ``score`` ("Option 1"
-             vs "Option 2" by likelihood); see ``client.eval.radd_model``.
+             vs "Option 2" by likelihood); see ``client.eval.radd.model``.
 
 All three run through the common runner and store, so each resumes from ``results.jsonl``.
 Only ``model`` needs a server. ``--limit-per-pair N`` draws N instances per property pair

@@ -1,9 +1,9 @@
 """RADD rows, result records and summaries: accuracy, per-class P/R/F1 and confusion (paper
-Tables 3/4), shared by every solver of the ``radd`` suite (``client.eval.radd_suite``).
+Tables 3/4), shared by every solver of the ``radd`` suite (``client.eval.radd.suite``).
 
 Where an answer comes from is the solver's business: the regularity reasoning of
 ``logic.radd``, the models' recorded replies (``recorded_choice``), this server's model
-(``client.eval.radd_model``), or any ``choose(instance) -> option number | None`` through
+(``client.eval.radd.model``), or any ``choose(instance) -> option number | None`` through
 ``evaluate_chooser``. This module turns answers into records and records into tables.
 """
 
