@@ -22,6 +22,7 @@ re-exported here).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -38,12 +39,7 @@ from ambit.client.eval.compare.tables import (  # noqa: F401
 
 # ---------------------------------------------------------------------------- markdown
 
-def _p(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}"
-
-
-def _f(x: float | None, digits: int = 2) -> str:
-    return "n/a" if x is None else f"{x:.{digits}f}"
+_p, _f = R.pct, functools.partial(R.num, digits=2)  # a percentage, a figure to 2 digits ("n/a": none)
 
 
 def _differences_md(diff: dict[str, dict[str, Any]]) -> list[str]:
