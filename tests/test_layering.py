@@ -1,15 +1,20 @@
 """The layers of the package import downwards only: `ambit.logic` nothing from
-`ambit.generators`, `ambit.server` or `ambit.client`; `ambit.generators` nothing from
-`ambit.server` or `ambit.client`; `ambit.server.lm` nothing from `ambit.proto` or `grpc`
-(the engine knows no RPC). The light core (`ambit.logic`, `ambit.client` without its `eval`
-runner) never loads torch, transformers or matplotlib, and the remote backend no torch.
+`ambit.generators`, `ambit.server`, `ambit.client` or the command line (`ambit.cli`);
+`ambit.generators` nothing from `ambit.server`, `ambit.client` or `ambit.cli`; the client,
+`eval` included, nothing of the model engine (`ambit.server.lm`: it embeds a server through
+`ambit.server`'s surface); `ambit.server.lm` nothing from `ambit.proto` or `grpc` (the engine
+knows no RPC). The light core (`ambit.logic`, `ambit.client` without its `eval` runner) never
+loads torch, transformers or matplotlib, and the remote backend no torch.
 
-Checked two ways, because each misses what the other sees:
+Checked three ways, because each misses what the others see:
 - in a fresh interpreter, importing the package and every submodule (walked with pkgutil) leaves
   no module of a forbidden package in `sys.modules` (this sees imports made through third
   packages);
 - no import statement in the package's source names a forbidden package, including imports
-  inside functions, which `sys.modules` shows only once the function has run.
+  inside functions, which `sys.modules` shows only once the function has run;
+- for the two bottom layers (`REACH`), no chain of ambit imports from any of their modules,
+  `__main__` included, reaches a forbidden one through a module outside them (an entry point
+  routed through `ambit.cli`, a shared module such as `ambit._extras` that reaches the server).
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ import pytest
 
 from tests.paths import REPO
 
+ENGINE = "ambit.server.lm"  # the model engine (torch, the weights)
 LAYERS = {  # package -> the modules (and their submodules) it must not import
-    "ambit.logic": ("ambit.generators", "ambit.server", "ambit.client", "torch", "transformers", "matplotlib"),
-    "ambit.generators": ("ambit.server", "ambit.client"),
+    "ambit.logic": ("ambit.generators", "ambit.server", "ambit.client", "ambit.cli", "torch", "transformers",
+                    "matplotlib"),
+    "ambit.generators": ("ambit.server", "ambit.client", "ambit.cli"),
     "ambit.server.lm": ("ambit.proto", "grpc"),
-    "ambit.server.remote": ("torch", "transformers", "ambit.server.lm"),
+    "ambit.server.remote": ("torch", "transformers", ENGINE),
     # the client (not its eval runner, which draws plots); the embedded server is loaded on demand
-    "ambit.client": ("torch", "transformers", "matplotlib"),
+    "ambit.client": ("torch", "transformers", "matplotlib", ENGINE),
+    "ambit.client.eval": ("torch", "transformers", ENGINE),
     # the web pages sit on a service core of their own, in a process of their own, never on the gRPC
     # server's code; they reach that server as a client for the model (web.upstream: grpc and the
     # proto) and read the same token file (server.guard.auth's store)
@@ -105,6 +113,42 @@ def test_no_import_statement_reaches_the_layers_above(package: str) -> None:
         if _forbidden(name, forbidden)
     ]
     assert not offending, "\n".join(offending)
+
+
+# package -> what no chain of ambit imports from it may reach (through modules of other packages)
+REACH = {"ambit.logic": ("ambit.cli", "ambit.server", "ambit.client"),
+         "ambit.generators": ("ambit.cli", "ambit.server", "ambit.client")}
+
+
+def _chains(graph: dict[str, set[str]], package: str, forbidden: tuple[str, ...]) -> list[str]:
+    """Each forbidden module reachable from `package`'s modules, as the chain of imports that reaches it."""
+    came_from: dict[str, str | None] = {m: None for m in graph if _forbidden(m, (package,))}
+    queue, found = list(came_from), []
+    while queue:
+        module = queue.pop(0)
+        if _forbidden(module, forbidden):
+            chain = [module]
+            while (before := came_from[chain[-1]]) is not None:
+                chain.append(before)
+            found.append(" -> ".join(reversed(chain)))
+            continue
+        for target in sorted(graph[module]):
+            if target not in came_from:
+                came_from[target] = module
+                queue.append(target)
+    return found
+
+
+def test_the_chain_finder_finds_a_chain_through_another_package() -> None:
+    graph = {"a.main": {"top"}, "top": {"b.x"}, "b.x": set(), "a.y": set()}
+    assert _chains(graph, "a", ("b",)) == ["a.main -> top -> b.x"]
+    assert _chains(graph, "a", ("c",)) == []
+
+
+@pytest.mark.parametrize("package", sorted(REACH))
+def test_no_chain_of_imports_leads_a_bottom_layer_up(package: str) -> None:
+    found = _chains(_module_graph(), package, REACH[package])
+    assert not found, f"{package} reaches the layers above:\n" + "\n".join(found)
 
 
 # --- the shape of the package: small folders, no import cycle -------------------------------

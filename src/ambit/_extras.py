@@ -63,22 +63,3 @@ def require(extras: Iterable[str], instead: str | None = None) -> None:
         for module in EXTRA_MODULES[extra]:
             if not _installed(module):
                 raise MissingExtra(message(module, extra, instead))
-
-
-def for_model(model: str | None) -> tuple[str, ...]:
-    """The extras a server with `model` needs: `server` and its backend's (`server.backends`:
-    `remote` for an `openai:` spec, `local` for the engine's); a spec of no backend needs `server`
-    alone here (the server refuses it in one line)."""
-    from ambit.server.backends import UnknownBackend, entry_for
-
-    try:
-        return ("server", entry_for(model).extra)
-    except UnknownBackend:
-        return ("server",)
-
-
-def require_model(servers: str | None, model: str | None, instead: str | None = None) -> None:
-    """What a client command needs when it starts an embedded server (no `--server` given):
-    the extras of its model. With `--server` nothing beyond the light core is needed."""
-    if not servers:
-        require(for_model(model), instead)

@@ -34,7 +34,7 @@ import json
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -42,6 +42,7 @@ from typing import Any, BinaryIO
 __all__ = [
     "DEFAULT_LIMIT", "MAX_LINE", "SECRET_LIMIT", "FileError", "FileMissing", "LineError", "JsonlLine",
     "open_dir", "open_nofollow", "open_regular", "read_bytes", "read_head", "read_text", "read_json", "parse_json", "iter_jsonl_lines",
+    "iter_json_rows",
     "exists", "ensure_dir", "write_atomic", "open_append", "open_lock", "file_mode", "read_secret",
 ]
 
@@ -450,6 +451,28 @@ def iter_jsonl_lines(path: StrPath, max_line: int = MAX_LINE, *,
         yield from _lines(fd, max_line)
     finally:
         os.close(fd)
+
+
+def iter_json_rows(path: StrPath, max_line: int = MAX_LINE, *,
+                   set_aside: Callable[[int, str], bool] | None = None) -> Iterator[tuple[str, Any]]:
+    """(``path:line``, value) of every non-blank line of the JSONL file ``path``, each read under the
+    line cap and parsed as bounded JSON of Unicode text: the one reading core of the files other
+    systems wrote (recorded outputs, the RADD benchmark). A line that breaks a bound is a ValueError
+    ``path:line: why``, unless ``set_aside(line, why)`` is true (the caller keeps it aside; it may
+    also raise an error of its own)."""
+    for line in iter_jsonl_lines(path, max_line):
+        where, why = f"{os.fspath(path)}:{line.number}", line.problem
+        if why is None and not line.raw.strip():
+            continue
+        if why is None:
+            try:
+                value = parse_json(line.raw, where=os.fspath(path), line=line.number, unicode_text=True)
+            except LineError as err:
+                why = err.why
+        if why is None:
+            yield where, value
+        elif set_aside is None or not set_aside(line.number, why):
+            raise ValueError(f"{where}: {why}")
 
 
 def _line(number: int, buf: bytes, ended: bool, over: int) -> JsonlLine:

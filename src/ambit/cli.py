@@ -8,11 +8,10 @@ A command whose optional dependencies are not installed says which extra brings 
 from __future__ import annotations
 
 import importlib
-import os
-import signal
 import sys
 
 from ambit import _extras
+from ambit._entry import run_quietly_on_broken_pipe
 from ambit._extras import MissingExtra
 
 # command -> (module with main(argv), whether main gets argv without the command word, summary)
@@ -79,25 +78,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"ambit: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
     return 2
-
-
-def run_quietly_on_broken_pipe(main_fn, *args) -> None:
-    """Run a command's `main` and exit with its status; when stdout's reader goes (`... | head`)
-    the command ends quietly, with the status a process killed by SIGPIPE has (141).
-
-    SIGPIPE itself stays ignored (Python's default): with its default action restored, a write to
-    any closed socket would kill the process — an `ambit eval` or `ambit serve` whose model
-    endpoint dies mid-request, instead of retrying."""
-    try:
-        code = main_fn(*args)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
-        except OSError:
-            pass
-        sys.exit(128 + signal.SIGPIPE)
-    sys.exit(code)
 
 
 def entry() -> None:

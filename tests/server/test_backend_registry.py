@@ -119,12 +119,12 @@ def test_an_unknown_scheme_is_one_line_naming_the_nearest(spec, near):
 
 
 def test_the_extras_a_spec_needs_are_its_entry_s():
-    from ambit import _extras
+    from ambit.server.backends import extras_for
 
-    assert _extras.for_model(None) == _extras.for_model("x.gguf") == ("server", "local")
-    assert _extras.for_model("openai:m@http://127.0.0.1:9/v1") == ("server", "remote")
-    assert _extras.for_model("toy:w") == ("server", toy_backend.ENTRY.extra)
-    assert _extras.for_model("opnai:m@http://127.0.0.1:9/v1") == ("server",)  # the server refuses it
+    assert extras_for(None) == extras_for("x.gguf") == ("server", "local")
+    assert extras_for("openai:m@http://127.0.0.1:9/v1") == ("server", "remote")
+    assert extras_for("toy:w") == ("server", toy_backend.ENTRY.extra)
+    assert extras_for("opnai:m@http://127.0.0.1:9/v1") == ("server",)  # the server refuses it
 
 
 def test_serve_refuses_an_unknown_scheme_before_it_binds():

@@ -43,16 +43,30 @@ def _usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -
     p.usage = text.replace(f"{option} {choices}]", f"{option} {choices} (default {default})]", 1).replace("%", "%%")
 
 
+def _dialect(p: argparse.ArgumentParser, command: str, *flags: str) -> None:
+    """The dialect option of `equiv` and `entails` (every dialect; its default in the usage line)
+    and the time limit."""
+    default = DEFAULT_DIALECT[command]
+    what = "A and B" if command == "equiv" else "the premises and the conclusion"
+    p.add_argument(*flags, dest="fmt", choices=EQUIVALENCE_FORMATS, default=default,
+                   help=f"dialect of {what} (default {default})")
+    p.add_argument("--time-limit-ms", type=int, default=0)
+    _usage_with_default(p, flags[0], default)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ambit", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
 
-    p = sub.add_parser("parse", help="decode k LFs for an utterance, grouped into meanings")
-    _common(p)
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=text)
+        _common(p)
+        return p
+
+    p = command("parse", "decode k LFs for an utterance, grouped into meanings")
     p.add_argument("utterance")
     p.add_argument("--prompt", help='literal prompt ("{utterance}" is filled in)')
-    p.add_argument("--setting", choices=("zeroshot", "fewshot"),
-                   help="let the server build an AmP prompt instead")
+    p.add_argument("--setting", choices=("zeroshot", "fewshot"), help="let the server build an AmP prompt instead")
     p.add_argument("--type", default="", help="AmP ambiguity type (with --setting)")
     p.add_argument("--ratio", type=float, default=0.0, help="few-shot LF0 ratio (with --setting)")
     p.add_argument("-k", type=int, default=5, help="beam size / samples")
@@ -60,48 +74,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", dest="fmt", choices=AMP_NAMES, default=FOL)
     add_prolog_seconds(p)
 
-    p = sub.add_parser("score", help="forced-decode scores of candidate continuations")
-    _common(p)
+    p = command("score", "forced-decode scores of candidate continuations")
     p.add_argument("prompt")
     p.add_argument("candidates", nargs="+")
     p.add_argument("--end-marker", action="store_true")
 
-    p = sub.add_parser("equiv", help="logical equivalence of two LFs (Prolog)")
-    _common(p)
+    p = command("equiv", "logical equivalence of two LFs (Prolog)")
     p.add_argument("a")
     p.add_argument("b")
-    p.add_argument("--format", "--from", dest="fmt", choices=EQUIVALENCE_FORMATS, default=DEFAULT_DIALECT["equiv"],
-                   help=f"dialect of A and B (default {DEFAULT_DIALECT['equiv']})")
-    p.add_argument("--time-limit-ms", type=int, default=0)
-    _usage_with_default(p, "--format", DEFAULT_DIALECT["equiv"])
+    _dialect(p, "equiv", "--format", "--from")
     p.add_argument("--free-variables", choices=("universal", "constant", "error"), default=None,
                    help="how a free variable is read (default: the format's own rule, as in `ambit logic equiv`)")
 
-    p = sub.add_parser("entails", help="do premises entail a conclusion (full first-order logic, Prolog)")
-    _common(p)
+    p = command("entails", "do premises entail a conclusion (full first-order logic, Prolog)")
     p.add_argument("--premises", required=True, metavar="FILE",
                    help="the premises, one formula per line (blank lines skipped; - for stdin)")
     p.add_argument("--conclusion", required=True, metavar="TEXT")
-    p.add_argument("--from", "--format", dest="fmt", choices=EQUIVALENCE_FORMATS, default=DEFAULT_DIALECT["entails"],
-                   help=f"dialect of the premises and the conclusion (default {DEFAULT_DIALECT['entails']})")
-    p.add_argument("--time-limit-ms", type=int, default=0)
-    _usage_with_default(p, "--from", DEFAULT_DIALECT["entails"])
+    _dialect(p, "entails", "--from", "--format")
 
-    p = sub.add_parser("canon", help="canonical form of an LF")
-    _common(p)
+    p = command("canon", "canonical form of an LF")
     p.add_argument("lf")
     p.add_argument("--format", dest="fmt", choices=AMP_NAMES, default=FOL)
     p.add_argument("--to", choices=AMP_NAMES)
     p.add_argument("--vars", choices=("amp", "v"), default="amp")
 
-    p = sub.add_parser("radd", help="regularity reasoning on a RADD instance")
-    _common(p)
+    p = command("radd", "regularity reasoning on a RADD instance")
     p.add_argument("text", help="the instance text (messages[0]), or @FILE to read it from a file")
-
     for name, text in (("health", "standard gRPC health check"), ("info", "model and limits"),
                        ("stats", "request counts per method")):
-        _common(sub.add_parser(name, help=text))
-
+        command(name, text)
     sub.add_parser("eval", help="run an evaluation suite (ambit eval -h)", add_help=False)
     sub.add_parser("explain", help="explain readings: paraphrases, situations, question (ambit explain -h)",
                    add_help=False)
@@ -272,11 +273,11 @@ def main(argv: list[str] | None = None) -> int:
         argv = [argv[0], *formulas_first_dash(sub, argv[1:])]
     args = parser.parse_args(argv)
     from ambit.client.api import AmbitError
-    from ambit.client.connect import connect
+    from ambit.client.connect import connect, require_model
     from ambit.client.credentials import from_args
     try:
         security = from_args(args)
-        _extras.require_model(args.server, args.model, _instead(args.command))
+        require_model(args.server, args.model, _instead(args.command))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -67,6 +67,17 @@ def connect(servers: str | None, model: str | None = None, timeout: float | None
         embedded.close()
 
 
+def require_model(servers: str | None, model: str | None, instead: str | None = None) -> None:
+    """What a client command needs when it starts an embedded server (no `--server` given): the
+    extras of its model (`server.backends.extras_for`), or MissingExtra naming the first one not
+    installed. With `--server` nothing beyond the light core is needed."""
+    if not servers:
+        from ambit import _extras
+        from ambit.server.backends import extras_for
+
+        _extras.require(extras_for(model), instead)
+
+
 def _is_remote(model: str | None) -> bool:
     from ambit.server.remote import is_remote
 
@@ -97,17 +108,13 @@ class LazyEmbedded:
         return self.client.servers if self.client is not None else ["embedded"]
 
     def facts(self) -> Any:
-        """The model's `server.lm.loading.ModelFacts` (id, kind, chat template), read once
+        """The model's facts (id, kind, chat template: `server.describe_model`), read once
         without loading the weights."""
         with self._lock:
             if self._facts is None:
-                from ambit.server import StartupFailed
-                from ambit.server.lm.loading import ModelLoadError, describe_model
+                from ambit.server import describe_model
 
-                try:
-                    self._facts = describe_model(self.model)
-                except ModelLoadError as err:  # the server would fail the same way: one line
-                    raise StartupFailed(f"server startup failed: {err}") from None
+                self._facts = describe_model(self.model)
             return self._facts
 
     def start(self) -> Client:

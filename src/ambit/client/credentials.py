@@ -72,8 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def from_args(args: argparse.Namespace) -> ClientSecurity:
-    return ClientSecurity(args.tls_ca, args.tls_cert, args.tls_key, token_from(args.auth_token_file),
-                          bool(getattr(args, "insecure", False)))
+    return ClientSecurity(args.tls_ca, args.tls_cert, args.tls_key, token_from(args.auth_token_file), args.insecure)
 
 
 class PlaintextToken(ValueError):

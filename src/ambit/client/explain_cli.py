@@ -90,10 +90,10 @@ def explain(args: argparse.Namespace) -> tuple[Explanation, dict]:
     if args.lf and not args.server:
         return explain_readings(args.utterance, args.lf, args.fmt, lexicon=amp_wordforms(),
                                 time_limit=args.prolog_seconds or None), {}
-    from ambit.client.connect import connect
+    from ambit.client.connect import connect, require_model
     from ambit.client.credentials import from_args
 
-    _extras.require_model(args.server, args.model, "--lf LF --lf LF (readings you give, explained locally, "
+    require_model(args.server, args.model, "--lf LF --lf LF (readings you give, explained locally, "
                                                    "no model) or --server HOST:PORT (a running ambit serve)")
     with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=from_args(args)) as client:
         if args.lf:

@@ -41,13 +41,18 @@ def short(text: object, names: dict, enum: Any, prefix: str) -> int | None:
     return None
 
 
+def _value(text: object, names: dict, enum: Any, prefix: str, what: str) -> int:
+    """`short`'s value, or a ValueError naming ``what`` and its choices."""
+    value = short(text, names, enum, prefix)
+    if value is None:
+        raise ValueError(f"{what} must be one of {', '.join(n for n in names if n)}, not {text!r}")
+    return value
+
+
 def free(policy: str | None) -> int:
     """The proto value of a free-variable policy (None: the format's default): `universal`, or
     `FREE_VARIABLES_UNIVERSAL` as the enum spells it."""
-    value = short(policy, FREE_VARIABLES, pb.FreeVariables, "FREE_VARIABLES_")
-    if value is None:
-        raise ValueError(f"free_variables must be one of universal, constant, error, not {policy!r}")
-    return value
+    return _value(policy, FREE_VARIABLES, pb.FreeVariables, "FREE_VARIABLES_", "free_variables")
 
 
 SYMBOLS = {None: pb.SYMBOLS_UNSPECIFIED, "shared": pb.SYMBOLS_SHARED, "separate": pb.SYMBOLS_SEPARATE}
@@ -55,10 +60,7 @@ SYMBOLS = {None: pb.SYMBOLS_UNSPECIFIED, "shared": pb.SYMBOLS_SHARED, "separate"
 
 def symbols(policy: str | None) -> int:
     """The proto value of a name-space rule (None: the format's default): `shared`, or `SYMBOLS_SHARED`."""
-    value = short(policy, SYMBOLS, pb.Symbols, "SYMBOLS_")
-    if value is None:
-        raise ValueError(f"symbols must be one of shared, separate, not {policy!r}")
-    return value
+    return _value(policy, SYMBOLS, pb.Symbols, "SYMBOLS_", "symbols")
 
 
 def fmt(name: str) -> int:
@@ -77,26 +79,17 @@ SETTINGS = {"zeroshot": pb.PROMPT_SETTING_ZEROSHOT, "fewshot": pb.PROMPT_SETTING
 
 def var_naming(name: str) -> int:
     """`amp` or `v` (or `VAR_NAMING_V`)."""
-    value = short(name, VAR_NAMINGS, pb.VarNaming, "VAR_NAMING_")
-    if value is None:
-        raise ValueError(f"vars must be one of amp, v, not {name!r}")
-    return value
+    return _value(name, VAR_NAMINGS, pb.VarNaming, "VAR_NAMING_", "vars")
 
 
 def strategy(name: str) -> int:
     """`beam` or `sample` (or `DECODING_STRATEGY_SAMPLE`)."""
-    value = short(name, STRATEGIES, pb.DecodingStrategy, "DECODING_STRATEGY_")
-    if value is None:
-        raise ValueError(f"strategy must be one of beam, sample, not {name!r}")
-    return value
+    return _value(name, STRATEGIES, pb.DecodingStrategy, "DECODING_STRATEGY_", "strategy")
 
 
 def prompt_setting(name: str) -> int:
     """`zeroshot` or `fewshot` (or `PROMPT_SETTING_FEWSHOT`)."""
-    value = short(name, SETTINGS, pb.PromptSetting, "PROMPT_SETTING_")
-    if value is None:
-        raise ValueError(f"setting must be one of zeroshot, fewshot, not {name!r}")
-    return value
+    return _value(name, SETTINGS, pb.PromptSetting, "PROMPT_SETTING_", "setting")
 
 
 def ms(seconds: float) -> int:

@@ -33,6 +33,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from ambit.cli import run_quietly_on_broken_pipe
+    from ambit._entry import run_quietly_on_broken_pipe
 
     run_quietly_on_broken_pipe(main)  # `... | head` ends quietly

@@ -94,35 +94,30 @@ def _check(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     ok = 0
     failures: list[str] = []
+
+    def fail(number: int, why: str) -> bool:  # a line over the cap, not UTF-8, not bounded JSON: counted
+        failures.append(f"{args.file}:{number}: {why}")
+        return True
+
     try:  # a regular file, no link followed; each line under the file layer's line cap, read as it comes
-        rows = _files.iter_jsonl_lines(args.file)
+        rows = _files.iter_json_rows(args.file, set_aside=fail)
         first = next(rows, None)
     except OSError as e:
         print(f"cannot read {e}", file=sys.stderr)
         return 2
-    for item in itertools.chain([first] if first is not None else [], rows):
-        lineno, line = item.number, item.raw.decode("utf-8", "replace")
-        if item.problem is not None:
-            failures.append(f"{args.file}:{lineno}: {item.problem}")
-            continue
-        if not line.strip():
-            continue
+    for where, row in itertools.chain([first] if first is not None else [], rows):
         try:
-            row = _files.parse_json(line, where=args.file, line=lineno)  # depth and integer size bounded
             text = row[args.field]
             if isinstance(text, str) and len(text) > args.max_chars:
-                failures.append(f"{args.file}:{lineno}: field {args.field!r}: {len(text)} characters, "
+                failures.append(f"{where}: field {args.field!r}: {len(text)} characters, "
                                 f"over --max-chars {args.max_chars}")
                 continue
             parse(text, args.format)
             ok += 1
-        except _files.LineError as e:
-            failures.append(f"{args.file}:{lineno}: {e.why}")
         except (KeyError, TypeError):
-            failures.append(f"{args.file}:{lineno}: no field {args.field!r}")
+            failures.append(f"{where}: no field {args.field!r}")
         except LFParseError as e:
-            failures.append(f"{args.file}:{lineno}: field {args.field!r}: "
-                            f"{explain(e, text, args.format, '--format')}")
+            failures.append(f"{where}: field {args.field!r}: {explain(e, text, args.format, '--format')}")
     if not ok and not failures:
         print(f"{args.file}: no rows to check (the file is empty or blank)", file=sys.stderr)
         return 1
@@ -151,6 +146,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from ambit.cli import run_quietly_on_broken_pipe
+    from ambit._entry import run_quietly_on_broken_pipe
 
     run_quietly_on_broken_pipe(main)  # `... | head` ends quietly

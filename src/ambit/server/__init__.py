@@ -17,6 +17,19 @@ class StartupFailed(RuntimeError):
     (`RunningServer.wait_ready`; `serve(wait=True)` raises it)."""
 
 
+def describe_model(spec: str | None) -> Any:
+    """What a server of `spec` would report of its model (`ModelFacts`: id, family, chat
+    template), read from its config and tokenizer without loading the weights: what a client
+    that embeds a server needs before it starts one. StartupFailed (one line) when they cannot
+    be read, as the server would fail."""
+    from ambit.server.lm.loading import ModelLoadError, describe_model as describe
+
+    try:
+        return describe(spec)
+    except ModelLoadError as err:
+        raise StartupFailed(f"server startup failed: {err}") from None
+
+
 def __getattr__(name: str) -> Any:
     if name in __all__:
         from ambit.server import app

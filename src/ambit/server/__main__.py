@@ -205,7 +205,9 @@ def _check_extras(args: argparse.Namespace) -> None:
     """What this server will need, checked before it binds or prints "listening" (MissingExtra)."""
     _extras.require(("server",), "`ambit logic ...` (local checks, no server)")
     if not args.no_model:
-        _extras.require(_extras.for_model(args.model)[1:], "--no-model (the logic RPCs alone)")
+        from ambit.server.backends import extras_for
+
+        _extras.require(extras_for(args.model)[1:], "--no-model (the logic RPCs alone)")
     if args.http is not None:
         _extras.require(("web",), "the server without --http")
 

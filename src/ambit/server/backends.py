@@ -92,6 +92,16 @@ def entry_for(spec: str | None) -> BackendEntry:
     return BACKENDS["path"]
 
 
+def extras_for(spec: str | None) -> tuple[str, ...]:
+    """The pip extras a server of `spec` needs (`ambit._extras`): `server` and its entry's
+    (`remote` for an `openai:` spec, `local` for the engine's); a spec of no backend needs
+    `server` alone here (the server refuses it in one line)."""
+    try:
+        return ("server", entry_for(spec).extra)
+    except UnknownBackend:
+        return ("server",)
+
+
 def _unknown(scheme: str, spec: str) -> str:
     schemes = sorted(e.scheme for e in BACKENDS.values() if e.scheme)
     near = difflib.get_close_matches(scheme, schemes, n=1, cutoff=0.5)

@@ -275,7 +275,7 @@ def test_eval_with_two_servers_spreads_work(tmp_path):
 def test_progress_plain_lines_when_not_a_tty():
     import io
 
-    from ambit.client.eval.progress import Progress
+    from ambit.client.eval.runner import Progress
     buf = io.StringIO()
     p = Progress(total=4, desc="x", done=1, stream=buf, every_s=0.0, tty=False)
     for _ in range(3):

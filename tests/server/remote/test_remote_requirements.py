@@ -1,25 +1,32 @@
-"""Which capabilities each suite's protocol needs of an endpoint (client.eval.remote.needs), and
-the one-line refusal `client eval` prints before any request."""
+"""Which capabilities each suite's protocol needs of an endpoint (each suite's `needs`, over its
+settings), and the one-line refusal `client eval` prints before any request
+(client.eval.remote.refuse_missing)."""
 
 from __future__ import annotations
 
-import argparse
+from types import SimpleNamespace
 
 import pytest
 
-from ambit.client.eval.remote import forced_decode, needs, refuse_missing
+from ambit.client.eval.remote import forced_decode, refuse_missing
+from ambit.client.eval.suites import ALL, SUITES
 
 CHAT_ONLY = {"chat"}
 HOSTED = {"chat", "completions"}
 VLLM = {"chat", "completions", "prompt_logprobs", "grammar", "beam_search", "n_samples"}
 
 
-def ns(**kw) -> argparse.Namespace:
-    return argparse.Namespace(**kw)
+def suite(name: str):
+    return {**SUITES, **dict(ALL)}[name]
 
 
-def caps_needed(suite: str, caps: set[str], **kw) -> set[str]:
-    return {c for c, _ in needs(suite, ns(**kw), caps)}
+def ns(**kw) -> SimpleNamespace:
+    """A suite's settings, as far as `needs` reads them."""
+    return SimpleNamespace(**kw)
+
+
+def caps_needed(name: str, caps: set[str], **kw) -> set[str]:
+    return {c for c, _ in suite(name).needs(ns(**kw), caps)}
 
 
 def test_amp_needs_only_beams_or_samples_for_its_top_k():
@@ -39,7 +46,7 @@ def test_forced_decode_only_with_prompt_logprobs():
 
 @pytest.mark.parametrize("suite", ["radd", "radd-model", "implicature"])
 def test_generate_protocols_need_only_a_way_to_generate(suite):
-    kw = {"solver": "model"} if suite == "radd" else {}
+    kw = {"solver": "model"} if suite.startswith("radd") else {}
     assert caps_needed(suite, CHAT_ONLY, protocol="generate", **kw) == set()
     assert caps_needed(suite, CHAT_ONLY, protocol="auto", **kw) == set()  # auto picks generate with a chat endpoint
     assert caps_needed(suite, HOSTED - {"chat"}, protocol="auto", **kw) == {"prompt_logprobs"}
@@ -53,9 +60,9 @@ def test_radd_with_the_prolog_solver_needs_nothing_of_the_endpoint():
 def test_refusal_is_one_line_naming_the_capability_and_its_providers():
     remote = {"capabilities": sorted(HOSTED)}
     with pytest.raises(ValueError) as err:
-        refuse_missing("implicature", ns(protocol="score"), remote)
+        refuse_missing(suite("implicature"), ns(protocol="score"), remote)
     line = str(err.value)
     assert line.startswith("implicature --protocol score (likelihood ranking) needs prompt_logprobs")
     assert "echo + logprobs" in line and "\n" not in line
-    refuse_missing("implicature", ns(protocol="generate"), remote)  # no error
-    refuse_missing("amp-fewshot", ns(beam=5), None)  # the embedded engine: nothing to check
+    refuse_missing(suite("implicature"), ns(protocol="generate"), remote)  # no error
+    refuse_missing(suite("amp-fewshot"), ns(beam=5), None)  # the embedded engine: nothing to check

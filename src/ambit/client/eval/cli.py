@@ -39,7 +39,10 @@ import sys
 import time
 from pathlib import Path
 from collections.abc import Iterable
+from typing import Any
 
+from ambit.client import credentials
+from ambit.client.cli_options import add_log_level
 from ambit.client.eval import remote as RE
 from ambit.client.eval import report as R
 from ambit.client.eval.glossary import glossary
@@ -47,7 +50,7 @@ from ambit.client.eval.runner import ItemsFailed, PartialCoverage, RunAborted, r
 from ambit.client.eval.store import RUN_KEY, FolderBusy, FolderLock, RunMismatch
 from ambit import _extras, _files, _paths
 from ambit._extras import MissingExtra
-from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, data_root, option
+from ambit.client.eval.suite import DEFAULT_DATA, Common, MissingData, Option, RunContext, Suite, option
 from ambit.client.eval.suites import ALL, SUITES
 
 ALL_DEFAULT_LIMIT = 10
@@ -56,10 +59,6 @@ DTYPES = ("float32", "float16", "bfloat16")
 COMMON = (
     option("--out", required=True, type=Path, help="output directory"),
     option("--server", help="host:port[,host:port...] (default: embedded server)"),
-    option("--tls-ca", help="PEM CA bundle that verifies the server (turns TLS on)"),
-    option("--tls-cert", help="PEM client certificate chain (mTLS, with --tls-key)"),
-    option("--tls-key", help="PEM private key of --tls-cert"),
-    option("--auth-token-file", help="bearer token file (first token used; default $AMBIT_TOKEN)"),
     option("--model", help="model for the embedded server (default: the server's default)"),
     option("--limit", type=int, help="items per cell (type / ratio / template example)"),
     option("--seed", type=int, default=0),
@@ -70,10 +69,6 @@ COMMON = (
     option("--dtype", choices=DTYPES,
            help="weights' dtype of the embedded server (default: the engine's choice; the AmP paper ran fp16); "
                 "recorded in run.json"),
-    option("--insecure", action="store_true",
-           help="send the token over plaintext to a non-loopback address (warns once)"),
-    option("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"), default="WARNING",
-           help="log level (DEBUG also shows gRPC's own log lines)"),
     option("--allow-partial", action="store_true",
            help="accept a recorded file (--predictions, --responses, --translations, radd --solver responses) "
                 "that covers only part of the run's items: exit 0, not 4 (its coverage is reported either way)"),
@@ -96,89 +91,77 @@ def merged_options(own: Iterable[Option], shared: Iterable[Option] = ()) -> list
 def build_parser(prog: str = "ambit eval") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="suite", required=True, metavar="suite")
-    for name, suite in SUITES.items():
+    for name, own, shared in [*((n, s.options(), ()) for n, s in SUITES.items()),
+                              ("all", (), [o for _, s in ALL for o in s.options()])]:
         p = sub.add_parser(name, help=f"run the {name} suite")
-        for o in merged_options(suite.options()):
+        for o in merged_options(own, shared):
             o.add_to(p)
-    p = sub.add_parser("all", help="run the all suite")
-    for o in merged_options((), (o for _, s in ALL for o in s.options())):
-        o.add_to(p)
+        credentials.add_arguments(p)  # TLS and token, as every client command
+        add_log_level(p)
     from ambit.client.eval.compare import suite as compare
     compare.add_arguments(sub.add_parser("compare", help="lay finished runs side by side in the papers' tables",
                                          description=compare.__doc__.split("\n\n")[0]))
     return parser
 
 
-def check_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> dict[str, MissingData]:
+def common(args: argparse.Namespace) -> Common:
+    """The options every suite shares, resolved once: ``--data``'s default read now (the data
+    root, ``$AMBIT_DATA`` as it is now, else ../shared/data), ``all``'s default ``--limit``."""
+    given = args.data is not DEFAULT_DATA
+    data = tuple(map(Path, args.data if isinstance(args.data, (list, tuple)) else [args.data]))
+    limit = ALL_DEFAULT_LIMIT if args.suite not in SUITES and args.limit is None else args.limit
+    return Common(command=args.suite, out=args.out, data=data if given else (_paths.default_data_root(),),
+                  data_given=given, limit=limit, seed=args.seed, workers=args.workers, timeout=args.timeout,
+                  model=args.model, dtype=args.dtype, allow_partial=args.allow_partial)
+
+
+def check_data(named: Iterable[tuple[str, Suite, Any]]) -> dict[str, MissingData]:
     """The requested suites whose reference data is absent, by name; one line on stderr each."""
     skipped = {}
-    for name, suite in named:
-        missing = suite.missing_data(args)
+    for name, suite, s in named:
+        missing = suite.missing_data(s)
         if missing is not None:
             skipped[name] = missing
             print(missing.line(), file=sys.stderr, flush=True)
     return skipped
 
 
-def default_data_root() -> Path:
-    """The data root when ``--data`` is not given: ``$AMBIT_DATA`` as it is now, else
-    ``../shared/data`` beside the checkout."""
-    return _paths.default_data_root()
-
-
-def check_given_data(named: Iterable[tuple[str, Suite]], args: argparse.Namespace) -> None:
+def check_given_data(named: Iterable[tuple[str, Suite, Any]], c: Common) -> None:
     """ValueError (one line) when ``--data`` was given and does not exist, or lacks what a
     requested suite needs; only the default data root (``$AMBIT_DATA``, else ../shared/data)
     may lack data (then suites skip, or fall back to generated items)."""
-    if args.data is DEFAULT_DATA:
-        args.data = default_data_root()
+    if not c.data_given:
         return
-    paths = [Path(d) for d in args.data] if isinstance(args.data, (list, tuple)) else [Path(args.data)]
-    for path in paths:
+    for path in c.data:
         if not path.exists():
             raise ValueError(f"--data {path} does not exist")
-    shown = " ".join(map(str, paths))
-    for name, suite in named:
-        missing = suite.missing_data(args)
+    shown = " ".join(map(str, c.data))
+    for name, suite, s in named:
+        missing = suite.missing_data(s)
         if missing is not None:
             raise ValueError(f"--data {shown} lacks what {name} needs: {missing.reason()}")
-        fallback = _fallback(suite, args)
+        fallback = suite.fallback(s)
         if fallback:
             raise ValueError(f"--data {shown} lacks what {name} needs: {fallback} "
                              "(without --data, generated items stand in)")
 
 
-def _fallback(suite: Suite, args: argparse.Namespace) -> str | None:
-    """What a suite would generate because the data root lacks it (None: nothing)."""
-    from ambit.client.eval.amp import items as amp_items
-    setting = getattr(suite, "setting", None)
-    if setting is not None:
-        types = getattr(args, "types", None) or []
-        if amp_items.items_source(data_root(args), setting, types) == "generated":
-            return f"AmP's {setting} archives under {data_root(args) / 'amp' / setting}"
-    source = getattr(suite, "source", None)
-    if setting is None and callable(source) and getattr(args, "source", None) == "auto" \
-            and source(args) == "generated":
-        return "the RADD benchmark's *_results_*.jsonl files (radd/benchmark/)"
-    return None
-
-
-def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -> dict:
+def run_all(c: Common, named: list[tuple[str, Suite, Any]], client, skipped: dict[str, MissingData]) -> dict:
     """Every suite of ``ALL`` with its data into ``DIR/<name>/``, then the index
     ``DIR/summary.{json,md}`` (which also lists the ``skipped`` suites and why)."""
     model = model_id(client)
-    index = {"suite": "all", "model": model, "limit": args.limit, "suites": {},
+    index = {"suite": "all", "model": model, "limit": c.limit, "suites": {},
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
-    md = [f"# ambit evaluation — {model} (limit {args.limit})\n", glossary("all")]
+    md = [f"# ambit evaluation — {model} (limit {c.limit})\n", glossary("all")]
     failures: list[tuple[str, int]] = []
     partial: list[str] = []
-    for name, suite in ALL:
+    for name, suite, s in named:
         if name in skipped:
             md.append(f"- {name}: **skipped** — {skipped[name].reason()}")
             continue
         t0 = time.monotonic()
         try:
-            summary, failed = RE.run_suite(name, suite, RunContext(args, args.out / name, client, model)), 0
+            summary, failed = RE.run_suite(suite, RunContext(s, c.out / name, client, model)), 0
         except RE.Refused as err:  # the endpoint cannot serve this suite: say so, run the others
             print(f"skipped {name}: {err}", file=sys.stderr, flush=True)
             index["skipped"][name] = {"reason": "endpoint capability", "message": str(err)}
@@ -199,8 +182,8 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
             entry["coverage"] = {k: summary["coverage"][k] for k in ("items", "scored", "missing", "unmatched_lines")}
         md.append(f"- [{name}]({name}/summary.md): {entry['headline']}"
                   + (f" — {failed} item(s) failed, see {name}/errors.jsonl" if failed else ""))
-    R.write_json(args.out / "summary.json", index)
-    R.write_text(args.out / "summary.md", "\n".join(md) + "\n")
+    R.write_json(c.out / "summary.json", index)
+    R.write_text(c.out / "summary.md", "\n".join(md) + "\n")
     if failures:
         raise ItemsFailed(failures)
     if partial:
@@ -211,27 +194,25 @@ def run_all(args: argparse.Namespace, client, skipped: dict[str, MissingData]) -
 def _run(args: argparse.Namespace) -> bool:
     """The chosen suite (or ``all``), with a server when it needs one; suites whose data is
     absent are skipped before the server starts. False when the one chosen suite was skipped."""
-    from ambit.client.connect import connect
+    from ambit.client.connect import connect, require_model
+    c = common(args)
     suite = SUITES.get(args.suite)
-    if suite is None and args.limit is None:
-        args.limit = ALL_DEFAULT_LIMIT
-    named = ALL if suite is None else [(args.suite, suite)]
-    check_given_data(named, args)
-    skipped = check_data(named, args)
+    named = [(name, each, each.configure(args, c)) for name, each in (ALL if suite is None else [(args.suite, suite)])]
+    check_given_data(named, c)
+    skipped = check_data(named)
     if suite is not None and skipped:
         return False
-    if suite is not None and not suite.needs_server(args):
-        run_suite(suite, RunContext(args, args.out))  # in-process solvers: no server
+    if suite is not None and not suite.needs_server(named[0][2]):
+        run_suite(suite, RunContext(named[0][2], c.out))  # in-process solvers: no server
         return True
-    from ambit.client.credentials import from_args
-    security = from_args(args)  # ValueError names the unreadable file
-    _extras.require_model(args.server, args.model, "--server HOST:PORT (a running ambit serve)")
+    security = credentials.from_args(args)  # ValueError names the unreadable file
+    require_model(args.server, args.model, "--server HOST:PORT (a running ambit serve)")
     with connect(args.server, args.model, timeout=args.timeout, security=security,
-                 remote=RE.options(args), dtype=getattr(args, "dtype", None), lazy=True) as client:
+                 remote=RE.options(args), dtype=args.dtype, lazy=True) as client:
         if suite is None:
-            run_all(args, client, skipped)
+            run_all(c, named, client, skipped)
         else:
-            RE.run_suite(args.suite, suite, RunContext(args, args.out, client, model_id(client)))
+            RE.run_suite(suite, RunContext(named[0][2], c.out, client, model_id(client)))
     return True
 
 
@@ -248,52 +229,47 @@ def main(argv: list[str] | None = None) -> int:
     if args.suite == "compare":
         from ambit.client.eval.compare import suite as compare
         return compare.run(args)
-    from ambit.client.api import AmbitError
-    from ambit.server import StartupFailed
     created = not os.path.lexists(args.out)
     t0 = time.monotonic()
     try:
         with FolderLock(args.out):  # one writer per --out (no link followed), refused before any model loads
             ran = _run(args)
-    except KeyboardInterrupt:  # Ctrl-C: the folder as the run found it; ambit's main prints the one line
-        _tidy(args.out, created)
-        raise
-    except (RunMismatch, FolderBusy, ValueError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        _tidy(args.out, created and not isinstance(err, FolderBusy))
-        return 2
-    except MissingExtra as err:  # the embedded server's model needs an extra: one line
-        print(err, file=sys.stderr)
-        _tidy(args.out, created)
-        return 2
-    except ItemsFailed as err:
-        print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but {err}", file=sys.stderr)
-        return 3
-    except PartialCoverage as err:  # the reports are written and show it
-        print(f"warning: {err}", file=sys.stderr)
-        print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s, but its recorded file covers only "
-              "part of the run (exit status 4)", file=sys.stderr)
-        return 4
-    except (RunAborted, FileNotFoundError, StartupFailed) as err:  # StartupFailed: an endpoint refusing, unreachable
-        print(f"error: {err}", file=sys.stderr)
-        _tidy(args.out, created)
-        return 1
-    except _files.FileError as err:  # a link, a FIFO, a device or a file where --out's files are due
-        print(f"error: {err}", file=sys.stderr)
-        _tidy(args.out, created)
-        return 2
-    except AmbitError as err:
-        print(f"error: {err.code}: {err.message}", file=sys.stderr)
-        _tidy(args.out, created)
-        return 1
-    except BaseException:  # anything else: no folder holding only run.lock is left behind, then the error
-        _tidy(args.out, created)
-        raise
+    except BaseException as err:  # Ctrl-C: the folder as the run found it; ambit's main prints the one line
+        outcome = None if isinstance(err, KeyboardInterrupt) else _outcome(err, args, time.monotonic() - t0)
+        if not isinstance(err, FolderBusy):  # a folder this run made and wrote nothing into is not left behind
+            _tidy(args.out, created)
+        if outcome is None:
+            raise
+        print(outcome[1], file=sys.stderr)
+        return outcome[0]
     if not ran:
         _tidy(args.out, created)
     print(f"{args.suite}: wrote {args.out} in {time.monotonic() - t0:.0f}s" if ran
           else f"{args.suite}: skipped for missing data, nothing written", file=sys.stderr)
     return 0
+
+
+def _outcome(err: BaseException, args: argparse.Namespace, seconds: float) -> tuple[int, str] | None:
+    """The exit status and what stderr says of a run that ended with ``err`` (None: raise it)."""
+    from ambit.client.api import AmbitError
+    from ambit.server import StartupFailed
+
+    wrote = f"{args.suite}: wrote {args.out} in {seconds:.0f}s, but"
+    if isinstance(err, (RunMismatch, FolderBusy, ValueError)):
+        return 2, f"error: {err}"
+    if isinstance(err, MissingExtra):  # the embedded server's model needs an extra: one line
+        return 2, str(err)
+    if isinstance(err, ItemsFailed):
+        return 3, f"{wrote} {err}"
+    if isinstance(err, PartialCoverage):  # the reports are written and show it
+        return 4, f"warning: {err}\n{wrote} its recorded file covers only part of the run (exit status 4)"
+    if isinstance(err, (RunAborted, FileNotFoundError, StartupFailed)):  # StartupFailed: an endpoint refusing
+        return 1, f"error: {err}"
+    if isinstance(err, _files.FileError):  # a link, a FIFO, a device or a file where --out's files are due
+        return 2, f"error: {err}"
+    if isinstance(err, AmbitError):
+        return 1, f"error: {err.code}: {err.message}"
+    return None
 
 
 def _tidy(out: Path, created: bool) -> None:

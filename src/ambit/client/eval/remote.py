@@ -43,44 +43,29 @@ def options(args: argparse.Namespace) -> Any:
     """`RemoteOptions` for an embedded server fronting an ``openai:`` model; None otherwise."""
     from ambit.server.remote import RemoteOptions, is_remote, parse_spec
 
-    if getattr(args, "server", None) or not is_remote(getattr(args, "model", None)):
+    if args.server or not is_remote(args.model):
         return None
     parse_spec(args.model)
-    return RemoteOptions.from_args(getattr(args, "api_key_file", None), getattr(args, "max_concurrency", None),
-                                   getattr(args, "remote_cache", None), getattr(args, "max_response_bytes", None),
-                                   getattr(args, "remote_cache_max_bytes", None))
+    return RemoteOptions.from_args(args.api_key_file, args.max_concurrency, args.remote_cache,
+                                   args.max_response_bytes, args.remote_cache_max_bytes)
 
 
-def needs(suite: str, args: argparse.Namespace, caps: set[str]) -> list[tuple[str, str]]:
-    """(capability, what needs it) that `suite` with these options needs of an endpoint with `caps`."""
-    out: list[tuple[str, str]] = []
-    if suite in ("amp-zeroshot", "amp-fewshot"):
-        # accuracy from any endpoint (constrained where it has grammars, else each output parsed);
-        # FDM/FIM need prompt log-probabilities and are left out without them (forced_decode)
-        beam = getattr(args, "beam", 1)
-        beams_searched = "beam_search" in caps and "grammar" not in caps and "completions" in caps
-        if beam > 1 and not beams_searched:
-            out.append(("n_samples", f"{suite} --beam {beam} (ZM_{beam}: the top {beam} from beam search or "
-                                     f"n samples; --beam 1 gives accuracy alone)"))
-    elif suite == "implicature" or suite == "radd-model" or (suite == "radd" and getattr(args, "solver", "") == "model"):
-        protocol = getattr(args, "protocol", "auto")
-        if protocol == "auto":
-            protocol = "generate" if "chat" in caps else "score"
-        if protocol == "score":
-            what = "likelihood ranking" if suite == "implicature" else "option scoring"
-            suite = "radd" if suite == "radd-model" else suite
-            out.append(("prompt_logprobs", f"{suite} --protocol score ({what})"))
-    return out
+def protocol_needs(suite: str, protocol: str, what: str, caps: set[str]) -> list[tuple[str, str]]:
+    """What a run that scores or generates needs: ``auto`` generates where the endpoint chats;
+    ``score`` (``what``: likelihood ranking, option scoring) needs prompt log-probabilities."""
+    if protocol == "auto":
+        protocol = "generate" if "chat" in caps else "score"
+    return [("prompt_logprobs", f"{suite} --protocol score ({what})")] if protocol == "score" else []
 
 
-def refuse_missing(suite: str, args: argparse.Namespace, remote: dict | None) -> None:
-    """`Refused` (one line) when the endpoint lacks a capability the suite needs."""
+def refuse_missing(suite: Any, s: Any, remote: dict | None) -> None:
+    """`Refused` (one line) when the endpoint lacks a capability the suite needs (`Suite.needs`)."""
     from ambit.server.remote.capabilities import refusal
 
     if remote is None:
         return
     caps = set(remote.get("capabilities") or [])
-    for cap, what in needs(suite, args, caps):
+    for cap, what in suite.needs(s, caps):
         if cap not in caps:
             raise Refused(refusal(what, cap))
 
@@ -99,15 +84,15 @@ def record(out: Path, before: dict | None, after: dict | None) -> None:
     _files.write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n", mode=FILE_MODE)
 
 
-def run_suite(name: str, suite: Any, ctx: Any) -> dict:
-    """`client.eval.runner.run_suite`, refused up front when the endpoint lacks what `name` needs,
-    with the ``"remote"`` block written into run.json however the run ends."""
+def run_suite(suite: Any, ctx: Any) -> dict:
+    """`client.eval.runner.run_suite`, refused up front when the endpoint lacks what the suite
+    needs, with the ``"remote"`` block written into run.json however the run ends."""
     from ambit.client.eval.runner import run_suite as run
 
     if ctx.client is None:
         return run(suite, ctx)
     before = endpoint(ctx.client)
-    refuse_missing(name, ctx.args, before)
+    refuse_missing(suite, ctx.settings, before)
     try:
         return run(suite, ctx)
     finally:

@@ -1,7 +1,8 @@
 """Run a suite's work items through a function, resumably and (optionally) concurrently.
 
 Finished ids in the store are skipped; each result is appended durably as it completes.
-Concurrency (``workers`` > 1) is what lets round-robin over several servers pay off.
+Concurrency (``workers`` > 1) is what lets round-robin over several servers pay off. Progress
+shows as a tqdm bar (rate, ETA) on a terminal, plain periodic lines otherwise (:class:`Progress`).
 
 One bad item does not stop a long run: a call that fails transiently (the server restarting,
 its queue full) is retried with backoff; an item that still fails is logged to
@@ -14,6 +15,7 @@ items fail in a row (a server gone, a bug) is stopped at once with the last erro
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import json
 import os
 import re
@@ -22,10 +24,10 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from typing import TextIO
 
 from ambit import _files
 from ambit.server import StartupFailed  # the server package's light __init__: no model, no grpc
-from ambit.client.eval.progress import Progress
 from ambit.client.eval.store import ResultsStore
 from ambit.client.eval.suite import RunContext, Suite
 
@@ -107,6 +109,52 @@ def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float
                 raise
             time.sleep(backoff_s * 2 ** attempt)
             attempt += 1
+
+
+class Progress:
+    """Count finished items; ``update()`` after each one, ``close()`` at the end."""
+
+    def __init__(self, total: int, desc: str, done: int = 0, stream: TextIO | None = None,
+                 every_s: float = 10.0, tty: bool | None = None):
+        self.stream = stream or sys.stderr
+        self.total, self.desc, self.n, self.start_n = total, desc, done, done
+        self.every_s = every_s
+        self.t0 = self._last = time.monotonic()
+        use_tty = self.stream.isatty() if tty is None else tty
+        self._bar = None
+        if use_tty:
+            from tqdm import tqdm
+            self._bar = tqdm(total=total, initial=done, desc=desc, file=self.stream,
+                             unit="item", dynamic_ncols=True)
+        elif done:
+            self._line(f"resuming: {done}/{total} already done")
+
+    def _line(self, text: str) -> None:
+        print(f"[{self.desc}] {text}", file=self.stream, flush=True)
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        if self._bar is not None:
+            self._bar.update(n)
+            return
+        now = time.monotonic()
+        if now - self._last >= self.every_s or self.n >= self.total:
+            self._last = now
+            self._line(self.status())
+
+    def status(self) -> str:
+        elapsed = time.monotonic() - self.t0
+        fresh = self.n - self.start_n
+        rate = fresh / elapsed if elapsed > 0 else 0.0
+        left = self.total - self.n
+        eta = f"{left / rate:.0f}s" if rate > 0 else "?"
+        return f"{self.n}/{self.total} items, {rate:.2f} items/s, elapsed {elapsed:.0f}s, ETA {eta}"
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        else:
+            self._line("done: " + self.status())
 
 
 def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dict], dict],
@@ -197,16 +245,18 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
 
     Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
     """
+    ctx = dataclasses.replace(ctx, settings=suite.resolve(ctx))  # once per run: what `auto` means here
     items = suite.items(ctx)
     check_coverage(suite.coverage(items, ctx))
     key = suite.run_key(ctx)
-    if getattr(ctx.args, "dtype", None) and ctx.client is not None:  # the embedded server's --dtype
-        key = {**key, "dtype": ctx.args.dtype}
+    if ctx.settings.dtype and ctx.client is not None:  # the embedded server's --dtype
+        key = {**key, "dtype": ctx.settings.dtype}
+    desc = suite.desc(ctx.settings)
     with ResultsStore(ctx.out, key) as store:
-        records = run_items(store, items, suite.processor(ctx), desc=suite.desc(ctx), workers=ctx.workers)
+        records = run_items(store, items, suite.processor(ctx), desc=desc, workers=ctx.workers)
     summary = suite.summarise(records, items, ctx)
     suite.write_reports(records, summary, ctx)
-    partial = report_coverage(suite.desc(ctx), summary, getattr(ctx.args, "allow_partial", False))
+    partial = report_coverage(desc, summary, ctx.settings.allow_partial)
     if partial is not None and store.failed:  # the failures' exit status (3) wins; the coverage is still said
         print(f"warning: {partial}", file=sys.stderr, flush=True)
     check_failures(store, summary)

@@ -2,7 +2,9 @@
 
 A suite says what its command-line options are, which items it has, how one item becomes a
 result record (the request to the server, or an in-process solver), how the records
-aggregate into ``summary.json`` and which reports it writes. One runner
+aggregate into ``summary.json`` and which reports it writes. Its settings are one frozen
+dataclass, made from the parsed arguments once per command (:meth:`Suite.configure`) and
+completed once per run with what the server says (:meth:`Suite.resolve`). One runner
 (:func:`client.eval.runner.run_suite`) and one resumable store (:mod:`client.eval.store`)
 serve them all, so every suite resumes, retries and reports failures the same way.
 """
@@ -19,7 +21,7 @@ from typing import Any
 from ambit._paths import default_data_root
 
 # The one data root: ``--data`` when given, else ``$AMBIT_DATA``, else ``../shared/data`` beside
-# the checkout (docs, "Reference data").
+# the checkout (docs, "Reference data"); ``--data``'s default, told apart from a given one by identity.
 DEFAULT_DATA = default_data_root()
 HOW_TO_POINT = "point ambit at a data root with --data DIR or $AMBIT_DATA (default ../shared/data)"
 
@@ -50,10 +52,29 @@ class MissingData:
                 "message": self.line()}
 
 
-def data_root(args: argparse.Namespace) -> Path:
-    """The data root of a run: ``--data`` (the first path where a suite takes several)."""
-    data = args.data
-    return Path(data[0] if isinstance(data, (list, tuple)) else data)
+@dataclass(frozen=True)
+class Common:
+    """The options every suite of one ``ambit eval`` command shares, resolved once from its parsed
+    arguments (``client.eval.cli.common``). Each suite's settings are a frozen subclass of it,
+    made once per command by :meth:`Suite.configure` (``Settings(**vars(common), ...)``); nothing
+    writes into the argparse namespace."""
+
+    command: str  # the sub-command: a suite's name, or "all"
+    out: Path
+    data: tuple[Path, ...]  # --data: the data root (radd takes several files or folders)
+    data_given: bool  # named on the command line: then it must hold what the suites need
+    limit: int | None
+    seed: int
+    workers: int | None
+    timeout: float
+    model: str | None
+    dtype: str | None
+    allow_partial: bool
+
+    @property
+    def root(self) -> Path:
+        """The data root of a run: ``--data`` (the first path where a suite takes several)."""
+        return self.data[0]
 
 
 @dataclass(frozen=True)
@@ -72,17 +93,18 @@ def option(*flags: str, **kwargs: Any) -> Option:
 
 
 class Named(argparse.Action):
-    """``store``, remembering that the option was given on the command line (``named``): a data
-    file named there is required, where its default may be absent and skipped."""
+    """``store``, remembering that the option was given on the command line (``named_options``,
+    read by :func:`named`): a data file named there is required, where its default may be absent
+    and skipped."""
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         setattr(namespace, self.dest, values)
-        namespace.named_options = {*getattr(namespace, "named_options", ()), self.dest}
+        namespace.named_options = {*named(namespace), self.dest}
 
 
-def named(args: argparse.Namespace, dest: str) -> bool:
-    """Whether option ``dest`` was given on the command line (an option stored with ``Named``)."""
-    return dest in getattr(args, "named_options", ())
+def named(args: argparse.Namespace) -> frozenset[str]:
+    """The options stored with ``Named`` that were given on the command line."""
+    return frozenset(getattr(args, "named_options", ()))
 
 
 def csv_of(cast: Callable[[str], Any]) -> Callable[[str], list]:
@@ -97,10 +119,11 @@ def csv_of(cast: Callable[[str], Any]) -> Callable[[str], list]:
 
 @dataclass(frozen=True)
 class RunContext:
-    """What one suite run sees: the parsed options, its output folder, and the server
-    (``client`` and its ``model`` id are None for suites that run in-process)."""
+    """What one suite run sees: its settings (made once per command, completed once per run by
+    :meth:`Suite.resolve`), its output folder, and the server (``client`` and its ``model`` id
+    are None for suites that run in-process)."""
 
-    args: argparse.Namespace
+    settings: Any  # the suite's frozen settings, a subclass of Common
     out: Path
     client: Any = None
     model: str | None = None
@@ -108,7 +131,7 @@ class RunContext:
     @property
     def workers(self) -> int:
         servers = len(self.client.servers) if self.client is not None else 1
-        return self.args.workers or max(1, servers)
+        return self.settings.workers or max(1, servers)
 
 
 class Suite(ABC):
@@ -116,20 +139,40 @@ class Suite(ABC):
 
     name: str  # the sub-command (``ambit eval <name>``)
 
-    def desc(self, ctx: RunContext) -> str:
-        """The label of progress lines and of ``errors.jsonl`` entries."""
+    def desc(self, s: Any) -> str:
+        """The label of progress lines and of ``errors.jsonl`` entries (``s``: the settings)."""
         return self.name
 
     def options(self) -> Sequence[Option]:
         """This suite's own options (besides the common ones of ``client.eval.cli``)."""
         return ()
 
-    def needs_server(self, args: argparse.Namespace) -> bool:
+    def configure(self, args: argparse.Namespace, common: Common) -> Any:
+        """This suite's frozen settings (a subclass of ``Common``) from the parsed arguments: the
+        one place its options are read, once per command."""
+        return common
+
+    def resolve(self, ctx: RunContext) -> Any:
+        """The settings completed once per run, before any item: what ``auto`` means on this
+        server, a recorded file read (``dataclasses.replace``; the default: as they are)."""
+        return ctx.settings
+
+    def needs_server(self, s: Any) -> bool:
         return True
 
-    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
+    def needs(self, s: Any, caps: set[str]) -> list[tuple[str, str]]:
+        """(capability, what needs it) that this run needs of a model served elsewhere whose
+        capabilities are ``caps`` (``client.eval.remote``: refused in one line before any item)."""
+        return []
+
+    def missing_data(self, s: Any) -> MissingData | None:
         """What reference data this run needs and cannot find (checked before any model
         work); None when it has all it needs, as suites that generate their items do."""
+        return None
+
+    def fallback(self, s: Any) -> str | None:
+        """What this run would generate because the data root lacks it (None: nothing); a
+        ``--data`` given on the command line may not fall back."""
         return None
 
     def coverage(self, items: Sequence[dict[str, Any]], ctx: RunContext) -> dict[str, Any] | None:
@@ -163,4 +206,3 @@ class Suite(ABC):
     @abstractmethod
     def headline(self, summary: dict) -> str:
         """One line for the index of ``ambit eval all``."""
-

@@ -45,16 +45,11 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[RaddInstance, dict[str, Any]]
     from ambit import _files
 
     path = Path(path)
-    for line in _files.iter_jsonl_lines(path):
-        where = f"{path}:{line.number}"
-        if line.problem is not None:
-            raise RaddParseError(f"{where}: {line.problem}")
-        if not line.raw.strip():
-            continue
-        try:
-            row = _files.parse_json(line.raw, where=str(path), line=line.number, unicode_text=True)
-        except _files.LineError as e:
-            raise RaddParseError(str(e)) from None
+
+    def refuse(number: int, why: str) -> bool:
+        raise RaddParseError(f"{path}:{number}: {why}")
+
+    for where, row in _files.iter_json_rows(path, set_aside=refuse):
         if not isinstance(row, dict):
             raise RaddParseError(f"{where}: a line must be a JSON object")
         try:

@@ -20,9 +20,7 @@ with the reason (FDM itself needs only the top-1 prediction).
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,79 +29,60 @@ from typing import Any
 from ambit.client.eval import explained
 from ambit.client.eval import metrics as M
 from ambit.client.eval.amp import matching as MT
+from ambit.client.eval.recorded import Keyed, shown
 
 NO_SCORES = ("n/a: the predictions file gives no log-probabilities of LF0 and LF1 "
              "(lf0_logprobs, lf1_logprobs) for every item")
 MAX_PREDICTIONS = 100  # an n-best list longer than this is refused before any of it is read (ZM_k needs 5)
 MAX_TOKENS = 4_096  # log-probabilities of one gold LF: one per token, and an LF has at most 4,096 characters
-OTHER_NAMES = "or lines naming their item by 'type' and 'utterance' (and 'ratio' in few-shot)"
 
 
 @dataclass(frozen=True)
-class Predictions:
+class Predictions(Keyed):
     """A predictions file, read: its lines by item key, and whether every line scores both LFs."""
 
-    path: Path
-    lines: dict[str, dict]
-    scored: bool
+    scored: bool = True
 
+    PARTS = ("utterance", "type")
+    HOW = "'utterance' and 'type' (and 'ratio')"
+    OTHER_NAMES = "or lines naming their item by 'type' and 'utterance' (and 'ratio' in few-shot)"
+    WHAT, OPTION = "recorded predictions", "--predictions"
 
-def key(item_or_line: dict) -> tuple[str, ...]:
-    """The keys an item is known by: its id, and (type, utterance, ratio)."""
-    ratio = item_or_line.get("ratio")
-    surface = item_or_line.get("utterance", item_or_line.get("surface"))
-    kind = item_or_line.get("type")
-    by_text = f"{kind}|{surface}|{'' if ratio is None else float(ratio)}" if kind and surface else None
-    return tuple(str(k) for k in (item_or_line.get("id"), by_text) if k)
+    @staticmethod
+    def keys(item_or_line: dict) -> tuple[str, ...]:
+        """The keys an item is known by: its id, and (type, utterance, ratio)."""
+        ratio = item_or_line.get("ratio")
+        surface = item_or_line.get("utterance", item_or_line.get("surface"))
+        kind = item_or_line.get("type")
+        by_text = f"{kind}|{surface}|{'' if ratio is None else float(ratio)}" if kind and surface else None
+        return tuple(str(k) for k in (item_or_line.get("id"), by_text) if k)
 
-
-def name(row: dict) -> str:
-    """How a line names its item: its id, else its type and utterance (and ratio)."""
-    if row.get("id") is not None:
-        return str(row["id"])
-    ratio = "" if row.get("ratio") is None else f" r={float(row['ratio'])}"
-    return f"{row['type']}: {row['utterance']}{ratio}"
+    @staticmethod
+    def name(row: dict) -> str:
+        """How a line names its item: its id, else its type and utterance (and ratio)."""
+        if row.get("id") is not None:
+            return str(row["id"])
+        ratio = "" if row.get("ratio") is None else f" r={float(row['ratio'])}"
+        return f"{row['type']}: {row['utterance']}{ratio}"
 
 
 def read(path: str | Path) -> Predictions:
-    """Read a predictions file through the bounded reader (`ambit._files`): a malformed line raises
-    ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge integer, a
-    lone surrogate, a field of the wrong type, an n-best list over MAX_PREDICTIONS)."""
-    from ambit import _files
-
-    path = Path(path)
-    lines: dict[str, dict] = {}
-    scored = True
-    try:
-        for ln in _files.iter_jsonl_lines(path):
-            where = f"{path}:{ln.number}"
-            if ln.problem:
-                raise ValueError(f"{where}: {ln.problem}")
-            if not ln.raw.strip():
-                continue
-            try:
-                row = _files.parse_json(ln.raw, where=str(path), line=ln.number, unicode_text=True)
-            except _files.LineError as e:
-                raise ValueError(str(e)) from None
-            row = _line(row, where)
-            scored = scored and "lf0_logprobs" in row and "lf1_logprobs" in row
-            for k in key(row):
-                if k in lines:
-                    raise ValueError(f"{where}: item {k!r} again (first at {lines[k]['_where']})")
-                lines[k] = row
-    except FileNotFoundError:
-        raise ValueError(f"--predictions: no such file {path}") from None
-    except _files.FileError as e:  # a link, a FIFO, a device, a folder: one line naming the file
-        raise ValueError(f"--predictions {e}") from None
-    return Predictions(path, lines, scored)
+    """Read a predictions file through the one reading core (`client.eval.recorded`): a malformed
+    line raises ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge
+    integer, a lone surrogate, a field of the wrong type, an n-best list over MAX_PREDICTIONS)."""
+    lines = Predictions.read_lines(Path(path), _line)
+    scored = all("lf0_logprobs" in row and "lf1_logprobs" in row for row in lines.values())
+    return Predictions(Path(path), lines, scored)
 
 
-def _line(row: Any, where: str) -> dict:
-    if not isinstance(row, dict):
-        raise ValueError(f"{where}: a line must be a JSON object")
-    if "id" not in row and not ("utterance" in row and "type" in row):
-        raise ValueError(f"{where}: name the item by 'id', or by 'utterance' and 'type' (and 'ratio')")
-    _named(row, where)
+def _line(row: dict, where: str) -> dict:
+    for f in ("type", "utterance"):
+        if f in row and not isinstance(row[f], str):
+            raise ValueError(f"{where}: field '{f}' must be a string, not {shown(row[f])}")
+    ratio = row.get("ratio")
+    if ratio is not None and not (_number(ratio) and 0 <= ratio <= 1):
+        raise ValueError(f"{where}: field 'ratio' must be a number from 0 to 1 (the share of LF0 demonstrations), "
+                         f"not {shown(ratio)}")
     preds = row.get("predictions")
     if not isinstance(preds, list):
         raise ValueError(f"{where}: field 'predictions' must be a list (best first)")
@@ -121,28 +100,7 @@ def _line(row: Any, where: str) -> dict:
         if toks is not None and (not isinstance(toks, list) or lp is None or len(toks) != len(lp)
                                  or not all(isinstance(t, str) for t in toks)):
             raise ValueError(f"{where}: field '{g}_tokens' must be a list of strings as long as '{g}_logprobs'")
-    row["_where"] = where
     return row
-
-
-def _named(row: dict, where: str) -> None:
-    """The fields that name an item, checked: `id` a string or a whole number, `type` and
-    `utterance` strings, `ratio` a number from 0 to 1."""
-    if "id" in row and (isinstance(row["id"], bool) or not isinstance(row["id"], (str, int))):
-        raise ValueError(f"{where}: field 'id' must be a string (or a whole number), not {_shown(row['id'])}")
-    for f in ("type", "utterance"):
-        if f in row and not isinstance(row[f], str):
-            raise ValueError(f"{where}: field '{f}' must be a string, not {_shown(row[f])}")
-    ratio = row.get("ratio")
-    if ratio is not None and not (_number(ratio) and 0 <= ratio <= 1):
-        raise ValueError(f"{where}: field 'ratio' must be a number from 0 to 1 (the share of LF0 demonstrations), "
-                         f"not {_shown(ratio)}")
-
-
-def _shown(x: Any) -> str:
-    """A JSON value as an error names it, cut short."""
-    text = json.dumps(x, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _number(x: Any) -> bool:
@@ -158,11 +116,6 @@ def _prediction(p: Any, where: str) -> dict:
             raise ValueError(f"{where}.score must be a number")
         return {"lf": p["lf"], "score": score}
     raise ValueError(f"{where} must be an LF string or {{\"lf\": .., \"score\": ..}}")
-
-
-def find(preds: Predictions, item: dict) -> dict | None:
-    """The line for `item` (by id, else by type, utterance and ratio), or None."""
-    return next((preds.lines[k] for k in key(item) if k in preds.lines), None)
 
 
 def _scores(row: dict, g: str) -> tuple[float | None, list[dict]]:
@@ -215,26 +168,3 @@ def fewshot_fields(rec: dict, item: dict) -> dict:
     rec["top1_canonical"] = _label(rec["rank_lf0_canonical"], rec["rank_lf1_canonical"])
     rec["top1_equiv"] = _label(rec["rank_lf0_equiv"], rec["rank_lf1_equiv"])
     return rec
-
-
-def unmatched(preds: Predictions, items: Sequence[dict]) -> list[str]:
-    """Where in the file the lines that name no item of this run are (a wrong id, type, ratio)."""
-    return [row["_where"] for row in _unmatched(preds, items)]
-
-
-def unmatched_names(preds: Predictions, items: Sequence[dict]) -> list[str]:
-    """How the lines that name no item of this run name theirs (their ids), in file order."""
-    return [name(row) for row in _unmatched(preds, items)]
-
-
-def _unmatched(preds: Predictions, items: Sequence[dict]) -> list[dict]:
-    used = {id(find(preds, it)) for it in items}
-    rows = {id(row): row for row in preds.lines.values() if id(row) not in used}
-    return sorted(rows.values(), key=lambda row: int(row["_where"].rpartition(":")[2]))
-
-
-def coverage(preds: Predictions, items: Sequence[dict]) -> dict:
-    """How much of the run the file covers (client.eval.metrics.coverage)."""
-    matched = sum(find(preds, it) is not None for it in items)
-    cov = M.coverage([it["id"] for it in items], matched, unmatched_names(preds, items), OTHER_NAMES)
-    return {**cov, "what": "recorded predictions", "option": "--predictions", "file": str(preds.path)}

@@ -1,7 +1,7 @@
 """AmP suites (Stengel-Eskin et al. 2024): zero-shot (Fig. 2, Table 2, Fig. 3) and few-shot
-(Fig. 6, Table 3). ``*_items`` build work items (``client.eval.amp_items``), ``*_process`` turn
-one item into a record with the server's help (``client.eval.amp_process``), ``*_summary`` are
-pure functions of the records (``client.eval.amp_summary``, with the reports); ``ZeroShotSuite``
+(Fig. 6, Table 3). ``*_items`` build work items (``client.eval.amp.items``), ``*_process`` turn
+one item into a record with the server's help (``client.eval.amp.process``), ``*_summary`` are
+pure functions of the records (``client.eval.amp.summary``, with the reports); ``ZeroShotSuite``
 and ``FewShotSuite`` put them under the suite protocol (``client.eval.suite``). Every name of
 those modules that callers use is importable from here."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from ambit.logic.syntax.dialect import AMP_NAMES, FOL
 from ambit.client.eval.amp import items as amp_items
@@ -16,14 +17,15 @@ from ambit.client.eval.amp import matching as MT
 from ambit.client.eval.amp import recorded as REC
 from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
-from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: client.eval.amp.zeroshot_process, ...)
+from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: amp.suite.zeroshot_process, ...)
     continuation, fewshot_process, zeroshot_process,
 )
-from ambit.client.eval.amp.summary import (  # noqa: F401 (re-exported: client.eval.amp.zeroshot_summary, ...)
+from ambit.client.eval.amp.summary import (  # noqa: F401 (re-exported: amp.suite.zeroshot_summary, ...)
     ZM_KS, _fig4_items, _token_items, fewshot_summary, protocol_markdown, ratio_key, write_fewshot_reports,
     write_zeroshot_reports, zeroshot_summary,
 )
-from ambit.client.eval.suite import Option, RunContext, Suite, csv_of, option
+from ambit.client.eval.recorded import FromFile
+from ambit.client.eval.suite import Common, Option, RunContext, Suite, csv_of, option
 
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 RATIOS = tuple(round(0.1 * i, 1) for i in range(11))
@@ -71,11 +73,21 @@ INGREDIENTS_OPTION = option(
          "or sampled (ingredient families with other words)")
 
 
-def _forced_decode(ctx: RunContext) -> bool:
-    """Whether the run's server scores the gold LFs (not an endpoint without prompt log-probabilities)."""
-    from ambit.client.eval.remote import endpoint, forced_decode
+@dataclass(frozen=True)
+class AmpSettings(Common):
+    """The settings of an AmP run (zero-shot or few-shot), made once per command; ``recorded``
+    (the --predictions file, read) and ``forced_decode`` are completed once per run."""
 
-    return ctx.client is None or forced_decode(endpoint(ctx.client))
+    types: tuple[str, ...]
+    fmt: str
+    beam: int
+    grammar: str
+    match: str
+    predictions: str | None
+    ratios: tuple[float, ...] = ()  # few-shot's
+    ingredients: str | None = None  # zero-shot's
+    recorded: REC.Predictions | None = None
+    forced_decode: bool = True  # the server scores the gold LFs (not an endpoint without prompt log-probabilities)
 
 
 TOP1_GOLD = "the top-1 prediction is LF0 or LF1, as the run's match decides"
@@ -90,18 +102,7 @@ def _na(x: float | None, absent: bool) -> str:
     return "n/a" if absent else R.num(x, 2)
 
 
-def _file_key(path: str) -> tuple:
-    """What tells one state of a file from another: its path, size and modification time."""
-    import os
-
-    try:
-        st = os.stat(path)
-    except OSError:
-        return (path,)
-    return (path, st.st_size, st.st_mtime_ns)
-
-
-class _AmpSuite(Suite):
+class _AmpSuite(FromFile, Suite):
     """What the zero-shot and few-shot suites share: options, run key, per-item work."""
 
     setting: str  # zeroshot | fewshot
@@ -110,69 +111,74 @@ class _AmpSuite(Suite):
     def options(self) -> Sequence[Option]:
         return AMP_OPTIONS
 
-    def needs_server(self, args: argparse.Namespace) -> bool:
-        return not getattr(args, "predictions", None)  # recorded predictions need no model
+    def configure(self, args: argparse.Namespace, common: Common) -> AmpSettings:
+        return AmpSettings(**vars(common), types=tuple(args.types), fmt=args.fmt, beam=args.beam,
+                           grammar=args.grammar, match=args.match, predictions=args.predictions)
 
-    def _recorded(self, ctx: RunContext) -> REC.Predictions | None:
-        """The --predictions file, read once per run (None: a model run)."""
-        path = getattr(ctx.args, "predictions", None)
-        if not path:
-            return None
-        key = _file_key(path)
-        if getattr(self, "_rec_key", None) != key:  # read again when the file changed between runs
-            self._rec_key, self._rec = key, REC.read(path)
-        return self._rec
+    def needs_server(self, s: AmpSettings) -> bool:
+        return not s.predictions  # recorded predictions need no model
 
-    def settings(self, ctx: RunContext) -> dict:
+    def needs(self, s: AmpSettings, caps: set[str]) -> list[tuple[str, str]]:
+        """Accuracy from any endpoint (constrained where it has grammars, else each output parsed);
+        FDM/FIM need prompt log-probabilities and are left out without them (``forced_decode``)."""
+        searched = "beam_search" in caps and "grammar" not in caps and "completions" in caps
+        if s.beam > 1 and not searched:
+            return [("n_samples", f"{self.name} --beam {s.beam} (ZM_{s.beam}: the top {s.beam} from beam search or "
+                                  f"n samples; --beam 1 gives accuracy alone)")]
+        return []
+
+    def fallback(self, s: AmpSettings) -> str | None:
+        if amp_items.items_source(s.root, self.setting, s.types) == "generated":
+            return f"AmP's {self.setting} archives under {s.root / 'amp' / self.setting}"
+        return None
+
+    def resolve(self, ctx: RunContext) -> AmpSettings:
+        """The --predictions file read (once per run), or whether the server scores the gold LFs."""
+        s = ctx.settings
+        if s.predictions:
+            return replace(s, recorded=REC.read(s.predictions))
+        from ambit.client.eval.remote import endpoint, forced_decode
+
+        return replace(s, forced_decode=ctx.client is None or forced_decode(endpoint(ctx.client)))
+
+    def protocol(self, s: AmpSettings) -> dict:
         """The protocol of this run: what ``run.json`` and ``summary.json`` record."""
-        a = ctx.args
-        out = {"beam": a.beam, "grammar": a.grammar, "match": a.match,
-               "items_source": amp_items.items_source(a.data, self.setting, a.types)}
-        if (rec := self._recorded(ctx)) is not None:
+        out = {"beam": s.beam, "grammar": s.grammar, "match": s.match,
+               "items_source": amp_items.items_source(s.root, self.setting, s.types)}
+        if (rec := s.recorded) is not None:
             out.update(outputs="recorded", predictions=str(rec.path))
             del out["beam"], out["grammar"]  # the system decoded as it did: ambit did not
             if not rec.scored:
                 out.update(forced_decode=False, forced_decode_absent=REC.NO_SCORES)
-        elif not _forced_decode(ctx):
+        elif not s.forced_decode:
             out["forced_decode"] = False  # an endpoint without prompt log-probabilities: accuracy only
         return out
 
     def run_key(self, ctx: RunContext) -> dict:
-        a = ctx.args
-        return {"suite": self.name, "model": self._model(ctx), "types": a.types, "seed": a.seed,
-                "limit": a.limit, "format": a.fmt, **self.settings(ctx)}
-
-    def _model(self, ctx: RunContext) -> str | None:
-        """The model the summary names: the run's, or `recorded: FILE` for recorded predictions."""
-        rec = self._recorded(ctx)
-        return f"recorded: {rec.path.name}" if rec is not None else ctx.model
+        s = ctx.settings
+        return {"suite": self.name, "model": self.model(ctx), "types": list(s.types), "seed": s.seed,
+                "limit": s.limit, "format": s.fmt, **self.protocol(s)}
 
     def processor(self, ctx: RunContext):
-        a = ctx.args
-        if (rec := self._recorded(ctx)) is not None:
+        s = ctx.settings
+        if (rec := s.recorded) is not None:
             few = self.setting == "fewshot"
-            return lambda item: self._from_file(item, rec, a.fmt, a.match, few)
-        scores = _forced_decode(ctx)
-        return lambda item: self.process_item(ctx.client, item, fmt=a.fmt, beam=a.beam,
-                                              match=a.match, grammar=a.grammar, scores=scores)
+            return lambda item: self._from_file(item, rec, s.fmt, s.match, few)
+        return lambda item: self.process_item(ctx.client, item, fmt=s.fmt, beam=s.beam, match=s.match,
+                                              grammar=s.grammar, scores=s.forced_decode)
 
     @staticmethod
     def _from_file(item: dict, rec: REC.Predictions, fmt: str, match: str, few: bool) -> dict:
-        out = REC.record(item, REC.find(rec, item), fmt, match)
+        out = REC.record(item, rec.find(item), fmt, match)
         return REC.fewshot_fields(out, item) if few else out
-
-    def coverage(self, items, ctx: RunContext) -> dict | None:
-        """A recorded run's coverage of its items (None: a model run)."""
-        rec = self._recorded(ctx)
-        return None if rec is None else REC.coverage(rec, items)
 
     def _recorded_summary(self, out: dict, records, items, ctx: RunContext) -> dict:
         """A recorded run's summary: its coverage (items scored, items the file had no line for, lines
         that named no item; accuracy over the items scored and over all items)."""
-        if (rec := self._recorded(ctx)) is not None:
-            out["items_without_predictions"] = sum(REC.find(rec, it) is None for it in items)
-            out["lines_without_items"] = REC.unmatched(rec, items)
-            out["coverage"] = M.coverage_accuracy(REC.coverage(rec, items), records, top1_gold, TOP1_GOLD)
+        if (rec := ctx.settings.recorded) is not None:
+            out["items_without_predictions"] = sum(rec.find(it) is None for it in items)
+            out["lines_without_items"] = [row["_where"] for row in rec.unmatched(items)]
+            out["coverage"] = M.coverage_accuracy(rec.coverage(items), records, top1_gold, TOP1_GOLD)
         return out
 
 
@@ -183,21 +189,24 @@ class ZeroShotSuite(_AmpSuite):
     def options(self) -> Sequence[Option]:
         return (*AMP_OPTIONS, INGREDIENTS_OPTION)
 
-    def settings(self, ctx: RunContext) -> dict:
-        return {**super().settings(ctx), "ingredients": ctx.args.ingredients}
+    def configure(self, args: argparse.Namespace, common: Common) -> AmpSettings:
+        return replace(super().configure(args, common), ingredients=args.ingredients)
+
+    def protocol(self, s: AmpSettings) -> dict:
+        return {**super().protocol(s), "ingredients": s.ingredients}
 
     def items(self, ctx: RunContext) -> list[dict]:
-        a = ctx.args
-        return zeroshot_items(a.types, a.seed, a.limit, a.fmt, a.data, a.ingredients)
+        s = ctx.settings
+        return zeroshot_items(list(s.types), s.seed, s.limit, s.fmt, s.root, s.ingredients)
 
     process_item = staticmethod(zeroshot_process)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        a = ctx.args
-        settings = self.settings(ctx)
-        if settings["items_source"] == "amp-release":
-            settings["release_matched"] = amp_items.release_matched(a.types, a.data, a.seed)
-        return self._recorded_summary(zeroshot_summary(records, self._model(ctx), settings), records, items, ctx)
+        s = ctx.settings
+        protocol = self.protocol(s)
+        if protocol["items_source"] == "amp-release":
+            protocol["release_matched"] = amp_items.release_matched(list(s.types), s.root, s.seed)
+        return self._recorded_summary(zeroshot_summary(records, self.model(ctx), protocol), records, items, ctx)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_zeroshot_reports(ctx.out, records, summary)
@@ -211,18 +220,21 @@ class FewShotSuite(_AmpSuite):
     name = "amp-fewshot"
     setting = "fewshot"
 
+    def configure(self, args: argparse.Namespace, common: Common) -> AmpSettings:
+        return replace(super().configure(args, common), ratios=tuple(args.ratios))
+
     def run_key(self, ctx: RunContext) -> dict:
-        return {**super().run_key(ctx), "ratios": [ratio_key(r) for r in ctx.args.ratios]}
+        return {**super().run_key(ctx), "ratios": [ratio_key(r) for r in ctx.settings.ratios]}
 
     def items(self, ctx: RunContext) -> list[dict]:
-        a = ctx.args
-        return fewshot_items(a.types, a.ratios, a.seed, a.limit, a.fmt, a.data)
+        s = ctx.settings
+        return fewshot_items(list(s.types), list(s.ratios), s.seed, s.limit, s.fmt, s.root)
 
     process_item = staticmethod(fewshot_process)
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        return self._recorded_summary(fewshot_summary(records, self._model(ctx), self.settings(ctx)), records, items,
-                                      ctx)
+        summary = fewshot_summary(records, self.model(ctx), self.protocol(ctx.settings))
+        return self._recorded_summary(summary, records, items, ctx)
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:
         write_fewshot_reports(ctx.out, records, summary)

@@ -8,20 +8,21 @@ that differ in protocol (beam, grammar, match, items source, answer parser, prot
 are still laid side by side, and the differences are listed above that suite's tables.
 
 Writes ``compare.md``, ``compare.json`` (every number of the tables, each under its run's label,
-with the run's directory in ``runs``) and figures (``client.eval.compare_figures``):
+with the run's directory in ``runs``) and figures (``client.eval.compare.figures``):
 AmP Fig. 2, Table 2, Fig. 3, Table 3, Fig. 6 (canonical exact match, the paper's, beside
 equivalence match); RADD Tables 3 and 4 per model and prompt style; implicature Table 1 (mean ±
 std over templates at each k), by type, and accuracy against k and against size, with the human
 (86.2%) and random (50%) lines.
 
 This module is the command and its ``compare.md``; the runs are read by
-``client.eval.compare_runs`` and the tables built by ``client.eval.compare_tables`` (both
+``client.eval.compare.runs`` and the tables built by ``client.eval.compare.tables`` (both
 re-exported here).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -38,12 +39,7 @@ from ambit.client.eval.compare.tables import (  # noqa: F401
 
 # ---------------------------------------------------------------------------- markdown
 
-def _p(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}"
-
-
-def _f(x: float | None, digits: int = 2) -> str:
-    return "n/a" if x is None else f"{x:.{digits}f}"
+_p, _f = R.pct, functools.partial(R.num, digits=2)  # a percentage, a figure to 2 digits ("n/a": none)
 
 
 def _differences_md(diff: dict[str, dict[str, Any]]) -> list[str]:

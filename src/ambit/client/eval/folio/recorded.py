@@ -1,5 +1,5 @@
 """Recorded translations: FOL that another system wrote for FOLIO stories, read from a file and
-scored by `folio_score` like ambit's own decoded ones (`ambit eval folio --translations FILE`).
+scored by `folio.score` like ambit's own decoded ones (`ambit eval folio --translations FILE`).
 
 Two formats (`FORMATS`; `auto` detects which):
 - `ambit`: JSONL, one line per example (docs/folio.md, "Recorded translations"):
@@ -30,6 +30,7 @@ from typing import Any
 from ambit.logic.syntax.dialect import FOLIO, FULL_NAMES
 from ambit import _files
 from ambit.logic.errors import MAX_CHARS
+from ambit.client.eval.recorded import rows
 
 FORMATS = ("auto", "ambit", "logic-lm")
 MAX_SAMPLES = 100  # samples of one example: more is a line set aside (100,000 made one 101 MB result line)
@@ -110,24 +111,16 @@ def _add(out: dict[str, Example], ex: Example) -> None:
 def _read_ambit(path: Path, default_dialect: str = FOLIO, max_chars: int = MAX_CHARS) -> dict[str, Example]:
     out: dict[str, Example] = {}
     aside: list[tuple[int, str]] = []
-    for line in _files.iter_jsonl_lines(path, MAX_LINE):
-        where = f"{path}:{line.number}"
-        if line.problem is not None:
-            if line.problem.startswith("not UTF-8"):
-                raise ValueError(f"{where}: {line.problem}")
-            aside.append((line.number, line.problem))
-            continue
-        if not line.raw.strip():
-            continue
-        try:
-            row = _files.parse_json(line.raw, where=str(path), line=line.number, unicode_text=True)
-        except _files.LineError as e:
-            if e.why.startswith("not JSON"):
-                raise ValueError(f"{where}: {e.why}") from None
-            aside.append((line.number, e.why))
-            continue
+
+    def set_aside(number: int, why: str) -> bool:  # bad UTF-8 or JSON is an error; a bound broken, a line aside
+        if why.startswith(("not UTF-8", "not JSON")):
+            return False
+        aside.append((number, why))
+        return True
+
+    for where, row in rows(path, "--translations", MAX_LINE, set_aside):
         if isinstance(row, dict) and isinstance(row.get("samples"), list) and len(row["samples"]) > MAX_SAMPLES:
-            aside.append((line.number, f"{len(row['samples']):,} samples, over {MAX_SAMPLES}"))
+            aside.append((int(where.rpartition(":")[2]), f"{len(row['samples']):,} samples, over {MAX_SAMPLES}"))
             continue
         _add(out, _ambit_row(row, where, default_dialect, max_chars))
     if aside:

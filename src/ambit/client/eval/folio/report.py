@@ -199,55 +199,7 @@ def markdown(s: Mapping) -> str:
     if s.get("coverage"):  # recorded translations: a headline number
         lines.append(R.coverage_markdown(s["coverage"], s["coverage"].get("what", "recorded translations")))
     if s["mode"] != "audit":
-        lo = s.get("left_out") or {}
-        if lo.get("examples") or lo.get("samples"):
-            why = ", ".join(f"{k}: {v}" for k, v in sorted(lo["why"].items()))
-            lines.append(f"Left out of the label figures: {lo['examples']} of {s['examples']} examples "
-                         f"({lo['samples']} samples; {why}).\n")
-        lines += [
-            "## Translations\n",
-            R.md_table(["figure", "value"], [
-                ["label accuracy (one sample)", f"{_pc(s['label_accuracy'])} (n={s['labelled_samples']} samples)"],
-                [f"label accuracy (vote: {s.get('vote', 'majority')})", f"{_pc(s['label_accuracy_voted'])} "
-                                                   f"(n={s.get('voted_examples', s['stories'])} examples)"],
-                ["executable (every formula read and proved)",
-                 f"{_pc(s.get('executable_rate'))} ({s.get('executable_samples')} of {s.get('labelled_samples')} "
-                 f"samples)"],
-                ["label accuracy of executable samples", _pc(s.get("label_accuracy_executable"))],
-                ["sentences EQUIVALENT to gold", f"{_pc(s['sentence_equivalence_rate'])} "
-                                                 f"(n={s['sentences_with_gold']})"],
-                ["right label, wrong translation", s["right_label_wrong_translation"]],
-                ["syntax errors", s["syntax_errors"]],
-                ["unfinished (token budget)", s["unfinished"]],
-                ["outside the decode grammar", s["out_of_grammar"]],
-                ["UNKNOWN (sentences / labels)", f"{s['unknown']['sentences']} / {s['unknown']['labels']}"],
-                ["inconsistent premises (samples)", s["inconsistent_samples"]],
-                ["sentences where names were aligned", f"{s['alignment']['sentences_renamed']} of "
-                                                       f"{s['alignment']['sentences_compared']} compared"],
-            ]),
-            "\n## Sentence relations to the gold formula (after name alignment)\n",
-            R.md_table(list(RELATIONS), [[s["relations"][k] for k in RELATIONS]]),
-            "\n## How translated premises were paired with the premises\n",
-            R.md_table(["order", "`:::` comment", "sentence text", "unpaired"],
-                       [[(s.get("pairing") or {}).get(k, 0) for k in ("order", "comment", "text", "unpaired")]]),
-            "\n## Labels (rows: gold, columns: prover's label from the translation)\n",
-            R.md_table(["gold \\ derived", *PREDICTED],
-                       [[g, *[s["confusion"].get(g, {}).get(p, 0) for p in PREDICTED]] for g in LABELS]),
-        ]
-        if s.get("label_problems"):
-            lines += ["\n## Why samples have no label\n",
-                      R.md_table(["reason", "samples", "example", "sample", "error"],
-                                 [[k, v["count"], v["example"]["id"], v["example"]["sample"],
-                                   str(v["example"]["error"] or "").replace("|", "\\|")[:200]]
-                                  for k, v in s["label_problems"].items()])]
-        if s.get("parse_errors"):
-            lines += ["\n## Formulas that do not parse\n",
-                      R.md_table(["example", "sample", "formula", "position", "reason"],
-                                 [[e["id"], e["sample"], e["formula"], e["position"], e["reason"].replace("|", "\\|")]
-                                  for e in s["parse_errors"]])]
-        if s["mode"] == "translate":
-            lines.append(f"\nDecoding: {decoding_text(s.get('decoding'))}; {s.get('shots')} demonstration stories "
-                         f"from {s.get('demo_split')} (never the test story).\n")
+        lines += _translations_md(s)
     checked = a["label_checked"]
     rate = (f"{_pc(a['agreement_rate'])} of {checked} examples with a conclusion formula" if checked
             else "no example has a conclusion formula")
@@ -259,6 +211,62 @@ def markdown(s: Mapping) -> str:
                                 [[d["id"], d["story_id"], d["problem"], d["label"], d["gold_label"] or "—"]
                                  for d in a["disagreements"]]))
     return "\n".join(lines) + "\n"
+
+
+def _translations_md(s: Mapping) -> list[str]:
+    """The sections of a run that translated (or read, or took the gold formulas): what was left
+    out, the figures, the sentence relations, the pairing, the labels and what went wrong."""
+    lines = []
+    lo = s.get("left_out") or {}
+    if lo.get("examples") or lo.get("samples"):
+        why = ", ".join(f"{k}: {v}" for k, v in sorted(lo["why"].items()))
+        lines.append(f"Left out of the label figures: {lo['examples']} of {s['examples']} examples "
+                     f"({lo['samples']} samples; {why}).\n")
+    lines += [
+        "## Translations\n",
+        R.md_table(["figure", "value"], [
+            ["label accuracy (one sample)", f"{_pc(s['label_accuracy'])} (n={s['labelled_samples']} samples)"],
+            [f"label accuracy (vote: {s.get('vote', 'majority')})", f"{_pc(s['label_accuracy_voted'])} "
+                                               f"(n={s.get('voted_examples', s['stories'])} examples)"],
+            ["executable (every formula read and proved)",
+             f"{_pc(s.get('executable_rate'))} ({s.get('executable_samples')} of {s.get('labelled_samples')} "
+             f"samples)"],
+            ["label accuracy of executable samples", _pc(s.get("label_accuracy_executable"))],
+            ["sentences EQUIVALENT to gold", f"{_pc(s['sentence_equivalence_rate'])} "
+                                             f"(n={s['sentences_with_gold']})"],
+            ["right label, wrong translation", s["right_label_wrong_translation"]],
+            ["syntax errors", s["syntax_errors"]],
+            ["unfinished (token budget)", s["unfinished"]],
+            ["outside the decode grammar", s["out_of_grammar"]],
+            ["UNKNOWN (sentences / labels)", f"{s['unknown']['sentences']} / {s['unknown']['labels']}"],
+            ["inconsistent premises (samples)", s["inconsistent_samples"]],
+            ["sentences where names were aligned", f"{s['alignment']['sentences_renamed']} of "
+                                                   f"{s['alignment']['sentences_compared']} compared"],
+        ]),
+        "\n## Sentence relations to the gold formula (after name alignment)\n",
+        R.md_table(list(RELATIONS), [[s["relations"][k] for k in RELATIONS]]),
+        "\n## How translated premises were paired with the premises\n",
+        R.md_table(["order", "`:::` comment", "sentence text", "unpaired"],
+                   [[(s.get("pairing") or {}).get(k, 0) for k in ("order", "comment", "text", "unpaired")]]),
+        "\n## Labels (rows: gold, columns: prover's label from the translation)\n",
+        R.md_table(["gold \\ derived", *PREDICTED],
+                   [[g, *[s["confusion"].get(g, {}).get(p, 0) for p in PREDICTED]] for g in LABELS]),
+    ]
+    if s.get("label_problems"):
+        lines += ["\n## Why samples have no label\n",
+                  R.md_table(["reason", "samples", "example", "sample", "error"],
+                             [[k, v["count"], v["example"]["id"], v["example"]["sample"],
+                               str(v["example"]["error"] or "").replace("|", "\\|")[:200]]
+                              for k, v in s["label_problems"].items()])]
+    if s.get("parse_errors"):
+        lines += ["\n## Formulas that do not parse\n",
+                  R.md_table(["example", "sample", "formula", "position", "reason"],
+                             [[e["id"], e["sample"], e["formula"], e["position"], e["reason"].replace("|", "\\|")]
+                              for e in s["parse_errors"]])]
+    if s["mode"] == "translate":
+        lines.append(f"\nDecoding: {decoding_text(s.get('decoding'))}; {s.get('shots')} demonstration stories "
+                     f"from {s.get('demo_split')} (never the test story).\n")
+    return lines
 
 
 def plot(s: Mapping, path: str | Path) -> None:

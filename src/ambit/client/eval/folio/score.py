@@ -2,7 +2,7 @@
 
 Per sentence: does the translation parse (the `folio` reader), was the decoder's output in
 the decode grammar,
-and how does it relate to the gold formula after name alignment (`folio_align`): EQUIVALENT,
+and how does it relate to the gold formula after name alignment (`folio.align`): EQUIVALENT,
 STRONGER (it entails the gold formula, not conversely), WEAKER, NOT_RELATED (neither entails
 the other) or UNKNOWN (a budget ran out), with the prover's proofs or checked countermodel.
 Per story and sample: the label the prover derives from the translated premises and
@@ -164,7 +164,7 @@ def score_story(story: Story, samples: Sequence[Sequence[dict] | dict], fmt: str
                 free_variables: str | None = None, symbols: str | None = None, vote_rule: str = "majority") -> dict:
     """Scores of a story's translation samples, the vote, and the gold audit. A sample is
     either a list with one dict per sentence of `story.sentences` (`text`, optionally `raw` and
-    `finished`: a decoder's output, paired by order), or a recorded sample (`folio_recorded`):
+    `finished`: a decoder's output, paired by order), or a recorded sample (`folio.recorded`):
     `{"premises": [...], "conclusion": ..., "error": ...}`, whose premise formulas (a string, or
     a dict with `formula` and optionally `comment` / `sentence`) are paired with the premises by
     `folio_align.pair_sentences`. Translations are read in `fmt` (a full first-order dialect),

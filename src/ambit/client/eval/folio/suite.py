@@ -2,13 +2,13 @@
 
 Three modes over one split (`--split NAME`: `<data root>/folio/folio-NAME.jsonl`):
 - translate (default): a model writes each premise and the conclusion under the decode grammar
-  (`folio_translate`), with a seeded k-shot prompt from `--demo-split` (`folio_prompt`); each
+  (`folio.translate`), with a seeded k-shot prompt from `--demo-split` (`folio.prompt`); each
   sentence is compared with its gold formula and each sample's label comes from the prover
-  (`folio_score`); `--samples k` votes as LINC did;
+  (`folio.score`); `--samples k` votes as LINC did;
 - `--oracle-translations`: the gold formulas stand in for the translations (no model): every
   sentence is EQUIVALENT and label accuracy equals the audit's agreement rate;
 - `--audit-gold`: only the gold formulas, proved: `agrees` per story, disagreements listed;
-- `--translations FILE`: another system's recorded translations (`folio_recorded`), scored like
+- `--translations FILE`: another system's recorded translations (`folio.recorded`), scored like
   the translate mode's (no model).
 
 The translate mode goes through the server like every other suite (ParseDistribution with the
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from ambit.logic.syntax.dialect import FOLIO
 from ambit.client.eval import metrics as M
@@ -30,17 +31,16 @@ from ambit.client.eval.folio import recorded as REC
 from ambit.client.eval.folio import report as FR
 from ambit.client.eval.folio import score as S
 from ambit.client.eval.folio import translate as T
-from ambit.client.eval.suite import MissingData, Named, Option, RunContext, Suite, data_root, named, option
+from ambit.client.eval.suite import Common, MissingData, Named, Option, RunContext, Suite, named, option
 
 
 def mode(args: argparse.Namespace) -> str:
-    picked = [f for f, on in (("--audit-gold", getattr(args, "audit_gold", False)),
-                              ("--oracle-translations", getattr(args, "oracle_translations", False)),
-                              ("--translations", getattr(args, "translations", None))) if on]
+    picked = [f for f, on in (("--audit-gold", args.audit_gold), ("--oracle-translations", args.oracle_translations),
+                              ("--translations", args.translations)) if on]
     if len(picked) > 1:
         raise ValueError(f"folio: {' and '.join(picked)} are different runs; pick one")
     return ("audit" if args.audit_gold else "oracle" if args.oracle_translations
-            else "recorded" if getattr(args, "translations", None) else "translate")
+            else "recorded" if args.translations else "translate")
 
 
 def decoding(args: argparse.Namespace) -> T.Decoding:
@@ -50,28 +50,33 @@ def decoding(args: argparse.Namespace) -> T.Decoding:
                       max_tokens=args.max_tokens, seed=args.seed)
 
 
-def _free_variables(args: argparse.Namespace) -> str:
-    """The free-variable reading of the run (`--free-variables`, else the folio dialect's default)."""
-    from ambit.logic.syntax.dialect import dialect
+@dataclass(frozen=True)
+class FolioSettings(Common):
+    """The settings of a FOLIO run, made once per command; ``recorded`` (--translations, read) is
+    completed once per run."""
 
-    return dialect(FOLIO, getattr(args, "free_variables", None)).free_variables
+    mode: str  # translate | audit | oracle | recorded
+    split: str
+    demo_split: str
+    named: frozenset[str]  # the splits named on the command line (required, as --data is)
+    shots: int
+    decoding: T.Decoding | None  # the translate mode's
+    free_variables: str | None  # --free-variables as given (None: the dialect's own rule)
+    symbols: str  # the name-space rule: --symbols, else the full dialects' `shared`
+    vote: str
+    cross_check: bool
+    translations: str | None
+    translations_format: str
+    from_dialect: str  # the dialect of recorded formulas whose line names none
+    max_chars: int
+    recorded: REC.Recorded | None = None
 
+    @property
+    def free_variable_rule(self) -> str:
+        """The free-variable reading of the run (`--free-variables`, else the folio dialect's default)."""
+        from ambit.logic.syntax.dialect import dialect
 
-def _symbols(args: argparse.Namespace) -> str:
-    """The name-space rule of the run (`--symbols`, else the full dialects' `shared`)."""
-    from ambit.logic.syntax.dialect import dialect
-
-    return dialect(FOLIO, symbols=getattr(args, "symbols", None)).symbols
-
-
-def _from(args: argparse.Namespace) -> str:
-    """The dialect of recorded formulas whose line names none (`--from`, default folio)."""
-    return getattr(args, "from_dialect", None) or FOLIO
-
-
-def _vote(args: argparse.Namespace) -> str:
-    """The voting rule of the run (`--vote`, default majority)."""
-    return getattr(args, "vote", None) or "majority"
+        return dialect(FOLIO, self.free_variables).free_variables
 
 
 class FolioSuite(Suite):
@@ -114,63 +119,76 @@ class FolioSuite(Suite):
                    help="re-decide every definite label with E and with Z3 alone (summary.json: cross_check)"),
         )
 
-    def needs_server(self, args: argparse.Namespace) -> bool:
-        return mode(args) == "translate"  # the audit and the oracle run no model
+    def configure(self, args: argparse.Namespace, common: Common) -> FolioSettings:
+        from ambit.logic.syntax.dialect import dialect
 
-    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
-        root = data_root(args)
-        needed = [args.split] + ([args.demo_split] if mode(args) == "translate" else [])
+        m = mode(args)
+        return FolioSettings(**vars(common), mode=m, split=args.split, demo_split=args.demo_split,
+                             named=named(args), shots=args.shots, decoding=decoding(args) if m == "translate" else None,
+                             free_variables=args.free_variables, symbols=dialect(FOLIO, symbols=args.symbols).symbols,
+                             vote=args.vote, cross_check=args.cross_check, translations=args.translations,
+                             translations_format=args.translations_format, from_dialect=args.from_dialect or FOLIO,
+                             max_chars=args.max_chars)
+
+    def needs_server(self, s: FolioSettings) -> bool:
+        return s.mode == "translate"  # the audit and the oracle run no model
+
+    def missing_data(self, s: FolioSettings) -> MissingData | None:
+        needed = [s.split] + ([s.demo_split] if s.mode == "translate" else [])
         for split in dict.fromkeys(needed):
-            if (m := D.missing(root, split, self.name)) is not None:
+            if (m := D.missing(s.root, split, self.name)) is not None:
                 given = [f"--{d.replace('_', '-')} {split}" for d in ("split", "demo_split")
-                         if named(args, d) and getattr(args, d) == split]
+                         if d in s.named and getattr(s, d) == split]
                 if given:  # a split named on the command line is required, as --data is
                     raise ValueError(f"{given[0]}: {m.files[0]} does not exist ({m.dataset}, from {m.origin})")
                 return m
         return None
 
-    def desc(self, ctx: RunContext) -> str:
-        return f"folio-{mode(ctx.args)}"
+    def desc(self, s: FolioSettings) -> str:
+        return f"folio-{s.mode}"
+
+    def resolve(self, ctx: RunContext) -> FolioSettings:
+        """The --translations file, read once per run (its examples that name no item of the run
+        are counted by `coverage`)."""
+        s = ctx.settings
+        if s.mode != "recorded":
+            return s
+        return replace(s, recorded=REC.read(s.translations, s.translations_format, s.from_dialect,
+                                            max_chars=s.max_chars))
 
     def run_key(self, ctx: RunContext) -> dict:
-        a = ctx.args
-        path = D.split_path(data_root(a), a.split)
-        key = {"suite": self.name, "mode": mode(a), "split": a.split,
-               "data": str(path), "data_shape": D.split_shape(path) if path.exists() else None, "limit": a.limit}
-        key["free_variables"] = _free_variables(a)
-        key.update(symbols=_symbols(a), vote=_vote(a))
-        if key["mode"] == "recorded":
-            rec = self._recorded_file(a)
-            key.update(translations=str(rec.path), translations_format=rec.format, dialect=_from(a))
-            if getattr(a, "max_chars", REC.MAX_CHARS) != REC.MAX_CHARS:  # the default keeps older run keys
-                key.update(max_chars=a.max_chars)
-        if key["mode"] == "translate":
-            key.update(model=ctx.model or a.model or "default", demo_split=a.demo_split, shots=a.shots,
-                       **vars(decoding(a)))
+        s = ctx.settings
+        path = D.split_path(s.root, s.split)
+        key = {"suite": self.name, "mode": s.mode, "split": s.split, "data": str(path),
+               "data_shape": D.split_shape(path) if path.exists() else None, "limit": s.limit,
+               "free_variables": s.free_variable_rule, "symbols": s.symbols, "vote": s.vote}
+        if s.recorded is not None:
+            key.update(translations=str(s.recorded.path), translations_format=s.recorded.format, dialect=s.from_dialect)
+            if s.max_chars != REC.MAX_CHARS:  # the default keeps older run keys
+                key.update(max_chars=s.max_chars)
+        if s.mode == "translate":
+            key.update(model=ctx.model or s.model or "default", demo_split=s.demo_split, shots=s.shots,
+                       **vars(s.decoding))
         return key
 
     def items(self, ctx: RunContext) -> list[dict]:
-        a = ctx.args
-        stories = D.read_split(D.split_path(data_root(a), a.split))
-        if a.limit is not None:
-            stories = stories[: a.limit]
-        return [{"id": s.id, "row": D.to_row(s)} for s in stories]
+        s = ctx.settings
+        stories = D.read_split(D.split_path(s.root, s.split))
+        if s.limit is not None:
+            stories = stories[: s.limit]
+        return [{"id": x.id, "row": D.to_row(x)} for x in stories]
 
     def processor(self, ctx: RunContext):
-        a = ctx.args
-        m = mode(a)
-        fv = getattr(a, "free_variables", None)
-        how = {"symbols": _symbols(a), "vote_rule": _vote(a)}
-        if m == "audit":
-            return lambda item: self._audit(item, fv, how["symbols"])
-        if m == "oracle":
-            return lambda item: self._oracle(item, fv, how)
-        if m == "recorded":
-            rec = self._recorded_file(a)
-            return lambda item: self._recorded(item, rec, fv, how)
-        d = decoding(a)
-        pool = P.demo_pool(D.read_split(D.split_path(data_root(a), a.demo_split)))
-        return lambda item: self._translate(item, pool, d, a.shots, ctx)
+        s = ctx.settings
+        how = {"free_variables": s.free_variables, "symbols": s.symbols, "vote_rule": s.vote}
+        if s.mode == "audit":
+            return lambda item: self._audit(item, s.free_variables, s.symbols)
+        if s.mode == "oracle":
+            return lambda item: self._oracle(item, how)
+        if s.mode == "recorded":
+            return lambda item: self._recorded(item, s.recorded, how)
+        pool = P.demo_pool(D.read_split(D.split_path(s.root, s.demo_split)))
+        return lambda item: self._translate(item, pool, how, ctx)
 
     @staticmethod
     def _story(item: dict) -> D.Story:
@@ -180,69 +198,56 @@ class FolioSuite(Suite):
         s = self._story(item)
         return {"story_id": s.story_id, "label": s.label, **S.audit(s, fv, symbols)}
 
-    def _oracle(self, item: dict, fv: str | None = None, how: dict | None = None) -> dict:
+    def _oracle(self, item: dict, how: dict) -> dict:
         s = self._story(item)
         # every gold premise formula, paired with its sentence by order when the counts match
         # (else unpaired and counted), so that the label is the audit's
         return S.score_story(s, [{"premises": list(s.premises_fol), "conclusion": s.conclusion_fol, "oracle": True}],
-                             free_variables=fv, **(how or {}))
-
-    def _recorded_file(self, a: argparse.Namespace) -> REC.Recorded:
-        """The --translations file, read once per run (its examples that name no item of the run
-        are counted by `coverage`)."""
-        key = (a.translations, a.translations_format, _from(a), getattr(a, "max_chars", REC.MAX_CHARS))
-        if getattr(self, "_rec_key", None) != key:
-            rec = REC.read(a.translations, a.translations_format, _from(a),
-                           max_chars=getattr(a, "max_chars", REC.MAX_CHARS))
-            self._rec_key, self._rec = key, rec
-        return self._rec
+                             **how)
 
     def coverage(self, items, ctx: RunContext) -> dict | None:
         """A recorded run's coverage of its items (None: the other modes)."""
-        if mode(ctx.args) != "recorded":
-            return None
-        return REC.coverage(self._recorded_file(ctx.args), [str(it["id"]) for it in items], ctx.args.split)
+        s = ctx.settings
+        return None if s.recorded is None else REC.coverage(s.recorded, [str(it["id"]) for it in items], s.split)
 
-    def _recorded(self, item: dict, rec: REC.Recorded, fv: str | None = None, how: dict | None = None) -> dict:
+    def _recorded(self, item: dict, rec: REC.Recorded, how: dict) -> dict:
         s = self._story(item)
         ex = rec.examples.get(s.id)
         samples = list(ex.samples) if ex else [
             {"premises": None, "conclusion": None, "error": f"no translation of example {s.id} in {rec.path}"}]
-        out = S.score_story(s, samples, fmt=ex.dialect if ex else FOLIO, free_variables=fv, **(how or {}))
+        out = S.score_story(s, samples, fmt=ex.dialect if ex else FOLIO, **how)
         out.update(dialect=ex.dialect if ex else None, recorded=ex is not None)
         return out
 
-    def _translate(self, item: dict, pool, d: T.Decoding, shots: int, ctx: RunContext) -> dict:
-        s = self._story(item)
-        demos = P.pick_demos(pool, s, shots, d.seed)
+    def _translate(self, item: dict, pool, how: dict, ctx: RunContext) -> dict:
+        s, d = self._story(item), ctx.settings.decoding
+        demos = P.pick_demos(pool, s, ctx.settings.shots, d.seed)
         head = P.header(demos)
-        samples, model_id = T.translate(ctx.client, head, s.id, s.sentences, d, timeout=ctx.args.timeout)
-        rec = S.score_story(s, samples, free_variables=getattr(ctx.args, "free_variables", None),
-                            symbols=_symbols(ctx.args), vote_rule=_vote(ctx.args))
+        samples, model_id = T.translate(ctx.client, head, s.id, s.sentences, d, timeout=ctx.settings.timeout)
+        rec = S.score_story(s, samples, **how)
         rec.update(model_id=model_id or ctx.model or "", demos=[x.id for x in demos],
                    demo_story_ids=[x.story_id for x in demos], prompt_header=head,
                    sentences=list(s.sentences))
         return rec
 
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        a = ctx.args
-        out = FR.summary(records, mode(a), _vote(a))
-        path = D.split_path(data_root(a), a.split)
-        out.update(split=a.split, seed=a.seed, data_shape=D.split_shape(path) if path.exists() else None,
-                   free_variables=_free_variables(a), symbols=_symbols(a))
-        if mode(a) == "recorded":
-            rec = self._recorded_file(a)
+        s = ctx.settings
+        out = FR.summary(records, s.mode, s.vote)
+        path = D.split_path(s.root, s.split)
+        out.update(split=s.split, seed=s.seed, data_shape=D.split_shape(path) if path.exists() else None,
+                   free_variables=s.free_variable_rule, symbols=s.symbols)
+        if (rec := s.recorded) is not None:
             out.update(translations=str(rec.path), translations_format=rec.format,
                        examples_without_translations=sum(1 for r in records if not r.get("recorded", True)),
-                       coverage=M.coverage_accuracy(REC.coverage(rec, [str(it["id"]) for it in items], a.split),
+                       coverage=M.coverage_accuracy(REC.coverage(rec, [str(it["id"]) for it in items], s.split),
                                                     records, lambda r: r.get("voted_correct"),
-                                                    f"the voted label is the gold label ({_vote(a)} vote)"))
-        if getattr(a, "cross_check", False) and mode(a) != "audit":
+                                                    f"the voted label is the gold label ({s.vote} vote)"))
+        if s.cross_check and s.mode != "audit":
             out["cross_check"] = REC.cross_check(records, {str(r["id"]): r.get("dialect") or FOLIO for r in records},
-                                                 free_variables=getattr(a, "free_variables", None))
-        if mode(a) == "translate":
-            out.update(model=next((r.get("model_id") for r in records if r.get("model_id")), a.model or "default"),
-                       demo_split=a.demo_split, shots=a.shots, decoding=vars(decoding(a)))
+                                                 free_variables=s.free_variables)
+        if s.mode == "translate":
+            out.update(model=next((r.get("model_id") for r in records if r.get("model_id")), s.model or "default"),
+                       demo_split=s.demo_split, shots=s.shots, decoding=vars(s.decoding))
         return out
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:

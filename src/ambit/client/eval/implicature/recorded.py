@@ -17,83 +17,58 @@ k, the summary's `coverage`), never as an unparseable reply.
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ambit.client.eval import metrics as M
 from ambit.client.eval.implicature import generate as G
+from ambit.client.eval.recorded import Keyed, check_name, shown
 
 
 @dataclass(frozen=True)
-class Responses:
+class Responses(Keyed):
     """A responses file, read: its lines by item key, and the protocol its answers need."""
 
-    path: Path
-    lines: dict[str, dict]
-    protocol: str  # generate (replies) | score (log-likelihoods)
+    protocol: str = "score"  # generate (replies) | score (log-likelihoods)
 
+    PARTS = ("example_id", "template", "k")
+    HOW = "'example_id', 'template' and 'k'"
+    OTHER_NAMES = f"or lines naming their item by {HOW}"
+    WHAT, OPTION = "recorded answers", "--responses"
 
-def keys(x: dict) -> tuple[str, ...]:
-    """The keys an item (or a line) is known by: its id, and example/template/k."""
-    by_parts = (f"{x['example_id']}|t{int(x['template'])}|k{int(x['k'])}"
-                if all(x.get(f) is not None for f in ("example_id", "template", "k")) else None)
-    return tuple(str(k) for k in (x.get("id"), by_parts) if k)
+    @staticmethod
+    def keys(x: dict) -> tuple[str, ...]:
+        """The keys an item (or a line) is known by: its id, and example/template/k."""
+        by_parts = (f"{x['example_id']}|t{int(x['template'])}|k{int(x['k'])}"
+                    if all(x.get(f) is not None for f in ("example_id", "template", "k")) else None)
+        return tuple(str(k) for k in (x.get("id"), by_parts) if k)
 
-
-OTHER_NAMES = "or lines naming their item by 'example_id', 'template' and 'k'"
+    @staticmethod
+    def name(row: dict) -> str:
+        """How a line names its item: its id, else example/template/k."""
+        return str(row["id"]) if row.get("id") is not None else f"{row['example_id']}/t{row['template']}/k{row['k']}"
 
 
 def read(path: str | Path) -> Responses:
-    """Read a responses file through the bounded reader (`ambit._files`): a malformed line raises
-    ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge integer, a
-    lone surrogate, a field of the wrong type)."""
-    from ambit import _files
-
-    path = Path(path)
-    lines: dict[str, dict] = {}
+    """Read a responses file through the one reading core (`client.eval.recorded`): a malformed
+    line raises ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge
+    integer, a lone surrogate, a field of the wrong type, replies beside log-likelihoods)."""
+    lines = Responses.read_lines(Path(path), _line)
     kinds: dict[str, str] = {}
-    try:
-        for ln in _files.iter_jsonl_lines(path):
-            where = f"{path}:{ln.number}"
-            if ln.problem:
-                raise ValueError(f"{where}: {ln.problem}")
-            if not ln.raw.strip():
-                continue
-            try:
-                row = _files.parse_json(ln.raw, where=str(path), line=ln.number, unicode_text=True)
-            except _files.LineError as e:
-                raise ValueError(str(e)) from None
-            row = _line(row, where)
-            kinds.setdefault("generate" if "reply" in row else "score", where)
-            for k in keys(row):
-                if k in lines:
-                    raise ValueError(f"{where}: item {k!r} again (first at {lines[k]['_where']})")
-                lines[k] = row
-    except FileNotFoundError:
-        raise ValueError(f"--responses: no such file {path}") from None
-    except _files.FileError as e:  # a link, a FIFO, a device, a folder: one line naming the file
-        raise ValueError(f"--responses {e}") from None
+    for row in lines.values():  # in file order
+        kinds.setdefault("generate" if "reply" in row else "score", row["_where"])
     if len(kinds) > 1:
         raise ValueError(f"{kinds['score']}: log-likelihoods, but {kinds['generate']} has a reply: "
                          f"a responses file holds one kind of answer")
-    return Responses(path, lines, next(iter(kinds), "score"))
+    return Responses(Path(path), lines, next(iter(kinds), "score"))
 
 
-def _line(row: object, where: str) -> dict:
-    if not isinstance(row, dict):
-        raise ValueError(f"{where}: a line must be a JSON object")
-    if "id" not in row and not all(f in row for f in ("example_id", "template", "k")):
-        raise ValueError(f"{where}: name the item by 'id', or by 'example_id', 'template' and 'k'")
-    for f in ("id", "example_id"):
-        if f in row and (isinstance(row[f], bool) or not isinstance(row[f], (str, int))):
-            raise ValueError(f"{where}: field '{f}' must be a string (or a whole number), not {_shown(row[f])}")
+def _line(row: dict, where: str) -> dict:
+    check_name(row, "example_id", where)
     for f in ("template", "k"):
         if f in row and not (isinstance(row[f], (int, str)) and not isinstance(row[f], bool)
                              and str(row[f]).isdigit() and len(str(row[f])) <= 6):
-            raise ValueError(f"{where}: field '{f}' must be a whole number, not {_shown(row[f])}")
+            raise ValueError(f"{where}: field '{f}' must be a whole number, not {shown(row[f])}")
     if "reply" in row:
         if not isinstance(row["reply"], str):
             raise ValueError(f"{where}: field 'reply' must be a string")
@@ -102,34 +77,8 @@ def _line(row: object, where: str) -> dict:
             x = row.get(f)
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x > 0:
                 raise ValueError(f"{where}: give 'reply', or both 'logprob_yes' and 'logprob_no' "
-                                 f"(log-likelihoods, <= 0); field '{f}' is {_shown(x)}")
-    row["_where"] = where
+                                 f"(log-likelihoods, <= 0); field '{f}' is {shown(x)}")
     return row
-
-
-def _shown(x: object) -> str:
-    """A JSON value as an error names it, cut short."""
-    text = json.dumps(x, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def name(row: dict) -> str:
-    """How a line names its item: its id, else example/template/k."""
-    return str(row["id"]) if row.get("id") is not None else f"{row['example_id']}/t{row['template']}/k{row['k']}"
-
-
-def coverage(resp: Responses, items: Sequence[dict]) -> dict:
-    """How much of the run the file covers (client.eval.metrics.coverage)."""
-    used = {id(row) for it in items if (row := find(resp, it)) is not None}
-    rows = {id(row): row for row in resp.lines.values() if id(row) not in used}
-    unmatched = [name(r) for r in sorted(rows.values(), key=lambda r: int(r["_where"].rpartition(":")[2]))]
-    matched = sum(find(resp, it) is not None for it in items)
-    cov = M.coverage([it["id"] for it in items], matched, unmatched, OTHER_NAMES)
-    return {**cov, "what": "recorded answers", "option": "--responses", "file": str(resp.path)}
-
-
-def find(resp: Responses, item: dict) -> dict | None:
-    return next((resp.lines[k] for k in keys(item) if k in resp.lines), None)
 
 
 def record(item: dict, row: dict | None, protocol: str) -> dict:

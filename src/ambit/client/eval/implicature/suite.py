@@ -4,7 +4,7 @@
 higher log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
 comparing the full texts). ``generate``: the prompt of a released instruction template
 (``alignment_prompt_templates.csv``, which asks for yes or no) as a chat turn, the greedy reply
-read as the released code read it (``client.eval.implicature_generate``); ``--cot`` asks for
+read as the released code read it (``client.eval.implicature.generate``); ``--cot`` asks for
 reasoning first. ``auto`` (the default) is ``score`` whenever the server gives likelihoods, as
 the paper ranked every model that exposes them; ``generate`` only when it cannot. A masked
 model (BERT) is scored at the mask the template's ``phrase_to_put_mask`` places
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ambit.client.eval.implicature import generate as G
@@ -25,7 +26,8 @@ from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
 from ambit.client.eval.report_common import wilson_interval
 from ambit.client.eval.radd.model import PROTOCOLS
-from ambit.client.eval.suite import MissingData, Option, RunContext, Suite, csv_of, data_root, option
+from ambit.client.eval.recorded import FromFile
+from ambit.client.eval.suite import Common, MissingData, Option, RunContext, Suite, csv_of, option
 
 KS = (0, 1, 5, 10, 15, 30)
 TEMPLATES = (1, 2, 3, 4, 5, 6)  # prompt_templates.txt (score)
@@ -158,18 +160,23 @@ def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
     return written
 
 
-def _file_key(path: str) -> tuple:
-    """What tells one state of a file from another: its path, size and modification time."""
-    import os
+@dataclass(frozen=True)
+class ImplicatureSettings(Common):
+    """The settings of an implicature run, made once per command; ``kind``, ``protocol`` (``auto``
+    resolved), ``templates`` (defaulted) and ``recorded`` (--responses, read) are completed once per
+    run (``resolve``)."""
 
-    try:
-        st = os.stat(path)
-    except OSError:
-        return (path,)
-    return (path, st.st_size, st.st_mtime_ns)
+    ks: tuple[int, ...]
+    templates: tuple[int, ...] | None
+    protocol: str  # score | generate | auto (until resolved)
+    cot: bool
+    tokens: int  # generate protocol: the reply budget
+    responses: str | None
+    kind: str | None = None  # the server's model family: causal | seq2seq | masked
+    recorded: REC.Responses | None = None
 
 
-class ImplicatureSuite(Suite):
+class ImplicatureSuite(FromFile, Suite):
     name = "implicature"
 
     def options(self) -> Sequence[Option]:
@@ -192,126 +199,104 @@ class ImplicatureSuite(Suite):
                             "log-likelihoods of yes and no, per example, template and k: docs/evaluation.md); "
                             "no model"))
 
-    def needs_server(self, args) -> bool:
-        return not getattr(args, "responses", None)  # recorded answers need no model
+    def configure(self, args, common: Common) -> ImplicatureSettings:
+        return ImplicatureSettings(**vars(common), ks=tuple(args.ks),
+                                   templates=tuple(args.templates) if args.templates else None,
+                                   protocol=args.protocol, cot=args.cot,
+                                   tokens=args.implicature_tokens or G.DEFAULT_MAX_NEW_TOKENS, responses=args.responses)
 
-    def _recorded(self, ctx: RunContext) -> REC.Responses | None:
-        """The --responses file, read once per run (None: a model run)."""
-        path = getattr(ctx.args, "responses", None)
-        if not path:
-            return None
-        key = _file_key(path)
-        if getattr(self, "_rec_key", None) != key:  # read again when the file changed between runs
-            self._rec_key, self._rec = key, REC.read(path)
-        return self._rec
+    def needs_server(self, s: ImplicatureSettings) -> bool:
+        return not s.responses  # recorded answers need no model
 
-    def _model(self, ctx: RunContext) -> str | None:
-        rec = self._recorded(ctx)
-        return f"recorded: {rec.path.name}" if rec is not None else ctx.model
+    def needs(self, s: ImplicatureSettings, caps: set[str]) -> list[tuple[str, str]]:
+        from ambit.client.eval.remote import protocol_needs
 
-    def kind(self, ctx: RunContext) -> str:
-        """The server's model family (causal | seq2seq | masked), asked once per run (recorded
-        answers: causal, the family whose protocols they follow)."""
-        if getattr(ctx.args, "model_kind", None) is None and self._recorded(ctx) is not None:
-            ctx.args.model_kind = "causal"
-        if getattr(ctx.args, "model_kind", None) is None:
-            from ambit.client.connect import known_facts
-            facts = known_facts(ctx.client)  # an embedded model's, without loading it
-            ctx.args.model_kind = facts.kind if facts is not None else ctx.client.info().kind or "causal"
-        return ctx.args.model_kind
+        return protocol_needs(self.name, s.protocol, "likelihood ranking", caps)
 
-    def protocol(self, ctx: RunContext) -> str:
-        """``--protocol``, ``auto`` resolved once per run: ``score`` when the server gives
-        likelihoods (masked models: masked scoring), else ``generate``."""
-        # kept apart from args.protocol, which `ambit eval all` shares with the radd suite
-        chosen = getattr(ctx.args, "implicature_protocol", None) or getattr(ctx.args, "protocol", "auto")
-        if (rec := self._recorded(ctx)) is not None:
+    def resolve(self, ctx: RunContext) -> ImplicatureSettings:
+        """The --responses file read; the server's model family (asked once: recorded answers are
+        causal, the family whose protocols they follow); ``--protocol auto``: ``score`` when the
+        server gives likelihoods (masked models: masked scoring), else ``generate``; ``--templates``
+        defaulting to every template of the protocol's file."""
+        s, chosen = ctx.settings, ctx.settings.protocol
+        rec = REC.read(s.responses) if s.responses else None
+        if rec is not None:
+            kind = "causal"
             if chosen not in ("auto", rec.protocol):
                 raise ValueError(f"implicature --responses {rec.path} holds "
                                  f"{'replies' if rec.protocol == 'generate' else 'log-likelihoods'}: "
                                  f"--protocol {rec.protocol}, not {chosen}")
             chosen = rec.protocol
-        elif chosen == "auto" and getattr(ctx.args, "cot", False):
-            chosen = "generate"  # --cot asks for a generated chain of thought
-        elif chosen == "auto":
-            chosen = "score" if self.kind(ctx) == "masked" or likelihoods_available(ctx.client) else "generate"
-        ctx.args.implicature_protocol = chosen
-        if chosen == "generate" and self.kind(ctx) == "masked":
-            raise ValueError("implicature --protocol generate needs a model that generates; this server's is masked")
-        if chosen == "score" and getattr(ctx.args, "cot", False):
+        if chosen == "score" and s.cot:
             raise ValueError("implicature --cot reads a generated answer: it needs --protocol generate")
-        return chosen
-
-    def templates(self, ctx: RunContext) -> list[int]:
-        """``--templates``, defaulting to every template of the protocol's file."""
-        chosen = getattr(ctx.args, "templates", None)
-        generate = self.protocol(ctx) == "generate"
-        if generate and chosen and not set(chosen) <= set(GENERATE_TEMPLATES):
+        if rec is None:
+            from ambit.client.connect import known_facts
+            facts = known_facts(ctx.client)  # an embedded model's, without loading it
+            kind = facts.kind if facts is not None else ctx.client.info().kind or "causal"
+        if chosen == "auto":  # --cot asks for a generated chain of thought
+            chosen = "generate" if s.cot else "score" if kind == "masked" or likelihoods_available(ctx.client) \
+                else "generate"
+        if chosen == "generate" and kind == "masked":
+            raise ValueError("implicature --protocol generate needs a model that generates; this server's is masked")
+        generate = chosen == "generate"
+        if generate and s.templates and not set(s.templates) <= set(GENERATE_TEMPLATES):
             raise ValueError(f"implicature --protocol generate: --templates numbers the {len(GENERATE_TEMPLATES)} "
-                             f"templates of {G.TEMPLATE_FILE} (1-{len(GENERATE_TEMPLATES)}), not {chosen}")
-        if chosen:
-            return list(chosen)
-        return list(GENERATE_TEMPLATES if generate else TEMPLATES)
+                             f"templates of {G.TEMPLATE_FILE} (1-{len(GENERATE_TEMPLATES)}), not {list(s.templates)}")
+        templates = s.templates or (GENERATE_TEMPLATES if generate else TEMPLATES)
+        return replace(s, kind=kind, protocol=chosen, templates=tuple(templates), recorded=rec)
 
-    def _tokens(self, args) -> int:
-        return getattr(args, "implicature_tokens", None) or G.DEFAULT_MAX_NEW_TOKENS
-
-    def missing_data(self, args) -> MissingData | None:
-        folder = data_root(args) / "implicature"
-        needed = NEEDED + ((G.TEMPLATE_FILE,) if getattr(args, "protocol", "auto") == "generate" else ())
+    def missing_data(self, s: ImplicatureSettings) -> MissingData | None:
+        folder = s.root / "implicature"
+        needed = NEEDED + ((G.TEMPLATE_FILE,) if s.protocol == "generate" else ())
         absent = tuple(folder / f for f in needed if not (folder / f).is_file())
         if not absent:
             return None
         return MissingData(self.name, absent, "the conversational implicature pairs of Ruis et al. (2023)",
                            "github.com/LauraRuis/do-pigs-fly (data/)", "implicature/")
 
+    def _generated(self, s: ImplicatureSettings) -> dict:
+        """What a generate run records of how it asked (``run.json``, ``summary.json``)."""
+        return {"template_file": G.TEMPLATE_FILE, "max_new_tokens": s.tokens, "read_rule": G.READ_RULE}
+
     def run_key(self, ctx: RunContext) -> dict:
         """``run.json``: the arguments and the protocol that ran (``score`` | ``generate``)."""
-        a = ctx.args
-        key = {"suite": self.name, "model": self._model(ctx), "ks": a.ks, "templates": self.templates(ctx),
-               "seed": a.seed, "limit": a.limit, "protocol": self.protocol(ctx)}
-        if (rec := self._recorded(ctx)) is not None:
-            key.update(outputs="recorded", responses=str(rec.path))
-        if key["protocol"] == "generate":
-            key.update(template_file=G.TEMPLATE_FILE, cot=bool(a.cot), max_new_tokens=self._tokens(a),
-                       read_rule=G.READ_RULE)
-        elif self.kind(ctx) == "masked":
+        s = ctx.settings
+        key = {"suite": self.name, "model": self.model(ctx), "ks": list(s.ks), "templates": list(s.templates),
+               "seed": s.seed, "limit": s.limit, "protocol": s.protocol}
+        if s.recorded is not None:
+            key.update(outputs="recorded", responses=str(s.recorded.path))
+        if s.protocol == "generate":
+            key.update(**self._generated(s), cot=s.cot)
+        elif s.kind == "masked":
             key.update(scoring="masked")
         return key
 
     def items(self, ctx: RunContext) -> list[dict]:
-        a = ctx.args
-        file = G.TEMPLATE_FILE if self.protocol(ctx) == "generate" else None
-        return items(a.data / "implicature", a.ks, self.templates(ctx), a.seed, a.limit, file)
+        s = ctx.settings
+        file = G.TEMPLATE_FILE if s.protocol == "generate" else None
+        return items(s.root / "implicature", s.ks, s.templates, s.seed, s.limit, file)
 
     def processor(self, ctx: RunContext):
-        if (rec := self._recorded(ctx)) is not None:
-            protocol = self.protocol(ctx)
-            return lambda item: REC.record(item, REC.find(rec, item), protocol)
-        if self.protocol(ctx) == "generate":
-            cot, n = bool(ctx.args.cot), self._tokens(ctx.args)
-            return lambda item: G.process(ctx.client, item, cot, n)
-        if self.kind(ctx) == "masked":
+        s = ctx.settings
+        if (rec := s.recorded) is not None:
+            return lambda item: REC.record(item, rec.find(item), s.protocol)
+        if s.protocol == "generate":
+            return lambda item: G.process(ctx.client, item, s.cot, s.tokens)
+        if s.kind == "masked":
             return lambda item: process_masked(ctx.client, item)
         return lambda item: process(ctx.client, item)
 
-    def coverage(self, items, ctx: RunContext) -> dict | None:
-        """A recorded run's coverage of its items (None: a model run)."""
-        rec = self._recorded(ctx)
-        return None if rec is None else REC.coverage(rec, items)
-
     def summarise(self, records, items, ctx: RunContext) -> dict:
-        s = summary(records, self._model(ctx), T.types_of(items, ctx.args.data / "implicature"))
-        if (rec := self._recorded(ctx)) is not None:
+        s_ = ctx.settings
+        s = summary(records, self.model(ctx), T.types_of(items, s_.root / "implicature"))
+        if (rec := s_.recorded) is not None:
             s.update(outputs="recorded", responses=str(rec.path),
-                     items_without_responses=sum(REC.find(rec, it) is None for it in items),
-                     coverage=M.coverage_accuracy(REC.coverage(rec, items), records, lambda r: r["correct"],
+                     items_without_responses=sum(rec.find(it) is None for it in items),
+                     coverage=M.coverage_accuracy(rec.coverage(items), records, lambda r: r["correct"],
                                                   "the coherent answer, over every example, template and k"))
-        s["protocol"] = self.protocol(ctx)
-        s["cot"] = bool(getattr(ctx.args, "cot", False))
-        s["model_kind"] = self.kind(ctx)
-        if s["protocol"] == "generate":
-            s.update(template_file=G.TEMPLATE_FILE, max_new_tokens=self._tokens(ctx.args), read_rule=G.READ_RULE)
+        s.update(protocol=s_.protocol, cot=s_.cot, model_kind=s_.kind)
+        if s_.protocol == "generate":
+            s.update(self._generated(s_))
         return s
 
     def write_reports(self, records, summary: dict, ctx: RunContext) -> None:

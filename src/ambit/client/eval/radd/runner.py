@@ -5,7 +5,7 @@
              raw ``responses`` parsed as the paper did when ``results`` is absent);
   model      this server's model: ``--protocol generate`` (a greedy chat reply, parsed like the
              recorded ones; two turns for ``--style step_by_step5``) or ``score`` ("Option 1"
-             vs "Option 2" by likelihood); see ``client.eval.radd_model``.
+             vs "Option 2" by likelihood); see ``client.eval.radd.model``.
 
 All three run through the common runner and store, so each resumes from ``results.jsonl``.
 Only ``model`` needs a server. ``--limit-per-pair N`` draws N instances per property pair
@@ -24,6 +24,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ambit.client.eval import metrics as EM
@@ -33,7 +34,7 @@ from ambit.client.eval.radd import model as RM
 from ambit.client.eval.radd import parse as RP
 from ambit.client.eval import report as R
 from ambit._paths import PACKAGE, shown
-from ambit.client.eval.suite import DEFAULT_DATA, MissingData, Option, RunContext, Suite, option
+from ambit.client.eval.suite import DEFAULT_DATA, Common, MissingData, Option, RunContext, Suite, option
 
 SOLVERS = ("prolog", "responses", "model")
 SOURCES = ("auto", "benchmark", "generated")
@@ -41,6 +42,30 @@ DEMO_FACTS = PACKAGE / "generators" / "radd" / "data" / "demo_facts.json"
 ORIGIN = "github.com/sfschouten/exploiting-ambiguity (benchmark/<model>/<pair>_results_direct.jsonl)"
 # in `ambit eval all` the prolog solver takes this many instances per unit of --limit
 ALL_PROLOG_LIMIT_FACTOR = 10
+
+
+@dataclass(frozen=True)
+class RaddSettings(Common):
+    """The settings of a RADD run, made once per command (``source`` and ``per_pair`` resolved
+    then); the model solver's ``protocol`` (``auto`` resolved) and ``plain_text`` are completed once
+    per run (``resolve``)."""
+
+    solver: str
+    source: str  # benchmark | generated (``auto`` resolved by whether the benchmark is there)
+    source_given: str  # --source as given: auto | benchmark | generated
+    per_pair: int | None  # --limit-per-pair (in `ambit eval all`: defaulting to --limit, 10 × for prolog)
+    answer_parser: str
+    # the model solver's (None for the others)
+    protocol: str | None = None  # score | generate | auto (until resolved)
+    styles: tuple[str, ...] = ()
+    max_new_tokens: int | None = None
+    answer_tokens: int | None = None
+    plain_text: bool = False  # generate: the model has no chat template, so dialogues go as plain text
+
+    @property
+    def first(self) -> int | None:
+        """Without ``--limit-per-pair``, the prolog and responses solvers take the first N overall."""
+        return None if self.per_pair else self.limit
 
 
 class RaddSuite(Suite):
@@ -53,11 +78,8 @@ class RaddSuite(Suite):
             raise ValueError(f"unknown RADD solver {solver!r} (known: {', '.join(SOLVERS)})")
         self.fixed_solver = solver
 
-    def solver(self, args: argparse.Namespace) -> str:
-        return self.fixed_solver or args.solver
-
-    def desc(self, ctx: RunContext) -> str:
-        return self.desc_for(ctx.args)
+    def desc(self, s: RaddSettings) -> str:
+        return f"radd-{s.solver}"
 
     def options(self) -> Sequence[Option]:
         opts = [option("--data", nargs="+", type=Path, default=DEFAULT_DATA,
@@ -93,122 +115,106 @@ class RaddSuite(Suite):
                                 "when found, else generated"))
         return opts
 
-    def source(self, args: argparse.Namespace) -> str:
-        """``benchmark`` or ``generated``: ``auto`` resolved by whether the benchmark is there."""
-        chosen = getattr(args, "source", "auto")
-        if chosen != "auto":
-            return chosen
-        return "benchmark" if _benchmark_files(args) else "generated"
+    def configure(self, args: argparse.Namespace, common: Common) -> RaddSettings:
+        solver = self.fixed_solver or args.solver
+        source = args.source if args.source != "auto" else "benchmark" if _benchmark_files(common.data) else "generated"
+        per_pair = args.limit_per_pair
+        if common.command == "all":  # defaulting to --limit; the cheap prolog solver takes 10 × as many
+            per_pair = per_pair or common.limit
+            per_pair = per_pair * ALL_PROLOG_LIMIT_FACTOR if per_pair is not None and solver == "prolog" else per_pair
+        model = {} if solver != "model" else {
+            "protocol": args.protocol, "styles": tuple(args.style),
+            "max_new_tokens": args.max_new_tokens, "answer_tokens": args.answer_tokens}
+        return RaddSettings(**vars(common), solver=solver, source=source, source_given=args.source,
+                            per_pair=per_pair, answer_parser=args.answer_parser,
+                            **model)
 
-    def missing_data(self, args: argparse.Namespace) -> MissingData | None:
-        source = getattr(args, "source", "auto")
-        if source == "generated" and self.solver(args) == "responses":
-            raise ValueError("radd --solver responses needs the benchmark's recorded replies: "
-                             "use --source benchmark")
-        if source == "benchmark" and not _benchmark_files(args):
-            files = tuple(_data_paths(args))
-            return MissingData(self.desc_for(args), files, "the RADD benchmark (Schouten et al., 2023)",
-                               ORIGIN, "radd/benchmark/")
-        if source == "auto" and self.solver(args) == "responses" and not _benchmark_files(args):
-            return MissingData(self.desc_for(args), tuple(_data_paths(args)),
-                               "the RADD benchmark's recorded replies", ORIGIN, "radd/benchmark/")
+    def needs(self, s: RaddSettings, caps: set[str]) -> list[tuple[str, str]]:
+        from ambit.client.eval.remote import protocol_needs
+
+        return protocol_needs("radd", s.protocol, "option scoring", caps) if s.solver == "model" else []
+
+    def fallback(self, s: RaddSettings) -> str | None:
+        if s.source_given == "auto" and s.source == "generated":
+            return "the RADD benchmark's *_results_*.jsonl files (radd/benchmark/)"
         return None
 
-    def desc_for(self, args: argparse.Namespace) -> str:
-        return f"radd-{self.solver(args)}"
+    def missing_data(self, s: RaddSettings) -> MissingData | None:
+        if s.source_given == "generated" and s.solver == "responses":
+            raise ValueError("radd --solver responses needs the benchmark's recorded replies: "
+                             "use --source benchmark")
+        if s.source_given == "benchmark" and not _benchmark_files(s.data):
+            return MissingData(self.desc(s), s.data, "the RADD benchmark (Schouten et al., 2023)",
+                               ORIGIN, "radd/benchmark/")
+        if s.source_given == "auto" and s.solver == "responses" and s.source == "generated":
+            return MissingData(self.desc(s), s.data, "the RADD benchmark's recorded replies", ORIGIN, "radd/benchmark/")
+        return None
 
-    def needs_server(self, args: argparse.Namespace) -> bool:
-        return self.solver(args) == "model"
+    def needs_server(self, s: RaddSettings) -> bool:
+        return s.solver == "model"
 
-    def answer_parser(self, args: argparse.Namespace) -> str:
-        return getattr(args, "answer_parser", None) or RP.DEFAULT
+    def resolve(self, ctx: RunContext) -> RaddSettings:
+        """The model solver's protocol, ``auto`` resolved once per run by asking the server; whether
+        the model has a chat template (without one, generated dialogues go as plain text)."""
+        s = ctx.settings
+        if s.solver != "model":
+            return s
+        chosen = RM.resolve_protocol(ctx.client, s.protocol) if s.protocol == "auto" else s.protocol
+        if chosen == "score" and set(s.styles) != {"direct"}:
+            raise ValueError("radd --protocol score compares 'Option 1' and 'Option 2' after the direct prompt; "
+                             "--style step_by_step5 needs --protocol generate")
+        plain = chosen == "generate" and not RM.has_chat_template(ctx.client)
+        if plain:
+            print(f"{self.desc(s)}: the model has no chat template, so --protocol generate sends each "
+                  f"dialogue as {RM.PLAIN_TEXT}", file=sys.stderr, flush=True)
+        return replace(s, protocol=chosen, plain_text=plain)
 
     def run_key(self, ctx: RunContext) -> dict:
         """The arguments of the run (``answer_parser`` only when not the default, so runs made
         before the option resume)."""
-        key = self._run_key(ctx)
-        if self.answer_parser(ctx.args) != RP.DEFAULT and self.solver(ctx.args) != "prolog":
-            key["answer_parser"] = self.answer_parser(ctx.args)
-        return key
-
-    def _run_key(self, ctx: RunContext) -> dict:
-        solver, source = self.solver(ctx.args), self.source(ctx.args)
-        data = [str(p) for p in _data_paths(ctx.args)] if source == "benchmark" else [str(DEMO_FACTS)]
-        per_pair = self._per_pair(ctx.args)
-        drawn = {"limit_per_pair": per_pair, "seed": ctx.args.seed} if per_pair else {}
-        if solver == "model":
-            protocol = self.protocol(ctx)
-            key = {"suite": "radd", "solver": solver, "model": ctx.model, "limit": ctx.args.limit,
-                   "data": data, "protocol": protocol, **drawn}
-            if protocol == "score":
-                return {**key, "cue": RM.ANSWER_CUE}
-            plain = {"prompt_format": RM.PLAIN_TEXT} if ctx.args.radd_plain_text else {}
-            return {**key, "styles": ctx.args.style, "max_new_tokens": ctx.args.max_new_tokens,
-                    "answer_tokens": ctx.args.answer_tokens, **plain}
-        return {"suite": "radd", "solver": solver, "limit": self._limit(ctx.args), "data": data, **drawn}
-
-    def protocol(self, ctx: RunContext) -> str:
-        """The model solver's protocol, ``auto`` resolved once per run by asking the server."""
-        chosen = getattr(ctx.args, "protocol", "auto")
-        if chosen == "auto":
-            chosen = ctx.args.protocol = RM.resolve_protocol(ctx.client, chosen)
-        if chosen == "score" and set(self._styles(ctx.args)) != {"direct"}:
-            raise ValueError("radd --protocol score compares 'Option 1' and 'Option 2' after the direct prompt; "
-                             "--style step_by_step5 needs --protocol generate")
-        if chosen == "generate" and getattr(ctx.args, "radd_plain_text", None) is None:
-            ctx.args.radd_plain_text = not RM.has_chat_template(ctx.client)
-            if ctx.args.radd_plain_text:
-                print(f"{self.desc(ctx)}: the model has no chat template, so --protocol generate sends each "
-                      f"dialogue as {RM.PLAIN_TEXT}", file=sys.stderr, flush=True)
-        return chosen
-
-    def _styles(self, args: argparse.Namespace) -> list[str]:
-        return list(getattr(args, "style", None) or ["direct"])
-
-    def _per_pair(self, args: argparse.Namespace) -> int | None:
-        """``--limit-per-pair``; in ``ambit eval all`` it defaults to ``--limit``, and the cheap
-        prolog solver takes ``10 ×`` as many."""
-        n = getattr(args, "limit_per_pair", None)
-        if getattr(args, "suite", None) == "all":
-            n = n or args.limit
-            if n is not None and self.solver(args) == "prolog":
-                return n * ALL_PROLOG_LIMIT_FACTOR
-        return n
-
-    def _limit(self, args: argparse.Namespace) -> int | None:
-        """Without ``--limit-per-pair``, the prolog and responses solvers take the first N overall."""
-        return None if self._per_pair(args) else args.limit
+        s = ctx.settings
+        data = [str(p) for p in s.data] if s.source == "benchmark" else [str(DEMO_FACTS)]
+        drawn = {"limit_per_pair": s.per_pair, "seed": s.seed} if s.per_pair else {}
+        parser = {"answer_parser": s.answer_parser} if s.answer_parser != RP.DEFAULT and s.solver != "prolog" else {}
+        if s.solver != "model":
+            return {"suite": "radd", "solver": s.solver, "limit": s.first, "data": data, **drawn, **parser}
+        key = {"suite": "radd", "solver": s.solver, "model": ctx.model, "limit": s.limit, "data": data,
+               "protocol": s.protocol, **drawn, **parser}
+        if s.protocol == "score":
+            return {**key, "cue": RM.ANSWER_CUE}
+        plain = {"prompt_format": RM.PLAIN_TEXT} if s.plain_text else {}
+        return {**key, "styles": list(s.styles), "max_new_tokens": s.max_new_tokens,
+                "answer_tokens": s.answer_tokens, **plain}
 
     def items(self, ctx: RunContext) -> list[dict]:
-        solver, source = self.solver(ctx.args), self.source(ctx.args)
-        if source == "benchmark":
-            rows = radd.load_rows(radd.data_files(_data_paths(ctx.args)))
+        s = ctx.settings
+        if s.source == "benchmark":
+            rows = radd.load_rows(radd.data_files(s.data))
         else:
-            if getattr(ctx.args, "source", "auto") == "auto":
-                print(f"{self.desc(ctx)}: no RADD benchmark under {', '.join(map(str, _data_paths(ctx.args)))} "
+            if s.source_given == "auto":
+                print(f"{self.desc(s)}: no RADD benchmark under {', '.join(map(str, s.data))} "
                       f"(from {ORIGIN}); using instances generated from {shown(DEMO_FACTS)}",
                       file=sys.stderr)
-            rows = generated_rows(DEMO_FACTS, ctx.args.seed)
-        per_pair = self._per_pair(ctx.args)
-        if solver == "model":
-            rows = RM.draw_per_pair(rows, per_pair, ctx.args.seed) if per_pair else RM.select_rows(rows, ctx.args.limit)
-            if self.protocol(ctx) == "score":
+            rows = generated_rows(DEMO_FACTS, s.seed)
+        if s.solver == "model":
+            rows = RM.draw_per_pair(rows, s.per_pair, s.seed) if s.per_pair else RM.select_rows(rows, s.limit)
+            if s.protocol == "score":
                 return [{"id": RM.item_id(r), "row": r, "style": "direct"} for r in rows]
-            return [{"id": RM.item_id(r, st), "row": r, "style": st} for st in self._styles(ctx.args) for r in rows]
-        if per_pair:
-            rows = RM.draw_per_pair(rows, per_pair, ctx.args.seed) if solver == "prolog" else [
+            return [{"id": RM.item_id(r, st), "row": r, "style": st} for st in s.styles for r in rows]
+        if s.per_pair:
+            rows = RM.draw_per_pair(rows, s.per_pair, s.seed) if s.solver == "prolog" else [
                 r for m in sorted({r.model for r in rows})
-                for r in RM.draw_per_pair([r for r in rows if r.model == m], per_pair, ctx.args.seed)]
-        elif solver == "prolog":
+                for r in RM.draw_per_pair([r for r in rows if r.model == m], s.per_pair, s.seed)]
+        elif s.solver == "prolog":
             rows = radd.unique_instances(rows)
-        return [{"id": r.source, "row": r} for r in rows[: self._limit(ctx.args)]]
+        return [{"id": r.source, "row": r} for r in rows[: s.first]]
 
     def processor(self, ctx: RunContext) -> Callable[[dict], dict]:
-        solver = self.solver(ctx.args)
-        if solver == "prolog":
+        s = ctx.settings
+        if s.solver == "prolog":
             return _prolog_record
-        parser = self.answer_parser(ctx.args)
-        if solver == "responses":
+        parser = s.answer_parser
+        if s.solver == "responses":
             def responses_record(item: dict) -> dict:
                 row, style = item["row"], item["row"].instance.prompt_style
                 if not radd.has_reply(row.raw):  # no recorded reply: missing, never an unparseable one
@@ -219,7 +225,7 @@ class RaddSuite(Suite):
                 return radd.record(row, got[parser], choice_paper=got["paper"], choice_strict=got["strict"],
                                    answer_parser=parser)
             return responses_record
-        if self.protocol(ctx) == "score":
+        if s.protocol == "score":
             choose = RM.model_chooser(ctx.client)
 
             def score_record(item: dict) -> dict:
@@ -227,7 +233,7 @@ class RaddSuite(Suite):
                 return {**radd.record(item["row"], got["choice"], logprobs=got["logprobs"], protocol="score"),
                         "model": ctx.model, "style": "direct"}
             return score_record
-        talk = RM.dialogue_chooser(ctx.client, ctx.args.max_new_tokens, ctx.args.answer_tokens)
+        talk = RM.dialogue_chooser(ctx.client, s.max_new_tokens, s.answer_tokens)
 
         def generate_record(item: dict) -> dict:
             got = talk(RM.user_turns(item["row"], item["style"]), item["style"])
@@ -241,7 +247,7 @@ class RaddSuite(Suite):
     def coverage(self, items: Sequence[dict], ctx: RunContext) -> dict | None:
         """The responses solver's coverage: the benchmark rows that hold a recorded reply (None: the
         other solvers)."""
-        if self.solver(ctx.args) != "responses":
+        if ctx.settings.solver != "responses":
             return None
         ids = [it["id"] for it in items]
         cov = {**EM.coverage(ids, sum(radd.has_reply(it["row"].raw) for it in items), []),
@@ -255,7 +261,8 @@ class RaddSuite(Suite):
     def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
         order = {it["id"]: i for i, it in enumerate(items)}
         records = sorted(records, key=lambda r: order[r["id"]])  # the data's own order
-        solver = self.solver(ctx.args)
+        cfg = ctx.settings
+        solver = cfg.solver
         if solver == "responses":  # rows without a recorded reply: counted in the coverage, not the tables
             cov = self.coverage(items, ctx)
             cov = EM.coverage_accuracy(cov, records, lambda r: r["correct"], "the chosen option is the gold reading")
@@ -263,13 +270,13 @@ class RaddSuite(Suite):
             s["coverage"] = cov
         else:
             s = radd.summarise(records, solver)
-        s["source"] = self.source(ctx.args)
-        if self._per_pair(ctx.args):
-            s["limit_per_pair"] = self._per_pair(ctx.args)
+        s["source"] = cfg.source
+        if cfg.per_pair:
+            s["limit_per_pair"] = cfg.per_pair
         if solver == "model":
             s.pop("by_model", None)
             s["model"] = ctx.model
-            s["protocol"] = self.protocol(ctx)
+            s["protocol"] = cfg.protocol
             s["option1_rate"] = sum(r["choice"] == 1 for r in records) / len(records) if records else None
             s["truncated"] = sum("length" in r.get("finish", ()) for r in records)
             if s["protocol"] == "generate":
@@ -313,16 +320,11 @@ def _prolog_record(item: dict) -> dict:
     return radd.record(item["row"], v.answer_option, both, status=v.status, verdict=v.to_dict())
 
 
-def _data_paths(args: argparse.Namespace) -> list[Path]:
-    """``--data``: one root (the common option of ``all``) or the RADD suite's list of paths."""
-    data = args.data
-    return [Path(d) for d in data] if isinstance(data, (list, tuple)) else [Path(data)]
-
-
-def _benchmark_files(args: argparse.Namespace) -> list[Path]:
-    """The benchmark files under ``--data``, or [] when there are none."""
+def _benchmark_files(data: Sequence[Path]) -> list[Path]:
+    """The benchmark files under ``--data`` (one root, the common option of ``all``, or the RADD
+    suite's list of paths), or [] when there are none."""
     try:
-        return radd.data_files(_data_paths(args))
+        return radd.data_files(data)
     except FileNotFoundError:
         return []
 

@@ -1,9 +1,9 @@
 """RADD rows, result records and summaries: accuracy, per-class P/R/F1 and confusion (paper
-Tables 3/4), shared by every solver of the ``radd`` suite (``client.eval.radd_suite``).
+Tables 3/4), shared by every solver of the ``radd`` suite (``client.eval.radd.suite``).
 
 Where an answer comes from is the solver's business: the regularity reasoning of
 ``logic.radd``, the models' recorded replies (``recorded_choice``), this server's model
-(``client.eval.radd_model``), or any ``choose(instance) -> option number | None`` through
+(``client.eval.radd.model``), or any ``choose(instance) -> option number | None`` through
 ``evaluate_chooser``. This module turns answers into records and records into tables.
 """
 
@@ -18,6 +18,7 @@ from ambit.client.eval.radd import metrics as M
 from ambit.generators.radd.instance import RaddInstance
 from ambit.generators.radd.loader import iter_jsonl
 from ambit.client.eval.radd.parse import PARSERS
+from ambit.client.eval.report_common import num, pct
 from ambit.generators.radd.prompts import parse_choice
 from ambit.generators.radd.wikidata import pair_with_label
 
@@ -193,7 +194,7 @@ def markdown(s: dict[str, Any]) -> str:
     """``summary.md``: per prompt style (as the paper's tables split Direct and CoT), the
     paper's Table 3 (mean over pairs) beside the pooled figures, Table 4 and accuracy per pair,
     a row per model; for the prolog solver its verdict counts."""
-    head = f"n = {s['n']}" + (f", accuracy = {_pct(s['accuracy'])}%" if s.get("accuracy") is not None else
+    head = f"n = {s['n']}" + (f", accuracy = {pct(s['accuracy'])}%" if s.get("accuracy") is not None else
                               " (figures per model and style below; different models are not pooled)")
     from ambit.client.eval.glossary import glossary
     lines = [f"# RADD — solver `{s['solver']}`" + (f", protocol `{s['protocol']}`" if s.get("protocol") else ""), ""]
@@ -227,8 +228,8 @@ def _parsers_section(s: dict[str, Any]) -> list[str]:
         for style, blocks in styles.items():
             for name, b in blocks.items():
                 macro = b["per_class_macro"]
-                lines.append(f"| {parser} | {style} | {name} | {_pct(b['accuracy'])} | {b['neither']} | "
-                             f"{_num(macro['de_dicto']['f1'])} | {_num(macro['de_re']['f1'])} |")
+                lines.append(f"| {parser} | {style} | {name} | {pct(b['accuracy'])} | {b['neither']} | "
+                             f"{num(macro['de_dicto']['f1'], 2)} | {num(macro['de_re']['f1'], 2)} |")
     return lines
 
 
@@ -249,7 +250,7 @@ def _style_section(blocks: dict[str, dict[str, Any]]) -> list[str]:
     lines += ["", "### Accuracy (%) per property pair", "",
               "| model | " + " | ".join(pair_with_label(p) for p in pairs) + " |", "|---" * (len(pairs) + 1) + "|"]
     for name, b in blocks.items():
-        lines.append(f"| {name} | " + " | ".join(_pct(b["by_pair"].get(p)) for p in pairs) + " |")
+        lines.append(f"| {name} | " + " | ".join(pct(b["by_pair"].get(p)) for p in pairs) + " |")
     return lines
 
 
@@ -259,8 +260,8 @@ def _prf_table(blocks: dict[str, dict[str, Any]], key: str, with_accuracy: bool)
     lines = [head + (" accuracy |" if with_accuracy else ""), "|---" * (7 + with_accuracy) + "|"]
     for name, b in blocks.items():
         pc = b[key]
-        cells = [_num(pc[c][k]) for c in M.CLASSES for k in M.FIGURES]
-        lines.append(f"| {name} | " + " | ".join(cells) + (f" | {_num(b['accuracy'])} |" if with_accuracy else " |"))
+        cells = [num(pc[c][k], 2) for c in M.CLASSES for k in M.FIGURES]
+        lines.append(f"| {name} | " + " | ".join(cells) + (f" | {num(b['accuracy'], 2)} |" if with_accuracy else " |"))
     return lines
 
 
@@ -276,11 +277,3 @@ def _prolog_section(s: dict[str, Any]) -> list[str]:
                   "row of the gold reading, so which row it picked, and so the label, is not in the text. "
                   "No reasoning from the premises can recover it; these count as `both consistent`."]
     return lines
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}"
-
-
-def _num(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.2f}"
