@@ -255,11 +255,10 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         """The real servicer over a service core without a model, made on first use."""
         from ambit.server.service import AmbitCore
         from ambit.server.servicer import AmbitServicer
-        from ambit.server.stats import Stats
 
         with self._lock:
             if self._logic is None:
-                self._logic = AmbitServicer(AmbitCore(), Stats())
+                self._logic = AmbitServicer(AmbitCore())
             return self._logic
 
     def _real(self, method: str, request, context):

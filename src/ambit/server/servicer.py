@@ -43,10 +43,9 @@ def handler(rpc: Rpc) -> Callable[..., Any]:
 
 class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
     """AmbitService over an `AmbitCore`: one method per row of `ambit.proto.rpcs.RPCS`. GetStats
-    reports the core's `stats` (a `stats` given here, as callers of the two-argument form pass, is
-    not used)."""
+    reports the core's `stats`."""
 
-    def __init__(self, core: AmbitCore, stats: Any = None) -> None:
+    def __init__(self, core: AmbitCore) -> None:
         self.core = core
 
 
