@@ -150,8 +150,12 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     if d.get("canonical"):
         return _CANONICAL  # equal normal forms in Prolog (equivalence.pl's normal/2)
     sld_ab, sld_ba = d["sld"]
+    by = d.get("proved_by") or ["sld" if s is True else None for s in (sld_ab, sld_ba)]
     if sld_ab is True and sld_ba is True:
-        return Verdict("EQUIVALENT", True, True, {"method": "sld"})
+        if by == ["sld", "sld"]:
+            return Verdict("EQUIVALENT", True, True, {"method": "sld"})
+        return Verdict("EQUIVALENT", True, True, {"method": "instances", "method_a_entails_b": by[0],
+                                                  "method_b_entails_a": by[1]})
     s1 = _BY_SLD if sld_ab is True else d["a_not_b"]
     s2 = _BY_SLD if sld_ba is True else d["b_not_a"]
     v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b, extensions=True)
@@ -163,7 +167,8 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
         return Verdict(v.verdict, ab, ba, v.witness)  # its model with AmP's extensions (checked_model)
     if v.verdict == "EQUIVALENT":  # a direction the first stage proved is named, without steps
         w = {k: x for k, x in v.witness.items() if x is not None}
-        w.update({f"method_{name}": "sld" for name, s in (("a_entails_b", sld_ab), ("b_entails_a", sld_ba)) if s})
+        w.update({f"method_{name}": m for name, s, m in (("a_entails_b", sld_ab, by[0]), ("b_entails_a", sld_ba, by[1]))
+                  if s})
         return Verdict(v.verdict, True, True, w)
     if ab is False or ba is False:  # refuted by the first stage, and no model within the budget
         direction = "a_entails_b" if ab is False else "b_entails_a"

@@ -52,6 +52,7 @@
 :- use_module(library(time)).
 :- use_module(library(error)).
 :- use_module(prove, [parts_json/4, a_model/1]).  % a_model: "stop at the first model of any part"
+:- use_module(monotone, [clause_proof/2, countermodel/4]).
 
 
 /* ------------------------------------------------------------------------------------
@@ -238,11 +239,14 @@ pair_answer(A, B, budget(L, MaxDom), Candidates, Dict) :-
     first_stage(A, B, L, R),
     (   R == canonical
     ->  Dict = _{canonical: true}
-    ;   R = sld(AB, BA),
+    ;   R = sld(AB0, BA0),
+        clause_step(AB0, A, B, L, AB, ByAB), clause_step(BA0, B, A, L, BA, ByBA),
         json_bool(AB, JAB), json_bool(BA, JBA),
         (   AB == true, BA == true
         ->  J1 = null, J2 = null
         ;   Candidates == true, MaxDom > 0, quick_model(AB, BA, A-B, L, J1, J2)
+        ->  true
+        ;   Candidates == true, MaxDom > 0, least_model(AB, BA, A, B, L, MaxDom, J1, J2)
         ->  true
         ;   fol_term(A, FA), fol_term(B, FB),
             open_parts(AB, [a-FA, negated_b-not(FB)], P1),
@@ -251,8 +255,24 @@ pair_answer(A, B, budget(L, MaxDom), Candidates, Dict) :-
             parts_json(Parts, budget(L, MaxDom), a_model, Results),
             answers(AB, BA, Results, J1, J2)
         ),
-        Dict = _{sld: [JAB, JBA], a_not_b: J1, b_not_a: J2}
+        Dict = _{sld: [JAB, JBA], proved_by: [ByAB, ByBA], a_not_b: J1, b_not_a: J2}
     ).
+
+%  clause_step(+SLD, +A, +B, +L, -R, -By): a direction SLD left open (an OR under a universal
+%  of A) proved within L inferences by monotone.pl's clause_proof/2 (By = instances); a
+%  direction SLD proved is By = sld; any other keeps its answer (By = null)
+clause_step(unknown, A, B, L, R, By) :- within(clause_proof(A, B), L), !, R = true, By = instances.
+clause_step(true, _, _, _, true, sld) :- !.
+clause_step(R, _, _, _, R, null).
+
+%  least_model(+AB, +BA, +A, +B, +L, +MaxDom, -J1, -J2): a direction not proved has a least
+%  model of its antecedent in which its consequent is false (monotone.pl's countermodel/4,
+%  within L inferences, at most MaxDom elements): the pair's witness, and the other direction
+%  is not searched (null)
+least_model(AB, _, A, B, L, MaxDom, J, null) :-
+    AB \== true, within(countermodel(A, B, MaxDom, M), L), !, candidate_json(M, J).
+least_model(_, BA, A, B, L, MaxDom, null, J) :-
+    BA \== true, within(countermodel(B, A, MaxDom, M), L), candidate_json(M, J).
 
 %  open_parts(+SLD, +Part, -Parts): the part, unless the first stage proved its direction; for a
 %  direction it refuted completely, the part has a model: only the model search runs (model(Part))
@@ -386,9 +406,11 @@ entails_json(A, B, Budget, Dict) :-
           ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 
 direction_answer(A, B, budget(L, MaxDom), _{sld: JR, a_not_b: J}) :-
-    sld(A, B, L, R), json_bool(R, JR),
+    sld(A, B, L, R0), clause_step(R0, A, B, L, R, _), json_bool(R, JR),
     (   R \== unknown                        % proved, or refuted completely: nothing to search
     ->  J = null
+    ;   MaxDom > 0, within(countermodel(A, B, MaxDom, M), L)
+    ->  candidate_json(M, J)
     ;   fol_term(A, FA), fol_term(B, FB),
         open_parts(R, [a-FA, negated_b-not(FB)], Parts),
         parts_json(Parts, budget(L, MaxDom), a_model, [_-J])
