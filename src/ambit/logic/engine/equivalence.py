@@ -2,9 +2,13 @@
 
 The first stage is AmP's procedure (`prolog/equivalence.pl`: SLD resolution over the Skolemised
 antecedent), sound and complete for AmP's fragment (no OR under a universal in the antecedent)
-and cheap. Every direction it does not prove goes on, in the same Prolog call and within the same
-budget, to the one first-order engine (`prolog/prove.pl`): its connection prover and its finite-model
-search, as for every other dialect. Every countermodel is checked here by the one model checker
+and cheap. What SLD leaves open meets a second step that only formulas without negation allow
+(`prolog/monotone.pl`): a proof from one or two instances of the consequent's matrix whose every
+clause holds an instance of one of the antecedent's clauses (method `instances`), and the least
+countermodel of the antecedent in which the consequent stays false. Every direction neither
+step settles goes on, in the same Prolog call and within the same budget, to the one first-order
+engine (`prolog/prove.pl`): its connection prover and its finite-model search, as for every other
+dialect. Every countermodel is checked here by the one model checker
 (`prove.holds`) before it is reported. A definite verdict is never a guess: NOT_EQUIVALENT comes
 from a checked countermodel or, where the search found none within its budget, from the first
 stage's complete refutation (`"model": null`). Every call is budgeted, so no input hangs the caller.

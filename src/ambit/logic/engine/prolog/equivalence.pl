@@ -21,6 +21,10 @@
     cost: the failing case's facts, when they are ground, read as a model (candidate/3). Python
     checks it with the one model checker (logic/engine/prove.py: holds) like every other model,
     and asks again without candidates for a pair whose candidate fails the check.
+    A direction SLD leaves open (an OR under a universal of A) meets the stage's second step,
+    monotone.pl, within the same inference budget: a proof from instances of B's matrix whose
+    every clause holds an instance of a clause of A (proved_by: instances), and the least model
+    of A in which B stays false (a candidate, checked like the others).
     Everything else this stage does not settle goes on, within the same budget and time limit,
     to the one first-order engine (prove.pl): its connection prover, its finite-model search
     (finite_models.pl, herbrand.pl), the same stages and the same evidence as for every other
