@@ -5,20 +5,22 @@
     and(F, G), or(F, G), some(X, F), all(X, F). Both formulas are monotone (no negation), which
     gives each question a shape of its own:
 
-    Proofs (clause_proof/2). Skolemise A into its cases (one disjunct chosen at each OR outside
+    Proofs (clause_proof/3). Skolemise A into its cases (one disjunct chosen at each OR outside
     every universal), each case a set of clauses: A's universally closed subformulas in
     conjunctive normal form, every clause positive. Herbrandise B: its matrix, with B's
     existential variables free, in conjunctive normal form. A |= B when in every case one
     instance of B's matrix (one substitution of its existential variables) has every clause
-    of its CNF contain an instance of one of the case's clauses: a positive clause entails
+    of its CNF contain an instance of one of the case's clauses (or, where one is not enough, the
+    disjunction of two or three instances with their own existential variables: by Herbrand's
+    theorem some finite disjunction does it when A |= B): a positive clause entails
     every clause that contains an instance of it, so the case entails that instance of B's
     matrix and thus B. Each clause of A is universally closed on its own (its use takes a
-    fresh copy); B's substitution is one for all its clauses. Unification is with the occurs
+    fresh copy); each instance's substitution is one for all its clauses. Unification is with the occurs
     check (a Herbrand term of B cannot contain the existential variable it depends on, nor a
     Skolem term of A its own universal). This is sound, and it proves what the first stage's
     SLD proves and more: what a universal over a disjunction in A entails (a prefix ∃∀ that
-    became ∀∃ in B, one variable renamed into another's place). What needs two instances of
-    B's matrix at once, or a case split inside a universal, it leaves to prove.pl.
+    became ∀∃ in B, one variable renamed into another's place). What needs more instances it
+    leaves to prove.pl.
 
     Countermodels (countermodel/4). A |= B fails exactly when some model makes A true and B
     false; by monotonicity a least model of A (no atom true that A does not need) is the best
@@ -28,16 +30,16 @@
     counters (changed with setarg/3, undone on backtracking) say the moment B becomes true, so
     a choice that makes B true is undone at once, not after A's whole grounding. A part of A
     already true is not grounded again (by monotonicity it stays true); an existential tries
-    the elements in use and one unused element (the unused ones are interchangeable). Names
-    denote distinct elements (an equality-free formula true with two names on one element is
-    true with that element split into two twins). Python checks every model found with the
-    one model checker, as it checks every other model.
+    the elements in use and one unused element (the unused ones are interchangeable). Two
+    names may denote one element (tried first, up to a renaming of the elements: the smaller
+    model). Python checks every model found with the one model checker, as it checks every
+    other model.
 
     Both are bounded by their caller (call_with_inference_limit/3): this stage is cheap or it
     gives way to prove.pl's stages.
 */
 
-:- module(monotone, [ clause_proof/2, countermodel/4 ]).
+:- module(monotone, [ clause_proof/3, countermodel/4 ]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -49,20 +51,25 @@
    Proofs: every clause of an instance of B's matrix contains an instance of a clause of A
    ------------------------------------------------------------------------------------ */
 
-%!  clause_proof(+A, +B) is semidet.
+%!  clause_proof(+A, +B, +Inferences:integer) is semidet.
 %
-%   A |= B, shown as above: in every case of A, one instance of B's Herbrand matrix whose every
-%   CNF clause contains an instance of a clause of the case. Fails when none is found (which
-%   proves nothing) or when a normal form would pass cnf_limit/1 clauses.
-clause_proof(A, B) :-
+%   A |= B, shown as above: in every case of A, one, two or three instances of B's Herbrand
+%   matrix whose disjunction has every CNF clause contain an instance of a clause of the case.
+%   Each number of instances gets its own share of Inferences (a search that fails with two
+%   can be long, and three can be quick). Fails when none is found (which proves nothing) or
+%   when a normal form would pass cnf_limit/1 clauses.
+clause_proof(A, B, L) :-
     copy_term(A-B, A1-B1),
     skolemise(A1, [], 0, _, SA),
     herbrandise(B1, [], 0, _, MB),
     findall(Case, case(SA, Case), Cases),
+    length(Cases, NC), LK is max(1, L // (3 * max(1, NC))),
     forall(member(Items, Cases),
            ( case_clauses(Items, AClauses),
-             between(1, 2, K),
-             instances_entailed(K, MB, AClauses) -> true )).
+             between(1, 3, K),
+             call_with_inference_limit(instances_entailed(K, MB, AClauses), LK, R),
+             R \== inference_limit_exceeded
+           ->  true )).
 
 %  instances_entailed(+K, +MB, +AClauses): the disjunction of K copies of B's matrix MB (each
 %  with its own existential variables) has every CNF clause contain an instance of a clause of A
@@ -152,13 +159,12 @@ case(all(X, F), [all(X, F)|Is], Is).
 %!  countermodel(+A, +B, +MaxDomain:nonneg, -Model) is semidet.
 %
 %   Model = model(N, Names, Facts) makes A true and B false: its domain is 1..N (the least N
-%   from the number of names up to MaxDomain for which the search finds one), Names maps each
-%   name to its element, Facts are the true atoms rel(P, Elements), every other atom false
+%   up to MaxDomain for which the search finds one), Names maps each name to its element, Facts are the true atoms rel(P, Elements), every other atom false
 %   (the shape of equivalence.pl's candidate/3). Fails when there is none that small.
 countermodel(A, B, MaxDom, model(N, Names, Facts)) :-
-    names(A-B, Ns), length(Ns, K), Min is max(1, K),
-    between(Min, MaxDom, N),
-    length(Named, K), foldl(number_from(1), Named, 1, _), pairs_keys_values(Names, Ns, Named),
+    names(A-B, Ns),
+    between(1, MaxDom, N),
+    name_elements(Ns, N, 0, Named, K), pairs_keys_values(Names, Ns, Named),
     list_to_assoc(Names, Denote),
     numlist(1, N, D),
     copy_term(A-B, A1-B1),
@@ -168,7 +174,13 @@ countermodel(A, B, MaxDom, model(N, Names, Facts)) :-
     assoc_to_keys(S, Facts),
     !.
 
-number_from(_, I, I, I1) :- I1 is I + 1.
+%  name_elements(+Names, +N, +Used0, -Elements, -Used): on backtracking, each way the names may
+%  denote elements of 1..N up to a renaming of the elements: the next name takes one already
+%  taken or the first one not yet (two names on one element first: the smaller model)
+name_elements([], _, U, [], U).
+name_elements([_|Ns], N, U0, [E|Es], U) :-
+    Top is min(N, U0 + 1), between(1, Top, E), U1 is max(U0, E),
+    name_elements(Ns, N, U1, Es, U).
 
 %  least(+F, +Ctx, +State0, -State): State adds to State0 the atoms F needs (a choice at each
 %  existential and OR, on backtracking, unless it is true already), none of which makes B
