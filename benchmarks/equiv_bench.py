@@ -46,6 +46,7 @@ import statistics
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -227,17 +228,18 @@ def tail_section(n: int, seed: int = 0, check: bool = True) -> dict:
 
     pairs = tail_pairs(n, seed)
     logic.equivalent(pairs[0][1], pairs[0][2])  # warm up: start Prolog, load the program
-    cpu, verdicts, by_kind = [], [], {}
+    cpu, verdicts, reasons, by_kind = [], [], [], {}
     for kind, a, b in pairs:
         c0 = time.process_time()
         v = logic.equivalent(a, b)
         cpu.append(time.process_time() - c0)
         verdicts.append(v.verdict)
+        reasons.append((v.witness or {}).get("reason"))
         by_kind.setdefault(kind, Counter())[v.verdict] += 1
     out = {"pairs": len(pairs), "seed": seed, **tail_stats(cpu), "unknown": verdicts.count("UNKNOWN"),
            "verdicts_by_kind": {k: dict(c) for k, c in sorted(by_kind.items())},
-           "unknown_pairs": [{"kind": k, "a": to_fol(a), "b": to_fol(b)}
-                             for (k, a, b), v in zip(pairs, verdicts) if v == "UNKNOWN"][:20],
+           "unknown_pairs": [{"kind": k, "a": to_fol(a), "b": to_fol(b), "reason": r}
+                             for (k, a, b), v, r in zip(pairs, verdicts, reasons) if v == "UNKNOWN"][:20],
            "slowest": [{"kind": pairs[i][0], "cpu_s": round(cpu[i], 3), "verdict": verdicts[i]}
                        for i in sorted(range(len(cpu)), key=cpu.__getitem__)[-5:]],
            "load_average_1min": round(os.getloadavg()[0], 2)}
@@ -259,12 +261,14 @@ is not installed answers None."""
     from ambit.logic.syntax.ast import Not
 
     has_e, has_z3 = eprover.available(), z3_prover.available()
+    one_z3 = threading.Lock()  # Z3 in this process: one check at a time
 
     def one(x, y) -> tuple:
         e = eprover.prove([x], y, e_seconds, proof_object=False).proved if has_e else None
         z = None
         if has_z3 and e is None:  # in this process (a Z3 process per check would cost more than most checks)
-            r = z3_prover.Z3Check([x, Not(y)], z3_seconds).result()
+            with one_z3:
+                r = z3_prover.Z3Check([x, Not(y)], z3_seconds).result()
             z = True if r.status == "unsat" else False if r.status == "sat" else None
         return e, z
 
