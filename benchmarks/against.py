@@ -10,7 +10,9 @@ its worker processes for `workers=2`) and the verdicts, so the parent can also c
 trees agree pair by pair. The `all_2_workers` kind runs the `all` pairs on 2 worker processes:
 beside its ratio to REF, `workers` gives each tree's own 2-vs-1 speed-up measured between the same
 rounds, so a faster single process (one that overlaps more of its own work, and so leaves less of
-the second core to gain) is not read as a pool that scales worse.
+the second core to gain) is not read as a pool that scales worse. The `tail` kind (equiv_bench.py's
+tail pairs, first round only) is one call per pair with each call's CPU seconds: its maximum,
+p99.9 and p99 per tree, and the UNKNOWN count.
 
 The child side runs as `python benchmarks/against.py TREE PAIRS.json` and speaks one JSON object a
 line on stdin/stdout.
@@ -95,7 +97,10 @@ KINDS = {
     "hard": ("hard", {}, "batched"),
     "single": ("amp_single", {}, "single"),
     "all_2_workers": ("amp", {"workers": 2}, "batched"),
+    "tail": ("tail", {}, "tail"),
 }
+# kinds run in the first round only (their pairs are the slow ones: one round is their cost)
+ONCE = ("tail",)
 
 
 def compare(ref: str, pair_sets: dict[str, list[tuple[str, str]]], rounds: int, batch: int) -> dict:
@@ -110,6 +115,8 @@ def compare(ref: str, pair_sets: dict[str, list[tuple[str, str]]], rounds: int, 
             runs: dict[str, dict[str, list[dict]]] = {k: {"new": [], "old": []} for k in KINDS}
             for r in range(rounds):
                 for kind, (pset, kw, how) in KINDS.items():
+                    if r > 0 and kind in ONCE or pset not in pair_sets:
+                        continue
                     order = [("new", new), ("old", old)] if r % 2 == 0 else [("old", old), ("new", new)]
                     for tag, child in order:
                         runs[kind][tag].append(child.ask({"cmd": how, "set": pset, "kw": kw, "batch": batch,
@@ -125,6 +132,8 @@ def _summary(ref: str, new_info: dict, old_info: dict, runs: dict, pair_sets: di
     out: dict = {"against": ref, "this": new_info, "ref": old_info, "load_average_1min": round(os.getloadavg()[0], 2),
                  "kinds": {}}
     for kind, by in runs.items():
+        if not by["new"]:
+            continue
         n = len(pair_sets[KINDS[kind][0]])
         row: dict = {"pairs": n}
         for tag in ("new", "old"):
@@ -134,8 +143,15 @@ def _summary(ref: str, new_info: dict, old_info: dict, runs: dict, pair_sets: di
             if KINDS[kind][2] == "single":
                 row[tag]["p50_ms"] = round(med([x["p50"] for x in rs]) * 1e3, 3)
                 row[tag]["p99_ms"] = round(med([x["p99"] for x in rs]) * 1e3, 3)
+            if KINDS[kind][2] == "tail":  # the worst calls: CPU seconds per pair, and what stayed UNKNOWN
+                row[tag].update(_tail_stats(rs[0]["cpu_each"]))
+                row[tag]["unknown"] = rs[0]["verdicts"].count("UNKNOWN")
+                row[f"verdicts_list_{tag}"] = rs[0]["verdicts"]
         row["ratio"] = round(row["new"]["checks_per_s"] / row["old"]["checks_per_s"], 2)
         row["ratio_cpu"] = round(row["new"]["checks_per_cpu_s"] / row["old"]["checks_per_cpu_s"], 2)
+        if KINDS[kind][2] == "tail":
+            row["ratio_max"] = round(row["old"]["max_s"] / max(1e-9, row["new"]["max_s"]), 2)
+            row["ratio_p999"] = round(row["old"]["p999_s"] / max(1e-9, row["new"]["p999_s"]), 2)
         if KINDS[kind][2] == "single":
             row["ratio_p50"] = round(row["old"]["p50_ms"] / row["new"]["p50_ms"], 2)
             row["ratio_p99"] = round(row["old"]["p99_ms"] / row["new"]["p99_ms"], 2)
@@ -144,10 +160,21 @@ def _summary(ref: str, new_info: dict, old_info: dict, runs: dict, pair_sets: di
         row["verdicts_new"] = _count(vn)
         row["verdicts_ref"] = _count(vo)
         row["verdicts_differ"] = len(differ)
+        # a pair REF decides that this checkout leaves UNKNOWN (and the other way round)
+        row["unknown_here_decided_by_ref"] = sum(a == "UNKNOWN" != b for a, b in zip(vn, vo))
+        row["unknown_in_ref_decided_here"] = sum(b == "UNKNOWN" != a for a, b in zip(vn, vo))
         row["differ_examples"] = [{"pair": pair_sets[KINDS[kind][0]][i], "new": vn[i], "ref": vo[i]} for i in differ[:3]]
         out["kinds"][kind] = row
     out["workers"] = _workers(out["kinds"])
     return out
+
+
+def _tail_stats(cpu: list[float]) -> dict:
+    """Maximum, p99.9, p99 and p50 of the CPU seconds per pair (nearest rank)."""
+    xs = sorted(cpu)
+    pct = lambda q: xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]  # noqa: E731
+    return {"max_s": round(xs[-1], 4), "p999_s": round(pct(0.999), 4), "p99_s": round(pct(0.99), 4),
+            "p50_s": round(pct(0.5), 5), "total_cpu_s": round(sum(xs), 2)}
 
 
 def _workers(kinds: dict) -> dict:
@@ -206,9 +233,11 @@ def child(tree: Path, pairs_file: Path) -> None:
                 out: dict = {"tree": str(tree), "commit": head, "logic": where}
             elif msg["cmd"] == "batched":
                 out = _batched(equivalent_batch, sets[msg["set"]], msg["kw"], msg["batch"])
+            elif msg["cmd"] == "tail":
+                out = _single(equivalent, sets[msg["set"]], each=True)
             else:
                 out = _single(equivalent, sets[msg["set"]])
-            if not msg.get("verdicts"):
+            if not msg.get("verdicts") and msg["cmd"] != "tail":
                 out.pop("verdicts", None)
         except Exception as e:  # noqa: BLE001 - reported to the parent, which stops
             out = {"error": f"{type(e).__name__}: {e}"}
@@ -244,17 +273,23 @@ def _cpu_with_children() -> float:
     return total
 
 
-def _single(equivalent, pairs: list) -> dict:
-    lat, verdicts = [], []
+def _single(equivalent, pairs: list, each: bool = False) -> dict:
+    """One call per pair: wall-clock latencies, and with `each` every call's CPU seconds
+    (this process's: Python and its Prolog thread)."""
+    lat, verdicts, cpu = [], [], []
     t0, c0 = time.perf_counter(), time.process_time()
     for a, b in pairs:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         verdicts.append(equivalent(a, b).verdict)
         lat.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     lat.sort()
     pct = lambda q: lat[min(len(lat) - 1, int(round(q * (len(lat) - 1))))]  # noqa: E731
-    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "p50": pct(0.5), "p99": pct(0.99),
-            "verdicts": verdicts}
+    out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "p50": pct(0.5), "p99": pct(0.99),
+           "verdicts": verdicts}
+    if each:
+        out["cpu_each"] = cpu
+    return out
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/equiv_bench.py --section hard [--hard-pairs 700] [--json]
     .venv/bin/python benchmarks/equiv_bench.py --section workers [--per-type 100] [--rounds 5] [--json]
     .venv/bin/python benchmarks/equiv_bench.py --against 68a063c [--per-type 100] [--rounds 3] [--json]
+    .venv/bin/python benchmarks/equiv_bench.py --section tail [--tail-pairs 2000] [--json]
 
 Pairs: for every ambiguous item of AmP's zero-shot dev_eval files, (LF0, LF1) (NOT_EQUIVALENT,
 with a checked countermodel) and (LF0, its canonical form) (EQUIVALENT): half and half. Archives
@@ -25,6 +26,14 @@ temporary folder, written by `git archive`: benchmarks/against.py), interleaved 
 prints per kind (all, NOT_EQUIVALENT, EQUIVALENT, Prolog only, hard, single-call p50/p99) both
 rates, CPU-seconds beside wall-clock, and the ratio this/REF (> 1: this checkout is faster), with
 any verdict that differs.
+
+`tail` (and the `tail` kind of `--against`, run once: its pairs are the slow ones) is the engine's
+worst case: pairs of the three kinds that cost most (tests/helpers/amp_tail_pairs.py: prefixes of
+4-6 alternating quantifiers over 2-10 atoms with one bound-variable occurrence renamed, the same
+with an adjacent ∃∀ swapped, and rewrites that keep the meaning), one call each, the CPU seconds
+of every call (this process's: Python and its Prolog thread) with their maximum, p99 and p99.9,
+the UNKNOWN count, and every verdict held against E (5 s a direction) and, where E gives no
+answer, Z3 (2 s) where they decide: `wrong` counts the verdicts one of them contradicts.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import statistics
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -82,9 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-type", type=int, default=200, help="AmP items per ambiguity type")
     ap.add_argument("--batch", type=int, default=500, help="pairs per batched call")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the by-kind figures (median)")
-    ap.add_argument("--section", choices=("all", "hard", "workers"), default="all",
+    ap.add_argument("--section", choices=("all", "hard", "workers", "tail"), default="all",
                     help="all (default): every section; hard: the generated hard-kind pairs alone; "
-                         "workers: 1 vs 2 Prolog processes alone")
+                         "workers: 1 vs 2 Prolog processes alone; tail: the generated tail kinds alone")
+    ap.add_argument("--tail-pairs", type=int, default=2000, help="generated pairs of the three tail kinds")
+    ap.add_argument("--tail-seed", type=int, default=0, help="the tail pairs' random seed")
+    ap.add_argument("--no-oracle", action="store_true", help="tail: do not hold the verdicts against E and Z3")
     ap.add_argument("--hard-pairs", type=int, default=700, help="generated AmP pairs of the hard kinds")
     ap.add_argument("--against", metavar="REF", help="compare this checkout with commit REF, side by side in one run")
     args = ap.parse_args(argv)
@@ -92,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         return _print(against_section(args), args.json)
     if args.section == "hard":
         return _print({"hard_pairs": hard_section(args.hard_pairs)}, args.json)
+    if args.section == "tail":
+        return _print({"tail": tail_section(args.tail_pairs, args.tail_seed, not args.no_oracle)}, args.json)
     if not AMP.exists():
         print(f"AmP data not found at {AMP}", file=sys.stderr)
         return 2
@@ -169,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         "batch_speedup_vs_single": round(sum(single_str) / batch_total, 2),
     }
     out["hard_pairs"] = hard_section(args.hard_pairs)
+    out["tail"] = tail_section(args.tail_pairs, args.tail_seed, not args.no_oracle)
     return _print(out, args.json)
 
 
@@ -181,9 +197,105 @@ def against_section(args: argparse.Namespace) -> dict:
     if not AMP.exists():
         raise SystemExit(f"AmP data not found at {AMP}")
     pairs = amp_pairs(args.per_type)
+    from tests.helpers.amp_tail_pairs import tail_pairs
+
+    tail = tail_pairs(args.tail_pairs, args.tail_seed)
     sets = {"amp": pairs, "amp_not_equivalent": pairs[0::2], "amp_equivalent": pairs[1::2],
-            "amp_single": pairs, "hard": [(to_fol(a), to_fol(b)) for _, a, b in hard_pairs(args.hard_pairs, 0)]}
-    return compare(args.against, sets, args.rounds, args.batch)
+            "amp_single": pairs, "hard": [(to_fol(a), to_fol(b)) for _, a, b in hard_pairs(args.hard_pairs, 0)],
+            "tail": [(to_fol(a), to_fol(b)) for _, a, b in tail]}
+    out = compare(args.against, sets, args.rounds, args.batch)
+    if not args.no_oracle:  # both trees' tail verdicts held against E and Z3
+        truth = oracle([(a, b) for _, a, b in tail])
+        row = out["kinds"]["tail"]
+        for tag in ("new", "old"):
+            row[tag]["wrong"] = wrong(row.pop(f"verdicts_list_{tag}"), truth)
+        row["oracle"] = _oracle_summary(truth)
+    return out
+
+
+def tail_stats(cpu: list[float]) -> dict:
+    """The worst of the CPU seconds per pair: maximum, p99.9, p99 (nearest rank) and p50."""
+    return {"max_s": round(max(cpu), 4), "p999_s": round(pct(cpu, 0.999), 4), "p99_s": round(pct(cpu, 0.99), 4),
+            "p50_s": round(pct(cpu, 0.5), 5), "total_cpu_s": round(sum(cpu), 2)}
+
+
+def tail_section(n: int, seed: int = 0, check: bool = True) -> dict:
+    """This checkout on `n` generated pairs of the tail kinds, one call each: the CPU seconds of
+    every call (maximum, p99.9, p99), the verdicts per kind and the UNKNOWN pairs, and (`check`)
+    every verdict held against E and Z3 where they decide."""
+    from ambit.logic import to_fol
+    from tests.helpers.amp_tail_pairs import tail_pairs
+
+    pairs = tail_pairs(n, seed)
+    logic.equivalent(pairs[0][1], pairs[0][2])  # warm up: start Prolog, load the program
+    cpu, verdicts, reasons, by_kind = [], [], [], {}
+    for kind, a, b in pairs:
+        c0 = time.process_time()
+        v = logic.equivalent(a, b)
+        cpu.append(time.process_time() - c0)
+        verdicts.append(v.verdict)
+        reasons.append((v.witness or {}).get("reason"))
+        by_kind.setdefault(kind, Counter())[v.verdict] += 1
+    out = {"pairs": len(pairs), "seed": seed, **tail_stats(cpu), "unknown": verdicts.count("UNKNOWN"),
+           "verdicts_by_kind": {k: dict(c) for k, c in sorted(by_kind.items())},
+           "unknown_pairs": [{"kind": k, "a": to_fol(a), "b": to_fol(b), "reason": r}
+                             for (k, a, b), v, r in zip(pairs, verdicts, reasons) if v == "UNKNOWN"][:20],
+           "slowest": [{"kind": pairs[i][0], "cpu_s": round(cpu[i], 3), "verdict": verdicts[i]}
+                       for i in sorted(range(len(cpu)), key=cpu.__getitem__)[-5:]],
+           "load_average_1min": round(os.getloadavg()[0], 2)}
+    if check:
+        truth = oracle([(a, b) for _, a, b in pairs])
+        out["wrong"] = wrong(verdicts, truth)
+        out["oracle"] = _oracle_summary(truth)
+    return out
+
+
+def oracle(pairs: list, e_seconds: float = 5.0, z3_seconds: float = 2.0, threads: int = 2) -> list[tuple]:
+    """Per pair, each direction's entailment as E and as Z3 decide it (True, False, or None when
+    one gives no answer): [((e_ab, z3_ab), (e_ba, z3_ba)), ...]. E and Z3 run as processes of
+    their own (Z3 in this process, its own context per check), `threads` at a time; a prover that
+is not installed answers None."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ambit.logic.provers import eprover, z3_prover
+    from ambit.logic.syntax.ast import Not
+
+    has_e, has_z3 = eprover.available(), z3_prover.available()
+    one_z3 = threading.Lock()  # Z3 in this process: one check at a time
+
+    def one(x, y) -> tuple:
+        e = eprover.prove([x], y, e_seconds, proof_object=False).proved if has_e else None
+        z = None
+        if has_z3 and e is None:  # in this process (a Z3 process per check would cost more than most checks)
+            with one_z3:
+                r = z3_prover.Z3Check([x, Not(y)], z3_seconds).result()
+            z = True if r.status == "unsat" else False if r.status == "sat" else None
+        return e, z
+
+    with ThreadPoolExecutor(threads) as pool:
+        ab = list(pool.map(lambda p: one(p[0], p[1]), pairs))
+        ba = list(pool.map(lambda p: one(p[1], p[0]), pairs))
+    return list(zip(ab, ba))
+
+
+def wrong(verdicts: list[str], truth: list[tuple]) -> int:
+    """How many verdicts E or Z3 contradict: EQUIVALENT where one of them refutes a direction,
+    NOT_EQUIVALENT where they prove both directions between them."""
+    bad = 0
+    for v, (ab, ba) in zip(verdicts, truth):
+        refuted = False in ab or False in ba
+        proved = True in ab and True in ba
+        bad += (v == "EQUIVALENT" and refuted) or (v == "NOT_EQUIVALENT" and proved)
+    return bad
+
+
+def _oracle_summary(truth: list[tuple]) -> dict:
+    """How many directions E and Z3 each decided, and how many pairs neither decided fully."""
+    dirs = [d for ab, ba in truth for d in (ab, ba)]
+    return {"directions": len(dirs), "decided_by_e": sum(e is not None for e, _ in dirs),
+            "decided_by_z3": sum(z is not None for _, z in dirs),
+            "e_z3_disagree": sum(e is not None and z is not None and e != z for e, z in dirs),
+            "pairs_undecided": sum(all(e is None and z is None for e, z in (ab, ba)) for ab, ba in truth)}
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -287,7 +399,7 @@ def hard_section(n: int, seed: int = 0) -> dict:
     from ambit.logic import to_fol
     from ambit.logic.provers import portfolio
     from tests.helpers.amp_hard_pairs import hard_pairs
-    from tests.logic.test_equivalence_z3 import z3_entails
+    from tests.helpers.z3_pairs import z3_entails
 
     pairs = hard_pairs(n, seed)
     t0 = time.perf_counter()

@@ -11,7 +11,7 @@ import pytest
 if shutil.which("swipl") is None:
     pytest.skip("SWI-Prolog (swipl) is not installed", allow_module_level=True)
 
-from ambit.logic.engine import equivalence  # noqa: E402
+from ambit.logic.engine import equivalence, prove  # noqa: E402
 from ambit.logic.engine.equivalence import to_prolog_bb  # noqa: E402
 from ambit.logic.runtime.worker import worker  # noqa: E402
 
@@ -45,9 +45,16 @@ def test_what_amps_procedure_leaves_unknown_the_pipeline_decides(a, b):
     assert amp_alone(a, b) == "UNKNOWN"
     v = equivalence.equivalent(a, b, inferences=INFERENCES, canonical_shortcut=False, time_limit=30)
     assert (v.verdict, v.a_entails_b, v.b_entails_a) == ("EQUIVALENT", True, True)
-    assert v.witness["method"] == "connection_proof" and v.witness["proof_a_entails_b"]
+    # the first stage's second step (monotone.pl: each clause of an instance of b's matrix holds
+    # an instance of one of a's clauses) proves what SLD left open
+    assert v.witness["method"] == "instances"
+    assert {v.witness["method_a_entails_b"], v.witness["method_b_entails_a"]} <= {"sld", "instances"}
     assert equivalence.entails(a, b, inferences=INFERENCES, time_limit=30) is True
     assert equivalence.entails(b, a, inferences=INFERENCES, time_limit=30) is True
+    # and the engine after it, prove.pl's connection prover, proves the pair on its own too
+    w = prove.equivalent_batch([(equivalence._formula(a, "fol"), equivalence._formula(b, "fol"))],
+                               inferences=INFERENCES, time_limit=30)[0]
+    assert (w.verdict, w.a_entails_b, w.b_entails_a) == ("EQUIVALENT", True, True)
 
 
 def test_the_pipeline_agrees_with_z3_where_amp_alone_gives_up():
@@ -72,17 +79,15 @@ def test_the_pipeline_agrees_with_z3_where_amp_alone_gives_up():
     assert sum(v.verdict == "UNKNOWN" for v in verdicts) == 0
 
 
-def test_a_direction_the_first_stage_proved_says_sld_and_the_other_carries_its_steps():
-    """(∀x. p(x) ∨ q(Mary)) ≡ (∀y. p(y)) ∨ q(Mary): SLD proves b ⊨ a; a ⊨ b (an OR under ∀) goes
-    on to the connection prover. Proofs stay lists of steps (the wire's shape); the SLD direction
-    is named by `method_b_entails_a`."""
+def test_each_direction_names_the_step_of_the_first_stage_that_proved_it():
+    """(∀x. p(x) ∨ q(Mary)) ≡ (∀y. p(y)) ∨ q(Mary): SLD proves b ⊨ a; a ⊨ b (an OR under ∀) is
+    one instance of a's clause p(x) ∨ q(Mary), x the Herbrand term of b's ∀y, inside b's one
+    clause: the second step (`instances`). Each direction is named by `method_*`."""
     a, b = "forall x . p(x) OR q(Mary)", "( forall y . p(y) ) OR q(Mary)"
     assert amp_alone(a, b) == "UNKNOWN"
     v = equivalence.equivalent(a, b, canonical_shortcut=False)
     assert (v.verdict, v.a_entails_b, v.b_entails_a) == ("EQUIVALENT", True, True)
-    assert v.witness["method"] == "connection_proof"
-    assert isinstance(v.witness["proof_a_entails_b"], list) and v.witness["proof_a_entails_b"]
-    assert v.witness["method_b_entails_a"] == "sld" and "proof_b_entails_a" not in v.witness
+    assert v.witness == {"method": "instances", "method_a_entails_b": "instances", "method_b_entails_a": "sld"}
 
 
 def test_a_refuted_direction_without_a_model_in_the_budget_is_still_not_entailed():

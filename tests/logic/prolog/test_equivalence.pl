@@ -70,14 +70,31 @@ test(or_under_forall_is_not_a_false_refutation) :-
     entails(all(X, or(rel(p, [X]), rel(q, [X]))), some(Y, or(rel(p, [Y]), rel(q, [Y]))), R),
     R \== false.
 
-test(what_sld_leaves_open_the_connection_prover_proves) :-
-    % (forall x . p(x) OR q(Mary)) |= (forall x . p(x)) OR q(Mary): beyond SLD, proved by prove.pl
+test(what_sld_leaves_open_the_second_step_proves) :-
+    % (forall x . p(x) OR q(Mary)) |= (forall x . p(x)) OR q(Mary): beyond SLD (an OR under a
+    % universal), one instance of A's clause inside B's (monotone.pl), named by proved_by
     A = all(X, or(rel(p, [X]), rel(q, ['Mary']))),
     B = or(all(Y, rel(p, [Y])), rel(q, ['Mary'])),
     entails(A, B, unknown), budget(Bu),
     equiv_batch_json([p(A, B)], Bu, [D]),
-    D.sld = [null, _],
-    D.a_not_b = json(Fields), memberchk(status=unsat, Fields), memberchk(proof=Steps, Fields), Steps \== [].
+    D.sld == [true, true], D.proved_by == [instances, sld],
+    D.a_not_b == null, D.b_not_a == null.
+
+test(an_or_under_forall_refuted_by_the_least_countermodel) :-
+    % (forall x . p(x) OR q(x)) does not entail (forall y . p(y)) OR (forall z . q(z)): neither
+    % step proves it, and the least countermodel search (a candidate) refutes it
+    A = all(X, or(rel(p, [X]), rel(q, [X]))),
+    B = or(all(Y, rel(p, [Y])), all(Z, rel(q, [Z]))), budget(Bu),
+    equiv_batch_json([p(A, B)], Bu, [D]),
+    D.sld == [null, true], D.proved_by == [null, sld],
+    D.a_not_b = json(Fields), memberchk(status=sat, Fields), memberchk(candidate=true, Fields).
+
+test(without_candidates_what_neither_step_settles_goes_on_to_prove_pl) :-
+    A = all(X, or(rel(p, [X]), rel(q, [X]))),
+    B = or(all(Y, rel(p, [Y])), all(Z, rel(q, [Z]))), budget(Bu),
+    equiv_batch_json([p(A, B)], Bu, false, [D]),
+    D.sld == [null, true],
+    D.a_not_b = json(Fields), memberchk(status=sat, Fields), \+ memberchk(candidate=_, Fields).
 
 test(or_under_forall_refuted_by_the_one_model_search) :-
     A = all(X, or(rel(p, [X]), rel(q, [X]))),

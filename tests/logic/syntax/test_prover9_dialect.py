@@ -53,6 +53,40 @@ def test_variables_are_free_names_from_u_to_z_and_quoted_symbols_are_names():
         P9.render(Atom("p", (Const("york"),)))
 
 
+def test_a_quoted_symbol_is_a_constant_whatever_it_spells():
+    """In LADR a double-quoted symbol is a constant, never a variable: p("x") is about one
+    constant (LADR keeps the quotes: "x" is neither the variable x nor a name x)."""
+    f, closed = P9.read('p("x")')
+    assert f == Atom("p", (Const('"x"'),)) and closed == ()
+    assert P9.render(f) == 'p("x")' and parse(P9.render(f), "prover9") == f
+    g = parse('all x (p(x) & q("x"))', "prover9")
+    assert g.body.children[1] == Atom("q", (Const('"x"'),))  # the quantifier binds x, not "x"
+
+
+@pytest.mark.parametrize("text, where", [('all 3 p(3)', 5), ('all "x" p("x")', 5), ('exists 42.3 p(a)', 8),
+                                         ('all $T p(a)', 5)])
+def test_a_quantifier_binds_only_a_variable(text, where):
+    with pytest.raises(LFParseError) as e:
+        parse(text, "prover9")
+    assert f"character {where}" in str(e.value) and "a variable" in str(e.value)
+
+
+def test_dollar_t_is_a_truth_value_only_as_a_whole_symbol():
+    assert parse("$Tfoo", "prover9") == Atom("$Tfoo", ())
+    assert parse("$Fx | p(a)", "prover9") == Or((Atom("$Fx", ()), Atom("p", (Const("a"),))))
+    assert parse("$T", "prover9") == parse("$true", "tptp")
+
+
+def test_a_symbol_kind_error_names_each_use_where_it_is():
+    with pytest.raises(ProblemError) as e:
+        read_story(["p(a) & a"], "q(b)", "prover9")
+    uses = e.value.cause.to_dict()["uses"]
+    assert [(u["symbol_kind"], u["pos"]) for u in uses] == [("function", 2), ("predicate", 7)]
+    with pytest.raises(ProblemError) as e:
+        read_story(["f(b) = c & f"], "q(b)", "prover9")
+    assert [u["pos"] for u in e.value.cause.to_dict()["uses"]] == [0, 11]
+
+
 def test_quantifiers_bind_one_variable_and_the_next_unit_formula():
     assert parse("all x all y r(x, y)", "prover9") == Quant("forall", "x", Quant("forall", "y", Atom(
         "r", (Var("x"), Var("y")))))
@@ -143,6 +177,11 @@ E_CHECKED = [
     ("head([a : b]) = a", "head('$cons'(a, b)) = a"),
     ("cost(a, 3.5) & year(a, 1716)", "cost(a, '3.5') & year(a, '1716')"),
     ("all x (revenue(x, 42.3billion) -> big(x)) % a comment", "![X]: (revenue(X, '42.3billion') => big(X))"),
+    # a quoted symbol is a constant whatever it spells (LADR keeps its quotes: "x" is no variable)
+    ('p("x") & -p(a)', "p('\"x\"') & ~p(a)"),
+    ('all x p(x) -> p("x")', "(![X]: p(X)) => p('\"x\"')"),
+    ('p("a") | -p(a)', "p('\"a\"') | ~p(a)"),
+    ("$Tfoo & $T", "'$Tfoo' & $true"),
 ]
 
 
@@ -170,3 +209,19 @@ def test_prover9_round_trip(text, tptp):
 def test_prover9_reading_agrees_with_e(text, tptp):
     mine = dialect("tptp").render(parse(text, "prover9"))
     assert _e_proves(f"fof(c, conjecture, ({mine}) <=> ({tptp})).\n"), (text, mine)
+
+
+@needs_e
+def test_a_quoted_name_is_no_variable_for_entailment_as_e_reads_ladr():
+    """The issue's wrong verdicts: p("x") does not entail p(a), and all x p(x) is not p("x"):
+    ambit's answers, and E's on the TPTP ambit writes (the quoted symbol a constant)."""
+    from ambit.logic.provers import portfolio
+
+    d = portfolio.decide(['p("x")'], "p(a)", "prover9", prover="prolog")
+    assert d.verdict == "UNCERTAIN" and d.entailed is False
+    v = portfolio.equivalent('all x p(x)', 'p("x")', "prover9", prover="prolog")
+    assert v.verdict == "NOT_EQUIVALENT" and v.b_entails_a is False and v.a_entails_b is not False
+    tptp = dialect("tptp")
+    premise, goal = tptp.render(parse('p("x")', "prover9")), tptp.render(parse("p(a)", "prover9"))
+    assert not _e_proves(f"fof(p, axiom, {premise}).\nfof(c, conjecture, {goal}).\n")
+    assert _e_proves(f"fof(p, axiom, {tptp.render(parse('all x p(x)', 'prover9'))}).\nfof(c, conjecture, {premise}).\n")

@@ -2,9 +2,13 @@
 
 The first stage is AmP's procedure (`prolog/equivalence.pl`: SLD resolution over the Skolemised
 antecedent), sound and complete for AmP's fragment (no OR under a universal in the antecedent)
-and cheap. Every direction it does not prove goes on, in the same Prolog call and within the same
-budget, to the one first-order engine (`prolog/prove.pl`): its connection prover and its finite-model
-search, as for every other dialect. Every countermodel is checked here by the one model checker
+and cheap. What SLD leaves open meets a second step that only formulas without negation allow
+(`prolog/monotone.pl`): a proof from one or two instances of the consequent's matrix whose every
+clause holds an instance of one of the antecedent's clauses (method `instances`), and the least
+countermodel of the antecedent in which the consequent stays false. Every direction neither
+step settles goes on, in the same Prolog call and within the same budget, to the one first-order
+engine (`prolog/prove.pl`): its connection prover and its finite-model search, as for every other
+dialect. Every countermodel is checked here by the one model checker
 (`prove.holds`) before it is reported. A definite verdict is never a guess: NOT_EQUIVALENT comes
 from a checked countermodel or, where the search found none within its budget, from the first
 stage's complete refutation (`"model": null`). Every call is budgeted, so no input hangs the caller.
@@ -150,8 +154,12 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     if d.get("canonical"):
         return _CANONICAL  # equal normal forms in Prolog (equivalence.pl's normal/2)
     sld_ab, sld_ba = d["sld"]
+    by = d.get("proved_by") or ["sld" if s is True else None for s in (sld_ab, sld_ba)]
     if sld_ab is True and sld_ba is True:
-        return Verdict("EQUIVALENT", True, True, {"method": "sld"})
+        if by == ["sld", "sld"]:
+            return Verdict("EQUIVALENT", True, True, {"method": "sld"})
+        return Verdict("EQUIVALENT", True, True, {"method": "instances", "method_a_entails_b": by[0],
+                                                  "method_b_entails_a": by[1]})
     s1 = _BY_SLD if sld_ab is True else d["a_not_b"]
     s2 = _BY_SLD if sld_ba is True else d["b_not_a"]
     v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b, extensions=True)
@@ -163,7 +171,8 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
         return Verdict(v.verdict, ab, ba, v.witness)  # its model with AmP's extensions (checked_model)
     if v.verdict == "EQUIVALENT":  # a direction the first stage proved is named, without steps
         w = {k: x for k, x in v.witness.items() if x is not None}
-        w.update({f"method_{name}": "sld" for name, s in (("a_entails_b", sld_ab), ("b_entails_a", sld_ba)) if s})
+        w.update({f"method_{name}": m for name, s, m in (("a_entails_b", sld_ab, by[0]), ("b_entails_a", sld_ba, by[1]))
+                  if s})
         return Verdict(v.verdict, True, True, w)
     if ab is False or ba is False:  # refuted by the first stage, and no model within the budget
         direction = "a_entails_b" if ab is False else "b_entails_a"

@@ -9,6 +9,7 @@ Verdicts are never guesses: when a budget runs out the answer is UNKNOWN and say
 
 from __future__ import annotations
 
+import time
 from typing import Any, Iterable, Sequence
 
 from ambit.logic.syntax.dialect import FOLIO
@@ -115,16 +116,65 @@ def decide_batch_timed(
     max_domain: int = DEFAULT_MAX_DOMAIN,
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
+    closed: bool = False,
 ) -> list[tuple[Decision, float]]:
     """`decide_batch`, each decision with the seconds Prolog spent on it (what is left of its
-    `time_limit` is what the portfolio's other provers get)."""
+    `time_limit` is what the portfolio's other provers get). `closed`: the stories are ASTs
+    known to be closed (the portfolio checked them), not walked again."""
     if workers > 1:
         return prolog_pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
-    parsed = [([formula(p, fmt) for p in ps], formula(c, fmt)) for ps, c in stories]
+    if closed:
+        parsed = [(list(ps), c) for ps, c in stories]
+    else:
+        parsed = [([formula(p, fmt) for p in ps], formula(c, fmt)) for ps, c in stories]
+    if len(parsed) == 1 and len(parsed[0][0]) > STASH_PART:  # one large story: sent in parts
+        ps, c = parsed[0]
+        d = _run_large(ps, c, inferences, max_domain, time_limit)
+        return [(_decision(d, ps, c), _seconds(d, time_limit))]
     items = [f"decide([{','.join(to_term(p) for p in ps)}],{to_term(c)})" for ps, c in parsed]
     answers = _run(items, inferences, max_domain, time_limit)
     return [(_decision(d, ps, c), _seconds(d, time_limit)) for d, (ps, c) in zip(answers, parsed)]
+
+
+# premises per part of a story sent in parts (_run_large): their text is parsed by Prolog in a
+# few tens of milliseconds, so a spent time limit stops the sending that soon
+STASH_PART = 2_000
+_stash_keys = iter(range(1, 1 << 62))
+
+
+def _run_large(premises: list[Formula], conclusion: Formula, inferences: int, max_domain: int,
+               time_limit: float) -> dict:
+    """One story too large for one goal, within `time_limit` in all: its premises written and
+    sent to Prolog STASH_PART at a time (prove:stash/2), the time left looked at before each
+    part, then decided (its time limit what is left). Writing the terms and Prolog's parsing
+    of them count against the limit and stop with it: past it the answer is
+    {"unknown": "time_limit"}."""
+    deadline = time.monotonic() + time_limit
+    w = worker()
+    w.consult(PROGRAM)
+    key = f"s{next(_stash_keys)}"
+    try:
+        for i in range(0, len(premises), STASH_PART):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return {"unknown": "time_limit", "seconds": time_limit}
+            terms = ",".join(to_term(p) for p in premises[i:i + STASH_PART])
+            try:
+                w.query_json_quiet(f"prove:stash({key},[{terms}]),Out=true", time_limit=left)
+            except PrologError as e:
+                if e.reason not in _SPENT:
+                    raise
+                return {"unknown": _SPENT[e.reason], "seconds": time_limit}
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return {"unknown": "time_limit", "seconds": time_limit}
+        return _run([f"decide(stash({key}),{to_term(conclusion)})"], inferences, max_domain, left)[0]
+    finally:
+        try:
+            w.query_json_quiet(f"prove:unstash({key}),Out=true", time_limit=5)
+        except PrologError:
+            pass
 
 
 def _seconds(d: dict, time_limit: float) -> float:

@@ -1,7 +1,7 @@
 """The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py).
 
 One `eprover` process per question, the problem written to its stdin in TPTP (ambit's own
-renderer, fol_render.py). The answer is read from E's SZS status line; a proof is kept as the
+renderer, fol_render.py), or to a temporary file E reads itself when it is large. The answer is read from E's SZS status line; a proof is kept as the
 TSTP derivation E prints between `SZS output start` and `SZS output end` (`--proof-object`).
 A run can be stopped from another thread (`EProcess.stop`), which is how the portfolio ends E
 once another prover has answered.
@@ -10,12 +10,14 @@ once another prover has answered.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ambit.logic.syntax.ast import Formula
 from ambit.logic.syntax.full_render import render_dialect
@@ -34,10 +36,52 @@ def available() -> bool:
 
 def problem(axioms: Sequence[Formula], conjecture: Formula | None) -> str:
     """A TPTP problem: one `fof(aN, axiom, ...)` line per axiom, then the conjecture, if any."""
-    lines = [f"fof(a{i}, axiom, {render_dialect(a, 'tptp')})." for i, a in enumerate(axioms)]
-    if conjecture is not None:
-        lines.append(f"fof(goal, conjecture, {render_dialect(conjecture, 'tptp')}).")
-    return "\n".join(lines) + "\n"
+    return Problem(axiom_lines(axioms), conjecture).text()
+
+
+# axioms written between two looks at `check` (axiom_lines): a few milliseconds of work
+CHECK_EVERY = 500
+# a problem text longer than this goes to E as a file (E reads a file faster than its input pipe:
+# the 150,000-statement problem took 11 s as a file and 28 s through the pipe, beside other load)
+FILE_FROM_CHARS = 1 << 20
+
+
+def axiom_lines(axioms: Sequence[Formula], check: Callable[[], None] | None = None) -> list[str]:
+    """One `fof(aN, axiom, ...)` line per axiom; `check` is called every CHECK_EVERY axioms (it
+    raises to stop the writing: a race that ends, a deadline that passes)."""
+    out = []
+    for i, a in enumerate(axioms):
+        if check is not None and i % CHECK_EVERY == 0:
+            check()
+        out.append(f"fof(a{i}, axiom, {render_dialect(a, 'tptp')}).")
+    return out
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A TPTP problem as E gets it: the axioms' lines (axiom_lines) and the conjecture, if any."""
+
+    lines: list[str]
+    conjecture: Formula | None
+
+    def text(self) -> str:
+        goal = [f"fof(goal, conjecture, {render_dialect(self.conjecture, 'tptp')})."] if self.conjecture is not None else []
+        return "\n".join([*self.lines, *goal]) + "\n"
+
+    def start(self, time_limit: float, proof_object: bool = True) -> "EProcess":
+        """E started on the problem: through its input, or (FILE_FROM_CHARS and more) as a
+        temporary file E reads itself, removed once E is done."""
+        text = self.text()
+        if len(text) < FILE_FROM_CHARS:
+            return EProcess(text, time_limit, proof_object)
+        f = tempfile.NamedTemporaryFile("w", suffix=".p", prefix="ambit-e-", delete=False, encoding="utf-8")
+        try:
+            with f:
+                f.write(text)
+            return EProcess(None, time_limit, proof_object, path=f.name, remove=True)
+        except BaseException:
+            os.unlink(f.name)
+            raise
 
 
 @dataclass(frozen=True)
@@ -153,7 +197,8 @@ class EProcess:
     """One running `eprover` on a problem text (written to its stdin) or a problem file (`path`;
     E's automatic mode can choose differently for the two); `result()` waits, `stop()` ends it early."""
 
-    def __init__(self, text: str | None, time_limit: float, proof_object: bool = True, path: str | None = None) -> None:
+    def __init__(self, text: str | None, time_limit: float, proof_object: bool = True, path: str | None = None,
+                 remove: bool = False) -> None:
         args = [EXECUTABLE, "--auto", "-s", f"--cpu-limit={max(1, math.ceil(time_limit))}"]
         if proof_object:
             args.append("--proof-object")
@@ -161,9 +206,22 @@ class EProcess:
             args.append(path)
         self.time_limit = time_limit
         self._stopped = threading.Event()
-        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL, text=True)
+        self._remove = path if remove else None  # a temporary problem file, removed once E is done
+        try:
+            self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL, text=True)
+        except BaseException:
+            self._cleanup()
+            raise
         self._text = text
+
+    def _cleanup(self) -> None:
+        if self._remove is not None:
+            try:
+                os.unlink(self._remove)
+            except OSError:
+                pass
+            self._remove = None
 
     def result(self) -> EResult:
         """E's answer once it exits, or EResult(None) when it was stopped, or ("Timeout") when it
@@ -177,6 +235,8 @@ class EProcess:
         except (BrokenPipeError, ValueError):  # stopped while its input was being written
             self._proc.wait()
             return EResult(None)
+        finally:
+            self._cleanup()
         if self._stopped.is_set():
             return EResult(None)
         return parse_output(out)
@@ -199,4 +259,5 @@ def prove_file(path: str, time_limit: float, proof_object: bool = False) -> ERes
     return EProcess(None, time_limit, proof_object, path=path).result()
 
 
-__all__ = ["axioms_used", "steps", "EProcess", "EResult", "PROVED", "REFUTED", "available", "parse_output", "problem", "prove", "prove_file"]
+__all__ = ["axioms_used", "axiom_lines", "steps", "EProcess", "EResult", "PROVED", "Problem", "REFUTED", "available",
+           "parse_output", "problem", "prove", "prove_file"]

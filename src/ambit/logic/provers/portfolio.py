@@ -236,7 +236,8 @@ def decide(premises: Sequence[prove.LF], conclusion: prove.LF, fmt: str = FOLIO,
 
 def _left(budget: Budget, spent: float) -> Budget:
     """What is left of an item's time limit after the first stage spent `spent` seconds on it
-    (at most FIRST_STAGE_S): each item is kept to its one time limit in all."""
+    (Prolog's seconds for an item of a batch; for one item alone, the clock's, so that checking
+    and sending a large problem count too): each item is kept to its one time limit in all."""
     return dataclasses.replace(budget, time_limit=max(0.0, budget.time_limit - spent))
 
 
@@ -252,11 +253,19 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
         opts.pop("proof_object", None)
         return prove.decide_batch(stories, fmt, workers=workers, **opts)
     budget = _budget(opts)
+    t0 = time.monotonic()
     parsed = [([prove.formula(p, fmt) for p in ps], prove.formula(c, fmt)) for ps, c in stories]
     if provers is not None or wait_for_all:
         return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
-    first = prove.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
-                                   inferences=budget.inferences, max_domain=budget.max_domain)
+    if len(parsed) == 1 and len(parsed[0][0]) > prove.STASH_PART:
+        # one large story: no cheap first stage (its premises alone take longer to send than
+        # FIRST_STAGE_S); the race gets what is left of the time limit, checking included
+        first = [(prove.Decision("UNKNOWN", reason="time_limit"), time.monotonic() - t0)]
+    else:
+        first = prove.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
+                                         inferences=budget.inferences, max_domain=budget.max_domain, closed=True)
+        if len(parsed) == 1:  # one story: what the first stage took by the clock, writing and reading included
+            first = [(d, max(spent, time.monotonic() - t0)) for d, spent in first]
     out: list[prove.Decision] = []
     for (d, spent), (ps, c) in zip(first, parsed):
         if d.verdict != "UNKNOWN":

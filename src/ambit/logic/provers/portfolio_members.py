@@ -77,8 +77,8 @@ class PrologMember:
                                     "max_domain": budget.max_domain}
             reasons: dict[str, str] = {}
             try:
-                if q.kind == "story":
-                    d = prove.decide_batch([(list(q.premises), q.conclusion)], **opts)[0]
+                if q.kind == "story":  # the portfolio checked the story's formulas already
+                    d = prove.decide_batch_timed([(list(q.premises), q.conclusion)], closed=True, **opts)[0][0]
                     parts = _story_parts(d)
                     for part, status, ev in parts:
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
@@ -134,13 +134,21 @@ def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
 
 
 class _PerPartMember:
-    """A prover that checks each part on its own thread (E, Z3): `launch` starts one check (under
-    the member's lock, so a race already over starts nothing), `settle` waits for it and posts
-    its Answer or names its reason; `stop` ends the checks still running."""
+    """A prover that checks each part on its own thread (E, Z3): `prepare` writes its input
+    (outside the member's lock, looking at `stopped` and the deadline as it goes: preparing
+    counts against the time limit and stops with the race), `launch` starts one check (under
+    the lock, so a race already over starts nothing), `settle` waits for it and posts its Answer
+    or names its reason; `stop` ends the checks still running, at once (it waits for no
+    preparation)."""
 
     name = ""
 
-    def launch(self, part: Part, budget: Budget) -> Any:
+    def prepare(self, q: Question, part: Part, budget: Budget, stopped: threading.Event, shared: dict) -> Any:
+        """The check's input, written before it is launched (`shared`: one dict per race, for
+        what the parts have in common); raises _Stopped when the race ends meanwhile."""
+        return None
+
+    def launch(self, part: Part, budget: Budget, prepared: Any = None) -> Any:
         raise NotImplementedError
 
     def settle(self, part: Part, check: Any, t0: float, post: Callable[[Answer], None],
@@ -154,13 +162,16 @@ class _PerPartMember:
         left = [len(q.parts)]
         lock = threading.Lock()
 
+        shared: dict = {"lock": threading.Lock()}
+
         def work(part: Part) -> None:
             t0 = time.perf_counter()
             try:
+                prepared = self.prepare(q, part, budget, stopped, shared)
                 with lock:  # started here, on the member's thread, unless the race is already over
                     if stopped.is_set():
                         raise _Stopped
-                    checks[part.name] = check = self.launch(part, budget)
+                    checks[part.name] = check = self.launch(part, budget, prepared)
                 self.settle(part, check, t0, post, reasons)
             except _Stopped:
                 reasons[part.name] = "stopped"
@@ -192,8 +203,20 @@ class EMember(_PerPartMember):
 
     name = "eprover"
 
-    def launch(self, part, budget):
-        return eprover.EProcess(eprover.problem(part.axioms, part.conjecture), budget.left(), budget.proof_object)
+    def prepare(self, q, part, budget, stopped, shared):
+        """The part's problem text: the axioms the parts share written once (by the first part
+        to need them, the other waits), a few hundred at a time with the race's end looked at in
+        between; a large one goes to E as a file (E reads a file faster than its input pipe)."""
+        with shared["lock"]:  # one part writes the shared axioms; the other finds them written
+            key = ("axioms", tuple(map(id, part.axioms)))
+            if key not in shared:
+                shared[key] = eprover.axiom_lines(part.axioms, lambda: _check_stopped(stopped, budget))
+            lines = shared[key]
+        return eprover.Problem(lines, part.conjecture)
+
+    def launch(self, part, budget, prepared=None):
+        problem = prepared if prepared is not None else eprover.Problem(eprover.axiom_lines(part.axioms), part.conjecture)
+        return problem.start(budget.left(), budget.proof_object)
 
     def settle(self, part, check, t0, post, reasons):
         r = check.result()
@@ -215,10 +238,10 @@ class Z3Member(_PerPartMember):
 
     name = "z3"
 
-    def launch(self, part, budget):
+    def launch(self, part, budget, prepared=None):
         from ambit.logic.provers import z3_prover
 
-        return z3_prover.Z3Process(part.formulas, budget.left())
+        return z3_prover.Z3Process(part.formulas, budget.left(), deadline=budget.deadline)
 
     def settle(self, part, check, t0, post, reasons):
         r = check.result()
@@ -235,6 +258,12 @@ class Z3Member(_PerPartMember):
 
 class _Stopped(Exception):
     """The race ended before this member began."""
+
+
+def _check_stopped(stopped: threading.Event, budget: Budget) -> None:
+    """_Stopped once the race is over or its deadline has passed (a member preparing its input)."""
+    if stopped.is_set() or (budget.deadline is not None and time.monotonic() > budget.deadline):
+        raise _Stopped
 
 
 def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:

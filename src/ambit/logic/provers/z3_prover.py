@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -202,6 +203,7 @@ def check(formulas: Sequence[Formula], timeout_ms: int) -> str:
 
 POOL_SIZE = 4  # idle Z3 processes kept for the next checks (a race has two parts; two races may overlap)
 START_S = 5.0  # allowance for a new process to start (Python, ambit's AST, z3) before its first check
+SEND_PART = 2_000  # formulas per message of a large request (a few ms to pickle: a stop is seen that soon)
 
 
 def _serve() -> None:
@@ -216,11 +218,16 @@ def _serve() -> None:
     import z3  # noqa: F401 - loaded before "ready", so that no check's time goes to the import
 
     answers.send("ready")
+    gathered: list = []
     while True:
         try:
             formulas, time_limit = requests.recv()
         except (EOFError, OSError):
             return
+        if time_limit is None:  # a part of a large request (Z3Process.result): more follows
+            gathered.extend(formulas)
+            continue
+        formulas, gathered = [*gathered, *formulas], []
         answers.send(satisfiable(formulas, time_limit))
 
 
@@ -296,9 +303,11 @@ class Z3Process:
     (+10%, +0.1 s, counted once its process is ready: a new one gets `start_s` to start) or is
     stopped kills its process; one that answers gives it back to the pool."""
 
-    def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S) -> None:
+    def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S,
+                 deadline: float | None = None) -> None:
         self.formulas = list(formulas)
         self.time_limit = time_limit
+        self.deadline = deadline  # a time.monotonic() value: sending a large request stops there
         self.start_s = start_s
         self._stopped = threading.Event()
         self._lock = threading.Lock()
@@ -317,7 +326,9 @@ class Z3Process:
             if fresh and w.answer(self.start_s) != "ready":  # a new process: started within start_s?
                 self._release(w, keep=False)
                 return Z3Result("unknown", reason=f"z3 process did not start within {self.start_s:g} s")
-            w.send((self.formulas, self.time_limit))
+            if not self._send(w):
+                self._release(w, keep=False)
+                return Z3Result("unknown", reason="stopped" if self._stopped.is_set() else "time_limit")
             r = w.answer(self.time_limit * 1.1 + 0.1)
         except (EOFError, OSError):
             self._release(w, keep=False)
@@ -327,6 +338,17 @@ class Z3Process:
         if not self._release(w, keep=r is not None) or r is None:
             return Z3Result("unknown", reason="stopped" if self._stopped.is_set() else "time_limit")
         return r
+
+    def _send(self, w: _Worker) -> bool:
+        """The request, SEND_PART formulas at a time (pickling a large problem takes seconds): the
+        stop and the deadline looked at before each part. False when they ended the sending."""
+        fs = self.formulas
+        parts = [fs[i:i + SEND_PART] for i in range(0, len(fs), SEND_PART)] or [[]]
+        for n, part in enumerate(parts, 1):
+            if self._stopped.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
+                return False
+            w.send((part, self.time_limit if n == len(parts) else None))
+        return True
 
     def _release(self, w: _Worker, keep: bool) -> bool:
         """This check is done with `w`: back to the pool when `keep` and the check was not

@@ -241,7 +241,8 @@ _REGISTRY: dict[str, Dialect] = {
         Dialect("prover9", True, "Prover9 (LADR): all x (dog(x) -> -cat(x))", "prover9", None, "universal",
                 variable_spelling=r"[u-z][A-Za-z0-9_$]*", title="Prover9", wire="LF_FORMAT_PROVER9",
                 terminal_names=(("QUANT", "a quantifier ('all' or 'exists')"),
-                                ("NAME", "a name (a predicate, constant or variable)")),
+                                ("NAME", "a name (a predicate, constant or variable)"),
+                                ("VARIABLE_NAME", "a variable (a name that starts with a letter)")),
                 operators=("<->", "->", "<-", "&", "|", "-"),
                 reader=_read_full, renderer=_render_full("prover9")),
     )

@@ -116,9 +116,14 @@ def _name(tok) -> str:
     s = str(tok)
     if tok.type == "QUOTED":
         return s[1:-1].replace("\\'", "'").replace("\\\\", "\\")
-    if tok.type == "DQUOTED":  # Prover9's "quoted symbol"
-        return s[1:-1]
+    if tok.type == "DQUOTED":  # Prover9's "quoted symbol": a constant whatever it spells
+        # a quoted ordinary symbol keeps its quotes ("x" is not the variable x, "a" not the
+        # name a: LADR keeps them apart); any other is named by what it quotes
+        return s if _ORDINARY.fullmatch(s[1:-1]) else s[1:-1]
     return s
+
+
+_ORDINARY = re.compile(r"[A-Za-z0-9_$]+|[0-9]+(\.[0-9]+)+[A-Za-z0-9_$]*")  # an unquoted LADR symbol
 
 
 def _term(tok) -> Term:

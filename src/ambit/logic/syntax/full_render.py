@@ -88,6 +88,7 @@ def _nltk_name(name: str, role: str) -> str:
 
 _PROVER9_NAME = re.compile(r"[A-Za-z0-9_$]+\Z|[0-9]+(\.[0-9]+)+[A-Za-z0-9_$]*\Z")
 _PROVER9_KEYWORDS = frozenset(("all", "exists"))
+_PROVER9_QUOTED = re.compile(r'"[A-Za-z0-9_$.]+"\Z')
 
 
 def _prover9_name(name: str, role: str) -> str:
@@ -95,6 +96,8 @@ def _prover9_name(name: str, role: str) -> str:
     LADR would read as a variable (starting with u to z) cannot be written."""
     _spelled_as_variable(name, role, "prover9")
     if _PROVER9_NAME.match(name) and name not in _PROVER9_KEYWORDS:
+        return name
+    if _PROVER9_QUOTED.match(name) and role != "var":  # a quoted symbol as read ("x": a constant)
         return name
     if '"' in name or "\n" in name:
         raise RenderError(f"the name {name!r} cannot be written in prover9", construct=name, fmt="prover9")

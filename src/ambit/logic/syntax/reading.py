@@ -102,53 +102,89 @@ def _symbols(f: "Formula", constants: bool = False) -> Iterable[tuple[str, str, 
                     yield "function", u.name, 0
 
 
-def _position(text: str | None, name: str, arity: int) -> int | None:
+def _position(text: str | None, name: str, arity: int, kind: str | None = None) -> int | None:
     """Where in `text` `name` is written with `arity` arguments (as `name(` ... `)` with
-    arity - 1 top-level commas, or bare for arity 0); None when it cannot be told."""
+    arity - 1 top-level commas, or bare for arity 0), as a `kind` (`predicate`: where a formula
+    stands; `function`, a constant too: where a term stands) when one such place is; None when
+    it cannot be told."""
     if not text:
         return None
-    for m in re.finditer(rf"(?<![\w'’.$]){re.escape(name)}(?![\w'’.])", text):
+    first = None
+    for m in re.finditer(rf"(?<![\w'’.$\"]){re.escape(name)}(?![\w'’.\"])", text):
         rest = text[m.end():].lstrip()
         if arity == 0:
+            if rest.startswith("("):
+                continue
+        else:
             if not rest.startswith("("):
-                return m.start()
-            continue
-        if not rest.startswith("("):
-            continue
-        depth, commas = 0, 0
-        for ch in rest:
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif ch == "," and depth == 1:
-                commas += 1
-        if commas + 1 == arity:
+                continue
+            depth, commas = 0, 0
+            for ch in rest:
+                if ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif ch == "," and depth == 1:
+                    commas += 1
+            if commas + 1 != arity:
+                continue
+        if kind is None or _in_term(text, m.start(), rest) == (kind == "function"):
             return m.start()
-    return None
+        if first is None:
+            first = m.start()
+    return first
 
 
-def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols: str = "separate") -> None:
+_NAME_CHAR = re.compile(r"[\w'’.$\"]")
+
+
+def _in_term(text: str, start: int, rest: str) -> bool:
+    """Whether the name written at `start` (followed by `rest`) stands where a term does: an
+    argument (after a name's `(`, after `,` or `[`), or a side of `=` / `!=` / `≠`."""
+    before = text[:start].rstrip()
+    if rest[:1] in ("=", "≠") or rest.startswith("!="):
+        return True
+    if not before:
+        return False
+    c = before[-1]
+    if c in ",[" or c in "=≠":
+        return True
+    if c == "(":
+        head = before[:-1].rstrip()
+        return bool(head) and _NAME_CHAR.match(head[-1]) is not None
+    return False
+
+
+def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols: str = "separate",
+                  deadline: float | None = None) -> None:
     """Refuse a problem whose formulas use one predicate or function with two arities:
     `formulas` are (label, formula, its text or None); ArityError names both uses. With
     `symbols="shared"` (one name space, as Prover9, E and TPTP have), also a name used as a
     predicate and as a function or constant: SymbolKindError, naming both uses; and a constant
-    `f` beside a function `f(x)` is then one symbol with two arities."""
+    `f` beside a function `f(x)` is then one symbol with two arities. ReadingTimeLimit once
+    `deadline` has passed (looked at every CHECK_EVERY formulas)."""
     seen: dict[tuple[str, str], tuple[str, int, str | None]] = {}
     kinds: dict[str, tuple[str, str, int, str | None]] = {}
-    for label, f, text in formulas:
+    for i, (label, f, text) in enumerate(formulas):
+        if deadline is not None and i % CHECK_EVERY == 0:
+            in_time(deadline, f"the symbols of {label}")
         for kind, name, arity in _symbols(f, constants=symbols == "shared"):
             if symbols == "shared":
                 other = kinds.setdefault(name, (kind, label, arity, text))
                 if other[0] != kind:
-                    raise SymbolKindError(other[0], name, (other[1], other[2], _position(other[3], name, other[2])),
-                                          (label, arity, _position(text, name, arity)), kind)
+                    raise SymbolKindError(other[0], name,
+                                          (other[1], other[2], _position(other[3], name, other[2], other[0])),
+                                          (label, arity, _position(text, name, arity, kind)), kind)
             first = seen.setdefault((kind, name), (label, arity, text))
             if first[1] != arity:
                 raise ArityError(kind, name, (first[0], first[1], _position(first[2], name, first[1])),
                                  (label, arity, _position(text, name, arity)))
+
+
+# formulas whose symbols are checked between two looks at the deadline (a few ms of work)
+CHECK_EVERY = 1000
 
 
 # --------------------------------------------------------------------------- problems
@@ -260,7 +296,8 @@ def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = 
     names = list(labels) if labels is not None else [_label("premises", i) for i in range(len(ps))]
     try:
         if d.one_arity:
-            check_arities([(names[i], f, t) for i, (f, t) in enumerate(ps)] + [("conclusion", *c)], d.symbols)
+            check_arities([(names[i], f, t) for i, (f, t) in enumerate(ps)] + [("conclusion", *c)], d.symbols,
+                          deadline)
     except ArityError as e:
         where = e.second[0]
         index = names.index(where) if where in names else None

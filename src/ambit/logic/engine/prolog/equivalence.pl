@@ -21,6 +21,10 @@
     cost: the failing case's facts, when they are ground, read as a model (candidate/3). Python
     checks it with the one model checker (logic/engine/prove.py: holds) like every other model,
     and asks again without candidates for a pair whose candidate fails the check.
+    A direction SLD leaves open (an OR under a universal of A) meets the stage's second step,
+    monotone.pl, within the same inference budget: a proof from instances of B's matrix whose
+    every clause holds an instance of a clause of A (proved_by: instances), and the least model
+    of A in which B stays false (a candidate, checked like the others).
     Everything else this stage does not settle goes on, within the same budget and time limit,
     to the one first-order engine (prove.pl): its connection prover, its finite-model search
     (finite_models.pl, herbrand.pl), the same stages and the same evidence as for every other
@@ -52,6 +56,7 @@
 :- use_module(library(time)).
 :- use_module(library(error)).
 :- use_module(prove, [parts_json/4, a_model/1]).  % a_model: "stop at the first model of any part"
+:- use_module(monotone, [clause_proof/3, countermodel/4]).
 
 
 /* ------------------------------------------------------------------------------------
@@ -238,21 +243,48 @@ pair_answer(A, B, budget(L, MaxDom), Candidates, Dict) :-
     first_stage(A, B, L, R),
     (   R == canonical
     ->  Dict = _{canonical: true}
-    ;   R = sld(AB, BA),
+    ;   R = sld(AB0, BA0),
+        clause_step(AB0, A, B, L, AB, ByAB), clause_step(BA0, B, A, L, BA, ByBA),
         json_bool(AB, JAB), json_bool(BA, JBA),
         (   AB == true, BA == true
         ->  J1 = null, J2 = null
         ;   Candidates == true, MaxDom > 0, quick_model(AB, BA, A-B, L, J1, J2)
         ->  true
+        ;   Candidates == true, MaxDom > 0, least_model(AB, BA, A, B, L, MaxDom, J1, J2)
+        ->  true
         ;   fol_term(A, FA), fol_term(B, FB),
             open_parts(AB, [a-FA, negated_b-not(FB)], P1),
             open_parts(BA, [b-FB, negated_a-not(FA)], P2),
             append(P1, P2, Parts),
-            parts_json(Parts, budget(L, MaxDom), a_model, Results),
+            engine_inferences(L, LE), parts_json(Parts, budget(LE, MaxDom), a_model, Results),
             answers(AB, BA, Results, J1, J2)
         ),
-        Dict = _{sld: [JAB, JBA], a_not_b: J1, b_not_a: J2}
+        Dict = _{sld: [JAB, JBA], proved_by: [ByAB, ByBA], a_not_b: J1, b_not_a: J2}
     ).
+
+%  engine_inferences(+L, -LE): the inferences per stage prove.pl gets for what both steps of the
+%  first stage left open: a share of L (engine_share/1), so that its last proof stage, at
+%  prove.pl's proof_factor/1 times that, ends by its inference limit in well under a second's CPU
+%  rather than by the time limit: the same UNKNOWN on a busy machine, not a different one
+engine_inferences(L, LE) :- engine_share(D), LE is max(1, L // D).
+
+engine_share(10).
+
+%  clause_step(+SLD, +A, +B, +L, -R, -By): a direction SLD left open (an OR under a universal
+%  of A) proved within L inferences by monotone.pl's clause_proof/3 (By = instances); a
+%  direction SLD proved is By = sld; any other keeps its answer (By = null)
+clause_step(unknown, A, B, L, R, By) :- clause_proof(A, B, L), !, R = true, By = instances.
+clause_step(true, _, _, _, true, sld) :- !.
+clause_step(R, _, _, _, R, null).
+
+%  least_model(+AB, +BA, +A, +B, +L, +MaxDom, -J1, -J2): a direction not proved has a least
+%  model of its antecedent in which its consequent is false (monotone.pl's countermodel/4,
+%  within L inferences, at most MaxDom elements): the pair's witness, and the other direction
+%  is not searched (null)
+least_model(AB, _, A, B, L, MaxDom, J, null) :-
+    AB \== true, within(countermodel(A, B, MaxDom, M), L), !, candidate_json(M, J).
+least_model(_, BA, A, B, L, MaxDom, null, J) :-
+    BA \== true, within(countermodel(B, A, MaxDom, M), L), candidate_json(M, J).
 
 %  open_parts(+SLD, +Part, -Parts): the part, unless the first stage proved its direction; for a
 %  direction it refuted completely, the part has a model: only the model search runs (model(Part))
@@ -386,12 +418,14 @@ entails_json(A, B, Budget, Dict) :-
           ( out_of_budget(Error, Why), Dict = _{unknown: Why} )).
 
 direction_answer(A, B, budget(L, MaxDom), _{sld: JR, a_not_b: J}) :-
-    sld(A, B, L, R), json_bool(R, JR),
+    sld(A, B, L, R0), clause_step(R0, A, B, L, R, _), json_bool(R, JR),
     (   R \== unknown                        % proved, or refuted completely: nothing to search
     ->  J = null
+    ;   MaxDom > 0, within(countermodel(A, B, MaxDom, M), L)
+    ->  candidate_json(M, J)
     ;   fol_term(A, FA), fol_term(B, FB),
         open_parts(R, [a-FA, negated_b-not(FB)], Parts),
-        parts_json(Parts, budget(L, MaxDom), a_model, [_-J])
+        engine_inferences(L, LE), parts_json(Parts, budget(LE, MaxDom), a_model, [_-J])
     ).
 
 json_bool(true, true).

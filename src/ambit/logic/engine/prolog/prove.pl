@@ -28,7 +28,7 @@
     search is a decision (the proof: exhausted).
 */
 
-:- module(prove, [ status/3, decide_json/4, equiv_json/4, batch_json/3, parts_json/4, a_model/1 ]).
+:- module(prove, [ status/3, decide_json/4, equiv_json/4, batch_json/3, parts_json/4, a_model/1, stash/2, unstash/1 ]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -42,7 +42,7 @@
 :- use_module(finite_models).
 :- use_module(herbrand).
 
-:- thread_local lit/4, clause_of/3, path_limit_hit/0.
+:- thread_local lit/4, clause_of/3, path_limit_hit/0, stashed/2.
 
 
 /* ------------------------------------------------------------------------------------
@@ -177,8 +177,25 @@ item_json(budget(Inf, MaxDom, T), Item, json([seconds=S|Fields])) :- !,
     catch(call_with_time_limit(T, item_json(budget(Inf, MaxDom), Item, json(Fields))), E,
           item_error(E, json(Fields))),
     get_time(T1), S is T1 - T0.
+item_json(Budget, decide(stash(Key), G), D) :- !,
+    findall(P, ( stashed(Key, Ps), member(P, Ps) ), Premises),
+    decide_json(Premises, G, Budget, D).
 item_json(Budget, equiv(A, B), D) :- equiv_json(A, B, Budget, D).
 item_json(Budget, decide(Ps, G), D) :- decide_json(Ps, G, Budget, D).
+
+%!  stash(+Key:atom, +Premises:list) is det.
+%
+%   Keep Premises (more of a story's premises, in order) under Key, for an item
+%   decide(stash(Key), Goal) of batch_json/3: a problem too large to send in one goal is sent in
+%   parts, each read (its text parsed) in a call of its own, so that its caller can stop between
+%   two parts once its time is spent (parsing a goal's text cannot be interrupted). Called from
+%   Python (logic/engine/prove.py), so its arguments are checked.
+stash(Key, Premises) :- must_be(atom, Key), must_be(list, Premises), assertz(stashed(Key, Premises)).
+
+%!  unstash(+Key:atom) is det.
+%
+%   Forget the premises kept under Key (stash/2).
+unstash(Key) :- must_be(atom, Key), retractall(stashed(Key, _)).
 
 %  item_error(+E, -D): a spent budget is the item's answer; anything else is an error, raised
 item_error(time_limit_exceeded, json([unknown=time_limit])) :- !.
