@@ -212,3 +212,14 @@ def test_a_dotted_folio_variable_is_refused_with_the_reason():
         parse("∀x. Man(x)", "folio")
     assert "ends with '.'" in str(e.value) and e.value.pos == 2
     assert parse("∀x (Lives(x, st.louis))", "folio").var == "x"  # a dot inside a name is still a name
+
+
+def test_premises_from_standard_input_as_the_usage_says():
+    """`--premises -` reads the premises from standard input (the message for a formula given
+    to --premises tells the user to pipe them so)."""
+    cmd = [sys.executable, "-m", "ambit", "logic", "entails", "--from", "prover9", "--premises", "-"]
+    p = subprocess.run([*cmd, "--conclusion", "p(a)"], input='p("x")\n', capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.split()[0] == "UNCERTAIN", p.stderr  # "x" is a constant, not a variable
+    p = subprocess.run([*cmd, "--conclusion", "mortal(socrates)"], input="all x (man(x) -> mortal(x))\nman(socrates)\n",
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.split()[0] == "TRUE", p.stderr

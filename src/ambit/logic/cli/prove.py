@@ -261,7 +261,7 @@ def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[lis
         return premises, conclusion, names, reading
     if args.conclusion is None:
         raise _Usage("give --conclusion TEXT")
-    text = read_text_file(path)
+    text = read_text_file("/dev/stdin" if path == "-" else path)  # - is standard input, as the usage says
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise _Usage(f"{path}: no premises (the file is empty or blank). A story needs at least one premise; "
