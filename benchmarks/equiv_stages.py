@@ -61,7 +61,7 @@ def stages(pairs: list[tuple[str, str]], rounds: int) -> dict:
     from ambit.logic.runtime.worker import worker
     from ambit.logic.syntax.canonical import canonical_string
 
-    E._ensure_loaded()
+    worker().consult(E.PROGRAM)
     E.equivalent_batch(pairs[:20], canonical_shortcut=False)
     n = len(pairs)
 
@@ -76,7 +76,7 @@ def stages(pairs: list[tuple[str, str]], rounds: int) -> dict:
     asts, reading = best(lambda: [(parse(a), parse(b)) for a, b in pairs])
     _, canonical = best(lambda: [canonical_string(a, "fol", "v") == canonical_string(b, "fol", "v") for a, b in asts])
     terms = ",".join(f"p({E.to_prolog_bb(a, f'{i}a')},{E.to_prolog_bb(b, f'{i}b')})" for i, (a, b) in enumerate(asts))
-    opts = E._budget(5.0, 2_000_000, None)
+    opts = "budget(2000000,8,5.000000)"  # the default budget, as every tree's Budget.prolog() writes it
     w = worker()
 
     def prolog_ms(goal: str) -> float:

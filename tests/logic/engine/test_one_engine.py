@@ -31,7 +31,7 @@ INFERENCES = 100_000
 
 def amp_alone(a, b, inferences: int = INFERENCES) -> str:
     """The verdict of the first stage alone (equivalence.pl's sld_pair), without the engine after it."""
-    equivalence._ensure_loaded()
+    worker().consult(equivalence.PROGRAM)
     fa, fb = equivalence._formula(a, "fol"), equivalence._formula(b, "fol")
     goal = (f"equivalence:sld_pair({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},{inferences},R), "
             "( R == canonical -> Out = 'EQUIVALENT' ; R = sld(AB, BA), "

@@ -37,6 +37,15 @@ class Budget:
         if int(self.max_domain) < 0:
             raise ValueError(f"max_domain must be >= 0, not {self.max_domain!r}")
 
+    @classmethod
+    def of(cls, **options: object) -> "Budget":
+        """The budget of an entry point's keywords (`time_limit`, `inferences`, `max_domain`,
+        `proof_object`), a keyword given as None taking its default; any other keyword is a TypeError."""
+        unknown = set(options) - {"time_limit", "inferences", "max_domain", "proof_object"}
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        return cls(**{k: v for k, v in options.items() if v is not None})  # type: ignore[arg-type]
+
     def left(self) -> float:
         """Seconds left to the deadline (a floor of 10 ms), or the whole time limit before a race."""
         if self.deadline is None:

@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 from ambit.logic.syntax.dialect import FOL
 from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children, free_vars
 from ambit.logic.syntax.canonical import canonical_string
-from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_MAX_DOMAIN, DEFAULT_TIME_LIMIT, Budget, backstop
+from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT, Budget, backstop
 from ambit.logic.engine.model_check import checked_model
 from ambit.logic.engine.prove import STAGES_PER_ITEM, pair_verdict
 from ambit.logic.syntax.parse import parse
@@ -90,10 +90,6 @@ def _atoms_key(f: Formula) -> list:
     return out
 
 
-def _budget(time_limit: float, inferences: int, max_domain: int | None) -> str:
-    return Budget(time_limit, inferences, DEFAULT_MAX_DOMAIN if max_domain is None else max_domain).prolog()
-
-
 # the inferences one pair may spend at most, in units of `inferences`: the first stage's two
 # directions, then what prove.pl's two checks may spend
 _STAGES_PER_PAIR = 2 + STAGES_PER_ITEM
@@ -104,16 +100,6 @@ _REASON = {"memory": "memory_limit"}
 def _spend(pairs: int, inferences: int) -> int:
     """The inference limit of a round trip: what its pairs may spend, and then some."""
     return int(pairs * _STAGES_PER_PAIR * int(inferences)) + 1_000_000
-
-
-_loaded = False
-
-
-def _ensure_loaded() -> None:
-    global _loaded
-    if not _loaded:
-        worker().consult(PROGRAM)
-        _loaded = True
 
 
 def with_extensions(model: dict, *formulas: Formula) -> dict:
@@ -188,6 +174,11 @@ _IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
 _CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
 
 
+# a pair the engine left UNKNOWN for these reasons (its steps, not the clock) may be settled by `settle`
+_SETTLED_ELSEWHERE = ("inference_limit", "domain_limit", "memory_limit")
+Settle = Callable[[Formula, Formula, Budget], "Verdict | None"]
+
+
 def equivalent_batch(
     pairs: Iterable[tuple[LF, LF]],
     fmt: str = FOL,
@@ -199,6 +190,7 @@ def equivalent_batch(
     workers: int = 1,
     closed: bool = False,
     read: Callable[[list], list] | None = None,
+    settle: Settle | None = None,
 ) -> list[Verdict]:
     """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
     `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
@@ -207,22 +199,59 @@ def equivalent_batch(
     `canonical_shortcut` is False, which makes Prolog prove every pair. Strings are parsed in
     `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
     chunk is parsed and rendered while Prolog solves the previous one. With `workers` > 1 the
-    pairs are cut into chunks that run side by side on that many processes (prolog_pool.py),
+    pairs are cut into chunks that run side by side on that many processes (runtime/pool.py),
     with the same answers. `closed`: the ASTs given are known to be closed (read by
     logic.syntax.reading), so they are not walked again here. `read`: reads a chunk of `pairs`
     into closed ASTs (the API's reading, logic.syntax.reading), called chunk by chunk so that
-    reading the next chunk overlaps Prolog's work on the one before."""
+    reading the next chunk overlaps Prolog's work on the one before. `settle(a, b, budget)`:
+    asked for a verdict on each pair the engine left UNKNOWN within its inferences (not its
+    time), a verdict or None (the portfolio's step-bounded E: provers/portfolio.py)."""
     pairs = list(pairs)
     if workers > 1:
         from ambit.logic.runtime import pool as prolog_pool
 
         return prolog_pool.map_chunks(equivalent_batch, pairs, workers, fmt=fmt, time_limit=time_limit,
                                       inferences=inferences, max_domain=max_domain,
-                                      canonical_shortcut=canonical_shortcut)
-    opts = _budget(time_limit, inferences, max_domain)
-    pending: list[tuple[list[int], Future]] = []
+                                      canonical_shortcut=canonical_shortcut, settle=settle)
+    budget = Budget.of(time_limit=time_limit, inferences=inferences, max_domain=max_domain)
     out: list[Verdict | None] = [None] * len(pairs)
-    parsed: dict[str, Formula] = {}  # an LF text met twice in the batch is parsed once
+    asts: dict[int, tuple[Formula, Formula]] = {}  # the pairs sent to Prolog
+    same = _CanonicalForms() if canonical_shortcut else None
+    chunk = read or _reader(fmt, closed)
+    pending: list[tuple[list[int], Future]] = []
+    refused: list[int] = []  # pairs whose first-stage candidate the checker refused
+    formulas = chunk(pairs[:CHUNK])
+    for start in range(0, len(pairs), CHUNK):
+        todo = []
+        for i, (a, b) in enumerate(formulas, start):
+            if a == b:
+                out[i] = _IDENTICAL
+            elif same is not None and same(a, b):
+                out[i] = _CANONICAL  # equal canonical forms: equivalent, no Prolog round trip
+            else:
+                todo.append(i)
+                asts[i] = (a, b)
+        if todo:
+            pending.append((todo, _submit(todo, asts, budget)))
+        formulas = chunk(pairs[start + CHUNK:start + 2 * CHUNK]) if start + CHUNK < len(pairs) else []
+        while len(pending) > 1:  # the chunk before the one just sent is checked while Prolog solves that one
+            _check(*pending.pop(0), asts, out, refused)
+    for todo, future in pending:
+        _check(todo, future, asts, out, refused)
+    if refused:  # asked again, every model from prove.pl's search
+        for i, d in zip(refused, _answers(_submit(refused, asts, budget, candidates=False), len(refused))):
+            out[i] = _verdict(d, *asts[i])
+    if settle is not None:
+        for i, v in enumerate(out):
+            if v is not None and v.verdict == "UNKNOWN" and v.witness.get("reason") in _SETTLED_ELSEWHERE:
+                out[i] = settle(*asts[i], budget) or v
+    return out  # type: ignore[return-value]
+
+
+def _reader(fmt: str, closed: bool) -> Callable[[list], list]:
+    """Reads a chunk of pairs into closed ASTs: a text parsed in `fmt` (once per batch, however
+    often it is met), an AST checked to be closed unless `closed` says it is."""
+    parsed: dict[str, Formula] = {}
 
     def formula(x: LF) -> Formula:
         if isinstance(x, str):
@@ -232,72 +261,52 @@ def equivalent_batch(
             return f
         return x if closed and isinstance(x, (Atom, And, Or, Quant)) else _formula(x, fmt)
 
-    asts: dict[int, tuple[Formula, Formula]] = {}  # the pairs sent to Prolog, until answered
-    keys: dict[int, list] = {}  # per formula object (all kept alive by `pairs` or `parsed`)
-    canon: dict[int, str] = {}
+    return lambda part: [(formula(a), formula(b)) for a, b in part]
 
-    def same_canonical_form(a: Formula, b: Formula) -> bool:
+
+class _CanonicalForms:
+    """Whether two formulas have equal canonical forms, each formula's atoms key and canonical
+    form computed once. Keyed by the formula object's id, with the object kept beside its value:
+    an id is unique only while its object lives, and a chunk's formulas may be freed before the
+    batch ends."""
+
+    def __init__(self) -> None:
+        self.keys: dict[int, tuple[Formula, list]] = {}
+        self.canon: dict[int, str] = {}
+
+    def __call__(self, a: Formula, b: Formula) -> bool:
         for f in (a, b):
-            if id(f) not in keys:
-                keys[id(f)] = _atoms_key(f)
-        if keys[id(a)] != keys[id(b)]:
+            if id(f) not in self.keys:
+                self.keys[id(f)] = (f, _atoms_key(f))
+        if self.keys[id(a)][1] != self.keys[id(b)][1]:
             return False
         for f in (a, b):
-            if id(f) not in canon:
-                canon[id(f)] = canonical_string(f, FOL, "v")
-        return canon[id(a)] == canon[id(b)]
+            if id(f) not in self.canon:
+                self.canon[id(f)] = canonical_string(f, FOL, "v")
+        return self.canon[id(a)] == self.canon[id(b)]
 
-    refused: list[int] = []  # pairs whose first-stage candidate the checker refused
 
-    def check(todo: list[int], future: Future) -> None:
-        """The verdicts of one round trip's pairs, every model checked."""
-        for i, d in zip(todo, _answers(future, len(todo))):
-            try:
-                out[i] = _verdict(d, *asts[i])
-            except PrologError:
-                if not _has_candidate(d):
-                    raise
-                refused.append(i)
+def _submit(todo: list[int], asts: dict, budget: Budget, candidates: bool = True) -> Future:
+    """One round trip for the pairs `todo`: a Future of their dicts. Each pair is bounded in
+    Prolog already (equiv_batch_json: call_with_time_limit/2 per pair); the round trip as a whole
+    by `backstop` and by what its pairs may spend (`_spend`)."""
+    worker().consult(PROGRAM)
+    terms = ",".join(f"p({to_prolog_bb(asts[i][0], f'{i}a')},{to_prolog_bb(asts[i][1], f'{i}b')})" for i in todo)
+    goal = f"equivalence:equiv_batch_json([{terms}],{budget.prolog()}{'' if candidates else ',false'},Out)"
+    return worker().submit_json_quiet(goal, time_limit=backstop(len(todo), budget.time_limit),
+                                      inferences=_spend(len(todo), budget.inferences))
 
-    def chunk(start: int) -> list[tuple[Formula, Formula]]:
-        part = pairs[start:start + CHUNK]
-        return read(part) if read is not None else [(formula(a), formula(b)) for a, b in part]
 
-    formulas = chunk(0)
-    for start in range(0, len(pairs), CHUNK):
-        todo = []
-        for i, (a, b) in enumerate(formulas, start):
-            if a == b:
-                out[i] = _IDENTICAL
-            elif canonical_shortcut and same_canonical_form(a, b):
-                out[i] = _CANONICAL  # equal canonical forms: equivalent, no Prolog round trip
-            else:
-                todo.append(i)
-                asts[i] = (a, b)
-        if todo:
-            _ensure_loaded()
-            terms = ",".join(
-                f"p({to_prolog_bb(formulas[i - start][0], f'{i}a')},{to_prolog_bb(formulas[i - start][1], f'{i}b')})"
-                for i in todo
-            )
-            goal = f"equivalence:equiv_batch_json([{terms}],{opts},Out)"
-            # each pair is bounded in Prolog already (equiv_batch_json: call_with_time_limit/2 per pair)
-            pending.append((todo, worker().submit_json_quiet(goal, time_limit=backstop(len(todo), time_limit),
-                                                             inferences=_spend(len(todo), inferences))))
-        formulas = chunk(start + CHUNK) if start + CHUNK < len(pairs) else []
-        # the chunk before the one just sent is checked while Prolog solves that one
-        while len(pending) > 1:
-            check(*pending.pop(0))
-    for todo, future in pending:
-        check(todo, future)
-    if refused:  # asked again, every model from prove.pl's search
-        terms = ",".join(f"p({to_prolog_bb(asts[i][0], f'{i}a')},{to_prolog_bb(asts[i][1], f'{i}b')})" for i in refused)
-        future = worker().submit_json_quiet(f"equivalence:equiv_batch_json([{terms}],{opts},false,Out)",
-                                            time_limit=backstop(len(refused), time_limit),
-                                            inferences=_spend(len(refused), inferences))
-        for i, d in zip(refused, _answers(future, len(refused))):
+def _check(todo: list[int], future: Future, asts: dict, out: list, refused: list[int]) -> None:
+    """The verdicts of one round trip's pairs into `out`, every model checked; a pair whose
+    first-stage candidate the checker refuses goes to `refused` (asked again without one)."""
+    for i, d in zip(todo, _answers(future, len(todo))):
+        try:
             out[i] = _verdict(d, *asts[i])
-    return out  # type: ignore[return-value]
+        except PrologError:
+            if not _has_candidate(d):
+                raise
+            refused.append(i)
 
 
 def _answers(future: Future, n: int) -> list[dict]:
@@ -342,11 +351,9 @@ def entails(
     fa, fb = _formula(a, fmt), _formula(b, fmt)
     if canonical_string(fa, FOL, "v") == canonical_string(fb, FOL, "v"):
         return True
-    _ensure_loaded()
-    goal = (
-        f"equivalence:entails_json({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},"
-        f"{_budget(time_limit, inferences, max_domain)},Out)"
-    )
+    worker().consult(PROGRAM)
+    budget = Budget.of(time_limit=time_limit, inferences=inferences, max_domain=max_domain)
+    goal = f"equivalence:entails_json({to_prolog_bb(fa, 'a')},{to_prolog_bb(fb, 'b')},{budget.prolog()},Out)"
     try:
         d = worker().query_json_quiet(goal, time_limit=backstop(1, time_limit), inferences=_spend(1, inferences))
     except PrologError as e:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ambit.logic.runtime.cancel import PrologError
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from ambit.logic.syntax.ast import (And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor,
+                                    constants)
 
 
 def value(a: Term, model: dict, env: dict[str, str]) -> str:
@@ -281,26 +282,38 @@ def _model(d: dict) -> dict:
         raise PrologError(f"model search returned an element outside its domain 1..{d['size']}") from None
 
 
-def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula], extensions: bool = False) -> dict:
+class ModelCheckFailed(PrologError):
+    """A search returned a model the model checker rejects (Prolog's or another prover's): a bug
+    in that search, raised, never reported."""
+
+
+def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula] = (), extensions: bool = False) -> dict:
     """The model, after checking that every formula of `true` holds in it and none of `false`;
-    a model that fails the check is a bug in the search, raised, never reported. `extensions`:
-    with AmP's `extensions` too (as `equivalence.with_extensions` adds them), from the model's
-    atoms and the checked formulas' predicates, without reading `true_atoms` back."""
-    m = _model(d)
+    ModelCheckFailed for a model that fails the check. `d` is Prolog's model (elements 1..n:
+    `size`) or one whose elements are named (`domain`: Z3's), in which a name of the formulas that
+    the model leaves out denotes its first element and only the formulas' names are kept.
+    `extensions`: with AmP's `extensions` too (as `equivalence.with_extensions` adds them), from
+    the model's atoms and the checked formulas' predicates, without reading `true_atoms` back."""
+    if "size" in d:
+        m = _model(d)
+    else:
+        names = set().union(*(constants(f) for f in (*true, *false)))
+        m = {**d, "constants": {**{c: d["domain"][0] for c in names},
+                                **{c: e for c, e in d["constants"].items() if c in names}}}
     checker = Checker([*true, *false])
     checker.bind(m)
     for i, f in enumerate(true):
         if not checker.check(i):
-            raise PrologError(f"model search returned a model that does not satisfy {f!r}")
+            raise ModelCheckFailed(f"model search returned a model that does not satisfy {f!r}")
     for i, f in enumerate(false, start=len(true)):
         if checker.check(i):
-            raise PrologError(f"model search returned a model that satisfies {f!r}")
+            raise ModelCheckFailed(f"model search returned a model that satisfies {f!r}")
     out = {
         "domain": m["domain"],
         "constants": m["constants"],
         "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"]),
     }
-    if m["functions"]:  # each function's table: "f(d1, d2)": "d3"
+    if m.get("functions"):  # each function's table: "f(d1, d2)": "d3"
         out["functions"] = {f"{name}({', '.join(args)})": e for name, table in sorted(m["functions"].items())
                             for args, e in sorted(table.items())}
     if extensions:
@@ -311,4 +324,4 @@ def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula], ex
     return out
 
 
-__all__ = ["Checker", "checked_model", "holds", "value"]
+__all__ = ["Checker", "ModelCheckFailed", "checked_model", "holds", "value"]

@@ -198,8 +198,10 @@ class EProcess:
     E's automatic mode can choose differently for the two); `result()` waits, `stop()` ends it early."""
 
     def __init__(self, text: str | None, time_limit: float, proof_object: bool = True, path: str | None = None,
-                 remove: bool = False) -> None:
+                 remove: bool = False, steps: int | None = None) -> None:
         args = [EXECUTABLE, "--auto", "-s", f"--cpu-limit={max(1, math.ceil(time_limit))}"]
+        if steps is not None:  # E's main loop run at most `steps` times: the same answer on a busy machine
+            args.append(f"--processed-clauses-limit={int(steps)}")
         if proof_object:
             args.append("--proof-object")
         if path is not None:
@@ -249,9 +251,10 @@ class EProcess:
 
 
 def prove(axioms: Sequence[Formula], conjecture: Formula | None, time_limit: float,
-          proof_object: bool = True) -> EResult:
-    """E's answer for axioms ⊢ conjecture (no conjecture: whether the axioms are unsatisfiable)."""
-    return EProcess(problem(axioms, conjecture), time_limit, proof_object).result()
+          proof_object: bool = True, steps: int | None = None) -> EResult:
+    """E's answer for axioms ⊢ conjecture (no conjecture: whether the axioms are unsatisfiable);
+    `steps` bounds E's main loop (processed clauses: status ResourceOut when it runs out)."""
+    return EProcess(problem(axioms, conjecture), time_limit, proof_object, steps=steps).result()
 
 
 def prove_file(path: str, time_limit: float, proof_object: bool = False) -> EResult:

@@ -16,14 +16,10 @@ from ambit._extras import install_line
 from ambit.logic.provers import eprover
 from ambit.logic.engine import prove
 from ambit.logic.runtime.worker import CancelScope, current_scope
-from ambit.logic.syntax.ast import Formula, constants
+from ambit.logic.engine.model_check import ModelCheckFailed, checked_model
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question
 
 log = logging.getLogger("ambit.logic.provers.portfolio")  # the members log under the portfolio's name
-
-
-class ModelCheckFailed(RuntimeError):
-    """A prover returned a model that ambit's model checker rejects."""
 
 
 class Member(Protocol):
@@ -264,19 +260,6 @@ def _check_stopped(stopped: threading.Event, budget: Budget) -> None:
     """_Stopped once the race is over or its deadline has passed (a member preparing its input)."""
     if stopped.is_set() or (budget.deadline is not None and time.monotonic() > budget.deadline):
         raise _Stopped
-
-
-def checked_model(m: dict, formulas: Sequence[Formula]) -> dict:
-    """A model ({"domain", "constants", "atoms"}) after ambit's model checker (`model_check.holds`) has
-    found every formula true in it, in prove's evidence shape (`true_atoms` as text); names the
-    model leaves out are mapped to its first element. ModelCheckFailed when a formula is false."""
-    names = set().union(*(constants(f) for f in formulas)) if formulas else set()
-    m = {**m, "constants": {**{c: m["domain"][0] for c in names}, **m["constants"]}}
-    for f in formulas:
-        if not prove.holds(f, m):
-            raise ModelCheckFailed(f"the model does not satisfy {f!r}")
-    return {"domain": m["domain"], "constants": {c: e for c, e in m["constants"].items() if c in names},
-            "true_atoms": sorted(f"{a[0]}({', '.join(a[1:])})" if len(a) > 1 else a[0] for a in m["atoms"])}
 
 
 CHECK_INFERENCES_FACTOR = 4  # a re-proof's inference budget, in units of the race's

@@ -33,6 +33,7 @@ import ctypes
 import itertools
 import json
 import math
+import os
 import queue
 import shutil
 import threading
@@ -42,6 +43,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
+from ambit.logic.engine.budget import DEFAULT_TIME_LIMIT  # the one default (no import of its own)
 from ambit.logic.runtime.cancel import (  # noqa: F401 (re-exported: callers import them from here)
     CancelScope, PrologError, budget_error, cancellable, cancelled_error, chain_future, current_scope,
     out_of_time_error,
@@ -51,7 +53,7 @@ from ambit.logic.runtime.lanes import FIRST_QUANTUM_S, two_lanes  # noqa: F401 (
 from ambit.logic.runtime.swipl import halt_prolog, locate_swipl
 from ambit.logic.syntax.full_render import escape
 
-PROLOG_DIR = Path(str(resources.files("ambit.logic.engine").joinpath("prolog")))
+PROLOG_DIR = Path(str(resources.files("ambit.logic.engine").joinpath("prolog"))).resolve()
 # AmP-sized proofs and RADD instances use a few MB of stack; SWI's default is 1 GB.
 STACK_LIMIT_BYTES = 256 * 1024 * 1024
 # Above SWI's ~20-30 M inferences/s here, so on an idle machine the time limit comes first; on a
@@ -213,9 +215,9 @@ class PrologWorker:
         return self.submit(fn).result(timeout)
 
     def consult(self, name: str) -> None:
-        """Load `logic/engine/prolog/<name>` once (idempotent)."""
-        path = (PROLOG_DIR / name).resolve()
-        key = str(path)
+        """Load `logic/engine/prolog/<name>` once (idempotent, and cheap to call before every
+        query: a program's callers need no flag of their own)."""
+        key = os.path.join(PROLOG_DIR, name)
         if key in self._consulted:
             return
 
@@ -227,7 +229,7 @@ class PrologWorker:
         self.run(load)
 
     def query_json(
-        self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
+        self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
     ) -> Any:
         """Solve `goal` once under a time limit and an inference limit (`inferences`, default
         `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
@@ -239,17 +241,17 @@ class PrologWorker:
         return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     def query_json_quiet(
-        self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
+        self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
     ) -> Any:
         """`query_json` (the same call, under the name its callers use for large goals)."""
         return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     def submit_json_quiet(
-        self, goal: str, out_var: str = "Out", time_limit: float = 5.0, inferences: int | None = None
+        self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
     ) -> Future:
         """`query_json_quiet` without waiting: a Future of its value (or of its PrologError), so
         that a caller can prepare the next goal while Prolog solves this one."""
-        if not self._json_call_loaded:
+        if not self._json_call_loaded:  # not consult()'s own check: a lane (lanes.py) has it loaded already
             self.consult("json_call.pl")
             self._json_call_loaded = True
         if self.fast_lane_s and time_limit > self.fast_lane_s:

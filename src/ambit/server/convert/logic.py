@@ -36,14 +36,18 @@ CONSISTENCY = {
 }
 
 
-# --------------------------------------------------------------------------- equivalence, canonical forms, RADD
+def _seconds(ms: int) -> float:
+    """A request's `time_limit_ms` (the wire's unit) as seconds, the unit of everything above the wire."""
+    return ms / 1000.0
 
+
+# --------------------------------------------------------------------------- equivalence, canonical forms, RADD
 
 def equivalence_query(req: pb.CheckEquivalenceRequest, field: str = "") -> EquivalenceQuery:
     fmt = enum(EQUIVALENCE_FORMATS, req.format, f"{field}format", "LFFormat")
     free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
     symbols = enum(SYMBOLS, req.symbols, f"{field}symbols", "Symbols")
-    return EquivalenceQuery(req.a, req.b, fmt, req.time_limit_ms / 1000.0, free, symbols)
+    return EquivalenceQuery(req.a, req.b, fmt, _seconds(req.time_limit_ms), free, symbols)
 
 
 def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAnswer) -> pb.CheckEquivalenceResponse:
@@ -145,7 +149,7 @@ def canonical_response(req: pb.CanonicalizeRequest, canonical: str) -> pb.Canoni
 def radd_query(req: pb.VerifyRADDRequest) -> RaddQuery:
     source = req.WhichOneof("instance_source")
     value = "" if source is None else getattr(req, source)
-    return RaddQuery(source, value, req.time_limit_ms / 1000.0)
+    return RaddQuery(source, value, _seconds(req.time_limit_ms))
 
 
 def radd_response(req: pb.VerifyRADDRequest, answer: RaddAnswer) -> pb.VerifyRADDResponse:
@@ -182,7 +186,7 @@ def radd_response(req: pb.VerifyRADDRequest, answer: RaddAnswer) -> pb.VerifyRAD
 
 def explain_query(req: pb.ExplainReadingsRequest) -> ExplainQuery:
     fmt = enum(FORMATS, req.format, "format", "LFFormat")
-    return ExplainQuery(req.utterance, tuple(req.lfs), fmt, tuple(req.weights), req.time_limit_ms / 1000.0)
+    return ExplainQuery(req.utterance, tuple(req.lfs), fmt, tuple(req.weights), _seconds(req.time_limit_ms))
 
 
 def explain_response(req: pb.ExplainReadingsRequest, e: Explanation) -> pb.ExplainReadingsResponse:
@@ -225,7 +229,7 @@ def entailment_query(req: pb.CheckEntailmentRequest, field: str = "") -> Entailm
     fmt = enum(ENTAILMENT_FORMATS, req.format, f"{field}format", "LFFormat")
     free = enum(FREE_VARIABLES, req.free_variables, f"{field}free_variables", "FreeVariables")
     symbols = enum(SYMBOLS, req.symbols, f"{field}symbols", "Symbols")
-    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, req.time_limit_ms / 1000.0, free, symbols)
+    return EntailmentQuery(tuple(req.premises), req.conclusion, fmt, _seconds(req.time_limit_ms), free, symbols)
 
 
 def proof_step(step: dict) -> pb.ProofStep:

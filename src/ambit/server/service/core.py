@@ -11,6 +11,7 @@ from typing import Any, Iterator, Sequence
 
 import ambit
 from ambit import logic
+from ambit.logic.engine.budget import DEFAULT_TIME_LIMIT
 from ambit.logic.explain import Explanation
 from ambit.logic.syntax.dialect import FOL, NAMES as DIALECTS, dialect  # every LF format, AmP's first
 
@@ -25,7 +26,7 @@ from ambit.server.stats import Stats
 log = logging.getLogger("ambit.server")
 
 VERSION = ambit.__version__  # the installed distribution's version (package metadata): what `ambit info` reports
-DEFAULT_PROLOG_SECONDS = 5.0
+DEFAULT_PROLOG_SECONDS = DEFAULT_TIME_LIMIT  # the engine's one default (logic/engine/budget.py)
 
 
 @dataclass(frozen=True)
