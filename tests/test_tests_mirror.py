@@ -50,6 +50,7 @@ AT_PACKAGE_ROOT = {
     'tests/server/test_abuse_silent_calls.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_abuse_workers.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_backend_registry.py': "server/model.py's interface and server/backends.py, served",
+    'tests/server/test_dialect_once.py': 'one CheckEquivalence followed from the RPC to Prolog (server and logic)',
     'tests/server/test_entailment_portfolio_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_entailment_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_explain_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',

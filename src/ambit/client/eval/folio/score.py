@@ -21,7 +21,8 @@ from typing import Any
 
 from ambit import logic
 from ambit.logic.syntax.ast import Atom, Const
-from ambit.logic.syntax.dialect import FOLIO, ArityError, check_arities, dialect
+from ambit.logic.syntax.dialect import FOLIO, dialect
+from ambit.logic.syntax.reading import ArityError, check_arities
 from ambit.client.eval.folio import align as A
 from ambit.client.eval.folio import grammar as G
 from ambit.client.eval.folio.data import Story
