@@ -1,5 +1,5 @@
 """`ambit logic equiv|entails --from DIALECT ...`: first-order checks in every dialect (`equiv` in
-AmP's `fol`/`lisp` goes on to equivalence_cli.py, which keeps AmP's JSONL shape).
+AmP's `fol`/`lisp` goes on to cli/equiv.py, which keeps AmP's JSONL shape).
 
     ambit logic equiv A B --from folio
     ambit logic equiv --from folio --jsonl          # {"a": ..., "b": ...} per line

@@ -8,7 +8,7 @@ upper-case variable names; NLTK has no exclusive or and writes `A ⊕ B` as `-(A
 
 It also holds Prolog quoting (`escape`, `quote`): the one escaping of text that logic/ writes
 inside single quotes, used by every writer of Prolog text (render.py, this module,
-explain/situations.py, radd/verify.py, runtime/worker.py); it was quoting.py.
+explain/situations.py, radd/verify.py, runtime/worker.py).
 """
 
 from __future__ import annotations
