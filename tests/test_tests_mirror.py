@@ -50,6 +50,7 @@ AT_PACKAGE_ROOT = {
     'tests/server/test_abuse_silent_calls.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_abuse_workers.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_backend_registry.py': "server/model.py's interface and server/backends.py, served",
+    'tests/server/test_dialect_once.py': 'one CheckEquivalence followed from the RPC to Prolog (server and logic)',
     'tests/server/test_entailment_portfolio_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_entailment_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_explain_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
@@ -72,6 +73,7 @@ AT_PACKAGE_ROOT = {
     'tests/test_file_layer.py': "ambit/_files.py's rule over the whole package",
     'tests/test_files.py': 'ambit/_files.py',
     'tests/test_layering.py': 'the import layers of the whole package',
+    'tests/test_stale_prose.py': "the prose of the whole package names what exists",
     'tests/test_tests_layout.py': "the tests' own layout",
     'tests/test_tests_mirror.py': "the tests' own layout",
 }

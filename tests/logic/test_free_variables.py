@@ -15,7 +15,8 @@ import pytest
 from ambit import logic
 from ambit.logic import LFParseError, parse
 from ambit.logic.syntax.ast import Atom, Const, Quant, Var, Xor
-from ambit.logic.syntax.dialect import ArityError, ProblemError, dialect, dialects, read_story
+from ambit.logic.syntax.dialect import dialect, dialects
+from ambit.logic.syntax.reading import ArityError, ProblemError, read_story
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog not installed")
 

@@ -11,7 +11,8 @@ import shutil
 import pytest
 
 from ambit import logic
-from ambit.logic.syntax.dialect import ArityError, ProblemError, SymbolKindError, dialect, read_pair, read_story
+from ambit.logic.syntax.dialect import dialect
+from ambit.logic.syntax.reading import ArityError, ProblemError, SymbolKindError, read_pair, read_story
 
 from tests.helpers.cli import run_logic as _run
 

@@ -152,5 +152,5 @@ class LazyEmbedded:
 
 def known_facts(client: Any) -> Any:
     """What a lazy embedded client knows of its model without starting it (`ModelFacts`), or
-    None for any other client (ask the server: ``client.info()``)."""
+    None for any other client (ask the server: ``Client.info()``)."""
     return client.facts() if isinstance(client, LazyEmbedded) else None

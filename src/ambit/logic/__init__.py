@@ -50,7 +50,7 @@ def convert(text: str, src: str = FOL, dst: str = "lisp") -> str:
     return render(parse(text, src), dst)
 
 
-def canonical_form(text: str | Formula, fmt: str = FOL, to: str | None = None, vars: str = "amp", *,
+def canonical_form(text: str | Formula, fmt: "str | Dialect" = FOL, to: "str | Dialect | None" = None, vars: str = "amp", *,
                    max_chars: int = MAX_CHARS) -> str:
     """Canonical string of a formula given as text (in `fmt`, any dialect) or as an AST, rendered
     in `to` (default `fmt`), as `ambit logic canon` writes it: between AmP's formats (`fol`,
@@ -61,15 +61,12 @@ def canonical_form(text: str | Formula, fmt: str = FOL, to: str | None = None, v
     from ambit.logic.syntax.canonical import canonical_string
     from ambit.logic.syntax.dialect import dialect
 
-    dst = to or fmt
+    src = dialect(fmt)
+    dst = src if to is None or to == fmt else dialect(to)
     if isinstance(text, str):
         check_length(text, max_chars)
-        f = parse(text, fmt)
-    else:
-        f = text
-    if dialect(fmt).amp and dialect(dst).amp:
-        return canonical_string(f, dst, vars)
-    return render(f, dst)
+        text = parse(text, src)
+    return canonical_string(text, dst, vars) if src.amp and dst.amp else dst.render(text)
 
 
 def _bounded(items, max_chars: int) -> list:
@@ -93,115 +90,110 @@ def _bounded(items, max_chars: int) -> list:
     return items
 
 
-from ambit.logic.engine import prove as _fol  # noqa: E402
 from ambit.logic.engine.prove import Decision  # noqa: E402
+from ambit.logic.syntax.ast import Formula as _Formula  # noqa: E402
+from ambit.logic.syntax.dialect import Dialect, dialect  # noqa: E402
 from ambit.logic.syntax.parse import DIALECTS  # noqa: E402
 
-# Every question, whatever its dialect, goes through one entry point: logic.provers.portfolio's
-# `decide_batch` (stories) and `equivalent_batch` (pairs), which run ambit's own engine alone
-# (`prover="prolog"`, the default here: for AmP's formats AmP's procedure first) or the
-# portfolio (`prover="portfolio"`: Prolog, E and Z3 racing, for AmP pairs too).
+# Every entry point resolves its dialect once, here, into a `Dialect` (with its free-variable and
+# name-space policies), and hands that value down; every question then goes through one entry
+# point: logic.provers.portfolio's `decide_batch` (stories) and `equivalent_batch` (pairs), which
+# run ambit's own engine alone (`prover="prolog"`, the default here: for AmP's formats AmP's
+# procedure first) or the portfolio (`prover="portfolio"`: Prolog, E and Z3 racing).
 
 
-def _on_processes(prover: str, fmt, options: dict) -> bool:
-    """Whether a batch for Prolog alone runs on `workers` > 1 processes: then the text travels
-    and each process parses its own chunk (the parent parsing every formula, and pickling the
-    ASTs, was a serial step as long as the solving: 2 workers gained 1.05x, not 2x)."""
-    return prover == "prolog" and options.get("workers", 1) > 1 and isinstance(fmt, str)
+def _on_processes(prover: str, options: dict) -> bool:
+    """Whether a batch for Prolog alone runs on `workers` > 1 processes, each reading its own chunk
+    (the parent reading every formula would be a serial step as long as the solving)."""
+    return prover == "prolog" and options.get("workers", 1) > 1
 
 
-def decide_batch(stories, fmt: str = FOLIO, *, prover: str = "prolog", free_variables: str | None = None,
+def decide_batch(stories, fmt: str | Dialect = FOLIO, *, prover: str = "prolog", free_variables: str | None = None,
                  max_chars: int = MAX_CHARS, symbols: str | None = None, **options) -> list[Decision]:
     """Decisions (TRUE / FALSE / UNCERTAIN / INCONSISTENT / UNKNOWN, with evidence) for many
     (premises, conclusion) stories, in order; `prover`: "prolog" (default) or "portfolio".
     `free_variables`: "universal" (the full dialects' default: closed under ∀), "constant" or
     "error" (AmP's default); each decision's `reading` records it. A predicate or function used
-    with two arities in one story is an error (dialect.ArityError) naming both uses, and so is, in
+    with two arities in one story is an error (logic.syntax.reading.ArityError) naming both uses, and so is, in
     the full dialects, a name used as a predicate and as a function or constant (SymbolKindError,
     as in Prover9, E and TPTP) unless `symbols="separate"`; the reading records it. A formula
     text over `max_chars` characters (default: the CLI's and the server's limit) is refused
     (LFParseError `too_long`) before anything is read."""
     from ambit.logic.provers import portfolio
-    from ambit.logic.syntax.dialect import name_of, read_stories, record
+    from ambit.logic.syntax.reading import read_stories, record
 
     stories = _bounded(stories, max_chars)
+    d = dialect(fmt, free_variables, symbols)
+    if _on_processes(prover, options):
+        from ambit.logic.runtime import pool
 
-    if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
-        from ambit.logic.runtime import pool as prolog_pool
-
-        return prolog_pool.map_chunks(decide_batch, list(stories), options.pop("workers"), fmt=fmt, prover=prover,
-                                      free_variables=free_variables, symbols=symbols, **options)
-    parsed, readings = read_stories(stories, fmt, free_variables, symbols)
-    out = portfolio.decide_batch(parsed, name_of(fmt), prover=prover, **options)
-    return [record(d, r) for d, r in zip(out, readings)]
+        return pool.map_chunks(decide_batch, stories, options.pop("workers"), fmt=d, prover=prover, **options)
+    parsed, readings = read_stories(stories, d)
+    out = portfolio.decide_batch(parsed, d, prover=prover, **options)
+    return [record(x, r) for x, r in zip(out, readings)]
 
 
-def decide(premises, conclusion, fmt: str = FOLIO, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
+def decide(premises, conclusion, fmt: str | Dialect = FOLIO, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
            **options) -> Decision:
     """The decision for one story; see `decide_batch`."""
     return decide_batch([(premises, conclusion)], fmt, prover=prover, max_chars=max_chars, **options)[0]
 
 
-def equivalent_batch(pairs, fmt: str = FOL, *, prover: str = "prolog", free_variables: str | None = None,
+def equivalent_batch(pairs, fmt: str | Dialect = FOL, *, prover: str = "prolog", free_variables: str | None = None,
                      max_chars: int = MAX_CHARS, symbols: str | None = None, **options):
     """Verdicts for many pairs, in any dialect. Prolog alone (default): AmP's formats (`fol`,
-    `lisp`) use the AmP procedure (equivalence.py: canonical shortcut, SLD, then the full
-    first-order engine), the full first-order dialects (`folio`, `nltk`, `tptp`) fol.py's engine;
-    `prover="portfolio"` races E and Z3 beside it (logic.provers.portfolio). `free_variables`, mixed
-    arities and `symbols` as in `decide_batch`; each verdict's `witness["reading"]` records the reading. A
-    formula text over `max_chars` characters is refused (LFParseError `too_long`) before anything
-    is read."""
+    `lisp`) use AmP's procedure (logic/engine/equivalence.py: canonical shortcut, SLD, then the
+    one engine), the full first-order dialects the one engine (logic/engine/prove.py);
+    `prover="portfolio"` races E and Z3 beside it (logic.provers.portfolio). `free_variables`,
+    mixed arities and `symbols` as in `decide_batch`; each verdict's `witness["reading"]` records
+    the reading. A formula text over `max_chars` characters is refused (LFParseError `too_long`)
+    before anything is read."""
     from ambit.logic.provers import portfolio
-    from ambit.logic.syntax.dialect import dialect, name_of
     from ambit.logic.syntax.reading import read_pairs, record
 
     pairs = _bounded(pairs, max_chars)
+    d = dialect(fmt, free_variables, symbols)
+    if _on_processes(prover, options):
+        from ambit.logic.runtime import pool
 
-    if _on_processes(prover, fmt, options):  # each process reads its own chunk: parsing is no serial step
-        from ambit.logic.runtime import pool as prolog_pool
-
-        return prolog_pool.map_chunks(equivalent_batch, list(pairs), options.pop("workers"), fmt=fmt, prover=prover,
-                                      free_variables=free_variables, symbols=symbols, **options)
-    if prover == "prolog" and dialect(fmt).amp and not options.get("provers"):
+        return pool.map_chunks(equivalent_batch, pairs, options.pop("workers"), fmt=d, prover=prover, **options)
+    if prover == "prolog" and d.amp and not options.get("provers"):
         # AmP's procedure reads chunk by chunk, the next chunk while Prolog solves the one before
         readings: list = []
 
         def read(chunk: list) -> list:
-            parsed, rs = read_pairs(chunk, fmt, free_variables, symbols)
+            parsed, rs = read_pairs(chunk, d)
             readings.extend(rs)
             return parsed
 
-        out = portfolio.equivalent_batch(pairs, name_of(fmt), prover=prover, read=read, closed=True, **options)
+        out = portfolio.equivalent_batch(pairs, d, prover=prover, read=read, closed=True, **options)
     else:
-        parsed, readings = read_pairs(pairs, fmt, free_variables, symbols)
-        out = portfolio.equivalent_batch(parsed, name_of(fmt), prover=prover, **options)
+        parsed, readings = read_pairs(pairs, d)
+        out = portfolio.equivalent_batch(parsed, d, prover=prover, **options)
     return [record(v, r) for v, r in zip(out, readings)]
 
 
-def equivalent(a, b, fmt: str = FOL, *, max_chars: int = MAX_CHARS, **options) -> Verdict:
+def equivalent(a, b, fmt: str | Dialect = FOL, *, max_chars: int = MAX_CHARS, **options) -> Verdict:
     """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt`, any dialect, or
     ASTs); a text over `max_chars` characters is refused (LFParseError `too_long`)."""
     return equivalent_batch([(a, b)], fmt, max_chars=max_chars, **options)[0]
 
 
-def entails(premises, conclusion, fmt: str = FOL, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
-            **options) -> bool | None:
+def entails(premises, conclusion, fmt: str | Dialect = FOL, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
+            free_variables: str | None = None, symbols: str | None = None, **options) -> bool | None:
     """Whether `premises` (one formula, or a list in a full first-order dialect) entail
     `conclusion`: True, False, or None when undecided within the budget. A formula text over
     `max_chars` characters is refused (LFParseError `too_long`) before anything is read."""
-    from ambit.logic.syntax.dialect import dialect
-
     _bounded([premises, conclusion], max_chars)
-
-    if dialect(fmt).amp and prover == "prolog":
+    d = dialect(fmt, free_variables, symbols)
+    if d.amp and prover == "prolog":
         from ambit.logic.engine import equivalence
-        from ambit.logic.syntax.dialect import read_pairs
+        from ambit.logic.syntax.reading import read_pairs
 
-        free = options.pop("free_variables", None)
-        ((a, b),), _ = read_pairs([(premises, conclusion)], fmt, free, options.pop("symbols", None))
-        return equivalence.entails(a, b, fmt, **options)
-    ps = [premises] if isinstance(premises, (str, *_fol.Formula.__args__)) else list(premises)
-    return decide(ps, conclusion, fmt, prover=prover, max_chars=max_chars, **options).entailed
+        ((a, b),), _ = read_pairs([(premises, conclusion)], d)
+        return equivalence.entails(a, b, d, **options)
+    ps = [premises] if isinstance(premises, (str, *_Formula.__args__)) else list(premises)
+    return decide(ps, conclusion, d, prover=prover, max_chars=max_chars, **options).entailed
 
 
 __all__ = [

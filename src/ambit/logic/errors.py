@@ -58,7 +58,7 @@ class LFParseError(ValueError):
     def column(self) -> int:
         return self.pos + 1
 
-    def __reduce__(self):  # crosses from a worker process (prolog_pool.py) intact, its hint with it
+    def __reduce__(self):  # crosses from a worker process (logic/runtime/pool.py) intact, its hint with it
         return (_rebuild_parse_error, (self.reason, self.text, self.pos, self.token, self.expected, self.kind,
                                        self.fmt, self.hint))
 

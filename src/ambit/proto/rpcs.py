@@ -10,7 +10,7 @@ query → core call → reply, all of one shape:
 - streaming (a batch): each of the request's `items` is read as `to_core(item, "items[i].")` (an
   item that cannot be read is that item's error), `core.<service>(queries, deadline)` yields
   (index, answer or error) per item, and each answer is the `to_wire(item, answer)` of its
-  result (`server.convert.batch_result`): a batch RPC has its unary RPC's conversions.
+  result (`server.convert.common.batch_result`): a batch RPC has its unary RPC's conversions.
 
 The table is plain data (it imports nothing), so the server, the client and the tests all read
 it. `tests/proto/test_rpcs.py` holds it to the `.proto` (the generated descriptor) and holds the

@@ -3,7 +3,7 @@
 Prints `ambit server listening on HOST:PORT` as soon as the port is bound (with --port 0 this
 is how callers learn the port), then `ambit server ready` once the model is loaded and Prolog
 is up (health SERVING). SIGTERM/SIGINT: drain, finish in-flight RPCs within --grace, exit 0.
-SIGHUP: re-read --auth-token-file. Security options (`server.security`): --tls-cert/--tls-key
+SIGHUP: re-read --auth-token-file. Security options (`server.guard.security`): --tls-cert/--tls-key
 (TLS), --tls-client-ca (mTLS), --auth-token-file (bearer tokens); a non-loopback --host needs
 TLS and a token file, or --insecure (exit 2 with a message saying what to add). --health-port P
 also serves health alone, plaintext, on a second port (probes that cannot speak TLS).

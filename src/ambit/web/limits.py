@@ -1,6 +1,6 @@
 """The web port's own bounds (`ambit serve --http-...` options), beside the service core's limits
 that every request meets whichever edge it came through (`server.guard.limits.Limits`, the
-admission of `server.service.admission`). Why these numbers is in docs/web.md#bounds."""
+admission of `server.service.deadline.Admission`). Why these numbers is in docs/web.md#bounds."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ import pytest
 from ambit.logic import LFParseError, parse
 from ambit.logic.errors import RenderError
 from ambit.logic.syntax.ast import Atom, Const, Func, Not, Or, Quant, Var
-from ambit.logic.syntax.dialect import ProblemError, SymbolKindError, dialect, read_story
+from ambit.logic.syntax.dialect import dialect
+from ambit.logic.syntax.reading import ProblemError, SymbolKindError, read_story
 
 needs_e = pytest.mark.skipif(shutil.which("eprover") is None, reason="E prover (eprover) not installed")
 P9 = dialect("prover9")

@@ -4,8 +4,8 @@ token-confidence page (AmP Fig. 4). Pure functions of summaries and records.
 What every report shares (number formats, Markdown tables, atomic writes, the figure conventions)
 is in ``report_common``; each suite's sections are in a module of their own; all are re-exported
 here:
-``report_amp`` (AmP zero-shot and few-shot), ``report_implicature`` and ``report_tokens`` (the
-token-confidence page, AmP Fig. 4)."""
+``amp/report.py`` (AmP zero-shot and few-shot), ``implicature/report.py`` and ``report_tokens.py``
+(the token-confidence page, AmP Fig. 4)."""
 
 from __future__ import annotations
 

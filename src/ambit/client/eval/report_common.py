@@ -1,7 +1,7 @@
 """What every report shares (``client.eval.report`` re-exports it): number formats, Markdown
 tables, atomic writes, and the figure conventions (Agg backend, saving, ordering, labelled bars,
-Wilson intervals, offsets and markers). The suites' sections (``report_amp``,
-``report_implicature``, ``report_tokens``) build on it."""
+Wilson intervals, offsets and markers). The suites' sections (``amp/report.py``,
+``implicature/report.py``, ``report_tokens.py``) build on it."""
 
 from __future__ import annotations
 

@@ -8,9 +8,8 @@ import argparse
 import time
 from pathlib import Path
 
-from ambit.logic.syntax.dialect import (CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOLS, Reading, dialect, dialects, read_pair,
-                                       record)
-from ambit.logic.syntax.reading import ReadingTimeLimit
+from ambit.logic.syntax.dialect import CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOLS, Dialect, dialect, dialects
+from ambit.logic.syntax.reading import Reading, ReadingTimeLimit, read_pair, record
 from ambit.logic.errors import MAX_CHARS, LFParseError
 from ambit.logic.syntax.readers import hints
 
@@ -120,21 +119,17 @@ def premises_is_a_file(path: str) -> str:
             "write the premises into a file, or pipe them: printf '%s\\n' PREMISE ... | ambit ... --premises -")
 
 
-def dialect_of(argv: list[str], default: str) -> str:
+def dialect_of(argv: list[str], default: str) -> Dialect | None:
     """The dialect an `ambit logic` command line asks for (`--from`, `--format`, `-f`), or
-    `default`; an unknown name is left for the command's own parser to refuse."""
+    `default`'s: the one reading of argv that routes a command; None for an unknown name, which
+    the command's own parser then refuses."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--from", "--format", "-f", dest="fmt", default=default)
     known, _ = p.parse_known_args(argv)
-    return known.fmt
-
-
-def is_amp(name: str) -> bool:
-    """Whether `name` is one of AmP's formats (False for an unknown name)."""
     try:
-        return dialect(name).amp
+        return dialect(known.fmt)
     except ValueError:
-        return False
+        return None
 
 
 def positive_chars(text: str) -> int:
@@ -164,25 +159,24 @@ def positive_inferences(text: str) -> int:
     return n
 
 
-def equivalence_in_time(a: str, b: str, fmt: str, free_variables: str | None, symbols: str | None, budget: dict):
+def equivalence_in_time(a: str, b: str, d: Dialect, budget: dict):
     """`ambit logic equiv A B`'s answer within budget["time_limit"] seconds, reading included:
-    the two formulas are read until the deadline, and the provers get what is left of it. Past
-    it: UNKNOWN with reason `time_limit`, never a late verdict. ProblemError as `read_pair`
+    the two formulas are read in `d` until the deadline, and the provers get what is left of it.
+    Past it: UNKNOWN with reason `time_limit`, never a late verdict. ProblemError as `read_pair`
     raises it (a formula that does not read)."""
     from ambit.logic.engine.equivalence import Verdict
     from ambit.logic.provers import portfolio
 
     deadline = time.monotonic() + budget["time_limit"]
     try:
-        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols, deadline=deadline)
+        fa, fb, reading = read_pair(a, b, d, deadline=deadline)
         left = deadline - time.monotonic()
     except ReadingTimeLimit:
         left = 0.0
     if left <= 0:
-        d = dialect(fmt, free_variables, symbols)
         return record(Verdict("UNKNOWN", None, None, {"reason": "time_limit"}),
                       Reading(d.name, d.free_variables, symbols=d.symbols))
-    return record(portfolio.equivalent_batch([(fa, fb)], fmt, **{**budget, "time_limit": left})[0], reading)
+    return record(portfolio.equivalent_batch([(fa, fb)], d, **{**budget, "time_limit": left})[0], reading)
 
 
 def too_long(text: str, max_chars: int) -> str | None:
@@ -221,7 +215,7 @@ def outside(text: str) -> str | None:
 
 
 __all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "formulas_first_dash",
-           "is_amp", "outside", "say_where_formulas_go",
+           "outside", "say_where_formulas_go",
            "parse_hint",
            "reads_as", "usage_with_default", "is_premises_formula", "premises_is_a_file",
            "positive_chars", "positive_inferences", "positive_seconds", "too_long"]

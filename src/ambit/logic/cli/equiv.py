@@ -3,8 +3,8 @@
     ambit logic equiv "exists x . man(x)" "exists y . man(y)" [--from fol|lisp]   (--format: the same)
     ambit logic equiv --jsonl < pairs.jsonl     # {"a": ..., "b": ..., "format"?: ...} per line
 
-The command line is the one of every `ambit logic equiv` (cli_common.add_dialect_options); a
-full first-order dialect (`--from folio|nltk|tptp`) is answered by fol_cli.py.
+The command line is the one of every `ambit logic equiv` (cli/common.py add_dialect_options); a
+full first-order dialect (`--from folio|nltk|tptp|prover9`) is answered by cli/prove.py.
 
 With --jsonl every input line gets one output line, in order; a line that cannot be read gets
 {"error": {"code", "message", "field", "position"?, "hint"?}} (logic/error_json.py, the one shape
@@ -23,10 +23,11 @@ from typing import IO
 from ambit.logic.engine.equivalence import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT
 from ambit.logic.cli import jsonl
 from ambit.logic import error_json as E
-from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, dialect_of, equivalence_in_time, explain, is_amp,
+from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, equivalence_in_time, explain,
                          formulas_first_dash, parse_hint, positive_chars, say_where_formulas_go,
                          positive_inferences, positive_seconds, too_long, usage_with_default)
-from ambit.logic.syntax.dialect import DEFAULT_DIALECT, ProblemError, read_pair, record
+from ambit.logic.syntax.dialect import DEFAULT_DIALECT, dialect
+from ambit.logic.syntax.reading import ProblemError, read_pair, record
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.parse import FORMATS
 from ambit.logic.runtime.worker import PrologError
@@ -60,13 +61,12 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Entry point; argv[0] is the subcommand name `equiv`."""
     rest = argv[1:] if argv and argv[0] == "equiv" else argv
-    if not is_amp(dialect_of(rest, DEFAULT_DIALECT["equiv"])):
-        raise SystemExit(f"ambit logic equiv: {dialect_of(rest, DEFAULT_DIALECT['equiv'])} is a full first-order dialect: "
-                         "use ambit.logic.cli.main")
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     parser = _parser()
     args = parser.parse_args(formulas_first_dash(parser, rest))
+    if args.fmt not in FORMATS:
+        raise SystemExit(f"ambit logic equiv: {args.fmt} is a full first-order dialect: use ambit.logic.cli.main")
     budget = {"time_limit": args.time_limit, "inferences": args.inferences, "prover": args.prover}
     if args.max_domain is not None:
         budget["max_domain"] = args.max_domain
@@ -82,7 +82,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
             print(f"error: {name}: {msg}", file=sys.stderr)
             return 2
     try:
-        v = equivalence_in_time(args.a, args.b, args.fmt, args.free_variables, args.symbols, budget)
+        v = equivalence_in_time(args.a, args.b, dialect(args.fmt, args.free_variables, args.symbols), budget)
     except ProblemError as e:
         if isinstance(e.cause, LFParseError):
             text = args.a if e.field == "a" else args.b

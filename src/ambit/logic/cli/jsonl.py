@@ -2,7 +2,7 @@
 input line, in order, whatever fails.
 
 Lines are read in batches; `answer(lines)` turns a batch into (output line, ok) pairs. With
-`workers` > 1 the batches go to that many processes (prolog_pool.py), a few in flight per
+`workers` > 1 the batches go to that many processes (logic/runtime/pool.py), a few in flight per
 process, and the answers are written in input order: each process reads its lines, parses the
 formulas, asks its own Prolog and writes the JSON, so the parent only moves text.
 """

@@ -1,5 +1,5 @@
 """`ambit logic equiv|entails --from DIALECT ...`: first-order checks in every dialect (`equiv` in
-AmP's `fol`/`lisp` goes on to equivalence_cli.py, which keeps AmP's JSONL shape).
+AmP's `fol`/`lisp` goes on to cli/equiv.py, which keeps AmP's JSONL shape).
 
     ambit logic equiv A B --from folio
     ambit logic equiv --from folio --jsonl          # {"a": ..., "b": ...} per line
@@ -46,8 +46,8 @@ from ambit.logic import error_json as E
 from ambit.logic.cli.common import (DEFAULT_MAX_CHARS, add_dialect_options, equivalence_in_time, explain,
                                     formulas_first_dash, is_premises_formula, parse_hint, say_where_formulas_go, positive_chars, positive_inferences, positive_seconds, premises_is_a_file,
                                     too_long, usage_with_default)
-from ambit.logic.syntax.dialect import (DEFAULT_DIALECT, ArityError, ProblemError, Reading, dialect, read_pair, read_story,
-                                        record)
+from ambit.logic.syntax.dialect import DEFAULT_DIALECT, Dialect, dialect
+from ambit.logic.syntax.reading import ArityError, ProblemError, Reading, read_pair, read_story, record
 from ambit.logic.errors import LFParseError
 from ambit.logic.syntax.tptp_problem import (CONCLUSION_ROLE, MAX_BYTES, MAX_INCLUDES, PREMISE_ROLES, Limits, ReadingTimeLimit,
                            TPTPProblemError, read_problem_file, read_text_file, statements)
@@ -125,7 +125,7 @@ class _TooLong(ValueError):
         self.max_chars = max_chars
 
 
-def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None, roles: tuple[str, ...]):
+def _formula(text: Any, fmt: Dialect, max_chars: int, field: str, index: int | None, roles: tuple[str, ...]):
     """One formula of a JSON line: a string within `max_chars`; in TPTP an annotated
     `fof(name, role, ...)` must have one of `roles` (a conjecture is no premise)."""
     if not isinstance(text, str):
@@ -133,7 +133,7 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
                    field, index)
     if msg := too_long(text, max_chars):
         raise _Bad(_TooLong(msg, max_chars), field, index)
-    if dialect(fmt).problem_files and text.lstrip().startswith("fof"):
+    if fmt.problem_files and text.lstrip().startswith("fof"):
         try:
             sts = statements(text)
         except TPTPProblemError as e:
@@ -148,26 +148,24 @@ def _formula(text: Any, fmt: str, max_chars: int, field: str, index: int | None,
 _ANY_ROLE = (*PREMISE_ROLES, CONCLUSION_ROLE)
 
 
-def _read_equiv(row: Any, fmt: str, max_chars: int, free_variables: str | None = None,
-                symbols: str | None = None) -> tuple[tuple, Reading]:
+def _read_equiv(row: Any, fmt: Dialect, max_chars: int) -> tuple[tuple, Reading]:
     if not isinstance(row, dict):
         raise _Bad("expected an object {\"a\": ..., \"b\": ...}", "", None)
     a, b = (_formula(row.get(k), fmt, max_chars, k, None, _ANY_ROLE) for k in ("a", "b"))
     try:
-        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols)
+        fa, fb, reading = read_pair(a, b, fmt)
     except ProblemError as e:
         raise _Bad(e.cause, e.field, e.index) from None
     return (fa, fb), reading
 
 
-def _read_story(row: Any, fmt: str, max_chars: int, free_variables: str | None = None,
-                symbols: str | None = None) -> tuple[tuple, Reading]:
+def _read_story(row: Any, fmt: Dialect, max_chars: int) -> tuple[tuple, Reading]:
     if not isinstance(row, dict) or not isinstance(row.get("premises"), list):
         raise _Bad("expected an object {\"premises\": [...], \"conclusion\": ...}", "premises", None)
     ps = [_formula(p, fmt, max_chars, "premises", i, PREMISE_ROLES) for i, p in enumerate(row["premises"])]
     c = _formula(row.get("conclusion"), fmt, max_chars, "conclusion", None, (CONCLUSION_ROLE,))
     try:
-        fps, fc, reading = read_story(ps, c, fmt, free_variables, symbols=symbols)
+        fps, fc, reading = read_story(ps, c, fmt)
     except ProblemError as e:
         raise _Bad(e.cause, e.field, e.index) from None
     return (fps, fc), reading
@@ -180,8 +178,7 @@ class _Bad(Exception):
         self.field, self.index = field, index
 
 
-def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
-            free_variables: str | None = None, symbols: str | None = None) -> list[tuple[str, bool]]:
+def _answer(cmd: str, fmt: Dialect, budget: dict, max_chars: int, lines: list[str]) -> list[tuple[str, bool]]:
     """One batch of JSON lines: (output line, ok) per line, in order. A line that cannot be
     read gets its error; when the checks themselves fail, every readable line gets that error."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
@@ -190,7 +187,7 @@ def _answer(cmd: str, fmt: str, budget: dict, max_chars: int, lines: list[str],
     read = _read_equiv if cmd == "equiv" else _read_story
     for n, line in enumerate(lines):
         try:
-            item, reading = read(json.loads(line), fmt, max_chars, free_variables, symbols)
+            item, reading = read(json.loads(line), fmt, max_chars)
             todo.append((n, item))
             readings.append(reading)
         except _Bad as e:
@@ -219,8 +216,7 @@ def _budget(args: argparse.Namespace) -> dict:
 
 
 def _jsonl(cmd: str, args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
-    answer = functools.partial(_answer, cmd, args.fmt, _budget(args), args.max_chars,
-                               free_variables=args.free_variables, symbols=args.symbols)
+    answer = functools.partial(_answer, cmd, args.fmt, _budget(args), args.max_chars)
     # one process: big batches (fewer Prolog round trips); several: small ones (even shares)
     return jsonl.run(stdin, stdout, answer, BATCH if args.workers == 1 else BATCH // 4, args.workers)
 
@@ -237,14 +233,14 @@ def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[lis
     if args.problem is not None and args.premises is not None:
         raise _Usage("give a problem file or --premises FILE, not both")
     path = args.problem or args.premises
-    if args.problem is not None and not dialect(args.fmt).problem_files:
+    if args.problem is not None and not args.fmt.problem_files:
         raise _Usage("a problem file alone is read in TPTP only (--from tptp); in "
                      f"{args.fmt} give --premises FILE --conclusion TEXT")
     if path is None:
         raise _Usage("give --premises FILE and --conclusion TEXT (or, with --from tptp, a problem file), or --jsonl")
     if args.premises is not None and is_premises_formula(args.premises):
         raise _Usage(premises_is_a_file(args.premises))
-    if dialect(args.fmt).problem_files:
+    if args.fmt.problem_files:
         limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes,
                         max_statements=args.tptp_max_statements)
         problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables,
@@ -280,8 +276,7 @@ def _read(path: str, premises: list, conclusion: Any, args: argparse.Namespace, 
     """`read_story` with its errors named by file and line (`lines`: each premise's line), until
     `deadline` at most (ReadingTimeLimit past it, in every dialect)."""
     try:
-        return read_story(premises, conclusion, args.fmt, args.free_variables, labels, symbols=args.symbols,
-                          deadline=deadline)
+        return read_story(premises, conclusion, args.fmt, labels=labels, deadline=deadline)
     except ProblemError as e:
         if isinstance(e.cause, ArityError):
             raise _Usage(str(e.cause)) from None
@@ -321,7 +316,7 @@ def _entails(args: argparse.Namespace) -> dict:
 
 def _out_of_time(args: argparse.Namespace) -> dict:
     """UNKNOWN with reason `time_limit`: the time limit ran out while the story was read."""
-    d = dialect(args.fmt, args.free_variables, args.symbols)
+    d = args.fmt
     return record(prove.Decision("UNKNOWN", reason="time_limit"),
                   Reading(d.name, d.free_variables, symbols=d.symbols)).to_dict()
 
@@ -332,6 +327,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     parser = _parser(cmd)
     args = parser.parse_args(formulas_first_dash(parser, argv[1:]))
+    args.fmt = dialect(args.fmt, args.free_variables, args.symbols)  # resolved once: the Dialect from here on
     if args.jsonl:
         return _jsonl(cmd, args, stdin, stdout)
     try:
@@ -340,7 +336,7 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
                 raise _Usage("give two formulas, or --jsonl")
             a, b = _checked_text(args.a, args), _checked_text(args.b, args)
             try:  # within --time-limit, reading included
-                answer = equivalence_in_time(a, b, args.fmt, args.free_variables, args.symbols, _budget(args)).to_dict()
+                answer = equivalence_in_time(a, b, args.fmt, _budget(args)).to_dict()
             except ProblemError as e:
                 cause = e.cause
                 raise _Usage(str(cause) if isinstance(cause, ArityError)

@@ -1,7 +1,7 @@
 """The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py).
 
 One `eprover` process per question, the problem written to its stdin in TPTP (ambit's own
-renderer, fol_render.py), or to a temporary file E reads itself when it is large. The answer is read from E's SZS status line; a proof is kept as the
+renderer, full_render.py), or to a temporary file E reads itself when it is large. The answer is read from E's SZS status line; a proof is kept as the
 TSTP derivation E prints between `SZS output start` and `SZS output end` (`--proof-object`).
 A run can be stopped from another thread (`EProcess.stop`), which is how the portfolio ends E
 once another prover has answered.

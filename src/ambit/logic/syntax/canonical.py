@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Var
-from ambit.logic.syntax.dialect import FOL
+from ambit.logic.syntax.dialect import FOL, Dialect
 from ambit.logic.syntax.render import render
 
 VAR_MODES = ("amp", "v")
@@ -179,9 +179,10 @@ def canonicalize(f: Formula, vars: str = "amp") -> Formula:
     return _canon(simple, {}, namer, events)
 
 
-def canonical_string(f: Formula, fmt: str = FOL, vars: str = "amp") -> str:
-    """The canonical form rendered in `fol` or `lisp` (`fol` written directly, in one pass)."""
-    if fmt == FOL:  # the fol dialect's own writer of canonical forms (_canon_fol), not a dialect test
+def canonical_string(f: Formula, fmt: "str | Dialect" = FOL, vars: str = "amp") -> str:
+    """The canonical form rendered in `fol` or `lisp` (by name or as a `Dialect`; `fol` written
+    directly, in one pass)."""
+    if getattr(fmt, "name", fmt) == FOL:  # the fol dialect's own writer of canonical forms (_canon_fol), not a dialect test
         namer = _Namer(vars)
         events: dict[int, bool] = {}
         return _canon_fol(_simplify(f, events)[0], {}, namer, events)

@@ -151,6 +151,13 @@ class Dialect:
         """`f` written in this dialect (RenderError when the dialect cannot express it)."""
         return self.renderer(f)
 
+    def show(self, f: "Formula") -> str:
+        """How an answer shows a formula of this dialect: AmP's formats its canonical form, a full
+        dialect (which has none) the formula as read, written back (RenderError when it cannot be)."""
+        if self.amp:
+            return _bound("ambit.logic.syntax.canonical:canonical_string")(f, self)
+        return self.renderer(f)
+
     def grammar_text(self) -> str:
         """The Lark grammar this dialect is read with (`logic/grammars/<grammar>.lark`)."""
         return resources.files("ambit.logic").joinpath("grammars", f"{self.grammar}.lark").read_text(encoding="utf-8")
@@ -292,19 +299,5 @@ def dialects() -> tuple[Dialect, ...]:
     return tuple(_REGISTRY.values())
 
 
-# Reading a problem is reading.py's, which imports this registry; its names are still importable
-# from here, looked up when first asked for (PEP 562), so that the import graph stays acyclic as
-# `_bound` keeps it for the readers and renderers.
-_READING = ("ArityError", "SymbolKindError", "ProblemError", "Reading", "check_arities", "read_pair", "read_pairs", "read_stories",
-            "read_story", "record")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _READING:
-        return getattr(importlib.import_module("ambit.logic.syntax.reading"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["AMP_NAMES", "CLI_NAMES", "DECODABLE_NAMES", "DEFAULT_DIALECT", "Dialect", "FOL", "FOLIO", "FREE_VARIABLES",
-           "SYMBOLS", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of",
-           *_READING]
+           "SYMBOLS", "FULL_NAMES", "NAMES", "dialect", "dialects", "name_of"]

@@ -8,11 +8,12 @@ upper-case variable names; NLTK has no exclusive or and writes `A ⊕ B` as `-(A
 
 It also holds Prolog quoting (`escape`, `quote`): the one escaping of text that logic/ writes
 inside single quotes, used by every writer of Prolog text (render.py, this module,
-explain/situations.py, radd/verify.py, runtime/worker.py); it was quoting.py.
+explain/situations.py, radd/verify.py, runtime/worker.py).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -64,11 +65,17 @@ _TPTP_LOWER = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _TPTP_UPPER = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 
-def _spelled_as_variable(name: str, role: str, fmt: str) -> None:
-    """A constant spelled as the dialect's variables would read back as a free variable."""
+@functools.lru_cache(maxsize=None)
+def _variable_rule(fmt: str) -> Callable[[str], bool]:
+    """Whether a name is spelled as a variable of `fmt` (looked up once per dialect)."""
     from ambit.logic.syntax.dialect import dialect
 
-    if role == "const" and dialect(fmt).is_variable_name(name):
+    return dialect(fmt).is_variable_name
+
+
+def _spelled_as_variable(name: str, role: str, fmt: str) -> None:
+    """A constant spelled as the dialect's variables would read back as a free variable."""
+    if role == "const" and _variable_rule(fmt)(name):
         raise RenderError(f"the constant {name!r} would read as a variable in {fmt}", construct=name, fmt=fmt)
 
 

@@ -19,7 +19,7 @@ from ambit.logic.syntax.readers.amp_lark import read_with_lark
 from ambit.logic.syntax.readers import gc_paused
 from ambit.logic.syntax.dialect import FOL, Dialect, dialect, dialects
 from ambit.logic.errors import MAX_DEPTH, LFParseError
-from ambit.logic.syntax.grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.parse.DIALECTS, FORMATS)
+from ambit.logic.syntax.grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.DIALECTS, FORMATS)
 from ambit.logic.syntax.grammar import FOL_DIALECTS, close, grammar_text, too_deep  # noqa: F401
 
 

@@ -264,13 +264,20 @@ def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Readin
     return f, x
 
 
+def _resolved(fmt: "str | Dialect", free_variables: str | None, symbols: str | None) -> Dialect:
+    """A Dialect given with no policy to apply travels as it is; a name is looked up."""
+    if isinstance(fmt, Dialect) and free_variables is None and symbols is None:
+        return fmt
+    return dialect(fmt, free_variables, symbols)
+
+
 def read_pair(a: Any, b: Any, fmt: "str | Dialect" = FOLIO, free_variables: str | None = None,
               symbols: str | None = None, cache: dict | None = None, deadline: float | None = None):
     """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading).
     ProblemError names the formula and the cause (syntax, free variable, mixed arity, symbol
     kind); `symbols` as `dialect` takes it (None: the dialect's own); ReadingTimeLimit once
     `deadline` (a `time.monotonic()` value) has passed."""
-    d = dialect(fmt, free_variables, symbols)
+    d = _resolved(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
     fa, ta = _read_one(a, d, "a", None, reading, cache, deadline)
     fb, tb = _read_one(b, d, "b", None, reading, cache, deadline)
@@ -289,7 +296,7 @@ def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = 
     (premises, conclusion, Reading). ProblemError names the formula and the cause; `labels`
     name the premises in an ArityError's message (default `premises[i]`); ReadingTimeLimit once
     `deadline` (a `time.monotonic()` value) has passed, checked before each formula."""
-    d = dialect(fmt, free_variables, symbols)
+    d = _resolved(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
     ps = [_read_one(p, d, "premises", i, reading, cache, deadline) for i, p in enumerate(premises)]
     c = _read_one(conclusion, d, "conclusion", None, reading, cache, deadline)

@@ -1,5 +1,5 @@
 """Write the AST out as AmP's FOL or Lisp, a Prolog term (Blackburn & Bos style), or a full
-first-order dialect (`folio`, `nltk`, `tptp`: fol_render.py).
+first-order dialect (`folio`, `nltk`, `tptp`: full_render.py).
 
 `parse(render(f, fmt), fmt) == f` for every AST whose connectives have two or more operands
 (and, for AmP's formats, that lies inside AmP's fragment: `amp_misfit` names what does not).

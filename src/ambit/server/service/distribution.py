@@ -14,8 +14,7 @@ from typing import Any, Callable
 
 from ambit import logic
 from ambit.logic import LFParseError
-from ambit.logic.syntax.full_render import render_dialect
-from ambit.logic.syntax.dialect import dialect
+from ambit.logic.syntax.dialect import Dialect, dialect
 from ambit.logic.explain import Explanation
 
 OK, INVALID, UNFINISHED = "ok", "invalid", "unfinished"  # parse statuses
@@ -74,11 +73,12 @@ def candidates(hyps: list[Any], fmt: str) -> list[Candidate]:
     top = max(logps, default=0.0)
     weights = [math.exp(lp - top) if math.isfinite(lp) else 0.0 for lp in logps]
     total = sum(weights) or 1.0
-    out = [_candidate(h, w / total, fmt) for h, w in zip(hyps, weights)]
+    d = dialect(fmt)
+    out = [_candidate(h, w / total, d) for h, w in zip(hyps, weights)]
     return sorted(out, key=lambda c: (-c.probability, -c.min_prob))  # stable: decoder order last
 
 
-def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
+def _candidate(h: Any, probability: float, d: Dialect) -> Candidate:
     c = Candidate(
         text=h.text, logprob=float(h.logprob), min_prob=float(h.min_prob),
         token_probs=[float(p) for p in h.token_probs], tokens=[token_text(str(t)) for t in h.tokens],
@@ -86,19 +86,19 @@ def _candidate(h: Any, probability: float, fmt: str) -> Candidate:
     )
     finished = getattr(h, "finished", True)
     try:
-        f = logic.parse(readable(h.text.strip(), fmt), fmt)
+        f = logic.parse(d.from_decoded(h.text.strip()), d)
     except LFParseError as e:
         c.parse_status = INVALID if finished else UNFINISHED
         c.parse_error = e
         return c
     if finished:
-        c.canonical = logic.canonical_form(f, fmt) if dialect(fmt).amp else render_dialect(f, fmt)
+        c.canonical = d.show(f)
     else:
         c.parse_status = UNFINISHED
     return c
 
 
-def readable(text: str, fmt: str) -> str:
+def readable(text: str, fmt: "str | Dialect") -> str:
     """A decoded text as the reader of `fmt` takes it: a `folio` output of the decode grammar in
     FOLIO's symbols (`all x (-A(x))` → `∀x (¬A(x))`); any other text as it is."""
     return dialect(fmt).from_decoded(text)

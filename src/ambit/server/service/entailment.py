@@ -12,7 +12,8 @@ from typing import Iterator, Sequence
 from ambit import logic
 from ambit.logic import Decision
 from ambit.logic.provers import portfolio
-from ambit.logic.syntax.dialect import FOLIO, Reading, record
+from ambit.logic.syntax.dialect import FOLIO, Dialect, dialect
+from ambit.logic.syntax.reading import Reading, record
 
 from ambit.server.guard.limits import Limits
 from ambit.server.service import batch, validate
@@ -21,15 +22,18 @@ from ambit.server.service.errors import InvalidField, ServiceError
 
 @dataclass(frozen=True)
 class EntailmentQuery:
-    """Premises and a conclusion in one format; `time_limit_s` is the Prolog budget per story
-    (0: the server default)."""
+    """Premises and a conclusion in one dialect; `time_limit_s` is the Prolog budget per story
+    (0: the server default). `fmt` is resolved once, here, as `EquivalenceQuery`'s is."""
 
     premises: tuple[str, ...]
     conclusion: str
-    fmt: str = FOLIO
+    fmt: Dialect | str = FOLIO
     time_limit_s: float = 0.0
-    free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
-    symbols: str | None = None  # one name space (shared) or two (separate); None: the format's default
+    free_variables: str | None = None
+    symbols: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fmt", dialect(self.fmt, self.free_variables, self.symbols))
 
 
 Story = tuple[list[logic.Formula], logic.Formula, Reading]  # premises, conclusion, how they were read
@@ -44,8 +48,7 @@ def _parse(query: EntailmentQuery, limits: Limits, field: str, deadline: float |
     if len(query.premises) > limits.max_batch_items:
         raise InvalidField(f"{field}premises", f"{len(query.premises)} premises; the limit is "
                            f"{limits.max_batch_items}", reason="TOO_MANY")
-    return validate.story(query.premises, query.conclusion, query.fmt, query.free_variables, field,
-                          limits.max_lf_chars, query.symbols, deadline)
+    return validate.story(query.premises, query.conclusion, query.fmt, field, limits.max_lf_chars, deadline)
 
 
 def check(query: EntailmentQuery, limits: Limits, deadline: Deadline, default_s: float,

@@ -7,9 +7,9 @@ import functools
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from ambit import logic
 from ambit.logic.provers import portfolio
-from ambit.logic.syntax.dialect import FOL, dialect, record
+from ambit.logic.syntax.dialect import FOL, Dialect, dialect
+from ambit.logic.syntax.reading import record
 from ambit.logic.engine.equivalence import Verdict
 
 from ambit.server.guard.limits import Limits
@@ -19,14 +19,19 @@ from ambit.server.service.errors import ServiceError
 
 @dataclass(frozen=True)
 class EquivalenceQuery:
-    """Two LF texts in one format; `time_limit_s` is the Prolog budget (0: the server default)."""
+    """Two LF texts in one dialect; `time_limit_s` is the Prolog budget (0: the server default).
+    `fmt` (a name or a `Dialect`) is resolved once, here, with the query's `free_variables` and
+    `symbols` (None: the dialect's own), and travels as a `Dialect` from then on."""
 
     a: str
     b: str
-    fmt: str = FOL
+    fmt: Dialect | str = FOL
     time_limit_s: float = 0.0
-    free_variables: str | None = None  # None: the format's default (logic/syntax/dialect.py)
-    symbols: str | None = None  # one name space (shared) or two (separate); None: the format's default
+    free_variables: str | None = None
+    symbols: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fmt", dialect(self.fmt, self.free_variables, self.symbols))
 
 
 @dataclass(frozen=True)
@@ -40,22 +45,7 @@ class EquivalenceAnswer:
 
 def _parse(query: EquivalenceQuery, limits: Limits, field: str, deadline: float | None = None) -> tuple:
     """(a, b, canonical a, canonical b, how they were read), read until `deadline` at most."""
-    a, b, reading = validate.pair(query.a, query.b, query.fmt, query.free_variables, field, limits.max_lf_chars,
-                                  query.symbols, deadline)
-    return a, b, _shown(a, query.fmt), _shown(b, query.fmt), reading
-
-
-def _shown(f: logic.Formula, fmt: str) -> str:
-    """AmP's formats: the canonical form; the full first-order dialects (no canonical form):
-    the formula as parsed, rendered back in its dialect."""
-    return logic.canonical_form(f, fmt) if dialect(fmt).amp else logic.render(f, fmt)
-
-
-def _equivalent_batch(pairs: list, fmt: str, prover: str, **opts) -> list:
-    """Every format through the one entry point (logic.provers.portfolio.equivalent_batch): Prolog alone
-    (AmP's formats: AmP's procedure first) or, with `prover="portfolio"`, a cheap Prolog stage
-    and then Prolog, E and Z3 racing on what it left UNKNOWN, AmP pairs too."""
-    return portfolio.equivalent_batch(pairs, fmt, prover=prover, **opts)
+    return validate.pair(query.a, query.b, query.fmt, query.free_variables, field, limits.max_lf_chars, deadline)
 
 
 def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s: float,
@@ -63,7 +53,7 @@ def check(query: EquivalenceQuery, limits: Limits, deadline: Deadline, default_s
     """One pair, within the request's budget and deadline."""
     a, b, canonical_a, canonical_b, reading = _parse(query, limits, "", deadline.at)
     budget = deadline.budget(query.time_limit_s, default_s)
-    verdict = record(_equivalent_batch([(a, b)], query.fmt, prover, time_limit=budget)[0], reading)
+    verdict = record(portfolio.equivalent_batch([(a, b)], query.fmt, prover=prover, time_limit=budget)[0], reading)
     deadline.check()
     return EquivalenceAnswer(canonical_a, canonical_b, verdict)
 
@@ -85,14 +75,14 @@ def check_batch(
 
 def _decide(ready: list[batch.Ready], workers: int = 1,
             prover: str = "prolog") -> dict[int, EquivalenceAnswer | Exception]:
-    """One Prolog round trip per format among a chunk's readable items; a failure fails each
-    item of its format."""
+    """One round trip per dialect among a chunk's readable items, through the one entry point
+    (`portfolio.equivalent_batch`); a failure fails each item of its dialect."""
     out: dict[int, EquivalenceAnswer | Exception] = {}
     for fmt in {r.query.fmt for r in ready}:
         group = [r for r in ready if r.query.fmt == fmt]
         try:
-            verdicts = _equivalent_batch([r.value[:2] for r in group], fmt, prover,
-                                         time_limit=min(r.budget for r in group), workers=workers)
+            verdicts = portfolio.equivalent_batch([r.value[:2] for r in group], fmt, prover=prover,
+                                                  time_limit=min(r.budget for r in group), workers=workers)
         except Exception as e:  # noqa: BLE001 - reported per item, the batch goes on
             out.update({r.index: e for r in group})
             continue

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
-from typing import Any, Sized
+from typing import Any, Iterator, Sized
 
 from ambit import logic
 from ambit.logic import LFParseError
+from ambit.logic.errors import RenderError
+from ambit.logic.syntax.dialect import Dialect
+from ambit.logic.syntax.reading import ArityError, ProblemError, ReadingTimeLimit, read_pair, read_story
 
 from ambit.server.service.errors import DeadlineExceeded, InvalidField, MalformedLF
 
@@ -37,75 +41,65 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
     return formula
 
 
-def pair(a: str, b: str, fmt: str, free_variables: str | None, field: str, limit: int,
-         symbols: str | None = None, deadline: float | None = None):
-    """Two LFs read as one problem (logic.syntax.dialect.read_pair): (a, b, Reading). Each failure
-    names its field: MalformedLF, MIXED_ARITY for one symbol used with two arities, SYMBOL_KIND for
-    one name used as a predicate and as a constant or function (with one name space). Read until
-    `deadline` (a time.monotonic() value) at most: DeadlineExceeded past it."""
-    from ambit.logic.syntax.dialect import ProblemError, read_pair
-    from ambit.logic.syntax.reading import ReadingTimeLimit
-
+def pair(a: str, b: str, d: Dialect, free_variables: str | None, field: str, limit: int,
+         deadline: float | None = None):
+    """Two LFs read in `d` as one problem (logic.syntax.reading.read_pair): (a, b, a shown, b
+    shown, Reading), each shown as `Dialect.show` writes it. Each failure names its field:
+    MalformedLF, MIXED_ARITY for one symbol used with two arities, SYMBOL_KIND for one name used
+    as a predicate and as a constant or function (with one name space), FREE_VARIABLE or
+    UNRENDERABLE for a formula that cannot be shown. Read until `deadline` (a time.monotonic()
+    value) at most: DeadlineExceeded past it. `free_variables` is the policy the request named
+    (None: none), for the error's wording."""
     text(a, f"{field}a", limit)
     text(b, f"{field}b", limit)
-    try:
-        fa, fb, reading = read_pair(a, b, fmt, free_variables, symbols, deadline=deadline)
-    except ReadingTimeLimit:
-        raise DeadlineExceeded("deadline exceeded while the pair was read") from None
-    except ProblemError as e:
-        raise _problem_error(e, field, fmt, {"a": a, "b": b}) from None
-    except RecursionError:
-        raise InvalidField(f"{field}a", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
-                           reason="TOO_DEEP") from None
-    for name, f in ((f"{field}a", fa), (f"{field}b", fb)):
-        _shallow(f, name)
-        _writable(f, fmt, free_variables, name)
-    return fa, fb, reading
+    with _read_problem("pair", field, d, {"a": a, "b": b}, "a"):
+        fa, fb, reading = read_pair(a, b, d, deadline=deadline)
+    _shallow(fa, f"{field}a")
+    _shallow(fb, f"{field}b")
+    return fa, fb, _shown(fa, d, free_variables, f"{field}a"), _shown(fb, d, free_variables, f"{field}b"), reading
 
 
-def story(premises: "Sized", conclusion: str, fmt: str, free_variables: str | None, field: str, limit: int,
-          symbols: str | None = None, deadline: float | None = None):
-    """A story's premises and conclusion read as one problem (logic.syntax.dialect.read_story):
+def story(premises: "Sized", conclusion: str, d: Dialect, field: str, limit: int, deadline: float | None = None):
+    """A story's premises and conclusion read in `d` as one problem (logic.syntax.reading.read_story):
     (premises, conclusion, Reading); failures and `deadline` as `pair`'s."""
-    from ambit.logic.syntax.dialect import ProblemError, read_story
-    from ambit.logic.syntax.reading import ReadingTimeLimit
-
     for i, p in enumerate(premises):
         text(p, f"{field}premises[{i}]", limit)
     text(conclusion, f"{field}conclusion", limit)
-    try:
-        ps, c, reading = read_story(list(premises), conclusion, fmt, free_variables, symbols=symbols,
-                                    deadline=deadline)
-    except ReadingTimeLimit:
-        raise DeadlineExceeded("deadline exceeded while the story was read") from None
-    except ProblemError as e:
-        raise _problem_error(e, field, fmt, {"premises": list(premises), "conclusion": conclusion}) from None
-    except RecursionError:
-        raise InvalidField(f"{field}premises", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
-                           reason="TOO_DEEP") from None
+    with _read_problem("story", field, d, {"premises": list(premises), "conclusion": conclusion}, "premises"):
+        ps, c, reading = read_story(list(premises), conclusion, d, deadline=deadline)
     for i, f in enumerate(ps):
         _shallow(f, f"{field}premises[{i}]")
     _shallow(c, f"{field}conclusion")
     return ps, c, reading  # an entailment answer shows no formula: a constant 'x' needs no writing back
 
 
-def _writable(f: logic.Formula, fmt: str, free_variables: str | None, field: str) -> None:
-    """The formula as read can be written back in its format (CheckEquivalence's answer shows its
-    canonical forms). It cannot when a free variable read as a constant (free_variables=CONSTANT)
-    has a lower-case name, which the format reads as a variable: INVALID_ARGUMENT naming the
-    variable, not INTERNAL."""
-    from ambit.logic.errors import RenderError
-    from ambit.logic.syntax.dialect import dialect
-
+@contextlib.contextmanager
+def _read_problem(what: str, field: str, d: Dialect, texts: dict, first: str) -> Iterator[None]:
+    """The errors of reading a problem as the service reports them, each naming its field."""
     try:
-        logic.canonical_form(f, fmt) if dialect(fmt).amp else logic.render(f, fmt)
+        yield
+    except ReadingTimeLimit:
+        raise DeadlineExceeded(f"deadline exceeded while the {what} was read") from None
+    except ProblemError as e:
+        raise _problem_error(e, field, d, texts) from None
+    except RecursionError:
+        raise InvalidField(f"{field}{first}", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
+                           reason="TOO_DEEP") from None
+
+
+def _shown(f: logic.Formula, d: Dialect, free_variables: str | None, field: str) -> str:
+    """The formula as CheckEquivalence's answer shows it (`Dialect.show`). It cannot be shown when
+    a free variable read as a constant (free_variables=CONSTANT) has a lower-case name, which the
+    dialect reads as a variable: INVALID_ARGUMENT naming the variable, not INTERNAL."""
+    try:
+        return d.show(f)
     except RenderError as e:
         found = re.search(r"constant '([^']*)'", str(e))
         if found is None:
-            raise InvalidField(field, f"cannot be written in {fmt}: {e}", reason="UNRENDERABLE") from None
+            raise InvalidField(field, f"cannot be written in {d}: {e}", reason="UNRENDERABLE") from None
         policy = f" (free_variables={free_variables})" if free_variables else ""
         raise InvalidField(field, f"the free variable {found[1]!r} read as a constant{policy} cannot be written in "
-                           f"{fmt}, where a lower-case name is a variable: write it with a capital, or choose "
+                           f"{d}, where a lower-case name is a variable: write it with a capital, or choose "
                            "free_variables=UNIVERSAL", reason="FREE_VARIABLE") from None
 
 
@@ -115,11 +109,9 @@ def _shallow(f: logic.Formula, field: str) -> None:
         raise InvalidField(field, f"nested {found} levels deep; the limit is {MAX_LF_DEPTH}", reason="TOO_DEEP")
 
 
-def _problem_error(e, field: str, fmt: str | None = None, texts: dict | None = None) -> InvalidField:
-    """The field error for a logic.syntax.dialect.ProblemError (the formula it names, under `field`;
+def _problem_error(e, field: str, fmt: "Dialect | None" = None, texts: dict | None = None) -> InvalidField:
+    """The field error for a logic.syntax.reading.ProblemError (the formula it names, under `field`;
     a parse error with the hint for its text in `texts`, by the error's field and index)."""
-    from ambit.logic.syntax.dialect import ArityError
-
     name = f"{field}{e.field}" + (f"[{e.index}]" if e.index is not None else "")
     if isinstance(e.cause, LFParseError):
         text = (texts or {}).get(e.field)

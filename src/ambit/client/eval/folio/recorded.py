@@ -40,7 +40,7 @@ DIALECTS = FULL_NAMES
 
 @dataclass(frozen=True)
 class Example:
-    """One example's recorded samples (each as `folio_score.score_story` takes it), their dialect,
+    """One example's recorded samples (each as `folio.score.score_story` takes it), their dialect,
     and where in the file they came from."""
 
     id: str

@@ -150,7 +150,7 @@ def _left_out(records: Sequence[dict]) -> dict:
 
 
 def _pairing(samples: Sequence[dict]) -> dict:
-    """How the translated premise formulas were paired with the premises (folio_align.pair_sentences)."""
+    """How the translated premise formulas were paired with the premises (folio/align.py: pair_sentences)."""
     c = Counter(x.get("paired_by", "order") for s in samples for x in s["sentences"] if x["role"] == "premise")
     return {k: c[k] for k in ("order", "comment", "text", "unpaired")}
 

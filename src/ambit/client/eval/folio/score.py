@@ -21,7 +21,8 @@ from typing import Any
 
 from ambit import logic
 from ambit.logic.syntax.ast import Atom, Const
-from ambit.logic.syntax.dialect import FOLIO, ArityError, check_arities, dialect
+from ambit.logic.syntax.dialect import FOLIO, dialect
+from ambit.logic.syntax.reading import ArityError, check_arities
 from ambit.client.eval.folio import align as A
 from ambit.client.eval.folio import grammar as G
 from ambit.client.eval.folio.data import Story
@@ -167,7 +168,7 @@ def score_story(story: Story, samples: Sequence[Sequence[dict] | dict], fmt: str
     `finished`: a decoder's output, paired by order), or a recorded sample (`folio.recorded`):
     `{"premises": [...], "conclusion": ..., "error": ...}`, whose premise formulas (a string, or
     a dict with `formula` and optionally `comment` / `sentence`) are paired with the premises by
-    `folio_align.pair_sentences`. Translations are read in `fmt` (a full first-order dialect),
+    `folio/align.py: pair_sentences`. Translations are read in `fmt` (a full first-order dialect),
     the gold formulas in FOLIO's own; free variables in both as `free_variables` says (None:
     the dialect's default, universal closure; a formula whose free variables were closed
     records them in `closed`); one name as predicate and constant as `symbols` says (None: the
