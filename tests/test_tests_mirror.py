@@ -55,6 +55,7 @@ AT_PACKAGE_ROOT = {
     'tests/server/test_entailment_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_explain_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_free_variable_policy.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
+    'tests/server/test_large_problem_deadline.py': 'the largest story under a deadline through gRPC and the web API (server and web)',
     'tests/server/test_typed_witness.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_generate_rpc.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',
     'tests/server/test_load_soak.py': 'tests several layers (API, CLI and RPCs, or a real server end to end)',

@@ -16,7 +16,7 @@ from ambit.logic.syntax.dialect import FOLIO
 from ambit.logic.syntax.ast import Formula, constants, free_vars
 from ambit.logic.syntax.parse import parse
 from ambit.logic.engine import propositional
-from ambit.logic.runtime import pool as prolog_pool
+from ambit.logic.runtime import pool
 from ambit.logic.runtime.worker import PrologError, worker
 from ambit.logic.syntax.render import prolog_term
 from ambit.logic.engine.verdict import DECISIONS, Decision, Verdict, worst
@@ -102,7 +102,7 @@ def decide_batch(
 ) -> list[Decision]:
     """`decide` for many (premises, conclusion) stories, in order, in few Prolog round trips
     (one goal per chunk of CHUNK stories). With `workers` > 1 the stories are cut into chunks
-    that run side by side on that many processes (prolog_pool.py), each reading, solving and
+    that run side by side on that many processes (logic/runtime/pool.py), each reading, solving and
     checking its own; the answers are the same."""
     return [d for d, _ in decide_batch_timed(stories, fmt, inferences=inferences, max_domain=max_domain,
                                              time_limit=time_limit, workers=workers)]
@@ -122,7 +122,7 @@ def decide_batch_timed(
     `time_limit` is what the portfolio's other provers get). `closed`: the stories are ASTs
     known to be closed (the portfolio checked them), not walked again."""
     if workers > 1:
-        return prolog_pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
+        return pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
     if closed:
         parsed = [(list(ps), c) for ps, c in stories]
@@ -220,7 +220,7 @@ def equivalent_batch(
     """Full first-order equivalence of many pairs: `logic.engine.verdict.Verdict`s, in order; the
     witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
     the answer is UNKNOWN. With `workers` > 1 the pairs run in chunks side by side on that many
-    processes (prolog_pool.py), with the same answers."""
+    processes (logic/runtime/pool.py), with the same answers."""
     return [v for v, _ in equivalent_batch_timed(pairs, fmt, inferences=inferences, max_domain=max_domain,
                                                  time_limit=time_limit, workers=workers)]
 
@@ -237,7 +237,7 @@ def equivalent_batch_timed(
     """`equivalent_batch`, each verdict with the seconds Prolog spent on it (0 for a pair
     settled in Python: identical, or by its truth table)."""
     if workers > 1:
-        return prolog_pool.map_chunks(equivalent_batch_timed, list(pairs), workers, fmt=fmt, inferences=inferences,
+        return pool.map_chunks(equivalent_batch_timed, list(pairs), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
 
     parsed = [(formula(a, fmt), formula(b, fmt)) for a, b in pairs]

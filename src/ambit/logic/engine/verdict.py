@@ -10,7 +10,7 @@ A reason is named only where it is true:
   outside_fragment  no longer given (AmP's first stage now always goes on to the one engine, whose
                     reasons are the four above); kept so that old results still read
 The evidence of a definite answer is JSON (`witness` of a Verdict, the fields of a Decision),
-documented field by field in proto/ambit/v1/ambit.proto next to `witness_json`.
+documented field by field in proto/v1/ambit.proto next to `witness_json`.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class Decision:
     entailed: bool | None = None
     refuted: bool | None = None
     checked: bool | None = None
-    reading: dict | None = None  # how the formulas were read (logic.syntax.dialect.Reading): dialect, free_variables
+    reading: dict | None = None  # how the formulas were read (logic.syntax.reading.Reading): dialect, free_variables
 
     @property
     def is_checked(self) -> bool:

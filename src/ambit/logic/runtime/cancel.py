@@ -109,7 +109,7 @@ def current_scope() -> CancelScope | None:
 @contextlib.contextmanager
 def cancellable(owner: str = "") -> Iterator[CancelScope]:
     """`with cancellable() as scope:` the Prolog calls of this thread in the block (in this
-    process and, through `prolog_pool`, in worker processes) stop when `scope.cancel()` runs.
+    process and, through `pool`, in worker processes) stop when `scope.cancel()` runs.
     `owner`: who they are for (see `PrologWorker._put`)."""
     with CancelScope(owner).active() as scope:
         yield scope

@@ -1,12 +1,12 @@
 """The lanes of `PrologWorker.enable_lanes`: a call first runs for `FIRST_QUANTUM_S` at the head
 of the worker's queue, then for the worker's slice behind every call still in its first quantum,
-then in the long lane (the worker's `long_lane`: `prolog_pool.long_lane_call`, a Prolog process of
+then in the long lane (the worker's `long_lane`: `pool.long_lane_call`, a Prolog process of
 its own at a lower CPU priority), each time with what is left of its budget. A short call then
 never waits behind a long one for more than a quantum per call queued ahead of it.
 
 This module imports neither the worker nor the pool (the worker comes in as an argument, the
 long lane as the worker's `long_lane`), so that the runtime's modules import one another in one
-direction only: prolog_cancel ← prolog_lanes ← prolog_worker ← prolog_pool."""
+direction only: cancel ← lanes ← worker ← pool."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 parent (a slot) over a pipe, runs one module-level function at a time in its own embedded Prolog,
 and is replaced when it dies; the chunk it held runs once more on whichever process is free
 first, and a chunk that loses its process twice ends in `WorkerDied`. A chunk submitted inside
-`prolog_worker.cancellable()` stops when its scope is cancelled: a queued one is dropped, a
+`cancel.cancellable()` stops when its scope is cancelled: a queued one is dropped, a
 running one is interrupted in its process (the process's own Prolog cancellation), and a process
 that does not answer within `CANCEL_GRACE_S` is killed and replaced.
 

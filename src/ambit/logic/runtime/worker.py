@@ -289,20 +289,20 @@ class PrologWorker:
     # -- two lanes: short calls never wait behind long ones --------------------------
     fast_lane_s = 0.0  # 0: one lane (every call runs here to its end)
     # with lanes: long_lane(goal, out_var, time_limit, inferences, programs) -> Future runs a call in
-    # the long lane (prolog_pool.long_lane_call; given to enable_lanes, so this module needs no pool)
+    # the long lane (pool.long_lane_call; given to enable_lanes, so this module needs no pool)
     long_lane: Callable[..., Future] | None = None
 
     def enable_lanes(self, slice_s: float, long_lane: Callable[..., Future]) -> None:
         """Run every JSON call here for at most `slice_s` seconds first; one that needs more is
         run again, with what is left of its budget, in the long lane (a Prolog process of its
-        own, `prolog_pool.lane()`). This thread then never holds a short call behind a long
+        own, `pool.lane()`). This thread then never holds a short call behind a long
         one for more than `slice_s`: under a storm of hard calls, a trivial one still answers
         at once. Before its slice, a call runs for `FIRST_QUANTUM_S` ahead of every call past
         its own (a multilevel queue): when many hard calls arrive at once, each from a client
         with no Prolog time used yet, a trivial call waits behind one quantum of each, not one
         slice. Work spent in a quantum or slice that runs out is lost (at most
         `FIRST_QUANTUM_S` + `slice_s` a call). `long_lane` runs a call in the long lane
-        (`prolog_pool.long_lane_call`; `prolog_pool.enable_lanes(worker, slice_s)` passes it)."""
+        (`pool.long_lane_call`; `pool.enable_lanes(worker, slice_s)` passes it)."""
         self.long_lane = long_lane
         self.fast_lane_s = slice_s
 

@@ -19,7 +19,7 @@
 
     A direction this stage refutes completely comes with its countermodel candidate at almost no
     cost: the failing case's facts, when they are ground, read as a model (candidate/3). Python
-    checks it with the one model checker (logic/engine/prove.py: holds) like every other model,
+    checks it with the one model checker (logic/engine/model_check.py: holds) like every other model,
     and asks again without candidates for a pair whose candidate fails the check.
     A direction SLD leaves open (an OR under a universal of A) meets the stage's second step,
     monotone.pl, within the same inference budget: a proof from instances of B's matrix whose
