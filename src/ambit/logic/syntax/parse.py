@@ -95,6 +95,20 @@ def _fol_word(w: str) -> tuple[str, str]:
     return t
 
 
+def _group_right(items: list[Formula], ops: list[str]) -> Formula:
+    """An unparenthesised chain `items[0] ops[0] items[1] ...` grouped to the right, read right
+    to left: a run of one operator becomes one n-ary node, which becomes the last child of the
+    run to its left (children gathered in lists: linear in the chain)."""
+    node, run_op, run = items[-1], "", []
+    for op, item in zip(reversed(ops), reversed(items[:-1])):
+        if op != run_op:
+            if run_op:
+                node = (And if run_op == "AND" else Or)(tuple(reversed(run)))
+            run_op, run = op, [node]
+        run.append(item)
+    return (And if run_op == "AND" else Or)(tuple(reversed(run)))
+
+
 def _fast_fol(text: str) -> tuple[Formula, bool]:
     """The formula, and whether some variable in it is not bound (the reader checks as it reads)."""
     toks = _fol_tokens(text)
@@ -129,16 +143,7 @@ def _fast_fol(text: str) -> tuple[Formula, bool]:
             items.append(unit(depth))
         if not ops:
             return items[0], False
-        # right to left: a run of one operator becomes one n-ary node, which becomes the last
-        # child of the run to its left (children gathered in lists: linear in the chain)
-        node, run_op, run = items[-1], "", []
-        for op, item in zip(reversed(ops), reversed(items[:-1])):
-            if op != run_op:
-                if run_op:
-                    node = (And if run_op == "AND" else Or)(tuple(reversed(run)))
-                run_op, run = op, [node]
-            run.append(item)
-        return (And if run_op == "AND" else Or)(tuple(reversed(run))), True
+        return _group_right(items, ops), True
 
     def unit(depth: int) -> Formula:
         nonlocal i

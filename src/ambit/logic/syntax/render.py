@@ -8,6 +8,7 @@ first-order dialect (`folio`, `nltk`, `tptp`: full_render.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor, subformulas
 from ambit.logic.syntax.dialect import FOL, NAMES, Dialect, dialect
@@ -70,6 +71,31 @@ class _ByName(dict):
         return "V_" + name
 
 
+def _prolog_arg(a: Term, env: dict[str, str], sep: str, full: bool) -> str:
+    """A term of `prolog_term`: its variable as `env` writes it, a quoted constant, `fn(Name, [Args])`."""
+    t = type(a)
+    if t is Var:
+        return env[a.name]
+    if t is Const:
+        return quote(a.name)
+    if not full:
+        raise TypeError(f"a function term is outside AmP's fragment: {a!r}")
+    return "fn(" + quote(a.name) + sep + "[" + sep.join([_prolog_arg(b, env, sep, full) for b in a.args]) + "])"
+
+
+def _balanced(go: Callable, put: Callable, sep: str, head: str, cs: tuple, lo: int, hi: int, env: dict) -> None:
+    """cs[lo:hi] as a balanced tree of `head` nodes (`prolog_term`): nesting log2(n) deep, not n."""
+    if hi - lo == 1:
+        go(cs[lo], env)
+        return
+    mid = (lo + hi) // 2
+    put(head)
+    _balanced(go, put, sep, head, cs, lo, mid, env)
+    put(sep)
+    _balanced(go, put, sep, head, cs, mid, hi, env)
+    put(")")
+
+
 def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = ", ", full: bool = True) -> str:
     """`f` as a Prolog term: the one writer of the Prolog term language of logic/engine/prolog/*.pl.
 
@@ -95,20 +121,10 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
     put = out.append
     count = [0]  # quantifiers written so far
 
-    def term(a: Term, env: dict[str, str]) -> str:
-        t = type(a)
-        if t is Var:
-            return env[a.name]
-        if t is Const:
-            return quote(a.name)
-        if not full:
-            raise TypeError(f"a function term is outside AmP's fragment: {a!r}")
-        return "fn(" + quote(a.name) + sep + "[" + sep.join([term(b, env) for b in a.args]) + "])"
-
     def go(g: Formula, env: dict[str, str]) -> None:
         t = type(g)
         if t is Atom:
-            put("rel(" + quote(g.pred) + sep + "[" + sep.join([term(a, env) for a in g.args]) + "])")
+            put("rel(" + quote(g.pred) + sep + "[" + sep.join([_prolog_arg(a, env, sep, full) for a in g.args]) + "])")
         elif t is Quant:
             if by_name:
                 name = "V_" + g.var
@@ -135,7 +151,7 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
                 go(cs[-1], env)
                 put(")" * (len(cs) - 1))
             else:
-                balanced(head, cs, 0, len(cs), env)
+                _balanced(go, put, sep, head, cs, 0, len(cs), env)
         elif not full:
             raise TypeError(f"not a formula: {g!r}")
         elif t is Not:
@@ -143,7 +159,7 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
             go(g.body, env)
             put(")")
         elif t is Eq:
-            put("eq(" + term(g.left, env) + sep + term(g.right, env) + ")")
+            put("eq(" + _prolog_arg(g.left, env, sep, full) + sep + _prolog_arg(g.right, env, sep, full) + ")")
         elif t is Implies or t is Iff or t is Xor:
             put(_PROLOG_BINARY[t])
             go(g.left, env)
@@ -153,22 +169,10 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
         else:
             raise TypeError(f"not a formula: {g!r}")
 
-    def balanced(head: str, cs: tuple, lo: int, hi: int, env: dict[str, str]) -> None:
-        """cs[lo:hi] as a balanced tree of `head` nodes: nesting log2(n) deep, not n."""
-        if hi - lo == 1:
-            go(cs[lo], env)
-            return
-        mid = (lo + hi) // 2
-        put(head)
-        balanced(head, cs, lo, mid, env)
-        put(sep)
-        balanced(head, cs, mid, hi, env)
-        put(")")
-
     try:
         go(f, _ByName() if by_name else {})
     finally:
-        term = go = balanced = None  # recursive closures are a reference cycle: broken here, not by the collector
+        go = None  # a recursive closure is a reference cycle: broken here, not by the collector
     return "".join(out)
 
 
