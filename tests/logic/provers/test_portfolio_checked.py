@@ -48,7 +48,7 @@ def races(monkeypatch):
     real = portfolio.race
 
     def spy(q, *args, **kwargs):
-        seen.append((q.kind, q.amp))
+        seen.append((q.kind, getattr(q.amp, "name", q.amp)))  # a Dialect or None
         return real(q, *args, **kwargs)
 
     monkeypatch.setattr(portfolio, "race", spy)
@@ -63,7 +63,7 @@ def entry_points(monkeypatch):
         real = getattr(portfolio, name)
 
         def spy(items, fmt="folio", *args, _real=real, _name=name, **kwargs):
-            seen.append((_name, fmt))
+            seen.append((_name, getattr(fmt, "name", fmt)))  # a Dialect or its name
             return _real(items, fmt, *args, **kwargs)
 
         monkeypatch.setattr(portfolio, name, spy)
