@@ -223,3 +223,14 @@ def test_premises_from_standard_input_as_the_usage_says():
     p = subprocess.run([*cmd, "--conclusion", "mortal(socrates)"], input="all x (man(x) -> mortal(x))\nman(socrates)\n",
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and p.stdout.split()[0] == "TRUE", p.stderr
+
+
+def test_a_tptp_problem_from_standard_input():
+    """`-` as a TPTP problem (or --premises -) reads the problem from standard input, roles and all."""
+    cmd = [sys.executable, "-m", "ambit", "logic", "entails", "--from", "tptp"]
+    problem = "fof(a, axiom, p(a)).\nfof(c, conjecture, p(b)).\n"
+    p = subprocess.run([*cmd, "-"], input=problem, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.split()[0] == "UNCERTAIN", p.stderr
+    p = subprocess.run([*cmd, "--premises", "-", "--conclusion", "p(a)"], input="fof(a, axiom, p(a)).\n",
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.split()[0] == "TRUE", p.stderr

@@ -243,7 +243,7 @@ def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[lis
     if args.fmt.problem_files:
         limits = Limits(args.max_chars, args.tptp_max_includes, args.tptp_max_bytes,
                         max_statements=args.tptp_max_statements)
-        problem = read_problem_file(path, args.tptp_root, limits=limits, free_variables=args.free_variables,
+        problem = read_problem_file("/dev/stdin" if path == "-" else path, args.tptp_root, limits=limits, free_variables=args.free_variables,
                                     deadline=deadline)
         if problem.conclusion is not None and args.conclusion is not None:
             raise _Usage(f"{path} has a conjecture ({problem.conclusion[0]}) and --conclusion gives another: "
