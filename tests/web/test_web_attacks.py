@@ -125,7 +125,9 @@ def test_forty_hard_requests_with_a_2_s_deadline_are_all_answered_by_it(logic_co
     """The queued-deadlines attack: 40 hard entailments at once, each with 2 s to go (Prolog would
     need 200 s for all of them). Every one is answered by its deadline and a margin for a loaded
     machine (before: 300 requests with 5 s were answered at 9.3 to 130.7 s), each a 504 or, past
-    the bounds, a 503 or 429; the server answers a trivial request at once after them."""
+    the bounds, a 503 or 429, or a 200 whose verdict is UNKNOWN (the engine's own time limit, cut
+    to the deadline, ran out a moment before the deadline's 504 could); the server answers a
+    trivial request at once after them."""
     premises, conclusion = pigeonhole(10)
     body = {"premises": premises, "conclusion": conclusion, "format": "folio", "timeout_s": 2}
     web, port = _serve(logic_core)
@@ -136,8 +138,9 @@ def test_forty_hard_requests_with_a_2_s_deadline_are_all_answered_by_it(logic_co
         def ask() -> None:
             t0 = time.monotonic()
             status, _, answer = _post(port, "/api/entailment", body)
+            outcome = answer["error"]["code"] if "error" in answer else answer.get("verdict")
             with lock:
-                took.append((status, time.monotonic() - t0, answer["error"]["code"]))
+                took.append((status, time.monotonic() - t0, outcome))
 
         threads = [threading.Thread(target=ask) for _ in range(40)]
         for t in threads:
@@ -145,7 +148,8 @@ def test_forty_hard_requests_with_a_2_s_deadline_are_all_answered_by_it(logic_co
         for t in threads:
             t.join(GUARD_S)
         assert len(took) == 40
-        assert {s for s, _, _ in took} <= {503, 504}, sorted({(s, c) for s, _, c in took})
+        assert {(s, c) for s, _, c in took if s == 200} <= {(200, "UNKNOWN")}, sorted({(s, c) for s, _, c in took})
+        assert {s for s, _, _ in took} <= {200, 503, 504}, sorted({(s, c) for s, _, c in took})
         assert max(t for _, t, _ in took) < 2.0 + 3.0  # its deadline, and a margin for a loaded machine
         assert _wait_for(lambda: logic_core.admission.running == 0, 10.0)
         assert _post(port, "/api/equivalence", {"a": "exists x . a(x)", "b": "exists y . a(y)"})[0] == 200
