@@ -14,7 +14,8 @@ from ambit.logic import parse
 from ambit.logic.engine import prove
 from ambit.logic.engine.model_check import holds
 from ambit.logic.provers import portfolio
-from ambit.logic.provers.portfolio_members import _Stopped, _uniform, uniform_model
+from ambit.logic.provers.large_story import _uniform, uniform_model
+from ambit.logic.provers.portfolio_members import _Stopped
 from ambit.logic.provers.portfolio_question import Budget
 
 N = prove.STASH_PART + 500  # a large story: more premises than one part sent to Prolog

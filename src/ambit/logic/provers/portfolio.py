@@ -29,22 +29,20 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ambit.logic.syntax.dialect import FOL, FOLIO
-from ambit.logic.provers import eprover
+from ambit.logic.provers import eprover, large_story
 from ambit.logic.engine import prove
 from ambit.logic.runtime.worker import PrologError
 from ambit.logic.provers.portfolio_members import (
-    EMember, Member, ModelCheckFailed, PrologMember, Z3Member, _check_stopped, _Stopped, _story_parts, checked_model,
-    members, proof_from, reprove, uniform_model,
+    EMember, Member, ModelCheckFailed, PrologMember, Z3Member, _story_parts, checked_model, members, reprove,
 )
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question, pair, story  # noqa: F401
 from ambit.logic.provers.race import LATE_DISAGREEMENTS, ProverDisagreement, run
-from ambit.logic.syntax.ast import Formula, constants, functions
+from ambit.logic.syntax.ast import Formula
 from ambit.logic.engine.verdict import REASONS, worst
 
 PROVERS = ("prolog", "portfolio")
@@ -269,7 +267,7 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
                                             "checked": True}, answered_by={p: "prolog" for p in STORY_PARTS}))
             continue
         q = story(ps, c)
-        known = (_large_first_stage(q, _left(budget, spent)) if large else
+        known = (large_story.first_stage(q, _left(budget, spent)) if large else
                  {part: Answer(part, "prolog", status, ev) for part, status, ev in _story_parts(d)})
         q = dataclasses.replace(q, parts=tuple(p for p in q.parts if p.name not in known))  # the parts left open
         spent = time.monotonic() - t0 if large else spent
@@ -281,50 +279,6 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
             settled, reasons, timed_out = race(q, _left(budget, spent))
         out.append(_story_decision({**known, **settled}, reasons, timed_out))
     return out
-
-
-# the premises a large story's first stage proves its conclusion from (those that share a name
-# with it or name none), at most this many; and its seconds for that proof
-RELEVANT_MAX = prove.STASH_PART
-RELEVANT_S = 0.5
-
-
-def _large_first_stage(q: Question, budget: Budget) -> dict[str, Answer]:
-    """What a large story gets for the first stage it skips, by steps linear in its size: the
-    conclusion (or its negation) proved by Prolog from the premises that share a constant or a
-    function with it and those that name none (rules such as ∀x (r(x) → q(x))), at most
-    RELEVANT_MAX of them, in RELEVANT_S seconds (a proof from some premises is one from all; a
-    model of some is none of all, so only proofs count); then each part left open settled "sat"
-    by a one-element model with every atom alike (`uniform_model`, checked). The parts it settles, each checked by ambit; it stops
-    at the budget's time limit with what it has."""
-    budget = dataclasses.replace(budget, deadline=time.monotonic() + budget.time_limit)
-    premises, conclusion = q.premises, q.conclusion
-    names = constants(conclusion) | {f for f, _ in functions(conclusion)}
-    known: dict[str, Answer] = {}
-    never = threading.Event()  # the stage ends by its deadline alone
-    try:
-        used = []
-        for i, p in enumerate(premises):
-            if i % 1_000 == 0:
-                _check_stopped(never, budget)
-            own = constants(p) | {f for f, _ in functions(p)}
-            if not own or names & own:
-                used.append(i)
-        if used and len(used) <= RELEVANT_MAX:
-            d = prove.decide_batch_timed([([premises[i] for i in used], conclusion)], closed=True,
-                                         time_limit=min(RELEVANT_S, budget.left()), inferences=budget.inferences,
-                                         max_domain=budget.max_domain)[0][0]
-            for part, status, _ in _story_parts(d):
-                if status == "unsat":
-                    known[part] = Answer(part, "prolog", "unsat", proof_from(d, used))
-        for part in q.parts:
-            if part.name not in known:
-                model = uniform_model(part.formulas, never, budget)
-                if model is not None:
-                    known[part.name] = Answer(part.name, "uniform", "sat", {"model": model})
-    except _Stopped:
-        pass
-    return known
 
 
 def equivalent(a: prove.LF, b: prove.LF, fmt: str = FOLIO, *, prover: str | None = None,

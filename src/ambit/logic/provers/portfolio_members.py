@@ -3,8 +3,7 @@ every part of a question on threads of its own and posting its definite answers.
 (ambit's own prover, prove.py: both parts at once, in a cancel scope the race's end cancels),
 ``EMember`` (eprover.py: one E process per part) and ``Z3Member`` (z3_prover.py: one Z3 process
 per part, its models checked by ``model_check.holds``: ``checked_model``); ``members()`` lists those
-installed on this machine. ``uniform_model`` (one-element models, checked by the same checker) is
-part of what a large story gets for the first stage it skips."""
+installed on this machine."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ from ambit.logic.provers import eprover
 from ambit.logic.engine import prove
 from ambit.logic.runtime.worker import CancelScope, current_scope
 from ambit.logic.engine.model_check import ModelCheckFailed, checked_model
-from ambit.logic.syntax.ast import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor, functions, predicates
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question
 
 log = logging.getLogger("ambit.logic.provers.portfolio")  # the members log under the portfolio's name
@@ -252,63 +250,6 @@ class Z3Member(_PerPartMember):
                         time.perf_counter() - t0))
         else:
             reasons[part.name] = r.reason or r.status
-
-
-def uniform_model(formulas: list[Formula], stopped: threading.Event, budget: Budget) -> dict | None:
-    """A one-element model of `formulas` in which every atom has one truth value (all true, or
-    all false), checked, or None. In one element a quantifier ranges over that element alone and
-    every equation holds, so whether such a model satisfies the formulas is one walk of each
-    (`_uniform`), linear in the input; a model that passes the walk is checked by the model
-    checker, STASH_PART formulas at a time. The race's end and the deadline are looked at every
-    1,000 formulas (_Stopped)."""
-    for value in (True, False):
-        for i, f in enumerate(formulas):
-            if i % 1_000 == 0:
-                _check_stopped(stopped, budget)
-            if not _uniform(f, value):
-                break
-        else:
-            out: dict = {"domain": ["d1"], "constants": {}, "true_atoms": []}
-            for start in range(0, len(formulas), prove.STASH_PART):  # each part checked in the model as
-                _check_stopped(stopped, budget)                      # far as its own symbols go
-                part = formulas[start:start + prove.STASH_PART]
-                preds = set().union(*map(predicates, part)) if value else set()
-                model = {"domain": ["d1"], "constants": {}, "atoms": {(p, *["d1"] * n) for p, n in preds},
-                         "functions": {f: {("d1",) * n: "d1"} for f, n in set().union(*map(functions, part))}}
-                m = checked_model(model, part)
-                out["constants"].update(m["constants"])
-                out["true_atoms"] += m["true_atoms"]
-                out.setdefault("functions", {}).update(m.get("functions", {}))
-            out["true_atoms"] = sorted(set(out["true_atoms"]))
-            if not out["functions"]:
-                del out["functions"]
-            return out
-    return None
-
-
-def _uniform(f: Formula, value: bool) -> bool:
-    """Whether `f` holds in the one-element model where every atom is `value`."""
-    t = type(f)
-    if t is Atom:
-        return value
-    if t is Eq:
-        return True
-    if t is Not:
-        return not _uniform(f.body, value)
-    if t is And:
-        return all(_uniform(c, value) for c in f.children)
-    if t is Or:
-        return any(_uniform(c, value) for c in f.children)
-    if t is Quant:
-        return _uniform(f.body, value)
-    left, right = _uniform(f.left, value), _uniform(f.right, value)
-    if t is Implies:
-        return not left or right
-    if t is Iff:
-        return left == right
-    if t is Xor:
-        return left != right
-    raise TypeError(f"not a formula: {f!r}")
 
 
 class _Stopped(Exception):
