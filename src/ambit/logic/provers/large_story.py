@@ -29,8 +29,8 @@ def first_stage(q: Question, budget: Budget) -> dict[str, Answer]:
     function with it and those that name none (rules such as ∀x (r(x) → q(x))), at most
     RELEVANT_MAX of them, in RELEVANT_S seconds (a proof from some premises is one from all; a
     model of some is none of all, so only proofs count); then each part left open settled "sat"
-    by a one-element model with every atom alike (`uniform_model`, checked). The parts it settles, each checked by ambit; it stops
-    at the budget's time limit with what it has."""
+    by a one-element model with every atom alike (`uniform_model`, checked). The parts it
+    settles, each checked by ambit; it stops at the budget's time limit with what it has."""
     budget = dataclasses.replace(budget, deadline=time.monotonic() + budget.time_limit)
     premises, conclusion = q.premises, q.conclusion
     names = constants(conclusion) | {f for f, _ in functions(conclusion)}
@@ -116,7 +116,6 @@ def _uniform(f: Formula, value: bool) -> bool:
     if t is Xor:
         return left != right
     raise TypeError(f"not a formula: {f!r}")
-
 
 
 __all__ = ["RELEVANT_MAX", "RELEVANT_S", "first_stage", "uniform_model"]

@@ -252,8 +252,8 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
         return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
     large = len(parsed) == 1 and len(parsed[0][0]) > prove.STASH_PART
     if large:
-        # one large story: no cheap first stage (its premises alone take longer to send than
-        # FIRST_STAGE_S); the race gets what is left of the time limit, checking included
+        # one large story: not Prolog's first stage (its premises alone take longer to send than
+        # FIRST_STAGE_S) but large_story's, linear in its size; the race gets what is left
         first = [(prove.Decision("UNKNOWN", reason="time_limit"), time.monotonic() - t0)]
     else:
         first = prove.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
