@@ -1,5 +1,5 @@
-"""The service core of ambit's server: every operation of AmbitService on plain values, with
-failures as `ServiceError`s. No gRPC here; `server.servicer` and `server.convert` are the edge."""
+"""The service core of ambit's server: AmbitService's operations on plain values, no gRPC (that is
+`server.servicer` and `server.convert`)."""
 
 from ambit.server.service.core import (
     DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ModelReply, ServerInfo, ServerStats,
@@ -18,10 +18,10 @@ from ambit.server.service.radd import RaddAnswer, RaddQuery
 from ambit.server.service.scoring import ScoreQuery
 
 __all__ = [
-    "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate", "Deadline",
-    "DeadlineExceeded", "DecodingOptions", "Distribution", "EntailmentQuery", "EquivalenceAnswer", "EquivalenceQuery",
-    "ExplainQuery", "GenerateQuery", "InvalidField", "MalformedLF", "MeaningClass", "ModelCounters", "ModelReply", "ModelUnavailable",
-    "Overloaded",
-    "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo", "ServerStats", "ServiceError",
-    "Vocabulary",
+    "DEFAULT_PROLOG_SECONDS", "VERSION", "AmbitCore", "Cancelled", "CanonicalQuery", "Candidate",
+    "Deadline", "DeadlineExceeded", "DecodingOptions", "Distribution", "EntailmentQuery",
+    "EquivalenceAnswer", "EquivalenceQuery", "ExplainQuery", "GenerateQuery", "InvalidField",
+    "MalformedLF", "MeaningClass", "ModelCounters", "ModelReply", "ModelUnavailable", "Overloaded",
+    "ParseQuery", "PromptSpec", "RaddAnswer", "RaddQuery", "ScoreQuery", "ServerInfo",
+    "ServerStats", "ServiceError", "Vocabulary",
 ]

@@ -1,7 +1,5 @@
-"""The loop under the batch RPCs of the logic checks (equivalence, entailment): each item is
-read on its own (an unreadable item gets its own error and the rest go on), the readable ones
-are decided chunk by chunk (one Prolog round trip per chunk), and answers come in input order,
-with the deadline checked between chunks."""
+"""The loop under the logic checks' batch RPCs: each item read on its own (an unreadable one gets
+its own error), the rest decided one Prolog round trip per chunk, answered in input order."""
 
 from __future__ import annotations
 
@@ -34,10 +32,8 @@ def run(
     read: Callable[[Any, Limits, str], Any],
     decide: Callable[[list[Ready]], dict[int, Any]],
 ) -> Iterator[tuple[int, Any]]:
-    """(index, answer or error) for every item, in order. `read(query, limits, field_prefix)`
-    raises a ServiceError naming the field; `decide(ready)` answers a chunk's readable items
-    (index -> answer or exception). An item may already be a ServiceError (it could not be
-    converted): it is reported as it is."""
+    """(index, answer or error) for every item, in order; an item that is already a ServiceError
+    is reported as it is."""
     validate.batch_size(items, limits.max_batch_items)
     for start in range(0, len(items), CHUNK):
         deadline.check()

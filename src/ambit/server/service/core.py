@@ -1,6 +1,4 @@
-"""The service core: one object per server holding the model worker, the limits and the Prolog
-budget, with one method per operation. Plain values in and out, `ServiceError`s for failures;
-no gRPC here (the servicer converts messages and calls these methods)."""
+"""The service core: every AmbitService operation on plain values, `ServiceError`s for failures."""
 
 from __future__ import annotations
 
@@ -15,12 +13,11 @@ from ambit.logic.engine.budget import DEFAULT_TIME_LIMIT
 from ambit.logic.explain import Explanation
 from ambit.logic.syntax.dialect import FOL, NAMES as DIALECTS, dialect  # every LF format, AmP's first
 
-from ambit.server.batcher import QueueFull, Worker
+from ambit.server.batcher import Worker
 from ambit.server.guard.limits import Limits
-from ambit.server.model import DecodeStopped
 from ambit.server.service import distribution, entailment, equivalence, explain, generation, prompting, radd, scoring, validate
 from ambit.server.service.deadline import Admission, CallScope, Deadline
-from ambit.server.service.errors import Cancelled, InvalidField, ModelUnavailable, Overloaded
+from ambit.server.service.errors import InvalidField, ModelUnavailable
 from ambit.server.stats import Stats
 
 log = logging.getLogger("ambit.server")
@@ -85,13 +82,10 @@ class AmbitCore:
     def __init__(self, limits: Limits = Limits(), prolog_seconds: float = DEFAULT_PROLOG_SECONDS,
                  prolog_workers: int = 1, prover: str = "prolog", admission: Admission | None = None) -> None:
         self.limits = limits
-        # the slots every request waits for, whichever edge it came through (open_call)
         self.admission = admission if admission is not None else Admission(max_queue=limits.max_queue)
         self.prolog_seconds = prolog_seconds
         self.prolog_workers = prolog_workers  # > 1: batch RPCs spread over that many Prolog processes
-        # full first-order checks: "prolog" (ambit's prover alone) or "portfolio" (Prolog first,
-        # then E and Z3 on what it left UNKNOWN, within the same time limit: logic/provers/portfolio.py)
-        self.prover = prover
+        self.prover = prover  # "prolog", or "portfolio": E and Z3 on what Prolog left UNKNOWN
         self.server_id = uuid.uuid4().hex[:12]
         self.worker: Worker | None = None  # None until the model is loaded (or with no model)
         self.model_info: dict = {}
@@ -103,10 +97,7 @@ class AmbitCore:
         self.worker = worker
 
     def open_call(self, timeout_s: float | None, client: str) -> CallScope:
-        """The scope of one request from `client` (a gRPC peer, a web page's address) with
-        `timeout_s` to go: its deadline, the cancel scope of its Prolog work, and its place in
-        this core's admission (`await scope.admit()` before the work starts). The gRPC interceptor
-        and the web API both open every request with it."""
+        """One request's scope (deadline, Prolog cancel scope, admission), for both edges."""
         return CallScope(timeout_s, client, self.admission)
 
     @property
@@ -118,7 +109,6 @@ class AmbitCore:
             raise ModelUnavailable("no model loaded on this server (started with --no-model, or still loading)")
         return self.worker
 
-    # -- scoring ------------------------------------------------------------------------
     def score(self, query: scoring.ScoreQuery, deadline: Deadline) -> ModelReply:
         """Scores of the query's candidates (engine CandidateScore values), in order."""
         fut = scoring.submit(self._worker(), query, self.limits)
@@ -130,13 +120,11 @@ class AmbitCore:
         for i, scores in scoring.score_window(self._worker(), queries, self.limits, deadline):
             yield i, scores if isinstance(scores, BaseException) else ModelReply(scores, self.model_id)
 
-    # -- logic --------------------------------------------------------------------------
     def check_equivalence(self, query: equivalence.EquivalenceQuery, deadline: Deadline) -> equivalence.EquivalenceAnswer:
         return equivalence.check(query, self.limits, deadline, self.prolog_seconds, self.prover)
 
-    def check_equivalence_batch(
-        self, items: Sequence[equivalence.Item], deadline: Deadline
-    ) -> Iterator[equivalence.Outcome]:
+    def check_equivalence_batch(self, items: Sequence[equivalence.Item],
+                                deadline: Deadline) -> Iterator[equivalence.Outcome]:
         """(index, answer or error) per item, in order; unreadable items come as their error."""
         return equivalence.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
                                        self.prover)
@@ -153,7 +141,6 @@ class AmbitCore:
         """Paraphrases, distinguishing situations and a question for the query's readings."""
         return explain.explain(query, self.limits, deadline, self.prolog_seconds)
 
-    # -- parsing ------------------------------------------------------------------------
     def parse_distribution(self, query: prompting.ParseQuery, deadline: Deadline) -> distribution.Distribution:
         """Decode the prompt, then group the candidates into meaning classes."""
         fmt = query.fmt
@@ -164,15 +151,9 @@ class AmbitCore:
         params, grammar = prompting.decoding(query.decoding, fmt, self.limits)
         worker = self._worker()
         validate.context(worker.backend, prompt, params.max_tokens, "prompt")
-        try:
-            fut = worker.submit_call(lambda backend: backend.decode(prompt, fmt, params, grammar, deadline.expired))
-        except QueueFull as e:
-            raise Overloaded(str(e)) from None
-        try:
-            hyps = scoring.wait_for(fut, deadline)
-        except DecodeStopped:
-            deadline.check()
-            raise Cancelled("decoding stopped: request cancelled") from None
+        hyps = scoring.run_call(
+            worker, lambda b: b.decode(prompt, fmt, params, grammar, deadline.expired), deadline,
+            "decoding")
         deadline.check()
         out = distribution.Distribution(prompt, self.model_id, distribution.candidates(hyps, fmt))
 
@@ -186,13 +167,10 @@ class AmbitCore:
             explain.explain_classes(out, query.utterance, fmt, deadline, query.time_limit_s or self.prolog_seconds)
         return out
 
-    # -- info ---------------------------------------------------------------------------
     def info(self) -> ServerInfo:
-        return ServerInfo(
-            model=dict(self.model_info), formats=tuple(DIALECTS), model_loaded=self.worker is not None,
-            limits=self.limits, max_batch=self.worker.max_batch if self.worker else 0,
-            server_id=self.server_id, version=VERSION,
-        )
+        w = self.worker
+        return ServerInfo(dict(self.model_info), tuple(DIALECTS), w is not None, self.limits,
+                          w.max_batch if w else 0, self.server_id, VERSION)
 
     def model_counters(self) -> ModelCounters | None:
         """The model worker's counters (None without a model)."""
@@ -202,28 +180,23 @@ class AmbitCore:
     def server_stats(self) -> ServerStats:
         return ServerStats(self.server_id, self.stats, self.model_counters())
 
-    # -- generation (issue 20) ----------------------------------------------------------
     def generate(self, query: generation.GenerateQuery, deadline: Deadline) -> ModelReply:
         """The model's free-text reply (an engine `Generation`) to the query's chat turns."""
         return ModelReply(generation.generate(self._worker(), query, self.limits, deadline), self.model_id)
 
-    # -- entailment (full first-order logic) ---------------------------------------------
     def check_entailment(self, query: entailment.EntailmentQuery, deadline: Deadline) -> logic.Decision:
         return entailment.check(query, self.limits, deadline, self.prolog_seconds, self.prover)
 
-    def check_entailment_batch(
-        self, items: Sequence[entailment.Item], deadline: Deadline
-    ) -> Iterator[entailment.Outcome]:
+    def check_entailment_batch(self, items: Sequence[entailment.Item],
+                               deadline: Deadline) -> Iterator[entailment.Outcome]:
         """(index, decision or error) per item, in order; unreadable items come as their error."""
         return entailment.check_batch(items, self.limits, deadline, self.prolog_seconds, self.prolog_workers,
                                       self.prover)
 
 
 def start_prolog(workers: int = 1, slice_s: float = 0.0) -> None:
-    """Start this process's Prolog worker and consult the equivalence and RADD programs (and, with
-    `workers` > 1, start the pool of Prolog processes for batches). `slice_s` > 0: two lanes
-    (`PrologWorker.enable_lanes`), the long lane's process started in the background. The gRPC
-    server calls it for its core, the web process for its own."""
+    """Start this process's Prolog worker with the equivalence and RADD programs (`workers` > 1: a
+    pool for batches; `slice_s` > 0: two lanes, `PrologWorker.enable_lanes`)."""
     from ambit.logic.runtime.worker import PrologUnavailable, worker
 
     try:

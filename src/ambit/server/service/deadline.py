@@ -1,20 +1,12 @@
-"""A request's deadline as a plain value: how long is left, whether the caller is still there,
-and the budget a piece of work (a Prolog check) may take; the call scope every request opens
-(its deadline, the cancel scope of its Prolog work, its admission slot), the same for both edges;
-and the admission itself.
-
-Admission: at most `slots` requests run at once (the server's handler threads); at most
-`max_queue` more wait for a slot, first come first served (the server's `--max-queue`); at most
-`per_client` of one client's requests are running or waiting (`--max-calls-per-peer`). Past either
-bound a request is refused at once with `Refused` (an `Overloaded`) and a retry hint, never
-queued. A waiting request whose deadline passes is refused with `DeadlineExceeded` at its
-deadline, and one whose caller leaves is dropped: neither ever starts. Waiting holds no thread (it
-is an awaited future on the caller's event loop), and the bookkeeping is thread-safe, so one
-`Admission` may serve several event loops (the gRPC server's and, in one process, the web page's)."""
+"""A request's deadline, the call scope every request opens (deadline, Prolog cancel scope,
+admission slot) on both edges, and the admission: `slots` running, `max_queue` waiting first come
+first served, `per_client` per client; past a bound `Refused` at once with a retry hint. Waiting
+holds no thread (an awaited future), and one thread-safe `Admission` may serve several loops."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -32,24 +24,12 @@ DEADLINE_MARGIN_S = 0.02  # left to write the response after the work is done
 NO_DEADLINE_S = 1e8  # gRPC reports "no deadline" as a huge number of seconds
 
 
-def _always() -> bool:
-    return True
-
-
-def _ignore(_callback: Callable[[], Any]) -> bool:
-    return False
-
-
 class Deadline:
     """Monotonic end time (None: none), a liveness check, and a hook that runs a callback when
     the request is cancelled (gRPC's `add_callback`; direct callers have nothing to cancel)."""
 
-    def __init__(
-        self,
-        at: float | None = None,
-        is_active: Callable[[], bool] = _always,
-        on_cancel: Callable[[Callable[[], Any]], Any] = _ignore,
-    ) -> None:
+    def __init__(self, at: float | None = None, is_active: Callable[[], bool] = lambda: True,
+                 on_cancel: Callable[[Callable[[], Any]], Any] = lambda _callback: False) -> None:
         self.at = at
         self.is_active = is_active
         self.on_cancel = on_cancel
@@ -83,16 +63,9 @@ class Deadline:
 
 
 class CallScope:
-    """What every request opens, whichever edge it came through (the gRPC interceptor, the web
-    API: `AmbitCore.open_call`): its `deadline`, the `CancelScope` of its Prolog work, and its
-    admission slot.
-
-    The scope ends (`end()`, any thread, once) when its caller leaves, its deadline passes or it
-    has been answered; then `deadline` turns expired and the callbacks registered through it run,
-    the first of which cancels its Prolog work (queued calls dropped, the running one
-    interrupted), as a cancelled RPC's does. `admit()` waits for a slot (`admission.Admission`:
-    refused at once past the bounds, `DeadlineExceeded` at the deadline while waiting, never
-    started then); `release()` gives the slot back once the work has really stopped."""
+    """What every request opens (`AmbitCore.open_call`): its `deadline`, the `CancelScope` of its
+    Prolog work, and its admission slot. `end()` (once, any thread) expires the deadline and runs
+    the callbacks, the first cancelling the Prolog work; `release()` once the work has stopped."""
 
     def __init__(self, timeout_s: float | None, client: str, admission: Any = None) -> None:
         self.client = client
@@ -101,14 +74,12 @@ class CallScope:
         self._ended = False
         self._callbacks: list[Callable[[], Any]] = []
         self.deadline = Deadline.after(timeout_s, is_active=self.is_active, on_cancel=self.add_callback)
-        # the call's Prolog work, stopped when the call ends; queued fairly by client
-        self.scope = CancelScope(owner=client)
+        self.scope = CancelScope(owner=client)  # stopped when the call ends; fair by client
         self.add_callback(self.scope.cancel)
         self.slot: Any = None
         self._timer: Any = None
         self.ended_by: str | None = None  # why the scope ended: "deadline", or what its edge said
 
-    # -- admission ---------------------------------------------------------------------------
     async def admit(self) -> None:
         """Wait for a slot (none needed without an admission)."""
         if self.admission is not None:
@@ -123,23 +94,19 @@ class CallScope:
         """Give the slot back when `future` (the work on its thread) is done, not before."""
         future.add_done_callback(lambda _f: self.release())
 
-    # -- the work ----------------------------------------------------------------------------
     def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` with this call's Prolog work cancellable (on a worker thread)."""
         with self.scope.active():
             return fn(*args)
 
     def end_at_deadline(self, loop: Any) -> None:
-        """End the scope at its deadline (on `loop`), for an edge whose transport does not do it
-        (gRPC does; HTTP does not)."""
+        """End the scope at its deadline on `loop` (HTTP's transport does not; gRPC's does)."""
         left = self.deadline.remaining()
         if left is not None:
             self._timer = loop.call_later(max(0.0, left), self.end, "deadline")
 
-    # -- ending ------------------------------------------------------------------------------
     def end(self, why: Any = None) -> None:
-        """The call is over (caller gone, deadline passed, answered): run its cancel callbacks.
-        `why` (a word, or what a transport's callback passes) is kept when it is a word."""
+        """The call is over: run its cancel callbacks; `why` is kept when it is a word."""
         with self._lock:
             if self._ended:
                 return
@@ -173,8 +140,7 @@ DEFAULT_RETRY_AFTER_S = 1.0
 
 
 class Refused(Overloaded):
-    """Overloaded, with the seconds after which a retry may succeed and whether it was this
-    client's own limit (`per_client`) or the server's queue that was full."""
+    """Overloaded, with a retry hint (seconds) and whether the client's own limit was hit."""
 
     def __init__(self, message: str, retry_after_s: float, per_client: bool) -> None:
         super().__init__(message)
@@ -221,7 +187,6 @@ class Admission:
         self.refused = 0  # counters, for tests and the stats
         self.expired_waiting = 0
 
-    # -- state -------------------------------------------------------------------------------
     @property
     def running(self) -> int:
         return self._running
@@ -233,12 +198,9 @@ class Admission:
     def of(self, client: str) -> int:
         return self._of.get(client, 0)
 
-    # -- entering ----------------------------------------------------------------------------
     async def enter(self, client: str, timeout_s: float | None) -> Slot:
-        """A running slot for `client`: at once when one is free, else after waiting at most
-        `timeout_s` (None: no limit) in the queue. `Refused` at once when the client or the
-        queue is at its bound; `DeadlineExceeded` when `timeout_s` passes first; cancelling the
-        awaiting task (the caller left) drops the place."""
+        """A running slot for `client`, after waiting at most `timeout_s` (None: no limit);
+        `Refused` past a bound, `DeadlineExceeded` at the timeout; cancelling drops the place."""
         waiter = self._try_enter(client)
         if isinstance(waiter, Slot):
             return waiter
@@ -281,19 +243,15 @@ class Admission:
             return waiter
 
     def _abandon(self, waiter: _Waiter) -> bool:
-        """Take `waiter` out of the queue: True if it was still waiting (its count dropped),
-        False if a slot had already been handed to it."""
+        """Take `waiter` out of the queue: False if a slot had already been handed to it."""
         with self._lock:
             if waiter.granted:
                 return False
-            try:
+            with contextlib.suppress(ValueError):
                 self._waiting.remove(waiter)
-            except ValueError:
-                pass
             self._drop(waiter.client)
             return True
 
-    # -- leaving -----------------------------------------------------------------------------
     def _leave(self, client: str) -> None:
         """A running request ended: its slot goes to the first waiter, if any (any thread)."""
         with self._lock:
@@ -310,8 +268,7 @@ class Admission:
             self._leave(waiter.client)
 
     def _drop(self, client: str) -> None:
-        n = self._of.get(client, 0) - 1
-        if n > 0:
+        if (n := self._of.get(client, 0) - 1) > 0:
             self._of[client] = n
         else:
             self._of.pop(client, None)

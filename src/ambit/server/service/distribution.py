@@ -1,10 +1,6 @@
-"""From decoded hypotheses to a distribution over meanings: each candidate parsed and
-canonicalised, probabilities normalised over the list, and candidates grouped into meaning
-classes (same canonical form, then Prolog equivalence between the groups' best members).
-
-The `folio` format is decoded under its own grammar (`logic/grammars/folio_decode.lark`, FOLIO's
-symbols spelled in ASCII): a candidate's `text` is what the model wrote, and it is read, compared
-and shown (`canonical`: the formula re-rendered in FOLIO's symbols) in FOLIO's spelling."""
+"""From decoded hypotheses to a distribution over meanings: candidates parsed, canonicalised,
+normalised and grouped into meaning classes (same canonical form, then Prolog equivalence); a
+`folio` candidate's text is the decode grammar's ASCII, read and shown in FOLIO's symbols."""
 
 from __future__ import annotations
 
@@ -38,8 +34,7 @@ class Candidate:
 
 @dataclass(frozen=True)
 class MeaningClass:
-    """Equivalent candidates: the best member's canonical form, their total probability, and
-    (when explained) the canonical form's paraphrase."""
+    """Equivalent candidates: the best member's canonical form, total probability, paraphrase."""
 
     canonical: str
     probability_mass: float
@@ -61,14 +56,8 @@ class Distribution:
 
 
 def candidates(hyps: list[Any], fmt: str) -> list[Candidate]:
-    """Candidates with parse status, canonical form and probability, most probable first.
-
-    ``probability`` is the candidate's sequence probability (exp of its summed token
-    log-probability) renormalised over the returned candidates, so the list sums to 1. The
-    decoder ranks its beams by its own score, which can differ; the response lists them by
-    this probability. Ties break by the higher ``min_prob`` (the least likely token), then by
-    the decoder's order.
-    """
+    """Candidates, most probable first: ``probability`` is exp(summed token log-probability)
+    renormalised over the list (not the decoder's); ties by ``min_prob``, then decoder order."""
     logps = [float(h.logprob) for h in hyps]
     top = max(logps, default=0.0)
     weights = [math.exp(lp - top) if math.isfinite(lp) else 0.0 for lp in logps]
@@ -79,11 +68,8 @@ def candidates(hyps: list[Any], fmt: str) -> list[Candidate]:
 
 
 def _candidate(h: Any, probability: float, d: Dialect) -> Candidate:
-    c = Candidate(
-        text=h.text, logprob=float(h.logprob), min_prob=float(h.min_prob),
-        token_probs=[float(p) for p in h.token_probs], tokens=[token_text(str(t)) for t in h.tokens],
-        probability=probability,
-    )
+    c = Candidate(h.text, float(h.logprob), float(h.min_prob), [float(p) for p in h.token_probs],
+                  [token_text(str(t)) for t in h.tokens], probability)
     finished = getattr(h, "finished", True)
     try:
         f = logic.parse(d.from_decoded(h.text.strip()), d)
@@ -99,31 +85,23 @@ def _candidate(h: Any, probability: float, d: Dialect) -> Candidate:
 
 
 def readable(text: str, fmt: "str | Dialect") -> str:
-    """A decoded text as the reader of `fmt` takes it: a `folio` output of the decode grammar in
-    FOLIO's symbols (`all x (-A(x))` → `∀x (¬A(x))`); any other text as it is."""
+    """A decoded text as the reader of `fmt` reads it (folio: `all x (-A(x))` → `∀x (¬A(x))`)."""
     return dialect(fmt).from_decoded(text)
 
 
 def _byte_decoder() -> dict[str, int]:
     """GPT-2's byte-level BPE alphabet, read backwards: printable character → the byte it stands for."""
     printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            chars[chr(b)] = b
-        else:
-            chars[chr(256 + extra)] = b
-            extra += 1
-    return chars
+    others = [b for b in range(256) if b not in printable]
+    return {chr(b): b for b in printable} | {chr(256 + i): b for i, b in enumerate(others)}
 
 
 _BYTES = _byte_decoder()
 
 
 def token_text(token: str) -> str:
-    """A tokenizer's token as the text it stands for: byte-level BPE markers decoded (``Ġforall``
-    → `` forall``, ``Ċ`` → a newline) and SentencePiece's ``▁`` as a space. A token that is not
-    whole UTF-8 on its own (part of a character) is kept as the tokenizer wrote it."""
+    """A token as its text: byte-level BPE decoded (``Ġforall`` → `` forall``), SentencePiece's
+    ``▁`` a space; a token that is not whole UTF-8 (part of a character) is kept as it is."""
     token = token.replace("▁", " ")
     if all(c in _BYTES for c in token):
         try:
@@ -137,8 +115,7 @@ Equivalent = Callable[[str, str], str]  # verdict (EQUIVALENT | NOT_EQUIVALENT |
 
 
 def group(out: Distribution, equivalent: Equivalent) -> None:
-    """Fill `out`'s classes: same canonical form first, then equivalence between the groups'
-    most probable members. UNKNOWN keeps groups apart and clears classes_exact."""
+    """Fill `out`'s classes; an UNKNOWN keeps two groups apart and clears classes_exact."""
     cands = out.candidates
     groups: dict[str, list[int]] = {}
     for i, c in enumerate(cands):

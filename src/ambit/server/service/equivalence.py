@@ -1,5 +1,4 @@
-"""Equivalence checks: one pair, or a batch sent to Prolog in chunks (one round trip per chunk
-and format) and answered in order, each item with its own result or error."""
+"""Equivalence checks: one pair, or a batch answered in order, a Prolog round trip per chunk."""
 
 from __future__ import annotations
 
@@ -19,9 +18,8 @@ from ambit.server.service.errors import ServiceError
 
 @dataclass(frozen=True)
 class EquivalenceQuery:
-    """Two LF texts in one dialect; `time_limit_s` is the Prolog budget (0: the server default).
-    `fmt` (a name or a `Dialect`) is resolved once, here, with the query's `free_variables` and
-    `symbols` (None: the dialect's own), and travels as a `Dialect` from then on."""
+    """Two LF texts in one dialect; `fmt` is resolved here, with `free_variables` and `symbols`,
+    into a `Dialect`. `time_limit_s` is the Prolog budget (0: the server default)."""
 
     a: str
     b: str
@@ -66,17 +64,14 @@ def check_batch(
     items: Sequence[Item], limits: Limits, deadline: Deadline, default_s: float, workers: int = 1,
     prover: str = "prolog",
 ) -> Iterator[Outcome]:
-    """(index, answer or error) for every item, in order, chunk by chunk (`batch.run`); an item
-    that fails validation gets its own error and the rest go on. `workers` > 1: each chunk is
-    spread over that many Prolog processes."""
+    """(index, answer or error) per item, in order (`batch.run`); `workers` Prolog processes."""
     return batch.run(items, limits, deadline, default_s, _parse,
                      functools.partial(_decide, workers=workers, prover=prover))
 
 
 def _decide(ready: list[batch.Ready], workers: int = 1,
             prover: str = "prolog") -> dict[int, EquivalenceAnswer | Exception]:
-    """One round trip per dialect among a chunk's readable items, through the one entry point
-    (`portfolio.equivalent_batch`); a failure fails each item of its dialect."""
+    """One round trip per dialect of a chunk's readable items; a failure fails that dialect's."""
     out: dict[int, EquivalenceAnswer | Exception] = {}
     for fmt in {r.query.fmt for r in ready}:
         group = [r for r in ready if r.query.fmt == fmt]

@@ -1,5 +1,4 @@
-"""Why the service could not answer a request, as plain exceptions (no gRPC here): the gRPC
-edge (`server.status`) maps each kind to its documented status code and error details."""
+"""Why the service could not answer a request, as plain exceptions (`server.status` maps them)."""
 
 from __future__ import annotations
 
@@ -25,9 +24,7 @@ class InvalidField(ServiceError):
 
 
 class MalformedLF(InvalidField):
-    """An LF that does not parse: the field, where and why the parser stopped, and, given the
-    text and its format, what names the fix (the hint `ambit logic` gives: another format that
-    reads it, what ambit does not read; `logic.cli.common.parse_hint`)."""
+    """An LF that does not parse: where and why, with the hint of `logic.cli.common.parse_hint`."""
 
     def __init__(self, field: str, error: LFParseError, text: str | None = None, fmt: str | None = None) -> None:
         description = f"{error.reason} at character {error.column} (0-based position {error.pos})"
@@ -35,16 +32,14 @@ class MalformedLF(InvalidField):
             description += f", found {error.token!r}"
         if error.expected:
             description += f"; expected one of: {', '.join(error.expected[:12])}"
-        hint = _hint(text, fmt)
-        if hint:
+        if hint := _hint(text, fmt):
             description += f"; {hint}"
         super().__init__(field, description, reason="LF_PARSE_ERROR")
         self.error = error
 
 
 def _hint(text: str | None, fmt: str | None) -> str | None:
-    """The parse hint for `text` in `fmt` ("--format" names the request's field, and is the
-    CLI's alias of --from); None without both."""
+    """The parse hint for `text` in `fmt` (None without both)."""
     if text is None or not fmt:
         return None
     from ambit.logic.cli.common import parse_hint
@@ -64,9 +59,7 @@ class Overloaded(ServiceError):
 
 
 class PrologExhausted(ServiceError):
-    """A Prolog resource limit stopped the work before it had an answer: `reason` is the
-    `PrologError.reason` of logic/runtime/worker.py (`inference_limit`, `memory`), so a client
-    can tell a request that is too big for its budget from a server fault."""
+    """A Prolog resource limit (`reason`) stopped the work: too big for its budget, not a fault."""
 
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
@@ -82,5 +75,4 @@ class Cancelled(ServiceError):
 
 
 class WorkerLost(ServiceError):
-    """The Prolog worker processes running this work died (it was retried once): UNAVAILABLE,
-    so the client may retry, here or on another server."""
+    """The Prolog processes running this work died (after one retry): UNAVAILABLE, retryable."""

@@ -1,10 +1,5 @@
-"""Readings explained (`logic.explain`): for an utterance and its LFs, a paraphrase of each, the
-least situations that tell them apart and a clarification question; and the same for a parse
-distribution's meaning classes. Word forms are AmP's (`generators.amp.wordforms`).
-
-The Prolog work (equivalence between the readings, the scene search) runs on the Prolog worker
-that equivalence checks use, each call within the request's budget capped by its deadline, as
-for equivalence (`server.service.equivalence`); a budget run out is DEADLINE_EXCEEDED."""
+"""Readings explained (`logic.explain`), for an utterance's LFs or a distribution's meaning
+classes; each Prolog call within the request's budget (run out: DEADLINE_EXCEEDED)."""
 
 from __future__ import annotations
 
@@ -29,8 +24,7 @@ MAX_READINGS = 16  # LFs per request: the scene search runs once or twice per pa
 
 @dataclass(frozen=True)
 class ExplainQuery:
-    """An utterance and its readings (LF texts in `fmt`), with optional weights (one per LF)
-    that choose the two readings the question is about."""
+    """An utterance and its readings; `weights` (one per LF) choose the two a question is about."""
 
     utterance: str
     lfs: tuple[str, ...]
@@ -67,8 +61,7 @@ def _within(budget: float, deadline: Deadline, utterance: str, lfs: list[str], f
 
 
 def _weights(weights: Sequence[float], n: int) -> list[float] | None:
-    """The weights as given (None when there are none); InvalidField `weights` unless there is
-    one finite, non-negative weight per LF."""
+    """The weights (None when none); InvalidField unless one finite, non-negative weight per LF."""
     if not weights:
         return None
     if len(weights) != n:
@@ -81,8 +74,7 @@ def _weights(weights: Sequence[float], n: int) -> list[float] | None:
 
 
 def explain_classes(dist: Distribution, utterance: str, fmt: str, deadline: Deadline, default_s: float) -> None:
-    """Give every meaning class of `dist` its paraphrase and, when there are two or more classes,
-    set `dist.explanation` to the two heaviest explained (readings 0 and 1 are classes 0 and 1)."""
+    """Paraphrase every meaning class of `dist`; explain the two heaviest (`dist.explanation`)."""
     if not dist.classes:
         return
     formulas = [logic.parse(c.canonical, fmt) for c in dist.classes]

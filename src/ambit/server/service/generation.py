@@ -1,8 +1,5 @@
-"""Generation requests: check the chat turns and the budget, run the model's reply on the model
-worker (one job at a time, between scoring batches), wait within the deadline. A request with a
-`format` gets one formula of that format, decoded under the format's grammar (`folio`: the folio
-decode grammar) by the backend's constrained decoder, and the formula read back
-(`FormulaReply`)."""
+"""Generation requests: the chat turns checked, the reply run on the model worker within the
+deadline; with a `format`, one formula decoded under that format's grammar (`FormulaReply`)."""
 
 from __future__ import annotations
 
@@ -11,13 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ambit.logic.syntax.dialect import DECODABLE_NAMES
-from ambit.server.batcher import QueueFull, Worker
+from ambit.server.batcher import Worker
 from ambit.server.guard.limits import Limits
-from ambit.server.model import Capability, DecodeParams, DecodeStopped, GenerateParams
+from ambit.server.model import Capability, DecodeParams, GenerateParams
 from ambit.server.service import validate
 from ambit.server.service.deadline import Deadline
-from ambit.server.service.errors import Cancelled, InvalidField, Overloaded
-from ambit.server.service.scoring import wait_for
+from ambit.server.service.errors import InvalidField
+from ambit.server.service.scoring import run_call
 from ambit.server.values import Generation
 
 ROLES = ("system", "user", "assistant")
@@ -26,9 +23,8 @@ DEFAULT_MAX_NEW_TOKENS = 256
 
 @dataclass(frozen=True)
 class GenerateQuery:
-    """Chat turns ((role, content) pairs) to reply to. `use_chat_template`: None means the
-    model's own template when it has one, plain text otherwise. `max_new_tokens` 0 means the
-    default; `temperature` 0 means greedy."""
+    """Chat turns ((role, content) pairs) to reply to. `use_chat_template` None: the model's
+    template when it has one; `max_new_tokens` 0: the default; `temperature` 0: greedy."""
 
     messages: tuple[tuple[str, str], ...]
     max_new_tokens: int = 0
@@ -41,8 +37,7 @@ class GenerateQuery:
 
 @dataclass(frozen=True)
 class FormulaReply(Generation):
-    """A reply constrained to one formula: the `Generation` fields, and `formula`, the reply read
-    and written in the format's own spelling ("" when it does not read)."""
+    """A reply constrained to one formula: `formula` is it read back ("" when it does not read)."""
 
     formula: str
 
@@ -76,31 +71,21 @@ def params(query: GenerateQuery, limits: Limits, has_template: bool) -> Generate
 
 
 def generate(worker: Worker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> Any:
-    """The model's reply (an engine `Generation`, or a `FormulaReply` with a format), run on the
-    model worker."""
+    """The model's reply: an engine `Generation`, or a `FormulaReply` with a format."""
     if query.fmt is not None:
         return _formula(worker, query, limits, deadline)
     p = params(query, limits, Capability.CHAT_TEMPLATE in worker.backend.capabilities)
     validate.context(worker.backend, "\n".join(c for _, c in query.messages), p.max_new_tokens, "messages")
-    try:
-        fut = worker.submit_call(lambda backend: backend.generate(list(query.messages), p, deadline.expired))
-    except QueueFull as e:
-        raise Overloaded(str(e)) from None
-    try:
-        return wait_for(fut, deadline)
-    except DecodeStopped:
-        deadline.check()
-        raise Cancelled("generation stopped: request cancelled") from None
+    return run_call(worker, lambda b: b.generate(list(query.messages), p, deadline.expired),
+                    deadline, "generation")
 
 
 DECODED_FORMATS = DECODABLE_NAMES  # the formats a reply can be constrained to: those with a decode grammar
 
 
 def _formula(worker: Worker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> FormulaReply:
-    """One formula of `query.fmt` as the reply: the turns as the model sees them (its chat
-    template, which only a backend with `Capability.CHAT_PROMPT` can apply, or the contents
-    joined by blank lines), then the backend's constrained decoder (beam 1 when greedy, else one
-    seeded sample)."""
+    """One formula of `query.fmt` as the reply: the turns (chat template, or joined by blank lines)
+    through the backend's constrained decoder (beam 1 when greedy, else one seeded sample)."""
     from ambit.server.service import distribution, prompting
 
     fmt = query.fmt
@@ -121,15 +106,8 @@ def _formula(worker: Worker, query: GenerateQuery, limits: Limits, deadline: Dea
                           p.max_new_tokens, p.seed)
     grammar = prompting.decoding(prompting.DecodingOptions(), fmt, limits)[1]
     t0 = time.perf_counter()
-    try:
-        fut = worker.submit_call(lambda b: b.decode(prompt, fmt, decode, grammar, deadline.expired))
-    except QueueFull as e:
-        raise Overloaded(str(e)) from None
-    try:
-        hyps = wait_for(fut, deadline)
-    except DecodeStopped:
-        deadline.check()
-        raise Cancelled("generation stopped: request cancelled") from None
+    hyps = run_call(worker, lambda b: b.decode(prompt, fmt, decode, grammar, deadline.expired),
+                    deadline, "generation")
     h = hyps[0] if hyps else None
     text = h.text.strip() if h is not None else ""
     finished = h is not None and bool(getattr(h, "finished", True))

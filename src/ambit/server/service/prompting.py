@@ -1,7 +1,5 @@
-"""The prompt and decoding options of a parse request: a literal prompt (with `{utterance}`
-filled in), an AmP prompt from `generators.amp`, or, for a request with only an utterance,
-the default prompt (`default_prompt`: a few-shot mix over the five AmP types), and decoding
-parameters with their defaults applied, checked against the limits."""
+"""A parse request's prompt (literal with `{utterance}` filled in, an AmP prompt, or the default
+few-shot mix) and its decoding parameters with defaults applied, checked against the limits."""
 
 from __future__ import annotations
 
@@ -20,8 +18,7 @@ from ambit.server.service.errors import InvalidField
 
 @dataclass(frozen=True)
 class PromptSpec:
-    """An AmP prompt the server builds: setting (zeroshot | fewshot), ambiguity type, few-shot
-    ratio and number of examples (0: the default), seed."""
+    """An AmP prompt the server builds (setting zeroshot | fewshot; shots 0: the default)."""
 
     setting: str
     type: str
@@ -56,8 +53,7 @@ class DecodingOptions:
 
 @dataclass(frozen=True)
 class ParseQuery:
-    """What to parse: an utterance, its prompt (literal `prompt` or `spec`), format, decoding;
-    `explain`: also explain the meaning classes (`server.service.explain`)."""
+    """What to parse: utterance, prompt (`prompt` or `spec`), format, decoding, and `explain`."""
 
     utterance: str = ""
     prompt: str | None = None
@@ -92,11 +88,8 @@ DEFAULT_SHOTS_PER_TYPE = 2  # the default prompt shows each AmP type once with L
 
 
 def default_prompt(utterance: str, fmt: str) -> str:
-    """The prompt of a request that gives only an utterance: a few-shot mix over all five AmP
-    types (pp, scope, revscope, bound, conj), two generated examples of each, one shown with
-    LF0 and one with LF1 so that no reading is favoured, in a fixed shuffled order; then the
-    utterance. Built by ``generators.amp`` (its instruction and layout); the same bytes on
-    every call."""
+    """The prompt for an utterance alone: two examples of each AmP type, one with LF0 and one with
+    LF1 so no reading is favoured, in a fixed shuffled order (the same bytes on every call)."""
     from ambit.generators import amp
 
     return amp.prompt_text(_default_demos(fmt), utterance)
@@ -129,20 +122,18 @@ def spec_prompt(spec: PromptSpec, utterance: str, fmt: str) -> str:
     try:
         return amp.prompt_for_utterance(
             utterance, setting=spec.setting, type=spec.type, ratio=spec.ratio, seed=spec.seed, fmt=fmt,
-            shots=spec.shots or None,
-        )
+            shots=spec.shots or None)
     except (ValueError, KeyError) as e:
         raise InvalidField("prompt_spec.type", f"{spec.type!r}: {e}", reason="BAD_PROMPT_SPEC") from None
 
 
 def decoding(d: DecodingOptions, fmt: str, limits: Limits) -> tuple[DecodeParams, str | None]:
-    """Decoding parameters with defaults applied, and the grammar to decode under (None: the
-    format's own open grammar; `folio`: its decode grammar, `logic/grammars/folio_decode.lark`)."""
+    """Decoding parameters with defaults applied, and the grammar to decode under (None: open)."""
     beam = d.strategy == "beam"
     k = (d.beam_size or 5) if beam else (d.num_samples or 10)
     if k > limits.max_beam:
-        k_field = "decoding.beam_size" if beam else "decoding.num_samples"
-        raise InvalidField(k_field, f"{k}; the limit is {limits.max_beam}", reason="TOO_LARGE")
+        raise InvalidField("decoding.beam_size" if beam else "decoding.num_samples",
+                           f"{k}; the limit is {limits.max_beam}", reason="TOO_LARGE")
     temperature = d.temperature or 1.0
     top_p = d.top_p or 1.0
     if not (0.0 < temperature <= 100.0) or math.isnan(temperature):
@@ -161,8 +152,8 @@ def decoding(d: DecodingOptions, fmt: str, limits: Limits) -> tuple[DecodeParams
         grammar: str | None = lf.decode_grammar_text()
     else:
         grammar = None if d.vocabulary is None else closed_grammar(d.vocabulary, fmt)
-    params = DecodeParams(d.strategy, k, float(temperature), float(top_p), int(max_tokens), int(d.seed))
-    return params, grammar
+    return DecodeParams(d.strategy, k, float(temperature), float(top_p), int(max_tokens),
+                        int(d.seed)), grammar
 
 
 def closed_grammar(v: Vocabulary, fmt: str) -> str:
@@ -171,10 +162,8 @@ def closed_grammar(v: Vocabulary, fmt: str) -> str:
     if not any(words.values()):
         words = _amp_vocabulary()
     try:
-        return logic.closed_grammar(
-            fmt, words["unary"], words["binary"], words["constants"],
-            list(v.variables) or logic.decode.vocab.DEFAULT_VARIABLES,
-        )
+        return logic.closed_grammar(fmt, words["unary"], words["binary"], words["constants"],
+                                    list(v.variables) or logic.decode.vocab.DEFAULT_VARIABLES)
     except ValueError as e:
         raise InvalidField("decoding.vocabulary", str(e), reason="BAD_VOCABULARY") from None
 

@@ -1,5 +1,4 @@
-"""RADD verification: read the instance (benchmark text or JSON) and ask `logic.radd` which
-option the regularity allows, within the request's Prolog budget."""
+"""RADD verification: the instance (text or JSON) read and checked by `logic.radd` within budget."""
 
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ from ambit.server.service.deadline import Deadline
 from ambit.server.service.errors import DeadlineExceeded, InvalidField, PrologExhausted
 
 SOURCES = ("text", "instance_json")
-# PrologError reasons (logic/runtime/worker.py) that mean "this instance needs more than its
-# budget": RESOURCE_EXHAUSTED for the client, not a server fault.
+# PrologError reasons for an instance that needs more than its budget: not a server fault
 RESOURCE_REASONS = ("inference_limit", "memory")
 
 
@@ -54,8 +52,8 @@ def read_instance(query: RaddQuery, limits: Limits) -> Any:
 
 
 def verify(query: RaddQuery, limits: Limits, deadline: Deadline, default_s: float) -> RaddAnswer:
-    """Which options are consistent with the regularity, with the derivation. A Prolog budget
-    that runs out ends as DeadlineExceeded (time) or PrologExhausted (inferences, memory)."""
+    """Which options the regularity allows, with the derivation; a Prolog budget run out is
+    DeadlineExceeded (time) or PrologExhausted (inferences, memory)."""
     from ambit.logic import radd
 
     instance = read_instance(query, limits)

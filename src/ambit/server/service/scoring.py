@@ -1,16 +1,15 @@
-"""Scoring requests: validate, submit to the model worker (where they batch with other
-requests), wait within the deadline; batches go through a sliding window of in-flight jobs."""
+"""Scoring requests: checked, batched on the model worker, awaited within the deadline."""
 
 from __future__ import annotations
 
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ambit.server.batcher import QueueFull, Worker
 from ambit.server.guard.limits import Limits
-from ambit.server.model import Capability
+from ambit.server.model import Capability, DecodeStopped
 from ambit.server.service import validate
 from ambit.server.service.deadline import Deadline
 from ambit.server.service.errors import Cancelled, DeadlineExceeded, InvalidField, Overloaded, ServiceError
@@ -31,11 +30,8 @@ def check(query: ScoreQuery, limits: Limits, field: str = "") -> None:
     if not query.candidates:
         raise InvalidField(f"{field}candidates", "at least one candidate is needed", reason="EMPTY")
     if len(query.candidates) > limits.max_candidates:
-        raise InvalidField(
-            f"{field}candidates",
-            f"{len(query.candidates)} candidates; the limit is {limits.max_candidates}",
-            reason="TOO_MANY",
-        )
+        raise InvalidField(f"{field}candidates", f"{len(query.candidates)} candidates; the limit "
+                           f"is {limits.max_candidates}", reason="TOO_MANY")
     for i, c in enumerate(query.candidates):
         validate.text(c, f"{field}candidates[{i}]", limits.max_candidate_chars)
 
@@ -65,15 +61,27 @@ def wait_for(fut: Future, deadline: Deadline) -> Any:
         raise Cancelled("request cancelled") from None
 
 
+def run_call(worker: Worker, call: Callable[[Any], Any], deadline: Deadline, what: str) -> Any:
+    """`call(backend)` on the model worker within the deadline; `what` names a stopped decode."""
+    try:
+        fut = worker.submit_call(call)
+    except QueueFull as e:
+        raise Overloaded(str(e)) from None
+    try:
+        return wait_for(fut, deadline)
+    except DecodeStopped:
+        deadline.check()
+        raise Cancelled(f"{what} stopped: request cancelled") from None
+
+
 Outcome = tuple[int, Any]  # (item index, its result or the exception that failed it)
 
 
 def score_window(
     worker: Worker, queries: Sequence[ScoreQuery], limits: Limits, deadline: Deadline
 ) -> Iterator[Outcome]:
-    """(index, scores or exception) for every item, as each finishes. Items are submitted in a
-    sliding window (so they batch with each other and with other clients' requests, without
-    flooding the queue); an item refused for a full queue waits until some work finishes."""
+    """(index, scores or exception) per item as each finishes, submitted in a sliding window (to
+    batch with other requests without flooding the queue); a full queue makes an item wait."""
     window = max(2 * worker.max_batch, 1)
     in_flight: dict[Future, int] = {}
     pending = list(range(len(queries)))[::-1]  # a stack: the next item is at the end

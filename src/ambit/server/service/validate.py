@@ -33,23 +33,15 @@ def lf(value: str, fmt: str, field: str, limit: int) -> logic.Formula:
     except LFParseError as e:
         raise MalformedLF(field, e, value, fmt) from None
     except RecursionError:
-        raise InvalidField(field, f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
-                           reason="TOO_DEEP") from None
-    found = depth(formula)
-    if found > MAX_LF_DEPTH:
-        raise InvalidField(field, f"nested {found} levels deep; the limit is {MAX_LF_DEPTH}", reason="TOO_DEEP")
+        raise _too_deep_to_read(field) from None
+    _shallow(formula, field)
     return formula
 
 
 def pair(a: str, b: str, d: Dialect, free_variables: str | None, field: str, limit: int,
          deadline: float | None = None):
-    """Two LFs read in `d` as one problem (logic.syntax.reading.read_pair): (a, b, a shown, b
-    shown, Reading), each shown as `Dialect.show` writes it. Each failure names its field:
-    MalformedLF, MIXED_ARITY for one symbol used with two arities, SYMBOL_KIND for one name used
-    as a predicate and as a constant or function (with one name space), FREE_VARIABLE or
-    UNRENDERABLE for a formula that cannot be shown. Read until `deadline` (a time.monotonic()
-    value) at most: DeadlineExceeded past it. `free_variables` is the policy the request named
-    (None: none), for the error's wording."""
+    """Two LFs read in `d` as one problem (logic.syntax.reading.read_pair) until `deadline`
+    (time.monotonic()): (a, b, a shown, b shown, Reading); each failure names its field."""
     text(a, f"{field}a", limit)
     text(b, f"{field}b", limit)
     with _read_problem("pair", field, d, {"a": a, "b": b}, "a"):
@@ -60,8 +52,7 @@ def pair(a: str, b: str, d: Dialect, free_variables: str | None, field: str, lim
 
 
 def story(premises: "Sized", conclusion: str, d: Dialect, field: str, limit: int, deadline: float | None = None):
-    """A story's premises and conclusion read in `d` as one problem (logic.syntax.reading.read_story):
-    (premises, conclusion, Reading); failures and `deadline` as `pair`'s."""
+    """A story read in `d` as one problem (premises, conclusion, Reading), as `pair` reads."""
     for i, p in enumerate(premises):
         text(p, f"{field}premises[{i}]", limit)
     text(conclusion, f"{field}conclusion", limit)
@@ -83,14 +74,17 @@ def _read_problem(what: str, field: str, d: Dialect, texts: dict, first: str) ->
     except ProblemError as e:
         raise _problem_error(e, field, d, texts) from None
     except RecursionError:
-        raise InvalidField(f"{field}{first}", f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
-                           reason="TOO_DEEP") from None
+        raise _too_deep_to_read(f"{field}{first}") from None
+
+
+def _too_deep_to_read(field: str) -> InvalidField:
+    return InvalidField(field, f"nested too deeply to read (the limit is {MAX_LF_DEPTH} levels)",
+                        reason="TOO_DEEP")
 
 
 def _shown(f: logic.Formula, d: Dialect, free_variables: str | None, field: str) -> str:
-    """The formula as CheckEquivalence's answer shows it (`Dialect.show`). It cannot be shown when
-    a free variable read as a constant (free_variables=CONSTANT) has a lower-case name, which the
-    dialect reads as a variable: INVALID_ARGUMENT naming the variable, not INTERNAL."""
+    """The formula as `Dialect.show` writes it; a free variable read as a lower-case constant
+    cannot be: INVALID_ARGUMENT naming it, not INTERNAL."""
     try:
         return d.show(f)
     except RenderError as e:
@@ -110,8 +104,7 @@ def _shallow(f: logic.Formula, field: str) -> None:
 
 
 def _problem_error(e, field: str, fmt: "Dialect | None" = None, texts: dict | None = None) -> InvalidField:
-    """The field error for a logic.syntax.reading.ProblemError (the formula it names, under `field`;
-    a parse error with the hint for its text in `texts`, by the error's field and index)."""
+    """The field error for a logic.syntax.reading.ProblemError (a parse error with its hint)."""
     name = f"{field}{e.field}" + (f"[{e.index}]" if e.index is not None else "")
     if isinstance(e.cause, LFParseError):
         text = (texts or {}).get(e.field)
@@ -123,9 +116,8 @@ def _problem_error(e, field: str, fmt: "Dialect | None" = None, texts: dict | No
     return InvalidField(name, str(e.cause), reason="LF_PARSE_ERROR")
 
 
-# Levels of connectives, quantifiers and terms a formula may nest: far above any story (AmP LFs
-# nest under 20, FOLIO's under 30), and low enough that every renderer, canonicaliser and the
-# Prolog bridge, which recurse a few Python frames per level, stay under the recursion limit.
+# Levels a formula may nest: far above any story (AmP under 20, FOLIO under 30), low enough that
+# the renderers and the Prolog bridge (a few Python frames per level) stay under the recursion limit
 MAX_LF_DEPTH = 100
 
 
@@ -149,8 +141,7 @@ MAX_JSON_DEPTH = 64  # RADD instances nest 3 deep; Python's JSON reader recurses
 
 
 def json_depth(value: str, field: str, limit: int = MAX_JSON_DEPTH) -> str:
-    """`value`, if its arrays and objects nest at most `limit` deep (counted outside strings,
-    before the JSON reader would recurse); InvalidField TOO_DEEP otherwise."""
+    """`value`, if its arrays and objects nest at most `limit` deep (before the JSON reader)."""
     depth, in_string, escaped = 0, False, False
     for i, c in enumerate(value):
         if in_string:
@@ -180,8 +171,7 @@ def batch_size(items: Sized, limit: int) -> None:
 
 
 def context(backend: Any, text: str, extra_tokens: int, field: str) -> None:
-    """InvalidField CONTEXT_TOO_LONG, naming both lengths, when `text` and `extra_tokens` more
-    do not fit the model's context (a backend without `Capability.TOKENS` is not checked)."""
+    """InvalidField CONTEXT_TOO_LONG when `text` and `extra_tokens` more overflow the context."""
     from ambit.server.model import Capability, ContextTooLong
 
     if Capability.TOKENS not in backend.capabilities:
