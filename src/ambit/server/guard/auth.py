@@ -1,13 +1,7 @@
-"""Bearer-token authentication: the token file, and the interceptor that answers
-UNAUTHENTICATED before any handler runs.
-
-The token file holds one token per line (blank lines and `#` comments are skipped); `reload()`
-re-reads it (`ambit serve` calls it on SIGHUP), so tokens rotate without a restart. A
-request is let in when its `authorization: Bearer <token>` metadata matches one of the tokens,
-compared with `hmac.compare_digest` against every token so the time taken says nothing about
-which token came close. The health service stays open for load-balancer probes. Tokens never
-reach the log: only their count does.
-"""
+"""Bearer-token authentication: the token file (one token a line, re-read on SIGHUP) and the
+interceptor that answers UNAUTHENTICATED before any handler runs. Every token is compared in
+constant time, so the time taken says nothing of which came close; health stays open for probes;
+tokens never reach the log, only their count."""
 
 from __future__ import annotations
 
@@ -26,8 +20,6 @@ log = logging.getLogger("ambit.server")
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 SCHEME = "bearer "
-
-
 TOKENS_LIMIT = 2**20  # bytes of the token file (some thousand tokens)
 
 
@@ -42,17 +34,12 @@ def read_tokens(path: str | Path) -> tuple[bytes, ...]:
     except (OSError, ValueError) as e:
         raise TokenFileError(f"cannot read token file {path}: {type(e).__name__}: "
                              f"{e if isinstance(e, _files.FileError) else 'not UTF-8 text'}") from None
-    tokens = []
-    for line in text.splitlines():
-        token = line.strip()
-        if not token or token.startswith("#"):
-            continue
-        if any(c.isspace() for c in token):
-            raise TokenFileError(f"token file {path}: a token must not contain spaces")
-        tokens.append(token.encode("utf-8"))
+    tokens = [t for t in map(str.strip, text.splitlines()) if t and not t.startswith("#")]
+    if any(c.isspace() for t in tokens for c in t):
+        raise TokenFileError(f"token file {path}: a token must not contain spaces")
     if not tokens:
         raise TokenFileError(f"token file {path} holds no token (one per line)")
-    return tuple(tokens)
+    return tuple(t.encode("utf-8") for t in tokens)
 
 
 class TokenStore:
@@ -74,8 +61,7 @@ class TokenStore:
         return len(tokens)
 
     def reload_logged(self, logger: logging.Logger = log, prefix: str = "") -> None:
-        """`reload` on SIGHUP (the server's, the web process's): its outcome logged, and a bad
-        file keeps the current tokens."""
+        """`reload` on SIGHUP, its outcome logged; a bad file keeps the current tokens."""
         try:
             logger.info("%stoken file reloaded: %d token(s)", prefix, self.reload())
         except ValueError as e:
@@ -88,10 +74,7 @@ class TokenStore:
         offered = authorization[len(SCHEME):].strip().encode("utf-8", "surrogatepass")
         with self._lock:
             tokens = self._tokens
-        ok = False
-        for token in tokens:  # every token is compared: no early exit
-            ok |= hmac.compare_digest(offered, token)
-        return ok
+        return any([hmac.compare_digest(offered, t) for t in tokens])  # a list: no early exit
 
 
 def _authorization(handler_call_details: Any) -> str | None:
@@ -102,8 +85,7 @@ def _authorization(handler_call_details: Any) -> str | None:
 
 
 class AuthInterceptor(grpc.aio.ServerInterceptor):
-    """Answers UNAUTHENTICATED, from the call's metadata alone (its message is never read), to
-    any call but a health check that lacks an accepted bearer token."""
+    """UNAUTHENTICATED, from the metadata alone, for a call but a health check without a token."""
 
     def __init__(self, tokens: TokenStore) -> None:
         self.tokens = tokens

@@ -1,21 +1,12 @@
-"""What every AmbitService RPC does alike, in `grpc.aio` server interceptors.
-
-`RpcInterceptor` opens each call's scope (`AmbitCore.open_call`: the deadline, the cancel scope
-of its Prolog work, its admission slot: the same as a web request's), waits for its slot (each
-peer's calls in flight and the queue bounded: RESOURCE_EXHAUSTED with a retry hint past them),
-runs the (synchronous) handler on the handler thread pool once its message is in, hands it a
-`CallContext` whose `deadline` also turns expired when the call ends early (client gone,
-deadline passed) and whose Prolog work is cancelled then, turns the handler's exceptions into
-rich statuses (`server.status`; an unexpected one is logged and answered INTERNAL, and the
-server keeps serving), counts the request in `Stats` and logs one line for it with the status
-the client really got. `ReadyGate` answers UNAVAILABLE
-while the server starts or drains. Refusals are made from the call's metadata alone: their
-message is never read. Other services (health, reflection) pass through untouched.
-"""
+"""What every AmbitService RPC does alike, in `grpc.aio` server interceptors: `RpcInterceptor`
+opens the call's scope (`AmbitCore.open_call`), waits for its slot, runs the handler on the pool,
+maps its exceptions to rich statuses (`server.status`) and counts it; `ReadyGate` answers
+UNAVAILABLE while the server starts or drains. Refusals never read the message."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -27,8 +18,7 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from ambit.server.service.deadline import Refused
-from ambit.server.service.deadline import CallScope
+from ambit.server.service.deadline import CallScope, Refused
 from ambit.server.stats import Stats
 from ambit.server.status import code_of, to_status
 
@@ -38,10 +28,7 @@ _END = object()
 
 
 class CallContext:
-    """What a handler sees of its call: the request's `deadline` (expired once the call has
-    ended, and running its cancel callbacks then), and the peer. Made on the loop thread, around
-    the call's `CallScope` (`AmbitCore.open_call`: the deadline, the cancel scope of its Prolog
-    work and its admission slot, the same scope a web request opens)."""
+    """What a handler sees of its call: the `deadline` (expired once the call ends) and the peer."""
 
     def __init__(self, context: grpc.aio.ServicerContext, call: CallScope) -> None:
         self._context = context
@@ -66,18 +53,13 @@ class CallContext:
 
 
 def retry_status(message: str, retry_after_s: float) -> grpc.Status:
-    """RESOURCE_EXHAUSTED with `message` and a `google.rpc.RetryInfo` detail: a refusal of
-    admission (this client's calls in flight at their bound, the queue full)."""
+    """RESOURCE_EXHAUSTED with `message` and a `google.rpc.RetryInfo` detail (admission refused)."""
     delay = duration_pb2.Duration()
     delay.FromMilliseconds(int(retry_after_s * 1000))
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=message,
                                                   details=[detail]))
-
-
-def _no_admission(timeout_s: float | None, client: str) -> CallScope:
-    return CallScope(timeout_s, client)
 
 
 class InFlight:
@@ -103,12 +85,11 @@ class InFlight:
 
 
 class RpcInterceptor(grpc.aio.ServerInterceptor):
-    """Call scope (deadline, cancellation, admission), thread pool, error mapping, statistics
-    and the log line for the RPCs of `service`. `open_call(timeout_s, peer)`: the call scope
-    (`AmbitCore.open_call`; default: no admission bound)."""
+    """Call scope, thread pool, error mapping, statistics and log line for the RPCs of `service`
+    (`open_call`: `AmbitCore.open_call`; default: no admission bound)."""
 
     def __init__(self, stats: Stats, service: str, executor: Executor,
-                 open_call: Callable[[float | None, str], CallScope] = _no_admission,
+                 open_call: Callable[[float | None, str], CallScope] = CallScope,
                  in_flight: InFlight | None = None) -> None:
         self.stats = stats
         self.prefix = f"/{service}/"
@@ -196,10 +177,8 @@ class RpcInterceptor(grpc.aio.ServerInterceptor):
 
     def _later(self, fn: Callable[..., Any], *args: Any) -> None:
         """`fn(*args)` on the handler pool, unless the server is already shutting it down."""
-        try:
+        with contextlib.suppress(RuntimeError):
             self.executor.submit(fn, *args)
-        except RuntimeError:
-            pass
 
     def _finisher(self, method: str, request: Any, t0: float) -> Callable[..., None]:
         """Counts the call in flight; the function that ends it, once: counts it and logs its line."""
@@ -244,8 +223,7 @@ class Undecodable:
 
 
 def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any]:
-    """`deserializer` that returns an `Undecodable` instead of raising (gRPC would answer
-    UNKNOWN; bad bytes are the caller's error: INVALID_ARGUMENT)."""
+    """`deserializer` giving an `Undecodable` (INVALID_ARGUMENT, not UNKNOWN)."""
 
     def read(data: bytes) -> Any:
         try:
@@ -276,10 +254,8 @@ async def _abort_with(context: grpc.aio.ServicerContext, status: grpc.Status) ->
 
 
 class ReadyGate(grpc.aio.ServerInterceptor):
-    """Answers UNAVAILABLE to the RPCs of `service` until `ready` is set (model loading, Prolog
-    starting) and once `draining` is set (shutting down): a retryable status, so a client
-    spreading work over several servers sends the call to another one instead of failing it;
-    health and reflection pass through. The refused call's message is never read."""
+    """UNAVAILABLE (retryable: a client may try another server) to the RPCs of `service` until
+    `ready` is set and once `draining` is; health and reflection pass through."""
 
     def __init__(self, ready: threading.Event, service: str, draining: threading.Event | None = None) -> None:
         self.ready = ready
@@ -297,9 +273,8 @@ class ReadyGate(grpc.aio.ServerInterceptor):
 
 
 def refusal(code: grpc.StatusCode, message: str) -> grpc.RpcMethodHandler:
-    """A handler that ends any call with `code` without reading its message: shaped as a
-    client-streaming handler (the shape is not on the wire), whose request stream is left
-    unread, so a refused caller's megabytes are never read nor parsed."""
+    """A handler ending any call with `code`: client-streaming in shape (not on the wire), so the
+    request stream is left unread and a refused caller's megabytes are never parsed."""
 
     async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
         await context.abort(code, message)

@@ -1,22 +1,14 @@
-"""Request limits: checked by the service core, reported by GetModelInfo, documented here.
-
-Why these numbers: AmP prompts (10 few-shot examples) are ~3k characters and a RADD text
-~2k, so 64k characters leaves room for long contexts without letting one request hold the
-model for minutes; 256 candidates and 1,024 batch items keep one response under a few MB;
-AmP LFs are under 300 characters, 4k allows the long randomly built ones.
-"""
+"""Request limits, checked by the service core and reported by GetModelInfo. AmP prompts are ~3k
+characters and RADD texts ~2k: 64k leaves room without one request holding the model for minutes;
+256 candidates and 1,024 items keep a response under a few MB; 4k fits the longest AmP LFs."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Calls in flight per client connection before RESOURCE_EXHAUSTED (with a retry hint): above
-# the client's own default concurrency, far below the handler pool, so one client cannot hold
-# every handler thread.
+# Calls in flight per client connection: far below the handler pool, so no client holds them all
 DEFAULT_CALLS_PER_PEER = 32
-# Seconds a Prolog call runs on the server's own Prolog thread before it moves to the long
-# lane (a Prolog process of its own): a trivial check (a few ms of Prolog) waits behind at most
-# this long per hard call queued ahead of it, and clients that used little Prolog lately go first.
+# Seconds on the server's Prolog thread before a call moves to the long lane: a cheap check's wait
 DEFAULT_PROLOG_SLICE_S = 0.1
 
 

@@ -1,9 +1,5 @@
-"""How the server is protected: TLS (mTLS with a client CA), the token file, and the rule that
-refuses to expose an unprotected server.
-
-Safe by default: a server bound to a non-loopback address must have both TLS and a token file,
-unless `insecure` is set (then `ambit serve` logs one warning line at start-up).
-"""
+"""How the server is protected: TLS (mTLS with a client CA), the token file, and the rule that a
+non-loopback address needs both TLS and a token file unless `insecure` is set."""
 
 from __future__ import annotations
 
@@ -21,10 +17,8 @@ class SecurityConfigError(ValueError):
 
 @dataclass(frozen=True)
 class ServerSecurity:
-    """`tls_cert`/`tls_key`: PEM files for the server's certificate chain and key;
-    `tls_client_ca`: PEM CA bundle, which makes the server require and verify client
-    certificates; `auth_token_file`: accepted bearer tokens, one per line; `insecure`: allow a
-    non-loopback address without TLS and a token."""
+    """PEM files for TLS (`tls_client_ca`: require and verify client certificates), the bearer
+    token file, and `insecure`: allow a non-loopback address without TLS and a token."""
 
     tls_cert: str | None = None
     tls_key: str | None = None
@@ -37,8 +31,7 @@ class ServerSecurity:
         return self.tls_cert is not None
 
     def validate(self, host: str) -> None:
-        """Raise SecurityConfigError for half-given TLS options, or for a non-loopback `host`
-        without TLS and a token (unless `insecure`), saying what to add."""
+        """SecurityConfigError for half-given TLS options or an unprotected non-loopback `host`."""
         if (self.tls_cert is None) != (self.tls_key is None):
             raise SecurityConfigError("--tls-cert and --tls-key go together: give both")
         if self.tls_client_ca is not None and not self.tls:
@@ -89,8 +82,7 @@ def _read(path: str | None, option: str) -> bytes:
 
 
 def _check_pair(cert: str | None, key: str | None) -> None:
-    """SecurityConfigError unless `key` is the private key of `cert` (gRPC itself would only
-    fail at the first handshake)."""
+    """SecurityConfigError unless `key` is `cert`'s key (gRPC would fail at the first handshake)."""
     import ssl
 
     try:
