@@ -1,6 +1,5 @@
-"""What every conversion of ``server.convert`` shares: the LF formats of the AmP-style RPCs,
-proto enum values to domain values (an unknown value is INVALID_ARGUMENT, reason UNKNOWN_ENUM),
-and batch items read one by one and answered one by one (a bad item is that item's error)."""
+"""What the conversions share: the AmP-style RPCs' formats, enum values (unknown: UNKNOWN_ENUM),
+and batch items read and answered one by one (a bad item is that item's error)."""
 
 from __future__ import annotations
 
@@ -14,11 +13,9 @@ from ambit.server.service import InvalidField, ServiceError
 from ambit.server.status import item_status, ok_status
 
 
-
 def formats(keep: Callable[[Dialect], bool], unspecified: str | None = FOL) -> dict[int, str]:
-    """The dialects `keep` admits by their LFFormat value (each dialect's `wire`), with
-    LF_FORMAT_UNSPECIFIED read as `unspecified` (None: refused as unknown): every map between the
-    wire's enum and a dialect name is derived from the registry here."""
+    """The dialects `keep` admits by LFFormat value, LF_FORMAT_UNSPECIFIED read as `unspecified`
+    (None: refused as unknown); every map of the wire's enum to dialects is derived here."""
     table = {pb.LFFormat.Value(d.wire): d.name for d in dialects() if keep(d)}
     return table if unspecified is None else {pb.LF_FORMAT_UNSPECIFIED: unspecified, **table}
 

@@ -1,11 +1,5 @@
-"""Protobuf messages to the service core's values and back. Enum values the proto does not
-define are the only errors raised here (INVALID_ARGUMENT, reason UNKNOWN_ENUM); every other
-check belongs to the core.
-
-The conversions are grouped by RPC family: ``convert.logic`` (equivalence, canonical forms, RADD,
-explanations, entailment), ``convert.model`` (scoring, parsing, generation, model info and
-stats), and what they share in ``convert.common``; every name is importable from here.
-"""
+"""Protobuf messages to the core's values and back (every name importable here); the only errors
+raised are unknown enum values, every other check is the core's."""
 
 from __future__ import annotations
 

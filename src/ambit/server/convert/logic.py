@@ -1,6 +1,4 @@
-"""Conversions of the logic RPCs (``server.convert``): CheckEquivalence (single and batch),
-Canonicalize, VerifyRADD, ExplainReadings and CheckEntailment (single and batch), between their
-protobuf messages and the service core's queries and answers."""
+"""Conversions of the logic RPCs between their protobuf messages and the core's values."""
 
 from __future__ import annotations
 
@@ -11,7 +9,6 @@ from typing import Any
 from ambit.proto.v1 import ambit_pb2 as pb
 
 from ambit.logic.explain import Explanation
-
 from ambit.logic.syntax.dialect import FOLIO, dialects
 
 from ambit.server.convert.common import FORMATS, enum, formats
@@ -27,17 +24,14 @@ VAR_NAMINGS = {pb.VAR_NAMING_UNSPECIFIED: "amp", pb.VAR_NAMING_AMP: "amp", pb.VA
 FREE_VARIABLES = {pb.FREE_VARIABLES_UNSPECIFIED: None, pb.FREE_VARIABLES_UNIVERSAL: "universal",
                   pb.FREE_VARIABLES_CONSTANT: "constant", pb.FREE_VARIABLES_ERROR: "error"}
 SYMBOLS = {pb.SYMBOLS_UNSPECIFIED: None, pb.SYMBOLS_SHARED: "shared", pb.SYMBOLS_SEPARATE: "separate"}
-VERDICTS = {
-    "EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT, "UNKNOWN": pb.VERDICT_UNKNOWN,
-}
-CONSISTENCY = {
-    "consistent": pb.CONSISTENCY_CONSISTENT, "inconsistent": pb.CONSISTENCY_INCONSISTENT,
-    "undetermined": pb.CONSISTENCY_UNKNOWN,
-}
+VERDICTS = {"EQUIVALENT": pb.VERDICT_EQUIVALENT, "NOT_EQUIVALENT": pb.VERDICT_NOT_EQUIVALENT,
+            "UNKNOWN": pb.VERDICT_UNKNOWN}
+CONSISTENCY = {"consistent": pb.CONSISTENCY_CONSISTENT, "inconsistent": pb.CONSISTENCY_INCONSISTENT,
+               "undetermined": pb.CONSISTENCY_UNKNOWN}
 
 
 def _seconds(ms: int) -> float:
-    """A request's `time_limit_ms` (the wire's unit) as seconds, the unit of everything above the wire."""
+    """A request's `time_limit_ms` as seconds, the unit of everything above the wire."""
     return ms / 1000.0
 
 
@@ -67,8 +61,7 @@ def equivalence_response(req: pb.CheckEquivalenceRequest, answer: EquivalenceAns
 
 
 def equivalence_witness(target: pb.EquivalenceWitness, w: dict) -> None:
-    """Fill `target` from a Verdict's witness dict: the proofs or how each direction was proved,
-    the failing direction and its model, the reason of an UNKNOWN, who answered, how it was read."""
+    """Fill `target` from a Verdict's witness dict."""
     for key in ("method", "method_a_entails_b", "method_b_entails_a", "direction", "true_in_model",
                 "false_in_model", "reason"):
         if isinstance(w.get(key), str):
@@ -86,8 +79,7 @@ def equivalence_witness(target: pb.EquivalenceWitness, w: dict) -> None:
 
 
 def equivalence_model(target: pb.Model, model: dict) -> None:
-    """Fill a Model from the witness's model dict (domain, constants, extensions or true atoms,
-    functions); every model gets both its extensions and its true atoms."""
+    """Fill a Model from the witness's model dict, with both its extensions and its true atoms."""
     target.domain.extend(str(d) for d in model.get("domain", []))
     target.constants.update({str(k): str(v) for k, v in model.get("constants", {}).items()})
     target.true_atoms.extend(_true_atoms(model))
@@ -99,8 +91,8 @@ _ATOM = re.compile(r"^(?P<pred>.+?)\((?P<args>[^(),]+(?:, [^(),]+)*)\)$")
 
 
 def extensions(model: dict) -> dict[str, list[list[str]]]:
-    """Each predicate's true tuples: the model's own `extensions` (AmP's formats), else read from
-    its `true_atoms` ("saw(d3, d1)": its elements are the model's, so the last parenthesis holds them)."""
+    """Each predicate's true tuples: the model's `extensions`, else read from its `true_atoms`
+    ("saw(d3, d1)": the last parenthesis holds the elements)."""
     if isinstance(model.get("extensions"), dict):
         return {str(p): [[str(e) for e in t] for t in ts] for p, ts in model["extensions"].items()}
     out: dict[str, list[list[str]]] = {}
@@ -125,8 +117,7 @@ def _fill_extensions(target, model: dict) -> None:
 
 
 def _amp_format(value: int, field: str) -> str:
-    """AmP's format named by `value`; a full first-order dialect is refused as not supported here
-    (it has no canonical form), anything else as an unknown value."""
+    """AmP's format named by `value`; a full first-order dialect has no canonical form."""
     if value in FOL_DIALECTS:
         raise InvalidField(field, f"{FOL_DIALECTS[value]} is not supported here: Canonicalize takes AmP's formats "
                            "(fol, lisp); a full first-order dialect has no canonical form (CheckEquivalence reads it)",
@@ -154,13 +145,10 @@ def radd_query(req: pb.VerifyRADDRequest) -> RaddQuery:
 
 def radd_response(req: pb.VerifyRADDRequest, answer: RaddAnswer) -> pb.VerifyRADDResponse:
     """ambit.logic.radd's verdict as the message: one interpretation per option, in option order."""
-    result = answer.result
+    result, chosen = answer.result, answer.result.answer_option
     out = pb.VerifyRADDResponse(
-        request_id=req.request_id,
-        answer="" if result.answer_option is None else str(result.answer_option),
-        answer_option=result.answer_option or 0,
-        derivation=list(result.derivation),
-        status=result.status,
+        request_id=req.request_id, answer="" if chosen is None else str(chosen),
+        answer_option=chosen or 0, derivation=list(result.derivation), status=result.status,
         details_json=json.dumps(result.to_dict(), sort_keys=True, default=str),
     )
     for option in answer.instance.options:
@@ -170,19 +158,15 @@ def radd_response(req: pb.VerifyRADDRequest, answer: RaddAnswer) -> pb.VerifyRAD
                                     verdict=pb.CONSISTENCY_UNKNOWN)
             continue
         out.interpretations.add(
-            label=str(option.number),
-            verdict=CONSISTENCY.get(v.verdict, pb.CONSISTENCY_UNKNOWN),
-            relation=v.relation,
+            label=str(option.number), verdict=CONSISTENCY.get(v.verdict, pb.CONSISTENCY_UNKNOWN),
+            relation=v.relation, reading=v.reading,
             explanation="; ".join(v.findings) or (v.derivation[-1] if v.derivation else ""),
-            reading=v.reading,
-            premises=list(v.premises),
-            derivation=list(v.derivation),
+            premises=list(v.premises), derivation=list(v.derivation),
         )
     return out
 
 
 # --------------------------------------------------------------------------- explaining
-
 
 def explain_query(req: pb.ExplainReadingsRequest) -> ExplainQuery:
     fmt = enum(FORMATS, req.format, "format", "LFFormat")
@@ -246,8 +230,7 @@ def proof_step(step: dict) -> pb.ProofStep:
 
 
 def finite_model(target: pb.FiniteModel, model: dict) -> None:
-    """Fill `target` from logic.Decision's model dict (domain, constants, true_atoms, functions),
-    with each predicate's tuples (`extensions`) read from its true atoms."""
+    """Fill `target` from logic.Decision's model dict, the tuples read from its true atoms."""
     target.domain.extend(model["domain"])
     target.constants.update(model["constants"])
     target.true_atoms.extend(model["true_atoms"])

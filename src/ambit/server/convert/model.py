@@ -1,7 +1,4 @@
-"""Conversions of the model RPCs (``server.convert``): ScoreCandidates (single and batch),
-ParseDistribution (its prompt, decoding options and the distribution of parses), Generate, and
-the server's GetModelInfo and GetStats, between their protobuf messages and the service core's
-queries and answers."""
+"""Conversions of the model RPCs, GetModelInfo and GetStats between messages and core values."""
 
 from __future__ import annotations
 
@@ -17,15 +14,10 @@ from ambit.server.service import (
 )
 from ambit.server.service import distribution
 
-STRATEGIES = {
-    pb.DECODING_STRATEGY_UNSPECIFIED: "beam", pb.DECODING_STRATEGY_BEAM: "beam", pb.DECODING_STRATEGY_SAMPLE: "sample",
-}
-SETTINGS = {
-    pb.PROMPT_SETTING_UNSPECIFIED: "zeroshot", pb.PROMPT_SETTING_ZEROSHOT: "zeroshot",
-    pb.PROMPT_SETTING_FEWSHOT: "fewshot",
-}
-# ParseDistribution decodes AmP's formats under their grammars, and FOLIO's formulas under the
-# folio decode grammar (logic/grammars/folio_decode.lark)
+STRATEGIES = {pb.DECODING_STRATEGY_UNSPECIFIED: "beam", pb.DECODING_STRATEGY_BEAM: "beam",
+              pb.DECODING_STRATEGY_SAMPLE: "sample"}
+SETTINGS = {pb.PROMPT_SETTING_UNSPECIFIED: "zeroshot", pb.PROMPT_SETTING_ZEROSHOT: "zeroshot",
+            pb.PROMPT_SETTING_FEWSHOT: "fewshot"}
 DECODE_FORMATS = formats(lambda d: d.decodable)  # the dialects a reply is decoded into, UNSPECIFIED = fol
 PARSE_STATUSES = {
     distribution.OK: pb.PARSE_STATUS_OK, distribution.INVALID: pb.PARSE_STATUS_INVALID,
@@ -35,9 +27,8 @@ PARSE_STATUSES = {
 
 # --------------------------------------------------------------------------- scoring
 
-
 def score_query(req: pb.ScoreCandidatesRequest, field: str = "") -> ScoreQuery:
-    """(`field`: a batch item's prefix, for the errors of its fields; a ScoreQuery has no enum to refuse.)"""
+    """The query (`field`, a batch item's prefix, unused: a ScoreQuery has no enum to refuse)."""
     return ScoreQuery(req.prompt, tuple(req.candidates), req.end_marker)
 
 
@@ -45,22 +36,16 @@ def score_response(req: pb.ScoreCandidatesRequest, reply: ModelReply) -> pb.Scor
     out = pb.ScoreCandidatesResponse(request_id=req.request_id, model_id=reply.model_id)
     for s in reply.value:
         msg = out.scores.add(
-            text=s.text,
-            tokens=[str(t) for t in s.tokens],
-            token_ids=[int(t) for t in s.token_ids],
-            token_probs=[float(p) for p in s.token_probs],
-            min_prob=float(s.min_prob),
-            min_prob_renorm=float(s.min_prob_renorm),
-            sum_logprob=float(s.sum_logprob),
-            mean_logprob=float(s.mean_logprob),
-        )
+            text=s.text, tokens=[str(t) for t in s.tokens], token_ids=[int(t) for t in s.token_ids],
+            token_probs=[float(p) for p in s.token_probs], min_prob=float(s.min_prob),
+            min_prob_renorm=float(s.min_prob_renorm), sum_logprob=float(s.sum_logprob),
+            mean_logprob=float(s.mean_logprob))
         if req.end_marker and s.end_logprob is not None:
             msg.end_logprob = float(s.end_logprob)
     return out
 
 
 # --------------------------------------------------------------------------- parsing
-
 
 def parse_query(req: pb.ParseDistributionRequest) -> ParseQuery:
     fmt = enum(DECODE_FORMATS, req.format, "format", "LFFormat")
@@ -113,28 +98,20 @@ def distribution_response(req: pb.ParseDistributionRequest, dist: Distribution) 
 
 # --------------------------------------------------------------------------- info
 
-
 def model_info_response(req: pb.GetModelInfoRequest, info: ServerInfo) -> pb.GetModelInfoResponse:
-    lim = info.limits
+    lim, m = info.limits, info.model
     return pb.GetModelInfoResponse(
-        request_id=req.request_id,
-        model_id=info.model.get("model_id", ""),
-        device=info.model.get("device", ""),
-        dtype=info.model.get("dtype", ""),
-        vocab_size=info.model.get("vocab_size", 0),
-        model_kind=info.model.get("kind", ""),
-        formats=list(info.formats),
-        model_loaded=info.model_loaded,
+        request_id=req.request_id, model_id=m.get("model_id", ""), device=m.get("device", ""),
+        dtype=m.get("dtype", ""), vocab_size=m.get("vocab_size", 0), model_kind=m.get("kind", ""),
+        formats=list(info.formats), model_loaded=info.model_loaded,
         limits=pb.Limits(
             max_prompt_chars=lim.max_prompt_chars, max_candidates=lim.max_candidates,
             max_candidate_chars=lim.max_candidate_chars, max_lf_chars=lim.max_lf_chars,
             max_batch_items=lim.max_batch_items, max_beam=lim.max_beam, max_tokens=lim.max_tokens,
             max_message_bytes=lim.max_message_bytes, max_queue=lim.max_queue,
         ),
-        max_batch=info.max_batch,
-        server_id=info.server_id,
-        version=info.version,
-        remote=_remote_model(info.model.get("remote")),
+        max_batch=info.max_batch, server_id=info.server_id, version=info.version,
+        remote=_remote_model(m.get("remote")),
     )
 
 
@@ -164,7 +141,6 @@ def stats_response(req: pb.GetStatsRequest, s: ServerStats) -> pb.GetStatsRespon
 
 # --------------------------------------------------------------------------- generation
 
-
 def generate_query(req: pb.GenerateRequest) -> GenerateQuery:
     return GenerateQuery(
         messages=tuple((m.role, m.content) for m in req.messages), max_new_tokens=req.max_new_tokens,
@@ -175,8 +151,7 @@ def generate_query(req: pb.GenerateRequest) -> GenerateQuery:
 
 
 def generate_response(req: pb.GenerateRequest, reply: ModelReply) -> pb.GenerateResponse:
-    """The reply's value is the engine's `Generation`, or a `FormulaReply` (with `formula`) for a
-    request with a format."""
+    """The reply's `Generation`, or `FormulaReply` (with `formula`) for a request with a format."""
     g, model_id = reply.value, reply.model_id
     return pb.GenerateResponse(
         request_id=req.request_id, text=g.text, prompt=g.prompt, prompt_tokens=g.prompt_tokens,
