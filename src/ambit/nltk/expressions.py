@@ -1,15 +1,7 @@
-"""NLTK `Expression`s (nltk.sem.logic) read straight into ambit's AST, with no string round trip:
-the tree `parse(str(e), "nltk")` gives, names, binding and free variables alike (a property test
-holds the two to each other: tests/nltk/test_expressions.py), from NLTK's own objects.
-
-What the nltk dialect reads from `str(e)` is what is read here: a name a quantifier binds is a
-variable, a free one spelled as NLTK's variables (`x`, `z2`, `e1`) is closed under ∀ (the
-dialect's `universal` reading, Prover9's too), any other a constant; NLTK's curried application
-`P(x)(y)` is one atom `P(x, y)`; a lambda term or an application of one is beta-reduced first
-(`simplify()`, as NLTK's Prover9 interface does); a DRS is read through its first-order
-translation (`fol()`). What the dialect refuses is refused alike (LFParseError): a name the
-dialect cannot spell, a feature-grammar variable (`?x`, `@x`), a predicate applied to a formula.
-"""
+"""NLTK `Expression`s read straight into ambit's AST, with no string round trip: the tree
+`parse(str(e), "nltk")` gives (held to it by tests/nltk/test_expressions.py). Curried `P(x)(y)` is
+one atom, lambda terms are beta-reduced (`simplify()`), a DRS read through `fol()`; what the
+dialect refuses is refused alike (LFParseError)."""
 
 from __future__ import annotations
 
@@ -34,7 +26,7 @@ _KEYWORDS = frozenset({"all", "forall", "exists", "exist", "some", "not", "and",
 
 @lru_cache(maxsize=None)
 def _spelling(pattern: str):
-    """Whether a free name is spelled as the dialect's variables (Dialect.is_variable_name), per name cached."""
+    """Whether a free name is spelled as the dialect's variables, cached per name."""
     match = re.compile(pattern).fullmatch
     return lru_cache(maxsize=1 << 14)(lambda name: match(name) is not None)
 
@@ -45,8 +37,7 @@ class _NeedsSimplify(Exception):
 
 @lru_cache(maxsize=1 << 14)
 def _name(name: str) -> str:
-    """`name` when the nltk dialect reads it as a name; LFParseError otherwise (a feature-grammar
-    variable with its own reason)."""
+    """`name` when the nltk dialect reads it as a name; LFParseError otherwise."""
     if _NAME.fullmatch(name) is None or name in _KEYWORDS:
         nltk_read.feature_variable(name)
         raise LFParseError(f"NLTK the name {name!r} cannot be read in the nltk dialect (a name is letters, digits, "
@@ -61,10 +52,8 @@ def _refuse(e: Any, why: str) -> LFParseError:
 
 
 class _Reader:
-    """One expression's walk: names made terms as the nltk dialect's reader makes them (a
-    variable where an enclosing quantifier binds the name, else a constant, a free one spelled
-    as a variable noted in `free` in order of first use), nodes built with the readers' own
-    constructors (readers/__init__.py: no frozen dataclass's `__init__` per node)."""
+    """One expression's walk: a bound name a variable, any other a constant (a free one spelled as
+    a variable noted in `free`), nodes built with the readers' fast constructors."""
 
     __slots__ = ("bound", "free", "spelled")
 
@@ -140,9 +129,7 @@ class _Reader:
         return self.other(e, depth)
 
     def run(self, e: Any, t: type, depth: int) -> Formula:
-        """A chain of one of & and | as one n-ary node, however NLTK nests it: NLTK writes
-        `(a & (b & c))` and `((a & b) & c)` alike, `(a & b & c)`, which the dialect reads as one
-        node of three."""
+        """A chain of & (or |) as one n-ary node, however NLTK nests it."""
         items: list[Formula] = []
         stack = [e.second, e.first]
         while stack:
@@ -156,8 +143,7 @@ class _Reader:
         return (new_and if t is L.AndExpression else new_or)(tuple(items))
 
     def other(self, e: Any, depth: int) -> Formula:
-        """The classes `formula` does not dispatch on by type: subclasses (DRT's), a name alone
-        (a proposition), a lambda term (simplified by the caller)."""
+        """What `formula` does not dispatch by type: DRT's subclasses, a proposition, a lambda."""
         for cls in (L.AndExpression, L.OrExpression):
             if isinstance(e, cls):
                 return self.run(e, cls, depth)
@@ -189,8 +175,7 @@ def _too_deep(e: Any) -> LFParseError:
 
 
 def _walk(e: Any, spelled) -> tuple[Formula, list[str]]:
-    """`e` read (a DRS through `fol()`, a lambda term beta-reduced): the tree and its free names
-    spelled as variables (`spelled` None: every free name a constant, none noted)."""
+    """`e` read: the tree and its free names spelled as variables (`spelled` None: none noted)."""
     if _is_drs(e):
         e = e.fol()
     if not isinstance(e, L.Expression):
@@ -208,20 +193,17 @@ def _walk(e: Any, spelled) -> tuple[Formula, list[str]]:
 
 
 def formula_of(e: Any) -> Formula:
-    """The tree of NLTK's expression `e` with every name a constant except those a quantifier
-    binds (what the nltk dialect's reader builds before it closes free variables); a lambda
-    term is beta-reduced (`simplify()`) and a DRS translated (`fol()`) first."""
+    """The tree of `e` with every name a quantifier does not bind a constant (nothing closed)."""
     return _walk(e, None)[0]
 
 
 def _is_drs(e: Any) -> bool:
-    """Whether `e` is one of NLTK's DRT expressions (read through `fol()`), without importing nltk.sem.drt."""
+    """Whether `e` is one of NLTK's DRT expressions, without importing their module."""
     return type(e).__module__ == "nltk.sem.drt"
 
 
 def read_expression(e: Any, d: "Dialect | None" = None) -> tuple[Formula, tuple[str, ...]]:
-    """NLTK's expression `e` read as the nltk dialect (`d`, with its free-variable policy) reads
-    `str(e)`: the formula, and the free variables it closed under ∀."""
+    """`e` read as the dialect `d` reads `str(e)`: the formula, and the free variables it closed."""
     d = d or dialect(DIALECT)
     f, free = _walk(e, _spelling(d.variable_spelling))
     if not free:

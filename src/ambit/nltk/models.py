@@ -1,16 +1,7 @@
-"""ambit in place of NLTK's Mace: `ModelBuilder`, an `nltk.inference.api.ModelBuilder` (a
-subclass of `nltk.Mace`, so that NLTK's MaceCommand and DiscourseTester take it), and
-`ModelBuilderCommand` (NLTK's MaceCommand with it).
-
-`ModelBuilder().build_model(goal, assumptions)` answers as Mace's does: True when it finds a
-model of the assumptions (with a goal: of the assumptions and the goal's negation, a
-countermodel), False otherwise. The model is ambit's, checked against every formula before it
-is returned, and written as Mace4 writes its models (`interpretation(...)`, elements 0..n-1,
-constants numbered in the order of their names), so that NLTK's own code reads it: the command's
-`valuation` is an `nltk.sem.Valuation` built by NLTK's MaceCommand from that text, and
-`model(format)` renders the formats of Mace4's `interpformat` that NLTK names (standard,
-standard2, portable, tabular, raw, cooked; not xml or tex), in Python, with no Mace4 binary.
-"""
+"""ambit in place of NLTK's Mace: `ModelBuilder` (a subclass of `nltk.Mace`) and
+`ModelBuilderCommand`. The model is ambit's, checked before it is returned, and written as Mace4
+writes its models so NLTK's own code reads it (`valuation`); `model(format)` renders the
+`interpformat` formats NLTK names (not xml or tex) in Python, with no Mace4 binary."""
 
 from __future__ import annotations
 
@@ -43,8 +34,7 @@ class Interpretation:
 
 
 def signature(formulas: Sequence[Formula]) -> tuple[dict[str, int], dict[str, int]]:
-    """(functions, relations) of `formulas`: name -> arity (constants: arity 0), in the order of
-    first use."""
+    """(functions, relations) of `formulas`: name -> arity (constants: 0), in order of first use."""
     funcs: dict[str, int] = {}
     rels: dict[str, int] = {}
     for f in formulas:
@@ -67,9 +57,8 @@ def _atom(text: str) -> tuple[str, list[str]]:
 
 
 def interpretation(model: dict, formulas: Sequence[Formula]) -> Interpretation:
-    """ambit's model (domain, constants, functions, true atoms) as Mace4's interpretation of the
-    symbols of `formulas`. Elements are numbered as Mace4 numbers them in NLTK's examples: the
-    constants' elements first, in the order of the constants' names, then the rest in order."""
+    """ambit's model as Mace4's interpretation of the symbols of `formulas`, numbered as Mace4 does:
+    the constants' elements first, in the order of the constants' names, then the rest."""
     funcs, rels = signature(formulas)
     constants = model.get("constants", {})
     order: dict[str, int] = {}
@@ -82,36 +71,27 @@ def interpretation(model: dict, formulas: Sequence[Formula]) -> Interpretation:
     for entry, value in model.get("functions", {}).items():
         name, args = _atom(entry)
         tables.setdefault(name, {})[tuple(order[a] for a in args)] = order[value]
-    true: set[tuple[str, tuple[int, ...]]] = set()
-    for text in model.get("true_atoms", []):
-        name, args = _atom(text)
-        true.add((name, tuple(order[a] for a in args)))
+    atoms = map(_atom, model.get("true_atoms", []))
+    true = {(name, tuple(order[a] for a in args)) for name, args in atoms}
     out = Interpretation(size)
     for name, arity in sorted(funcs.items(), key=lambda kv: (kv[1], kv[0])):
         if arity == 0:
             out.functions.append((name, 0, [order.get(constants.get(name), 0)]))
         else:
             table = tables.get(name, {})
-            out.functions.append((name, arity, [table.get(t, 0) for t in itertools.product(range(size), repeat=arity)]))
+            out.functions.append((name, arity, [table.get(t, 0) for t in _tuples(size, arity)]))
     for name, arity in sorted(rels.items(), key=lambda kv: (kv[1], kv[0])):
-        out.relations.append((name, arity, [int((name, t) in true)
-                                            for t in itertools.product(range(size), repeat=arity)]))
+        out.relations.append((name, arity, [int((name, t) in true) for t in _tuples(size, arity)]))
     return out
 
 
 def two_elements(model: dict, formulas: Sequence[Formula]) -> dict:
-    """A model of one element as one of two, its element copied, when every formula still holds
-    in the copy (a copy preserves every formula without equality; with equality it is checked):
-    Mace4 starts its search at two elements, and NLTK's reading of a one-element model (its
-    MaceCommand's `_make_relation_tuple`) makes every unary relation hold of `()`. The model
-    itself where the copy changes a formula's truth."""
+    """A one-element model as two, its element copied, when every formula still holds: Mace4 starts
+    at two elements, and NLTK misreads a one-element model's unary relations as holding of `()`."""
     (e,) = model["domain"]
     two = e + "'"
-    atoms: set = set()
-    for text in model.get("true_atoms", []):
-        name, args = _atom(text)
-        for t in itertools.product(*[(a, two) if a == e else (a,) for a in args]):
-            atoms.add((name, *t))
+    atoms = {(name, *t) for name, args in map(_atom, model.get("true_atoms", []))
+             for t in itertools.product(*[(a, two) if a == e else (a,) for a in args])}
     functions: dict[str, dict] = {}
     for entry, value in model.get("functions", {}).items():
         name, args = _atom(entry)
@@ -188,8 +168,7 @@ def cooked(m: Interpretation | None) -> str:
 
 
 def tabular(m: Interpretation | None) -> str:
-    """Mace4's `tabular` format: `name : value` for arity 0, a row for arity 1, a table for
-    arity 2 (rows the first argument), cooked lines beyond."""
+    """Mace4's `tabular` format: a value, a row, a table, cooked beyond."""
     if m is None:
         return ""
     lines = _header(m)
@@ -208,10 +187,9 @@ def tabular(m: Interpretation | None) -> str:
                 lines.append(f"     {str(i).rjust(width)} | " + " ".join(str(v).rjust(width) for v in row))
             lines.append("")
         else:
-            kind = "function" if (name, arity, table) in m.functions else "relation"
-            one = Interpretation(m.size, [(name, arity, table)] if kind == "function" else [],
-                                 [(name, arity, table)] if kind == "relation" else [])
-            lines += cooked(one).splitlines()[len(_header(m)):]
+            one = [(name, arity, table)]
+            split = (one, []) if one[0] in m.functions else ([], one)
+            lines += cooked(Interpretation(m.size, *split)).splitlines()[len(_header(m)):]
     return "\n".join(lines)
 
 
@@ -247,15 +225,12 @@ def render(m: Interpretation | None, fmt: str) -> str:
 
 
 class ModelText(Answer):
-    """A search's text in Mace4's standard format (what NLTK's MaceCommand keeps as its model),
-    with the decision (`decision`) and its formulas (`formulas`)."""
+    """A search's text in Mace4's standard format, with its `decision` and `formulas`."""
 
 
 class ModelBuilder(Mace):
-    """ambit's model search behind NLTK's ModelBuilder interface: `ModelBuilder(end_size)` for
-    `nltk.Mace(end_size)`. Models of up to `max_domain` elements are searched (default
-    ambit's 8, and never more than `end_size` where that is positive); `timeout` seconds per
-    question (NLTK's Mace has none: Mace4 searches until `end_size`); `prover` as Prover's."""
+    """ambit's model search behind NLTK's interface, `ModelBuilder(end_size)` for
+    `nltk.Mace(end_size)`: models of up to `max_domain` elements (default 8, at most `end_size`)."""
 
     def __init__(self, end_size: int = 500, timeout: float = 60, *, max_domain: int | None = None,
                  prover: str = "prolog", inferences: int | None = None, free_variables: str | None = None,
@@ -269,11 +244,9 @@ class ModelBuilder(Mace):
                               free_variables=free_variables, symbols=symbols)
 
     def search(self, goal: Any = None, assumptions: Sequence[Any] | None = None) -> ModelText:
-        """The model (a countermodel where there is a goal) in Mace4's standard format, "" when
-        none was found, with ambit's Decision under `.decision`."""
+        """The (counter)model in Mace4's standard format ("" when none), with `.decision`."""
         problem: Problem = read_problem(goal, assumptions, self._prover.free_variables)
-        answer = self._prover.decide_problem(problem)
-        d: Decision = answer.decision
+        d: Decision = self._prover.decide_problem(problem).decision
         model = d.countermodel if d.entailed is False else None
         if model is not None and len(model["domain"]) == 1:
             model = two_elements(model, problem.formulas)
@@ -304,9 +277,7 @@ class ModelBuilder(Mace):
 
 
 class ModelBuilderCommand(MaceCommand):
-    """NLTK's MaceCommand with ambit's ModelBuilder: `build_model()`, `model(format)`,
-    `valuation` (an nltk.sem.Valuation) as NLTK's; `decision()` is ambit's Decision for the last
-    `build_model()`."""
+    """NLTK's MaceCommand with ambit's ModelBuilder; `decision()` is the last `build_model()`'s."""
 
     def __init__(self, goal: Any = None, assumptions: Sequence[Any] | None = None, max_models: int = 500,
                  model_builder: ModelBuilder | None = None, timeout: float = 60) -> None:

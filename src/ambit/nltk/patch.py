@@ -1,12 +1,5 @@
-"""NLTK's own `Prover9` and `Mace` replaced by ambit's inside a `with` block (`patched()`), for
-NLTK code that makes its own prover instead of taking one: `Expression.equiv` (Prover9),
-`Prover9Command` and `MaceCommand` built without one, `DiscourseTester` (both), the
-nonmonotonic provers' unique-names check (Prover9), glue semantics (Prover9).
-
-Every loaded module of the `nltk` package whose `Prover9` or `Mace` is NLTK's class gets
-ambit's for the block, and NLTK's back after it, whatever the block raised. Not thread-safe:
-the replacement is seen by every thread while it lasts.
-"""
+"""NLTK's own `Prover9` and `Mace` replaced by ambit's in every nltk module inside a `with` block,
+for NLTK code that makes its own (`Expression.equiv`, ...). Not thread-safe."""
 
 from __future__ import annotations
 
@@ -29,9 +22,7 @@ _USERS = ("nltk.inference", "nltk.inference.prover9", "nltk.inference.mace", "nl
 
 @contextlib.contextmanager
 def patched(prover: type[Prover9] = Prover, model_builder: type[Mace] = ModelBuilder) -> Iterator[None]:
-    """NLTK's `Prover9` and `Mace` are `prover` and `model_builder` (ambit's Prover and
-    ModelBuilder, or subclasses of them with other defaults) in every nltk module while the
-    block runs."""
+    """NLTK's `Prover9` and `Mace` are `prover` and `model_builder` while the block runs."""
     for name in _USERS:
         importlib.import_module(name)
     swaps = {Prover9: prover, Mace: model_builder}

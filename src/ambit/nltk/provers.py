@@ -1,19 +1,7 @@
-"""ambit in place of NLTK's Prover9: `Prover`, an `nltk.inference.api.Prover` (a subclass of
-`nltk.Prover9`, so that everything NLTK builds around Prover9 takes it), and `ProverCommand`.
-
-`Prover(timeout).prove(goal, assumptions)` answers as `Prover9(timeout).prove` does: True when
-the goal is proved from the assumptions (with no goal: when the assumptions are inconsistent),
-False when it is not; where Prover9 would stop at its time limit (exit 4, MAX_SECONDS) ambit
-raises the same exception, `Prover9LimitExceededException` (`LimitExceeded`, with ambit's
-decision), unless `unknown=False` asks for False. A problem Prover9 refuses (a symbol used with
-two arities, or as a predicate and as a function or constant) raises `Prover9FatalException`
-(`ProblemError`, which is also a ValueError), as Prover9's exit 1 does through NLTK.
-
-One check answers: the assumptions and the denied goal, inconsistent or not (ambit's
-`decide(assumptions + [-goal], ⊥)`, so none of the time limit goes to the other half of a story's
-verdict). Its proof is replayed in Prolog before it is returned, and a countermodel is checked
-before it is believed; `proof()` writes either as text.
-"""
+"""ambit in place of NLTK's Prover9: `Prover` (a subclass of `nltk.Prover9`, so whatever NLTK
+builds around Prover9 takes it) and `ProverCommand`, answering and raising as Prover9 does through
+NLTK. One check answers, `decide(assumptions + [-goal], ⊥)`, so the whole time limit goes to it;
+a proof is replayed in Prolog and a countermodel checked before either is returned."""
 
 from __future__ import annotations
 
@@ -41,9 +29,8 @@ _OTHER_LIMIT = 5  # MAX_GIVEN: ambit's inference and model-size budgets, Prover9
 
 
 class ProblemError(Prover9FatalException, ValueError):
-    """A problem Prover9 refuses (exit 1, FATAL, as NLTK raises it) and ambit refuses too: a
-    symbol with two arities or two kinds (`cause`: ambit's ArityError / SymbolKindError), or a
-    formula outside the nltk dialect (an LFParseError)."""
+    """A problem Prover9 refuses (exit 1) and ambit too: a symbol with two arities or kinds, or a
+    formula outside the nltk dialect (`cause`: ambit's error)."""
 
     def __init__(self, cause: Exception) -> None:
         self.cause = cause
@@ -51,10 +38,7 @@ class ProblemError(Prover9FatalException, ValueError):
 
 
 class LimitExceeded(Prover9LimitExceededException):
-    """Neither a proof nor a countermodel within the budget: where Prover9 exits with
-    MAX_SECONDS (4), MAX_MEGS (3) or MAX_GIVEN (5) and NLTK raises
-    Prover9LimitExceededException. `decision` is ambit's (`reason`: time_limit,
-    inference_limit, memory_limit or domain_limit)."""
+    """Neither proof nor countermodel within budget (Prover9's exits 3 to 5), with `decision`."""
 
     def __init__(self, decision: Decision, message: str) -> None:
         self.decision = decision
@@ -62,9 +46,8 @@ class LimitExceeded(Prover9LimitExceededException):
 
 
 class Answer(str):
-    """A proof's or a search's text, as `ProverCommand.proof()` returns it, with the decision it
-    writes (`decision`: ambit's Decision, its evidence as data) and the formulas in the order the
-    decision numbers them (`formulas`: the assumptions, then the denied goal)."""
+    """A proof's or a search's text (`ProverCommand.proof()`), with its `decision` and the
+    `formulas` it numbers (the assumptions, then the denied goal)."""
 
     decision: Decision
     formulas: tuple[Formula, ...]
@@ -77,8 +60,7 @@ class Answer(str):
 
 @dataclasses.dataclass(frozen=True)
 class Problem:
-    """The formulas of one question, read: the assumptions, then the denied goal (None: no
-    goal), each with the text `proof()` shows for it."""
+    """One question's formulas (assumptions, then any denied goal) and the texts `proof()` shows."""
 
     formulas: tuple[Formula, ...]
     shown: tuple[str, ...]
@@ -91,8 +73,7 @@ class Problem:
 
 
 def read_problem(goal: Any, assumptions: Sequence[Any] | None, free_variables: str | None = None) -> Problem:
-    """NLTK's goal and assumptions read in the nltk dialect (ProblemError for what it refuses).
-    The denied goal is the last formula."""
+    """NLTK's goal and assumptions read in the nltk dialect; the denied goal is the last formula."""
     d = dialect(DIALECT, free_variables)
     formulas, shown = [], []
     try:
@@ -108,14 +89,9 @@ def read_problem(goal: Any, assumptions: Sequence[Any] | None, free_variables: s
 
 
 class Prover(Prover9):
-    """ambit's prover behind NLTK's Prover interface: `Prover(timeout)` for `nltk.Prover9(timeout)`.
-
-    `timeout`: seconds, as Prover9's (0: no limit); `prover`: "prolog" (ambit's own engine,
-    every answer checked) or "portfolio" (E and Z3 race it); `inferences`: Prolog's budget per
-    stage (default: ambit's, scaled with the timeout beyond ambit's 5 s); `max_domain`: the
-    largest countermodel searched (a countermodel settles False at once); `unknown`: what an
-    undecided question answers, "raise" (LimitExceeded, as Prover9's time limit through NLTK)
-    or False; `free_variables` and `symbols` as in `ambit.logic.decide`."""
+    """ambit's prover behind NLTK's Prover interface: `Prover(timeout)` for `nltk.Prover9(timeout)`
+    (0: no limit). `inferences` defaults to ambit's, scaled with the timeout beyond 5 s; `unknown`
+    is what an undecided question answers: "raise" (LimitExceeded) or False."""
 
     def __init__(self, timeout: float = 60, *, prover: str = "prolog", inferences: int | None = None,
                  max_domain: int = DEFAULT_MAX_DOMAIN, unknown: str | bool = "raise",
@@ -126,8 +102,6 @@ class Prover(Prover9):
         self.prover, self.max_domain, self.unknown = prover, max_domain, unknown
         self.free_variables, self.symbols = free_variables, symbols
         self.inferences = inferences
-
-    # --------------------------------------------------------------------------- budget
 
     @property
     def time_limit(self) -> float:
@@ -142,13 +116,9 @@ class Prover(Prover9):
         inferences = self.inferences or int(DEFAULT_INFERENCES * max(1.0, min(limit, 600.0) / DEFAULT_TIME_LIMIT))
         return {"time_limit": limit, "inferences": inferences, "max_domain": self.max_domain}
 
-    # --------------------------------------------------------------------------- deciding
-
     def decide(self, goal: Any = None, assumptions: Sequence[Any] | None = None) -> Answer:
-        """Whether the assumptions and the denied goal are inconsistent, as ambit decides it: the
-        text (a proof, a countermodel, or why neither) with the Decision under `.decision`."""
-        problem = read_problem(goal, assumptions, self.free_variables)
-        return self.decide_problem(problem)
+        """Whether the assumptions and the denied goal are inconsistent (the text; `.decision`)."""
+        return self.decide_problem(read_problem(goal, assumptions, self.free_variables))
 
     def decide_problem(self, problem: Problem) -> Answer:
         if not problem.formulas:
@@ -172,8 +142,7 @@ class Prover(Prover9):
         return d.entailed is True, answer
 
     def _call_prooftrans(self, input_str: str, args: Sequence[str] = (), verbose: bool = False):
-        """Prover9Command's proof formatting (`prooftrans`, a binary of Prover9's): ambit's text
-        is the proof, as it is."""
+        """Prover9's `prooftrans`: ambit's text is the proof, as it is."""
         return input_str, 0
 
     def _call_prover9(self, input_str: str, args: Sequence[str] = (), verbose: bool = False):
@@ -181,10 +150,7 @@ class Prover(Prover9):
 
 
 class ProverCommand(Prover9Command):
-    """NLTK's Prover9Command with ambit's Prover: `ProverCommand(goal, assumptions, timeout)`;
-    `prove()`, `proof()`, `assumptions()`, `add_assumptions()`, `retract_assumptions()`,
-    `print_assumptions(output_format="nltk" | "prover9")` as NLTK's; `decision()` is ambit's
-    Decision for the last `prove()`."""
+    """NLTK's Prover9Command with ambit's Prover; `decision()` is the last `prove()`'s."""
 
     def __init__(self, goal: Any = None, assumptions: Sequence[Any] | None = None, timeout: float = 60,
                  prover: Prover | None = None) -> None:
@@ -226,13 +192,9 @@ def _step(s: dict, problem: Problem) -> str:
 
 
 def _formula_lines(problem: Problem, used: Sequence[int] | None = None) -> list[str]:
-    lines = []
-    for i, text in enumerate(problem.shown):
-        if used is not None and i not in used:
-            continue
-        role = "goal, denied" if problem.goal and i == len(problem.shown) - 1 else "assumption"
-        lines.append(f"{i + 1} {text}.  [{role}].")
-    return lines
+    last = len(problem.shown) - 1
+    return [f"{i + 1} {text}.  [{'goal, denied' if problem.goal and i == last else 'assumption'}]."
+            for i, text in enumerate(problem.shown) if used is None or i in used]
 
 
 def model_lines(model: dict) -> list[str]:
@@ -246,8 +208,7 @@ def model_lines(model: dict) -> list[str]:
 
 
 def proof_text(problem: Problem, d: Decision) -> str:
-    """The text `proof()` returns: the proof and the formulas it used, the countermodel, or why
-    neither was found (the budget that ran out), in Prover9's section layout."""
+    """The text `proof()` returns (a proof, a countermodel, or why neither) in Prover9's layout."""
     bar = "=" * 30
     if d.entailed:
         used = sorted(set(d.premises_used))
