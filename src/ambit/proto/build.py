@@ -1,12 +1,6 @@
 """Regenerate the Python stubs from `src/ambit/proto/v1/*.proto`: `python -m ambit.proto.build`.
 
-The sources are copied to a staging folder as `ambit/v1/*.proto` and compiled there with
-grpc_tools.protoc, so the descriptors keep the file name `ambit/v1/ambit.proto` (package
-`ambit.v1`); the generated `*_pb2*.py(i)` are written next to the sources, with the absolute
-imports between our own modules (`from ambit.v1 import x_pb2`) made relative, so
-`ambit.proto.v1` works as a package. `build(out_dir)` writes `out_dir/v1/...` elsewhere; the
-stale-stub test regenerates into a tmp dir and compares.
-"""
+Compiled from a staging `ambit/v1/` (the descriptors' names), written back with relative imports."""
 
 from __future__ import annotations
 
@@ -35,8 +29,7 @@ def _include_dirs() -> list[str]:
     status = importlib.util.find_spec("google.rpc.status_pb2")  # googleapis-common-protos
     if status is None or status.origin is None:
         raise RuntimeError("googleapis-common-protos is not installed (needed for google/rpc/status.proto)")
-    common = str(Path(status.origin).parents[2])
-    return [well_known, common]
+    return [well_known, str(Path(status.origin).parents[2])]
 
 
 def build(out_dir: Path = PROTO_ROOT) -> list[Path]:
@@ -50,9 +43,8 @@ def build(out_dir: Path = PROTO_ROOT) -> list[Path]:
         (stage / STAGED_DIR).mkdir(parents=True)
         for src in sources():
             shutil.copyfile(PROTO_ROOT / src, stage / STAGED_DIR / src.name)
-        args = ["grpc_tools.protoc", f"-I{stage}"]
-        args += [f"-I{d}" for d in _include_dirs()]
-        args += [f"--python_out={stage}", f"--grpc_python_out={stage}", f"--pyi_out={stage}"]
+        args = ["grpc_tools.protoc", f"-I{stage}", *(f"-I{d}" for d in _include_dirs()),
+                f"--python_out={stage}", f"--grpc_python_out={stage}", f"--pyi_out={stage}"]
         args += [str(stage / STAGED_DIR / s.name) for s in sources()]
         if protoc.main(args) != 0:
             raise RuntimeError(f"protoc failed: {' '.join(args)}")

@@ -1,27 +1,7 @@
-"""The one table of AmbitService's RPCs: for each, its messages, whether it streams, the service
-core method that answers it, the `server.convert` functions on either side of it, the `Client`
-methods that call it and whether it needs the model.
-
-The servicer is built from it (`server.servicer`): an RPC's handler is its row, request → core
-query → core call → reply, all of one shape:
-
-- unary: `reply = to_wire(request, core.<service>(to_core(request), deadline))`; a row with no
-  `to_core` calls `core.<service>()`;
-- streaming (a batch): each of the request's `items` is read as `to_core(item, "items[i].")` (an
-  item that cannot be read is that item's error), `core.<service>(queries, deadline)` yields
-  (index, answer or error) per item, and each answer is the `to_wire(item, answer)` of its
-  result (`server.convert.common.batch_result`): a batch RPC has its unary RPC's conversions.
-
-The table is plain data (it imports nothing), so the server, the client and the tests all read
-it. `tests/proto/test_rpcs.py` holds it to the `.proto` (the generated descriptor) and holds the
-service core (`server.service.AmbitCore`), the convert layer (`server.convert`, its functions of
-the shape above), the client (`client.api.Client`) and the fake server (`client.testing`) to it,
-so that an RPC missing from any of them fails the tests.
-
-Authentication and the per-client limit are the same for every RPC (`server.guard`: a bearer
-token when the server has one, health exempt; `--max-calls-per-peer` calls in flight per client connection), so the
-table has no column for them.
-"""
+"""The one table of AmbitService's RPCs: messages, streaming, the core method, the `server.convert`
+functions either side, the `Client` methods and whether it needs the model. The servicer is built
+from it (unary: `to_wire(request, core.<service>(to_core(request), deadline))`; a batch: the same
+per item). Held to the .proto, core, client and fake server by tests/proto/test_rpcs.py."""
 
 from __future__ import annotations
 
@@ -93,8 +73,7 @@ MODEL_RPCS: frozenset[str] = frozenset(rpc.name for rpc in RPCS if rpc.needs_mod
 
 
 def markdown_table() -> str:
-    """The table as the Markdown table of docs/server.md ("RPCs"), which a test holds to it:
-    `python -c "from ambit.proto.rpcs import markdown_table; print(markdown_table())"`."""
+    """The table as the Markdown table of docs/server.md ("RPCs"), which a test holds to it."""
     rows = ["| RPC | request → response | client | needs the model |", "|---|---|---|---|"]
     for rpc in RPCS:
         answer = f"stream of `{rpc.response}`" if rpc.streaming else f"`{rpc.response}`"
