@@ -35,18 +35,9 @@ class CallContext:
         self.call = call
         self.deadline = call.deadline
         self.scope = call.scope
+        # `run(fn, *args)` with the Prolog work cancellable; `add_callback` runs when the call ends
+        self.run, self.is_active, self.add_callback = call.run, call.is_active, call.add_callback
         context.add_done_callback(call.end)
-
-    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` with this call's Prolog work cancellable (on a handler thread)."""
-        return self.call.run(fn, *args)
-
-    def is_active(self) -> bool:
-        return self.call.is_active()
-
-    def add_callback(self, callback: Callable[[], Any]) -> bool:
-        """Run `callback` when the call ends (at once if it has ended); any thread."""
-        return self.call.add_callback(callback)
 
     def peer(self) -> str:
         return self._context.peer()
@@ -85,8 +76,7 @@ class InFlight:
 
 
 class RpcInterceptor(grpc.aio.ServerInterceptor):
-    """Call scope, thread pool, error mapping, statistics and log line for the RPCs of `service`
-    (`open_call`: `AmbitCore.open_call`; default: no admission bound)."""
+    """Call scope, thread pool, error mapping, statistics and log line for `service`'s RPCs."""
 
     def __init__(self, stats: Stats, service: str, executor: Executor,
                  open_call: Callable[[float | None, str], CallScope] = CallScope,
