@@ -176,7 +176,7 @@ def _too_deep(e: Any) -> LFParseError:
 
 def _walk(e: Any, spelled) -> tuple[Formula, list[str]]:
     """`e` read: the tree and its free names spelled as variables (`spelled` None: none noted)."""
-    if _is_drs(e):
+    if type(e).__module__ == "nltk.sem.drt":  # a DRS (its module not imported): read as FOL
         e = e.fol()
     if not isinstance(e, L.Expression):
         raise TypeError(f"not an nltk.sem.logic Expression: {e!r}")
@@ -195,11 +195,6 @@ def _walk(e: Any, spelled) -> tuple[Formula, list[str]]:
 def formula_of(e: Any) -> Formula:
     """The tree of `e` with every name a quantifier does not bind a constant (nothing closed)."""
     return _walk(e, None)[0]
-
-
-def _is_drs(e: Any) -> bool:
-    """Whether `e` is one of NLTK's DRT expressions, without importing their module."""
-    return type(e).__module__ == "nltk.sem.drt"
 
 
 def read_expression(e: Any, d: "Dialect | None" = None) -> tuple[Formula, tuple[str, ...]]:

@@ -24,9 +24,8 @@ FORMATS = ("standard", "standard2", "portable", "tabular", "raw", "cooked")
 
 @dataclass
 class Interpretation:
-    """A finite model as Mace4 writes it: `size` elements 0..size-1; `functions` (constants are
-    functions of arity 0) and `relations` as (name, arity, table), each table the values of
-    every argument tuple in order (the first argument most significant), 0/1 for relations."""
+    """A finite model as Mace4 writes it: elements 0..size-1, `functions` (constants: arity 0) and
+    `relations` as (name, arity, the values of every argument tuple, the first most significant)."""
 
     size: int
     functions: list[tuple[str, int, list[int]]] = field(default_factory=list)
@@ -229,8 +228,7 @@ class ModelText(Answer):
 
 
 class ModelBuilder(Mace):
-    """ambit's model search behind NLTK's interface, `ModelBuilder(end_size)` for
-    `nltk.Mace(end_size)`: models of up to `max_domain` elements (default 8, at most `end_size`)."""
+    """ambit's model search as `nltk.Mace(end_size)`: models of up to `max_domain` elements."""
 
     def __init__(self, end_size: int = 500, timeout: float = 60, *, max_domain: int | None = None,
                  prover: str = "prolog", inferences: int | None = None, free_variables: str | None = None,

@@ -46,8 +46,7 @@ class LimitExceeded(Prover9LimitExceededException):
 
 
 class Answer(str):
-    """A proof's or a search's text (`ProverCommand.proof()`), with its `decision` and the
-    `formulas` it numbers (the assumptions, then the denied goal)."""
+    """A proof's or search's text (`proof()`), with its `decision` and the `formulas` it numbers."""
 
     decision: Decision
     formulas: tuple[Formula, ...]
@@ -89,9 +88,8 @@ def read_problem(goal: Any, assumptions: Sequence[Any] | None, free_variables: s
 
 
 class Prover(Prover9):
-    """ambit's prover behind NLTK's Prover interface: `Prover(timeout)` for `nltk.Prover9(timeout)`
-    (0: no limit). `inferences` defaults to ambit's, scaled with the timeout beyond 5 s; `unknown`
-    is what an undecided question answers: "raise" (LimitExceeded) or False."""
+    """ambit's prover as `nltk.Prover9(timeout)` (0: no limit); `inferences` defaults to ambit's,
+    scaled with the timeout beyond 5 s; undecided raises LimitExceeded (`unknown=False`: False)."""
 
     def __init__(self, timeout: float = 60, *, prover: str = "prolog", inferences: int | None = None,
                  max_domain: int = DEFAULT_MAX_DOMAIN, unknown: str | bool = "raise",
