@@ -1,5 +1,4 @@
-"""The service core of ambit's server: AmbitService's operations on plain values, no gRPC (that is
-`server.servicer` and `server.convert`)."""
+"""The service core of ambit's server: AmbitService's operations on plain values, with no gRPC."""
 
 from ambit.server.service.core import (
     DEFAULT_PROLOG_SECONDS, VERSION, AmbitCore, CanonicalQuery, ModelCounters, ModelReply, ServerInfo, ServerStats,

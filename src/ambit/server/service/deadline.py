@@ -25,8 +25,7 @@ NO_DEADLINE_S = 1e8  # gRPC reports "no deadline" as a huge number of seconds
 
 
 class Deadline:
-    """Monotonic end time (None: none), a liveness check, and a hook that runs a callback when
-    the request is cancelled (gRPC's `add_callback`; direct callers have nothing to cancel)."""
+    """Monotonic end time (None: none), a liveness check, and a hook run at cancellation."""
 
     def __init__(self, at: float | None = None, is_active: Callable[[], bool] = lambda: True,
                  on_cancel: Callable[[Callable[[], Any]], Any] = lambda _callback: False) -> None:
@@ -63,9 +62,8 @@ class Deadline:
 
 
 class CallScope:
-    """What every request opens (`AmbitCore.open_call`): its `deadline`, the `CancelScope` of its
-    Prolog work, and its admission slot. `end()` (once, any thread) expires the deadline and runs
-    the callbacks, the first cancelling the Prolog work; `release()` once the work has stopped."""
+    """What every request opens: its `deadline`, its Prolog work's `CancelScope`, an admission
+    slot; `end()` (once, any thread) expires the deadline and runs the callbacks (cancelling)."""
 
     def __init__(self, timeout_s: float | None, client: str, admission: Any = None) -> None:
         self.client = client

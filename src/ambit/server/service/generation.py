@@ -1,5 +1,4 @@
-"""Generation requests: the chat turns checked, the reply run on the model worker within the
-deadline; with a `format`, one formula decoded under that format's grammar (`FormulaReply`)."""
+"""Generation requests: chat turns checked, the reply (a `format`: a formula) from the model."""
 
 from __future__ import annotations
 
@@ -84,8 +83,7 @@ DECODED_FORMATS = DECODABLE_NAMES  # the formats a reply can be constrained to: 
 
 
 def _formula(worker: Worker, query: GenerateQuery, limits: Limits, deadline: Deadline) -> FormulaReply:
-    """One formula of `query.fmt` as the reply: the turns (chat template, or joined by blank lines)
-    through the backend's constrained decoder (beam 1 when greedy, else one seeded sample)."""
+    """One formula of `query.fmt` as the reply, by the constrained decoder (beam 1 or a sample)."""
     from ambit.server.service import distribution, prompting
 
     fmt = query.fmt

@@ -1,5 +1,4 @@
-"""A parse request's prompt (literal with `{utterance}` filled in, an AmP prompt, or the default
-few-shot mix) and its decoding parameters with defaults applied, checked against the limits."""
+"""A parse request's prompt (literal, AmP, or the default few-shot mix) and its decoding options."""
 
 from __future__ import annotations
 

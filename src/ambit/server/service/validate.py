@@ -83,8 +83,7 @@ def _too_deep_to_read(field: str) -> InvalidField:
 
 
 def _shown(f: logic.Formula, d: Dialect, free_variables: str | None, field: str) -> str:
-    """The formula as `Dialect.show` writes it; a free variable read as a lower-case constant
-    cannot be: INVALID_ARGUMENT naming it, not INTERNAL."""
+    """The formula as `Dialect.show` (a lower-case constant cannot be: INVALID_ARGUMENT)."""
     try:
         return d.show(f)
     except RenderError as e:
