@@ -1,34 +1,16 @@
 """The one file layer: every file ambit reads or writes goes through this module.
 
-Why one place: a file named on the command line, a cache folder on a shared volume, an include of a
-TPTP problem or an ``--out`` folder may hold links, FIFOs or devices put there by someone else. The
-rules below are held here once, instead of per call site (the way OpenSSH and git open what they do
-not trust):
-
-- **No link is followed.** A path is opened one component at a time (``openat`` with ``O_NOFOLLOW``
-  from the folder opened before), so swapping a middle folder for a link between a check and the open
-  gains nothing. The one exception: a link directly under ``/`` owned by root (the system's own
-  ``/lib -> usr/lib``, macOS's ``/tmp -> private/tmp``). Under a ``root`` folder (TPTP includes), a
-  link is resolved by this module itself and may point anywhere inside the root, never out of it.
-- **Only regular files are read**, checked with ``fstat`` on the open descriptor (a FIFO, a device or
-  ``/dev/zero`` is refused, never waited on), and **under a byte limit**.
-- **Writes are atomic**: a new temporary file in the same folder (``O_CREAT|O_EXCL|O_NOFOLLOW``, a
-  random name, so a planted ``x.tmp`` link is never written through), ``fsync``, ``rename``, then the
-  folder is synced. New files get the mode of what they hold: 0600 by default.
-- **Lock files and append-only logs** are opened the same way, and refused when they are not a regular
-  file with one link (a hard link to another file would let a run truncate it).
-- **Secrets** come from a regular file of at most 64 KiB holding one line.
-- **Input is bounded**: JSONL is read line by line under a line cap (an over-long line is reported by
-  number, the rest of the file kept); JSON is checked for depth and integer size, and its errors name
-  the file and line.
-
-Every refusal is a ``FileError`` (an ``OSError``; ``FileMissing`` is also a ``FileNotFoundError``)
-whose text is one line naming the file; a bad line is a ``LineError`` (a ``ValueError``) naming the
-file and line.
+Any path may hold links, FIFOs or devices planted by someone else, so the rules are held here once:
+no link is followed (paths are opened one component at a time with ``O_NOFOLLOW``; only root-owned
+links directly under ``/`` are, and under a ``root`` folder links that stay inside it); only regular
+files are read, under a byte limit; writes are atomic (a random temporary name, fsync, rename);
+lock files and logs must have one hard link; JSON and JSONL are bounded. Every refusal is a
+``FileError`` (an ``OSError``) of one line naming the file; a bad line is a ``LineError``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -40,10 +22,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 __all__ = [
-    "DEFAULT_LIMIT", "MAX_LINE", "SECRET_LIMIT", "FileError", "FileMissing", "LineError", "JsonlLine",
-    "open_dir", "open_nofollow", "open_regular", "read_bytes", "read_head", "read_text", "read_json", "parse_json", "iter_jsonl_lines",
-    "iter_json_rows",
-    "exists", "ensure_dir", "write_atomic", "open_append", "open_lock", "file_mode", "read_secret",
+    "DEFAULT_LIMIT", "MAX_LINE", "SECRET_LIMIT", "FileError", "FileMissing", "LineError",
+    "JsonlLine", "open_dir", "open_nofollow", "open_regular", "read_bytes", "read_head",
+    "read_text", "read_json", "parse_json", "iter_jsonl_lines", "iter_json_rows", "exists",
+    "ensure_dir", "write_atomic", "open_append", "open_lock", "file_mode", "read_secret",
 ]
 
 DEFAULT_LIMIT = 256 * 2**20  # bytes read from one file unless the caller says otherwise
@@ -80,10 +62,6 @@ class LineError(ValueError):
     def __init__(self, path: StrPath, line: int, why: str) -> None:
         super().__init__(f"{os.fspath(path)}: line {line}: {why}")
         self.path, self.line, self.why = os.fspath(path), line, why
-
-
-# ---------------------------------------------------------------------------------------------
-# the walk
 
 
 def _refusal(shown: str, err: OSError, what: str) -> FileError:
@@ -150,35 +128,35 @@ class _Walk:
     def _follow(self, target: str) -> None:
         """Go on with a link's target in place of the link."""
         if os.path.isabs(target):
-            if self.root is None:
-                while len(self.stack) > 1:
-                    os.close(self.stack.pop())
-                self.parts[:0] = _split(target)
-                return
-            inside = os.path.relpath(target, self.root_text)
-            if inside == ".." or inside.startswith("../") or not self.root_text.startswith("/"):
-                raise FileError(f"{self.shown}: a link leads out of its root folder {self.root_text}")
+            if self.root is not None:
+                target = os.path.relpath(target, self.root_text)
+                if target == ".." or target.startswith("../") or not self.root_text.startswith("/"):
+                    raise FileError(f"{self.shown}: a link leads out of its root folder "
+                                    f"{self.root_text}")
             while len(self.stack) > 1:
                 os.close(self.stack.pop())
-            self.parts[:0] = _split(inside)
-            return
         self.parts[:0] = _split(target)
 
+    def _step(self, name: str) -> bool:
+        """Whether ``name`` was `..` or a followed link, the walk gone on past it."""
+        if name == "..":
+            self._up()
+            return True
+        target = self._link(name)
+        if target is not None:
+            self._follow(target)
+        return target is not None
+
     def parent(self, resolve_last: bool = True) -> tuple[int, str]:
-        """(descriptor of the folder holding the last component, its name); links resolved (the
-        last component's too unless ``resolve_last`` is False: a link there is to be replaced)."""
+        """(descriptor of the folder holding the last component, its name), links resolved (the
+        last one too unless ``resolve_last`` is False: a link there is to be replaced)."""
         while True:
             if not self.parts:
                 raise FileError(f"{self.shown}: names a folder, not a file")
             name = self.parts.pop(0)
-            if name == "..":
-                self._up()
-                continue
-            if not self.parts and not resolve_last:
+            if name != ".." and not self.parts and not resolve_last:
                 return self.stack[-1], name
-            target = self._link(name)
-            if target is not None:
-                self._follow(target)
+            if self._step(name):
                 continue
             if not self.parts:
                 return self.stack[-1], name
@@ -191,12 +169,7 @@ class _Walk:
         """A descriptor of the whole path as a folder (created with mode ``create`` if missing)."""
         while self.parts:
             name = self.parts.pop(0)
-            if name == "..":
-                self._up()
-                continue
-            target = self._link(name)
-            if target is not None:
-                self._follow(target)
+            if self._step(name):
                 continue
             try:
                 self.stack.append(os.open(name, _DIR, dir_fd=self.stack[-1]))
@@ -207,10 +180,8 @@ class _Walk:
             except OSError as err:
                 raise _refusal(self.shown, err, repr(name)) from None
             try:
-                try:
+                with contextlib.suppress(FileExistsError):  # made by another process just now
                     os.mkdir(name, create, dir_fd=self.stack[-1])
-                except FileExistsError:  # made by another process just now: open it as found
-                    pass
                 self.stack.append(os.open(name, _DIR, dir_fd=self.stack[-1]))
             except OSError as err:
                 raise FileError(f"{self.shown}: cannot create the folder {name!r} ({err.strerror or err})",
@@ -229,8 +200,7 @@ def _root_text(root: StrPath | int) -> str:
 
 
 def open_dir(path: StrPath, *, root: StrPath | int | None = None, create: int | None = None) -> int:
-    """A descriptor of the folder ``path`` (no link followed on the way); created with mode
-    ``create`` when given and missing. The caller closes it."""
+    """A descriptor (the caller closes it) of the folder ``path``, made (``create``) if missing."""
     walk = _Walk(path, root)
     try:
         return walk.folder(create)
@@ -239,8 +209,7 @@ def open_dir(path: StrPath, *, root: StrPath | int | None = None, create: int | 
 
 
 def ensure_dir(path: StrPath, mode: int = 0o700) -> Path:
-    """Create the folder ``path`` and any missing parent (no link followed): refuses a file, a
-    dangling link or anything else where a folder is due, with one line naming it."""
+    """Create the folder ``path`` and any missing parent; refuse anything else where one is due."""
     os.close(open_dir(path, create=mode))
     return Path(path)
 
@@ -271,14 +240,9 @@ def _check_regular(fd: int, shown: str, *, single_link: bool = False) -> os.stat
     return st
 
 
-# ---------------------------------------------------------------------------------------------
-# reading
-
-
 def open_nofollow(path: StrPath, *, root: StrPath | int | None = None) -> int:
-    """A read-only, non-blocking descriptor of whatever ``path`` names, reached through the walk
-    (no link followed; under ``root``, none that leads out), for a caller that makes its own
-    ``fstat`` checks and messages (tptp_include.py). Prefer `open_regular`."""
+    """A read-only, non-blocking descriptor of whatever ``path`` names, for a caller that makes its
+    own ``fstat`` checks (tptp_include.py). Prefer `open_regular`."""
     return _open_in(path, os.O_RDONLY, 0, root)
 
 
@@ -292,8 +256,7 @@ def open_regular(path: StrPath, *, root: StrPath | int | None = None) -> int:
 
 
 def exists(path: StrPath, *, root: StrPath | int | None = None) -> bool:
-    """Whether ``path`` names an existing entry (a link counts, unfollowed); a folder on the way
-    that is a link or missing makes it False."""
+    """Whether ``path`` names an existing entry (a link counts, unfollowed; none on the way)."""
     try:
         walk = _Walk(path, root)
     except OSError:
@@ -347,8 +310,7 @@ def _decode(data: bytes, shown: str) -> str:
 
 
 def read_text(path: StrPath, limit: int = DEFAULT_LIMIT, *, root: StrPath | int | None = None) -> str:
-    """The UTF-8 text of the regular file ``path`` (at most ``limit`` bytes); bad UTF-8 is a
-    LineError naming the line and byte."""
+    """The UTF-8 text of the regular file ``path``, at most ``limit`` bytes (else a LineError)."""
     return _decode(read_bytes(path, limit, root=root), os.fspath(path))
 
 
@@ -364,10 +326,8 @@ def _depth(value: Any) -> int:
 
 def parse_json(text: str | bytes, *, where: str = "<json>", line: int = 1, max_depth: int = MAX_DEPTH,
                max_int_digits: int = MAX_INT_DIGITS, unicode_text: bool = False) -> Any:
-    """``json.loads`` with bounds: nesting deeper than ``max_depth``, an integer longer than
-    ``max_int_digits`` digits, NaN/Infinity, or bad JSON are a LineError naming ``where`` and the line
-    (``line`` is the number of the text's first line in its file). With ``unicode_text``, a string
-    holding a lone surrogate (``"\\ud800"``, which JSON allows and UTF-8 cannot write) is one too."""
+    """``json.loads`` with bounds (depth, integer digits, no NaN): a LineError naming ``where`` and
+    the line (``line``: the text's first); ``unicode_text`` refuses lone surrogates too."""
     def parse_int(digits: str) -> int:
         if len(digits.lstrip("-")) > max_int_digits:
             raise _Refused(f"an integer of {len(digits.lstrip('-')):,} digits (at most {max_int_digits})")
@@ -406,8 +366,7 @@ def _surrogate(value: Any) -> str | None:
             except UnicodeEncodeError as err:
                 return item[err.start:err.end]
         elif isinstance(item, dict):
-            todo.extend(item.keys())
-            todo.extend(item.values())
+            todo.extend((*item.keys(), *item.values()))
         elif isinstance(item, list):
             todo.extend(item)
     return None
@@ -426,9 +385,8 @@ def read_json(path: StrPath, limit: int = DEFAULT_LIMIT, *, root: StrPath | int 
 
 @dataclass(frozen=True)
 class JsonlLine:
-    """One line of a JSONL file: its number (from 1), its bytes without the newline (for an
-    over-long line, only the first bytes), whether it ended with a newline, and the problem
-    (None when the line is whole, within the cap and UTF-8)."""
+    """One line of a JSONL file: its number (from 1), its bytes (an over-long line's first only),
+    whether it ended with a newline, and its problem (None: within the cap and UTF-8)."""
 
     number: int
     raw: bytes
@@ -443,9 +401,8 @@ class JsonlLine:
 
 def iter_jsonl_lines(path: StrPath, max_line: int = MAX_LINE, *,
                      root: StrPath | int | None = None) -> Iterator[JsonlLine]:
-    """The lines of the regular file ``path``, read in chunks so the file may be of any size while
-    no line holds more than ``max_line`` bytes: an over-long line comes back with its number and a
-    problem, and the lines after it are read as usual. Bad UTF-8 is a problem of that line only."""
+    """The lines of the regular file ``path``, of any size, none holding over ``max_line`` bytes (an
+    over-long or non-UTF-8 line comes back with its problem, and reading goes on)."""
     fd = open_regular(path, root=root)
     try:
         yield from _lines(fd, max_line)
@@ -455,11 +412,8 @@ def iter_jsonl_lines(path: StrPath, max_line: int = MAX_LINE, *,
 
 def iter_json_rows(path: StrPath, max_line: int = MAX_LINE, *,
                    set_aside: Callable[[int, str], bool] | None = None) -> Iterator[tuple[str, Any]]:
-    """(``path:line``, value) of every non-blank line of the JSONL file ``path``, each read under the
-    line cap and parsed as bounded JSON of Unicode text: the one reading core of the files other
-    systems wrote (recorded outputs, the RADD benchmark). A line that breaks a bound is a ValueError
-    ``path:line: why``, unless ``set_aside(line, why)`` is true (the caller keeps it aside; it may
-    also raise an error of its own)."""
+    """(``path:line``, value) of every non-blank line of a JSONL file others wrote, as bounded JSON:
+    a bad line is a ValueError ``path:line: why`` unless ``set_aside(line, why)`` is true."""
     for line in iter_jsonl_lines(path, max_line):
         where, why = f"{os.fspath(path)}:{line.number}", line.problem
         if why is None and not line.raw.strip():
@@ -505,21 +459,9 @@ def _lines(fd: int, max_line: int) -> Iterator[JsonlLine]:
         yield _line(number + 1, buf, False, max_line if over or len(buf) > max_line else 0)
 
 
-# ---------------------------------------------------------------------------------------------
-# writing
-
-
-def _sync_dir(dir_fd: int) -> None:
-    try:
-        os.fsync(dir_fd)
-    except OSError:  # some file systems cannot sync a folder; the rename is done either way
-        pass
-
-
 def write_atomic(path: StrPath, data: bytes | str, *, mode: int = 0o600) -> None:
-    """Replace ``path`` with ``data`` (str is written as UTF-8) all at once: a new temporary file
-    with a random name in the same folder, fsync, rename over ``path``, fsync the folder. A link at
-    ``path`` is replaced, never written through; ``mode`` is the new file's (less the umask)."""
+    """Replace ``path`` with ``data`` (str as UTF-8) all at once, a link there replaced, never
+    written through; ``mode`` is the new file's (less the umask)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     walk = _Walk(path, None)
     try:
@@ -550,35 +492,32 @@ def write_atomic(path: StrPath, data: bytes | str, *, mode: int = 0o600) -> None
             os.unlink(tmp, dir_fd=dir_fd)
             raise
         os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        _sync_dir(dir_fd)
+        with contextlib.suppress(OSError):  # some file systems cannot sync a folder
+            os.fsync(dir_fd)
     finally:
         walk.close()
 
 
 def open_append(path: StrPath, *, mode: int = 0o600) -> BinaryIO:
-    """A binary file object appending to the regular file ``path`` (created with ``mode`` when
-    missing); a link, a FIFO, a device or a file with another hard link is refused."""
-    shown = os.fspath(path)
-    fd = _open_in(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode, None)
-    _check_regular(fd, shown, single_link=True)
-    os.set_blocking(fd, True)
-    return os.fdopen(fd, "ab")
+    """A binary file appending to the regular file ``path`` (one link; made with ``mode``)."""
+    return os.fdopen(_open_single(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode), "ab")
 
 
 def open_lock(path: StrPath, *, mode: int = 0o600) -> int:
-    """A read-write descriptor of the lock file ``path`` (created with ``mode`` when missing, never
-    truncated here): a link, a non-regular file or one with another hard link is refused, so whatever
-    the caller writes into it lands in that lock file and nowhere else."""
-    shown = os.fspath(path)
-    fd = _open_in(path, os.O_RDWR | os.O_CREAT, mode, None)
-    _check_regular(fd, shown, single_link=True)
+    """A read-write descriptor of the lock file ``path`` (made with ``mode``, not truncated), a
+    regular file with one link, so what is written lands there and nowhere else."""
+    return _open_single(path, os.O_RDWR | os.O_CREAT, mode)
+
+
+def _open_single(path: StrPath, flags: int, mode: int) -> int:
+    fd = _open_in(path, flags, mode, None)
+    _check_regular(fd, os.fspath(path), single_link=True)
     os.set_blocking(fd, True)
     return fd
 
 
 def file_mode(path: StrPath) -> int | None:
-    """The permission bits of the regular file ``path`` (None when it does not exist): a file made
-    from another one's data takes that file's mode."""
+    """The permission bits of the regular file ``path`` (None when it does not exist)."""
     try:
         fd = open_regular(path)
     except FileMissing:
@@ -590,10 +529,8 @@ def file_mode(path: StrPath) -> int | None:
 
 
 def read_secret(path: StrPath, *, what: str = "secret") -> str:
-    """The secret in a token or key file: its first line that is neither blank nor a ``#`` comment,
-    stripped (the contract of ``--api-key-file`` and ``--auth-token-file``). The file is a regular
-    file of at most 64 KiB (``/dev/zero`` or a FIFO is refused at once); ``what`` names it in errors,
-    which never show the secret."""
+    """The first line of a token or key file that is neither blank nor a ``#`` comment, stripped;
+    errors name the file as ``what`` and never show the secret."""
     shown = os.fspath(path)
     data = read_bytes(path, SECRET_LIMIT)
     try:

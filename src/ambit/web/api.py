@@ -1,20 +1,7 @@
-"""The JSON API: each handler reads its fields, calls the one `AmbitCore` method the matching RPC
-calls (same limits, same Prolog budget, a deadline as gRPC calls carry one), and answers JSON.
-
-Every request opens the same call scope an RPC opens (`AmbitCore.open_call`): its deadline, the
-cancel scope of its Prolog work, and a place in the core's admission (the bounded queue and the
-per-client bound of `--max-queue` and `--max-calls-per-peer`). It waits for its slot before any
-work starts: past the bounds it is answered 503 (the queue) or 429 (this client) with
-`Retry-After` at once; if its deadline passes while it waits it is answered 504 at its deadline
-and never started. A page that goes away, or a deadline that passes while the work runs, ends the
-scope: the Prolog work is cancelled as a cancelled RPC's is, and the answer (504) does not wait
-for the work to notice. The body is read under a budget of bytes in flight (503 past it) and
-checked off the event loop (`body.parse`); the work runs on the API's threads, never on the loop.
-Every error is `errors.error_body`'s one shape.
-
-A web server in front of a gRPC server in another process (`ambit serve --http`) passes model
-work (`/api/parse`) and the model's description to that server (`upstream.Upstream`); everything
-else runs on this process's own core.
+"""The JSON API: each handler calls the `AmbitCore` method its RPC calls, in the call scope an RPC
+opens (`AmbitCore.open_call`: deadline, cancellation, admission: 503/429 past its bounds, 504 at the
+deadline without waiting for the work). Bodies are read under a budget and parsed off the loop
+(`body.parse`); model work goes to `upstream.Upstream` when a gRPC server does it.
 """
 
 from __future__ import annotations
@@ -55,8 +42,7 @@ Remote = Callable[[dict, CallScope, Request], Awaitable[Any]]  # work another se
 
 
 class Api:
-    """The API's handlers over one service core (`core`); `upstream`: the gRPC server that does
-    the model work (None: this core does it); `limits`: the web port's bounds."""
+    """The API's handlers over one service core (`upstream`: the gRPC server doing model work)."""
 
     def __init__(self, core: AmbitCore, runs: bool = False, auth: bool = False, upstream: Any = None,
                  limits: WebLimits = WebLimits()) -> None:
@@ -75,8 +61,7 @@ class Api:
 
     # -- plumbing --------------------------------------------------------------------------
     async def _answer(self, request: Request, work: Work | None = None, remote: Remote | None = None) -> Response:
-        """Read and check the body, open the call, wait for a slot, run `work(body, deadline)` on a
-        worker thread (or `remote`), and answer its JSON; every failure in the one error shape."""
+        """Run `work(body, deadline)` on a worker thread (or `remote`); answer JSON or an error."""
         held = bodies.Held(self.bodies)
         call: CallScope | None = None
         try:
@@ -170,8 +155,7 @@ class Api:
 
     async def entailment(self, request: Request) -> Response:
         def work(body: dict, deadline: Deadline) -> dict:
-            premises = _lines(body, "premises")
-            conclusion = _text(body, "conclusion")
+            premises, conclusion = _lines(body, "premises"), _text(body, "conclusion")
             q = EntailmentQuery(tuple(premises), conclusion, _format(body, FOLIO))
             return views.decision(self.core.check_entailment(q, deadline), premises, conclusion)
 
@@ -223,9 +207,8 @@ class _TooLarge(ServiceError):
 
 
 async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallScope) -> Any:
-    """`work`'s value, unless the call ends first (its deadline passed, its page went away):
-    then DeadlineExceeded or Cancelled at once (the work, cancelled through the call's scope,
-    stops on its own)."""
+    """`work`'s value, unless the call ends first: then DeadlineExceeded or Cancelled at once (the
+    work, cancelled through the call's scope, stops on its own)."""
     task = asyncio.ensure_future(work)
     if ended.is_set():
         task.cancel()
@@ -241,8 +224,7 @@ async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallSc
             except BaseException as e:
                 if call.is_active() or (isinstance(e, ServiceError) and not isinstance(e, Cancelled)):
                     raise  # the work's own failure, or what the wait for a slot said
-                # the call ended as its work did (its Prolog calls cancelled at the deadline, or
-                # when the page left): say why it ended, not how its work was stopped
+                # the call ended as its work did: say why it ended, not how its work was stopped
         task.cancel()
     left = call.deadline.remaining()
     if call.ended_by == "deadline" or (left is not None and left <= 0):
@@ -251,8 +233,7 @@ async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallSc
 
 
 async def _watch(request: Request, call: CallScope) -> None:
-    """End `call` once the client has disconnected (the body is read: the next message of the
-    connection is its end)."""
+    """End `call` once the client disconnects (the body is read: the next message is the end)."""
     while True:
         message = await request.receive()
         if message["type"] == "http.disconnect":
@@ -302,8 +283,7 @@ def _format(body: dict, default: str, name: str = "format") -> str:
 
 
 def _examples() -> dict:
-    """AmP's templates (a few sentences of each ambiguity type, with both readings) and the
-    demo RADD instances the RADD page loads."""
+    """A few AmP sentences of each type with both readings, RADD demo instances, stories."""
     from ambit.generators.amp.generate import pairs
 
     amp = []
@@ -321,11 +301,9 @@ def radd_examples() -> list[dict]:
     from ambit.generators.radd.render import render_prompt
 
     facts = files("ambit.generators.radd") / "data" / "demo_facts.json"
-    out = []
-    for fact_set in load_facts(str(facts)):
-        for inst in generate(fact_set, seed=0, style="direct"):
-            out.append({"name": f"{inst.entity}: {inst.label_name}", "text": render_prompt(inst, "direct")})
-    return out[:8]
+    return [{"name": f"{inst.entity}: {inst.label_name}", "text": render_prompt(inst, "direct")}
+            for fact_set in load_facts(str(facts))
+            for inst in generate(fact_set, seed=0, style="direct")][:8]
 
 
 STORIES = [

@@ -1,29 +1,19 @@
 """The runs viewer's reads: the `--out` folders given with `--runs`, and nothing else.
 
-A run is any folder under a root (the root itself included, at most `MAX_DEPTH` folders down)
-that holds `results.jsonl` or `summary.json`. Folders are found without following symbolic
-links, a request names a run by the id this listing gave it (never by a path), and every file is
-read through `ambit._files` relative to its root (one component at a time, no link followed out
-of the root, regular files only, each with a byte limit): no request reads outside the folders
-on the command line.
-
-The records are never all in memory. `results.jsonl` is read once, incrementally, into an index
-(`RunIndex`: SQLite in a private temporary folder): per record its line's offset and length and
-what the filters need (type, ratio, right or wrong). A page of items is then read line by line
-from the file at those offsets, in time proportional to the page; filters are SQL over the index;
-a text search scans the file's bytes (C-speed) without parsing what does not match. Indexing runs
-in slices of `INDEX_SLICE_S` per request: a large run answers its first page at once and says how
-far it has indexed (`complete`), and a run still being written is indexed from where it stopped.
-Memory, whatever the run's size: at most `MAX_OPEN` indexes open, each with a page cache of
-`CACHE_KIB`, and at most `RUNS_SLOTS` requests reading at once, each holding at most
-`MAX_PAGE_BYTES` of records (docs/web.md#the-runs-viewer-at-any-size).
+A run is a folder (at most `MAX_DEPTH` down, no link followed) holding `results.jsonl` or
+`summary.json`, named by its listing's id, never by a path; every file is read through
+`ambit._files` under its root. Records are never all in memory: `RunIndex` indexes
+`results.jsonl` incrementally (`INDEX_SLICE_S` a request), and a page is read at its offsets
+(docs/web.md#the-runs-viewer-at-any-size).
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -33,6 +23,7 @@ import time
 import weakref
 from array import array
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,8 +54,7 @@ OUTCOMES = {"right": 1, "wrong": 0}
 
 
 class RunsError(Exception):
-    """A run or file a request named that is not one the viewer serves (404), too large (413), or
-    a bad query (400): `code` and `field` for the API's error shape."""
+    """A run or file the viewer does not serve (404), too large (413), or a bad query (400)."""
 
     CODES = {400: "INVALID_FIELD", 404: "NOT_FOUND", 413: "TOO_LARGE"}
 
@@ -165,8 +155,7 @@ class Runs:
 
     # -- reading ---------------------------------------------------------------------------
     def read(self, run: Run, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
-        """The bytes of `name` in the run's folder: a plain name of a regular file, at most `limit`
-        bytes, read through `ambit._files` under the run's root (no link followed out of it)."""
+        """The bytes of the plain file name `name` in the run's folder, at most `limit` of them."""
         try:
             return _files.read_bytes(self._path(run, name), limit, root=self.roots[run.root])
         except _files.FileError as e:
@@ -197,10 +186,8 @@ class Runs:
         files = self.files(run)
         out: dict[str, Any] = {"run": self.describe(run), "summary": None, "markdown": None}
         if SUMMARY in files:
-            try:
+            with contextlib.suppress(ValueError):
                 out["summary"] = _files.parse_json(self.read(run, SUMMARY), where=SUMMARY)
-            except ValueError:
-                out["summary"] = None
         if SUMMARY_MD in files:
             out["markdown"] = self.read(run, SUMMARY_MD).decode("utf-8", "replace")
         return out
@@ -235,8 +222,7 @@ class Runs:
         return ix
 
     def items(self, run_id: str, filters: dict[str, str], offset: int = 0, limit: int = 100) -> dict:
-        """One page of the run's items, as `item_view`s, after the filters (type, ratio, outcome, q);
-        `complete` false while the index has not reached the end of the file."""
+        """One page of the run's items (`item_view`s) after the filters: type, ratio, outcome, q."""
         run = self.find(run_id)
         limit = max(1, min(limit, MAX_PAGE))
         ix = self.index(run)
@@ -249,8 +235,7 @@ class Runs:
             raise RunsError(f"{RESULTS} in run {run.id}: {_reason(e)}") from None
 
     def record(self, run_id: str, item_id: str) -> dict:
-        run = self.find(run_id)
-        ix = self.index(run)
+        ix = self.index(self.find(run_id))
         rec = None if ix is None else ix.record(item_id)
         if rec is None:
             raise RunsError(f"no item {item_id!r} in run {run_id}")
@@ -258,8 +243,7 @@ class Runs:
 
 
 class RunIndex:
-    """One run's `results.jsonl` as an index in SQLite (a file in the viewer's private temporary
-    folder): per record (the last line of each id wins, in the order ids first appeared) its
+    """One run's `results.jsonl` indexed in SQLite: per id (its last line, in first-seen order) the
     line's offset and length, its type, ratio and outcome (1 right, 0 wrong, NULL unjudged)."""
 
     def __init__(self, folder: str, path: str, root: Path) -> None:
@@ -269,9 +253,7 @@ class RunIndex:
         self.db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
         for pragma in ("journal_mode=OFF", "synchronous=OFF", f"cache_size=-{CACHE_KIB}", "temp_store=FILE"):
             self.db.execute(f"PRAGMA {pragma}")
-        # rows are appended as lines are read; the index of ids is built once the file has been
-        # read to its end (a sort, far cheaper than keeping it while appending), and from then on
-        # a later line of an id already seen updates that id's row (`_dedupe`)
+        # the id index is built once the file is read to its end (a sort: cheaper than appending)
         self.db.execute("CREATE TABLE items (seq INTEGER PRIMARY KEY, idh INTEGER NOT NULL, "
                         "off INTEGER NOT NULL, len INTEGER NOT NULL, type INTEGER, ratio REAL, outcome INTEGER)")
         self.keyed = False  # the index of ids exists
@@ -284,13 +266,19 @@ class RunIndex:
         self.ratios: set[float] = set()
         self._search: tuple[tuple[str, int], array] | None = None  # the last text search and its hits
 
+    @contextlib.contextmanager
+    def _open(self) -> Iterator[int]:
+        fd = _files.open_regular(self.path, root=self.root)
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+
     def close(self) -> None:
         with self.lock:
             self.db.close()
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(self.db_path)
-            except OSError:
-                pass
 
     def _reset(self) -> None:
         self.db.execute("DROP INDEX IF EXISTS items_idh")
@@ -301,40 +289,31 @@ class RunIndex:
     # -- indexing ----------------------------------------------------------------------------
     def update(self, budget_s: float) -> None:
         """Index what was added to the file since the last call, for at most `budget_s` seconds."""
-        with self.lock:
-            fd = _files.open_regular(self.path, root=self.root)
+        with self.lock, self._open() as fd:
+            st = os.fstat(fd)
+            identity = (st.st_dev, st.st_ino)
+            if identity != self.identity or st.st_size < self.indexed or not self._continues(fd, st.st_size):
+                self._reset()  # another file, or this one rewritten: from the start
+                self.identity = identity
+            self.size = st.st_size
+            settled = time.time() - st.st_mtime >= SETTLED_S
+            end = time.monotonic() + budget_s
+            if self.indexed < self.size:  # a larger page cache while indexing: the id index is written at random
+                self.db.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
             try:
-                st = os.fstat(fd)
-                identity = (st.st_dev, st.st_ino)
-                if identity != self.identity or st.st_size < self.indexed or not self._continues(fd, st.st_size):
-                    self._reset()  # another file, or this one rewritten: from the start
-                    self.identity = identity
-                self.size = st.st_size
-                settled = time.time() - st.st_mtime >= SETTLED_S
-                end = time.monotonic() + budget_s
-                if self.indexed < self.size:  # a larger page cache while indexing: the id index is written at random
-                    self.db.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
-                try:
-                    while self.indexed < self.size:  # at least one chunk a call, then while time is left
-                        if not self._index_chunk(fd, settled) or time.monotonic() >= end:
-                            break
-                    if self.indexed >= self.size:
-                        self._dedupe()
-                finally:
-                    self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-                    self.db.execute("PRAGMA shrink_memory")
+                while self.indexed < self.size:  # at least one chunk a call, then while time is left
+                    if not self._index_chunk(fd, settled) or time.monotonic() >= end:
+                        break
+                if self.indexed >= self.size:
+                    self._dedupe()
             finally:
-                os.close(fd)
+                self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+                self.db.execute("PRAGMA shrink_memory")
 
     def _continues(self, fd: int, size: int) -> bool:
-        """The indexed part is still as it was indexed: it ends where a line ended and the file was
-        appended to (not rewritten), or it ends with a last line without its newline and the file
-        has not grown since."""
-        if self.indexed == 0:
-            return True
-        if os.pread(fd, 1, self.indexed - 1) == b"\n":
-            return True
-        return size == self.indexed
+        """The indexed part is unchanged: it ends a line, or ends the file, which has not grown."""
+        return (self.indexed == 0 or os.pread(fd, 1, self.indexed - 1) == b"\n"
+                or size == self.indexed)
 
     def _index_chunk(self, fd: int, settled: bool) -> bool:
         """Index the whole lines of the next chunk; False when nothing more can be indexed now."""
@@ -381,9 +360,7 @@ class RunIndex:
         return True
 
     def _row(self, line: bytes, off: int) -> tuple | None:
-        # the index keeps a few fields and never shows the record: Python's own reader is bounded
-        # enough here (depth: RecursionError; integers: 4,300 digits), and C-fast; what a page
-        # shows is read again through `_files.parse_json`'s bounds
+        # never shown: Python's C-fast reader is bounded enough; pages use `_files.parse_json`
         try:
             rec = _loads(line)
         except (ValueError, RecursionError):
@@ -413,8 +390,7 @@ class RunIndex:
             self._search = None
 
     def _dedupe(self) -> None:
-        """Once the file is read to its end: one row per id (the first row's place, the last line's
-        fields); the rows read since the last call are the only ones that can repeat an id."""
+        """At the file's end: one row per id (the first row's place, the last line's fields)."""
         if not self.keyed:
             self.db.execute("CREATE INDEX items_idh ON items (idh, seq)")
             self.keyed = True
@@ -453,9 +429,8 @@ class RunIndex:
                 matched = self.db.execute(f"SELECT COUNT(*) FROM items {where}", args).fetchone()[0]
                 rows = self.db.execute(f"SELECT off, len FROM items {where} ORDER BY seq LIMIT ? OFFSET ?",
                                        [*args, limit, offset]).fetchall()
-            items = self._views(rows)
-            return {"total": total, "matched": matched,
-                    "types": sorted(self.types), "ratios": sorted(self.ratios), "offset": offset, "items": items,
+            return {"total": total, "matched": matched, "types": sorted(self.types),
+                    "ratios": sorted(self.ratios), "offset": offset, "items": self._views(rows),
                     "complete": self.indexed >= self.size, "indexed_bytes": self.indexed, "bytes": self.size}
 
     def _where(self, filters: dict[str, str]) -> tuple[str, list]:
@@ -478,16 +453,13 @@ class RunIndex:
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
 
     def _hits(self, q: str) -> array:
-        """The offsets (ascending) of the indexed lines that contain `q` (as written, or as JSON
-        escapes it), case-insensitively: a scan of the file's bytes, nothing parsed; 8 bytes a
-        matching line, kept for the next page of the same search."""
+        """The offsets (ascending) of indexed lines containing `q` (or its JSON escape), any case:
+        a scan of the bytes, nothing parsed, kept for the next page of the same search."""
         if self._search is not None and self._search[0] == (q, self.indexed):
             return self._search[1]
         needles = {q.encode("utf-8"), json.dumps(q)[1:-1].lower().encode("ascii")}
-        hits = array("q")
-        fd = _files.open_regular(self.path, root=self.root)
-        try:
-            pos = 0
+        hits, pos = array("q"), 0
+        with self._open() as fd:
             while pos < self.indexed:
                 data = os.pread(fd, min(_CHUNK, self.indexed - pos), pos)
                 if not data:
@@ -505,17 +477,13 @@ class RunIndex:
                         i = low.find(needle, nl + 1)
                 hits.extend(sorted(found))
                 pos += cut
-        finally:
-            os.close(fd)
         self._search = ((q, self.indexed), hits)
         return hits
 
     def _views(self, rows: list[tuple[int, int]]) -> list[dict]:
-        """The item views of the lines at `rows` ((offset, length)), read from the file, at most
-        `MAX_PAGE_BYTES` of them."""
+        """The item views of the lines at `rows` ((offset, length)), at most `MAX_PAGE_BYTES`."""
         out, spent = [], 0
-        fd = _files.open_regular(self.path, root=self.root)
-        try:
+        with self._open() as fd:
             for off, length in rows:
                 if out and spent + length > MAX_PAGE_BYTES:
                     break
@@ -526,8 +494,6 @@ class RunIndex:
                 rec = _record(os.pread(fd, length, off))
                 if rec is not None:
                     out.append(item_view(rec))
-        finally:
-            os.close(fd)
         return out
 
     def record(self, item_id: str) -> dict | None:
@@ -536,11 +502,8 @@ class RunIndex:
                                   (hash(item_id),)).fetchone()
             if row is None:
                 return None
-            fd = _files.open_regular(self.path, root=self.root)
-            try:
+            with self._open() as fd:
                 rec = _record(os.pread(fd, row[1], row[0]))
-            finally:
-                os.close(fd)
             return rec if rec is not None and str(rec.get("id")) == item_id else None
 
 
@@ -565,8 +528,6 @@ def _record(line: bytes) -> dict | None:
 
 def _too_long(head: bytes, length: int) -> dict:
     """What the list shows of a record too long to show there: its id, if its head names it."""
-    import re
-
     m = re.search(rb'"id"\s*:\s*"((?:[^"\\]|\\.){0,200})"', head)
     item_id = json.loads(b'"' + m.group(1) + b'"') if m else "?"
     return {"id": str(item_id), "type": None, "ratio": None, "text": f"(a record of {length:,} bytes: open it)",
@@ -579,14 +540,8 @@ def _reason(e: OSError) -> str:
 
 
 def outcome(rec: dict) -> bool | None:
-    """Whether the run judged the item right, from the run's own verdicts, as its summary counts
-    them (None: the record carries no judgement):
-    - RADD and implicature: the record's `correct`;
-    - FOLIO: the voted label (`voted_correct`), for the examples the voted accuracy counts (under
-      the majority vote, those with a sample whose label was scored);
-    - AmP zero-shot and few-shot: the top-1 prediction matches a gold LF (`rank_lf0` or
-      `rank_lf1` is 0: the match the run used, equivalence or canonical), as the accuracies of LF0
-      and LF1 count them; an item with no prediction is wrong."""
+    """Whether the run judged the item right, as its summary counts it (None: no judgement): RADD's
+    `correct`, FOLIO's `voted_correct` where the voted accuracy counts it, AmP's top-1 rank 0."""
     if isinstance(rec.get("correct"), bool):
         return rec["correct"]
     if isinstance(rec.get("voted_correct"), bool):
@@ -601,9 +556,7 @@ def outcome(rec: dict) -> bool | None:
 
 
 def item_view(rec: dict, tokens: bool = True) -> dict:
-    """What the item list shows of any suite's record: id, type, ratio, the input text, the
-    prediction against the gold, whether it was right (`outcome`), the verdict with its witness,
-    and the token confidences of the prediction (`tokens`: False leaves them out)."""
+    """What the item list shows of any suite's record (`tokens`: False leaves confidences out)."""
     preds = rec.get("predictions") if isinstance(rec.get("predictions"), list) else []
     top = preds[0] if preds and isinstance(preds[0], dict) else {}
     prediction = top.get("text", rec.get("pred", rec.get("prediction", rec.get("answer", rec.get(
