@@ -32,8 +32,7 @@ __all__ = ["__version__", *_PUBLIC]
 
 
 def _version() -> str:
-    """The installed distribution's version (its metadata: one source, pyproject.toml's
-    [project] version); in a source checkout that is not installed, pyproject.toml's itself."""
+    """The installed distribution's version, or an uninstalled checkout's pyproject.toml's."""
     from importlib import metadata
 
     try:

@@ -1,10 +1,7 @@
 """What each optional part of ambit needs installed, and the one line that says which extra brings it.
 
-ambit is installed as the distribution `ambit-semantics` (the import name and the command stay
-`ambit`, as `scikit-learn` keeps `sklearn`); its extras (`server`, `local`, `remote`, `eval`,
-`provers`) bring the optional dependencies. A command checks what it will need before it starts
-(`require`), so a missing extra is one line and exit status 2, never a traceback or a server that
-said "listening" first.
+A command checks what it needs before it starts (`require`), so a missing extra is one line and
+exit status 2, never a traceback or a server that said "listening" first.
 """
 
 from __future__ import annotations
@@ -56,9 +53,8 @@ def _installed(module: str) -> bool:
 
 
 def require(extras: Iterable[str], instead: str | None = None) -> None:
-    """Raise MissingExtra naming the first module of `extras` that is not installed (and
-    `instead`, what to use without it); return when everything is there. Checks only that the
-    modules are installed (find_spec), so it is quick and imports nothing heavy."""
+    """Raise MissingExtra naming the first module of `extras` not installed (and `instead`, what to
+    use without it); find_spec only, so it is quick and imports nothing heavy."""
     for extra in extras:
         for module in EXTRA_MODULES[extra]:
             if not _installed(module):

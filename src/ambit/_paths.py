@@ -1,9 +1,5 @@
-"""Where ambit finds its own files and the reference data, in one place.
-
-PACKAGE is the installed `ambit` folder. CHECKOUT is the repository root when ambit runs from
-a source checkout (`src/ambit/` under a folder with pyproject.toml), else None (a wheel).
-The data root is `$AMBIT_DATA` when set, else `shared/data` beside the checkout (or beside the
-working directory, for an installed wheel).
+"""Where ambit finds its own files and the reference data: PACKAGE, the installed `ambit` folder;
+CHECKOUT, the repository root of a source checkout (None for a wheel).
 """
 
 from __future__ import annotations

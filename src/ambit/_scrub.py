@@ -1,17 +1,7 @@
-"""One scrubber for secrets: every text that came from upstream (an endpoint's error body, a
-header, a URL, an exception's message) passes `scrub` before it reaches a log line, a gRPC
-status, run.json, results or the cache (the OWASP logging rules: never log a credential).
-
-What it removes:
-- every secret this process was given (`remember`: the API key, a URL's password, an auth token),
-  wherever it appears, also base64-encoded as an HTTP basic credential;
-- `Bearer …` and `Basic …` values and `Authorization:`/`X-Api-Key:`-style header values;
-- credentials in URLs (`scheme://user:pass@host` → `scheme://***@host`) and `key=`, `token=`,
-  `password=`-style query parameters and JSON fields;
-- OpenAI-style keys (`sk-…`).
-
-`ScrubFilter` applies it to every record of a logger, so a message formatted elsewhere (httpx,
-a traceback's text) is scrubbed too."""
+"""One scrubber for secrets: every text from upstream passes `scrub` before it reaches a log line,
+a gRPC status, run.json, results or the cache (OWASP: never log a credential). It masks the
+secrets this process was given (`remember`), bearer and basic values, credential headers, URL
+credentials, key and token parameters or JSON fields, and `sk-` keys."""
 
 from __future__ import annotations
 
@@ -67,8 +57,7 @@ def scrub(text: object) -> str:
 
 
 class ScrubFilter(logging.Filter):
-    """A logging filter that scrubs each record's message (its arguments merged in first) and its
-    exception text, so no secret reaches a handler."""
+    """A logging filter that scrubs each record's formatted message and exception text."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -83,8 +72,7 @@ class ScrubFilter(logging.Filter):
 
 
 def install(*loggers: str) -> None:
-    """Attach one `ScrubFilter` to each named logger (and to its handlers' records: a filter on
-    the logger sees what is logged on it; children are covered by naming them)."""
+    """Attach one `ScrubFilter` to each named logger (a child is covered only by naming it)."""
     for name in loggers:
         logger = logging.getLogger(name)
         if not any(isinstance(f, ScrubFilter) for f in logger.filters):

@@ -1,9 +1,5 @@
-"""``ambit <command> ...``: the one command line (also ``python -m ambit``).
-
-Every command loads only what it needs: ``ambit --version`` and ``ambit COMMAND --help`` import
-neither torch nor transformers, and ``ambit logic ...`` starts without the gRPC layer.
-A command whose optional dependencies are not installed says which extra brings them.
-"""
+"""``ambit <command> ...``: the one command line (also ``python -m ambit``). Every command loads
+only what it needs, and one whose optional dependencies are missing names the extra."""
 
 from __future__ import annotations
 

@@ -33,9 +33,8 @@ def _static(name: str) -> bytes:
 
 
 class RunsApi:
-    """The runs viewer's endpoints (404 for everything when no --runs folder was given). At most
-    `runs.RUNS_SLOTS` of them read at once (each holding at most a page of records), at most
-    `RUNS_QUEUE` more wait (beyond: 503 with Retry-After), each for at most `RUNS_TIMEOUT_S`."""
+    """The runs viewer's endpoints (404 without --runs): `runs.RUNS_SLOTS` read at once, each a page
+    at most, `RUNS_QUEUE` more wait (beyond: 503), each for at most `RUNS_TIMEOUT_S`."""
 
     def __init__(self, runs: Runs | None) -> None:
         self.runs = runs
@@ -96,10 +95,7 @@ def _int(text: str | None, default: int, field: str) -> int:
 
 def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | None = None,
              hosts: frozenset[str] | None = None, upstream: Any = None, limits: WebLimits = WebLimits()) -> Guard:
-    """The web application over `core` (the server's own service core, or the web process's),
-    behind the guard: `hosts` the accepted Host values (None: any), `tokens` the token store
-    (None: none needed), `upstream` the gRPC server that does model work (None: `core` does),
-    `limits` the web port's bounds."""
+    """The web application over `core` (the server's, or the web process's), behind the guard."""
     api = Api(core, runs=runs is not None, auth=tokens is not None, upstream=upstream, limits=limits)
     viewer = RunsApi(runs)
     page = _static("index.html")

@@ -1,14 +1,6 @@
-"""Request bodies: read under a budget of bytes in flight, checked off the event loop.
-
-`BodyBudget` holds the bytes of every body being read or checked; a body that would take it past
-`WebLimits.max_body_bytes_in_flight` is refused at once (503 with Retry-After), before it is read
-when it says its length, as soon as it passes the budget when it does not. `parse` (run on the
-API's body threads, never on the event loop) refuses, each as one error naming the field: more
-JSON values than `max_body_values` (counted before parsing, so a body of a million tiny values
-is refused before it becomes a million objects), an integer longer than `max_int_digits` digits
-(before conversion: a 5,000-digit `timeout_s` is a 400, not a 500), NaN and Infinity, nesting
-deeper than 64, text that is not UTF-8 and strings with lone surrogates (which no answer could
-carry).
+"""Request bodies: read under a budget of bytes in flight (`BodyBudget`: 503 past it), checked off
+the event loop (`parse`): values counted and integer digits bounded before parsing, so a hostile
+body is a 400 before it becomes a million objects; no NaN, bounded depth, UTF-8 text only.
 """
 
 from __future__ import annotations
@@ -111,8 +103,7 @@ def _bad_json(e: json.JSONDecodeError) -> InvalidField:
 
 
 def _check(body: dict, max_depth: int) -> None:
-    """Depth at most `max_depth`, and every string (keys too) encodable as UTF-8; InvalidField
-    naming the top-level field otherwise. Iterative: no recursion on hostile input."""
+    """Depth at most `max_depth` and every string UTF-8, else InvalidField (iterative)."""
     stack: list[tuple[Any, int, str]] = [(v, 2, str(k)) for k, v in body.items()]
     for key in body:
         _utf8(key, "body")

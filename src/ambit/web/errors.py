@@ -1,17 +1,9 @@
 """The one shape of every error the web JSON API answers, with its HTTP status:
-
-    {"error": {"code": "LF_PARSE_ERROR", "message": "...", "field": "a", "position": 12, "hint": "..."}}
-
-`code` is a stable upper-case name (an input's reason such as `OUT_OF_RANGE`, or what went wrong:
-`DEADLINE_EXCEEDED`, `OVERLOADED`, ...), `message` one line for a person, `field` the request
-field at fault (null when none), `position` (a 0-based character offset into that field) and
-`hint` (what to do) only where there are some. `error_body` is the logic layer's `error_object`, the
-one builder of the shape for every JSONL output too; every refusal and failure of the API goes
-through it (docs/web.md lists the codes).
+`{"error": {"code", "message", "field", "position", "hint"}}`, built by `error_body` (the logic
+layer's `error_object`, which every JSONL output uses too); docs/web.md lists the codes.
 """
 
 from __future__ import annotations
-
 
 from starlette.responses import JSONResponse
 

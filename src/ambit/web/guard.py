@@ -1,14 +1,7 @@
-"""What every request passes before a handler runs, and what every response carries.
-
-- Host: on a loopback bind, only the addresses the server listens on are accepted as `Host`, so a
-  page of another site cannot reach the API through a DNS name that resolves to 127.0.0.1.
-- Same origin for the API: a request whose `Origin` (or `Sec-Fetch-Site`) says it comes from
-  another site is refused, and no response carries a CORS header; a POST must be JSON, which a
-  plain HTML form of another site cannot send.
-- A token (the server's `--auth-token-file`) on every API call when the server has one.
-- Size: a body over the gRPC message limit is refused (413) before it is read.
-- Headers: a Content-Security-Policy that allows only the server's own scripts and styles (no
-  inline script, no third party), `nosniff`, no referrer, no framing.
+"""What every request passes before a handler runs, and what every response carries: on a loopback
+bind only its own addresses as `Host` (no DNS rebinding), same origin for the API (no CORS; a POST
+must be JSON, which another site's form cannot send), the token when the server has one, a body
+within the message limit, and a strict Content-Security-Policy with no framing.
 """
 
 from __future__ import annotations
@@ -41,10 +34,8 @@ class TokenCheck(Protocol):
 
 
 class Guard:
-    """ASGI middleware: refuses what may not reach the application, adds the security headers.
-
-    `hosts`: the accepted `Host` values (None: any; a server behind TLS and a token);
-    `tokens`: the token store (None: no token needed); `max_body`: the largest request body."""
+    """ASGI middleware: refuses what may not reach the application, adds the security headers
+    (`hosts` None: any Host, behind TLS and a token; `tokens` None: no token needed)."""
 
     def __init__(self, app: Callable, hosts: frozenset[str] | None, tokens: TokenCheck | None, max_body: int) -> None:
         self.app = app

@@ -1,7 +1,5 @@
-"""Repeated log lines counted, not written: the same message (logger, level and format) is
-written at most once per interval; the next one written after it says how many were left out.
-A flood of failing requests (a descriptor limit reached, a stream of broken requests) is a few
-lines a minute, never a line each."""
+"""Repeated log lines counted, not written: a flood of failing requests is a few lines a minute,
+never a line each."""
 
 from __future__ import annotations
 
@@ -11,8 +9,8 @@ import time
 
 
 class RepeatFilter(logging.Filter):
-    """A filter for a handler: the first of each kind of record in every `every_s` seconds passes,
-    carrying the count of those dropped since the last one that passed."""
+    """The first record of each kind (logger, level, format) in every `every_s` seconds passes,
+    carrying the count of those dropped since."""
 
     def __init__(self, every_s: float = 10.0, max_kinds: int = 1000) -> None:
         super().__init__()

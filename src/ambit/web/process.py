@@ -1,22 +1,13 @@
-"""The web page's own process (`python -m ambit.web`), as `ambit serve --http` starts it
-(`serve.WebProcess`): its settings are the first line of its stdin (its `serve.WebConfig` as JSON,
-with its CPUs and the way to the gRPC server), the listening socket is
-an inherited descriptor, and the end of its stdin (the server stopping, or gone however it went)
-stops it.
-
-It serves the page on a service core of its own, with its own Prolog (started here, with the
-server's `--prolog-seconds`, `--prolog-slice` and `--prover`) and the server's admission bounds
-(`--workers`, `--max-queue`, `--max-calls-per-peer`), at a lower CPU priority (`--http-nice`), and
-reaches the gRPC server over its Unix socket for the model (`upstream.Upstream`). It runs on the
-CPUs the server gives it (`--http-cpus`: by default one of two to four, a quarter of more), so
-that whatever the page is made to compute leaves the other CPUs to the gRPC server. The token file
-is read here too, and read again on SIGHUP (which the server passes on). Repeated log lines are
-counted, not written (`logs.RepeatFilter`).
+"""The web page's own process (`python -m ambit.web`, started by `serve.WebProcess`): settings on
+the first line of stdin, whose end stops it; the listening socket inherited. Its own core and
+Prolog, under the server's bounds, at a lower priority on CPUs of its own, so what the page is
+made to compute leaves the rest to the gRPC server (reached for the model: `upstream.Upstream`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -54,20 +45,17 @@ def main() -> int:
         return 2
     settings = json.loads(line)
     config = WebConfig.from_json(settings["config"])
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         os.nice(config.nice)
         if settings["cpus"]:  # its own CPUs (and its Prolog processes', which inherit them)
             os.sched_setaffinity(0, set(settings["cpus"]))
-    except (OSError, AttributeError):
-        pass
     logging.basicConfig(level=config.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     for handler in logging.getLogger().handlers:
         handler.addFilter(_scrub.ScrubFilter())
     logs.install(config.limits.log_every_s)
 
     core = core_of(config)
-    # Prolog started and its programs loaded before the first request is read (meanwhile,
-    # connections wait in the listening socket's queue): a request must not race the loading
+    # Prolog loaded before the first request is read (which waits in the socket's queue meanwhile)
     start_prolog(1, config.prolog_slice)
     tokens = TokenStore(config.auth_token_file) if config.auth_token_file else None
     runs = Runs(list(config.runs)) if config.runs else None
@@ -88,9 +76,7 @@ def main() -> int:
 
 def _until_stdin_ends(server: uvicorn.Server) -> None:
     """Stop serving once stdin ends: the server closed it, or is gone."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         while sys.stdin.buffer.read(4096):
             pass
-    except (OSError, ValueError):
-        pass
     server.should_exit = True

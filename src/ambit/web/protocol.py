@@ -1,9 +1,6 @@
-"""uvicorn's HTTP/1.1 protocol (h11), bounded: at most `max_connections` connections open (one more
-is closed as soon as it is accepted, so its descriptor is freed at once), and a request that has
-not sent its whole head and body within `request_timeout_s` of its first byte (or of the
-connection's opening) has its connection closed. Idle keep-alive connections close after uvicorn's
-`timeout_keep_alive`. A connection flood or thousands of requests that never finish therefore
-hold at most `max_connections` descriptors, each for at most `request_timeout_s`."""
+"""uvicorn's HTTP/1.1 protocol (h11), bounded: a connection past `max_connections` is closed as
+soon as accepted, and one whose request is not all in within `request_timeout_s` is closed, so a
+flood holds at most `max_connections` descriptors, each for at most `request_timeout_s`."""
 
 from __future__ import annotations
 
@@ -78,8 +75,7 @@ def bounded_protocol(limits: WebLimits) -> type:
 
 def uvicorn_options(limits: WebLimits) -> dict[str, Any]:
     """uvicorn.Config options for `limits`."""
-    # `backlog` is also how many connections the event loop accepts in one go before any of them
-    # is looked at: with it, a flood holds at most about max_connections + 2 x BACKLOG descriptors
-    # at once (one batch being closed while the next is accepted)
+    # `backlog` is also how many connections are accepted in one go: a flood holds at most about
+    # max_connections + 2 x BACKLOG descriptors
     return {"http": bounded_protocol(limits), "timeout_keep_alive": max(1, round(limits.keepalive_s)),
             "limit_concurrency": None, "h11_max_incomplete_event_size": 64 * 1024, "backlog": BACKLOG}

@@ -1,25 +1,17 @@
 """`ambit serve --http PORT`: the web application, served beside the gRPC server.
 
-By default (`ambit serve --http`) the page is served by a process of its own (`web.process`),
-started and watched by the server: it has its own service core and Prolog for the logic pages,
-runs at a lower CPU priority (`--http-nice`) on CPUs of its own (`--http-cpus`), and reaches the gRPC server over a Unix socket in a
-private folder for what needs the model (`web.upstream`). Whatever is sent to the web port then
-costs that process's memory, descriptors, threads and event loop, never the gRPC server's
-(docs/web.md#why-a-process-of-its-own). `--http-in-process` (and `start`, for an embedding or a
-test) serves it on a thread of the server's own process instead, on the server's own core. Either
-way the page reads one `WebConfig`, resolved once from the command line (`WebConfig.from_args`).
-
-Safe by default, like the gRPC port and stricter: it binds `--host` (loopback unless told), and a
-non-loopback address is refused unless the server has TLS (`--tls-cert`/`--tls-key`, which the
-HTTP port serves too) and a token file (`--auth-token-file`); `--insecure` does not lift this for
-the web port, since a browser page is what cross-site attacks aim at. The socket is bound here,
-before the gRPC server starts, so a port in use is one line, and `--http 0` picks a free port.
+By default a process of its own (`web.process`) serves the page, so what is sent to the web port
+costs its resources, never the gRPC server's (docs/web.md#why-a-process-of-its-own);
+`--http-in-process` (and `start`) serves it on a thread. A non-loopback bind needs TLS and a token
+file, `--insecure` or not (browser pages are what cross-site attacks aim at). The socket is bound
+before the gRPC server starts, so a port in use is one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -59,9 +51,8 @@ class WebConfigError(ValueError):
 
 @dataclass(frozen=True)
 class WebConfig:
-    """The web port's settings, resolved once from `ambit serve`'s command line (`from_args`):
-    what `prepare` checks and binds, and what the page reads, on a thread of the server or in its
-    own process (which gets them as JSON on its stdin: `to_json`, `from_json`)."""
+    """The web port's settings, resolved once from `ambit serve`'s command line (`from_args`); the
+    web process gets them as JSON on its stdin (`to_json`, `from_json`)."""
 
     host: str = "127.0.0.1"
     port: int = 0  # --http (0: a free port)
@@ -118,9 +109,8 @@ class WebConfig:
 
 def web_server(core: Any, config: WebConfig, sock: socket.socket, runs: Runs | None, tokens: Any,
                upstream: Any = None) -> uvicorn.Server:
-    """The web application over `core` (`upstream`: the gRPC server that does model work, None:
-    `core` does), served as `config` says on the bound `sock`: on a loopback bind, only the
-    addresses it listens on are accepted as Host."""
+    """The web application over `core` served on the bound `sock` (on a loopback bind, only the
+    addresses it listens on are accepted as Host)."""
     host, port = config.host, sock.getsockname()[1]
     hosts = loopback_hosts(port, host) if is_loopback(host) else None
     app = make_app(core, runs, tokens, hosts, upstream, config.limits)
@@ -177,8 +167,7 @@ class PreparedWeb:
         return os.path.join(self.private, "grpc.sock")
 
     def launch(self, running: Any) -> "WebServer | WebProcess":
-        """Serve the page for `running` (a `server.app.RunningServer`): in a process of its own,
-        or on a thread of this one with `--http-in-process`."""
+        """Serve the page for `running` (a `server.app.RunningServer`): a process, or a thread."""
         if self.config.in_process:
             return self.start(running)
         proc = WebProcess(self, self.upstream_socket or "")
@@ -186,8 +175,7 @@ class PreparedWeb:
         return proc
 
     def start(self, running: Any) -> WebServer:
-        """Serve the web application for `running` (its service core and token store) on a
-        thread of this process, on the bound socket."""
+        """Serve the web application for `running` on a thread of this process."""
         server = web_server(running.core, self.config, self.sock, self.runs, running.tokens)
         thread = threading.Thread(target=_run, args=(server, self.sock), name="ambit-web", daemon=True)
         thread.start()
@@ -195,10 +183,8 @@ class PreparedWeb:
 
 
 class WebProcess:
-    """The web page's own process (`python -m ambit.web`), serving the bound socket it inherits;
-    started again if it dies; stopped with the server. Its settings go on its stdin, which it
-    holds open: when this process ends, however it ends, the web process sees the end of its
-    stdin and stops."""
+    """The web page's own process (`python -m ambit.web`), started again if it dies; its settings
+    go on its stdin, whose end, however this process ends, stops it."""
 
     def __init__(self, prepared: PreparedWeb, upstream: str) -> None:
         self.prepared = prepared
@@ -267,8 +253,8 @@ class WebProcess:
 
 
 def web_cpus(n: int | None) -> list[int]:
-    """The CPUs the web process runs on: the last `n` of this process's (None: one of two to four,
-    a quarter of more; 0, or a single CPU: no pinning, an empty list)."""
+    """The last `n` of this process's CPUs (None: one of two to four, a quarter of more; [] for 0
+    or a single CPU: no pinning)."""
     try:
         allowed = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -281,16 +267,13 @@ def web_cpus(n: int | None) -> list[int]:
 
 
 def _close(proc: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(OSError):
         if proc.stdin is not None:
             proc.stdin.close()
-    except OSError:
-        pass
 
 
 def prepare(config: WebConfig) -> PreparedWeb:
-    """Check the web options (the bind rule, the --runs folders) and bind `config.host`:`config.port`;
-    WebConfigError (one line) when they cannot be served."""
+    """Check the bind rule and the --runs folders and bind the port (else a WebConfigError)."""
     host = config.host
     if not is_loopback(host) and not (config.tls_cert is not None and config.auth_token_file is not None):
         raise WebConfigError(f"--http: refusing to serve the web pages on {host} (not a loopback address) "

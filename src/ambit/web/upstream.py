@@ -1,11 +1,6 @@
-"""The web process's link to its gRPC server (`ambit serve --http`: the page is served by a process
-of its own, `web.process`), for what needs the model: `/api/parse` is a `ParseDistribution` call
-and `/api/info` names the model `GetModelInfo` reports. The call carries the page's deadline and
-token, and is cancelled when the page's call scope ends (the page went away, the deadline
-passed), so the server stops the work as for any cancelled RPC. On the server all of these calls
-come from one client (the web process's one connection), under that server's per-client bound and
-fair Prolog queue: what the page asks of the model can never take more than one client's share.
-Everything else the page asks is answered by the web process's own core.
+"""The web process's link to its gRPC server, for what needs the model (`/api/parse`, the model in
+`/api/info`). A call carries the page's deadline and token and is cancelled with its call scope;
+on the server all come from one client, so the page never takes more than one client's share.
 """
 
 from __future__ import annotations
@@ -62,7 +57,7 @@ class Upstream:
         return self._stub
 
     async def model(self, authorization: str | None) -> tuple[bool, dict]:
-        """(loaded, the model's description) as the server reports them (not loaded when it does not answer)."""
+        """(loaded, the model's description) as the server reports them (not loaded: no answer)."""
         now = time.monotonic()
         if self._info is not None and now - self._info[0] < INFO_EVERY_S:
             return self._info[1]

@@ -27,9 +27,7 @@ STATUS = (
 
 
 def error(e: ServiceError) -> tuple[int, dict[str, Any]]:
-    """(HTTP status, body) for a failure of the service core, in the one error shape: the code
-    (an input's reason where the input was at fault), the message, the field, a parse error's
-    position, and `Retry-After` for a refusal that a retry may pass."""
+    """(HTTP status, body) for a failure of the service core, in the one error shape."""
     status, code = next(((s, c) for kind, s, c in STATUS if isinstance(e, kind)), (500, "INTERNAL"))
     field = position = hint = None
     message = e.message
@@ -84,8 +82,7 @@ def notations(lf: str, fmt: str) -> dict[str, str]:
 
 
 def distribution(dist: Distribution, fmt: str) -> dict[str, Any]:
-    """A parse distribution: candidates best first (each with its class), classes by mass, each
-    class's canonical form in fol and lisp, and the explanation when one was asked for."""
+    """A parse distribution: candidates best first, classes by mass (canonical in fol and lisp)."""
     candidates = [{
         "text": c.text, "probability": c.probability, "logprob": c.logprob, "min_prob": c.min_prob,
         "tokens": c.tokens, "token_probs": c.token_probs, "parse_status": c.parse_status,
