@@ -1,15 +1,9 @@
 """ambit: what a language model thinks an ambiguous sentence means, checked by logic.
 
-The public API (everything else is private and may change without notice):
+The public API (all else is private): the local checker's `parse`, `equivalent`, `entails`,
+`decide` and `canonical_form` (as in `ambit.logic`) and `Client`, for a running server
+(`ambit.client`); each is imported on first use, and neither imports torch.
 
-- the checker, local and without a model: `parse`, `equivalent`, `entails`, `decide` and
-  `canonical_form`, the same names as in `ambit.logic`;
-- `Client`, a typed client for a running ambit server (`ambit.client`).
-
-Importing ambit loads nothing heavy: each name is imported on first use, and neither the
-checker nor the client ever imports torch.
-
-Examples:
     >>> import ambit
     >>> ambit.equivalent("exists x . man(x)", "exists y . man(y)").verdict
     'EQUIVALENT'

@@ -24,8 +24,8 @@ from typing import Any, BinaryIO
 __all__ = [
     "DEFAULT_LIMIT", "MAX_LINE", "SECRET_LIMIT", "FileError", "FileMissing", "LineError",
     "JsonlLine", "open_dir", "open_nofollow", "open_regular", "read_bytes", "read_head",
-    "read_text", "read_json", "parse_json", "iter_jsonl_lines", "iter_json_rows", "exists",
-    "ensure_dir", "write_atomic", "open_append", "open_lock", "file_mode", "read_secret",
+    "read_text", "read_json", "regular_fd", "parse_json", "iter_jsonl_lines", "iter_json_rows",
+    "exists", "ensure_dir", "write_atomic", "open_append", "open_lock", "file_mode", "read_secret",
 ]
 
 DEFAULT_LIMIT = 256 * 2**20  # bytes read from one file unless the caller says otherwise
@@ -271,34 +271,33 @@ def exists(path: StrPath, *, root: StrPath | int | None = None) -> bool:
         walk.close()
 
 
-def _read_fd(fd: int, limit: int, shown: str) -> bytes:
-    chunks, size = [], 0
-    while True:
-        chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise FileError(f"{shown}: larger than {limit:,} bytes; ambit reads no more from one file")
+@contextlib.contextmanager
+def regular_fd(path: StrPath, *, root: StrPath | int | None = None) -> Iterator[int]:
+    """`open_regular`'s descriptor, closed when the block ends."""
+    fd = open_regular(path, root=root)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def read_bytes(path: StrPath, limit: int = DEFAULT_LIMIT, *, root: StrPath | int | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them (more is a FileError)."""
-    fd = open_regular(path, root=root)
-    try:
-        return _read_fd(fd, limit, os.fspath(path))
-    finally:
-        os.close(fd)
+    chunks, size = [], 0
+    with regular_fd(path, root=root) as fd:
+        while chunk := os.read(fd, min(_CHUNK, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise FileError(f"{os.fspath(path)}: larger than {limit:,} bytes; "
+                                "ambit reads no more from one file")
+    return b"".join(chunks)
 
 
 def read_head(path: StrPath, size: int, *, root: StrPath | int | None = None) -> bytes:
     """The first ``size`` bytes (or fewer) of the regular file ``path`` (to tell its format)."""
-    fd = open_regular(path, root=root)
-    try:
+    with regular_fd(path, root=root) as fd:
         return os.read(fd, size)
-    finally:
-        os.close(fd)
 
 
 def _decode(data: bytes, shown: str) -> str:
@@ -403,11 +402,8 @@ def iter_jsonl_lines(path: StrPath, max_line: int = MAX_LINE, *,
                      root: StrPath | int | None = None) -> Iterator[JsonlLine]:
     """The lines of the regular file ``path``, of any size, none holding over ``max_line`` bytes (an
     over-long or non-UTF-8 line comes back with its problem, and reading goes on)."""
-    fd = open_regular(path, root=root)
-    try:
+    with regular_fd(path, root=root) as fd:
         yield from _lines(fd, max_line)
-    finally:
-        os.close(fd)
 
 
 def iter_json_rows(path: StrPath, max_line: int = MAX_LINE, *,
@@ -441,10 +437,7 @@ def _line(number: int, buf: bytes, ended: bool, over: int) -> JsonlLine:
 
 def _lines(fd: int, max_line: int) -> Iterator[JsonlLine]:
     buf, number, over = b"", 0, False
-    while True:
-        chunk = os.read(fd, _CHUNK)
-        if not chunk:
-            break
+    while chunk := os.read(fd, _CHUNK):
         buf += chunk
         start = 0
         while (nl := buf.find(b"\n", start)) >= 0:
@@ -519,13 +512,10 @@ def _open_single(path: StrPath, flags: int, mode: int) -> int:
 def file_mode(path: StrPath) -> int | None:
     """The permission bits of the regular file ``path`` (None when it does not exist)."""
     try:
-        fd = open_regular(path)
+        with regular_fd(path) as fd:
+            return stat.S_IMODE(os.fstat(fd).st_mode)
     except FileMissing:
         return None
-    try:
-        return stat.S_IMODE(os.fstat(fd).st_mode)
-    finally:
-        os.close(fd)
 
 
 def read_secret(path: StrPath, *, what: str = "secret") -> str:

@@ -49,8 +49,7 @@ def scrub(text: object) -> str:
     with _lock:
         known = sorted(_known, key=len, reverse=True)
     for secret in known:
-        if secret in out:
-            out = out.replace(secret, MASK)
+        out = out.replace(secret, MASK)
     for pattern, replacement in _PATTERNS:
         out = pattern.sub(replacement, out)
     return out

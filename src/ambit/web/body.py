@@ -89,17 +89,13 @@ def parse(raw: bytes, max_values: int, max_int_digits: int, max_depth: int = MAX
     except RecursionError:
         raise InvalidField("body", f"JSON nested more than {max_depth} deep", reason="TOO_DEEP") from None
     except json.JSONDecodeError as e:
-        raise _bad_json(e) from None
+        err = InvalidField("body", f"not JSON: {e.msg} at character {e.pos}", reason="BAD_JSON")
+        err.position = e.pos  # type: ignore[attr-defined]
+        raise err from None
     if not isinstance(body, dict):
         raise InvalidField("body", "expected a JSON object", reason="BAD_JSON")
     _check(body, max_depth)
     return body
-
-
-def _bad_json(e: json.JSONDecodeError) -> InvalidField:
-    err = InvalidField("body", f"not JSON: {e.msg} at character {e.pos}", reason="BAD_JSON")
-    err.position = e.pos  # type: ignore[attr-defined]
-    return err
 
 
 def _check(body: dict, max_depth: int) -> None:

@@ -23,7 +23,6 @@ import time
 import weakref
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,7 +138,10 @@ class Runs:
 
     def files(self, run: Run) -> dict[str, dict]:
         """name -> {size, mtime} of the run folder's regular files (links left out)."""
-        fd = self._open_dir(run)
+        try:
+            fd = _files.open_dir("/".join(run.rel) or ".", root=self.roots[run.root])
+        except _files.FileError:
+            raise RunsError(f"run {run.id} is gone") from None
         try:
             out = {}
             for name in os.listdir(fd):
@@ -166,13 +168,6 @@ class Runs:
         if name in ("", ".", "..") or "/" in name or "\\" in name or "\0" in name:
             raise RunsError(f"{name!r}: not a file name")
         return "/".join((*run.rel, name))
-
-    def _open_dir(self, run: Run) -> int:
-        """A descriptor of the run's folder, reached from its root without following any link."""
-        try:
-            return _files.open_dir("/".join(run.rel) or ".", root=self.roots[run.root])
-        except _files.FileError:
-            raise RunsError(f"run {run.id} is gone") from None
 
     def file(self, run_id: str, name: str) -> tuple[bytes, str]:
         """A file the viewer shows (figures, summaries) and its media type."""
@@ -266,14 +261,6 @@ class RunIndex:
         self.ratios: set[float] = set()
         self._search: tuple[tuple[str, int], array] | None = None  # the last text search and its hits
 
-    @contextlib.contextmanager
-    def _open(self) -> Iterator[int]:
-        fd = _files.open_regular(self.path, root=self.root)
-        try:
-            yield fd
-        finally:
-            os.close(fd)
-
     def close(self) -> None:
         with self.lock:
             self.db.close()
@@ -289,7 +276,7 @@ class RunIndex:
     # -- indexing ----------------------------------------------------------------------------
     def update(self, budget_s: float) -> None:
         """Index what was added to the file since the last call, for at most `budget_s` seconds."""
-        with self.lock, self._open() as fd:
+        with self.lock, _files.regular_fd(self.path, root=self.root) as fd:
             st = os.fstat(fd)
             identity = (st.st_dev, st.st_ino)
             if identity != self.identity or st.st_size < self.indexed or not self._continues(fd, st.st_size):
@@ -341,10 +328,7 @@ class RunIndex:
     def _index_long_line(self, fd: int, settled: bool) -> bool:
         size, pos = self.size, self.indexed
         nl = -1
-        while pos < size:
-            block = os.pread(fd, _CHUNK, pos)
-            if not block:
-                break
+        while pos < size and (block := os.pread(fd, _CHUNK, pos)):
             i = block.find(b"\n")
             if i >= 0:
                 nl = pos + i
@@ -434,23 +418,17 @@ class RunIndex:
                     "complete": self.indexed >= self.size, "indexed_bytes": self.indexed, "bytes": self.size}
 
     def _where(self, filters: dict[str, str]) -> tuple[str, list]:
-        clauses, args = [], []
-        kind = filters.get("type")
-        if kind:
-            clauses.append("type IS ?")
-            args.append(self.types.get(kind, -1))
-        ratio = filters.get("ratio")
-        if ratio:
+        where: dict[str, Any] = {}  # clause -> its argument
+        if filters.get("type"):
+            where["type IS ?"] = self.types.get(filters["type"], -1)
+        if ratio := filters.get("ratio"):
             try:
-                clauses.append("ratio = ?")
-                args.append(float(ratio))
+                where["ratio = ?"] = float(ratio)
             except ValueError:
                 raise RunsError(f"ratio {ratio[:40]!r}: not a number", 400, "ratio") from None
-        outcome = filters.get("outcome")
-        if outcome in OUTCOMES:
-            clauses.append("outcome = ?")
-            args.append(OUTCOMES[outcome])
-        return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
+        if filters.get("outcome") in OUTCOMES:
+            where["outcome = ?"] = OUTCOMES[filters["outcome"]]
+        return ("WHERE " + " AND ".join(where)) if where else "", list(where.values())
 
     def _hits(self, q: str) -> array:
         """The offsets (ascending) of indexed lines containing `q` (or its JSON escape), any case:
@@ -459,11 +437,9 @@ class RunIndex:
             return self._search[1]
         needles = {q.encode("utf-8"), json.dumps(q)[1:-1].lower().encode("ascii")}
         hits, pos = array("q"), 0
-        with self._open() as fd:
-            while pos < self.indexed:
-                data = os.pread(fd, min(_CHUNK, self.indexed - pos), pos)
-                if not data:
-                    break
+        with _files.regular_fd(self.path, root=self.root) as fd:
+            while (pos < self.indexed
+                   and (data := os.pread(fd, min(_CHUNK, self.indexed - pos), pos))):
                 cut = data.rfind(b"\n") + 1 or len(data)
                 low = data[:cut].lower()
                 found = set()
@@ -483,7 +459,7 @@ class RunIndex:
     def _views(self, rows: list[tuple[int, int]]) -> list[dict]:
         """The item views of the lines at `rows` ((offset, length)), at most `MAX_PAGE_BYTES`."""
         out, spent = [], 0
-        with self._open() as fd:
+        with _files.regular_fd(self.path, root=self.root) as fd:
             for off, length in rows:
                 if out and spent + length > MAX_PAGE_BYTES:
                     break
@@ -502,7 +478,7 @@ class RunIndex:
                                   (hash(item_id),)).fetchone()
             if row is None:
                 return None
-            with self._open() as fd:
+            with _files.regular_fd(self.path, root=self.root) as fd:
                 rec = _record(os.pread(fd, row[1], row[0]))
             return rec if rec is not None and str(rec.get("id")) == item_id else None
 
