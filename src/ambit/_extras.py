@@ -53,8 +53,7 @@ def _installed(module: str) -> bool:
 
 
 def require(extras: Iterable[str], instead: str | None = None) -> None:
-    """Raise MissingExtra naming the first module of `extras` not installed (and `instead`, what to
-    use without it); find_spec only, so it is quick and imports nothing heavy."""
+    """Raise MissingExtra for the first module of `extras` not installed (imports nothing)."""
     for extra in extras:
         for module in EXTRA_MODULES[extra]:
             if not _installed(module):

@@ -247,8 +247,7 @@ def open_nofollow(path: StrPath, *, root: StrPath | int | None = None) -> int:
 
 
 def open_regular(path: StrPath, *, root: StrPath | int | None = None) -> int:
-    """A read-only descriptor of the regular file ``path`` (no link followed, checked with fstat).
-    With ``root``, ``path`` is relative to that folder and may not leave it."""
+    """A read-only descriptor of the regular file ``path`` (under ``root``, never out of it)."""
     fd = _open_in(path, os.O_RDONLY, 0, root)
     _check_regular(fd, os.fspath(path))
     os.set_blocking(fd, True)
@@ -453,8 +452,7 @@ def _lines(fd: int, max_line: int) -> Iterator[JsonlLine]:
 
 
 def write_atomic(path: StrPath, data: bytes | str, *, mode: int = 0o600) -> None:
-    """Replace ``path`` with ``data`` (str as UTF-8) all at once, a link there replaced, never
-    written through; ``mode`` is the new file's (less the umask)."""
+    """Replace ``path`` with ``data`` (str as UTF-8) at once; a link there is replaced."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     walk = _Walk(path, None)
     try:
@@ -497,8 +495,7 @@ def open_append(path: StrPath, *, mode: int = 0o600) -> BinaryIO:
 
 
 def open_lock(path: StrPath, *, mode: int = 0o600) -> int:
-    """A read-write descriptor of the lock file ``path`` (made with ``mode``, not truncated), a
-    regular file with one link, so what is written lands there and nowhere else."""
+    """A read-write descriptor of the lock file ``path`` (regular, one link, not truncated)."""
     return _open_single(path, os.O_RDWR | os.O_CREAT, mode)
 
 

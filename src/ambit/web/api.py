@@ -207,8 +207,7 @@ class _TooLarge(ServiceError):
 
 
 async def _unless_ended(work: Awaitable[Any], ended: asyncio.Event, call: CallScope) -> Any:
-    """`work`'s value, unless the call ends first: then DeadlineExceeded or Cancelled at once (the
-    work, cancelled through the call's scope, stops on its own)."""
+    """`work`'s value, unless the call ends first: then DeadlineExceeded or Cancelled at once."""
     task = asyncio.ensure_future(work)
     if ended.is_set():
         task.cancel()
@@ -286,10 +285,9 @@ def _examples() -> dict:
     """A few AmP sentences of each type with both readings, RADD demo instances, stories."""
     from ambit.generators.amp.generate import pairs
 
-    amp = []
-    for kind in ("pp", "scope", "scope_reverse", "conj", "bound"):
-        amp += [{"type": kind, "surface": p["surface"], "lf0": p["lf0"], "lf1": p["lf1"]}
-                for p in pairs(kind)[:EXAMPLES_PER_TYPE]]
+    amp = [{"type": kind, "surface": p["surface"], "lf0": p["lf0"], "lf1": p["lf1"]}
+           for kind in ("pp", "scope", "scope_reverse", "conj", "bound")
+           for p in pairs(kind)[:EXAMPLES_PER_TYPE]]
     return {"amp": amp, "radd": radd_examples(), "stories": STORIES}
 
 

@@ -112,12 +112,8 @@ def make_app(core: AmbitCore, runs: Runs | None = None, tokens: TokenCheck | Non
     routes = [
         Route("/", index), Route("/static/{name}", static),
         Route("/api/info", api.info), Route("/api/examples", api.examples),
-        Route("/api/equivalence", api.equivalence, methods=["POST"]),
-        Route("/api/entailment", api.entailment, methods=["POST"]),
-        Route("/api/radd", api.radd, methods=["POST"]),
-        Route("/api/explain", api.explain, methods=["POST"]),
-        Route("/api/canonical", api.canonical, methods=["POST"]),
-        Route("/api/parse", api.parse, methods=["POST"]),
+        *(Route(f"/api/{name}", getattr(api, name), methods=["POST"])
+          for name in ("equivalence", "entailment", "radd", "explain", "canonical", "parse")),
         Route("/api/runs", viewer.listing), Route("/api/runs/summary", viewer.summary),
         Route("/api/runs/items", viewer.items), Route("/api/runs/record", viewer.record),
         Route("/api/runs/file", viewer.file),

@@ -47,8 +47,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = self.refusal(scope)
-        if refusal is not None:
+        if (refusal := self.refusal(scope)) is not None:
             await _refuse(send, *refusal)
             return
         await self.app(scope, _bounded(receive, self.max_body), _with_headers(send))

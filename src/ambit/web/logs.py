@@ -9,8 +9,7 @@ import time
 
 
 class RepeatFilter(logging.Filter):
-    """The first record of each kind (logger, level, format) in every `every_s` seconds passes,
-    carrying the count of those dropped since."""
+    """Passes the first record of a kind in every `every_s` seconds, with the count dropped."""
 
     def __init__(self, every_s: float = 10.0, max_kinds: int = 1000) -> None:
         super().__init__()

@@ -431,8 +431,7 @@ class RunIndex:
         return ("WHERE " + " AND ".join(where)) if where else "", list(where.values())
 
     def _hits(self, q: str) -> array:
-        """The offsets (ascending) of indexed lines containing `q` (or its JSON escape), any case:
-        a scan of the bytes, nothing parsed, kept for the next page of the same search."""
+        """Offsets (ascending) of indexed lines holding `q` or its JSON escape, any case."""
         if self._search is not None and self._search[0] == (q, self.indexed):
             return self._search[1]
         needles = {q.encode("utf-8"), json.dumps(q)[1:-1].lower().encode("ascii")}
@@ -506,8 +505,7 @@ def _too_long(head: bytes, length: int) -> dict:
     """What the list shows of a record too long to show there: its id, if its head names it."""
     m = re.search(rb'"id"\s*:\s*"((?:[^"\\]|\\.){0,200})"', head)
     item_id = json.loads(b'"' + m.group(1) + b'"') if m else "?"
-    return {"id": str(item_id), "type": None, "ratio": None, "text": f"(a record of {length:,} bytes: open it)",
-            "prediction": None, "gold": None, "correct": None, "verdict": None, "probability": None, "tokens": []}
+    return item_view({"id": str(item_id), "surface": f"(a record of {length:,} bytes: open it)"})
 
 
 def _reason(e: OSError) -> str:

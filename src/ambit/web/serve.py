@@ -51,8 +51,7 @@ class WebConfigError(ValueError):
 
 @dataclass(frozen=True)
 class WebConfig:
-    """The web port's settings, resolved once from `ambit serve`'s command line (`from_args`); the
-    web process gets them as JSON on its stdin (`to_json`, `from_json`)."""
+    """The web port's settings from `ambit serve`'s options (JSON on the web process's stdin)."""
 
     host: str = "127.0.0.1"
     port: int = 0  # --http (0: a free port)
@@ -109,8 +108,7 @@ class WebConfig:
 
 def web_server(core: Any, config: WebConfig, sock: socket.socket, runs: Runs | None, tokens: Any,
                upstream: Any = None) -> uvicorn.Server:
-    """The web application over `core` served on the bound `sock` (on a loopback bind, only the
-    addresses it listens on are accepted as Host)."""
+    """The web application over `core` on the bound `sock` (loopback: its own addresses as Host)."""
     host, port = config.host, sock.getsockname()[1]
     hosts = loopback_hosts(port, host) if is_loopback(host) else None
     app = make_app(core, runs, tokens, hosts, upstream, config.limits)
