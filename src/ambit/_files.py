@@ -93,7 +93,10 @@ class _Walk:
             self.stack = [os.dup(root) if isinstance(root, int) else open_dir(root)]
             self.parts = _split(self.shown)
 
-    def close(self) -> None:
+    def __enter__(self) -> _Walk:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         for fd in self.stack:
             os.close(fd)
         self.stack = []
@@ -201,11 +204,8 @@ def _root_text(root: StrPath | int) -> str:
 
 def open_dir(path: StrPath, *, root: StrPath | int | None = None, create: int | None = None) -> int:
     """A descriptor (the caller closes it) of the folder ``path``, made (``create``) if missing."""
-    walk = _Walk(path, root)
-    try:
+    with _Walk(path, root) as walk:
         return walk.folder(create)
-    finally:
-        walk.close()
 
 
 def ensure_dir(path: StrPath, mode: int = 0o700) -> Path:
@@ -215,15 +215,12 @@ def ensure_dir(path: StrPath, mode: int = 0o700) -> Path:
 
 
 def _open_in(path: StrPath, flags: int, mode: int, root: StrPath | int | None) -> int:
-    walk = _Walk(path, root)
-    try:
+    with _Walk(path, root) as walk:
         dir_fd, name = walk.parent()
         try:
             return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, mode, dir_fd=dir_fd)
         except OSError as err:
             raise _refusal(walk.shown, err, "the file" if err.errno != errno.ENOENT else repr(name)) from None
-    finally:
-        walk.close()
 
 
 def _check_regular(fd: int, shown: str, *, single_link: bool = False) -> os.stat_result:
@@ -260,14 +257,13 @@ def exists(path: StrPath, *, root: StrPath | int | None = None) -> bool:
         walk = _Walk(path, root)
     except OSError:
         return False
-    try:
-        dir_fd, name = walk.parent()
-        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        return True
-    except (OSError, ValueError):
-        return False
-    finally:
-        walk.close()
+    with walk:
+        try:
+            dir_fd, name = walk.parent()
+            os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            return True
+        except (OSError, ValueError):
+            return False
 
 
 @contextlib.contextmanager
@@ -454,8 +450,7 @@ def _lines(fd: int, max_line: int) -> Iterator[JsonlLine]:
 def write_atomic(path: StrPath, data: bytes | str, *, mode: int = 0o600) -> None:
     """Replace ``path`` with ``data`` (str as UTF-8) at once; a link there is replaced."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    walk = _Walk(path, None)
-    try:
+    with _Walk(path, None) as walk:
         dir_fd, name = walk.parent(resolve_last=False)
         tmp = f".{name}.{secrets.token_hex(6)}.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -473,20 +468,13 @@ def write_atomic(path: StrPath, data: bytes | str, *, mode: int = 0o600) -> None
             os.unlink(tmp, dir_fd=dir_fd)
             raise
         os.close(fd)
-        try:
-            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-            if stat.S_ISDIR(st.st_mode):
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
+                os.unlink(tmp, dir_fd=dir_fd)
                 raise FileError(f"{walk.shown}: is a folder; ambit does not replace a folder with a file")
-        except FileNotFoundError:
-            pass
-        except FileError:
-            os.unlink(tmp, dir_fd=dir_fd)
-            raise
         os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         with contextlib.suppress(OSError):  # some file systems cannot sync a folder
             os.fsync(dir_fd)
-    finally:
-        walk.close()
 
 
 def open_append(path: StrPath, *, mode: int = 0o600) -> BinaryIO:

@@ -36,10 +36,9 @@ def bounded_protocol(limits: WebLimits) -> type:
             self._arm()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._refused:
-                return
-            self._disarm()
-            super().connection_lost(exc)
+            if not self._refused:
+                self._disarm()
+                super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             if self._refused:

@@ -205,9 +205,8 @@ class Runs:
                     self._finalizer = weakref.finalize(self, shutil.rmtree, self._tmp, True)
                 ix = self._indexes[run.id] = RunIndex(self._tmp, self._path(run, RESULTS), self.roots[run.root])
             self._indexes.move_to_end(run.id)
-            closing = []
-            while len(self._indexes) > MAX_OPEN:
-                closing.append(self._indexes.popitem(last=False)[1])
+            closing = [self._indexes.popitem(last=False)[1]
+                       for _ in range(len(self._indexes) - MAX_OPEN)]
         for old in closing:
             old.close()
         try:
