@@ -48,8 +48,7 @@ def __getattr__(name: str):
         value = globals()["__version__"] = _version()
         return value
     if name in _PUBLIC:
-        value = getattr(_importlib.import_module(_PUBLIC[name]), name)
-        globals()[name] = value
+        value = globals()[name] = getattr(_importlib.import_module(_PUBLIC[name]), name)
         return value
     raise AttributeError(f"module 'ambit' has no attribute {name!r}")
 
