@@ -1,14 +1,9 @@
 """The grammar models write FOLIO formulas in (`grammars/folio_decode.lark`): the one file that
-constrains decoding (llguidance, on the server: ParseDistribution with the `folio` format) and
-checks a translation (Lark), the renderer that writes any formula in it (demonstrations are shown
-to the model as the grammar lets it write), and `to_folio`, which respells a decoded formula in
-FOLIO's symbols, token by token.
-
-The grammar spells FOLIO's symbols in ASCII (`all x (Dog(x) -> -Cat(x))` for
-`∀x (Dog(x) → ¬Cat(x))`; the grammar file says why). Lark reads it with Earley and the dynamic
-lexer: a quantifier (`all `) and a constant (`all`) share a prefix, which LALR's lexer cannot
-tell apart without priorities, and llguidance has none.
-"""
+constrains decoding (llguidance) and checks a translation (Lark), a renderer into it, and
+`to_folio`, respelling a decoded formula in FOLIO's symbols. The grammar spells them in ASCII (`all
+x (Dog(x) -> -Cat(x))`); Lark reads it with Earley and the dynamic lexer, since a quantifier (`all
+`) and a constant (`all`) share a prefix that LALR's lexer cannot tell apart without priorities,
+which llguidance lacks."""
 
 from __future__ import annotations
 
@@ -56,16 +51,16 @@ def in_grammar(text: str) -> bool:
 
 
 def to_folio(text: str) -> str:
-    """A decoded formula in FOLIO's symbols (`-Cat(x)` → `¬Cat(x)`); raises lark's
-    UnexpectedInput when `text` is not in the grammar."""
+    """A decoded formula in FOLIO's symbols (`-Cat(x)` → `¬Cat(x)`); lark's UnexpectedInput when
+    `text` is not in the grammar."""
     import lark
 
     return "".join(FOLIO.get(t.type, {}).get(str(t), str(t)) for t in _tokens(check(text), lark.Token))
 
 
 def _tokens(tree, token_type: type):
-    """The tree's tokens in text order, without recursion (lark's `scan_values` recurses once
-    per level: a formula nested 1,000 deep would exhaust Python's stack)."""
+    """The tree's tokens in text order, without recursion (lark's `scan_values` recurses per level:
+    a formula nested 1,000 deep would exhaust the stack)."""
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -76,9 +71,8 @@ def _tokens(tree, token_type: type):
 
 
 def render(f: Formula) -> str:
-    """`f` in the decode grammar's style (`all x (Dog(x) -> -Cat(x))`, mixed connectives
-    parenthesised). Raises ValueError for what the grammar cannot say (a name outside its
-    patterns, a term that is not a variable or a constant); `in_grammar` holds of the result."""
+    """`f` in the decode grammar's style (mixed connectives parenthesised); ValueError for what the
+    grammar cannot say. `in_grammar` holds of the result."""
     text = _render(f, last=True)
     if not in_grammar(text):
         raise ValueError(f"not expressible in {GRAMMAR_FILE}: {text}")
@@ -104,31 +98,30 @@ def _render(f: Formula, last: bool) -> str:
         b = f.body
         if type(b) is Eq:
             return f"{_term(b.left)}{NEQ}{_term(b.right)}"
-        if type(b) is Quant and not last:
-            return f"{NEG}({_render(b, True)})"
-        return NEG + _render(b, last) if type(b) in (Atom, Not, Quant) else f"{NEG}({_render(b, True)})"
+        if type(b) in (Atom, Not) or (last and type(b) is Quant):
+            return NEG + _render(b, last)
+        return f"{NEG}({_render(b, True)})"
     if t is Quant:
         body = _render(f.body, True) if type(f.body) is Quant else f"({_render(f.body, True)})"
         text = f"{_SYMBOL[f.kind]}{f.var} {body}"  # all x (...)
         return text if last else f"({text})"
     if t in _BINARY:
         ops = f.children if t in (And, Or) else (f.left, f.right)
-        parts = [_operand(o, last=i == len(ops) - 1) for i, o in enumerate(ops)]
-        return _BINARY[t].join(parts)
+        return _BINARY[t].join([_operand(o, last=i == len(ops) - 1) for i, o in enumerate(ops)])
     raise ValueError(f"{GRAMMAR_FILE} cannot write {f!r}")
 
 
 def _operand(f: Formula, last: bool) -> str:
-    """An operand of a binary connective: bare when it is an atom, a negation or (last) a
-    quantifier, else in parentheses."""
+    """An operand of a binary connective: bare when an atom, a negation or (last) a quantifier, else
+    in parentheses."""
     if type(f) in (Atom, Eq, Not) or (last and type(f) is Quant):
         return _render(f, last)
     return f"({_render(f, True)})"
 
 
 def as_folio(text: str) -> str:
-    """`text` in FOLIO's symbols when the decode grammar accepts it, else `text` unchanged (the
-    `folio` reader then says where it fails)."""
+    """`text` in FOLIO's symbols when the decode grammar accepts it, else unchanged (the `folio`
+    reader then says where it fails)."""
     import lark
 
     try:

@@ -26,11 +26,9 @@ def closed_grammar(
     constants: Iterable[str],
     variables: Iterable[str] = DEFAULT_VARIABLES,
 ) -> str:
-    """The `fmt` grammar restricted to the given predicates (by arity), constants and variables.
-
-    Still one grammar for Lark and llguidance: only the PRED/VAR/CONST terminals and the
-    atom rule change, so trees and the AST are the same as with the open grammar.
-    """
+    """The `fmt` grammar restricted to the given predicates (by arity), constants and variables:
+    only the PRED/VAR/CONST terminals and the atom rule change, so it stays one grammar for Lark and
+    llguidance with the same trees."""
     for name, words, pattern in (
         ("unary predicate", unary, r"[a-z][a-z0-9_]*"),
         ("binary predicate", binary, r"[a-z][a-z0-9_]*"),

@@ -1,10 +1,7 @@
-"""The one immutable AST for logical forms, shared by every format and component.
-
-Formats (AmP's FOL and Lisp; FOLIO, NLTK and TPTP full first-order logic; Prolog terms) exist
-only at the edges: `logic.parse` reads them into these values and `logic.render` writes them
-back out. AmP's fragment uses only `Quant`, `And`, `Or` and `Atom`; full first-order logic adds
-`Not`, `Implies`, `Iff`, `Xor` and `Eq` (`≠` is `Not(Eq(...))`), and function terms `Func`.
-"""
+"""The one immutable AST for logical forms, shared by every format and component: formats exist only
+at the edges (`logic.parse`, `logic.render`). AmP's fragment uses only `Quant`, `And`, `Or` and
+`Atom`; full first-order logic adds `Not`, `Implies`, `Iff`, `Xor`, `Eq` (`≠` is `Not(Eq(...))`) and
+`Func`."""
 
 from __future__ import annotations
 
@@ -141,8 +138,8 @@ def terms(f: Formula) -> tuple[Term, ...]:
 
 
 def subformulas(f: Formula) -> Iterator[Formula]:
-    """Every subformula of `f`, `f` first (pre-order): `children`'s dispatch, inlined (this is
-    the loop under every collecting walk)."""
+    """Every subformula of `f`, `f` first: `children`'s dispatch inlined (the loop under every
+    collecting walk)."""
     stack = [f]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
@@ -161,8 +158,8 @@ def subformulas(f: Formula) -> Iterator[Formula]:
 
 
 def depth(f: Formula, limit: int | None = None) -> int:
-    """How deeply `f`'s connectives, quantifiers and function terms nest (an atom is 1), counted
-    without recursion; with `limit`, the count stops at the first node deeper than it."""
+    """How deeply `f`'s connectives, quantifiers and function terms nest (an atom is 1), without
+    recursion; with `limit`, stops at the first node deeper than it."""
     deepest = 0
     stack: list = [(f, 1)]
     pop, push = stack.pop, stack.append
@@ -206,8 +203,7 @@ def term_vars(t: Term) -> Iterator[str]:
 
 
 def free_vars(f: Formula) -> frozenset[str]:
-    """Names of the variables that occur free in `f` (one walk, each node with the variables
-    bound above it; no set is built per node)."""
+    """Names of the variables that occur free in `f` (one walk; no set built per node)."""
     free: set[str] = set()
     stack: list[tuple[Formula, frozenset[str]]] = [(f, frozenset())]
     pop, push = stack.pop, stack.append

@@ -1,11 +1,8 @@
-"""Canonical form of logical forms, compatible with AmP's evaluation.
-
-AmP compares a prediction with the gold LF by rendering both canonically: nested AND/AND and
-OR/OR are flattened, children sorted (operator subtrees first, then atoms by `pred[args]`),
-variables renamed by quantifier position, unused quantifiers dropped, quantifier order kept
-(that order is what separates scope readings). Two LFs AmP treats as equal get the same
-canonical string here, and so do LFs that differ only in bound-variable names or operand order.
-"""
+"""Canonical form of logical forms, compatible with AmP's evaluation: same-operator nesting
+flattened, children sorted (operator subtrees first, then atoms by `pred[args]`), variables renamed
+by quantifier position, unused quantifiers dropped, quantifier order kept (it separates scope
+readings). LFs AmP treats as equal, or that differ only in bound names or operand order, get one
+canonical string."""
 
 from __future__ import annotations
 
@@ -26,11 +23,9 @@ def simplify(f: Formula) -> Formula:
 
 
 def _simplify(f: Formula, events: dict[int, bool]) -> tuple[Formula, set[str], set[str]]:
-    """(simplified f, its free variables, those free variables used as events).
-
-    `events[id(q)]` records, for every quantifier node kept, whether its variable is an event:
-    in the neo-Davidsonian reading, the first argument of a binary (thematic-role) atom such
-    as agent(a, x), patient(e, Mary), have(e, ...)."""
+    """(simplified f, its free variables, those used as events); `events[id(q)]` records for each
+    kept quantifier whether its variable is an event (neo-Davidsonian: the first argument of a
+    binary atom such as agent(a, x))."""
     t = type(f)
     if t is Atom:
         args = f.args
@@ -91,10 +86,8 @@ class _Namer:
 
 
 def _shape(f: Formula, env: dict[str, str]) -> str:
-    """A sort key invariant under renaming of the variables bound inside `f` and under the order
-    of operands: a bound variable prints as `_k`, k being the number of quantifiers between it
-    and `f` (a de Bruijn level, so it does not depend on which sibling was visited first); free
-    ones print under their (already canonical) names."""
+    """A sort key invariant under renaming bound variables and reordering operands: a bound variable
+    prints as its de Bruijn level `_k`, a free one under its (canonical) name."""
 
     def go(g: Formula, env: dict[str, str], depth: int) -> str:
         t = type(g)
@@ -140,7 +133,7 @@ def _canon(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, boo
 
 def _canon_fol(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, bool]) -> str:
     """`to_fol(_canon(f, ...))` without building the canonical AST (the hot path of
-    `canonical_string(f, "fol")`: same traversal, same order, same names)."""
+    `canonical_string(f, "fol")`)."""
     t = type(f)
     if t is Atom:
         return f.pred + "(" + ", ".join([env.get(a.name, a.name) if type(a) is Var else a.name for a in f.args]) + ")"
@@ -148,8 +141,7 @@ def _canon_fol(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int,
         new = namer.fresh(events[id(f)])
         return f"{f.kind} {new} . {_canon_fol(f.body, {**env, f.var: new}, namer, events)}"
     if t is And or t is Or:
-        # each operand's sort key (_sort_key's) beside what it prints: an atom's names are looked
-        # up once for both; the sort is stable and compares the keys alone, as sorted(key=) did
+        # each operand's sort key beside what it prints (an atom's names looked up once)
         keyed = []
         for c in f.children:
             if type(c) is Atom:
@@ -168,24 +160,18 @@ _KEY = operator.itemgetter(0, 1)
 
 
 def canonicalize(f: Formula, vars: str = "amp") -> Formula:
-    """The canonical AST: simplified, operands sorted, bound variables renamed.
-
-    vars='amp' names entities x, y, z (then x3, x4, ...) and events a, e, i (then a3, ...),
-    as AmP's data does; vars='v' names them v0, v1, ... in quantifier order.
-    """
-    namer = _Namer(vars)
+    """The canonical AST: simplified, operands sorted, bound variables renamed. vars='amp' names
+    entities x, y, z (then x3, ...) and events a, e, i, as AmP's data does; vars='v' names them v0,
+    v1, ..."""
     events: dict[int, bool] = {}
-    simple = _simplify(f, events)[0]
-    return _canon(simple, {}, namer, events)
+    return _canon(_simplify(f, events)[0], {}, _Namer(vars), events)
 
 
 def canonical_string(f: Formula, fmt: "str | Dialect" = FOL, vars: str = "amp") -> str:
-    """The canonical form rendered in `fol` or `lisp` (by name or as a `Dialect`; `fol` written
-    directly, in one pass)."""
+    """The canonical form rendered in `fol` (written directly, in one pass) or `lisp`."""
     if getattr(fmt, "name", fmt) == FOL:  # the fol dialect's own writer of canonical forms (_canon_fol), not a dialect test
-        namer = _Namer(vars)
         events: dict[int, bool] = {}
-        return _canon_fol(_simplify(f, events)[0], {}, namer, events)
+        return _canon_fol(_simplify(f, events)[0], {}, _Namer(vars), events)
     return render(canonicalize(f, vars), fmt)
 
 

@@ -1,11 +1,7 @@
-"""Read full first-order logic in the `folio`, `nltk` and `tptp` dialects into the AST.
-
-Each dialect is one grammar file in `logic/grammars/` (Lark, LALR); one transformer serves all
-three, since their rules share names. FOLIO and NLTK tell variables from constants by binding and
-spelling (a name a quantifier binds is a variable; a free one is a variable when spelled as the
-dialect's variables, dialect.py); TPTP by spelling alone (upper-case words are variables). A
-free variable is then read as the dialect's `free_variables` policy says (grammar.close).
-"""
+"""Read full first-order logic (`folio`, `nltk`, `tptp`, `prover9`) into the AST: one Lark grammar
+per dialect in `logic/grammars/`, one transformer for all, and the hand-written readers first. FOLIO
+and NLTK tell variables by binding and spelling, TPTP by spelling alone; free variables are then
+read as the dialect's policy says (grammar.close)."""
 
 from __future__ import annotations
 
@@ -30,9 +26,9 @@ CONS, NIL = "$cons", Const("$nil")  # Prover9's list terms, named as LADR names 
 
 
 class _Rules:
-    """Tree -> AST for the three dialects. Names become `Const` here (TPTP variables `Var`);
-    `_bind` then turns the names a quantifier binds into variables. (Mixed into a
-    `lark.Transformer` in `dialect_parser`: Lark is imported only when a grammar is needed.)"""
+    """Tree -> AST for the full dialects: names become `Const` (TPTP variables `Var`), and
+    `_Binding` then makes the bound ones variables. (Mixed into a `lark.Transformer` in
+    `dialect_parser`.)"""
 
     def start(self, c):
         return ungroup(c[0])
@@ -117,8 +113,7 @@ def _name(tok) -> str:
     if tok.type == "QUOTED":
         return s[1:-1].replace("\\'", "'").replace("\\\\", "\\")
     if tok.type == "DQUOTED":  # Prover9's "quoted symbol": a constant whatever it spells
-        # a quoted ordinary symbol keeps its quotes ("x" is not the variable x, "a" not the
-        # name a: LADR keeps them apart); any other is named by what it quotes
+        # a quoted ordinary symbol keeps its quotes ("x" is not the variable x, as in LADR)
         return s if _ORDINARY.fullmatch(s[1:-1]) else s[1:-1]
     return s
 
@@ -132,37 +127,10 @@ def _term(tok) -> Term:
     return Var(str(tok)) if tok.type == "VARIABLE" else Const(_name(tok))
 
 
-def _bind(f: Formula, bound: frozenset[str]) -> Formula:
-    """`f` with every constant named by an enclosing quantifier turned into that variable."""
-    t = type(f)
-    if t is Atom:
-        if bound and f.args:
-            return Atom(f.pred, tuple(_bind_term(a, bound) for a in f.args))
-        return f
-    if t is Eq:
-        return Eq(_bind_term(f.left, bound), _bind_term(f.right, bound))
-    if t is Quant:
-        return Quant(f.kind, f.var, _bind(f.body, bound | {f.var}))
-    if t is Not:
-        return Not(_bind(f.body, bound))
-    if t is And or t is Or:
-        return t(tuple(_bind(c, bound) for c in f.children))
-    return t(_bind(f.left, bound), _bind(f.right, bound))
-
-
-def _bind_term(a: Term, bound: frozenset[str]) -> Term:
-    if type(a) is Func:
-        return Func(a.name, tuple(_bind_term(b, bound) for b in a.args))
-    return Var(a.name) if type(a) is Const and a.name in bound else a
-
-
 class _Binding:
-    """One walk of a FOLIO or NLTK tree as its reader wrote it (every name a constant): the tree
-    with each name an enclosing quantifier binds made a variable (`_bind`), the names left free
-    that are spelled as the dialect's variables, in order of first use (what grammar.close's
-    `_free_names` would find on the result), and (FOLIO) the first quantified variable that
-    ends with '.' (`_no_dotted_variable`): three walks in one, most of a short formula's
-    reading time once they were three."""
+    """One walk of a FOLIO or NLTK tree read with every name a constant: bound names made variables,
+    the free names spelled as variables (in order of first use) and (FOLIO) the first quantified
+    variable ending with '.': three walks in one, most of a short formula's reading time."""
 
     __slots__ = ("spelled", "free", "dotted", "ask_dotted")
 
@@ -207,16 +175,16 @@ class _Binding:
 
 @lru_cache(maxsize=None)
 def _spelling(pattern: str) -> Callable[[str], bool]:
-    """Whether a name is spelled as a variable (Dialect.is_variable_name), compiled once; the
-    answers kept per name (a bounded cache: the readers ask it for every free name they read)."""
+    """Whether a name is spelled as a variable (Dialect.is_variable_name), compiled once, the
+    answers cached per name (the readers ask for every free name)."""
     match = re.compile(pattern).fullmatch
     return lru_cache(maxsize=1 << 14)(lambda name: match(name) is not None)
 
 
 def dialect_parser(fmt: str | Dialect) -> lark.Lark:
-    """The LALR parser of a dialect's grammar file, transforming straight into the AST.
-    (The grammars leave shift/reduce choices to Lark's shift preference on purpose: that is
-    what makes a quantifier's scope reach as far right as possible in folio.)"""
+    """The LALR parser of a dialect's grammar, transforming straight into the AST. (The grammars
+    leave shift/reduce choices to Lark's shift preference on purpose: a folio quantifier's scope
+    reaches as far right as it can.)"""
     return _dialect_parser(dialect(fmt).name)
 
 
@@ -251,15 +219,14 @@ def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     return close(f, text, d, names=free)
 
 
-# a formula read alone shares its variables and constants with the formulas read before it, as a
-# problem's statements share theirs (terms are immutable): a name read again costs a look-up
+# terms shared with the formulas read before (they are immutable): a name read again is a look-up
 _TPTP_TERMS: dict[str, Term] = {}
 _MAX_TERMS = 20_000
 
 
 def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    """`read_dialect` for tptp: the hand-written reader (readers/tptp_read.py) first, Lark for
-    what it rejects (and for every error)."""
+    """`read_dialect` for tptp: readers/tptp_read.py first, Lark for what it rejects (and every
+    error)."""
     if len(_TPTP_TERMS) >= _MAX_TERMS:  # a bound on the table's memory
         _TPTP_TERMS.clear()
     try:
@@ -272,8 +239,8 @@ def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
 
 
 def read_nltk(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    """`read_dialect` for nltk: the hand-written reader (readers/nltk_read.py) first, Lark for
-    what it rejects (and for every error)."""
+    """`read_dialect` for nltk: readers/nltk_read.py first, Lark for what it rejects (and every
+    error)."""
     try:
         if d.variable_spelling is None or d.dotted_names:
             return _finish(nltk_read.read(text), text, d)
@@ -315,8 +282,8 @@ def _parenthesis_depth(text: str) -> int:
 
 
 def _no_dotted_variable(f: Formula, text: str) -> None:
-    """FOLIO names may contain `.`, so `∀x. P(x)` would bind a variable `x.` and leave `x` a
-    constant: refused, with the reason (FOLIO writes `∀x P(x)`)."""
+    """Refuse `∀x. P(x)`: FOLIO names may contain `.`, so it would bind `x.` and leave `x` a
+    constant."""
     for g in subformulas(f):
         if type(g) is Quant and g.var.endswith("."):
             _dotted_variable_error(g.var, text)
@@ -330,10 +297,8 @@ def _dotted_variable_error(var: str, text: str):
 
 
 def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    """A parsed tree with FOLIO/NLTK's bound names made variables, and its free variables read
-    as the dialect says (grammar.close). (FOLIO and NLTK readers write every name as a constant
-    and `_bind` makes variables only of bound ones; TPTP spells variables.) A tree nested deeper
-    than MAX_DEPTH is refused first (the readers build it without recursion; what comes after
+    """A parsed tree with FOLIO/NLTK's bound names made variables and its free variables read as the
+    dialect says (grammar.close); a tree deeper than MAX_DEPTH is refused first (what comes after
     recurses)."""
     if len(text) > MAX_DEPTH and depth(f, MAX_DEPTH) > MAX_DEPTH:  # each level of a tree takes a character
         raise too_deep(text, d)

@@ -1,15 +1,8 @@
-"""Write the AST out in the full first-order dialects `folio`, `nltk` and `tptp`.
-
-One precedence-driven writer serves all three (`_Syntax` holds what differs). It adds only the
-parentheses the dialect's reading conventions need (full_parse.py, the grammar files), plus
-parentheses around a nested same-operator chain so that the tree's shape survives:
-`parse(render(f, d), d) == f` for every formula whose names the dialect can spell (TPTP needs
-upper-case variable names; NLTK has no exclusive or and writes `A ⊕ B` as `-(A <-> B)`).
-
-It also holds Prolog quoting (`escape`, `quote`): the one escaping of text that logic/ writes
-inside single quotes, used by every writer of Prolog text (render.py, this module,
-explain/situations.py, radd/verify.py, runtime/worker.py).
-"""
+"""Write the AST in the full dialects with one precedence-driven writer (`_Syntax` holds what
+differs), adding only the parentheses the dialect's reading needs plus those around a nested
+same-operator chain, so that `parse(render(f, d), d) == f` whenever the dialect can spell the names
+(NLTK writes `A ⊕ B` as `-(A <-> B)`). Also Prolog quoting (`escape`, `quote`): the one escaping of
+every writer of Prolog text in logic/."""
 
 from __future__ import annotations
 
@@ -23,8 +16,8 @@ from ambit.logic.errors import RenderError
 
 
 def escape(text: str, newlines: bool = False) -> str:
-    """`text` made safe inside a single-quoted Prolog atom: backslashes and single quotes
-    escaped; with `newlines`, also each newline written as `\\n` (goal text handed to Prolog)."""
+    """`text` made safe inside a single-quoted Prolog atom; with `newlines`, each newline written as
+    `\\n` (goal text handed to Prolog)."""
     text = text.replace("\\", "\\\\").replace("'", "\\'")
     return text.replace("\n", "\\n") if newlines else text
 
@@ -99,8 +92,8 @@ _PROVER9_QUOTED = re.compile(r'"[A-Za-z0-9_$.]+"\Z')
 
 
 def _prover9_name(name: str, role: str) -> str:
-    """An ordinary LADR symbol as it is, any other name as a "quoted symbol"; a constant that
-    LADR would read as a variable (starting with u to z) cannot be written."""
+    """An ordinary LADR symbol as it is, any other name "quoted"; a constant LADR would read as a
+    variable cannot be written."""
     _spelled_as_variable(name, role, "prover9")
     if _PROVER9_NAME.match(name) and name not in _PROVER9_KEYWORDS:
         return name
@@ -184,8 +177,8 @@ def _write(f: Formula, s: _Syntax) -> str:
 
 
 def _operand(c: Formula, s: _Syntax, level: int, same: type | None = None) -> str:
-    """`c` as an operand that must have at least `level`; a chain of `same` (which would merge
-    into its parent) and a quantifier (whose scope would swallow what follows) get ( )."""
+    """`c` as an operand of at least `level`; a chain of `same` (which would merge into its parent)
+    and a quantifier (whose scope would swallow what follows) get ( )."""
     t = type(c)
     if s.parenthesise_binaries:
         bare = t in (Atom, Eq, Not, Quant)
@@ -199,8 +192,8 @@ def _paren(c: Formula, s: _Syntax) -> str:
 
 
 def _list(a: Term, s: _Syntax) -> str | None:
-    """A $cons/$nil term as Prover9's list notation (`[a, b]`, `[a : rest]`, `[]`), as the nltk and
-    prover9 readers read it; None for any other term. nltk has no `:` tail: RenderError."""
+    """A $cons/$nil term in Prover9's list notation (`[a, b]`, `[a : rest]`); None for any other
+    term; RenderError for a tail in nltk."""
     items = []
     while type(a) is Func and a.name == "$cons" and len(a.args) == 2:
         items.append(a.args[0])
@@ -224,8 +217,8 @@ def _term(a: Term, s: _Syntax) -> str:
 
 
 def tptp_variables(f: Formula) -> Formula:
-    """`f` with every bound variable renamed to a TPTP variable (an upper-case word): `x` -> `X`,
-    other spellings -> `V`, `V1`, ... avoiding clashes; names already upper-case are kept."""
+    """`f` with every bound variable renamed to an upper-case word: `x` -> `X`, else `V`, `V1`, ...
+    avoiding clashes."""
     from ambit.logic.syntax.ast import subformulas
 
     taken = {n.var for n in subformulas(f) if type(n) is Quant and _TPTP_UPPER.match(n.var)}

@@ -1,7 +1,6 @@
-"""What every reader of logical forms shares: the grammar files, the errors (LFParseError) they
-raise (Lark's failures described in the dialect's own tokens, a dangling operator named as such,
-an unbound variable, nesting past MAX_DEPTH), and the one treatment of free variables
-(`close`, by the dialect's `free_variables` policy). The dialects themselves are dialect.py's."""
+"""What every reader of logical forms shares: the grammar files, the LFParseErrors they raise
+(Lark's failures in the dialect's own tokens, a dangling operator, an unbound variable, nesting past
+MAX_DEPTH), and the one treatment of free variables (`close`)."""
 
 from __future__ import annotations
 
@@ -22,13 +21,8 @@ DIALECTS = NAMES  # every format `parse` reads and `render` writes
 
 
 def grammar_text(fmt: "str | Dialect") -> str:
-    """The Lark grammar of a format, as stored in `logic/grammars/<fmt>.lark`."""
+    """The Lark grammar of a format (`logic/grammars/<fmt>.lark`)."""
     return dialect(fmt).grammar_text()
-
-
-def check_format(fmt: "str | Dialect") -> Dialect:
-    """The dialect `fmt` names (ValueError for an unknown one)."""
-    return dialect(fmt)
 
 
 _TERMINAL_NAMES = {
@@ -66,9 +60,7 @@ def lark_error(parser: lark.Lark, text: str, fmt: "str | Dialect", e: lark.excep
     import lark
 
     d = dialect(fmt)
-    pos = getattr(e, "pos_in_stream", None)
-    if pos is None:
-        pos = len(text)
+    pos = len(text) if (p := getattr(e, "pos_in_stream", None)) is None else p
     if isinstance(e, lark.exceptions.UnexpectedToken):
         token = str(e.token) if e.token.type != "$END" else ""
         if e.token.type == "$END":
@@ -104,14 +96,13 @@ def _dangling(text: str, d: Dialect) -> tuple[int, str] | None:
 
 
 def _after_quantifier(text: str, pos: int) -> bool:
-    before = text[:pos]
-    return before.endswith(("exists ", "forall "))
+    return text[:pos].endswith(("exists ", "forall "))
 
 
 def _first_use(text: str, name: str, f: Formula | None = None, d: Dialect | None = None) -> int:
-    """Where `name` is first used free in `text`: the k-th written occurrence of the name, k
-    counted over `f`'s binders and terms in reading order (the first occurrence when the counts
-    disagree, as where TPTP's `<=` reverses its operands)."""
+    """Where `name` is first used free in `text`: the k-th written occurrence, k counted over `f`'s
+    binders and terms in reading order (the first occurrence when the counts disagree, as where
+    TPTP's `<=` reverses its operands)."""
     word = "A-Za-z0-9_'’." if d is not None and d.dotted_names else "A-Za-z0-9_'’"  # what continues a name
     found = [m.start() for m in re.finditer(rf"(?<![{word}]){re.escape(name)}(?![{word}(])", text)]
     if not found:
@@ -155,8 +146,8 @@ def _uses(f: Formula, name: str, d: Dialect) -> list[bool]:
 
 
 def _free_names(f: Formula, d: Dialect) -> list[str]:
-    """The free variables of `f` in order of first use: variables the grammar marks (AmP, TPTP)
-    that no quantifier binds; in folio and nltk, constants spelled as the dialect's variables."""
+    """The free variables of `f` in order of first use: unbound variables the grammar marks (AmP,
+    TPTP); in folio and nltk, constants spelled as variables."""
     seen: dict[str, None] = {}
     by_spelling = d.variable_spelling is not None
     free = None if by_spelling else free_vars(f)
@@ -174,11 +165,10 @@ def _free_names(f: Formula, d: Dialect) -> list[str]:
 
 
 def close(f: Formula, text: str, d: Dialect, names: list[str] | None = None) -> tuple[Formula, tuple[str, ...]]:
-    """`f` (as read, its names bound where a quantifier binds them) with its free variables
-    treated as `d.free_variables` says, and the names it closed under ∀: `universal` wraps `f`
-    in ∀ for each, outermost first in order of first use; `constant` reads them as constants;
-    `error` raises LFParseError (kind `unbound_variable`) at the first one's first use. `names`:
-    the free names when the caller found them already (full_parse's one walk), else found here."""
+    """`f` with its free variables treated as `d.free_variables` says (`universal`: ∀ for each,
+    outermost first in order of first use; `constant`; `error`: LFParseError at the first one's
+    first use), and the names it closed under ∀. `names`: the free names when the caller found them
+    already."""
     if names is None:
         names = _free_names(f, d)
     if not names:
@@ -212,8 +202,8 @@ def _term_as(a: Term, names: frozenset[str], cls: type) -> Term:
 
 
 def _rename_terms(f: Formula, names: frozenset[str], cls: type) -> Formula:
-    """`f` with every term named in `names` made a `cls` (Var or Const), outside the scope of a
-    quantifier that binds the name again (a bound occurrence is not free)."""
+    """`f` with every term named in `names` made a `cls` (Var or Const), except where a quantifier
+    binds the name again."""
     from ambit.logic.syntax.ast import And, Iff, Implies, Not, Or, Xor
 
     t = type(f)
@@ -231,11 +221,6 @@ def _rename_terms(f: Formula, names: frozenset[str], cls: type) -> Formula:
     if t is Implies or t is Iff or t is Xor:
         return t(_rename_terms(f.left, names, cls), _rename_terms(f.right, names, cls))
     raise TypeError(f"not a formula: {f!r}")
-
-
-def check_closed(f: Formula, text: str, fmt: "str | Dialect") -> None:
-    """Refuse `f` when a variable is free in it (the `error` policy, whatever `fmt`'s default)."""
-    close(f, text, dialect(fmt, "error"))
 
 
 def too_deep(text: str, fmt: "str | Dialect") -> LFParseError:

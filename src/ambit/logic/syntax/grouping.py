@@ -1,7 +1,6 @@
-"""Trees under construction in full_parse.py's Lark transformer (the hand-written readers gather
-a run in one loop instead): a parenthesised formula stays one operand (`Group`), and an unparenthesised
-run of one n-ary operator (`A ∧ B ∧ C`) grows in place (`Run`), so that reading a chain of n
-operands takes time linear in n. `ungroup` turns either into the plain AST node."""
+"""Trees under construction in the Lark transformers: a parenthesised formula stays one operand
+(`Group`), and an unparenthesised run of one n-ary operator grows in place (`Run`), so that a chain
+of n operands reads in time linear in n. `ungroup` gives the plain AST node."""
 
 from __future__ import annotations
 

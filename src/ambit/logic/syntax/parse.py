@@ -1,13 +1,8 @@
-"""Read logical forms into the AST: AmP's FOL and Lisp here, full first-order logic
-(`folio`, `nltk`, `tptp`) through `full_parse.py`.
-
-The grammar files in `logic/grammars/` define both languages. Lark (LALR) reads them for
-validation, parse trees and error reports (readers/amp_lark.py). Reading AmP-scale data
-through Lark alone runs at about 3,000 LFs/s here, so `parse` first tries a small hand-written
-reader over the same tokens (about 10x faster) and falls back to Lark whenever that reader rejects the input: the
-error a user sees is always Lark's, and a test checks that both readers accept exactly the
-same strings and build the same trees.
-"""
+"""Read logical forms into the AST: AmP's FOL and Lisp here, the full dialects through
+full_parse.py. Lark through the grammar files reads about 3,000 AmP LFs/s, so `parse` first tries a
+hand-written reader over the same tokens (about 10x faster) and falls back to Lark
+(readers/amp_lark.py) whenever it rejects: the error a user sees is always Lark's, and a test checks
+both read the same strings into the same trees."""
 
 from __future__ import annotations
 
@@ -44,8 +39,8 @@ _MAX_TERMS = 20_000  # past that many distinct names the table starts again (a b
 
 
 def _shared_term(kind: type, name: str) -> Term:
-    """`kind(name)` (a Var or a Const), shared between the formulas read: a term read again
-    costs a dictionary look-up, not a new object."""
+    """`kind(name)` (a Var or a Const), shared between the formulas read: a term read again is a
+    look-up."""
     t = _TERMS.get((kind, name))
     if t is None:
         if len(_TERMS) >= _MAX_TERMS:
@@ -86,19 +81,18 @@ _FOL_WORDS: dict[str, tuple[str, str]] = {w: (kind, w) for w, kind in _FOL_FIXED
 
 
 def _fol_word(w: str) -> tuple[str, str]:
-    """The token of a word the table has not met yet (then kept: words repeat from formula to
-    formula; the table starts again past _MAX_TERMS words, a bound on its memory)."""
+    """The token of a word not met yet, then kept (words repeat from formula to formula; the table
+    restarts past _MAX_TERMS)."""
     if len(_FOL_WORDS) >= _MAX_TERMS:
         _FOL_WORDS.clear()
         _FOL_WORDS.update({f: (kind, f) for f, kind in _FOL_FIXED.items()})
-    t = _FOL_WORDS[w] = ("PRED" if w[-1] == "(" else "CONST" if w[0].isupper() else "VAR", w)
+    _FOL_WORDS[w] = t = ("PRED" if w[-1] == "(" else "CONST" if w[0].isupper() else "VAR", w)
     return t
 
 
 def _group_right(items: list[Formula], ops: list[str]) -> Formula:
-    """An unparenthesised chain `items[0] ops[0] items[1] ...` grouped to the right, read right
-    to left: a run of one operator becomes one n-ary node, which becomes the last child of the
-    run to its left (children gathered in lists: linear in the chain)."""
+    """An unparenthesised chain `items[0] ops[0] items[1] ...` grouped to the right: a run of one
+    operator is one n-ary node, the last child of the run to its left (linear in the chain)."""
     node, run_op, run = items[-1], "", []
     for op, item in zip(reversed(ops), reversed(items[:-1])):
         if op != run_op:
@@ -257,18 +251,14 @@ class _TooDeep(Exception):
 
 _FAST: dict[bool, Callable[[str], tuple[Formula, bool]]] = {False: _fast_fol, True: _fast_lisp}  # by d.s_expression
 
-# Reading a large input allocates one tuple per token and node; Python's cyclic collector would
-# rescan all of them again and again as they pile up, which made 2 MB take several times as
-# long as 1 MB. The trees are acyclic, so the collector is paused while a large input is read
-# (benchmarks/logic_bench.py --sizes measures the time per MB).
+# from this size on the cyclic collector is paused while reading (readers.gc_paused: it made 2 MB
+# take several times as long as 1 MB; benchmarks/logic_bench.py --sizes measures it)
 GC_PAUSE_CHARS = 65_536
 
 
 def parse(text: str, fmt: str | Dialect = FOL, *, free_variables: str | None = None) -> Formula:
-    """Parse one logical form in `fmt` (a dialect's name or a `Dialect`). A free variable is
-    read as `free_variables` says (`universal`, `constant`, `error`; None: the dialect's
-    default, `universal` in the full dialects, `error` in AmP's). Raises `LFParseError`
-    (position, token, expectations)."""
+    """Parse one logical form in `fmt`, a free variable read as `free_variables` says (None: the
+    dialect's default); LFParseError with position, token and expectations."""
     return read(text, fmt, free_variables)[0]
 
 
@@ -298,7 +288,6 @@ def read_amp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
 
 
 def detect_format(text: str) -> str:
-    """'fol' when the text has an FOL atom (`pred(`), else 'lisp' (AmP's s-expression dialect)
-    when it opens with '('."""
+    """'fol' when the text has an FOL atom (`pred(`), else 'lisp' when it opens with '('."""
     lisp = not re.search(r"[a-z0-9_]\(", text) and text.lstrip().startswith("(")
     return next(d.name for d in dialects() if d.amp and d.s_expression == lisp)

@@ -1,14 +1,8 @@
-"""Reading a problem (a pair of formulas, a story's premises and conclusion) as one: each
-formula read in the problem's dialect, with which free variables were closed under ∀ recorded
-(`Reading`), an AST with a free variable refused, and no predicate or function used with two
-arities (`check_arities`, where the dialect asks for one arity), nor one name used as a
-predicate and as a function or constant where the dialect's symbols share one name space (as
-in Prover9, E and TPTP). Errors name the formula (`ProblemError`: `premises[2]`, `conclusion`,
-...) and, for arities and kinds, both uses.
-
-The dialects themselves (names, readers, free-variable policies) are dialect.py's; every name
-here is importable from there too.
-"""
+"""Reading a problem (a pair, or a story's premises and conclusion) as one: each formula read in the
+problem's dialect, the free variables closed under ∀ recorded (`Reading`), no symbol used with two
+arities (`check_arities`) nor, where the dialect has one name space (Prover9, E, TPTP), as a
+predicate and as a function. Errors name the formula (`ProblemError`). Every name here is importable
+from dialect.py too."""
 
 from __future__ import annotations
 
@@ -28,9 +22,8 @@ if TYPE_CHECKING:
 
 
 class ArityError(ValueError):
-    """One predicate or function symbol used with two numbers of arguments in one problem (one
-    formula, a pair, or a story): Prover9, E and TPTP refuse that, and so does ambit. Names both
-    uses: which formula (`first`, `second`: labels such as `premises[2]`) and where in its text."""
+    """A predicate or function used with two numbers of arguments in one problem (Prover9, E and
+    TPTP refuse it too); names both uses (`first`, `second`: label, arity, position)."""
 
     reason = "MIXED_ARITY"  # the RPC's INVALID_ARGUMENT reason
     problem = "mixed_arity"  # the kind in to_dict, and a FOLIO sample's label_problem
@@ -57,10 +50,8 @@ class ArityError(ValueError):
 
 
 class SymbolKindError(ArityError):
-    """One name used as a predicate and as a function or constant in one problem, where
-    predicates, functions and constants share one name space (Prover9, E and TPTP: the full
-    dialects by default; `symbols="separate"` reads them as two symbols). `kind` is the first
-    use's kind, `second_kind` the other's; names both uses, as ArityError does."""
+    """One name used as a predicate and as a function or constant where they share one name space;
+    `kind` is the first use's kind, `second_kind` the other's."""
 
     reason = "SYMBOL_KIND"
     problem = "symbol_kind"
@@ -87,8 +78,8 @@ class SymbolKindError(ArityError):
 
 
 def _symbols(f: "Formula", constants: bool = False) -> Iterable[tuple[str, str, int]]:
-    """(kind, name, arity) of every predicate and function use in `f`, left to right; with
-    `constants`, constants too (kind `function`, arity 0)."""
+    """(kind, name, arity) of every predicate and function use in `f`; with `constants`, constants
+    too (a `function` of arity 0)."""
     from ambit.logic.syntax.ast import Atom, Const, Func, subformulas, subterms, terms
 
     for g in subformulas(f):
@@ -103,21 +94,16 @@ def _symbols(f: "Formula", constants: bool = False) -> Iterable[tuple[str, str, 
 
 
 def _position(text: str | None, name: str, arity: int, kind: str | None = None) -> int | None:
-    """Where in `text` `name` is written with `arity` arguments (as `name(` ... `)` with
-    arity - 1 top-level commas, or bare for arity 0), as a `kind` (`predicate`: where a formula
-    stands; `function`, a constant too: where a term stands) when one such place is; None when
-    it cannot be told."""
+    """Where in `text` `name` is written with `arity` arguments, preferably as a `kind` (`predicate`
+    or `function`); None when it cannot be told."""
     if not text:
         return None
     first = None
     for m in re.finditer(rf"(?<![\w'’.$\"]){re.escape(name)}(?![\w'’.\"])", text):
         rest = text[m.end():].lstrip()
-        if arity == 0:
-            if rest.startswith("("):
-                continue
-        else:
-            if not rest.startswith("("):
-                continue
+        if (arity == 0) == rest.startswith("("):
+            continue
+        if arity:
             depth, commas = 0, 0
             for ch in rest:
                 if ch == "(":
@@ -141,15 +127,15 @@ _NAME_CHAR = re.compile(r"[\w'’.$\"]")
 
 
 def _in_term(text: str, start: int, rest: str) -> bool:
-    """Whether the name written at `start` (followed by `rest`) stands where a term does: an
-    argument (after a name's `(`, after `,` or `[`), or a side of `=` / `!=` / `≠`."""
+    """Whether the name at `start` stands where a term does: an argument, or a side of `=` / `!=` /
+    `≠`."""
     before = text[:start].rstrip()
     if rest[:1] in ("=", "≠") or rest.startswith("!="):
         return True
     if not before:
         return False
     c = before[-1]
-    if c in ",[" or c in "=≠":
+    if c in ",[=≠":
         return True
     if c == "(":
         head = before[:-1].rstrip()
@@ -159,12 +145,9 @@ def _in_term(text: str, start: int, rest: str) -> bool:
 
 def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols: str = "separate",
                   deadline: float | None = None) -> None:
-    """Refuse a problem whose formulas use one predicate or function with two arities:
-    `formulas` are (label, formula, its text or None); ArityError names both uses. With
-    `symbols="shared"` (one name space, as Prover9, E and TPTP have), also a name used as a
-    predicate and as a function or constant: SymbolKindError, naming both uses; and a constant
-    `f` beside a function `f(x)` is then one symbol with two arities. ReadingTimeLimit once
-    `deadline` has passed (looked at every CHECK_EVERY formulas)."""
+    """Refuse `formulas` ((label, formula, text or None)) that use a symbol with two arities
+    (ArityError) or, with `symbols="shared"`, a name as a predicate and a function
+    (SymbolKindError); ReadingTimeLimit past `deadline`."""
     seen: dict[tuple[str, str], tuple[str, int, str | None]] = {}
     kinds: dict[str, tuple[str, str, int, str | None]] = {}
     for i, (label, f, text) in enumerate(formulas):
@@ -192,9 +175,8 @@ CHECK_EVERY = 1000
 
 class ReadingTimeLimit(Exception):
     """Reading a problem went past its deadline (a `time.monotonic()` value): the caller answers
-    UNKNOWN with reason `time_limit` (or DEADLINE_EXCEEDED), never a late answer. Every dialect's
-    reading checks it before each formula (a formula is bounded by `max_chars`), a TPTP
-    problem's also every DEADLINE_EVERY statements (tptp_problem.py)."""
+    UNKNOWN (`time_limit`), never late. Checked before each formula (bounded by `max_chars`) and
+    every DEADLINE_EVERY TPTP statements (tptp_problem.py)."""
 
 
 def in_time(deadline: float | None, where: str) -> None:
@@ -205,8 +187,8 @@ def in_time(deadline: float | None, where: str) -> None:
 
 @dataclass(frozen=True)
 class Reading:
-    """How a problem's formulas were read: the dialect, its free-variable policy, and which
-    formulas had free variables closed under ∀ (label -> names), as each result records it."""
+    """How a problem's formulas were read: dialect, free-variable policy, and which formulas had
+    free variables closed under ∀ (label -> names)."""
 
     dialect: str
     free_variables: str
@@ -222,13 +204,12 @@ class Reading:
 
 
 class ProblemError(ValueError):
-    """A formula of a problem that cannot be read: `field` (`a`, `b`, `premises`, `conclusion`),
-    `index` (a premise's, else None) and the cause (an LFParseError or an ArityError)."""
+    """A formula of a problem that cannot be read: `field`, `index` (a premise's, else None) and the
+    cause (an LFParseError or an ArityError)."""
 
     def __init__(self, cause: Exception, field: str, index: int | None) -> None:
         self.cause, self.field, self.index = cause, field, index
-        where = f"{field}[{index}]" if index is not None else field
-        super().__init__(f"{where}: {cause}")
+        super().__init__(f"{_label(field, index)}: {cause}")
 
 
 def _label(field: str, index: int | None) -> str:
@@ -237,9 +218,8 @@ def _label(field: str, index: int | None) -> str:
 
 def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading, cache: dict | None = None,
               deadline: float | None = None):
-    """One formula (text in `d`, or a closed AST) and its text; `cache` (text -> what `d.read`
-    gave) lets a batch read a text met twice once; ReadingTimeLimit when `deadline` has passed
-    before it is read."""
+    """One formula (text in `d`, or a closed AST) and its text; `cache` (text -> `d.read`'s result)
+    reads a repeated text once."""
     from ambit.logic.syntax.ast import free_vars
     from ambit.logic.errors import LFParseError
 
@@ -273,10 +253,8 @@ def _resolved(fmt: "str | Dialect", free_variables: str | None, symbols: str | N
 
 def read_pair(a: Any, b: Any, fmt: "str | Dialect" = FOLIO, free_variables: str | None = None,
               symbols: str | None = None, cache: dict | None = None, deadline: float | None = None):
-    """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading).
-    ProblemError names the formula and the cause (syntax, free variable, mixed arity, symbol
-    kind); `symbols` as `dialect` takes it (None: the dialect's own); ReadingTimeLimit once
-    `deadline` (a `time.monotonic()` value) has passed."""
+    """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading);
+    ProblemError names the formula and the cause."""
     d = _resolved(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
     fa, ta = _read_one(a, d, "a", None, reading, cache, deadline)
@@ -285,17 +263,15 @@ def read_pair(a: Any, b: Any, fmt: "str | Dialect" = FOLIO, free_variables: str 
         if d.one_arity:
             check_arities([("a", fa, ta), ("b", fb, tb)], d.symbols)
     except ArityError as e:
-        raise ProblemError(e, _field_of(e.second[0]), _index_of(e.second[0])) from None
+        raise ProblemError(e, e.second[0], None) from None  # labelled `a` or `b`
     return fa, fb, reading
 
 
 def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = FOLIO,
                free_variables: str | None = None, labels: Sequence[str] | None = None, symbols: str | None = None,
                cache: dict | None = None, deadline: float | None = None):
-    """A story's premises and conclusion (text in `fmt`, or closed ASTs) read as one problem:
-    (premises, conclusion, Reading). ProblemError names the formula and the cause; `labels`
-    name the premises in an ArityError's message (default `premises[i]`); ReadingTimeLimit once
-    `deadline` (a `time.monotonic()` value) has passed, checked before each formula."""
+    """A story's premises and conclusion read as one problem: (premises, conclusion, Reading);
+    `labels` name the premises in an ArityError (default `premises[i]`)."""
     d = _resolved(fmt, free_variables, symbols)
     reading = Reading(d.name, d.free_variables, symbols=d.symbols)
     ps = [_read_one(p, d, "premises", i, reading, cache, deadline) for i, p in enumerate(premises)]
@@ -312,17 +288,9 @@ def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = 
     return [f for f, _ in ps], c[0], reading
 
 
-def _field_of(label: str) -> str:
-    return label.split("[", 1)[0]
-
-
-def _index_of(label: str) -> int | None:
-    return int(label[label.index("[") + 1 : -1]) if "[" in label else None
-
-
 def record(result: Any, reading: Reading) -> Any:
-    """`result` (a Decision or a Verdict) with how its formulas were read in its evidence: a
-    Decision's `reading` field, a Verdict's `witness["reading"]`."""
+    """`result` with how its formulas were read: a Decision's `reading` field, a Verdict's
+    `witness["reading"]`."""
     if hasattr(result, "witness"):
         return dataclasses.replace(result, witness={**(result.witness or {}), "reading": reading.to_dict()})
     if any(f.name == "reading" for f in dataclasses.fields(result)):
@@ -331,8 +299,8 @@ def record(result: Any, reading: Reading) -> Any:
 
 
 def _raise_with_place(e: ProblemError):
-    """The cause of a ProblemError (what the API has always raised: an LFParseError for text
-    that does not read), with a note naming the formula; an ArityError as it is."""
+    """Raise a ProblemError's cause (what the API has always raised) with a note naming the formula;
+    an ArityError as it is."""
     cause = e.cause
     if e.field and not isinstance(cause, ArityError):
         cause.add_note(f"in {_label(e.field, e.index)}")
@@ -342,7 +310,7 @@ def _raise_with_place(e: ProblemError):
 def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
               symbols: str | None = None, deadline: float | None = None) -> tuple[list, list[Reading]]:
     """`read_one` (read_story or read_pair) on every item: the ASTs and the Readings; the first
-    error's cause is raised, with a note naming the formula; ReadingTimeLimit past `deadline`."""
+    error's cause is raised."""
     parsed, readings = [], []
     cache: dict = {}  # a text met twice in the batch is read once (ASTs are immutable)
     for x, y in items:
@@ -358,9 +326,8 @@ def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
 def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = FOLIO,
                  free_variables: str | None = None, symbols: str | None = None, deadline: float | None = None
                  ) -> tuple[list[tuple[list, Any]], list[Reading]]:
-    """`read_story` for many stories: their (premises, conclusion) ASTs and their Readings. Raises
-    the first one's cause (LFParseError, ArityError, ValueError), with a note naming the formula;
-    ReadingTimeLimit once `deadline` has passed."""
+    """`read_story` for many stories: their ASTs and Readings; the first error's cause is raised
+    with a note naming the formula."""
     return _read_all(stories, read_story, fmt, free_variables, symbols, deadline)
 
 

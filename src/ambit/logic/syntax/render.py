@@ -1,9 +1,6 @@
-"""Write the AST out as AmP's FOL or Lisp, a Prolog term (Blackburn & Bos style), or a full
-first-order dialect (`folio`, `nltk`, `tptp`: full_render.py).
-
-`parse(render(f, fmt), fmt) == f` for every AST whose connectives have two or more operands
-(and, for AmP's formats, that lies inside AmP's fragment: `amp_misfit` names what does not).
-"""
+"""Write the AST as AmP's FOL or Lisp, a Prolog term (Blackburn & Bos style), or a full dialect
+(full_render.py): `parse(render(f, fmt), fmt) == f` for every AST whose connectives have two or more
+operands (in AmP's fragment for AmP's formats: `amp_misfit`)."""
 
 from __future__ import annotations
 
@@ -43,22 +40,17 @@ def to_lisp(f: Formula) -> str:
 
 
 def to_prolog(f: Formula) -> str:
-    """A Prolog term in Blackburn & Bos style: some(X,F), all(X,F), and(F,G), or(F,G).
-
-    Bound variables become Prolog variables (`V_x`), constants quoted atoms (`'Mary'`),
-    atoms `rel(Pred, [Args])` so predicate names never clash with Prolog built-ins.
-    n-ary connectives become right-nested binary ones. AmP's fragment only (TypeError outside it).
-    """
+    """A Prolog term in Blackburn & Bos style (`some(X,F)`, `and(F,G)`, atoms `rel(Pred, [Args])` so
+    that predicate names never clash with built-ins), n-ary connectives right-nested; AmP's fragment
+    only (TypeError)."""
     return prolog_term(f, "names", sep=", ", full=False)
 
 
 PROLOG_VARIABLES = ("names", "fresh", "numbered")
 _PROLOG_QUANT = {"exists": "some(", "forall": "all("}
 _PROLOG_BINARY = {Implies: "imp(", Iff: "iff(", Xor: "xor("}
-# In the `fresh` and `numbered` modes (the terms sent to Prolog) an and/or of more operands than
-# this is written as a balanced tree: SWI-Prolog 9 reads nested arguments by C recursion, and
-# on the worker's thread a term nested some 20,000 deep (a 309 KB chain) overflowed the C
-# stack and killed the process. Right-nested up to here, so small formulas read as before.
+# Past this many operands an and/or sent to Prolog is a balanced tree: SWI-Prolog 9 reads nested
+# arguments by C recursion, and a term nested some 20,000 deep overflowed the worker's C stack.
 BALANCE_FROM = 64
 
 
@@ -72,7 +64,8 @@ class _ByName(dict):
 
 
 def _prolog_arg(a: Term, env: dict[str, str], sep: str, full: bool) -> str:
-    """A term of `prolog_term`: its variable as `env` writes it, a quoted constant, `fn(Name, [Args])`."""
+    """A term of `prolog_term`: its variable as `env` writes it, a quoted constant, `fn(Name,
+    [Args])`."""
     t = type(a)
     if t is Var:
         return env[a.name]
@@ -97,22 +90,12 @@ def _balanced(go: Callable, put: Callable, sep: str, head: str, cs: tuple, lo: i
 
 
 def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = ", ", full: bool = True) -> str:
-    """`f` as a Prolog term: the one writer of the Prolog term language of logic/engine/prolog/*.pl.
-
-    `rel(Pred, [Args])` for atoms (names quoted), `some(X, F)` / `all(X, F)`, `and(F, G)` /
-    `or(F, G)` (n-ary connectives right-nested; past BALANCE_FROM operands balanced, except in
-    `names` mode), `not(F)`, `imp(F, G)`, `iff(F, G)`, `xor(F, G)`, `eq(S, T)`, function terms
-    `fn(Name, [Args])`; `sep` separates arguments (`", "` or `","`). `variables` says how a
-    quantifier's variable is written:
-    - `names`: `V_<name>` at the quantifier and at every occurrence (free ones too): the
-      public `prolog` format (`to_prolog`);
-    - `fresh`: a fresh Prolog variable `V<tag>_<n>` per quantifier, n = 0, 1, ... in
-      pre-order, so shadowed names stay apart and terms with different tags share no variable
-      (equivalence.pl: `equivalence.to_prolog_bb`); a free variable is a KeyError;
-    - `numbered`: quantifier n = 1, 2, ... in pre-order as `all(N, F)` / `some(N, F)`, its
-      occurrences `v(N)` (prove.pl: `fol.to_term`); a free variable is a KeyError.
-    `full` False keeps to AmP's fragment (atoms, and, or, quantifiers; no function terms): any
-    other node is a TypeError, as for every node that is not a formula."""
+    """`f` as a term of the Prolog language of logic/engine/prolog/*.pl: `rel`, `some`/`all`,
+    `and`/`or` (right-nested; balanced past BALANCE_FROM operands except in `names` mode), `not`,
+    `imp`, `iff`, `xor`, `eq`, `fn`. `variables`: `names` writes `V_<name>` everywhere
+    (`to_prolog`); `fresh` a new `V<tag>_<n>` per quantifier in pre-order (terms of different tags
+    share none); `numbered` quantifier n as `all(N, F)` and its occurrences `v(N)`; in the last two
+    a free variable is a KeyError. `full` False keeps to AmP's fragment (TypeError outside)."""
     if variables not in PROLOG_VARIABLES:
         raise ValueError(f"variables must be one of {PROLOG_VARIABLES}, not {variables!r}")
     by_name = variables == "names"
@@ -185,8 +168,8 @@ _AMP_CONST = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 
 def amp_misfit(f: Formula) -> str | None:
-    """What keeps `f` out of AmP's FOL/Lisp (a connective, an arity, a name AmP cannot spell),
-    or None when it fits."""
+    """What keeps `f` out of AmP's FOL/Lisp (a connective, an arity, a name AmP cannot spell), or
+    None."""
     for n in subformulas(f):
         t = type(n)
         if t in _CONNECTIVE_NAMES:
@@ -208,8 +191,7 @@ def amp_misfit(f: Formula) -> str | None:
 
 def _amp(writer):
     def write(f: Formula) -> str:
-        misfit = amp_misfit(f)
-        if misfit:
+        if misfit := amp_misfit(f):
             fmt = writer.__name__[3:]
             raise RenderError(f"{misfit} does not fit AmP's {fmt} format", construct=misfit, fmt=fmt)
         return writer(f)
@@ -222,9 +204,8 @@ write_lisp = _amp(to_lisp)  # the lisp dialect's renderer
 
 
 def render(f: Formula, fmt: "str | Dialect" = FOL) -> str:
-    """Render in a dialect (`fol`, `lisp`, `folio`, `nltk`, `tptp`, `prover9`, by name or as a
-    `Dialect`) or as a `prolog` term. RenderError (a ValueError) when the format cannot express
-    `f`, naming the construct that does not fit."""
+    """Render in a dialect (by name or as a `Dialect`) or as a `prolog` term; RenderError (a
+    ValueError) naming the construct the format cannot express."""
     if isinstance(fmt, Dialect):
         return fmt.render(f)
     if fmt == "prolog":

@@ -1,14 +1,7 @@
-"""TPTP include directives (`include('Axioms/X.ax').`), resolved and bounded: read only under a
-TPTP root the caller gives (`--tptp-root`), and only regular files inside it (no `..`, no absolute
-name, no symbolic link that leads out; a FIFO, a device or a folder is refused without being
-read), as UTF-8, each file read once however often it is included.
-
-Includes are bounded (:class:`Limits`): the include statements followed in all (a file included
-twice counts twice), the bytes they bring in, and how deep they nest; a cycle is refused. Errors
-name the file and the line, and never quote the content of an included file: a root such as /etc
-must not be read back through error messages. Reading the statements of a file is
-tptp_problem.py's, which hands each included file's text back here to be read (`Includes.follow`).
-"""
+"""TPTP include directives (`include('Axioms/X.ax').`), resolved and bounded: read only under the
+caller's TPTP root, only regular files inside it (no `..`, absolute name or link leading out), as
+UTF-8, each file once. Bounded by `Limits`; a cycle is refused. Errors never quote an included
+file's content: a root such as /etc must not be read back through them."""
 
 from __future__ import annotations
 
@@ -32,11 +25,9 @@ _O_CLOEXEC, _O_NONBLOCK, _O_NOFOLLOW = (getattr(os, f, 0) for f in ("O_CLOEXEC",
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on reading one problem: `max_chars` per formula (None: no bound), include
-    statements followed (`max_includes`), bytes brought in (`max_bytes`: the problem file plus
-    each included file each time it is included), include nesting (`max_depth`), and statements
-    read (`max_statements`: the problem's and every include's, repeats counted; a file with more is
-    refused before its formulas are parsed)."""
+    """Bounds on reading one problem: `max_chars` per formula (None: none), include statements
+    followed, bytes brought in, include nesting, and statements read (repeats counted; a file with
+    more is refused before its formulas are parsed)."""
 
     max_chars: int | None = None
     max_includes: int = MAX_INCLUDES
@@ -59,16 +50,16 @@ class _FileError(Exception):
 
 @dataclass
 class _Included:
-    """One file read under the root: its statements' formulas parsed once, however often it is
-    included, and its size, which each include of it spends again."""
+    """One file read under the root: its entries parsed once, and its size, which each include of it
+    spends again."""
 
     size: int
     entries: list = field(default_factory=list)  # ("fof", name, role, formula, line) or ("include", Statement)
 
 
 class Includes:
-    """The includes of one problem: the root, the limits and what has been spent on them (the
-    problem's own bytes counted from the start)."""
+    """The includes of one problem: the root, the limits and what has been spent (the problem's own
+    bytes from the start)."""
 
     def __init__(self, root: Path | None, limits: Limits, spent_bytes: int) -> None:
         self.root = root
@@ -82,11 +73,9 @@ class Includes:
     @contextmanager
     def follow(self, name: str, line: int, source: str, quote: bool, entries: Callable[[str, str], list],
                read_bytes: Callable[..., bytes]) -> Iterator[tuple[Path, list]]:
-        """Inside the include of `name` (written at `line` of `source`): its path and its
-        entries (`entries(text, path)`, made once per file), within the limits; the file read
-        with `read_bytes` (tptp_problem's `_read_bytes`). TPTPProblemError, naming `source` and
-        `line`, for an include refused; with `quote` False (an included file), no error shows
-        the name as written."""
+        """Inside the include of `name`: its path and its entries (`entries(text, path)`, made once
+        per file, read with `read_bytes`), within the limits; TPTPProblemError naming `source` and
+        `line` when refused (with `quote` False, not showing the name as written)."""
         name = name.strip("'\"")
         shown = f"include('{name}')" if quote else "this include"
         if self.root is None or self.base is None:
@@ -123,8 +112,8 @@ class Includes:
             self.stack.pop()
 
     def _resolve(self, name: str, shown: str, source: str, line: int) -> Path:
-        """The file `name` names under the root: relative, no `..`, and inside the root once
-        every symbolic link is followed."""
+        """The file `name` names under the root: relative, no `..`, inside the root once every link
+        is followed."""
         assert self.base is not None
         rel = Path(name)
         if not name or "\x00" in name or rel.is_absolute() or ".." in rel.parts:
@@ -145,18 +134,15 @@ class Includes:
         return str(path.relative_to(self.base)) if self.base is not None and path.is_relative_to(self.base) else str(path)
 
 
-
 _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"))
 
 
 def _read_bytes(path: Path, max_bytes: int, regular_only: bool, root: Path | None = None) -> bytes:
-    """The bytes of the file at `path`, at most `max_bytes` of them (TPTPProblemError past that).
-    `regular_only`: anything but a regular file is refused before a byte is read, and opening
-    never waits (O_NONBLOCK: a FIFO without a writer) nor follows a last symbolic link.
-    `root`: `path` lies under that folder and is opened through `ambit._files`' walk from it, one
-    component at a time with O_NOFOLLOW, so a folder swapped for a link after `Includes._resolve`
-    checked the path cannot lead the open out of the root (the race of issue 45)."""
+    """The bytes of the file at `path`, at most `max_bytes`. `regular_only`: anything but a regular
+    file is refused before a byte is read, and the open neither waits (a FIFO) nor follows a last
+    link. `root`: opened through `ambit._files`' walk from it with O_NOFOLLOW per component, so a
+    folder swapped for a link after `Includes._resolve` cannot lead out (issue 45)."""
     flags = os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK | (_O_NOFOLLOW if regular_only else 0)
     try:
         if root is not None:
@@ -198,8 +184,7 @@ def _read_bytes(path: Path, max_bytes: int, regular_only: bool, root: Path | Non
 
 
 def _files_reason(e: _files.FileError) -> str:
-    """The reason of a file-layer refusal in words that quote no name (an included file's include
-    names must not be read back through errors)."""
+    """A file-layer refusal's reason in words that quote no name."""
     if isinstance(e, _files.FileMissing):
         return os.strerror(errno.ENOENT)
     if e.errno == errno.ELOOP or "root folder" in str(e):
@@ -208,8 +193,7 @@ def _files_reason(e: _files.FileError) -> str:
 
 
 def _decode(data: bytes) -> str:
-    """`data` as UTF-8; _FileError naming the line and the byte that is not (never the bytes
-    themselves)."""
+    """`data` as UTF-8; _FileError naming the line and byte that is not (never the bytes)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -1,22 +1,9 @@
-"""TPTP problem files as TPTP users write them: `%` and `/* */` comments, formulas over several
-lines, `fof(name, role, formula).` statements whose role says what they are, and `include`.
-
-Roles: axiom, hypothesis, definition, assumption, lemma, theorem and corollary are premises; a
-conjecture is the conclusion (at most one per problem). `include('Axioms/X.ax').` is read only
-under a TPTP root given by the caller (`--tptp-root`), and only files inside it; otherwise it is
-refused with a message saying so. Each formula is read by the `tptp` dialect (logic/syntax/parse.py).
-
-Includes are resolved and bounded by tptp_include.py (:class:`Limits`: the include statements
-followed, the bytes they bring in, how deep they nest; only regular files inside the root), whose
-names are importable from here too. Every formula of every file is held to `max_chars`. Errors
-name the file and the line, and never quote the content of an included file.
-
-Reading runs at the speed of the file (150,000 small statements, 6 MB: about 4 s): a file of the
-common shape is split in one regex scan (readers/tptp_statements.py) and each formula read by the
-hand-written reader (readers/tptp_read.py); anything else takes the general path, whose errors
-these are. A `deadline` bounds reading: past it, ReadingTimeLimit (the command line then answers
-UNKNOWN with reason `time_limit`).
-"""
+"""TPTP problem files as TPTP users write them: comments, `fof(name, role, formula).` statements
+(axiom, hypothesis, definition, assumption, lemma, theorem and corollary are premises; at most one
+conjecture) and `include`, read only under a caller's TPTP root within tptp_include.py's `Limits`.
+Errors name the file and line and never quote an included file. A common-shape file is split in one
+scan (readers/tptp_statements.py) and read by readers/tptp_read.py: 150,000 statements (6 MB) in
+about 4 s."""
 
 from __future__ import annotations
 
@@ -40,7 +27,6 @@ from ambit.logic.syntax.tptp_include import (  # the include names are re-export
 PREMISE_ROLES = ("axiom", "hypothesis", "definition", "assumption", "lemma", "theorem", "corollary")
 CONCLUSION_ROLE = "conjecture"
 
-
 # how often (in statements) reading checks its deadline: a few milliseconds of reading apart
 DEADLINE_EVERY = 256
 
@@ -56,10 +42,9 @@ class Problem:
 def read_problem(text: str, source: str = "<input>", root: Path | None = None, *,
                  max_chars: int | None = None, limits: Limits | None = None,
                  free_variables: str | None = None, deadline: float | None = None) -> Problem:
-    """The problem in `text`: premises and conclusion by role, includes read under `root`
-    within `limits` (`max_chars`, when given, overrides the limits' bound per formula); free
-    variables read as `free_variables` says (None: TPTP's reading, closed under !).
-    `deadline` (a `time.monotonic()` value, None: none): ReadingTimeLimit once reading passes it."""
+    """The problem in `text`: premises and conclusion by role, includes read under `root` within
+    `limits` (`max_chars` overrides their bound per formula); ReadingTimeLimit once `deadline` (a
+    `time.monotonic()` value) passes."""
     limits = limits or Limits()
     if max_chars is not None:
         limits = dataclasses.replace(limits, max_chars=max_chars)
@@ -87,8 +72,8 @@ def read_problem(text: str, source: str = "<input>", root: Path | None = None, *
 def read_problem_file(path: str | Path, root: Path | None = None, *, max_chars: int | None = None,
                       limits: Limits | None = None, free_variables: str | None = None,
                       deadline: float | None = None) -> Problem:
-    """:func:`read_problem` of the file at `path`, read within the same byte limit (a file given
-    on the command line may be a pipe, such as /dev/stdin, but not a folder)."""
+    """:func:`read_problem` of the file at `path`, within the same byte limit (it may be a pipe,
+    such as /dev/stdin, but not a folder)."""
     limits = limits or Limits()
     text = read_text_file(path, limits.max_bytes)
     return read_problem(text, str(path), root, max_chars=max_chars, limits=limits, free_variables=free_variables,
@@ -96,8 +81,8 @@ def read_problem_file(path: str | Path, root: Path | None = None, *, max_chars: 
 
 
 def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
-    """The UTF-8 text of the file at `path` (a folder refused, at most `max_bytes` read);
-    TPTPProblemError naming the file, and the line and byte where it is not UTF-8."""
+    """The UTF-8 text of the file at `path` (at most `max_bytes`); TPTPProblemError naming the file,
+    and where it is not UTF-8."""
     try:
         return _decode(_read_bytes(Path(path), max_bytes, regular_only=False))
     except _FileError as e:
@@ -105,9 +90,8 @@ def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
 
 
 def _fast_formula(body: str, terms: dict) -> Formula | None:
-    """A statement's formula when the fast reader reads it with no free variable (nothing to
-    close, and too short to nest past MAX_DEPTH); None for `parse` to read (Lark for what the
-    fast reader rejects, the free-variable policy, every error)."""
+    """A statement's formula when the fast reader reads it with no free variable (too short to nest
+    past MAX_DEPTH); None for `parse` to read."""
     if len(body) > MAX_DEPTH:
         return None
     try:
@@ -172,10 +156,9 @@ class _Reader:
         return out
 
     def _split(self, text: str, source: str, quote: bool) -> tuple[list[Statement], list[Formula | None]]:
-        """The file's statements (refused past `max_statements` before a formula is read), and
-        each one's formula where the fast reader read it with no free variable (None: `parse`
-        reads it, with its errors). The one-scan split is checked as it goes: a body the fast
-        reader does not read must have balanced parentheses, else `statements` splits the file."""
+        """The file's statements (refused past `max_statements` before a formula is read), and each
+        formula the fast reader read (None: `parse` reads it). A body it does not read must have
+        balanced parentheses, else `statements` splits the file."""
         found = _fast_statements(text, checked=False)
         formulas: list[Formula | None] = []
         if found is not None:
@@ -197,7 +180,7 @@ class _Reader:
         return found, formulas
 
     def _in_time(self) -> None:
-        """ReadingTimeLimit once the reading's deadline has passed."""
+        """ReadingTimeLimit once the reading's deadline has passed (`time` is patched in tests)."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise ReadingTimeLimit(f"reading the problem took longer than its time limit (at {self.where})")
 
@@ -222,8 +205,8 @@ class _Reader:
                 conclusions.append((name, f, f"{name} (line {line})" if quote else f"line {line} of {source}"))
 
     def _include(self, st: Statement, source: str, quote: bool, premises: list, conclusions: list) -> None:
-        # `_read_bytes` is looked up here at each include, so that a spy on this module's name
-        # (tests/logic/syntax/test_tptp_include_bounds.py) sees every file read
+        # `_read_bytes` looked up at each include, so that a spy on it sees every file read
+        # (tests/logic/syntax/test_tptp_include_bounds.py)
         with self.inc.follow(st.name, st.line, source, quote, lambda text, path: self._entries(text, path, quote=False),
                              _read_bytes) as (path, entries):
             self._walk(entries, str(path), False, premises, conclusions)

@@ -1,9 +1,6 @@
-"""Hand-written readers that stand in front of the Lark grammars for the common input of a
-dialect (folio_read.py, nltk_read.py, tptp_read.py: TPTP FOF, on one core: core.py; AmP's own
-are in parse.py), and the Lark reader of AmP's FOL and Lisp (amp_lark.py). Each hand-written one
-accepts only what it surely reads, building the tree the grammar's transformer builds, and
-raises `Reject` on anything else, so that Lark reads it and gives the error with its position
-and expectations. Here: the node constructors they share, `Reject`, `per_thread`, `gc_paused`."""
+"""Hand-written readers in front of the Lark grammars (folio_read.py, nltk_read.py, tptp_read.py, on
+core.py; AmP's own are in parse.py) and the Lark reader of AmP's formats (amp_lark.py). Here: the
+node constructors they share, `Reject`, `per_thread`, `gc_paused`."""
 
 from __future__ import annotations
 
@@ -15,18 +12,15 @@ from typing import Callable, Iterator, TypeVar
 
 from ambit.logic.syntax.ast import And, Atom, Const, Eq, Func, Iff, Implies, Not, Or, Quant, Var, Xor
 
-# Constants and variables by name, made once and shared (terms are immutable, so a shared one
-# is the same value): a name read again costs a look-up, not a dataclass's __init__.
+# constants and variables made once per name (terms are immutable): a look-up, not an __init__
 const: Callable[[str], Const] = lru_cache(maxsize=1 << 14)(Const)
 var: Callable[[str], Var] = lru_cache(maxsize=1 << 14)(Var)
 
 
 def _maker(cls: type) -> Callable:
-    """A constructor of the AST node class `cls` (a frozen dataclass with slots) for readers:
-    it sets the fields through their slots, the values the dataclass's `__init__` would set,
-    without its `object.__setattr__` per field (a frozen class's cost, about half of making a
-    node). Equal, hashed and printed as the class's own; `Quant`'s kind check is the reader's
-    to keep (it writes only `forall` and `exists`)."""
+    """A constructor of the frozen slotted AST class `cls` that sets its slots directly, skipping
+    the `object.__setattr__` per field (about half the cost of a node); `Quant`'s kind check is the
+    reader's to keep."""
     new = object.__new__
     setters = [vars(cls)[name].__set__ for name in cls.__slots__]
     if len(setters) == 1:
@@ -74,9 +68,8 @@ _T = TypeVar("_T")
 
 
 def per_thread(make: Callable[[], _T]) -> Callable[[], _T]:
-    """A getter of this thread's `make()`, made on first use. A reader's nested functions (locals,
-    not attributes, on its hot path) are made once per thread, not once per formula; a reader
-    is not reentrant, and no two threads share one."""
+    """A getter of this thread's `make()`, made on first use: a reader's closures are made once per
+    thread, not per formula (a reader is not reentrant)."""
     local = threading.local()
 
     def get() -> _T:
@@ -91,12 +84,10 @@ def per_thread(make: Callable[[], _T]) -> Callable[[], _T]:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for the block (when it was on). Reading a large input
-    (a TPTP problem, a long AmP formula) allocates a few objects per token, all acyclic and kept;
-    the collector would scan them again and again as they pile up (half the time of a
-    150,000-statement problem), and then once more, all of them, at its first collection after
-    the block. So they are moved to the oldest generation (`freeze` then `unfreeze`: no scan)
-    before it resumes, where only a full collection looks at them again."""
+    """The cyclic garbage collector paused for the block. Reading a large input allocates a few
+    acyclic objects per token, which the collector would rescan as they pile up (half the time of a
+    150,000-statement problem); `freeze` then `unfreeze` moves them to the oldest generation
+    unscanned."""
     was_on = gc.isenabled()
     gc.disable()
     try:

@@ -1,6 +1,5 @@
-"""AmP's FOL and Lisp read by Lark (LALR) from the grammar files in `logic/grammars/`: the reader
-that validates, gives parse trees and reports errors with their position and expectations, and
-reads whatever the hand-written fast readers of logic/syntax/parse.py give up on."""
+"""AmP's FOL and Lisp read by Lark (LALR) from `logic/grammars/`: the reader that reports errors
+with their position and expectations, for whatever parse.py's fast readers give up on."""
 
 from __future__ import annotations
 
@@ -10,18 +9,17 @@ from typing import TYPE_CHECKING
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Term, Var
 from ambit.logic.syntax.dialect import Dialect, dialect
 from ambit.logic.syntax.grammar import close, lark_error
+from ambit.logic.syntax.grouping import Group, ungroup
 
 if TYPE_CHECKING:
     import lark
 
-# Lark is imported only when it is needed (an input the fast readers reject, an error to
-# describe, a grammar to build): it is most of the import time of a short-lived process.
+# Lark is imported only when needed: it is most of the import time of a short-lived process.
 
 
 class _Rules:
-    """Lark tree -> AST, for both grammars (same rule names). In FOL an unparenthesised
-    right-hand chain of the same operator is merged into one n-ary node; in Lisp every
-    `( AND ...)` is its own node. (Mixed into a `lark.Transformer` by `_transformer`.)"""
+    """Lark tree -> AST for both grammars: in FOL an unparenthesised right-hand chain of one
+    operator is one n-ary node; in Lisp every `( AND ...)` is its own."""
 
     def __init__(self, merge: bool) -> None:
         super().__init__()
@@ -31,14 +29,14 @@ class _Rules:
         return c[0]
 
     def group(self, c):
-        return _Group(c[0])
+        return Group(c[0])
 
     def atom(self, c):
         pred = str(c[0]).rstrip("(")
         return Atom(pred, tuple(_term(t) for t in c[1:]))
 
     def quant(self, c):
-        return Quant(str(c[0]).strip(" (").strip(), str(c[1]), _ungroup(c[2]))
+        return Quant(str(c[0]).strip(" (").strip(), str(c[1]), ungroup(c[2]))
 
     def conj(self, c):
         return _chain(And, c) if self.merge else And(tuple(c))
@@ -47,28 +45,15 @@ class _Rules:
         return _chain(Or, c) if self.merge else Or(tuple(c))
 
 
-class _Group:
-    """A parenthesised FOL formula: kept as its own node, never merged into a chain."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: Formula) -> None:
-        self.f = f
-
-
-def _ungroup(x):
-    return x.f if isinstance(x, _Group) else x
-
-
 def _chain(cls, children):
     """n-ary node from `unit OP formula`: an unparenthesised same-op tail is merged."""
     out = []
     for i, c in enumerate(children):
         last = i == len(children) - 1
-        if last and type(c) is cls and not isinstance(c, _Group):
+        if last and type(c) is cls:  # a Group is never merged
             out.extend(c.children)
         else:
-            out.append(_ungroup(c))
+            out.append(ungroup(c))
     return cls(tuple(out))
 
 
@@ -100,8 +85,8 @@ def _lark_parser(name: str) -> lark.Lark:
 
 
 def parse_with_lark(text: str, fmt: str | Dialect) -> Formula:
-    """Parse one of AmP's formats with Lark only; raises `LFParseError` with Lark's position
-    and expectations."""
+    """Parse one of AmP's formats with Lark only; LFParseError with Lark's position and
+    expectations."""
     return read_with_lark(text, dialect(fmt))[0]
 
 
@@ -113,5 +98,6 @@ def read_with_lark(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
         tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as e:
         raise lark_error(parser, text, d, e) from None
-    f = _ungroup(_transformer()(not d.s_expression).transform(tree))  # AmP's FOL merges chains; Lisp nests
+    # AmP's FOL merges chains; Lisp nests
+    f = ungroup(_transformer()(not d.s_expression).transform(tree))
     return close(f, text, d)

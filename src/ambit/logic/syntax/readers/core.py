@@ -1,28 +1,14 @@
 """The one core of the hand-written readers (folio_read.py, nltk_read.py, tptp_read.py). A reader
-stands in front of its dialect's Lark grammar for the common input: it accepts only what it
-surely reads, building the tree the grammar's transformer builds, and raises `Reject` on
-anything else (a syntax error, nesting past READER_DEPTH, what it leaves to Lark), so that Lark
-reads it and gives the error with its position and expectations. Lark stays the reference:
-tests/logic/syntax/readers/test_reader_core.py reads random formulas through both, and compares.
+stands in front of its dialect's Lark grammar: it accepts only what it surely reads, building the
+tree the grammar's transformer builds, and raises `Reject` on anything else, so that Lark reads it
+and reports the error. Lark stays the reference (tests/logic/syntax/readers/test_reader_core.py
+compares the two on random formulas).
 
-A dialect's module gives its tables and what it alone reads; this module the rest:
-- `reader`: a text split by the dialect's token pattern (`Syntax`) in one `findall`, then
-  precedence climbing over the dialect's binary connectives (`connectives`: a level, 1 binding
-  loosest, and how each groups: a run of it gathered into one n-ary node, so that a
-  parenthesised one stays nested as written; to the left; to the right) whose operands the
-  dialect's `unary` reads, leaving a unary that opens with a token of the dialect's prefix
-  table (NOT, GROUP, a quantifier, ...) to the core's `prefix`;
-- `names`: the `unary` of a dialect whose atoms are `p` or `p(t, ...)` and whose equations are
-  `t = u`, over terms that are names and function terms (folio, nltk), and its reader;
-- `Binder`: what a reader makes of a name in a term's place.
-
-The tokens are a stack, the formula's reversed: `pop()` reads the next one, and `push` puts
-back one that is not for the function that read it (in CPython cheaper than a look at
-`toks[-1]`, a negative index); the core's functions and the dialect's, closures over the one
-list, so share the position without a counter. Below the formula lie a few ENDs, which no reader
-takes, kept there between formulas. A reader's functions are made once per thread
-(readers.per_thread), and each formula starts afresh.
-"""
+`reader` splits a text with one `findall` and climbs the precedence of the dialect's binary
+connectives; `names` is the `unary` of dialects whose atoms are `p(t, ...)` and `t = u`; `Binder`
+decides what a name in a term's place is. The tokens are a stack, the formula's reversed (`pop()`
+reads, `push` puts back: cheaper in CPython than `toks[-1]`), shared by closures made once per
+thread (readers.per_thread); a few ENDs lie below the formula."""
 
 from __future__ import annotations
 
@@ -33,13 +19,11 @@ from ambit.logic.syntax.ast import Formula, Term
 from ambit.logic.syntax.readers import Reject, const, new_atom, new_eq, new_func, new_not, new_quant, var
 
 END = ""  # after the last token
-# a reader's stack between formulas: END, a few times over, so that the list never runs empty
-# (CPython frees an empty list's storage, and a token put back would allocate it again)
+# a stack that never runs empty (CPython frees an empty list's storage, then allocates it again)
 _ENDED = (END,) * 8
 _BOTTOM = len(_ENDED)
-# how deeply a reader nests parentheses, negations, quantifiers, function terms and right-grouped
-# connectives (a few Python frames each, well inside the recursion limit); deeper input goes to
-# Lark, whose parser does not recurse
+# how deeply a reader nests (a few Python frames a level, well inside the recursion limit);
+# deeper input goes to Lark, whose parser does not recurse
 READER_DEPTH = 40
 NARY, LEFT, RIGHT = 0, 1, 2  # how a binary connective groups
 NOT, GROUP = "not", "group"  # the prefixes the core reads: a negation, a parenthesised formula
@@ -47,18 +31,16 @@ _WS = " \t\f\r\n"  # Lark's common.WS: all a token pattern may skip
 
 
 def connectives(*rows: tuple) -> dict[str, tuple[int, int, Callable]]:
-    """A dialect's binary connectives by spelling, from rows `(level, how, make, *spellings)`:
-    the spellings of a row are one connective (a run of an NARY one, however spelled, is one
-    node), `make` its node's constructor (of the operands' tuple for NARY, else of the two)."""
+    """A dialect's binary connectives by spelling, from rows `(level, how, make, *spellings)`: a
+    row's spellings are one connective, `make` its node's constructor (of the operands' tuple for
+    NARY)."""
     return {s: op for op, spellings in ((tuple(row[:3]), row[3:]) for row in rows) for s in spellings}
 
 
 class Syntax(NamedTuple):
-    """A dialect's tables: `pattern` finds a token (its group) after white space; `connectives`
-    its binary ones (`connectives`); a text that holds `forbid` is left to Lark; `refused(text)`
-    may raise the dialect's own error for a text with a character no token starts with. For
-    `names`: `not_name` every token that is no name, `equalities` each equality's spelling and
-    whether it denies, `curried` whether lists in a row are one (NLTK's `P(x)(y)` is `P(x, y)`)."""
+    """A dialect's tables: its token `pattern`, its `connectives`, `forbid` (a text holding it is
+    left to Lark), `refused` (the dialect's own error for a stray character), and for `names` its
+    non-name tokens, equalities and whether `P(x)(y)` is `P(x, y)` (`curried`)."""
 
     pattern: re.Pattern
     connectives: dict[str, tuple[int, int, Callable]]
@@ -70,12 +52,10 @@ class Syntax(NamedTuple):
 
 
 class Binder:
-    """What a reader makes of a name in a term's place, made with the reader and started afresh
-    for each formula (`start`). `bound`: the quantified variables in scope, innermost last.
-    `constant(name)`: with `binding` False a constant, always (full_parse's `_bind` makes the
-    bound ones variables afterwards); else a variable where a quantifier binds it, and a
-    constant elsewhere, noted in `free` (in order of first use) when `spelled` says that it is
-    spelled as a variable. It is a closure, not a method: it runs for every name read."""
+    """What a reader makes of a name in a term's place, started afresh per formula: with `binding`,
+    a variable where a quantifier binds it, else a constant (noted in `free` when `spelled` as a
+    variable); without, a constant (full_parse binds later). `constant` is a closure, not a method:
+    it runs for every name read."""
 
     def __init__(self, binding: bool) -> None:
         self.bound: list[str] = []
@@ -107,11 +87,8 @@ def _binding(b: Binder) -> Callable[[str], Term]:
 
 
 class Core(NamedTuple):
-    """The functions `reader` makes, over the position: `expr(level, depth)` the connectives of
-    `level` and tighter; `prefix(token)` what reads the unary that opens with `token`, a prefix,
-    as `prefix(token)(token, depth)` (for any other token, a Reject);
-    `quantified(kind, names, depth)` a quantifier over `names` whose body is the unary at the
-    position; `read(text)` the one formula of `text`."""
+    """The functions `reader` makes over the position: `expr(level, depth)`, `prefix(token)` (the
+    handler of a unary opening with `token`), `quantified(kind, names, depth)` and `read(text)`."""
 
     expr: Callable[[int, int], Formula]
     prefix: Callable[[str], Callable[[str, int], Formula]]
@@ -120,10 +97,9 @@ class Core(NamedTuple):
 
 
 def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, unary: Callable) -> Core:
-    """The core of a reader of `syntax` over the stack `toks`, whose `unary(depth)` reads the
-    unary at the position (past READER_DEPTH: Reject) and leaves one that opens with a token
-    of `prefixes` to `prefix`: each such token with what reads the rest, `handler(token,
-    depth)`, or NOT, GROUP (the core's); `bound` the quantified variables in scope."""
+    """The core of a reader of `syntax` over the stack `toks`: `unary(depth)` reads a unary and
+    leaves one opening with a token of `prefixes` (token -> handler(token, depth), or NOT, GROUP) to
+    `prefix`."""
     pop = toks.pop
     findall, forbid, refused = syntax.pattern.findall, syntax.forbid, syntax.refused
     toks[:] = _ENDED
@@ -146,9 +122,8 @@ def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, un
         return body
 
     def read(text: str) -> Formula:
-        """The formula in `text`. (One `findall` splits it, which skips what no token matches:
-        what it skips must be white space, the text's less the tokens' own. Counted for spaces
-        alone first, the common case; if that falls short, for every kind.)"""
+        """The formula in `text`. What `findall` skips must be white space: counted for spaces first
+        (the common case), then for every kind."""
         if forbid is not None and forbid in text:
             raise Reject
         words = findall(text)
@@ -190,8 +165,8 @@ def _reject(s: str, depth: int) -> Formula:
 
 
 def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unary: Callable) -> Callable:
-    """`expr(level, depth)`: the formula at the position of the binary connectives of `table`
-    (`connectives`) of `level` and tighter over `unary` operands: precedence climbing."""
+    """`expr(level, depth)`: precedence climbing over `table`'s connectives of `level` and tighter,
+    with `unary` operands."""
     pop, push = toks.pop, toks.append
     connective = table.get
     tight = max(level for level, _, _ in table.values())  # its operands are unaries
@@ -226,12 +201,9 @@ def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unar
 
 def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, constant: Callable[[str], Term],
           parenthesised: Callable | None = None) -> tuple[Core, Callable]:
-    """The core of a reader of `syntax` (`reader`) whose units are atoms, `p` or `p(t1, ...,
-    tn)`, and equations, `t = u`, each term a name (made a term by `constant`) or a function term
-    `f(...)`; and its `applied(depth)`, the arguments of the list at the position (at its `(`,
-    and of the lists right after it when `syntax.curried`). `parenthesised(depth)`: an argument in
-    parentheses, read from after its `(`, as its name and arguments (None: a bare name); without
-    it such an argument is refused."""
+    """The core of a reader whose units are atoms `p(t1, ..., tn)` and equations `t = u` over names
+    and function terms, and its `applied(depth)` (the argument lists at the position);
+    `parenthesised(depth)` reads an argument in parentheses (None: such an argument is refused)."""
     pop, push = toks.pop, toks.append
     not_name, eqs = syntax.not_name, syntax.equalities
     arguments, applied = _terms(syntax, toks, constant, parenthesised)

@@ -1,14 +1,6 @@
-"""The hand-written reader of FOLIO formulas: the trees of `grammars/folio.lark` (read by
-full_parse.py) at a fraction of the cost, on the core of readers/core.py, which says how a
-reader stands in for Lark.
-
-The grammar's levels: ↔ (left) > → (right) > ∨ ⊕ (left) > ∧ (left) > ¬; a quantifier, `∀x`, in
-any operand position takes everything up to the closing parenthesis or the end (what the
-grammar's shift preference does). `read` gives names as `Const`s, and `_bind` in full_parse.py
-turns bound ones into variables, as for Lark's trees; `read_bound` does that as it reads (a
-quantifier's variable is in scope exactly while its body is read), and finds the free names
-spelled as variables and the first dotted quantified variable on the way.
-"""
+"""The hand-written reader of FOLIO formulas: the trees of `grammars/folio.lark` at a fraction of
+the cost, on readers/core.py. Levels: ↔ (left) > → (right) > ∨ ⊕ (left) > ∧ (left) > ¬; a quantifier
+takes everything up to the closing parenthesis or the end (the grammar's shift preference)."""
 
 from __future__ import annotations
 
@@ -20,8 +12,7 @@ from ambit.logic.syntax.readers import Reject, new_and, new_iff, new_implies, ne
 from ambit.logic.syntax.readers.core import (END, GROUP, LEFT, NARY, NOT, READER_DEPTH, RIGHT, Binder, Syntax,
                                              connectives, names)
 
-# a symbol, or a name (no symbol is a word character and every name starts with one, so a token
-# is a name exactly when it is not a symbol)
+# a symbol, or a name (every name starts with a word character, which no symbol is)
 _TOKEN = re.compile(r"[ \t\f\r\n]*([∀∃¬∧∨⊕→↔⟷=≠(),]|[^\W_][\w\-'’.]*)")
 _KIND = {"∀": "forall", "∃": "exists"}
 _NOT_NAME = frozenset({*"∀∃¬∧∨⊕→↔⟷=≠(),", END})
@@ -32,7 +23,7 @@ _SYNTAX = Syntax(_TOKEN, connectives((1, LEFT, new_iff, "↔", "⟷"), (2, RIGHT
 
 def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tuple[Formula, list[str], str | None]]:
     """`run(text, spelled)`: the formula in `text`, the free names spelled as variables (with
-    `binding`) and the first quantified variable that ends with '.' (None: none)."""
+    `binding`) and the first quantified variable ending with '.' (None: none)."""
     toks: list[str] = []
     b = Binder(binding)
     bound = b.bound
@@ -72,10 +63,9 @@ def read(text: str) -> Formula:
 
 
 def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str], str | None]:
-    """The FOLIO formula in `text` with its bound names as variables (what `_bind` makes of
-    `read`'s tree), the names left free that `spelled` says are spelled as variables (in order
-    of first use), and the first quantified variable that ends with '.' (None: none); Reject for
-    anything `read` rejects."""
+    """The FOLIO formula in `text` with bound names as variables, the free names `spelled` as
+    variables (in order of first use), and the first dotted quantified variable; Reject as `read`.
+    """
     return _read_bound()(text, spelled)
 
 

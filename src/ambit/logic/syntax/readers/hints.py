@@ -1,17 +1,8 @@
-"""What names the fix when a reader refuses a text: the one hint of every surface that reads
-formulas (`ambit logic`, the server's INVALID_ARGUMENT, the Python API's LFParseError).
-
-In order, the first that applies: what ambit does not read at all (a lambda, a higher-order
-term: `outside`); a TPTP statement other than `fof` (`cnf`, `thf`, `tff`: `statement`); FOLIO's
-decoder spelling (`folio_ascii`); another dialect that reads the whole text (`other_dialect`:
-"reads as nltk: try --from nltk"); the symbols the dialect writes instead of the ones written
-(`spelling`: "FOLIO writes implication as →, not ->"); a connective outside AmP's fragment
-(`fragment`). `flag` says how the surface names the dialect option: `--from` (the command
-line), `--format` (the request's field), `fmt=` (the Python API's argument).
-
-Dialects are reached through the registry (`dialect(name).read`), never through `parse`, so
-that `parse` may use this module and a hint never asks for another hint.
-"""
+"""The one hint naming the fix when a reader refuses a text (`ambit logic`, the server's
+INVALID_ARGUMENT, the API's LFParseError): the first of `outside`, `statement`, `folio_ascii`,
+`other_dialect`, `spelling`, `fragment` that applies. `flag` is how the surface names the dialect
+option (`--from`, `--format`, `fmt=`). Dialects are read through the registry, never `parse`, so
+that `parse` may use this module."""
 
 from __future__ import annotations
 
@@ -32,8 +23,7 @@ def parse_hint(text: str, fmt: str, flag: str = "--from") -> str | None:
 
 
 def reads(text: str, name: str) -> bool:
-    """Whether the dialect `name` reads `text` (any error of that dialect, or one too deep for
-    it, is a no)."""
+    """Whether the dialect `name` reads `text` (any error of it, or too deep a text, is a no)."""
     if not text.strip():
         return False
     d = dialect(name)
@@ -45,8 +35,7 @@ def reads(text: str, name: str) -> bool:
 
 
 def reads_as(text: str, fmt: str) -> str | None:
-    """The first dialect of the registry, other than `fmt`, that reads `text` (None: none does).
-    Every registered dialect is tried, so a dialect added to the registry is named here too."""
+    """The first registered dialect other than `fmt` that reads `text` (None: none does)."""
     return next((d.name for d in dialects() if d.name != fmt and reads(text, d.name)), None)
 
 
@@ -60,9 +49,8 @@ def other_dialect(text: str, fmt: str, flag: str = "--from") -> str | None:
 
 
 def folio_ascii(text: str, fmt: str, flag: str = "--from") -> str | None:
-    """FOLIO's decoder writes its symbols in ASCII (`all x (Dog(x) -> -Cat(x))`); the folio
-    reader reads FOLIO's own: name the formula in them (any dialect whose decoder writes
-    another spelling than its reader's: `Dialect.decoded`)."""
+    """A text in a dialect's decoder spelling (FOLIO's ASCII: `all x (Dog(x) -> -Cat(x))`) named in
+    the reader's own symbols (`Dialect.decoded`)."""
     d = dialect(fmt)
     spelled = d.from_decoded(text)
     if spelled == text:  # not the decoder's spelling (or a dialect whose decoder writes its own)
@@ -95,8 +83,8 @@ def statement(text: str, fmt: str) -> str | None:
 
 
 def statement_text(kind: str) -> str:
-    """Why a TPTP `kind(...)` statement is not read, and what to write instead (the file reader's
-    message too: tptp_statements.py)."""
+    """Why a TPTP `kind(...)` statement is not read, and what to write instead (tptp_statements.py's
+    message too)."""
     if kind == "cnf":
         return ("cnf(...) is not read: ambit reads TPTP's first-order form, fof(name, role, formula); a clause "
                 "is one, its variables read as universal: write cnf(c, axiom, p(X) | ~q(X)) as "
@@ -108,11 +96,9 @@ def statement_text(kind: str) -> str:
 _LANGUAGES = {"thf": "typed higher-order form", "tff": "typed first-order form", "tcf": "typed clause form",
               "tpi": "a process instruction"}
 
-# Per dialect, by its title (the registry's `Dialect.title`): (what, the spellings of other dialects
-# it does not read, its own). Order matters:
-# an equivalence before an implication (`<->` holds `->`), a quantifier before a negation
-# (TPTP's `![X]` holds `!`). tests/logic/cli/test_cli_messages.py holds each row to the dialect:
-# every spelling listed is refused, and the one named instead is read.
+# By `Dialect.title`: (what, other dialects' spellings, its own). An equivalence comes before an
+# implication (`<->` holds `->`), a quantifier before a negation (`![X]` holds `!`);
+# tests/logic/cli/test_cli_messages.py holds each row to the dialect.
 _SPELLINGS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "FOLIO": (("equivalence", r"<->|<=>|\bIFF\b|\biff\b", "↔"),
               ("implication", r"->|=>|\bIMPLIES\b|\bimplies\b", "→"),
@@ -151,8 +137,8 @@ def spellings(fmt: str) -> tuple[tuple[str, str, str], ...]:
 
 
 def spelling(text: str, fmt: str, most: int = 3) -> str | None:
-    """The symbols `fmt` writes instead of those of other dialects found in `text` (at most
-    `most` of them): "FOLIO writes implication as →, not ->; negation as ¬, not NOT"."""
+    """The symbols `fmt` writes instead of other dialects' found in `text`, at most `most`: "FOLIO
+    writes implication as →, not ->"."""
     found, masked = [], text
     for what, pattern, own in spellings(fmt):
         m = re.search(pattern, masked)
@@ -162,18 +148,15 @@ def spelling(text: str, fmt: str, most: int = 3) -> str | None:
         masked = re.sub(pattern, lambda x: " " * len(x.group()), masked)  # `<->` is not an implication too
         if len(found) == most:
             break
-    if not found:
-        return None
-    return f"{dialect(fmt).title} writes " + "; ".join(found)
+    return f"{dialect(fmt).title} writes " + "; ".join(found) if found else None
 
 
 _QUANTIFIED = re.compile(r"(?:\ball\b|\bexists\b|\bforall\b|∀|∃|!\s*\[|\?\s*\[)\s*([A-Za-z_]\w*)")
 
 
 def outside(text: str) -> str | None:
-    """What in `text` is outside first-order logic, which is all ambit reads: a lambda (NLTK's
-    `\\x.man(x)`), a quantified predicate (`exists P . P(a)`), a predication applied again
-    (`dog(a)(b)`). None when nothing is."""
+    """What in `text` is outside first-order logic: a lambda (`\\x.man(x)`), a quantified predicate
+    (`exists P . P(a)`), a predication applied again (`dog(a)(b)`)."""
     if re.search(r"\\\s*[A-Za-z_]|λ", text):
         return ("lambdas (\\x. ...) are outside what ambit reads: it reads first-order formulas; "
                 "apply the lambda (beta-reduce) first")

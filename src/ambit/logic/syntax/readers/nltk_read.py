@@ -1,20 +1,8 @@
 """The hand-written reader of NLTK formulas (nltk.sem.logic's syntax): the trees of
-`grammars/nltk.lark` (read by full_parse.py's transformer, names as constants before `_bind`)
-at the speed of the file, on the core of readers/core.py, which says how a reader stands in for
-Lark. List terms and a keyword where a name goes it leaves to Lark.
-
-Tokens as Lark's lexer orders them (a name first, with its numerals `3.5`; then the longer
-operator first: `<->` before `->`, `!=` before `!`); a keyword (all, exists, not, and, ...) is a
-word the lexer reads as the keyword where one may stand. The grammar's levels, all grouping to
-the left: <-> > -> > | > & > unary (- or a quantifier and the unary after it, an atom, an
-equation, a group).
-
-Application is NLTK's: argument lists in a row are one list (`P(x)(y)` is `P(x, y)`, a function
-term's too), a group that holds an atom applies to more (`(P(x))(y)`), and an argument may stand
-in parentheses (`P((x))`, `A((B)(C))` is `A(B(C))`), as nltk.lark's `_app`, `_pname` and `_papp`
-read them. A feature-grammar variable (`?np`, `@x`) is refused with its own LFParseError
-(`feature_variable`), not left to Lark, whose error would only say that `?` starts no token.
-"""
+`grammars/nltk.lark` on the core of readers/core.py; list terms and a keyword where a name goes are
+left to Lark. Levels, all grouping left: <-> > -> > | > & > unary. Argument lists in a row are one
+(`P(x)(y)` is `P(x, y)`), as are `(P(x))(y)` and `A((B)(C))` (nltk.lark's `_app`, `_pname`,
+`_papp`)."""
 
 from __future__ import annotations
 
@@ -34,20 +22,15 @@ _PREFIXES = dict.fromkeys(("-", "!", "not"), NOT)
 _QUANT = {"all": "forall", "forall": "forall", "exists": "exists", "exist": "exists", "some": "exists"}
 _EQ = {"=": False, "==": False, "!=": True}  # an equality, and whether it denies
 _KEYWORDS = frozenset({*_QUANT, "not", "and", "or", "implies", "iff"})
-# every token that is not a name: the operators, the keywords and END (a token _WORD finds is
-# a name exactly when it is none of these)
+# every token that is not a name: the operators, the keywords and END
 _NOT_NAME = frozenset({"<->", "<=>", "->", "=>", "!=", "==", *"-!&^|=().,[]", END, *_KEYWORDS})
 
 
 def feature_variable(text: str) -> None:
-    """LFParseError for the first feature-grammar variable in `text` (`?np`, `@x`), if any.
-    NLTK's parser reads such a name as a constant, but its feature grammars use it as a
-    placeholder that unification replaces by a formula or a term (nltk.sem.logic's
-    `Expression.variables()` lists them with the free variables): in a formula to prove it
-    names nothing, so it is refused with the reason, where NLTK would prove things about a
-    predicate called `?vp`."""
-    m = _FEATURE_VARIABLE.search(text)
-    if m is None:
+    """LFParseError for the first feature-grammar variable in `text` (`?np`, `@x`): a placeholder
+    that unification replaces names nothing in a formula to prove, where NLTK would read it as a
+    constant."""
+    if (m := _FEATURE_VARIABLE.search(text)) is None:
         return
     name = m.group()
     raise LFParseError(f"NLTK {name!r} is a feature-grammar variable (NLTK's ?x and @x: a placeholder that a feature "
@@ -93,9 +76,8 @@ def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tupl
         return f
 
     def parenthesised(depth: int) -> tuple[str, tuple[Term, ...] | None]:
-        """An argument in parentheses, read from after its `(`, and the lists applied to it after
-        them: its name and its arguments (None: a bare name). `(x)` is x, `(f(x))(y)` and
-        `(f)(x, y)` are f(x, y), `((B))(C)` is B(C) (nltk.lark's _pname and _papp)."""
+        """An argument in parentheses, from after its `(`, with the lists applied after it: its name
+        and arguments (None: a bare name); `(f)(x, y)` is f(x, y)."""
         if depth >= READER_DEPTH:
             raise Reject
         s = pop()
@@ -125,15 +107,14 @@ _read, _read_bound = per_thread(lambda: _reader(False)), per_thread(lambda: _rea
 
 
 def read(text: str) -> Formula:
-    """The NLTK formula in `text`, every name a constant (full_parse's `_bind` then makes the
-    bound ones variables, as for Lark's trees); Reject for anything else."""
+    """The NLTK formula in `text`, every name a constant (full_parse's `_Binding` binds them later);
+    Reject for anything else."""
     return _read()(text, None)[0]
 
 
 def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str]]:
-    """The NLTK formula in `text` with its bound names as variables (what full_parse's `_bind`
-    makes of `read`'s tree) and the names left free that `spelled` says are spelled as
-    variables, in order of first use; Reject for anything `read` rejects."""
+    """The NLTK formula in `text` with bound names as variables, and the free names `spelled` as
+    variables, in order of first use; Reject as `read`."""
     return _read_bound()(text, spelled)
 
 

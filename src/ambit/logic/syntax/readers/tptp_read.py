@@ -1,11 +1,6 @@
-"""The hand-written reader of TPTP FOF formulas: the trees of `grammars/tptp.lark` (read by
-full_parse.py's transformer) at the speed of the file, on the core of readers/core.py, which says
-how a reader stands in for Lark. Comments and `fof` used as a name it leaves to Lark.
-
-Tokens as Lark's lexer orders them (the longer operator first: `<=>` before `<=`, `!=` before
-`!`, `~|` before `~`). The grammar's levels: <=> <~> (left) > => <= (right) > | ~| (left) > & ~&
-(left) > unit; a quantifier or ~ applies to the unit right after it.
-"""
+"""The hand-written reader of TPTP FOF formulas: the trees of `grammars/tptp.lark` on
+readers/core.py; comments and `fof` used as a name are left to Lark. Levels: <=> <~> (left) > => <=
+(right) > | ~| (left) > & ~& (left) > unit; a quantifier or ~ applies to the unit right after it."""
 
 from __future__ import annotations
 
@@ -20,9 +15,8 @@ from ambit.logic.syntax.readers.core import GROUP, LEFT, NARY, NOT, READER_DEPTH
 _TERM = r"[A-Z][A-Za-z0-9_]*|[a-z][A-Za-z0-9_]*|[0-9][A-Za-z0-9_.]*"  # VARIABLE, NAME, NUMBER
 _W = "[ \t\f\r\n]*"
 _S = " *"  # the white space an atom token holds: spaces alone (`applied` drops them)
-# the tokens (group 1), as Lark's lexer orders them, each after white space; two shortcuts made of Lark's
-# tokens come first: an atom (or function term) over plain terms, `p(X, a)`, and a quantifier's
-# head, `![X, Y]:` (where they do not match, their first token matches alone)
+# the tokens (group 1) in Lark's order, after two shortcuts: an atom over plain terms, `p(X, a)`,
+# and a quantifier's head, `![X, Y]:` (where they do not match, their first token matches alone)
 _WORD = re.compile(
     _W + r"([a-z][A-Za-z0-9_]*" + _S + r"\(" + _S + f"(?:{_TERM})(?:{_S},{_S}(?:{_TERM}))*" + _S + r"\)"
     + r"|[!?]" + _W + r"\[" + _W + r"[A-Z][A-Za-z0-9_]*(?:" + _W + "," + _W + r"[A-Z][A-Za-z0-9_]*)*" + _W + r"\]"
@@ -55,16 +49,15 @@ def _name(s: str) -> str:
 
 
 def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool]:
-    """The TPTP FOF formula in `text` (a bare formula, not `fof(...)`), and whether some variable
-    in it is free (then the caller closes it as the dialect says); Reject for anything else.
-    `terms`: variables and constants already made, by name (a problem's formulas share them;
-    they are immutable), filled as it reads."""
+    """The TPTP FOF formula in `text` (not `fof(...)`) and whether a variable in it is free; Reject
+    for anything else. `terms`: variables and constants already made, by name, shared by a problem's
+    formulas and filled as it reads."""
     return _read()(text, {} if terms is None else terms)
 
 
 def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
-    """`run(text, terms)`: the formula in `text`, and whether a variable in it is free; its
-    plain terms made here, found in `terms` or added to it, the rest by `_units`."""
+    """`run(text, terms)`: the formula in `text` and whether a variable in it is free; plain terms
+    found in `terms` or added to it."""
     toks: list[str] = []
     made = _NO_TERMS
     bound: list[str] = []
@@ -81,8 +74,8 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
         return x
 
     def applied(s: str) -> tuple[str, tuple[Term, ...]]:
-        """The name and the terms of an atom token `p(X, a)` (whose white space is spaces):
-        `plain` of each term, inline (it runs for most terms)."""
+        """The name and terms of an atom token `p(X, a)`: `plain` of each term, inlined (it runs for
+        most terms)."""
         nonlocal free
         words = s[:-1].replace(" ", "").replace("(", ",", 1).split(",")
         args = []
@@ -109,8 +102,7 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
 
 
 def _units(toks: list[str], bound: list[str], plain: Callable, applied: Callable) -> Callable[[str], Formula]:
-    """The core's `read` over the units of TPTP, their terms made by a `_reader`'s `plain` and
-    `applied`."""
+    """The core's `read` over TPTP's units, their terms made by `plain` and `applied`."""
     pop, push = toks.pop, toks.append
     arguments, term = _terms(toks, plain, applied)
 
@@ -170,8 +162,7 @@ def _terms(toks: list[str], plain: Callable, applied: Callable) -> tuple[Callabl
     pop, push = toks.pop, toks.append
 
     def arguments(depth: int) -> tuple[Term, ...]:
-        """`t1, ..., tn)` after a name's `(`: a variable or an atom-shaped function term read
-        here, any other term by `term`."""
+        """`t1, ..., tn)` after a name's `(`."""
         args = []
         while True:
             s = pop()

@@ -13,8 +13,7 @@ from ambit.logic.syntax.tptp_include import TPTPProblemError
 
 @dataclass(frozen=True)
 class Statement:
-    """One `fof(...)` or `include(...)` statement: its kind, name, role and body text, and the
-    line of the file it starts on."""
+    """One `fof(...)` or `include(...)` statement, and the line it starts on."""
 
     kind: str
     name: str
@@ -26,10 +25,9 @@ class Statement:
 _HEAD = re.compile(r"\s*([a-z_]+)\s*\(")
 
 
-# The common shape of a file, read in one scan (`_fast_statements`): blanks and comments, then
-# `fof(name, role, body).` whose body holds no quote, comment or `/`, or `include('file').`. A
-# body is taken to the first `)` followed by `.`, and kept only when its parentheses balance:
-# that `)` is then the one `_statement_end` finds, so both readings split a file alike.
+# The common shape, read in one scan: blanks and comments, then `fof(name, role, body).` (no quote,
+# comment or `/` in the body) or `include('file').`. A body ends at the first `).` and is kept only
+# when its parentheses balance, so both readings split a file alike.
 _BLANKS = r"(?:[ \t\n\r\f\v]+|%[^\n]*|/\*(?:[^*]|\*+[^*/])*\*+/)*"
 _FAST_STATEMENT = re.compile(
     _BLANKS + r"(fof\(([^,'\"%/()]*),([^,'\"%/()]*),([^'\"%/]*?)\)[ \t\n\r\f\v]*\."
@@ -51,9 +49,9 @@ def _balanced(body: str) -> bool:
 
 
 def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
-    """The statements of a file of the common shape (see _FAST_STATEMENT), as `statements` reads
-    them, in one regex scan; None for any other file (then `statements`' own reading, with its
-    errors). With `checked` False the bodies' parentheses are left for the caller to check."""
+    """The statements of a file of the common shape (_FAST_STATEMENT) in one scan, as `statements`
+    reads them; None for any other file. With `checked` False the caller checks the bodies'
+    parentheses."""
     out: list[Statement] = []
     pos, line, counted = 0, 1, 0
     for m in _FAST_STATEMENT.finditer(text):
@@ -76,9 +74,9 @@ def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
 
 
 def statements(text: str, source: str = "<input>", quote: bool = True) -> list[Statement]:
-    """The statements of a TPTP file, comments dropped; TPTPProblemError for one that does not
-    end (`).`) or is not `fof`/`include`. With `quote` False (an included file) no error
-    message shows the file's text."""
+    """The statements of a TPTP file, comments dropped; TPTPProblemError for one that does not end
+    or is not `fof`/`include`. With `quote` False (an included file) no message shows the file's
+    text."""
     fast = _fast_statements(text)
     return fast if fast is not None else _read_statements(text, source, quote)
 
@@ -139,8 +137,8 @@ def _skip_blank(text: str, i: int, source: str) -> int:
 
 
 def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]:
-    """The index of the `)` that closes the statement opened before `i`, and the index just past
-    the `.` that must follow it (quoted names, `%` and `/* */` comments skipped)."""
+    """The index of the `)` closing the statement opened before `i`, and the index past the `.` that
+    must follow it."""
     depth, n = 1, len(text)
     while i < n:
         c = text[i]
@@ -169,8 +167,8 @@ def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]
 
 
 def _past_quoted(text: str, i: int) -> int:
-    """The index just past the quoted name (or distinct object) whose quote is at `i` (a backslash
-    escapes the next character; past the end when the quote never closes)."""
+    """The index just past the quoted name whose quote is at `i` (a backslash escapes; past the end
+    when it never closes)."""
     q, j, n = text[i], i + 1, len(text)
     while j < n and text[j] != q:
         j += 2 if text[j] == "\\" else 1
