@@ -1,9 +1,7 @@
-"""The grammar models write FOLIO formulas in (`grammars/folio_decode.lark`): the one file that
-constrains decoding (llguidance) and checks a translation (Lark), a renderer into it, and
-`to_folio`, respelling a decoded formula in FOLIO's symbols. The grammar spells them in ASCII (`all
-x (Dog(x) -> -Cat(x))`); Lark reads it with Earley and the dynamic lexer, since a quantifier (`all
-`) and a constant (`all`) share a prefix that LALR's lexer cannot tell apart without priorities,
-which llguidance lacks."""
+"""The grammar models write FOLIO formulas in (`grammars/folio_decode.lark`, ASCII: `all x
+(-A(x))`), which constrains decoding and checks a translation, its renderer, and `to_folio`. Lark
+reads it with Earley: a quantifier (`all `) and a constant (`all`) share a prefix LALR cannot split
+without priorities."""
 
 from __future__ import annotations
 
@@ -51,16 +49,14 @@ def in_grammar(text: str) -> bool:
 
 
 def to_folio(text: str) -> str:
-    """A decoded formula in FOLIO's symbols (`-Cat(x)` → `¬Cat(x)`); lark's UnexpectedInput when
-    `text` is not in the grammar."""
+    """A decoded formula in FOLIO's symbols; lark's UnexpectedInput when not in the grammar."""
     import lark
 
     return "".join(FOLIO.get(t.type, {}).get(str(t), str(t)) for t in _tokens(check(text), lark.Token))
 
 
 def _tokens(tree, token_type: type):
-    """The tree's tokens in text order, without recursion (lark's `scan_values` recurses per level:
-    a formula nested 1,000 deep would exhaust the stack)."""
+    """The tree's tokens in order, without recursion (`scan_values` recurses, so deep ones fail)."""
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -71,8 +67,7 @@ def _tokens(tree, token_type: type):
 
 
 def render(f: Formula) -> str:
-    """`f` in the decode grammar's style (mixed connectives parenthesised); ValueError for what the
-    grammar cannot say. `in_grammar` holds of the result."""
+    """`f` in the decode grammar's style; ValueError for what it cannot say."""
     text = _render(f, last=True)
     if not in_grammar(text):
         raise ValueError(f"not expressible in {GRAMMAR_FILE}: {text}")
@@ -112,16 +107,14 @@ def _render(f: Formula, last: bool) -> str:
 
 
 def _operand(f: Formula, last: bool) -> str:
-    """An operand of a binary connective: bare when an atom, a negation or (last) a quantifier, else
-    in parentheses."""
+    """An operand: bare when an atom, a negation or (last) a quantifier, else parenthesised."""
     if type(f) in (Atom, Eq, Not) or (last and type(f) is Quant):
         return _render(f, last)
     return f"({_render(f, True)})"
 
 
 def as_folio(text: str) -> str:
-    """`text` in FOLIO's symbols when the decode grammar accepts it, else unchanged (the `folio`
-    reader then says where it fails)."""
+    """`text` in FOLIO's symbols when the decode grammar accepts it, else unchanged."""
     import lark
 
     try:

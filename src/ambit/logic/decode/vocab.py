@@ -26,9 +26,8 @@ def closed_grammar(
     constants: Iterable[str],
     variables: Iterable[str] = DEFAULT_VARIABLES,
 ) -> str:
-    """The `fmt` grammar restricted to the given predicates (by arity), constants and variables:
-    only the PRED/VAR/CONST terminals and the atom rule change, so it stays one grammar for Lark and
-    llguidance with the same trees."""
+    """The `fmt` grammar restricted to these predicates, constants and variables: only the
+    PRED/VAR/CONST terminals and the atom rule change, so the trees stay the same."""
     for name, words, pattern in (
         ("unary predicate", unary, r"[a-z][a-z0-9_]*"),
         ("binary predicate", binary, r"[a-z][a-z0-9_]*"),

@@ -1,7 +1,5 @@
-"""The one immutable AST for logical forms, shared by every format and component: formats exist only
-at the edges (`logic.parse`, `logic.render`). AmP's fragment uses only `Quant`, `And`, `Or` and
-`Atom`; full first-order logic adds `Not`, `Implies`, `Iff`, `Xor`, `Eq` (`≠` is `Not(Eq(...))`) and
-`Func`."""
+"""The one immutable AST for logical forms: formats exist only at the edges. AmP's fragment uses
+`Quant`, `And`, `Or`, `Atom`; full first-order logic adds the rest (`≠` is `Not(Eq(...))`)."""
 
 from __future__ import annotations
 
@@ -138,8 +136,7 @@ def terms(f: Formula) -> tuple[Term, ...]:
 
 
 def subformulas(f: Formula) -> Iterator[Formula]:
-    """Every subformula of `f`, `f` first: `children`'s dispatch inlined (the loop under every
-    collecting walk)."""
+    """Every subformula of `f`, `f` first: `children`'s dispatch inlined (the hottest walk)."""
     stack = [f]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
@@ -158,8 +155,7 @@ def subformulas(f: Formula) -> Iterator[Formula]:
 
 
 def depth(f: Formula, limit: int | None = None) -> int:
-    """How deeply `f`'s connectives, quantifiers and function terms nest (an atom is 1), without
-    recursion; with `limit`, stops at the first node deeper than it."""
+    """How deeply `f` nests (an atom is 1), without recursion; stops past `limit`."""
     deepest = 0
     stack: list = [(f, 1)]
     pop, push = stack.pop, stack.append

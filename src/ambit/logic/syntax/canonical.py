@@ -1,8 +1,6 @@
-"""Canonical form of logical forms, compatible with AmP's evaluation: same-operator nesting
-flattened, children sorted (operator subtrees first, then atoms by `pred[args]`), variables renamed
-by quantifier position, unused quantifiers dropped, quantifier order kept (it separates scope
-readings). LFs AmP treats as equal, or that differ only in bound names or operand order, get one
-canonical string."""
+"""Canonical form compatible with AmP's evaluation: nesting flattened, children sorted, variables
+renamed by quantifier position, unused quantifiers dropped, quantifier order kept (it separates
+scope readings); LFs differing only in bound names or operand order match."""
 
 from __future__ import annotations
 
@@ -23,9 +21,8 @@ def simplify(f: Formula) -> Formula:
 
 
 def _simplify(f: Formula, events: dict[int, bool]) -> tuple[Formula, set[str], set[str]]:
-    """(simplified f, its free variables, those used as events); `events[id(q)]` records for each
-    kept quantifier whether its variable is an event (neo-Davidsonian: the first argument of a
-    binary atom such as agent(a, x))."""
+    """(simplified f, its free variables, those used as events: a binary atom's first argument);
+    `events[id(q)]` records whether a kept quantifier binds an event."""
     t = type(f)
     if t is Atom:
         args = f.args
@@ -67,10 +64,7 @@ class _Namer:
     def __init__(self, mode: str) -> None:
         if mode not in VAR_MODES:
             raise ValueError(f"unknown variable naming {mode!r}: expected one of {', '.join(VAR_MODES)}")
-        self.mode = mode
-        self.count = 0
-        self.entity = 0
-        self.event = 0
+        self.mode, self.count, self.entity, self.event = mode, 0, 0, 0
 
     def fresh(self, is_event: bool) -> str:
         self.count += 1
@@ -86,8 +80,7 @@ class _Namer:
 
 
 def _shape(f: Formula, env: dict[str, str]) -> str:
-    """A sort key invariant under renaming bound variables and reordering operands: a bound variable
-    prints as its de Bruijn level `_k`, a free one under its (canonical) name."""
+    """A sort key invariant under bound-variable renaming and operand order (de Bruijn levels)."""
 
     def go(g: Formula, env: dict[str, str], depth: int) -> str:
         t = type(g)
@@ -132,8 +125,7 @@ def _canon(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, boo
 
 
 def _canon_fol(f: Formula, env: dict[str, str], namer: _Namer, events: dict[int, bool]) -> str:
-    """`to_fol(_canon(f, ...))` without building the canonical AST (the hot path of
-    `canonical_string(f, "fol")`)."""
+    """`to_fol(_canon(f, ...))` without building the AST (`canonical_string`'s hot path)."""
     t = type(f)
     if t is Atom:
         return f.pred + "(" + ", ".join([env.get(a.name, a.name) if type(a) is Var else a.name for a in f.args]) + ")"
@@ -160,9 +152,8 @@ _KEY = operator.itemgetter(0, 1)
 
 
 def canonicalize(f: Formula, vars: str = "amp") -> Formula:
-    """The canonical AST: simplified, operands sorted, bound variables renamed. vars='amp' names
-    entities x, y, z (then x3, ...) and events a, e, i, as AmP's data does; vars='v' names them v0,
-    v1, ..."""
+    """The canonical AST. vars='amp' names entities x, y, z and events a, e, i (then x3, a3, ...),
+    as AmP's data does; vars='v' names them v0, v1, ..."""
     events: dict[int, bool] = {}
     return _canon(_simplify(f, events)[0], {}, _Namer(vars), events)
 

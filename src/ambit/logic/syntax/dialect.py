@@ -1,13 +1,8 @@
-"""The dialects of logical forms as values: name, reader, renderer, decode grammar, and what each
-admits (AmP's fragment for `fol` and `lisp`: ∃ ∀ ∧ ∨ over atoms of one or two arguments; full
-first-order logic with equality and functions for the rest). Code asks the `Dialect` value, never
-compares names: this module is the one place a dialect's name is written
-(tests/logic/test_dialect_registry.py).
-
-A dialect also says how it reads a name no quantifier binds (`free_variables`: `universal` closes
-the formula under ∀ as Prover9, E and TPTP do, `constant`, or `error`, AmP's default: its data never
-has one) and whether predicates, functions and constants share one name space (`symbols`: `shared`
-in the full dialects, see reading.SymbolKindError)."""
+"""The dialects of logical forms as values: name, reader, renderer, grammars, what each admits
+(AmP's fragment, or full first-order logic), how it reads a free name (`free_variables`:
+`universal`, `constant`, `error`) and whether predicates and functions share one name space
+(`symbols`). Code asks the `Dialect`, never compares names: this is the one place a name is written
+(tests/logic/test_dialect_registry.py)."""
 
 from __future__ import annotations
 
@@ -35,9 +30,8 @@ DEFAULT_DIALECT = {"equiv": FOL, "entails": FOLIO}  # the command's default dial
 
 @dataclass(frozen=True)
 class Dialect:
-    """One dialect: its wire and command-line `name`, whether it admits `full` first-order logic,
-    its reading and decode grammars, its free-variable policy and spelling, its error wording, and
-    `decoded`, the `module:function` turning its decode grammar's output into its own spelling."""
+    """One dialect: its wire and CLI `name`, what it admits, its grammars and policies, its error
+    wording, and `decoded` (the `module:function` respelling its decoder's output)."""
 
     name: str
     full: bool
@@ -48,8 +42,7 @@ class Dialect:
     # how a free name must be spelled to be a variable; None where the grammar tells (AmP, TPTP)
     variable_spelling: str | None = None
     dotted_names: bool = False  # names may contain '.' (so `∀x. P(x)` would bind `x.`)
-    # a problem uses each symbol with one arity; AmP's formats: False, as AmP's procedure reads p/1
-    # and p/2 as two relations, so a predicted LF with a wrong arity stays NOT_EQUIVALENT
+    # one arity per symbol in a problem; not in AmP's, whose procedure reads p/1 and p/2 as two
     one_arity: bool = True
     symbols: str = "shared"
     terminal_names: tuple[tuple[str, str], ...] = ()  # error wording: (terminal, description)
@@ -95,8 +88,7 @@ class Dialect:
         return self.name
 
     def from_decoded(self, text: str) -> str:
-        """A text its decode grammar produced, in this dialect's own spelling (FOLIO's decoder
-        writes ASCII: `all x (-A(x))` → `∀x (¬A(x))`)."""
+        """Its decoder's text in its own spelling (`all x (-A(x))` → `∀x (¬A(x))`)."""
         return text if self.decoded is None else _bound(self.decoded)(text)
 
     def with_free_variables(self, policy: str | None) -> "Dialect":
@@ -121,8 +113,7 @@ class Dialect:
         return self.renderer(f)
 
     def show(self, f: "Formula") -> str:
-        """How an answer shows a formula: AmP's formats their canonical form, a full dialect the
-        formula written back (RenderError when it cannot be)."""
+        """A formula as an answer shows it: AmP's canonical form, or written back."""
         if self.amp:
             return _bound("ambit.logic.syntax.canonical:canonical_string")(f, self)
         return self.renderer(f)
@@ -145,8 +136,8 @@ class Dialect:
 
 @functools.lru_cache(maxsize=None)
 def _bound(ref: str) -> Callable:
-    """The function `module:name`, imported when first called: the readers and renderers import this
-    registry, so it names them instead (no import cycle, and a reader loads only when used)."""
+    """The function `module:name`, imported on first call (readers import this registry: no cycle).
+    """
     module, _, name = ref.partition(":")
     return getattr(importlib.import_module(module), name)
 
@@ -219,8 +210,7 @@ def _variant(name: str, free_variables: str, symbols: str) -> Dialect:
 
 
 def dialect(d: "str | Dialect", free_variables: str | None = None, symbols: str | None = None) -> Dialect:
-    """The dialect named `d` (or `d` itself) with the given policies (None: the dialect's own);
-    ValueError for an unknown name or policy."""
+    """The dialect named `d` (or `d`) with these policies (None: its own); ValueError if unknown."""
     if isinstance(d, Dialect):
         return d.with_free_variables(free_variables).with_symbols(symbols)
     try:

@@ -1,7 +1,5 @@
-"""Read full first-order logic (`folio`, `nltk`, `tptp`, `prover9`) into the AST: one Lark grammar
-per dialect in `logic/grammars/`, one transformer for all, and the hand-written readers first. FOLIO
-and NLTK tell variables by binding and spelling, TPTP by spelling alone; free variables are then
-read as the dialect's policy says (grammar.close)."""
+"""Read the full first-order dialects into the AST: the hand-written readers first, one Lark grammar
+per dialect (one transformer for all) for the rest; free variables as the dialect says."""
 
 from __future__ import annotations
 
@@ -15,8 +13,7 @@ from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.dialect import Dialect, dialect
 from ambit.logic.syntax.grammar import FOL_DIALECTS, close, lark_error, too_deep
 from ambit.logic.syntax.grouping import Group, extend, ungroup
-from ambit.logic.syntax.readers import folio_read
-from ambit.logic.syntax.readers import nltk_read, tptp_read
+from ambit.logic.syntax.readers import folio_read, nltk_read, tptp_read
 
 DIALECTS = FOL_DIALECTS
 _KIND = {"∀": "forall", "∃": "exists", "all": "forall", "forall": "forall", "exists": "exists", "exist": "exists",
@@ -25,10 +22,13 @@ TRUE = Eq(Const("⊤"), Const("⊤"))  # TPTP's $true (valid by reflexivity); $f
 CONS, NIL = "$cons", Const("$nil")  # Prover9's list terms, named as LADR names them
 
 
+def _binary(make: Callable[[Formula, Formula], Formula]) -> Callable:
+    """The rule of a binary connective `A op B`: `make(A, B)`."""
+    return lambda self, c: make(ungroup(c[0]), ungroup(c[2]))
+
+
 class _Rules:
-    """Tree -> AST for the full dialects: names become `Const` (TPTP variables `Var`), and
-    `_Binding` then makes the bound ones variables. (Mixed into a `lark.Transformer` in
-    `dialect_parser`.)"""
+    """Tree -> AST for the full dialects: names `Const` (TPTP variables `Var`); `_Binding` binds."""
 
     def start(self, c):
         return ungroup(c[0])
@@ -51,23 +51,10 @@ class _Rules:
             f = Quant(kind, str(v), f)
         return f
 
-    def iff(self, c):
-        return Iff(ungroup(c[0]), ungroup(c[2]))
-
-    def xor(self, c):
-        return Xor(ungroup(c[0]), ungroup(c[2]))
-
-    def imp(self, c):
-        return Implies(ungroup(c[0]), ungroup(c[2]))
-
-    def rimp(self, c):
-        return Implies(ungroup(c[2]), ungroup(c[0]))
-
-    def nor(self, c):  # TPTP  A ~| B
-        return Not(Or((ungroup(c[0]), ungroup(c[2]))))
-
-    def nand(self, c):  # TPTP  A ~& B
-        return Not(And((ungroup(c[0]), ungroup(c[2]))))
+    iff, xor, imp = _binary(Iff), _binary(Xor), _binary(Implies)
+    rimp = _binary(lambda a, b: Implies(b, a))
+    nor = _binary(lambda a, b: Not(Or((a, b))))  # TPTP  A ~| B
+    nand = _binary(lambda a, b: Not(And((a, b))))  # TPTP  A ~& B
 
     def true(self, c):  # TPTP $true
         return TRUE
@@ -129,8 +116,7 @@ def _term(tok) -> Term:
 
 class _Binding:
     """One walk of a FOLIO or NLTK tree read with every name a constant: bound names made variables,
-    the free names spelled as variables (in order of first use) and (FOLIO) the first quantified
-    variable ending with '.': three walks in one, most of a short formula's reading time."""
+    free names spelled as variables and the first dotted quantified variable found."""
 
     __slots__ = ("spelled", "free", "dotted", "ask_dotted")
 
@@ -175,16 +161,13 @@ class _Binding:
 
 @lru_cache(maxsize=None)
 def _spelling(pattern: str) -> Callable[[str], bool]:
-    """Whether a name is spelled as a variable (Dialect.is_variable_name), compiled once, the
-    answers cached per name (the readers ask for every free name)."""
+    """Whether a name is spelled as a variable: compiled once, answers cached per name."""
     match = re.compile(pattern).fullmatch
     return lru_cache(maxsize=1 << 14)(lambda name: match(name) is not None)
 
 
 def dialect_parser(fmt: str | Dialect) -> lark.Lark:
-    """The LALR parser of a dialect's grammar, transforming straight into the AST. (The grammars
-    leave shift/reduce choices to Lark's shift preference on purpose: a folio quantifier's scope
-    reaches as far right as it can.)"""
+    """A dialect's LALR parser into the AST (Lark's shift preference is the folio scope rule)."""
     return _dialect_parser(dialect(fmt).name)
 
 
@@ -208,7 +191,6 @@ def read_folio(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
     try:
         if d.variable_spelling is None:
             return _finish(folio_read.read(text), text, d)
-        # names bound, free names and a dotted variable found as it reads: `_finish`'s walks, done
         f, free, dotted = folio_read.read_bound(text, _spelling(d.variable_spelling))
     except folio_read.Reject:
         return read_dialect(text, d)
@@ -225,8 +207,7 @@ _MAX_TERMS = 20_000
 
 
 def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    """`read_dialect` for tptp: readers/tptp_read.py first, Lark for what it rejects (and every
-    error)."""
+    """`read_dialect` for tptp: readers/tptp_read.py first, Lark for the rest and every error."""
     if len(_TPTP_TERMS) >= _MAX_TERMS:  # a bound on the table's memory
         _TPTP_TERMS.clear()
     try:
@@ -239,8 +220,7 @@ def read_tptp(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
 
 
 def read_nltk(text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    """`read_dialect` for nltk: readers/nltk_read.py first, Lark for what it rejects (and every
-    error)."""
+    """`read_dialect` for nltk: readers/nltk_read.py first, Lark for the rest and every error."""
     try:
         if d.variable_spelling is None or d.dotted_names:
             return _finish(nltk_read.read(text), text, d)
@@ -282,8 +262,7 @@ def _parenthesis_depth(text: str) -> int:
 
 
 def _no_dotted_variable(f: Formula, text: str) -> None:
-    """Refuse `∀x. P(x)`: FOLIO names may contain `.`, so it would bind `x.` and leave `x` a
-    constant."""
+    """Refuse `∀x. P(x)`: FOLIO names may contain `.`, so it would bind `x.`."""
     for g in subformulas(f):
         if type(g) is Quant and g.var.endswith("."):
             _dotted_variable_error(g.var, text)
@@ -297,9 +276,7 @@ def _dotted_variable_error(var: str, text: str):
 
 
 def _finish(f: Formula, text: str, d: Dialect) -> tuple[Formula, tuple[str, ...]]:
-    """A parsed tree with FOLIO/NLTK's bound names made variables and its free variables read as the
-    dialect says (grammar.close); a tree deeper than MAX_DEPTH is refused first (what comes after
-    recurses)."""
+    """A tree with bound names made variables and free ones closed; too deep: refused first."""
     if len(text) > MAX_DEPTH and depth(f, MAX_DEPTH) > MAX_DEPTH:  # each level of a tree takes a character
         raise too_deep(text, d)
     if d.variable_spelling is None:  # TPTP

@@ -1,8 +1,6 @@
-"""Write the AST in the full dialects with one precedence-driven writer (`_Syntax` holds what
-differs), adding only the parentheses the dialect's reading needs plus those around a nested
-same-operator chain, so that `parse(render(f, d), d) == f` whenever the dialect can spell the names
-(NLTK writes `A ⊕ B` as `-(A <-> B)`). Also Prolog quoting (`escape`, `quote`): the one escaping of
-every writer of Prolog text in logic/."""
+"""Write the AST in the full dialects with one precedence-driven writer, adding only the parentheses
+reading needs, so that `parse(render(f, d), d) == f` whenever `d` can spell the names. Also Prolog
+quoting (`escape`, `quote`): the one escaping of Prolog text in logic/."""
 
 from __future__ import annotations
 
@@ -16,8 +14,7 @@ from ambit.logic.errors import RenderError
 
 
 def escape(text: str, newlines: bool = False) -> str:
-    """`text` made safe inside a single-quoted Prolog atom; with `newlines`, each newline written as
-    `\\n` (goal text handed to Prolog)."""
+    """`text` made safe in a single-quoted Prolog atom (`newlines`: `\\n` too, for goal text)."""
     text = text.replace("\\", "\\\\").replace("'", "\\'")
     return text.replace("\n", "\\n") if newlines else text
 
@@ -92,8 +89,7 @@ _PROVER9_QUOTED = re.compile(r'"[A-Za-z0-9_$.]+"\Z')
 
 
 def _prover9_name(name: str, role: str) -> str:
-    """An ordinary LADR symbol as it is, any other name "quoted"; a constant LADR would read as a
-    variable cannot be written."""
+    """An ordinary LADR symbol as it is, any other "quoted" (variable-like constants refused)."""
     _spelled_as_variable(name, role, "prover9")
     if _PROVER9_NAME.match(name) and name not in _PROVER9_KEYWORDS:
         return name
@@ -177,8 +173,7 @@ def _write(f: Formula, s: _Syntax) -> str:
 
 
 def _operand(c: Formula, s: _Syntax, level: int, same: type | None = None) -> str:
-    """`c` as an operand of at least `level`; a chain of `same` (which would merge into its parent)
-    and a quantifier (whose scope would swallow what follows) get ( )."""
+    """`c` as an operand of at least `level`: a `same` chain and a quantifier get ( )."""
     t = type(c)
     if s.parenthesise_binaries:
         bare = t in (Atom, Eq, Not, Quant)
@@ -192,8 +187,7 @@ def _paren(c: Formula, s: _Syntax) -> str:
 
 
 def _list(a: Term, s: _Syntax) -> str | None:
-    """A $cons/$nil term in Prover9's list notation (`[a, b]`, `[a : rest]`); None for any other
-    term; RenderError for a tail in nltk."""
+    """A $cons/$nil term in Prover9's list notation; None for any other term."""
     items = []
     while type(a) is Func and a.name == "$cons" and len(a.args) == 2:
         items.append(a.args[0])
@@ -217,8 +211,7 @@ def _term(a: Term, s: _Syntax) -> str:
 
 
 def tptp_variables(f: Formula) -> Formula:
-    """`f` with every bound variable renamed to an upper-case word: `x` -> `X`, else `V`, `V1`, ...
-    avoiding clashes."""
+    """`f` with every bound variable an upper-case word (`x` -> `X`, else `V`, `V1`, ...)."""
     from ambit.logic.syntax.ast import subformulas
 
     taken = {n.var for n in subformulas(f) if type(n) is Quant and _TPTP_UPPER.match(n.var)}

@@ -26,29 +26,19 @@ def grammar_text(fmt: "str | Dialect") -> str:
 
 
 _TERMINAL_NAMES = {
-    "QUANT": "a quantifier ('exists ' or 'forall ')",
-    "PRED": "a predicate",
-    "VAR": "a variable (x, y, z, a, e, i, ...)",
-    "CONST": "a name (a capitalised constant such as Mary)",
-    "$END": "end of input",
-    "NAME": "a name",
-    "VARIABLE": "a variable (an upper-case word)",
-    "QUOTED": "a 'quoted' name",
-    "NUMBER": "a number",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "COMMA": "','",
+    "QUANT": "a quantifier ('exists ' or 'forall ')", "PRED": "a predicate", "$END": "end of input",
+    "VAR": "a variable (x, y, z, a, e, i, ...)", "NAME": "a name", "NUMBER": "a number",
+    "CONST": "a name (a capitalised constant such as Mary)", "QUOTED": "a 'quoted' name",
+    "VARIABLE": "a variable (an upper-case word)", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
 }
 
 
 def _describe_terminal(parser: lark.Lark, name: str, d: Dialect | None = None) -> str:
     import lark
 
-    own = dict(d.terminal_names) if d is not None else {}
-    if name in own:
-        return own[name]
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
+    names = {**_TERMINAL_NAMES, **dict(d.terminal_names)} if d is not None else _TERMINAL_NAMES
+    if name in names:
+        return names[name]
     try:
         pattern = parser.get_terminal(name).pattern
     except KeyError:
@@ -62,11 +52,10 @@ def lark_error(parser: lark.Lark, text: str, fmt: "str | Dialect", e: lark.excep
     d = dialect(fmt)
     pos = len(text) if (p := getattr(e, "pos_in_stream", None)) is None else p
     if isinstance(e, lark.exceptions.UnexpectedToken):
-        token = str(e.token) if e.token.type != "$END" else ""
-        if e.token.type == "$END":
-            pos = len(text)
+        end = e.token.type == "$END"
+        token, pos = ("", len(text)) if end else (str(e.token), pos)
         expected = sorted(e.expected)
-        reason = "unexpected end of input" if e.token.type == "$END" else "unexpected token"
+        reason = "unexpected end of input" if end else "unexpected token"
     elif isinstance(e, lark.exceptions.UnexpectedCharacters):
         token = text[pos : pos + 1]
         expected = sorted(e.allowed or ())
@@ -100,9 +89,8 @@ def _after_quantifier(text: str, pos: int) -> bool:
 
 
 def _first_use(text: str, name: str, f: Formula | None = None, d: Dialect | None = None) -> int:
-    """Where `name` is first used free in `text`: the k-th written occurrence, k counted over `f`'s
-    binders and terms in reading order (the first occurrence when the counts disagree, as where
-    TPTP's `<=` reverses its operands)."""
+    """Where `name` is first used free in `text`: the k-th written occurrence, k counted over `f`
+    (the first when counts disagree, as TPTP's `<=` reverses operands)."""
     word = "A-Za-z0-9_'’." if d is not None and d.dotted_names else "A-Za-z0-9_'’"  # what continues a name
     found = [m.start() for m in re.finditer(rf"(?<![{word}]){re.escape(name)}(?![{word}(])", text)]
     if not found:
@@ -146,8 +134,7 @@ def _uses(f: Formula, name: str, d: Dialect) -> list[bool]:
 
 
 def _free_names(f: Formula, d: Dialect) -> list[str]:
-    """The free variables of `f` in order of first use: unbound variables the grammar marks (AmP,
-    TPTP); in folio and nltk, constants spelled as variables."""
+    """The free variables of `f` in order of first use (folio, nltk: by spelling)."""
     seen: dict[str, None] = {}
     by_spelling = d.variable_spelling is not None
     free = None if by_spelling else free_vars(f)
@@ -165,10 +152,8 @@ def _free_names(f: Formula, d: Dialect) -> list[str]:
 
 
 def close(f: Formula, text: str, d: Dialect, names: list[str] | None = None) -> tuple[Formula, tuple[str, ...]]:
-    """`f` with its free variables treated as `d.free_variables` says (`universal`: ∀ for each,
-    outermost first in order of first use; `constant`; `error`: LFParseError at the first one's
-    first use), and the names it closed under ∀. `names`: the free names when the caller found them
-    already."""
+    """`f` with its free variables read as `d.free_variables` says, and the names closed under ∀
+    (outermost first, in order of first use). `names`: the free names when known."""
     if names is None:
         names = _free_names(f, d)
     if not names:
@@ -202,8 +187,7 @@ def _term_as(a: Term, names: frozenset[str], cls: type) -> Term:
 
 
 def _rename_terms(f: Formula, names: frozenset[str], cls: type) -> Formula:
-    """`f` with every term named in `names` made a `cls` (Var or Const), except where a quantifier
-    binds the name again."""
+    """`f` with every term named in `names` made a `cls`, except where a quantifier rebinds it."""
     from ambit.logic.syntax.ast import And, Iff, Implies, Not, Or, Xor
 
     t = type(f)

@@ -1,8 +1,6 @@
-"""Read logical forms into the AST: AmP's FOL and Lisp here, the full dialects through
-full_parse.py. Lark through the grammar files reads about 3,000 AmP LFs/s, so `parse` first tries a
-hand-written reader over the same tokens (about 10x faster) and falls back to Lark
-(readers/amp_lark.py) whenever it rejects: the error a user sees is always Lark's, and a test checks
-both read the same strings into the same trees."""
+"""Read AmP's FOL and Lisp (the full dialects through full_parse.py): a hand-written reader, about
+10x faster than Lark, falls back to Lark (readers/amp_lark.py) on whatever it rejects, so the error
+a user sees is always Lark's."""
 
 from __future__ import annotations
 
@@ -17,30 +15,22 @@ from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.grammar import DIALECTS, FORMATS  # noqa: F401 (re-exported: logic.DIALECTS, FORMATS)
 from ambit.logic.syntax.grammar import FOL_DIALECTS, close, grammar_text, too_deep  # noqa: F401
 
-
-# --------------------------------------------------------------------------- fast readers
-
 _FOL_TOKEN = re.compile(
     r"exists |forall | \. | AND | OR |\( | \)|[a-z][a-z0-9_]*\(|, |\)|[a-z][0-9]*|[A-Z][A-Za-z0-9_]*"
 )
-_FOL_FIXED = {
-    "exists ": "Q", "forall ": "Q", " . ": "DOT", " AND ": "AND", " OR ": "OR",
-    "( ": "LP", " )": "RP", ", ": "COMMA", ")": "CLOSE",
-}
+_FOL_FIXED = {"exists ": "Q", "forall ": "Q", " . ": "DOT", " AND ": "AND", " OR ": "OR",
+              "( ": "LP", " )": "RP", ", ": "COMMA", ")": "CLOSE"}
 _LISP_TOKEN = re.compile(
     r"(?P<Q>\( exists |\( forall )|(?P<AND>\( AND )|(?P<OR>\( OR )|(?P<LP>\( )|(?P<RP> \))|(?P<SP> )"
-    r"|(?P<NAME>[a-z][a-z0-9_]*)|(?P<CONST>[A-Z][A-Za-z0-9_]*)"
-)
+    r"|(?P<NAME>[a-z][a-z0-9_]*)|(?P<CONST>[A-Z][A-Za-z0-9_]*)")
 _VAR_RE = re.compile(r"[a-z][0-9]*\Z")
-
 
 _TERMS: dict[tuple[type, str], Term] = {}  # terms are immutable values: one object per name is shared
 _MAX_TERMS = 20_000  # past that many distinct names the table starts again (a bound on its memory)
 
 
 def _shared_term(kind: type, name: str) -> Term:
-    """`kind(name)` (a Var or a Const), shared between the formulas read: a term read again is a
-    look-up."""
+    """`kind(name)` (a Var or a Const), one object per name across the formulas read."""
     t = _TERMS.get((kind, name))
     if t is None:
         if len(_TERMS) >= _MAX_TERMS:
@@ -81,8 +71,7 @@ _FOL_WORDS: dict[str, tuple[str, str]] = {w: (kind, w) for w, kind in _FOL_FIXED
 
 
 def _fol_word(w: str) -> tuple[str, str]:
-    """The token of a word not met yet, then kept (words repeat from formula to formula; the table
-    restarts past _MAX_TERMS)."""
+    """The token of a new word, then kept (words repeat; the table restarts past _MAX_TERMS)."""
     if len(_FOL_WORDS) >= _MAX_TERMS:
         _FOL_WORDS.clear()
         _FOL_WORDS.update({f: (kind, f) for f, kind in _FOL_FIXED.items()})
@@ -91,8 +80,7 @@ def _fol_word(w: str) -> tuple[str, str]:
 
 
 def _group_right(items: list[Formula], ops: list[str]) -> Formula:
-    """An unparenthesised chain `items[0] ops[0] items[1] ...` grouped to the right: a run of one
-    operator is one n-ary node, the last child of the run to its left (linear in the chain)."""
+    """A chain `items[0] ops[0] items[1] ...` grouped right, each run of one operator one node."""
     node, run_op, run = items[-1], "", []
     for op, item in zip(reversed(ops), reversed(items[:-1])):
         if op != run_op:
@@ -251,14 +239,12 @@ class _TooDeep(Exception):
 
 _FAST: dict[bool, Callable[[str], tuple[Formula, bool]]] = {False: _fast_fol, True: _fast_lisp}  # by d.s_expression
 
-# from this size on the cyclic collector is paused while reading (readers.gc_paused: it made 2 MB
-# take several times as long as 1 MB; benchmarks/logic_bench.py --sizes measures it)
+# from this size on the cyclic collector is paused while reading (readers.gc_paused)
 GC_PAUSE_CHARS = 65_536
 
 
 def parse(text: str, fmt: str | Dialect = FOL, *, free_variables: str | None = None) -> Formula:
-    """Parse one logical form in `fmt`, a free variable read as `free_variables` says (None: the
-    dialect's default); LFParseError with position, token and expectations."""
+    """Parse one logical form in `fmt`, free variables as `free_variables` says; LFParseError."""
     return read(text, fmt, free_variables)[0]
 
 

@@ -1,8 +1,6 @@
-"""Reading a problem (a pair, or a story's premises and conclusion) as one: each formula read in the
-problem's dialect, the free variables closed under ∀ recorded (`Reading`), no symbol used with two
-arities (`check_arities`) nor, where the dialect has one name space (Prover9, E, TPTP), as a
-predicate and as a function. Errors name the formula (`ProblemError`). Every name here is importable
-from dialect.py too."""
+"""Reading a problem (a pair, a story) as one: each formula read in the problem's dialect, free
+variables closed as `Reading` records, no symbol used with two arities or, in one name space, as two
+kinds (`check_arities`); `ProblemError` names the formula."""
 
 from __future__ import annotations
 
@@ -18,12 +16,8 @@ if TYPE_CHECKING:
     from ambit.logic.syntax.ast import Formula
 
 
-# --------------------------------------------------------------------------- what a problem may mix
-
-
 class ArityError(ValueError):
-    """A predicate or function used with two numbers of arguments in one problem (Prover9, E and
-    TPTP refuse it too); names both uses (`first`, `second`: label, arity, position)."""
+    """A symbol used with two numbers of arguments in one problem; names both uses."""
 
     reason = "MIXED_ARITY"  # the RPC's INVALID_ARGUMENT reason
     problem = "mixed_arity"  # the kind in to_dict, and a FOLIO sample's label_problem
@@ -50,8 +44,7 @@ class ArityError(ValueError):
 
 
 class SymbolKindError(ArityError):
-    """One name used as a predicate and as a function or constant where they share one name space;
-    `kind` is the first use's kind, `second_kind` the other's."""
+    """One name used as a predicate and as a function or constant in one name space."""
 
     reason = "SYMBOL_KIND"
     problem = "symbol_kind"
@@ -78,8 +71,7 @@ class SymbolKindError(ArityError):
 
 
 def _symbols(f: "Formula", constants: bool = False) -> Iterable[tuple[str, str, int]]:
-    """(kind, name, arity) of every predicate and function use in `f`; with `constants`, constants
-    too (a `function` of arity 0)."""
+    """(kind, name, arity) of every predicate and function use in `f` (`constants`: those too)."""
     from ambit.logic.syntax.ast import Atom, Const, Func, subformulas, subterms, terms
 
     for g in subformulas(f):
@@ -94,8 +86,7 @@ def _symbols(f: "Formula", constants: bool = False) -> Iterable[tuple[str, str, 
 
 
 def _position(text: str | None, name: str, arity: int, kind: str | None = None) -> int | None:
-    """Where in `text` `name` is written with `arity` arguments, preferably as a `kind` (`predicate`
-    or `function`); None when it cannot be told."""
+    """Where in `text` `name` is written with `arity` arguments as a `kind`; None if unknown."""
     if not text:
         return None
     first = None
@@ -127,8 +118,7 @@ _NAME_CHAR = re.compile(r"[\w'’.$\"]")
 
 
 def _in_term(text: str, start: int, rest: str) -> bool:
-    """Whether the name at `start` stands where a term does: an argument, or a side of `=` / `!=` /
-    `≠`."""
+    """Whether the name at `start` stands where a term does (an argument, a side of `=`)."""
     before = text[:start].rstrip()
     if rest[:1] in ("=", "≠") or rest.startswith("!="):
         return True
@@ -145,9 +135,8 @@ def _in_term(text: str, start: int, rest: str) -> bool:
 
 def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols: str = "separate",
                   deadline: float | None = None) -> None:
-    """Refuse `formulas` ((label, formula, text or None)) that use a symbol with two arities
-    (ArityError) or, with `symbols="shared"`, a name as a predicate and a function
-    (SymbolKindError); ReadingTimeLimit past `deadline`."""
+    """Refuse `formulas` ((label, formula, text)) using a symbol with two arities or, with
+    `symbols="shared"`, one name as two kinds; ReadingTimeLimit past `deadline`."""
     seen: dict[tuple[str, str], tuple[str, int, str | None]] = {}
     kinds: dict[str, tuple[str, str, int, str | None]] = {}
     for i, (label, f, text) in enumerate(formulas):
@@ -170,13 +159,8 @@ def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols
 CHECK_EVERY = 1000
 
 
-# --------------------------------------------------------------------------- problems
-
-
 class ReadingTimeLimit(Exception):
-    """Reading a problem went past its deadline (a `time.monotonic()` value): the caller answers
-    UNKNOWN (`time_limit`), never late. Checked before each formula (bounded by `max_chars`) and
-    every DEADLINE_EVERY TPTP statements (tptp_problem.py)."""
+    """Reading a problem went past its deadline: the caller answers UNKNOWN, never late."""
 
 
 def in_time(deadline: float | None, where: str) -> None:
@@ -187,8 +171,7 @@ def in_time(deadline: float | None, where: str) -> None:
 
 @dataclass(frozen=True)
 class Reading:
-    """How a problem's formulas were read: dialect, free-variable policy, and which formulas had
-    free variables closed under ∀ (label -> names)."""
+    """How a problem's formulas were read, and which had free variables closed (label -> names)."""
 
     dialect: str
     free_variables: str
@@ -204,8 +187,7 @@ class Reading:
 
 
 class ProblemError(ValueError):
-    """A formula of a problem that cannot be read: `field`, `index` (a premise's, else None) and the
-    cause (an LFParseError or an ArityError)."""
+    """A formula of a problem that cannot be read: `field`, `index` and the cause."""
 
     def __init__(self, cause: Exception, field: str, index: int | None) -> None:
         self.cause, self.field, self.index = cause, field, index
@@ -218,8 +200,7 @@ def _label(field: str, index: int | None) -> str:
 
 def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Reading, cache: dict | None = None,
               deadline: float | None = None):
-    """One formula (text in `d`, or a closed AST) and its text; `cache` (text -> `d.read`'s result)
-    reads a repeated text once."""
+    """One formula (text in `d`, or a closed AST) and its text; `cache` reads a text once."""
     from ambit.logic.syntax.ast import free_vars
     from ambit.logic.errors import LFParseError
 
@@ -244,19 +225,17 @@ def _read_one(x: Any, d: Dialect, field: str, index: int | None, reading: Readin
     return f, x
 
 
-def _resolved(fmt: "str | Dialect", free_variables: str | None, symbols: str | None) -> Dialect:
-    """A Dialect given with no policy to apply travels as it is; a name is looked up."""
-    if isinstance(fmt, Dialect) and free_variables is None and symbols is None:
-        return fmt
-    return dialect(fmt, free_variables, symbols)
+def _start(fmt: "str | Dialect", free_variables: str | None, symbols: str | None):
+    """The problem's dialect (a Dialect with no policy to apply as it is) and its empty Reading."""
+    if not (isinstance(fmt, Dialect) and free_variables is None and symbols is None):
+        fmt = dialect(fmt, free_variables, symbols)
+    return fmt, Reading(fmt.name, fmt.free_variables, symbols=fmt.symbols)
 
 
 def read_pair(a: Any, b: Any, fmt: "str | Dialect" = FOLIO, free_variables: str | None = None,
               symbols: str | None = None, cache: dict | None = None, deadline: float | None = None):
-    """Two formulas (text in `fmt`, or closed ASTs) read as one problem: (a, b, Reading);
-    ProblemError names the formula and the cause."""
-    d = _resolved(fmt, free_variables, symbols)
-    reading = Reading(d.name, d.free_variables, symbols=d.symbols)
+    """Two formulas read as one problem: (a, b, Reading); ProblemError names the formula."""
+    d, reading = _start(fmt, free_variables, symbols)
     fa, ta = _read_one(a, d, "a", None, reading, cache, deadline)
     fb, tb = _read_one(b, d, "b", None, reading, cache, deadline)
     try:
@@ -270,10 +249,8 @@ def read_pair(a: Any, b: Any, fmt: "str | Dialect" = FOLIO, free_variables: str 
 def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = FOLIO,
                free_variables: str | None = None, labels: Sequence[str] | None = None, symbols: str | None = None,
                cache: dict | None = None, deadline: float | None = None):
-    """A story's premises and conclusion read as one problem: (premises, conclusion, Reading);
-    `labels` name the premises in an ArityError (default `premises[i]`)."""
-    d = _resolved(fmt, free_variables, symbols)
-    reading = Reading(d.name, d.free_variables, symbols=d.symbols)
+    """A story read as one problem: (premises, conclusion, Reading); `labels` name the premises."""
+    d, reading = _start(fmt, free_variables, symbols)
     ps = [_read_one(p, d, "premises", i, reading, cache, deadline) for i, p in enumerate(premises)]
     c = _read_one(conclusion, d, "conclusion", None, reading, cache, deadline)
     names = list(labels) if labels is not None else [_label("premises", i) for i in range(len(ps))]
@@ -289,8 +266,7 @@ def read_story(premises: Sequence[Any], conclusion: Any, fmt: "str | Dialect" = 
 
 
 def record(result: Any, reading: Reading) -> Any:
-    """`result` with how its formulas were read: a Decision's `reading` field, a Verdict's
-    `witness["reading"]`."""
+    """`result` (a Decision or a Verdict) with how its formulas were read."""
     if hasattr(result, "witness"):
         return dataclasses.replace(result, witness={**(result.witness or {}), "reading": reading.to_dict()})
     if any(f.name == "reading" for f in dataclasses.fields(result)):
@@ -299,8 +275,7 @@ def record(result: Any, reading: Reading) -> Any:
 
 
 def _raise_with_place(e: ProblemError):
-    """Raise a ProblemError's cause (what the API has always raised) with a note naming the formula;
-    an ArityError as it is."""
+    """Raise a ProblemError's cause with a note naming the formula (an ArityError as it is)."""
     cause = e.cause
     if e.field and not isinstance(cause, ArityError):
         cause.add_note(f"in {_label(e.field, e.index)}")
@@ -309,8 +284,7 @@ def _raise_with_place(e: ProblemError):
 
 def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
               symbols: str | None = None, deadline: float | None = None) -> tuple[list, list[Reading]]:
-    """`read_one` (read_story or read_pair) on every item: the ASTs and the Readings; the first
-    error's cause is raised."""
+    """`read_one` on every item: the ASTs and the Readings; the first error's cause is raised."""
     parsed, readings = [], []
     cache: dict = {}  # a text met twice in the batch is read once (ASTs are immutable)
     for x, y in items:
@@ -326,8 +300,7 @@ def _read_all(items: Iterable[tuple[Any, Any]], read_one, fmt, free_variables,
 def read_stories(stories: Iterable[tuple[Sequence[Any], Any]], fmt: "str | Dialect" = FOLIO,
                  free_variables: str | None = None, symbols: str | None = None, deadline: float | None = None
                  ) -> tuple[list[tuple[list, Any]], list[Reading]]:
-    """`read_story` for many stories: their ASTs and Readings; the first error's cause is raised
-    with a note naming the formula."""
+    """`read_story` for many stories: their ASTs and Readings; errors as `_read_all`."""
     return _read_all(stories, read_story, fmt, free_variables, symbols, deadline)
 
 

@@ -40,9 +40,7 @@ def to_lisp(f: Formula) -> str:
 
 
 def to_prolog(f: Formula) -> str:
-    """A Prolog term in Blackburn & Bos style (`some(X,F)`, `and(F,G)`, atoms `rel(Pred, [Args])` so
-    that predicate names never clash with built-ins), n-ary connectives right-nested; AmP's fragment
-    only (TypeError)."""
+    """A Blackburn & Bos Prolog term (`some(X,F)`, `rel(Pred, [Args])`); AmP's fragment only."""
     return prolog_term(f, "names", sep=", ", full=False)
 
 
@@ -64,8 +62,7 @@ class _ByName(dict):
 
 
 def _prolog_arg(a: Term, env: dict[str, str], sep: str, full: bool) -> str:
-    """A term of `prolog_term`: its variable as `env` writes it, a quoted constant, `fn(Name,
-    [Args])`."""
+    """A term of `prolog_term`: a variable as `env` writes it, a quoted constant, `fn(...)`."""
     t = type(a)
     if t is Var:
         return env[a.name]
@@ -90,12 +87,10 @@ def _balanced(go: Callable, put: Callable, sep: str, head: str, cs: tuple, lo: i
 
 
 def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = ", ", full: bool = True) -> str:
-    """`f` as a term of the Prolog language of logic/engine/prolog/*.pl: `rel`, `some`/`all`,
-    `and`/`or` (right-nested; balanced past BALANCE_FROM operands except in `names` mode), `not`,
-    `imp`, `iff`, `xor`, `eq`, `fn`. `variables`: `names` writes `V_<name>` everywhere
-    (`to_prolog`); `fresh` a new `V<tag>_<n>` per quantifier in pre-order (terms of different tags
-    share none); `numbered` quantifier n as `all(N, F)` and its occurrences `v(N)`; in the last two
-    a free variable is a KeyError. `full` False keeps to AmP's fragment (TypeError outside)."""
+    """`f` as a term of logic/engine/prolog/*.pl (and/or right-nested, balanced past BALANCE_FROM
+    operands outside `names` mode). `variables`: `names` writes `V_<name>`; `fresh` a new
+    `V<tag>_<n>` per quantifier; `numbered` `all(N, F)` with occurrences `v(N)` (a free variable:
+    KeyError). `full` False: AmP's fragment only (TypeError)."""
     if variables not in PROLOG_VARIABLES:
         raise ValueError(f"variables must be one of {PROLOG_VARIABLES}, not {variables!r}")
     by_name = variables == "names"
@@ -159,17 +154,15 @@ def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = 
     return "".join(out)
 
 
-_CONNECTIVE_NAMES = {
-    Not: "negation", Implies: "implication", Iff: "biconditional", Xor: "exclusive or", Eq: "equality",
-}
+_CONNECTIVE_NAMES = {Not: "negation", Implies: "implication", Iff: "biconditional",
+                     Xor: "exclusive or", Eq: "equality"}
 _AMP_PRED = re.compile(r"[a-z][a-z0-9_]*\Z")
 _AMP_VAR = re.compile(r"[a-z][0-9]*\Z")
 _AMP_CONST = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 
 def amp_misfit(f: Formula) -> str | None:
-    """What keeps `f` out of AmP's FOL/Lisp (a connective, an arity, a name AmP cannot spell), or
-    None."""
+    """What keeps `f` out of AmP's FOL/Lisp (connective, arity, spelling), or None when it fits."""
     for n in subformulas(f):
         t = type(n)
         if t in _CONNECTIVE_NAMES:
@@ -204,8 +197,7 @@ write_lisp = _amp(to_lisp)  # the lisp dialect's renderer
 
 
 def render(f: Formula, fmt: "str | Dialect" = FOL) -> str:
-    """Render in a dialect (by name or as a `Dialect`) or as a `prolog` term; RenderError (a
-    ValueError) naming the construct the format cannot express."""
+    """`f` in a dialect (by name or `Dialect`) or `prolog`; RenderError naming what does not fit."""
     if isinstance(fmt, Dialect):
         return fmt.render(f)
     if fmt == "prolog":

@@ -1,7 +1,6 @@
-"""TPTP include directives (`include('Axioms/X.ax').`), resolved and bounded: read only under the
-caller's TPTP root, only regular files inside it (no `..`, absolute name or link leading out), as
-UTF-8, each file once. Bounded by `Limits`; a cycle is refused. Errors never quote an included
-file's content: a root such as /etc must not be read back through them."""
+"""TPTP includes, resolved and bounded (`Limits`): only regular files inside the caller's TPTP root
+(no `..`, absolute name or link leading out), each read once; a cycle refused. Errors never quote an
+included file: a root such as /etc must not be read back through them."""
 
 from __future__ import annotations
 
@@ -25,9 +24,7 @@ _O_CLOEXEC, _O_NONBLOCK, _O_NOFOLLOW = (getattr(os, f, 0) for f in ("O_CLOEXEC",
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on reading one problem: `max_chars` per formula (None: none), include statements
-    followed, bytes brought in, include nesting, and statements read (repeats counted; a file with
-    more is refused before its formulas are parsed)."""
+    """Bounds on reading one problem (statements and bytes count repeats; None: no bound)."""
 
     max_chars: int | None = None
     max_includes: int = MAX_INCLUDES
@@ -50,16 +47,14 @@ class _FileError(Exception):
 
 @dataclass
 class _Included:
-    """One file read under the root: its entries parsed once, and its size, which each include of it
-    spends again."""
+    """One file read under the root: its entries, parsed once, and its size, spent per include."""
 
     size: int
     entries: list = field(default_factory=list)  # ("fof", name, role, formula, line) or ("include", Statement)
 
 
 class Includes:
-    """The includes of one problem: the root, the limits and what has been spent (the problem's own
-    bytes from the start)."""
+    """The includes of one problem: the root, the limits and what has been spent on them."""
 
     def __init__(self, root: Path | None, limits: Limits, spent_bytes: int) -> None:
         self.root = root
@@ -73,9 +68,8 @@ class Includes:
     @contextmanager
     def follow(self, name: str, line: int, source: str, quote: bool, entries: Callable[[str, str], list],
                read_bytes: Callable[..., bytes]) -> Iterator[tuple[Path, list]]:
-        """Inside the include of `name`: its path and its entries (`entries(text, path)`, made once
-        per file, read with `read_bytes`), within the limits; TPTPProblemError naming `source` and
-        `line` when refused (with `quote` False, not showing the name as written)."""
+        """Inside the include of `name`: its path and entries (`entries(text, path)`, once per
+        file); TPTPProblemError naming `source` and `line` when refused."""
         name = name.strip("'\"")
         shown = f"include('{name}')" if quote else "this include"
         if self.root is None or self.base is None:
@@ -112,8 +106,7 @@ class Includes:
             self.stack.pop()
 
     def _resolve(self, name: str, shown: str, source: str, line: int) -> Path:
-        """The file `name` names under the root: relative, no `..`, inside the root once every link
-        is followed."""
+        """The file `name` names: relative, no `..`, inside the root once links are followed."""
         assert self.base is not None
         rel = Path(name)
         if not name or "\x00" in name or rel.is_absolute() or ".." in rel.parts:
@@ -139,10 +132,9 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat
 
 
 def _read_bytes(path: Path, max_bytes: int, regular_only: bool, root: Path | None = None) -> bytes:
-    """The bytes of the file at `path`, at most `max_bytes`. `regular_only`: anything but a regular
-    file is refused before a byte is read, and the open neither waits (a FIFO) nor follows a last
-    link. `root`: opened through `ambit._files`' walk from it with O_NOFOLLOW per component, so a
-    folder swapped for a link after `Includes._resolve` cannot lead out (issue 45)."""
+    """The bytes of the file at `path`, at most `max_bytes`; with `regular_only` any other file is
+    refused unread, never waiting (a FIFO). Under `root`, opened one component at a time with
+    O_NOFOLLOW, so a link swapped in after `Includes._resolve` cannot lead out (issue 45)."""
     flags = os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK | (_O_NOFOLLOW if regular_only else 0)
     try:
         if root is not None:

@@ -1,9 +1,7 @@
-"""TPTP problem files as TPTP users write them: comments, `fof(name, role, formula).` statements
-(axiom, hypothesis, definition, assumption, lemma, theorem and corollary are premises; at most one
-conjecture) and `include`, read only under a caller's TPTP root within tptp_include.py's `Limits`.
-Errors name the file and line and never quote an included file. A common-shape file is split in one
-scan (readers/tptp_statements.py) and read by readers/tptp_read.py: 150,000 statements (6 MB) in
-about 4 s."""
+"""TPTP problem files: `fof(name, role, formula).` statements (a conjecture the conclusion, other
+roles premises) and `include`, read under the caller's TPTP root within tptp_include.py's `Limits`;
+errors name the file and line. A common-shape file is split in one scan and read by
+readers/tptp_read.py (6 MB in about 4 s)."""
 
 from __future__ import annotations
 
@@ -16,9 +14,8 @@ from ambit.logic.syntax.ast import Formula
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.readers import gc_paused, tptp_read
-from ambit.logic.syntax.readers.tptp_statements import (  # noqa: F401 - statements and Statement re-exported
-    Statement, _balanced, _fast_statements, _read_statements, statements,
-)
+from ambit.logic.syntax.readers.tptp_statements import (  # noqa: F401 (re-exported)
+    Statement, _balanced, _fast_statements, _read_statements, statements)
 from ambit.logic.syntax.reading import ReadingTimeLimit  # re-exported: `read_problem`'s deadline error
 from ambit.logic.syntax.tptp_include import (  # the include names are re-exported (`__all__`)
     MAX_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDES, Includes, Limits, TPTPProblemError, _decode, _FileError, _read_bytes,
@@ -42,9 +39,8 @@ class Problem:
 def read_problem(text: str, source: str = "<input>", root: Path | None = None, *,
                  max_chars: int | None = None, limits: Limits | None = None,
                  free_variables: str | None = None, deadline: float | None = None) -> Problem:
-    """The problem in `text`: premises and conclusion by role, includes read under `root` within
-    `limits` (`max_chars` overrides their bound per formula); ReadingTimeLimit once `deadline` (a
-    `time.monotonic()` value) passes."""
+    """The problem in `text`, includes read under `root` within `limits`; ReadingTimeLimit past
+    `deadline`."""
     limits = limits or Limits()
     if max_chars is not None:
         limits = dataclasses.replace(limits, max_chars=max_chars)
@@ -72,8 +68,7 @@ def read_problem(text: str, source: str = "<input>", root: Path | None = None, *
 def read_problem_file(path: str | Path, root: Path | None = None, *, max_chars: int | None = None,
                       limits: Limits | None = None, free_variables: str | None = None,
                       deadline: float | None = None) -> Problem:
-    """:func:`read_problem` of the file at `path`, within the same byte limit (it may be a pipe,
-    such as /dev/stdin, but not a folder)."""
+    """:func:`read_problem` of the file at `path` (a pipe such as /dev/stdin, not a folder)."""
     limits = limits or Limits()
     text = read_text_file(path, limits.max_bytes)
     return read_problem(text, str(path), root, max_chars=max_chars, limits=limits, free_variables=free_variables,
@@ -81,8 +76,7 @@ def read_problem_file(path: str | Path, root: Path | None = None, *, max_chars: 
 
 
 def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
-    """The UTF-8 text of the file at `path` (at most `max_bytes`); TPTPProblemError naming the file,
-    and where it is not UTF-8."""
+    """The UTF-8 text of the file at `path`, at most `max_bytes`; else TPTPProblemError."""
     try:
         return _decode(_read_bytes(Path(path), max_bytes, regular_only=False))
     except _FileError as e:
@@ -90,8 +84,7 @@ def read_text_file(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
 
 
 def _fast_formula(body: str, terms: dict) -> Formula | None:
-    """A statement's formula when the fast reader reads it with no free variable (too short to nest
-    past MAX_DEPTH); None for `parse` to read."""
+    """A short statement's formula when the fast reader reads it closed; None for `parse`."""
     if len(body) > MAX_DEPTH:
         return None
     try:
@@ -156,9 +149,8 @@ class _Reader:
         return out
 
     def _split(self, text: str, source: str, quote: bool) -> tuple[list[Statement], list[Formula | None]]:
-        """The file's statements (refused past `max_statements` before a formula is read), and each
-        formula the fast reader read (None: `parse` reads it). A body it does not read must have
-        balanced parentheses, else `statements` splits the file."""
+        """The file's statements (at most `max_statements`) and each formula the fast reader read
+        (None: `parse` reads it); a body it rejects must balance, else `statements` splits."""
         found = _fast_statements(text, checked=False)
         formulas: list[Formula | None] = []
         if found is not None:
@@ -205,8 +197,7 @@ class _Reader:
                 conclusions.append((name, f, f"{name} (line {line})" if quote else f"line {line} of {source}"))
 
     def _include(self, st: Statement, source: str, quote: bool, premises: list, conclusions: list) -> None:
-        # `_read_bytes` looked up at each include, so that a spy on it sees every file read
-        # (tests/logic/syntax/test_tptp_include_bounds.py)
+        # looked up per include: tests/logic/syntax/test_tptp_include_bounds.py spies on it
         with self.inc.follow(st.name, st.line, source, quote, lambda text, path: self._entries(text, path, quote=False),
                              _read_bytes) as (path, entries):
             self._walk(entries, str(path), False, premises, conclusions)

@@ -18,9 +18,8 @@ var: Callable[[str], Var] = lru_cache(maxsize=1 << 14)(Var)
 
 
 def _maker(cls: type) -> Callable:
-    """A constructor of the frozen slotted AST class `cls` that sets its slots directly, skipping
-    the `object.__setattr__` per field (about half the cost of a node); `Quant`'s kind check is the
-    reader's to keep."""
+    """A constructor of the frozen AST class `cls` setting its slots directly (half the cost of
+    `__init__`)."""
     new = object.__new__
     setters = [vars(cls)[name].__set__ for name in cls.__slots__]
     if len(setters) == 1:
@@ -68,8 +67,7 @@ _T = TypeVar("_T")
 
 
 def per_thread(make: Callable[[], _T]) -> Callable[[], _T]:
-    """A getter of this thread's `make()`, made on first use: a reader's closures are made once per
-    thread, not per formula (a reader is not reentrant)."""
+    """A getter of this thread's `make()`, made on first use (a reader is not reentrant)."""
     local = threading.local()
 
     def get() -> _T:
@@ -84,10 +82,9 @@ def per_thread(make: Callable[[], _T]) -> Callable[[], _T]:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for the block. Reading a large input allocates a few
-    acyclic objects per token, which the collector would rescan as they pile up (half the time of a
-    150,000-statement problem); `freeze` then `unfreeze` moves them to the oldest generation
-    unscanned."""
+    """The cyclic collector paused for the block: it rescanned a large input's acyclic objects (half
+    the time of a 150,000-statement problem); they end frozen-then-unfrozen in the oldest
+    generation."""
     was_on = gc.isenabled()
     gc.disable()
     try:

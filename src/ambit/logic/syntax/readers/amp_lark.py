@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 
 class _Rules:
-    """Lark tree -> AST for both grammars: in FOL an unparenthesised right-hand chain of one
-    operator is one n-ary node; in Lisp every `( AND ...)` is its own."""
+    """Lark tree -> AST: in FOL an unparenthesised chain of one operator is one node, not in Lisp.
+    """
 
     def __init__(self, merge: bool) -> None:
         super().__init__()
@@ -85,8 +85,7 @@ def _lark_parser(name: str) -> lark.Lark:
 
 
 def parse_with_lark(text: str, fmt: str | Dialect) -> Formula:
-    """Parse one of AmP's formats with Lark only; LFParseError with Lark's position and
-    expectations."""
+    """Parse one of AmP's formats with Lark only; LFParseError with Lark's expectations."""
     return read_with_lark(text, dialect(fmt))[0]
 
 

@@ -1,14 +1,8 @@
-"""The one core of the hand-written readers (folio_read.py, nltk_read.py, tptp_read.py). A reader
-stands in front of its dialect's Lark grammar: it accepts only what it surely reads, building the
-tree the grammar's transformer builds, and raises `Reject` on anything else, so that Lark reads it
-and reports the error. Lark stays the reference (tests/logic/syntax/readers/test_reader_core.py
-compares the two on random formulas).
-
-`reader` splits a text with one `findall` and climbs the precedence of the dialect's binary
-connectives; `names` is the `unary` of dialects whose atoms are `p(t, ...)` and `t = u`; `Binder`
-decides what a name in a term's place is. The tokens are a stack, the formula's reversed (`pop()`
-reads, `push` puts back: cheaper in CPython than `toks[-1]`), shared by closures made once per
-thread (readers.per_thread); a few ENDs lie below the formula."""
+"""The core of the hand-written readers: a reader accepts only what it surely reads, building the
+tree Lark's transformer builds, and raises `Reject` on anything else so that Lark reads it and
+reports the error (tests/logic/syntax/readers/test_reader_core.py compares both). The tokens are a
+stack, the formula's reversed (`pop()` reads, `push` puts back: cheaper in CPython than `toks[-1]`),
+shared by closures made once per thread."""
 
 from __future__ import annotations
 
@@ -22,8 +16,7 @@ END = ""  # after the last token
 # a stack that never runs empty (CPython frees an empty list's storage, then allocates it again)
 _ENDED = (END,) * 8
 _BOTTOM = len(_ENDED)
-# how deeply a reader nests (a few Python frames a level, well inside the recursion limit);
-# deeper input goes to Lark, whose parser does not recurse
+# how deeply a reader nests; deeper input goes to Lark, whose parser does not recurse
 READER_DEPTH = 40
 NARY, LEFT, RIGHT = 0, 1, 2  # how a binary connective groups
 NOT, GROUP = "not", "group"  # the prefixes the core reads: a negation, a parenthesised formula
@@ -31,16 +24,13 @@ _WS = " \t\f\r\n"  # Lark's common.WS: all a token pattern may skip
 
 
 def connectives(*rows: tuple) -> dict[str, tuple[int, int, Callable]]:
-    """A dialect's binary connectives by spelling, from rows `(level, how, make, *spellings)`: a
-    row's spellings are one connective, `make` its node's constructor (of the operands' tuple for
-    NARY)."""
+    """A dialect's binary connectives by spelling, from rows `(level, how, make, *spellings)`."""
     return {s: op for op, spellings in ((tuple(row[:3]), row[3:]) for row in rows) for s in spellings}
 
 
 class Syntax(NamedTuple):
-    """A dialect's tables: its token `pattern`, its `connectives`, `forbid` (a text holding it is
-    left to Lark), `refused` (the dialect's own error for a stray character), and for `names` its
-    non-name tokens, equalities and whether `P(x)(y)` is `P(x, y)` (`curried`)."""
+    """A dialect's tables: token `pattern`, `connectives`, `forbid` (left to Lark), `refused`, and
+    for `names` its non-name tokens, equalities and `curried` (`P(x)(y)` is `P(x, y)`)."""
 
     pattern: re.Pattern
     connectives: dict[str, tuple[int, int, Callable]]
@@ -52,10 +42,9 @@ class Syntax(NamedTuple):
 
 
 class Binder:
-    """What a reader makes of a name in a term's place, started afresh per formula: with `binding`,
-    a variable where a quantifier binds it, else a constant (noted in `free` when `spelled` as a
-    variable); without, a constant (full_parse binds later). `constant` is a closure, not a method:
-    it runs for every name read."""
+    """What a reader makes of a name in a term's place: a variable where bound (with `binding`),
+    else a constant, noted in `free` when `spelled` as a variable. `constant` is a closure: it runs
+    per name."""
 
     def __init__(self, binding: bool) -> None:
         self.bound: list[str] = []
@@ -87,8 +76,7 @@ def _binding(b: Binder) -> Callable[[str], Term]:
 
 
 class Core(NamedTuple):
-    """The functions `reader` makes over the position: `expr(level, depth)`, `prefix(token)` (the
-    handler of a unary opening with `token`), `quantified(kind, names, depth)` and `read(text)`."""
+    """The functions `reader` makes over the position."""
 
     expr: Callable[[int, int], Formula]
     prefix: Callable[[str], Callable[[str, int], Formula]]
@@ -97,8 +85,7 @@ class Core(NamedTuple):
 
 
 def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, unary: Callable) -> Core:
-    """The core of a reader of `syntax` over the stack `toks`: `unary(depth)` reads a unary and
-    leaves one opening with a token of `prefixes` (token -> handler(token, depth), or NOT, GROUP) to
+    """The core of a reader of `syntax` over the stack `toks`; `unary` leaves `prefixes` to
     `prefix`."""
     pop = toks.pop
     findall, forbid, refused = syntax.pattern.findall, syntax.forbid, syntax.refused
@@ -122,8 +109,7 @@ def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, un
         return body
 
     def read(text: str) -> Formula:
-        """The formula in `text`. What `findall` skips must be white space: counted for spaces first
-        (the common case), then for every kind."""
+        """The formula in `text`; what `findall` skipped must be white space."""
         if forbid is not None and forbid in text:
             raise Reject
         words = findall(text)
@@ -165,8 +151,7 @@ def _reject(s: str, depth: int) -> Formula:
 
 
 def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unary: Callable) -> Callable:
-    """`expr(level, depth)`: precedence climbing over `table`'s connectives of `level` and tighter,
-    with `unary` operands."""
+    """`expr(level, depth)`: precedence climbing over `table` with `unary` operands."""
     pop, push = toks.pop, toks.append
     connective = table.get
     tight = max(level for level, _, _ in table.values())  # its operands are unaries
@@ -201,9 +186,8 @@ def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unar
 
 def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, constant: Callable[[str], Term],
           parenthesised: Callable | None = None) -> tuple[Core, Callable]:
-    """The core of a reader whose units are atoms `p(t1, ..., tn)` and equations `t = u` over names
-    and function terms, and its `applied(depth)` (the argument lists at the position);
-    `parenthesised(depth)` reads an argument in parentheses (None: such an argument is refused)."""
+    """The core of a reader whose units are atoms `p(t, ...)` and equations `t = u`, and its
+    `applied`."""
     pop, push = toks.pop, toks.append
     not_name, eqs = syntax.not_name, syntax.equalities
     arguments, applied = _terms(syntax, toks, constant, parenthesised)

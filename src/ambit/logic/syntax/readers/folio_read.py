@@ -22,8 +22,8 @@ _SYNTAX = Syntax(_TOKEN, connectives((1, LEFT, new_iff, "↔", "⟷"), (2, RIGHT
 
 
 def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tuple[Formula, list[str], str | None]]:
-    """`run(text, spelled)`: the formula in `text`, the free names spelled as variables (with
-    `binding`) and the first quantified variable ending with '.' (None: none)."""
+    """`run(text, spelled)`: the formula, the free names spelled as variables, the dotted variable.
+    """
     toks: list[str] = []
     b = Binder(binding)
     bound = b.bound
@@ -63,9 +63,8 @@ def read(text: str) -> Formula:
 
 
 def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str], str | None]:
-    """The FOLIO formula in `text` with bound names as variables, the free names `spelled` as
-    variables (in order of first use), and the first dotted quantified variable; Reject as `read`.
-    """
+    """The FOLIO formula with bound names as variables, the free names `spelled` as variables, and
+    the first quantified variable ending with '.'; Reject as `read`."""
     return _read_bound()(text, spelled)
 
 

@@ -1,8 +1,6 @@
-"""The one hint naming the fix when a reader refuses a text (`ambit logic`, the server's
-INVALID_ARGUMENT, the API's LFParseError): the first of `outside`, `statement`, `folio_ascii`,
-`other_dialect`, `spelling`, `fragment` that applies. `flag` is how the surface names the dialect
-option (`--from`, `--format`, `fmt=`). Dialects are read through the registry, never `parse`, so
-that `parse` may use this module."""
+"""The one hint naming the fix when a reader refuses a text (CLI, server, API): the first of
+`outside`, `statement`, `folio_ascii`, `other_dialect`, `spelling`, `fragment`. Dialects are read
+through the registry, never `parse`, so that `parse` may use this module."""
 
 from __future__ import annotations
 
@@ -26,9 +24,8 @@ def reads(text: str, name: str) -> bool:
     """Whether the dialect `name` reads `text` (any error of it, or too deep a text, is a no)."""
     if not text.strip():
         return False
-    d = dialect(name)
     try:
-        d.read(text)
+        dialect(name).read(text)
     except (ValueError, RecursionError):  # LFParseError, or a reading error of that dialect
         return False
     return True
@@ -49,8 +46,7 @@ def other_dialect(text: str, fmt: str, flag: str = "--from") -> str | None:
 
 
 def folio_ascii(text: str, fmt: str, flag: str = "--from") -> str | None:
-    """A text in a dialect's decoder spelling (FOLIO's ASCII: `all x (Dog(x) -> -Cat(x))`) named in
-    the reader's own symbols (`Dialect.decoded`)."""
+    """A text in the decoder's spelling (FOLIO's ASCII), named in the reader's own symbols."""
     d = dialect(fmt)
     spelled = d.from_decoded(text)
     if spelled == text:  # not the decoder's spelling (or a dialect whose decoder writes its own)
@@ -83,8 +79,7 @@ def statement(text: str, fmt: str) -> str | None:
 
 
 def statement_text(kind: str) -> str:
-    """Why a TPTP `kind(...)` statement is not read, and what to write instead (tptp_statements.py's
-    message too)."""
+    """Why a TPTP `kind(...)` statement is not read, and what to write instead."""
     if kind == "cnf":
         return ("cnf(...) is not read: ambit reads TPTP's first-order form, fof(name, role, formula); a clause "
                 "is one, its variables read as universal: write cnf(c, axiom, p(X) | ~q(X)) as "
@@ -96,9 +91,9 @@ def statement_text(kind: str) -> str:
 _LANGUAGES = {"thf": "typed higher-order form", "tff": "typed first-order form", "tcf": "typed clause form",
               "tpi": "a process instruction"}
 
-# By `Dialect.title`: (what, other dialects' spellings, its own). An equivalence comes before an
-# implication (`<->` holds `->`), a quantifier before a negation (`![X]` holds `!`);
-# tests/logic/cli/test_cli_messages.py holds each row to the dialect.
+# By `Dialect.title`: (what, other dialects' spellings, its own), `<->` before `->`, `![X]` before
+# `!`; tests/logic/cli/test_cli_messages.py holds each row to the dialect.
+_AND_OR = (("conjunction", r"∧|\bAND\b", "&"), ("disjunction", r"∨|\bOR\b", "|"))
 _SPELLINGS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "FOLIO": (("equivalence", r"<->|<=>|\bIFF\b|\biff\b", "↔"),
               ("implication", r"->|=>|\bIMPLIES\b|\bimplies\b", "→"),
@@ -111,23 +106,17 @@ _SPELLINGS: dict[str, tuple[tuple[str, str, str], ...]] = {
              ("implication", r"->|→|\bIMPLIES\b", "=>"),
              ("the universal quantifier", r"∀|\bforall\b|\ball\b(?=\s*[a-zA-Z]\w*\s*[.(])", "![X]:"),
              ("the existential quantifier", r"∃|\bexists\b(?=\s*[a-zA-Z]\w*\s*[.(])", "?[X]:"),
-             ("negation", r"¬|\bNOT\b|(?<![\w)\]<=~-])-(?=\s*[\w(])", "~"),
-             ("conjunction", r"∧|\bAND\b", "&"),
-             ("disjunction", r"∨|\bOR\b", "|")),
+             ("negation", r"¬|\bNOT\b|(?<![\w)\]<=~-])-(?=\s*[\w(])", "~"), *_AND_OR),
     "NLTK": (("equivalence", r"↔", "<->"),
              ("implication", r"→", "->"),
              ("the universal quantifier", r"∀|!\s*\[", "all x."),
              ("the existential quantifier", r"∃|\?\s*\[", "exists x."),
-             ("negation", r"¬|~|\bNOT\b", "-"),
-             ("conjunction", r"∧|\bAND\b", "&"),
-             ("disjunction", r"∨|\bOR\b", "|")),
+             ("negation", r"¬|~|\bNOT\b", "-"), *_AND_OR),
     "Prover9": (("equivalence", r"<=>|↔|\bIFF\b", "<->"),
                 ("implication", r"=>|→|\bIMPLIES\b", "->"),
                 ("the universal quantifier", r"∀|!\s*\[", "all x"),
                 ("the existential quantifier", r"∃|\?\s*\[", "exists x"),
-                ("negation", r"¬|~|\bNOT\b", "-"),
-                ("conjunction", r"∧|\bAND\b", "&"),
-                ("disjunction", r"∨|\bOR\b", "|")),
+                ("negation", r"¬|~|\bNOT\b", "-"), *_AND_OR),
 }
 
 
@@ -137,8 +126,7 @@ def spellings(fmt: str) -> tuple[tuple[str, str, str], ...]:
 
 
 def spelling(text: str, fmt: str, most: int = 3) -> str | None:
-    """The symbols `fmt` writes instead of other dialects' found in `text`, at most `most`: "FOLIO
-    writes implication as →, not ->"."""
+    """The symbols `fmt` writes instead of other dialects' found in `text` (at most `most`)."""
     found, masked = [], text
     for what, pattern, own in spellings(fmt):
         m = re.search(pattern, masked)
@@ -155,8 +143,8 @@ _QUANTIFIED = re.compile(r"(?:\ball\b|\bexists\b|\bforall\b|∀|∃|!\s*\[|\?\s*
 
 
 def outside(text: str) -> str | None:
-    """What in `text` is outside first-order logic: a lambda (`\\x.man(x)`), a quantified predicate
-    (`exists P . P(a)`), a predication applied again (`dog(a)(b)`)."""
+    """What in `text` is outside first-order logic: a lambda, a quantified or reapplied predicate.
+    """
     if re.search(r"\\\s*[A-Za-z_]|λ", text):
         return ("lambdas (\\x. ...) are outside what ambit reads: it reads first-order formulas; "
                 "apply the lambda (beta-reduce) first")

@@ -1,8 +1,6 @@
-"""The hand-written reader of NLTK formulas (nltk.sem.logic's syntax): the trees of
-`grammars/nltk.lark` on the core of readers/core.py; list terms and a keyword where a name goes are
-left to Lark. Levels, all grouping left: <-> > -> > | > & > unary. Argument lists in a row are one
-(`P(x)(y)` is `P(x, y)`), as are `(P(x))(y)` and `A((B)(C))` (nltk.lark's `_app`, `_pname`,
-`_papp`)."""
+"""The hand-written reader of NLTK formulas on readers/core.py (list terms and keywords as names
+left to Lark): <-> > -> > | > & > unary, all grouping left; lists in a row are one (`P(x)(y)` is
+`P(x, y)`), as nltk.lark's `_app`, `_pname`, `_papp`."""
 
 from __future__ import annotations
 
@@ -27,9 +25,7 @@ _NOT_NAME = frozenset({"<->", "<=>", "->", "=>", "!=", "==", *"-!&^|=().,[]", EN
 
 
 def feature_variable(text: str) -> None:
-    """LFParseError for the first feature-grammar variable in `text` (`?np`, `@x`): a placeholder
-    that unification replaces names nothing in a formula to prove, where NLTK would read it as a
-    constant."""
+    """LFParseError for a feature-grammar variable (`?np`, `@x`): it names nothing to prove."""
     if (m := _FEATURE_VARIABLE.search(text)) is None:
         return
     name = m.group()
@@ -38,7 +34,6 @@ def feature_variable(text: str) -> None:
                        "the formula it stands for", text=text, pos=m.start(), token=name, kind="syntax", fmt=_DIALECT)
 
 
-# binary connectives, spelled every way; all group to the left
 _SYNTAX = Syntax(_WORD, connectives((1, LEFT, new_iff, "<->", "<=>", "iff"),
                                     (2, LEFT, new_implies, "->", "=>", "implies"), (3, NARY, new_or, "|", "or"),
                                     (4, NARY, new_and, "&", "^", "and")),
@@ -46,8 +41,7 @@ _SYNTAX = Syntax(_WORD, connectives((1, LEFT, new_iff, "<->", "<=>", "iff"),
 
 
 def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tuple[Formula, list[str]]]:
-    """`run(text, spelled)`: the formula in `text`, and the free names spelled as variables (with
-    `binding`)."""
+    """`run(text, spelled)`: the formula, and the free names spelled as variables."""
     toks: list[str] = []
     pop = toks.pop
     b = Binder(binding)
@@ -76,8 +70,7 @@ def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tupl
         return f
 
     def parenthesised(depth: int) -> tuple[str, tuple[Term, ...] | None]:
-        """An argument in parentheses, from after its `(`, with the lists applied after it: its name
-        and arguments (None: a bare name); `(f)(x, y)` is f(x, y)."""
+        """An argument in parentheses and lists after it: name, arguments (None: bare)."""
         if depth >= READER_DEPTH:
             raise Reject
         s = pop()
@@ -107,14 +100,12 @@ _read, _read_bound = per_thread(lambda: _reader(False)), per_thread(lambda: _rea
 
 
 def read(text: str) -> Formula:
-    """The NLTK formula in `text`, every name a constant (full_parse's `_Binding` binds them later);
-    Reject for anything else."""
+    """The NLTK formula in `text`, every name a constant; Reject for anything else."""
     return _read()(text, None)[0]
 
 
 def read_bound(text: str, spelled: Callable[[str], bool]) -> tuple[Formula, list[str]]:
-    """The NLTK formula in `text` with bound names as variables, and the free names `spelled` as
-    variables, in order of first use; Reject as `read`."""
+    """The NLTK formula with bound names as variables, and the free names `spelled` as variables."""
     return _read_bound()(text, spelled)
 
 

@@ -49,15 +49,13 @@ def _name(s: str) -> str:
 
 
 def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool]:
-    """The TPTP FOF formula in `text` (not `fof(...)`) and whether a variable in it is free; Reject
-    for anything else. `terms`: variables and constants already made, by name, shared by a problem's
-    formulas and filled as it reads."""
+    """The TPTP FOF formula in `text` and whether a variable is free; Reject otherwise. `terms`:
+    shared terms."""
     return _read()(text, {} if terms is None else terms)
 
 
 def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
-    """`run(text, terms)`: the formula in `text` and whether a variable in it is free; plain terms
-    found in `terms` or added to it."""
+    """`run(text, terms)`: the formula and whether a variable is free; terms kept in `terms`."""
     toks: list[str] = []
     made = _NO_TERMS
     bound: list[str] = []
@@ -74,8 +72,7 @@ def _reader() -> Callable[[str, dict[str, Term]], tuple[Formula, bool]]:
         return x
 
     def applied(s: str) -> tuple[str, tuple[Term, ...]]:
-        """The name and terms of an atom token `p(X, a)`: `plain` of each term, inlined (it runs for
-        most terms)."""
+        """The name and terms of an atom token `p(X, a)` (`plain` inlined: it runs per term)."""
         nonlocal free
         words = s[:-1].replace(" ", "").replace("(", ",", 1).split(",")
         args = []

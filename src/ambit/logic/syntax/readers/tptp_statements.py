@@ -1,7 +1,5 @@
-"""A TPTP file split into its statements (`fof(...)` and `include(...)`), comments dropped: in
-one regex scan for a file of the common shape (`_fast_statements`), else character by character
-with the errors (`_read_statements`). tptp_problem.py reads the formulas and follows the includes.
-"""
+"""A TPTP file split into its `fof(...)` and `include(...)` statements, comments dropped: one regex
+scan for the common shape, else character by character with the errors."""
 
 from __future__ import annotations
 
@@ -49,9 +47,8 @@ def _balanced(body: str) -> bool:
 
 
 def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
-    """The statements of a file of the common shape (_FAST_STATEMENT) in one scan, as `statements`
-    reads them; None for any other file. With `checked` False the caller checks the bodies'
-    parentheses."""
+    """A common-shape file's statements in one scan, else None (`checked` False: parentheses
+    unchecked)."""
     out: list[Statement] = []
     pos, line, counted = 0, 1, 0
     for m in _FAST_STATEMENT.finditer(text):
@@ -74,9 +71,7 @@ def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
 
 
 def statements(text: str, source: str = "<input>", quote: bool = True) -> list[Statement]:
-    """The statements of a TPTP file, comments dropped; TPTPProblemError for one that does not end
-    or is not `fof`/`include`. With `quote` False (an included file) no message shows the file's
-    text."""
+    """The statements of a TPTP file; TPTPProblemError (`quote` False: not quoting the file)."""
     fast = _fast_statements(text)
     return fast if fast is not None else _read_statements(text, source, quote)
 
@@ -112,8 +107,7 @@ def _read_statements(text: str, source: str, quote: bool) -> list[Statement]:
         parts = inner.split(",", 2)
         if len(parts) < 3:
             raise TPTPProblemError("fof(...) needs a name, a role and a formula", source, line)
-        name, role, body = parts[0].strip(), parts[1].strip(), parts[2]
-        out.append(Statement(kind, name, role, body, line))
+        out.append(Statement(kind, parts[0].strip(), parts[1].strip(), parts[2], line))
     return out
 
 
@@ -137,8 +131,7 @@ def _skip_blank(text: str, i: int, source: str) -> int:
 
 
 def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]:
-    """The index of the `)` closing the statement opened before `i`, and the index past the `.` that
-    must follow it."""
+    """The index of the `)` closing the statement, and the index past the `.` after it."""
     depth, n = 1, len(text)
     while i < n:
         c = text[i]
@@ -167,8 +160,7 @@ def _statement_end(text: str, i: int, source: str, line: int) -> tuple[int, int]
 
 
 def _past_quoted(text: str, i: int) -> int:
-    """The index just past the quoted name whose quote is at `i` (a backslash escapes; past the end
-    when it never closes)."""
+    """The index just past the quoted name whose quote is at `i` (a backslash escapes)."""
     q, j, n = text[i], i + 1, len(text)
     while j < n and text[j] != q:
         j += 2 if text[j] == "\\" else 1
