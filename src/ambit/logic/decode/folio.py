@@ -1,7 +1,6 @@
-"""The grammar models write FOLIO formulas in (`grammars/folio_decode.lark`, ASCII: `all x
-(-A(x))`), which constrains decoding and checks a translation, its renderer, and `to_folio`. Lark
-reads it with Earley: a quantifier (`all `) and a constant (`all`) share a prefix LALR cannot split
-without priorities."""
+"""The grammar models write FOLIO in (`grammars/folio_decode.lark`, ASCII: `all x (-A(x))`), its
+renderer, and `to_folio`. Lark reads it with Earley: a quantifier (`all `) and a constant (`all`)
+share a prefix LALR cannot split without priorities."""
 
 from __future__ import annotations
 

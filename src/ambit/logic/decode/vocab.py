@@ -1,5 +1,4 @@
-"""Closed-vocabulary grammars: the general grammar with its open name classes replaced by
-the words of a lexicon, for constraining decoding to predicates and names that exist."""
+"""Closed-vocabulary grammars: decoding constrained to the predicates and names of a lexicon."""
 
 from __future__ import annotations
 
@@ -19,21 +18,14 @@ def _alternation(words: Iterable[str], suffix: str = "") -> str:
     return " | ".join(f'"{w}{suffix}"' for w in items)
 
 
-def closed_grammar(
-    fmt: str,
-    unary: Iterable[str],
-    binary: Iterable[str],
-    constants: Iterable[str],
-    variables: Iterable[str] = DEFAULT_VARIABLES,
-) -> str:
+def closed_grammar(fmt: str, unary: Iterable[str], binary: Iterable[str], constants: Iterable[str],
+                   variables: Iterable[str] = DEFAULT_VARIABLES) -> str:
     """The `fmt` grammar restricted to these predicates, constants and variables: only the
     PRED/VAR/CONST terminals and the atom rule change, so the trees stay the same."""
-    for name, words, pattern in (
-        ("unary predicate", unary, r"[a-z][a-z0-9_]*"),
-        ("binary predicate", binary, r"[a-z][a-z0-9_]*"),
-        ("constant", constants, r"[A-Z][A-Za-z0-9_]*"),
-        ("variable", variables, r"[a-z][0-9]*"),
-    ):
+    for name, words, pattern in (("unary predicate", unary, r"[a-z][a-z0-9_]*"),
+                                 ("binary predicate", binary, r"[a-z][a-z0-9_]*"),
+                                 ("constant", constants, r"[A-Z][A-Za-z0-9_]*"),
+                                 ("variable", variables, r"[a-z][0-9]*")):
         for w in words:
             if not re.fullmatch(pattern, w):
                 raise ValueError(f"{name} {w!r} does not match {pattern}")
@@ -43,10 +35,8 @@ def closed_grammar(
     text = grammar_text(d)
     fol = not d.s_expression  # FOL's predicate token carries its "(" (grammars/fol.lark); Lisp's atoms are ( p x )
     suffix = "(" if fol else ""
-    if fol:
-        atom = 'atom: PRED1 term ")"\n    | PRED2 term ", " term ")"'
-    else:
-        atom = 'atom: "( " PRED1 " " term " )"\n    | "( " PRED2 " " term " " term " )"'
+    atom = ('atom: PRED1 term ")"\n    | PRED2 term ", " term ")"' if fol
+            else 'atom: "( " PRED1 " " term " )"\n    | "( " PRED2 " " term " " term " )"')
     text = re.sub(r"^atom:.*?\n(    \|.*\n)", atom + "\n", text, flags=re.M)
     text = re.sub(r"^PRED:.*$", f"PRED1: {_alternation(unary, suffix)}\nPRED2: {_alternation(binary, suffix)}", text, flags=re.M)
     text = re.sub(r"^VAR:.*$", f"VAR: {_alternation(variables)}", text, flags=re.M)

@@ -1,8 +1,7 @@
 """The dialects of logical forms as values: name, reader, renderer, grammars, what each admits
-(AmP's fragment, or full first-order logic), how it reads a free name (`free_variables`:
-`universal`, `constant`, `error`) and whether predicates and functions share one name space
-(`symbols`). Code asks the `Dialect`, never compares names: this is the one place a name is written
-(tests/logic/test_dialect_registry.py)."""
+(AmP's fragment or full first-order logic), how it reads a free name (`free_variables`) and whether
+predicates and functions share one name space (`symbols`). Code asks the `Dialect`, never compares
+names: this is the one place a name is written (tests/logic/test_dialect_registry.py)."""
 
 from __future__ import annotations
 
@@ -136,8 +135,7 @@ class Dialect:
 
 @functools.lru_cache(maxsize=None)
 def _bound(ref: str) -> Callable:
-    """The function `module:name`, imported on first call (readers import this registry: no cycle).
-    """
+    """The function `module:name`, imported on first call (the readers import this registry)."""
     module, _, name = ref.partition(":")
     return getattr(importlib.import_module(module), name)
 

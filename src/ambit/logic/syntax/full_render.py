@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ambit.logic.syntax.ast import And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or, Quant, Term, Var, Xor
+from ambit.logic.syntax.ast import (And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not, Or,
+                                   Quant, Term, Var, Xor, subformulas)
 from ambit.logic.errors import RenderError
 
 
@@ -212,8 +213,6 @@ def _term(a: Term, s: _Syntax) -> str:
 
 def tptp_variables(f: Formula) -> Formula:
     """`f` with every bound variable an upper-case word (`x` -> `X`, else `V`, `V1`, ...)."""
-    from ambit.logic.syntax.ast import subformulas
-
     taken = {n.var for n in subformulas(f) if type(n) is Quant and _TPTP_UPPER.match(n.var)}
     mapping: dict[str, str] = {}
     for n in subformulas(f):

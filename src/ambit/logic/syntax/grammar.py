@@ -1,14 +1,14 @@
-"""What every reader of logical forms shares: the grammar files, the LFParseErrors they raise
-(Lark's failures in the dialect's own tokens, a dangling operator, an unbound variable, nesting past
-MAX_DEPTH), and the one treatment of free variables (`close`)."""
+"""What every reader shares: the grammar files, the LFParseErrors they raise (in the dialect's own
+tokens), and the one treatment of free variables (`close`)."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
-from ambit.logic.syntax.ast import (Atom, Const, Eq, Formula, Func, Quant, Term, Var, depth, free_vars, subformulas, subterms,
-                                   terms)
+from ambit.logic.syntax.ast import (And, Atom, Const, Eq, Formula, Func, Iff, Implies, Not,
+                                   Or, Quant, Term, Var, Xor, children, depth, free_vars,
+                                   subformulas, subterms, terms)
 from ambit.logic.syntax.dialect import AMP_NAMES, FULL_NAMES, NAMES, Dialect, dialect
 from ambit.logic.errors import MAX_DEPTH, LFParseError
 
@@ -78,10 +78,7 @@ def lark_error(parser: lark.Lark, text: str, fmt: "str | Dialect", e: lark.excep
 def _dangling(text: str, d: Dialect) -> tuple[int, str] | None:
     """(position, operator) when `text` ends with one of the dialect's operators, else None."""
     body = text.rstrip()
-    for op in d.operators:
-        if body.endswith(op):
-            return len(body) - len(op), op
-    return None
+    return next(((len(body) - len(op), op) for op in d.operators if body.endswith(op)), None)
 
 
 def _after_quantifier(text: str, pos: int) -> bool:
@@ -127,8 +124,6 @@ def _uses(f: Formula, name: str, d: Dialect) -> list[bool]:
             for a in terms(g):
                 term(a, bound)
         else:
-            from ambit.logic.syntax.ast import children
-
             stack.extend((c, bound) for c in reversed(children(g)))
     return out
 
@@ -188,8 +183,6 @@ def _term_as(a: Term, names: frozenset[str], cls: type) -> Term:
 
 def _rename_terms(f: Formula, names: frozenset[str], cls: type) -> Formula:
     """`f` with every term named in `names` made a `cls`, except where a quantifier rebinds it."""
-    from ambit.logic.syntax.ast import And, Iff, Implies, Not, Or, Xor
-
     t = type(f)
     if t is Atom:
         return Atom(f.pred, tuple(_term_as(a, names, cls) for a in f.args))

@@ -1,6 +1,5 @@
 """Trees under construction in the Lark transformers: a parenthesised formula stays one operand
-(`Group`), and an unparenthesised run of one n-ary operator grows in place (`Run`), so that a chain
-of n operands reads in time linear in n. `ungroup` gives the plain AST node."""
+(`Group`); a run of one n-ary operator grows in place (`Run`: linear in n)."""
 
 from __future__ import annotations
 

@@ -29,8 +29,7 @@ class ArityError(ValueError):
 
     @staticmethod
     def _where(u: tuple[str, int, int | None]) -> str:
-        label, _, pos = u
-        return f"{label}" + (f" at character {pos + 1}" if pos is not None else "")
+        return u[0] + (f" at character {u[2] + 1}" if u[2] is not None else "")
 
     def _message(self) -> str:
         def use(u: tuple[str, int, int | None]) -> str:
@@ -155,8 +154,7 @@ def check_arities(formulas: Sequence[tuple[str, "Formula", str | None]], symbols
                                  (label, arity, _position(text, name, arity)))
 
 
-# formulas whose symbols are checked between two looks at the deadline (a few ms of work)
-CHECK_EVERY = 1000
+CHECK_EVERY = 1000  # formulas checked between two looks at the deadline (a few ms of work)
 
 
 class ReadingTimeLimit(Exception):

@@ -1,6 +1,5 @@
-"""Write the AST as AmP's FOL or Lisp, a Prolog term (Blackburn & Bos style), or a full dialect
-(full_render.py): `parse(render(f, fmt), fmt) == f` for every AST whose connectives have two or more
-operands (in AmP's fragment for AmP's formats: `amp_misfit`)."""
+"""Write the AST as AmP's FOL or Lisp, a Prolog term, or a full dialect (full_render.py):
+`parse(render(f, fmt), fmt) == f` within what `fmt` expresses (`amp_misfit`)."""
 
 from __future__ import annotations
 
@@ -88,9 +87,9 @@ def _balanced(go: Callable, put: Callable, sep: str, head: str, cs: tuple, lo: i
 
 def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = ", ", full: bool = True) -> str:
     """`f` as a term of logic/engine/prolog/*.pl (and/or right-nested, balanced past BALANCE_FROM
-    operands outside `names` mode). `variables`: `names` writes `V_<name>`; `fresh` a new
-    `V<tag>_<n>` per quantifier; `numbered` `all(N, F)` with occurrences `v(N)` (a free variable:
-    KeyError). `full` False: AmP's fragment only (TypeError)."""
+    operands outside `names` mode). `variables`: `names` writes `V_<name>`, `fresh` a new
+    `V<tag>_<n>` per quantifier, `numbered` `all(N, F)` and `v(N)` (both: a free variable is a
+    KeyError). `full` False: AmP's fragment only."""
     if variables not in PROLOG_VARIABLES:
         raise ValueError(f"variables must be one of {PROLOG_VARIABLES}, not {variables!r}")
     by_name = variables == "names"

@@ -57,19 +57,16 @@ class Includes:
     """The includes of one problem: the root, the limits and what has been spent on them."""
 
     def __init__(self, root: Path | None, limits: Limits, spent_bytes: int) -> None:
-        self.root = root
+        self.root, self.limits, self.includes, self.bytes = root, limits, 0, spent_bytes
         self.base = root.resolve() if root is not None else None
-        self.limits = limits
-        self.includes = 0
-        self.bytes = spent_bytes
         self.files: dict[Path, _Included] = {}
         self.stack: list[Path] = []
 
     @contextmanager
     def follow(self, name: str, line: int, source: str, quote: bool, entries: Callable[[str, str], list],
                read_bytes: Callable[..., bytes]) -> Iterator[tuple[Path, list]]:
-        """Inside the include of `name`: its path and entries (`entries(text, path)`, once per
-        file); TPTPProblemError naming `source` and `line` when refused."""
+        """Inside the include of `name`: its path and entries (made once per file); else
+        TPTPProblemError."""
         name = name.strip("'\"")
         shown = f"include('{name}')" if quote else "this include"
         if self.root is None or self.base is None:
@@ -137,10 +134,8 @@ def _read_bytes(path: Path, max_bytes: int, regular_only: bool, root: Path | Non
     O_NOFOLLOW, so a link swapped in after `Includes._resolve` cannot lead out (issue 45)."""
     flags = os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK | (_O_NOFOLLOW if regular_only else 0)
     try:
-        if root is not None:
-            fd = _files.open_nofollow(os.path.relpath(path, root), root=root)
-        else:
-            fd = os.open(path, flags)
+        fd = (os.open(path, flags) if root is None
+              else _files.open_nofollow(os.path.relpath(path, root), root=root))
     except _files.FileError as e:  # a link swapped in that leads out, or a component gone
         raise _FileError(f"cannot be read: {_files_reason(e)}") from None
     except OSError as e:

@@ -1,7 +1,6 @@
 """TPTP problem files: `fof(name, role, formula).` statements (a conjecture the conclusion, other
 roles premises) and `include`, read under the caller's TPTP root within tptp_include.py's `Limits`;
-errors name the file and line. A common-shape file is split in one scan and read by
-readers/tptp_read.py (6 MB in about 4 s)."""
+errors name the file and line. Common-shape files are read fast (6 MB in about 4 s)."""
 
 from __future__ import annotations
 
@@ -24,8 +23,7 @@ from ambit.logic.syntax.tptp_include import (  # the include names are re-export
 PREMISE_ROLES = ("axiom", "hypothesis", "definition", "assumption", "lemma", "theorem", "corollary")
 CONCLUSION_ROLE = "conjecture"
 
-# how often (in statements) reading checks its deadline: a few milliseconds of reading apart
-DEADLINE_EVERY = 256
+DEADLINE_EVERY = 256  # statements read between two looks at the deadline (a few ms of reading)
 
 
 @dataclass(frozen=True)
@@ -39,8 +37,7 @@ class Problem:
 def read_problem(text: str, source: str = "<input>", root: Path | None = None, *,
                  max_chars: int | None = None, limits: Limits | None = None,
                  free_variables: str | None = None, deadline: float | None = None) -> Problem:
-    """The problem in `text`, includes read under `root` within `limits`; ReadingTimeLimit past
-    `deadline`."""
+    """The problem in `text`, includes read under `root`; ReadingTimeLimit past `deadline`."""
     limits = limits or Limits()
     if max_chars is not None:
         limits = dataclasses.replace(limits, max_chars=max_chars)
@@ -112,8 +109,7 @@ class _Reader:
         if self.inc.bytes > self.limits.max_bytes:
             raise TPTPProblemError(f"the problem is {self.inc.bytes:,} bytes, over the limit of "
                                    f"{self.limits.max_bytes:,} bytes (--tptp-max-bytes)", source, 0)
-        entries = self._entries(text, source, quote=True)
-        self._walk(entries, source, True, premises, conclusions)
+        self._walk(self._entries(text, source, quote=True), source, True, premises, conclusions)
 
     def _entries(self, text: str, source: str, quote: bool) -> list:
         out: list = []

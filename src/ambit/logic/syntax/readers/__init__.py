@@ -1,6 +1,5 @@
-"""Hand-written readers in front of the Lark grammars (folio_read.py, nltk_read.py, tptp_read.py, on
-core.py; AmP's own are in parse.py) and the Lark reader of AmP's formats (amp_lark.py). Here: the
-node constructors they share, `Reject`, `per_thread`, `gc_paused`."""
+"""What the readers share (folio_read.py, nltk_read.py, tptp_read.py on core.py; amp_lark.py): the
+node constructors, `Reject`, `per_thread`, `gc_paused`."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ var: Callable[[str], Var] = lru_cache(maxsize=1 << 14)(Var)
 
 
 def _maker(cls: type) -> Callable:
-    """A constructor of the frozen AST class `cls` setting its slots directly (half the cost of
-    `__init__`)."""
+    """A constructor of the frozen AST class `cls` setting its slots (half `__init__`'s cost)."""
     new = object.__new__
     setters = [vars(cls)[name].__set__ for name in cls.__slots__]
     if len(setters) == 1:
@@ -53,7 +51,6 @@ def _maker(cls: type) -> Callable:
     return make3
 
 
-# the readers' constructors, field for field those of ast.py
 new_atom, new_func, new_eq = _maker(Atom), _maker(Func), _maker(Eq)
 new_and, new_or, new_not = _maker(And), _maker(Or), _maker(Not)
 new_implies, new_iff, new_xor, new_quant = _maker(Implies), _maker(Iff), _maker(Xor), _maker(Quant)
@@ -83,8 +80,7 @@ def per_thread(make: Callable[[], _T]) -> Callable[[], _T]:
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
     """The cyclic collector paused for the block: it rescanned a large input's acyclic objects (half
-    the time of a 150,000-statement problem); they end frozen-then-unfrozen in the oldest
-    generation."""
+    the time of a 150,000-statement problem); they end unscanned in the oldest generation."""
     was_on = gc.isenabled()
     gc.disable()
     try:

@@ -1,5 +1,4 @@
-"""AmP's FOL and Lisp read by Lark (LALR) from `logic/grammars/`: the reader that reports errors
-with their position and expectations, for whatever parse.py's fast readers give up on."""
+"""AmP's FOL and Lisp read by Lark (LALR), for what parse.py's fast readers give up on."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ if TYPE_CHECKING:
 
 
 class _Rules:
-    """Lark tree -> AST: in FOL an unparenthesised chain of one operator is one node, not in Lisp.
-    """
+    """Lark tree -> AST; in FOL an unparenthesised one-operator chain is one node."""
 
     def __init__(self, merge: bool) -> None:
         super().__init__()
@@ -32,8 +30,7 @@ class _Rules:
         return Group(c[0])
 
     def atom(self, c):
-        pred = str(c[0]).rstrip("(")
-        return Atom(pred, tuple(_term(t) for t in c[1:]))
+        return Atom(str(c[0]).rstrip("("), tuple(_term(t) for t in c[1:]))
 
     def quant(self, c):
         return Quant(str(c[0]).strip(" (").strip(), str(c[1]), ungroup(c[2]))
@@ -47,14 +44,9 @@ class _Rules:
 
 def _chain(cls, children):
     """n-ary node from `unit OP formula`: an unparenthesised same-op tail is merged."""
-    out = []
-    for i, c in enumerate(children):
-        last = i == len(children) - 1
-        if last and type(c) is cls:  # a Group is never merged
-            out.extend(c.children)
-        else:
-            out.append(ungroup(c))
-    return cls(tuple(out))
+    *init, last = children
+    tail = list(last.children) if type(last) is cls else [ungroup(last)]  # a Group is never merged
+    return cls(tuple([ungroup(c) for c in init] + tail))
 
 
 def _term(tok) -> Term:

@@ -1,8 +1,8 @@
-"""The core of the hand-written readers: a reader accepts only what it surely reads, building the
-tree Lark's transformer builds, and raises `Reject` on anything else so that Lark reads it and
-reports the error (tests/logic/syntax/readers/test_reader_core.py compares both). The tokens are a
-stack, the formula's reversed (`pop()` reads, `push` puts back: cheaper in CPython than `toks[-1]`),
-shared by closures made once per thread."""
+"""The core of the hand-written readers: a reader accepts only what it surely reads, building Lark's
+tree, and raises `Reject` on anything else so that Lark reads it and reports the error
+(tests/logic/syntax/readers/test_reader_core.py compares both). The tokens are a stack, the
+formula's reversed (`pop()` reads, `push` puts back: cheaper than `toks[-1]`), shared by closures
+made per thread."""
 
 from __future__ import annotations
 
@@ -43,8 +43,7 @@ class Syntax(NamedTuple):
 
 class Binder:
     """What a reader makes of a name in a term's place: a variable where bound (with `binding`),
-    else a constant, noted in `free` when `spelled` as a variable. `constant` is a closure: it runs
-    per name."""
+    else a constant, noted in `free` when `spelled` as a variable; `constant` runs per name."""
 
     def __init__(self, binding: bool) -> None:
         self.bound: list[str] = []
@@ -85,8 +84,7 @@ class Core(NamedTuple):
 
 
 def reader(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, unary: Callable) -> Core:
-    """The core of a reader of `syntax` over the stack `toks`; `unary` leaves `prefixes` to
-    `prefix`."""
+    """The core of a reader of `syntax` over `toks`; `unary` leaves `prefixes` to `prefix`."""
     pop = toks.pop
     findall, forbid, refused = syntax.pattern.findall, syntax.forbid, syntax.refused
     toks[:] = _ENDED
@@ -186,8 +184,7 @@ def _climbing(toks: list[str], table: dict[str, tuple[int, int, Callable]], unar
 
 def names(syntax: Syntax, toks: list[str], bound: list[str], prefixes: dict, constant: Callable[[str], Term],
           parenthesised: Callable | None = None) -> tuple[Core, Callable]:
-    """The core of a reader whose units are atoms `p(t, ...)` and equations `t = u`, and its
-    `applied`."""
+    """The core of a reader of atoms `p(t, ...)` and equations `t = u`, and its `applied`."""
     pop, push = toks.pop, toks.append
     not_name, eqs = syntax.not_name, syntax.equalities
     arguments, applied = _terms(syntax, toks, constant, parenthesised)

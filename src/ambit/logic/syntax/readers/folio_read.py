@@ -22,8 +22,7 @@ _SYNTAX = Syntax(_TOKEN, connectives((1, LEFT, new_iff, "↔", "⟷"), (2, RIGHT
 
 
 def _reader(binding: bool) -> Callable[[str, Callable[[str], bool] | None], tuple[Formula, list[str], str | None]]:
-    """`run(text, spelled)`: the formula, the free names spelled as variables, the dotted variable.
-    """
+    """`run(text, spelled)`: the formula, free names spelled as variables, the dotted one."""
     toks: list[str] = []
     b = Binder(binding)
     bound = b.bound

@@ -37,8 +37,7 @@ def reads_as(text: str, fmt: str) -> str | None:
 
 
 def other_dialect(text: str, fmt: str, flag: str = "--from") -> str | None:
-    other = reads_as(text, fmt)
-    if other is None:
+    if (other := reads_as(text, fmt)) is None:
         return None
     if dialect(other).amp and dialect(fmt).amp:
         return f"this looks like {dialect(other).title}: pass {option(flag, other)}"
@@ -72,8 +71,7 @@ _STATEMENT = re.compile(r"^\s*(cnf|thf|tff|tcf|tpi)\s*\(")
 
 def statement(text: str, fmt: str) -> str | None:
     """A TPTP annotated formula in a language other than first-order form (`cnf`, `thf`, `tff`, ...)."""
-    m = _STATEMENT.match(text)
-    if m is None or not dialect(fmt).problem_files:
+    if (m := _STATEMENT.match(text)) is None or not dialect(fmt).problem_files:
         return None
     return statement_text(m.group(1))
 
@@ -143,8 +141,7 @@ _QUANTIFIED = re.compile(r"(?:\ball\b|\bexists\b|\bforall\b|∀|∃|!\s*\[|\?\s*
 
 
 def outside(text: str) -> str | None:
-    """What in `text` is outside first-order logic: a lambda, a quantified or reapplied predicate.
-    """
+    """What in `text` is outside first-order logic (a lambda, a higher-order predicate)."""
     if re.search(r"\\\s*[A-Za-z_]|λ", text):
         return ("lambdas (\\x. ...) are outside what ambit reads: it reads first-order formulas; "
                 "apply the lambda (beta-reduce) first")

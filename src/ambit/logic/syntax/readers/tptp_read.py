@@ -49,8 +49,7 @@ def _name(s: str) -> str:
 
 
 def read(text: str, terms: dict[str, Term] | None = None) -> tuple[Formula, bool]:
-    """The TPTP FOF formula in `text` and whether a variable is free; Reject otherwise. `terms`:
-    shared terms."""
+    """The TPTP FOF formula in `text`, whether a variable is free (`terms` shared); else Reject."""
     return _read()(text, {} if terms is None else terms)
 
 

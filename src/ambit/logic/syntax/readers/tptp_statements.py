@@ -47,8 +47,7 @@ def _balanced(body: str) -> bool:
 
 
 def _fast_statements(text: str, checked: bool = True) -> list[Statement] | None:
-    """A common-shape file's statements in one scan, else None (`checked` False: parentheses
-    unchecked)."""
+    """A common-shape file's statements in one scan, else None (`checked`: balance checked)."""
     out: list[Statement] = []
     pos, line, counted = 0, 1, 0
     for m in _FAST_STATEMENT.finditer(text):
