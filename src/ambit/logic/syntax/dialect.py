@@ -1,7 +1,6 @@
-"""The dialects of logical forms as values: name, reader, renderer, grammars, what each admits
-(AmP's fragment or full first-order logic), how it reads a free name (`free_variables`) and whether
-predicates and functions share one name space (`symbols`). Code asks the `Dialect`, never compares
-names: this is the one place a name is written (tests/logic/test_dialect_registry.py)."""
+"""The dialects of logical forms as values: name, reader, renderer, grammars, what each admits, how
+it reads a free name, whether predicates and functions share a name space. Code asks the `Dialect`:
+this is the one place names are written (tests/logic/test_dialect_registry.py)."""
 
 from __future__ import annotations
 

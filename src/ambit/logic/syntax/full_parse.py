@@ -115,8 +115,8 @@ def _term(tok) -> Term:
 
 
 class _Binding:
-    """One walk of a FOLIO or NLTK tree read with every name a constant: bound names made variables,
-    free names spelled as variables and the first dotted quantified variable found."""
+    """One walk of a FOLIO or NLTK tree: bound names made variables, free names and a dotted
+    variable found."""
 
     __slots__ = ("spelled", "free", "dotted", "ask_dotted")
 
@@ -254,8 +254,7 @@ def _parenthesis_depth(text: str) -> int:
     for ch in text:
         if ch == "(":
             d += 1
-            if d > deepest:
-                deepest = d
+            deepest = max(deepest, d)
         elif ch == ")":
             d -= 1
     return deepest

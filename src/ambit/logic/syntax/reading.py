@@ -1,6 +1,5 @@
-"""Reading a problem (a pair, a story) as one: each formula read in the problem's dialect, free
-variables closed as `Reading` records, no symbol used with two arities or, in one name space, as two
-kinds (`check_arities`); `ProblemError` names the formula."""
+"""Reading a problem (a pair, a story) as one: free variables closed as `Reading` records, no symbol
+with two arities or kinds (`check_arities`); `ProblemError` names the formula."""
 
 from __future__ import annotations
 

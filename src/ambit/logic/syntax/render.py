@@ -86,10 +86,9 @@ def _balanced(go: Callable, put: Callable, sep: str, head: str, cs: tuple, lo: i
 
 
 def prolog_term(f: Formula, variables: str = "names", tag: str = "", sep: str = ", ", full: bool = True) -> str:
-    """`f` as a term of logic/engine/prolog/*.pl (and/or right-nested, balanced past BALANCE_FROM
-    operands outside `names` mode). `variables`: `names` writes `V_<name>`, `fresh` a new
-    `V<tag>_<n>` per quantifier, `numbered` `all(N, F)` and `v(N)` (both: a free variable is a
-    KeyError). `full` False: AmP's fragment only."""
+    """`f` as a term of logic/engine/prolog/*.pl, and/or balanced past BALANCE_FROM operands outside
+    `names` mode. `variables`: `names` (`V_<name>`), `fresh` (`V<tag>_<n>` per quantifier) or
+    `numbered` (`all(N, F)`, `v(N)`); `full` False: AmP's fragment only."""
     if variables not in PROLOG_VARIABLES:
         raise ValueError(f"variables must be one of {PROLOG_VARIABLES}, not {variables!r}")
     by_name = variables == "names"

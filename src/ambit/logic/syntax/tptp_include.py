@@ -129,9 +129,8 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat
 
 
 def _read_bytes(path: Path, max_bytes: int, regular_only: bool, root: Path | None = None) -> bytes:
-    """The bytes of the file at `path`, at most `max_bytes`; with `regular_only` any other file is
-    refused unread, never waiting (a FIFO). Under `root`, opened one component at a time with
-    O_NOFOLLOW, so a link swapped in after `Includes._resolve` cannot lead out (issue 45)."""
+    """The bytes of `path`, at most `max_bytes` (`regular_only`: other files refused unread); under
+    `root` opened with O_NOFOLLOW per component, so a swapped-in link cannot lead out (issue 45)."""
     flags = os.O_RDONLY | _O_CLOEXEC | _O_NONBLOCK | (_O_NOFOLLOW if regular_only else 0)
     try:
         fd = (os.open(path, flags) if root is None

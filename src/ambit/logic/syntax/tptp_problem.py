@@ -1,6 +1,5 @@
 """TPTP problem files: `fof(name, role, formula).` statements (a conjecture the conclusion, other
-roles premises) and `include`, read under the caller's TPTP root within tptp_include.py's `Limits`;
-errors name the file and line. Common-shape files are read fast (6 MB in about 4 s)."""
+roles premises) and includes within tptp_include.py's `Limits`; errors name the file and line."""
 
 from __future__ import annotations
 

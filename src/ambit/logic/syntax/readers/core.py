@@ -1,8 +1,7 @@
-"""The core of the hand-written readers: a reader accepts only what it surely reads, building Lark's
-tree, and raises `Reject` on anything else so that Lark reads it and reports the error
+"""The core of the hand-written readers: each accepts only what it surely reads, building Lark's
+tree, and raises `Reject` otherwise so that Lark reads it and reports the error
 (tests/logic/syntax/readers/test_reader_core.py compares both). The tokens are a stack, the
-formula's reversed (`pop()` reads, `push` puts back: cheaper than `toks[-1]`), shared by closures
-made per thread."""
+formula's reversed (`pop()` reads, `push` puts back)."""
 
 from __future__ import annotations
 
