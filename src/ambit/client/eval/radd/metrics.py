@@ -1,15 +1,7 @@
-"""RADD metrics as pure functions, in the layout of the paper's Tables 3 and 4.
-
-Predictions are readings ("de_dicto" | "de_re"), "both_consistent" (a solver that finds the
-premises leave both readings open, as the prolog solver does for a few instances) or None
-("neither": no usable answer, e.g. an unparseable reply).
-As in the paper's `calc_metrics.py`: a chosen option equal to the label is the label's class,
-any other chosen option is the other class, no choice is "neither"; precision, recall and F1
-per class over gold de_dicto/de_re; the confusion table in percent of all instances.
-
-Two per-class figures: ``per_class`` pools all instances (one precision over every
-prediction); ``per_class_macro`` computes precision, recall and F1 within each property pair
-and takes their mean over the pairs, which is what the paper's Table 3 reports.
+"""RADD metrics as pure functions, in the layout of the paper's Tables 3 and 4 (as its
+`calc_metrics.py`: a chosen option other than the label is the other class). Predictions are
+readings, "both_consistent" (the premises leave both open) or None ("neither": no usable answer).
+``per_class`` pools all instances; ``per_class_macro``, the paper's Table 3, averages over pairs.
 """
 
 from __future__ import annotations
@@ -26,9 +18,7 @@ def reading_of(choice: int | None, label_nr: int, label_name: str) -> str | None
     """The reading an option number stands for in an instance (None for no choice)."""
     if choice is None:
         return None
-    if int(choice) == int(label_nr):
-        return label_name
-    return CLASSES[1 - CLASSES.index(label_name)]
+    return label_name if int(choice) == int(label_nr) else CLASSES[1 - CLASSES.index(label_name)]
 
 
 def accuracy(gold: Sequence[str], pred: Sequence[str | None]) -> float | None:
@@ -44,10 +34,8 @@ def precision_recall_f1(gold: Sequence[str], pred: Sequence[str | None], cls: st
     n_gold = sum(g == cls for g in gold)
     precision = tp / n_pred if n_pred else None
     recall = tp / n_gold if n_gold else None
-    if precision is None or recall is None:
-        f1 = None
-    else:
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    f1 = (None if precision is None or recall is None
+          else 2 * precision * recall / (precision + recall) if precision + recall else 0.0)
     return {"precision": precision, "recall": recall, "f1": f1, "support": n_gold}
 
 
@@ -56,14 +44,9 @@ FIGURES = ("precision", "recall", "f1")
 
 def per_class_macro(gold: Sequence[str], pred: Sequence[str | None],
                     groups: Sequence[str]) -> dict[str, dict]:
-    """Per class, the mean over groups (property pairs) of each group's precision, recall, F1.
-
-    A figure a group leaves undefined (precision when the class is never predicted there,
-    recall when it never occurs there, F1 when either is) counts as 0 in the mean, as the
-    paper's own computation does (scikit-learn's ``zero_division`` default); such groups are
-    counted in ``undefined``, and ``pairs`` is the number of groups averaged over. With no
-    groups at all every figure is None.
-    """
+    """Per class, the mean over groups (property pairs) of each group's precision, recall, F1. A
+    figure a group leaves undefined counts as 0, as in the paper (scikit-learn's ``zero_division``
+    default); such groups are counted in ``undefined``. With no groups every figure is None."""
     _check(gold, pred)
     if len(groups) != len(gold):
         raise ValueError(f"{len(gold)} gold labels but {len(groups)} property pairs")
@@ -91,19 +74,15 @@ def confusion_percent(gold: Sequence[str], pred: Sequence[str | None]) -> dict[s
 
 def summarise(gold: Sequence[str], pred: Sequence[str | None]) -> dict:
     """Accuracy, per-class P/R/F1 and the confusion table of one set of predictions."""
-    return {
-        "n": len(gold),
-        "accuracy": accuracy(gold, pred),
-        "per_class": {c: precision_recall_f1(gold, pred, c) for c in CLASSES},
-        "confusion": confusion_percent(gold, pred),
-        "neither": sum(p is None for p in pred),
-        "both_consistent": sum(p == BOTH for p in pred),
-    }
+    return {"n": len(gold), "accuracy": accuracy(gold, pred),
+            "per_class": {c: precision_recall_f1(gold, pred, c) for c in CLASSES},
+            "confusion": confusion_percent(gold, pred),
+            "neither": sum(p is None for p in pred),
+            "both_consistent": sum(p == BOTH for p in pred)}
 
 
 def _check(gold: Sequence, pred: Sequence) -> None:
     if len(gold) != len(pred):
         raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
-    bad = {g for g in gold if g not in CLASSES} | {p for p in pred if p is not None and p not in (*CLASSES, BOTH)}
-    if bad:
+    if bad := {g for g in gold if g not in CLASSES} | set(pred) - {None, *CLASSES, BOTH}:
         raise ValueError(f"unknown classes {sorted(bad)}")

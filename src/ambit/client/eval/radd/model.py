@@ -1,18 +1,8 @@
-"""RADD with this server's language model as the solver, by one of two protocols.
-
-  generate  the paper's protocol for dialogue models: the instance as a chat turn through the
-            model's chat template, a greedy reply, read with the rules that read the recorded
-            replies (``generators.radd.prompts.parse_choice``); for ``step_by_step5`` the
-            benchmark's two-turn dialogue (the first reply stays in the history, then the
-            style's follow-up asks for the option). An unreadable reply is "neither".
-  score     for base models: the likelihoods of "Option 1" and "Option 2" after the direct
-            prompt plus an answer cue (ScoreCandidates); always one of the two.
-
-``auto`` (the default) is ``generate`` when the server's model has a chat template, else
-``score``. ``generate`` chosen for a model without a chat template sends each turn as plain
-text (the turns joined, no template); the run says so on stderr and records it
-(``prompt_format`` in the summary, ``chat_template`` in each record). Rows, records and tables come from ``client.eval.radd``; this module adds the
-choice of rows, the two choosers and a per-pair plot.
+"""RADD with this server's model as the solver. ``generate`` (for dialogue models, the paper's
+protocol): a greedy chat reply per user turn, read like the recorded replies (unreadable:
+"neither"); without a chat template the turns go as plain text, said on stderr and recorded.
+``score`` (base models): the likelihoods of "Option 1" and "Option 2" after the prompt. ``auto``:
+generate with a chat template, else score.
 """
 
 from __future__ import annotations
@@ -34,18 +24,15 @@ OPTIONS = ("Option 1", "Option 2")
 ANSWER_CUE = "\n\nAnswer: "
 PROTOCOLS = ("auto", "generate", "score")
 STYLES = tuple(PROMPT_STYLES)
-# budgets: the first (reasoning) turn gets room for a chain of thought, the follow-up only
-# has to name an option
+# the first turn gets room for a chain of thought; the follow-up only has to name an option
 DEFAULT_MAX_NEW_TOKENS = 512
 DEFAULT_ANSWER_TOKENS = 64
 
 
 def select_rows(rows: Sequence[radd.Row], limit: int | None) -> list[radd.Row]:
-    """Distinct instances of ``rows``, per pair with the two classes interleaved, ``limit`` per
-    pair (the prolog and responses solvers' ``--limit`` takes the first N overall)."""
-    rows = radd.unique_instances(rows)
+    """Distinct instances of ``rows``, ``limit`` per pair with the two classes interleaved."""
     by_pair: dict[str, list] = defaultdict(list)
-    for r in rows:
+    for r in radd.unique_instances(rows):
         by_pair[r.pair].append(r)
     out = []
     for i, pair in enumerate(sorted(by_pair)):
@@ -54,13 +41,13 @@ def select_rows(rows: Sequence[radd.Row], limit: int | None) -> list[radd.Row]:
         classes = [[r for r in by_pair[pair] if r.instance.label_name == c] for c in order]
         mixed = [r for two in zip(*classes) for r in two]
         mixed += [r for r in by_pair[pair] if r not in mixed]
-        out += mixed[:limit] if limit is not None else mixed
+        out += mixed[:limit]
     return out
 
 
 def draw_per_pair(rows: Sequence[radd.Row], n: int, seed: int) -> list[radd.Row]:
-    """``n`` distinct instances drawn at random per property pair (seeded by ``seed`` and the
-    pair's name, so adding a pair changes no other pair's draw), in the data's order."""
+    """``n`` distinct instances drawn per property pair, in the data's order (seeded by ``seed`` and
+    the pair's name, so adding a pair changes no other pair's draw)."""
     if n < 1:
         raise ValueError(f"--limit-per-pair must be at least 1, not {n}")
     rows = radd.unique_instances(rows)
@@ -80,8 +67,7 @@ def item_id(row: radd.Row, style: str | None = None) -> str:
 
 
 def user_turns(row: radd.Row, style: str) -> list[str]:
-    """The user turns of ``style`` for the row: the benchmark's own text when the row was
-    recorded in that style, else rendered from the parsed instance (byte-exact renderer)."""
+    """The user turns of ``style``: the row's own text if recorded in that style, else rendered."""
     if row.raw.get("prompt_style", row.instance.prompt_style) == style and len(row.raw["messages"]) == len(
             PROMPT_STYLES[style]):
         return list(row.raw["messages"])
@@ -99,9 +85,8 @@ def model_chooser(client) -> Callable[[str], dict]:
 
 def dialogue_chooser(client, max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
                      answer_tokens: int = DEFAULT_ANSWER_TOKENS) -> Callable[[list[str], str], dict]:
-    """``choose(user_turns, style) -> {"choice", "replies", "finish", "new_tokens"}``: the
-    model answers each user turn in turn (greedy, its replies kept in the history); the
-    choice is read from the replies as the paper read recorded ones (None: "neither")."""
+    """``choose(user_turns, style) -> {"choice", "replies", ...}``: greedy replies to each turn in
+    turn, kept in the history; the choice read as the paper read recorded ones (None: "neither")."""
     def choose(turns: list[str], style: str) -> dict:
         history: list[tuple[str, str]] = []
         replies, finish, tokens = [], [], []
@@ -122,11 +107,10 @@ CHAT_TEMPLATE = "the model's chat template"
 
 
 def has_chat_template(client) -> bool:
-    """Whether the server's model has a chat template (asked with a one-token reply; an embedded
-    server's model is read from its tokenizer, without loading the model)."""
+    """Whether the server's model has a chat template (an embedded server's read from its tokenizer,
+    else asked with a one-token reply)."""
     from ambit.client.connect import known_facts
-    facts = known_facts(client)
-    if facts is not None:
+    if (facts := known_facts(client)) is not None:
         return facts.chat_template
     return client.generate([("user", "Hi")], max_new_tokens=1).chat_template
 
@@ -142,8 +126,8 @@ def prompt_format(records: Sequence[dict]) -> str:
 
 
 def resolve_protocol(client, protocol: str) -> str:
-    """``auto``: ``generate`` when the server's model has a chat template (asked with a
-    one-token reply), else ``score``; ``score`` too for a server without the Generate RPC."""
+    """``auto``: ``generate`` when the model has a chat template, else (or without the Generate RPC)
+    ``score``."""
     from ambit.client.api import AmbitError
     if protocol != "auto":
         return protocol
@@ -173,8 +157,7 @@ def plot(s: dict, path: Path, n_by_pair: dict[str, int]) -> None:
     bars = R.labelled_bars(ax, range(len(pairs)), [s["by_pair"][p] for p in pairs],
                     [n_by_pair.get(p, 0) for p in pairs], 0.6, "accuracy", "C0")
     chance = ax.axhline(50, ls="--", color="grey", lw=1, label="chance")
-    # the pair's Wikidata ids, then each property's name on a line of its own, wrapped (labels
-    # side by side at one angle overlapped once the names were long)
+    # ids, then each property's name on lines of its own (angled labels overlapped once long)
     ax.set_xticks(list(range(len(pairs))), [tick_label(p) for p in pairs], fontsize=6)
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 115)

@@ -1,15 +1,11 @@
-"""RADD rows, result records and summaries: accuracy, per-class P/R/F1 and confusion (paper
-Tables 3/4), shared by every solver of the ``radd`` suite (``client.eval.radd.suite``).
-
-Where an answer comes from is the solver's business: the regularity reasoning of
-``logic.radd``, the models' recorded replies (``recorded_choice``), this server's model
-(``client.eval.radd.model``), or any ``choose(instance) -> option number | None`` through
-``evaluate_chooser``. This module turns answers into records and records into tables.
+"""RADD rows, result records and summaries (accuracy, per-class P/R/F1, confusion: the paper's
+Tables 3/4), shared by every solver of the ``radd`` suite. Where an answer comes from is the
+solver's business; this module turns answers into records and records into tables.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -21,7 +17,6 @@ from ambit.client.eval.radd.parse import PARSERS
 from ambit.client.eval.report_common import num, pct
 from ambit.generators.radd.prompts import parse_choice
 from ambit.generators.radd.wikidata import pair_with_label
-
 
 
 @dataclass(frozen=True)
@@ -36,9 +31,6 @@ class Row:
     @property
     def pair(self) -> str:
         return self.instance.pair
-
-
-# -- data ----------------------------------------------------------------------------------
 
 
 def data_files(paths: Iterable[Path]) -> list[Path]:
@@ -64,14 +56,10 @@ def load_rows(files: Sequence[Path]) -> list[Row]:
 
 def unique_instances(rows: Sequence[Row]) -> list[Row]:
     """The first row of each distinct prompt (the models share their instances)."""
-    seen: set[str] = set()
-    out = []
+    first: dict[str, Row] = {}
     for r in rows:
-        key = "\n".join(r.raw["messages"])
-        if key not in seen:
-            seen.add(key)
-            out.append(r)
-    return out
+        first.setdefault("\n".join(r.raw["messages"]), r)
+    return list(first.values())
 
 
 def recorded_choice(raw: dict[str, Any], style: str) -> int | None:
@@ -80,13 +68,11 @@ def recorded_choice(raw: dict[str, Any], style: str) -> int | None:
     if isinstance(results, dict):
         choice = results.get("choice")
         return int(choice) if choice is not None and str(choice).strip().isdigit() else None
-    replies = [_reply_text(r) for r in raw.get("responses") or []]
-    return parse_choice(style, replies)
+    return parse_choice(style, recorded_replies(raw))
 
 
 def has_reply(raw: dict[str, Any]) -> bool:
-    """Whether a benchmark row holds a recorded reply: `results` (the paper's parsed answer), or a
-    non-empty list of `responses`."""
+    """Whether a benchmark row holds a recorded reply (`results`, or `responses`)."""
     return isinstance(raw.get("results"), dict) or bool(raw.get("responses"))
 
 
@@ -101,12 +87,8 @@ def _reply_text(response: Any) -> str:
     return response["choices"][0]["message"]["content"]
 
 
-# -- solvers -------------------------------------------------------------------------------
-
-
 def record(row: Row, choice: int | None, pred: str | None = None, **extra: Any) -> dict[str, Any]:
-    """One item's record; ``pred`` overrides the reading read from ``choice`` (the prolog
-    solver's "both_consistent"). ``style`` defaults to the instance's prompt style."""
+    """One item's record; ``pred`` overrides the reading of ``choice`` ("both_consistent")."""
     inst = row.instance
     pred = pred or M.reading_of(choice, inst.label_nr, inst.label_name)
     return {"id": row.source, "model": row.model, "pair": inst.pair, "style": inst.prompt_style,
@@ -119,14 +101,9 @@ def evaluate_chooser(rows: Sequence[Row], choose: Callable[[RaddInstance], int |
     return [record(r, choose(r.instance)) for r in rows]
 
 
-# -- summaries -----------------------------------------------------------------------------
-
-
 def summarise(records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
-    """Figures of one model in one prompt style at the top level; with several models or
-    styles, ``by_model`` and ``by_style`` (style -> model -> figures) instead, and no top-level
-    accuracy: figures of different models or styles are never pooled (the paper's tables
-    keep Direct and CoT, and each model, apart)."""
+    """Figures of one model in one style at the top level; with several, only ``by_model`` and
+    ``by_style`` (style -> model -> figures): models or styles are never pooled, as in the paper."""
     if solver == "prolog":  # one solver, whichever model's file an instance was read from
         records = [{**r, "model": "prolog"} for r in records]
     models = sorted({r["model"] for r in records})
@@ -138,37 +115,33 @@ def summarise(records: Sequence[dict[str, Any]], solver: str) -> dict[str, Any]:
         out.update(n=len(records), accuracy=None, pooled=False)
     if solver != "prolog":
         out["by_model"] = {m: _block([r for r in records if r["model"] == m]) for m in models}
-    out["by_style"] = {st: {m: _block(sub) for m in models
-                            if (sub := [r for r in records if r.get("style", "direct") == st and r["model"] == m])}
-                       for st in styles}
+    out["by_style"] = _by_style(records, models, styles)
     if any("choice_strict" in r for r in records):
         out.update(answer_parsers(records, models, styles))
     if solver == "prolog":
-        status: dict[str, int] = defaultdict(int)
-        for r in records:
-            status[r["status"]] += 1
-        out["status"] = dict(status)
+        out["status"] = dict(Counter(r["status"] for r in records))
         out["cite_premises"] = sum(_cites_premises(r["verdict"]) for r in records)
         out["undecided"] = [r["id"] for r in records if r["status"] != "one"]
     return out
 
 
 def answer_parsers(records: Sequence[dict[str, Any]], models: Sequence[str], styles: Sequence[str]) -> dict[str, Any]:
-    """Both answer parsers' figures (``by_parser``: parser -> style -> model -> figures), the
-    parser the run's own figures use, and ``parsers_differ``: answers the two read as
-    different readings."""
+    """Both answer parsers' figures (``by_parser``: parser -> style -> model -> figures), the run's
+    parser, and ``parsers_differ``: answers the two read as different readings."""
     def reread(parser: str) -> list[dict[str, Any]]:
         return [{**r, "pred": M.reading_of(r[f"choice_{parser}"], r["label_nr"], r["label_name"])} for r in records]
-    by_parser = {}
-    for parser in PARSERS:
-        recs = reread(parser)
-        by_parser[parser] = {st: {m: _block(sub) for m in models
-                                  if (sub := [r for r in recs if r.get("style", "direct") == st and r["model"] == m])}
-                             for st in styles}
+    by_parser = {parser: _by_style(reread(parser), models, styles) for parser in PARSERS}
     differ = sum(M.reading_of(r["choice_paper"], r["label_nr"], r["label_name"])
                  != M.reading_of(r["choice_strict"], r["label_nr"], r["label_name"]) for r in records)
     return {"answer_parser": records[0].get("answer_parser", "paper") if records else "paper",
             "by_parser": by_parser, "parsers_differ": differ}
+
+
+def _by_style(records: Sequence[dict], models: Sequence[str], styles: Sequence[str]) -> dict:
+    """style -> model -> figures, leaving out a model with no record in a style."""
+    def of(st: str, m: str) -> list[dict[str, Any]]:
+        return [r for r in records if r.get("style", "direct") == st and r["model"] == m]
+    return {st: {m: _block(sub) for m in models if (sub := of(st, m))} for st in styles}
 
 
 def _block(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -184,16 +157,13 @@ def _block(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def _cites_premises(verdict: dict[str, Any]) -> bool:
     """Every interpretation's derivation names the premises it used, and each step cites one."""
-    for v in verdict["interpretations"].values():
-        if not v["premises"] or not all(f"{p}" in " ".join(v["derivation"]) for p in v["premises"]):
-            return False
-    return True
+    return all(v["premises"] and all(f"{p}" in " ".join(v["derivation"]) for p in v["premises"])
+               for v in verdict["interpretations"].values())
 
 
 def markdown(s: dict[str, Any]) -> str:
-    """``summary.md``: per prompt style (as the paper's tables split Direct and CoT), the
-    paper's Table 3 (mean over pairs) beside the pooled figures, Table 4 and accuracy per pair,
-    a row per model; for the prolog solver its verdict counts."""
+    """``summary.md``: per prompt style (the paper splits Direct and CoT) Tables 3 and 4 and
+    accuracy per pair, a row per model; for the prolog solver its verdict counts."""
     head = f"n = {s['n']}" + (f", accuracy = {pct(s['accuracy'])}%" if s.get("accuracy") is not None else
                               " (figures per model and style below; different models are not pooled)")
     from ambit.client.eval.glossary import glossary
