@@ -1,22 +1,8 @@
 """Convert the output of a plain `transformers` generation loop into AmP's recorded-predictions
 contract (`recorded.py`; docs/evaluation.md, "Recorded predictions"):
 
-    python -m ambit.client.eval.amp.convert GENERATIONS.jsonl PREDICTIONS.jsonl
-
-The loop this reads is the usual one: for each item's prompt, beam search with n returned
-sequences and their scores, the prompt cut off, one JSON line written per item:
-
-    out = model.generate(**enc, num_beams=5, num_return_sequences=5, max_new_tokens=96,
-                         output_scores=True, return_dict_in_generate=True)
-    texts = tok.batch_decode(out.sequences[:, enc.input_ids.shape[1]:], skip_special_tokens=True)
-    print(json.dumps({"id": item["id"], "generations": texts,
-                      "sequences_scores": out.sequences_scores.tolist()}))
-
-(`id` may be replaced by `utterance`, `type` and, few-shot, `ratio`; optional `lf0_logprobs`,
-`lf1_logprobs` and their `_tokens`, from a forward pass over prompt + LF, are passed on.) Each
-generation is cut at its first line break (a model goes on with the next "Human:" turn) and
-stripped; generations that are empty after that are dropped, and so are repeats of an earlier
-one (beam search returns distinct sequences, but two may decode to one LF text).
+Each generation is cut at its first line break (a model goes on with the next "Human:" turn);
+empty ones and repeats are dropped (two distinct beams may decode to one LF text).
 """
 
 from __future__ import annotations

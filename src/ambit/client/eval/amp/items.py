@@ -1,9 +1,6 @@
-"""The AmP suites' work items: the test items of the paper's protocol and their prompts.
-
-With AmP's archives under the data root the items are its released test splits (zero-shot:
-200 per type; few-shot: 100 per type, the same at every ratio, demonstrations from the
-released train split); without them a generated held-out split stands in
-(``generators.amp.splits``). :func:`items_source` says which (``run.json``: ``items_source``).
+"""The AmP suites' work items: AmP's released test splits when its archives are under the data
+root (zero-shot: 200 per type; few-shot: 100 per type, the same at every ratio), else a generated
+held-out split (``generators.amp.splits``); :func:`items_source` says which.
 """
 
 from __future__ import annotations
@@ -22,8 +19,7 @@ def items_source(data: Path | None, setting: str, types: Sequence[str]) -> str:
 
 def _check_types(types: Sequence[str]) -> None:
     from ambit.generators.amp import AMBIGUOUS_TYPES
-    bad = [t for t in types if t not in AMBIGUOUS_TYPES]
-    if bad:
+    if bad := [t for t in types if t not in AMBIGUOUS_TYPES]:
         raise ValueError(f"--types: unknown AmP type(s) {bad}; expected some of {list(AMBIGUOUS_TYPES)}")
 
 
@@ -43,8 +39,7 @@ def zeroshot_items(types: Sequence[str], seed: int, limit: int | None, fmt: str,
     for t in types:
         split = splits.zeroshot_split(t, data, seed)
         sources.add(split.source)
-        test = split.test[:limit] if limit is not None else split.test
-        for idx, item in enumerate(test):
+        for idx, item in enumerate(split.test[:limit]):
             rec = zeroshot_item_prompt(t, idx, item, seed=seed, fmt=fmt, ingredients=ingredients)
             items.append({**rec, "id": f"{t}/{rec['id']}", "type": t})
     _one_source(sources)
@@ -55,18 +50,15 @@ def release_matched(types: Sequence[str], data: Path | None, seed: int) -> dict[
     """Per type, how many zero-shot test items were matched to a generator template (so their
     prompts use their own words), of how many."""
     from ambit.generators.amp import splits
-    out = {}
-    for t in types:
-        test = splits.zeroshot_split(t, data, seed).test
-        out[t] = {"matched": sum(it["template"] is not None for it in test), "n": len(test)}
-    return out
+    tests = {t: splits.zeroshot_split(t, data, seed).test for t in types}
+    return {t: {"matched": sum(it["template"] is not None for it in test), "n": len(test)}
+            for t, test in tests.items()}
 
 
 def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limit: int | None,
                   fmt: str, data: Path | None = None) -> list[dict]:
-    """Few-shot items per type and ratio: the test split (``limit`` kept), demonstrations from
-    the train split, the same utterances at every ratio. Released LFs are shown as released
-    (FOL) or rendered canonically (Lisp, as AmP's Lisp files are); generated ones canonically."""
+    """Few-shot items per type and ratio: the test split (``limit`` kept), demonstrations from the
+    train split. Released LFs are shown as released in FOL, else rendered canonically."""
     from ambit.generators.amp import fewshot_item_prompts, splits
     _check_types(types)
     items, sources = [], set()
@@ -74,8 +66,7 @@ def fewshot_items(types: Sequence[str], ratios: Sequence[float], seed: int, limi
         split = splits.fewshot_split(t, data, seed)
         sources.add(split.source)
         canonical = split.source == "generated" or fmt != FOL  # AmP's released LFs are FOL
-        test = split.test[:limit] if limit is not None else split.test
-        for idx, item in enumerate(test):
+        for idx, item in enumerate(split.test[:limit]):
             for rec in fewshot_item_prompts(t, idx, item, split.train, ratios, seed=seed, fmt=fmt,
                                             canonical=canonical):
                 items.append({**rec, "id": f"{t}/{rec['id']}", "type": t})

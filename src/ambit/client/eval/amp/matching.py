@@ -1,11 +1,7 @@
-"""Whether a predicted LF matches a gold LF, as the AmP paper counts it: "logically equivalent
-formulae with varying syntax are treated as identical".
-
-Two matches: ``canonical`` (equal canonical strings, the strict string match) and
-``equivalence`` (Prolog says EQUIVALENT; equal canonical forms are the fast path that never
-reaches Prolog). All of one item's checks go to Prolog in one batch
-(:func:`logic.equivalent_batch`). An UNKNOWN verdict (budget spent) is no match, and is kept
-so summaries can count it.
+"""Whether a predicted LF matches a gold LF, as the AmP paper counts it ("logically equivalent
+formulae with varying syntax are treated as identical"): ``canonical`` (equal canonical strings) or
+``equivalence`` (Prolog says EQUIVALENT; one batch per item). An UNKNOWN verdict (budget spent) is
+no match, and is kept so summaries can count it.
 """
 
 from __future__ import annotations
@@ -43,12 +39,8 @@ def _verdicts(pairs: Sequence[tuple[str, str]], fmt: str) -> list[str]:
 
 
 def match_predictions(preds: Sequence[dict], golds: Sequence[str], fmt: str, match: str) -> list[list[str | None]]:
-    """Per gold LF, per prediction: ``"canonical"`` (equal canonical forms), a Prolog verdict
-    (``EQUIVALENT``, ``NOT_EQUIVALENT``, ``UNKNOWN``, or ``NOT_PARSED`` for a prediction the
-    reader rejects; only under ``match="equivalence"``), or None (the decoder's status is not
-    OK, or canonical forms differ under the canonical match).
-
-    ``preds`` are the decoder's candidates (``text``, ``canonical``, ``status``)."""
+    """Per gold LF, per prediction: ``"canonical"`` (equal canonical forms), a Prolog verdict (only
+    under ``match="equivalence"``; ``NOT_PARSED`` when the reader rejects it), or None."""
     if match not in MATCHES:
         raise ValueError(f"unknown match {match!r}; expected one of {MATCHES}")
     table: list[list[str | None]] = [[None] * len(preds) for _ in golds]
@@ -58,14 +50,11 @@ def match_predictions(preds: Sequence[dict], golds: Sequence[str], fmt: str, mat
         if canon is None:
             raise ValueError(f"gold LF does not parse as {fmt}: {gold!r}")
         for i, p in enumerate(preds):
-            if p.get("status") != "OK":
-                continue
-            if p.get("canonical") == canon:
+            if p.get("status") == "OK" and p.get("canonical") == canon:
                 table[g][i] = "canonical"
-            elif match == "equivalence":
+            elif p.get("status") == "OK" and match == "equivalence":
                 todo.append((g, i))
-    verdicts = _verdicts([(preds[i]["text"], golds[g]) for g, i in todo], fmt)
-    for (g, i), v in zip(todo, verdicts):
+    for (g, i), v in zip(todo, _verdicts([(preds[i]["text"], golds[g]) for g, i in todo], fmt)):
         table[g][i] = v
     return table
 

@@ -1,7 +1,6 @@
-"""One AmP work item (``client.eval.amp``) turned into a record with the server's help: the
-item's prompt decoded (beam search) and its predictions matched to the gold LFs, and both gold
-LFs scored by forced decoding (P(LF0), FIM). ``zeroshot_process`` and ``fewshot_process`` are
-the suites' per-item work."""
+"""One AmP work item turned into a record with the server's help: the item's prompt decoded (beam
+search) and its predictions matched to the gold LFs, and both gold LFs scored by forced decoding
+(P(LF0), FIM)."""
 
 from __future__ import annotations
 
@@ -22,32 +21,36 @@ def _tokens(tokens: Sequence[str], probs: Sequence[float]) -> list[dict]:
     return [{"text": t, "prob": p} for t, p in zip(tokens, probs)]
 
 
-def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, grammar: str,
-                      scores: bool = True) -> dict:
-    """Decode the item's prompt and match the predictions to its LFs; with `scores`, also the
-    forced-decode scores of both LFs (P(LF0), FIM); without (an endpoint with no prompt
-    log-probabilities) those fields are None and their tokens empty."""
-    dist = client.parse_distribution(item.get("surface", ""), prompt=item["prompt"], fmt=fmt, k=beam,
-                                     closed_vocabulary=grammar == "closed")
-    preds = [{"text": c.text, "canonical": c.canonical or None, "status": c.parse_status,
-              "logprob": c.logprob, "min_prob": c.min_prob, "probability": c.probability}
-             for c in dist.candidates]
+def ranks(preds: list[dict], item: dict, fmt: str, match: str) -> dict:
+    """Match ``preds`` to the item's gold LFs (each prediction's ``match_lf0/1`` set); the ranks."""
     table = MT.match_predictions(preds, (item["lf0"], item["lf1"]), fmt, match)
     for p, m0, m1 in zip(preds, *table):
         p["match_lf0"], p["match_lf1"] = m0, m1
     canon = [MT.first_match(row, "canonical") for row in table]
     equiv = [MT.first_match(row, "equivalence") if match == "equivalence" else None for row in table]
-    ranks = equiv if match == "equivalence" else canon
+    ranked = equiv if match == "equivalence" else canon
+    return {"rank_lf0": ranked[0], "rank_lf1": ranked[1],
+            "rank_lf0_canonical": canon[0], "rank_lf1_canonical": canon[1],
+            "rank_lf0_equiv": equiv[0], "rank_lf1_equiv": equiv[1]}
+
+
+def zeroshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
+                     match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
+    """The item's record; without ``scores`` (an endpoint with no prompt log-probabilities) the
+    forced-decode fields are None and their tokens empty."""
+    dist = client.parse_distribution(item.get("surface", ""), prompt=item["prompt"], fmt=fmt, k=beam,
+                                     closed_vocabulary=grammar == "closed")
+    preds = [{"text": c.text, "canonical": c.canonical or None, "status": c.parse_status,
+              "logprob": c.logprob, "min_prob": c.min_prob, "probability": c.probability}
+             for c in dist.candidates]
+    ranked = ranks(preds, item, fmt, match)
     gold = client.score(item["prompt"], [continuation(item["prompt"], item["lf0"]),
                                          continuation(item["prompt"], item["lf1"])]).scores if scores else None
     s0, s1 = (gold[0].min_prob, gold[1].min_prob) if gold else (None, None)
     top = dist.candidates[0] if dist.candidates else None
     return {
         "type": item["type"], "surface": item.get("surface", ""), "lf0": item["lf0"], "lf1": item["lf1"],
-        "predictions": preds, "model_id": dist.model_id,
-        "rank_lf0": ranks[0], "rank_lf1": ranks[1],
-        "rank_lf0_canonical": canon[0], "rank_lf1_canonical": canon[1],
-        "rank_lf0_equiv": equiv[0], "rank_lf1_equiv": equiv[1],
+        "predictions": preds, "model_id": dist.model_id, **ranked,
         "min_prob_lf0": s0, "min_prob_lf1": s1, "p_lf0": M.renormalised_p0(s0, s1) if gold else None,
         "tokens_lf0": _tokens(gold[0].tokens, gold[0].token_probs) if gold else [],
         "tokens_lf1": _tokens(gold[1].tokens, gold[1].token_probs) if gold else [],
@@ -56,14 +59,14 @@ def _decode_and_score(client, item: dict, fmt: str, beam: int, match: str, gramm
     }
 
 
-def zeroshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
-                     match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
-    return _decode_and_score(client, item, fmt, beam, match, grammar, scores)
-
-
 def fewshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
                     match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
-    rec = _decode_and_score(client, item, fmt, beam, match, grammar, scores)
+    """The item's zero-shot record with the few-shot fields."""
+    return fewshot_fields(zeroshot_process(client, item, fmt, beam, match, grammar, scores), item)
+
+
+def fewshot_fields(rec: dict, item: dict) -> dict:
+    """``rec`` with the few-shot fields: the item's ratio and whether the top-1 is LF0 or LF1."""
     rec["ratio"] = float(item["ratio"])
     rec["top1"] = _label(rec["rank_lf0"], rec["rank_lf1"])
     rec["top1_canonical"] = _label(rec["rank_lf0_canonical"], rec["rank_lf1_canonical"])
@@ -73,8 +76,4 @@ def fewshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
 
 def _label(r0: int | None, r1: int | None) -> int | None:
     """0 / 1 when the top-1 prediction is LF0 / LF1, None when it is neither."""
-    if r0 == 0:
-        return 0
-    if r1 == 0:
-        return 1
-    return None
+    return 0 if r0 == 0 else 1 if r1 == 0 else None

@@ -1,21 +1,7 @@
-"""AmP from recorded predictions: another system's parses of AmP's test items, scored with the
-metrics, tables and figures of a model run (`ambit eval amp-zeroshot|amp-fewshot --predictions
-FILE`; no model). The contract (docs/evaluation.md, "Recorded predictions"): JSONL, one line
-per item:
-
-    {"id": "pp/amp-zeroshot-pp-00000"}                     the item's id in this run, or
-    {"utterance": "...", "type": "pp", "ratio": 0.5}       its utterance, type (and few-shot ratio);
-    "predictions": ["exists x . ...", {"lf": "...", "score": -1.2}, ...]   the n-best list, best first;
-    "lf0_logprobs": [..], "lf1_logprobs": [..]             optional: the system's per-token
-                                                           log-probabilities of LF0 and LF1 after
-                                                           the prompt (forced decoding);
-    "lf0_tokens": [..], "lf1_tokens": [..]                 optional: those tokens' text (figure 4)
-
-Predictions are read in the run's `--format` (fol or lisp) and matched to the gold LFs as a
-model's are (`matching`: equivalence or canonical). P(LF0) is AmP's: min token probability of
-LF0 over the two LFs' (the model run's `renormalised_p0`), so FIM and Fig. 3 need both lists on
-every line; where any line lacks them, P(LF0), FDM's companion FIM and Fig. 3 are reported absent
-with the reason (FDM itself needs only the top-1 prediction).
+"""AmP from recorded predictions: another system's parses of AmP's test items (`ambit eval
+amp-zeroshot|amp-fewshot --predictions FILE`, in the contract of docs/evaluation.md, "Recorded
+predictions"), scored as a model run's. FIM and Fig. 3 need both LFs' log-probabilities on every
+line; where any line lacks them they are reported absent (FDM needs only the top-1 prediction).
 """
 
 from __future__ import annotations
@@ -67,9 +53,8 @@ class Predictions(Keyed):
 
 
 def read(path: str | Path) -> Predictions:
-    """Read a predictions file through the one reading core (`client.eval.recorded`): a malformed
-    line raises ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge
-    integer, a lone surrogate, a field of the wrong type, an n-best list over MAX_PREDICTIONS)."""
+    """Read a predictions file (through `client.eval.recorded`); a malformed line raises ValueError
+    naming the file, line and field."""
     lines = Predictions.read_lines(Path(path), _line)
     scored = all("lf0_logprobs" in row and "lf1_logprobs" in row for row in lines.values())
     return Predictions(Path(path), lines, scored)
@@ -129,42 +114,24 @@ def _scores(row: dict, g: str) -> tuple[float | None, list[dict]]:
 
 
 def record(item: dict, row: dict | None, fmt: str, match: str) -> dict:
-    """The record a model run would write for `item`, from its recorded line (None: the file has
-    no line for it, so no prediction: no match, and `recorded` false)."""
-    given = (row or {}).get("predictions", [])
+    """The record a model run would write for `item`, from its recorded line (None: no line, so
+    no prediction, and `recorded` false)."""
+    from ambit.client.eval.amp.process import ranks
+
     preds = []
-    for p in given:
+    for p in (row or {}).get("predictions", []):
         canon = MT.canonical_or_none(p["lf"], fmt)
         preds.append({"text": p["lf"], "canonical": canon, "status": "OK" if canon is not None else "PARSE_ERROR",
                       "logprob": p["score"], "min_prob": None, "probability": None})
-    table = MT.match_predictions(preds, (item["lf0"], item["lf1"]), fmt, match)
-    for p, m0, m1 in zip(preds, *table):
-        p["match_lf0"], p["match_lf1"] = m0, m1
-    canon = [MT.first_match(r, "canonical") for r in table]
-    equiv = [MT.first_match(r, "equivalence") if match == "equivalence" else None for r in table]
-    ranks = equiv if match == "equivalence" else canon
+    ranked = ranks(preds, item, fmt, match)
     (s0, t0), (s1, t1) = _scores(row or {}, "lf0"), _scores(row or {}, "lf1")
     scored = s0 is not None and s1 is not None
     top = SimpleNamespace(text=preds[0]["text"] if preds else "")
     dist = SimpleNamespace(candidates=[top] if preds else [], classes=[])
     return {
         "type": item["type"], "surface": item.get("surface", ""), "lf0": item["lf0"], "lf1": item["lf1"],
-        "predictions": preds, "model_id": "recorded", "recorded": row is not None,
-        "rank_lf0": ranks[0], "rank_lf1": ranks[1],
-        "rank_lf0_canonical": canon[0], "rank_lf1_canonical": canon[1],
-        "rank_lf0_equiv": equiv[0], "rank_lf1_equiv": equiv[1],
+        "predictions": preds, "model_id": "recorded", "recorded": row is not None, **ranked,
         "min_prob_lf0": s0, "min_prob_lf1": s1, "p_lf0": M.renormalised_p0(s0, s1) if scored else None,
         "tokens_lf0": t0, "tokens_lf1": t1, "tokens_pred": [],
         **explained.paraphrases(dist, item, fmt),
     }
-
-
-def fewshot_fields(rec: dict, item: dict) -> dict:
-    """The few-shot fields a model run adds to a record (ratio, top-1 labels), as it adds them."""
-    from ambit.client.eval.amp.process import _label
-
-    rec["ratio"] = float(item["ratio"])
-    rec["top1"] = _label(rec["rank_lf0"], rec["rank_lf1"])
-    rec["top1_canonical"] = _label(rec["rank_lf0_canonical"], rec["rank_lf1_canonical"])
-    rec["top1_equiv"] = _label(rec["rank_lf0_equiv"], rec["rank_lf1_equiv"])
-    return rec

@@ -1,6 +1,5 @@
-"""The AmP sections of the report (``client.eval.report``): the zero-shot Markdown tables
-(Fig. 2, Table 2) and figures (Fig. 2 accuracy, Fig. 3 P(LF0) distribution), and the few-shot
-tables (Table 3) and figure (Fig. 6). Pure functions of summaries."""
+"""The AmP sections of the report (``client.eval.report``), pure functions of summaries: the
+zero-shot tables and figures (Fig. 2, Table 2, Fig. 3) and the few-shot ones (Table 3, Fig. 6)."""
 
 from __future__ import annotations
 
@@ -11,8 +10,6 @@ from ambit.client.eval.glossary import glossary
 from ambit.client.eval import report_common as C  # figures are saved through C._save (tests replace it)
 from ambit.client.eval.report_common import MARKERS, MIN_HISTOGRAM_ITEMS, _offsets, _ordered, labelled_bars, md_table, num, pct, plt
 
-
-# --- AmP zero-shot -------------------------------------------------------------------
 
 def _coverage(summary: Mapping) -> list[str]:
     """A recorded run's coverage section, first under the title (a headline number); [] for a model run."""
@@ -88,8 +85,6 @@ def plot_p_lf0_distribution(p_by_type: Mapping[str, Sequence[float]], path: str 
     C._save(fig, path)
 
 
-# --- AmP few-shot --------------------------------------------------------------------
-
 def fewshot_markdown(summary: Mapping) -> str:
     by = summary["by_type"]
     types = _ordered(by)
@@ -106,10 +101,8 @@ def fewshot_markdown(summary: Mapping) -> str:
 
 
 def plot_fewshot_accuracy(summary: Mapping, path: str | Path) -> None:
-    """Fig. 6: LF0 accuracy of the top-1 prediction against the ratio of LF0 demonstrations,
-    one line per type, each point with its n (so that one item's 100% reads as one item); beside
-    it the mean forced-decode P(LF0) (what FIM measures). Each type has its own marker and a
-    small horizontal offset, so series at the same value stay apart."""
+    """Fig. 6: top-1 LF0 accuracy against the ratio of LF0 demonstrations, a line per type, each
+    point with its n (one item's 100% reads as one item); beside it the forced-decode P(LF0)."""
     by = summary["by_type"]
     types = _ordered(by)
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)

@@ -1,9 +1,6 @@
 """AmP suites (Stengel-Eskin et al. 2024): zero-shot (Fig. 2, Table 2, Fig. 3) and few-shot
-(Fig. 6, Table 3). ``*_items`` build work items (``client.eval.amp.items``), ``*_process`` turn
-one item into a record with the server's help (``client.eval.amp.process``), ``*_summary`` are
-pure functions of the records (``client.eval.amp.summary``, with the reports); ``ZeroShotSuite``
-and ``FewShotSuite`` put them under the suite protocol (``client.eval.suite``). Every name of
-those modules that callers use is importable from here."""
+(Fig. 6, Table 3) under the suite protocol (``client.eval.suite``). Every name of
+``client.eval.amp.items``, ``process`` and ``summary`` that callers use is importable from here."""
 
 from __future__ import annotations
 
@@ -18,7 +15,7 @@ from ambit.client.eval.amp import recorded as REC
 from ambit.client.eval import metrics as M
 from ambit.client.eval import report as R
 from ambit.client.eval.amp.process import (  # noqa: F401 (re-exported: amp.suite.zeroshot_process, ...)
-    continuation, fewshot_process, zeroshot_process,
+    continuation, fewshot_fields, fewshot_process, zeroshot_process,
 )
 from ambit.client.eval.amp.summary import (  # noqa: F401 (re-exported: amp.suite.zeroshot_summary, ...)
     ZM_KS, _fig4_items, _token_items, fewshot_summary, protocol_markdown, ratio_key, write_fewshot_reports,
@@ -30,14 +27,9 @@ from ambit.client.eval.suite import Common, Option, RunContext, Suite, csv_of, o
 TYPES = ("pp", "scope", "revscope", "bound", "conj")
 RATIOS = tuple(round(0.1 * i, 1) for i in range(11))
 
-
-# ---------------------------------------------------------------------------- items
-
 zeroshot_items = amp_items.zeroshot_items
 fewshot_items = amp_items.fewshot_items
 
-
-# ---------------------------------------------------------------------------- the suites
 
 def _positive(text: str) -> int:
     """An argparse ``type``: an integer of at least 1."""
@@ -170,7 +162,7 @@ class _AmpSuite(FromFile, Suite):
     @staticmethod
     def _from_file(item: dict, rec: REC.Predictions, fmt: str, match: str, few: bool) -> dict:
         out = REC.record(item, rec.find(item), fmt, match)
-        return REC.fewshot_fields(out, item) if few else out
+        return fewshot_fields(out, item) if few else out
 
     def _recorded_summary(self, out: dict, records, items, ctx: RunContext) -> dict:
         """A recorded run's summary: its coverage (items scored, items the file had no line for, lines
@@ -241,8 +233,7 @@ class FewShotSuite(_AmpSuite):
 
     def headline(self, summary: dict) -> str:
         gone = summary.get("absent") or {}
-        absent = bool(gone)
         return "; ".join(f"{t}: FDM {_na(v['fdm'], 'fdm' in gone)} FIM {_na(v['fim'], 'fim' in gone)}"
                          + (f" (no prompt log-probabilities; unparsed top-1 {v['unparsed_top1']}/{v['n']})"
-                            if absent else "")
+                            if gone else "")
                          for t, v in summary["by_type"].items())

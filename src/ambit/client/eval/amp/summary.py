@@ -1,8 +1,6 @@
-"""AmP summaries and reports (``client.eval.amp``): pure functions of the records. The
-zero-shot summary (accuracy, ZM_k, P(LF0), Fig. 2, Table 2, Fig. 3) and the few-shot summary
-(FDM, FIM, accuracy against the ratio of LF0 demonstrations, Table 3, Fig. 6), each by
-ambiguity type, with canonical beside equivalence match; the protocol lines of ``summary.md``;
-and the files a run writes (``summary.json``, ``summary.md``, figures, the token page)."""
+"""AmP summaries and reports, pure functions of the records: the zero-shot summary (accuracy,
+ZM_k, P(LF0)) and the few-shot one (FDM, FIM, accuracy by ratio), per ambiguity type with canonical
+beside equivalence match, and the files a run writes."""
 
 from __future__ import annotations
 
@@ -35,9 +33,8 @@ def _checks(recs: Sequence[dict]) -> dict[str, int]:
 
 
 def _unparsed(recs: Sequence[dict]) -> dict[str, int]:
-    """Outputs that do not parse (each counted as wrong): items whose top-1 prediction does not,
-    and predictions overall; apart from them, items a recorded file has no output for (`missing`,
-    also counted as wrong, never as unparsed)."""
+    """Outputs that do not parse (counted as wrong): top-1 and overall; apart, items a recorded file
+    has no output for (`missing`, also wrong, never unparsed)."""
     given = [r for r in recs if r.get("recorded", True) is not False]
     out = {"unparsed_top1": sum(not r["predictions"] or r["predictions"][0]["status"] != "OK" for r in given),
            "unparsed": sum(p["status"] != "OK" for r in given for p in r["predictions"])}
@@ -79,22 +76,19 @@ def _protocol(settings: dict) -> dict:
 def zeroshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
     settings = settings or {}
     equivalence_ran = settings.get("match", "equivalence") == "equivalence"
-    absent = _absent(settings, ("p_lf0",), "P(LF0)")
-    p_absent = bool(absent)  # P(LF0) is n/a for the run: no figure from the lines that happen to give scores
+    absent = _absent(settings, ("p_lf0",), "P(LF0)")  # n/a for the run: none from lines with scores
     by_type = {}
     for t, recs in _by_type(records).items():
         acc0, acc1, zm = _acc_zm(_ranked(recs, ""))
         c0, c1, zmc = _acc_zm(_ranked(recs, "_canonical"))
         e0, e1, zme = _acc_zm(_ranked(recs, "_equiv"), equivalence_ran)
-        ps = [] if p_absent else [r["p_lf0"] for r in recs if r["p_lf0"] is not None]
+        ps = [] if absent else [r["p_lf0"] for r in recs if r["p_lf0"] is not None]
         by_type[t] = {
-            "n": len(recs),
-            "acc_lf0": acc0, "acc_lf1": acc1, "zm": zm,
+            "n": len(recs), "acc_lf0": acc0, "acc_lf1": acc1, "zm": zm,
             "acc_lf0_canonical": c0, "acc_lf1_canonical": c1, "zm_canonical": zmc,
             "acc_lf0_equiv": e0, "acc_lf1_equiv": e1, "zm_equiv": zme,
             **_checks(recs), **_unparsed(recs),
-            "p_lf0_mean": M.mean_std(ps)[0],
-            "p_lf0_std": M.mean_std(ps)[1],
+            "p_lf0_mean": M.mean_std(ps)[0], "p_lf0_std": M.mean_std(ps)[1],
             "parse_ok_top1": M.accuracy(r["predictions"][0]["status"] == "OK"
                                         for r in recs if r["predictions"]),
         }
@@ -111,8 +105,7 @@ def _by_ratio(recs: Sequence[dict], key: str) -> dict[float, list]:
 def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None = None) -> dict:
     settings = settings or {}
     equivalence_ran = settings.get("match", "equivalence") == "equivalence"
-    # FDM/FIM only with scores; recorded predictions have their own top-1, so FDM, which needs
-    # nothing else, is computed there and only FIM is absent
+    # FDM/FIM need scores, but recorded predictions have their own top-1: FDM needs nothing else
     recorded = settings.get("outputs") == "recorded"
     fdm = M.fdm if settings.get("forced_decode", True) or recorded else (lambda _: None)
     by_type = {}
@@ -128,8 +121,7 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
             return {ratio_key(r): M.accuracy(x == want for x in lab[r]) for r in ratios}
 
         by_type[t] = {
-            "n": len(recs),
-            "fdm": fdm(labels), "fim": M.fim(ps), "fdm_canonical": fdm(canon),
+            "n": len(recs), "fdm": fdm(labels), "fim": M.fim(ps), "fdm_canonical": fdm(canon),
             "fdm_equiv": fdm(equiv) if equivalence_ran else None,
             **_checks(recs), **_unparsed(recs),
             "acc_lf0_by_ratio": acc(labels, 0), "acc_lf1_by_ratio": acc(labels, 1),
@@ -143,8 +135,7 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
 
 
 def protocol_markdown(summary: dict) -> str:
-    """The lines of ``summary.md`` that say how the numbers were made, and how LF0/LF1 of
-    conjunctions relate to the paper's Table 1."""
+    """The lines of ``summary.md`` that say how the numbers were made."""
     by = summary["by_type"]
     decoding = (f"recorded predictions from {summary.get('predictions')} (the system decoded them; no model ran)"
                 if summary.get("outputs") == "recorded" else
@@ -154,8 +145,7 @@ def protocol_markdown(summary: dict) -> str:
            f"{summary.get('match')}" + (" (Prolog EQUIVALENT, canonical equality as the fast path)"
                                         if summary.get("match") == "equivalence" else " (canonical strings)"),
            f"- test items: {summary.get('items_source')}"]
-    matched = summary.get("release_matched")
-    if matched:
+    if matched := summary.get("release_matched"):
         out.append("- released items matched to a generator template (own-word ingredients): "
                    + ", ".join(f"{t} {v['matched']}/{v['n']}" for t, v in matched.items()))
     if summary.get("ingredients"):
@@ -182,8 +172,6 @@ def protocol_markdown(summary: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-# ---------------------------------------------------------------------------- reports
-
 def _token_items(records: Sequence[dict], limit: int = 50) -> list[dict]:
     items = []
     for r in records[:limit]:
@@ -207,8 +195,7 @@ def _fig4_items(records: Sequence[dict]) -> list[dict]:
             items.append({"id": t, "surface": f"no item's top prediction is LF0 or LF1 ({len(recs)} item{'' if len(recs) == 1 else 's'})",
                           "rows": []})
             continue
-        got = 0 if hit["rank_lf0"] == 0 else 1
-        other = 1 - got
+        got, other = (0, 1) if hit["rank_lf0"] == 0 else (1, 0)
         p_other = hit["p_lf0"] if other == 0 else (None if hit["p_lf0"] is None else 1 - hit["p_lf0"])
         items.append({"id": f"{t} ({hit['id']})", "surface": hit["surface"], "rows": [
             {"label": f"predicted, LF{got} (beam search): {hit['predictions'][0]['text']}",
