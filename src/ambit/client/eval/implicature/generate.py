@@ -1,15 +1,7 @@
-"""Implicature with generated answers (the paper's protocol for its API chat models): the
-prompt as a chat turn, a greedy reply, read as the released code read it.
-
-Prompts come from the released ``alignment_prompt_templates.csv``: its three instructions tell
-the model to finish the text with yes or no, and each text stops after "which means", where
-the yes/no word belongs (the six ranking templates ask nothing of a reply; two of them end in
-"which means" with no instruction to answer at all). ``--cot`` appends a request to reason
-first and end with "Final answer: yes|no", which the same reading rule finds.
-
-Reading (do-pigs-fly ``src/probe_llm.py``, the completion task): the lower-cased reply after
-its last "answer:", else its last 10 characters; the reply is valid when "yes" or "no" occurs
-there, and correct when the gold label does (so a span holding both words counts as correct).
+"""Implicature with generated answers (the paper's protocol for its API chat models): the prompt
+of a released instruction template (``alignment_prompt_templates.csv``, which asks for yes or no;
+the ranking templates ask nothing of a reply) as a chat turn, the greedy reply read as the released
+code read it (do-pigs-fly ``src/probe_llm.py``: ``READ_RULE``).
 """
 
 from __future__ import annotations
@@ -32,8 +24,7 @@ def answer_span(reply: str) -> str:
 
 
 def read_reply(reply: str) -> str | None:
-    """``yes`` / ``no`` when exactly one of them occurs in the answer span, ``both`` when both
-    do, None when neither does (an invalid reply)."""
+    """``yes`` / ``no`` when one of them occurs in the answer span, ``both``, or None (invalid)."""
     span = answer_span(reply)
     found = [w for w in ("yes", "no") if w in span]
     return found[0] if len(found) == 1 else ("both" if found else None)
@@ -47,9 +38,18 @@ def turn(item: dict, cot: bool) -> str:
 def process(client, item: dict, cot: bool, max_new_tokens: int) -> dict:
     """One pair answered by a greedy reply, scored by the released rule."""
     r = client.generate([("user", turn(item, cot))], max_new_tokens=max_new_tokens)
-    span = answer_span(r.text)
-    answer = read_reply(r.text)
+    return reply_record(item_fields(item), item, r.text, cot, r.finish_reason, r.chat_template)
+
+
+def item_fields(item: dict) -> dict:
+    """The fields every implicature record copies from its item."""
     return {"template": item["template"], "k": item["k"], "label": item["label"],
-            "example_id": item.get("example_id"), "protocol": "generate", "cot": cot,
-            "reply": r.text, "finish": r.finish_reason, "chat_template": r.chat_template,
-            "predicted": answer, "valid": answer is not None, "correct": item["label"] in span}
+            "example_id": item.get("example_id")}
+
+
+def reply_record(base: dict, item: dict, reply: str, cot: bool, finish, chat_template) -> dict:
+    """``base`` with a reply and its reading by the released rule."""
+    answer = read_reply(reply)
+    return {**base, "protocol": "generate", "cot": cot, "reply": reply, "finish": finish,
+            "chat_template": chat_template, "predicted": answer, "valid": answer is not None,
+            "correct": item["label"] in answer_span(reply)}

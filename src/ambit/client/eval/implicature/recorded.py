@@ -1,18 +1,7 @@
-"""Implicature from recorded answers: another system's answers to the test pairs, scored as a
-model run is (`ambit eval implicature --responses FILE`; no model). The contract
-(docs/evaluation.md, "Recorded answers"): JSONL, one line per example, template and k:
-
-    {"id": "test-000/t1/k0"}                               the item's id in this run, or
-    {"example_id": "test-000", "template": 1, "k": 0}      the example (row of the test CSV), template, k;
-    and either "reply": "..."                              a generated answer, read as the paper's
-                                                           code reads it (generate.read_reply), or
-    "logprob_yes": -0.3, "logprob_no": -1.9                per-option log-likelihoods of " yes" and
-                                                           " no" after the prompt (the paper's ranking)
-
-A file holds one kind of answer: replies are scored by the generate protocol (the templates of
-alignment_prompt_templates.csv), log-likelihoods by the score protocol (prompt_templates.txt).
-An item with no line counts as wrong and is counted apart (`items_without_responses`, `missing` per
-k, the summary's `coverage`), never as an unparseable reply.
+"""Implicature from recorded answers: another system's replies or yes/no log-likelihoods to the
+test pairs (`ambit eval implicature --responses FILE`, in the contract of docs/evaluation.md,
+"Recorded answers"), scored as a model run's. An item with no line counts as wrong and is counted
+apart (`items_without_responses`, `missing`, `coverage`), never as an unparseable reply.
 """
 
 from __future__ import annotations
@@ -50,9 +39,8 @@ class Responses(Keyed):
 
 
 def read(path: str | Path) -> Responses:
-    """Read a responses file through the one reading core (`client.eval.recorded`): a malformed
-    line raises ValueError naming the file, line and field (bad JSON, JSON nested too deep, a huge
-    integer, a lone surrogate, a field of the wrong type, replies beside log-likelihoods)."""
+    """Read a responses file (through `client.eval.recorded`); a malformed line, or replies beside
+    log-likelihoods, raises ValueError naming the file, line and field."""
     lines = Responses.read_lines(Path(path), _line)
     kinds: dict[str, str] = {}
     for row in lines.values():  # in file order
@@ -84,17 +72,12 @@ def _line(row: dict, where: str) -> dict:
 def record(item: dict, row: dict | None, protocol: str) -> dict:
     """The record a model run would write for `item`, from its recorded answer (None: no line:
     wrong, with `recorded` false)."""
-    base = {"template": item["template"], "k": item["k"], "label": item["label"],
-            "example_id": item.get("example_id"), "recorded": row is not None}
+    base = {**G.item_fields(item), "recorded": row is not None}
     if row is None:
         extra = {"protocol": "generate", "valid": False} if protocol == "generate" else {}
         return {**base, **extra, "predicted": None, "correct": False}
     if protocol == "generate":
-        span = G.answer_span(row["reply"])
-        answer = G.read_reply(row["reply"])
-        return {**base, "protocol": "generate", "cot": False, "reply": row["reply"], "finish": None,
-                "chat_template": None, "predicted": answer, "valid": answer is not None,
-                "correct": item["label"] in span}
+        return G.reply_record(base, item, row["reply"], False, None, None)
     coh = row[f"logprob_{item['coherent_word'].strip()}"]
     inc = row[f"logprob_{item['incoherent_word'].strip()}"]
     return {**base, "logprob_coherent": coh, "logprob_incoherent": inc, "correct": coh > inc,

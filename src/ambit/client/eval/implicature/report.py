@@ -1,7 +1,5 @@
-"""The implicature sections of the report (``client.eval.report``): accuracy per template and
-k (Markdown, and the figure against k with its Wilson interval and the paper's human and random
-reference lines), the generate protocol's settings, and the breakdown by implicature type.
-Pure functions of summaries."""
+"""The implicature sections of the report (``client.eval.report``), pure functions of summaries:
+accuracy per template and k (tables, figure), the generate protocol's settings, the types."""
 
 from __future__ import annotations
 
@@ -27,23 +25,18 @@ def implicature_markdown(summary: Mapping) -> str:
     out.append("## Accuracy (%) per template and k; mean ± std over templates\n")
     out.append("n counts examples (pairs of utterance and response); each is answered once per template "
                "(`answers`). The figure's interval counts examples too.\n")
+    # missing: recorded answers the file has none for, counted as wrong, never as unparseable
+    heads = {"unparseable": "unparseable", "missing": "no recorded answer"}
+    extra = {c: head for c, head in heads.items() if any(c in by_k[k] for k in ks)}
     rows = []
     for k in ks:
-        row = [k, by_k[k]["n"], by_k[k].get("answers", ""), *[pct(by_k[k]["by_template"].get(t)) for t in templates]]
         m, s = by_k[k]["mean"], by_k[k]["std"]
-        row.append("n/a" if m is None else f"{100 * m:.1f} ± {100 * s:.1f}")
-        rows.append(row)
-    unparseable = any("unparseable" in by_k[k] for k in ks)
-    if unparseable:
-        for row, k in zip(rows, ks):
-            row.append(by_k[k]["unparseable"])
-    missing = any("missing" in by_k[k] for k in ks)
-    if missing:  # recorded answers the file has none for: counted as wrong, never as unparseable
-        for row, k in zip(rows, ks):
-            row.append(by_k[k]["missing"])
+        rows.append([k, by_k[k]["n"], by_k[k].get("answers", ""),
+                     *[pct(by_k[k]["by_template"].get(t)) for t in templates],
+                     "n/a" if m is None else f"{100 * m:.1f} ± {100 * s:.1f}",
+                     *[by_k[k][c] for c in extra]])
     out.append(md_table(["k", "n (examples)", "answers", *[f"T{t}" for t in templates], "mean ± std",
-                         *(["unparseable"] if unparseable else []),
-                         *(["no recorded answer"] if missing else [])], rows))
+                         *extra.values()], rows))
     if summary.get("protocol"):
         how = {"score": "likelihood of the coherent vs incoherent final word",
                "generate": "greedy reply read as yes/no" + (" after step-by-step reasoning (`--cot`)"
@@ -56,10 +49,8 @@ def implicature_markdown(summary: Mapping) -> str:
 
 
 def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
-    """Accuracy against the number of demonstrations k: the mean over templates with a 95%
-    interval that counts examples (`ci95`: the Wilson interval over examples of each example's
-    share of templates answered right; a summary without it: Wilson over its n), the interval
-    inside 0–100%, and n examples beside each point."""
+    """Accuracy against k: the mean over templates with its 95% interval over examples (``ci95``; a
+    summary without it: Wilson over its n), and n examples beside each point."""
     by_k = summary["by_k"]
     ks = [k for k in sorted(by_k, key=int) if by_k[k]["mean"] is not None and by_k[k]["n"]]
     xs = [int(k) for k in ks]
@@ -88,8 +79,6 @@ def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
     C._save(fig, path)
 
 
-# --- implicature: the generate protocol's settings and the breakdown by type ---------
-
 IMPLICATURE_TYPES = ("generalised", "particularised", "other")
 
 
@@ -104,14 +93,11 @@ def implicature_by_type_markdown(summary: Mapping) -> str:
     """Accuracy (%) per implicature type and k, mean ± std over templates (``by_type``)."""
     by = summary["by_type"]
     ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
-    rows = []
-    for t in IMPLICATURE_TYPES:
-        cells = []
-        for k in ks:
-            b = by[t]["by_k"].get(k)
-            cells.append("n/a" if not b or b["mean"] is None
-                         else f"{100 * b['mean']:.1f} ± {100 * b['std']:.1f} (n={b['n']})")
-        rows.append([t, by[t]["examples"], *cells])
+    def cell(b: Mapping | None) -> str:
+        return ("n/a" if not b or b["mean"] is None
+                else f"{100 * b['mean']:.1f} ± {100 * b['std']:.1f} (n={b['n']})")
+    rows = [[t, by[t]["examples"], *[cell(by[t]["by_k"].get(k)) for k in ks]]
+            for t in IMPLICATURE_TYPES]
     return ("\n## Accuracy (%) by implicature type, mean ± std over templates (n = examples)\n\n"
             + md_table(["type", "examples", *[f"k={k}" for k in ks]], rows)
             + f"\nTypes: {summary.get('type_rule', '')}\n")
@@ -123,8 +109,8 @@ def _examples(n: int) -> str:
 
 
 def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
-    """Accuracy per implicature type at each k: grouped bars (mean over templates), each
-    labelled with its value and n examples, with the human and random reference lines."""
+    """Accuracy per implicature type at each k: grouped bars (mean over templates) with n examples,
+    and the human and random reference lines."""
     by = summary["by_type"]
     ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
     fig, ax = plt.subplots(figsize=(max(7.0, 1.4 * len(ks) + 3), 4.2))

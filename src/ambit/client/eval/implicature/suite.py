@@ -1,16 +1,8 @@
-"""Implicature suite (Ruis et al. 2023), accuracy per template and k, by one of two protocols.
-
-``score``: a pair is correct when the model gives the coherent final word (" yes"/" no") a
-higher log-likelihood after the shared prefix than the incoherent one (GUIDE §6: the same as
-comparing the full texts). ``generate``: the prompt of a released instruction template
-(``alignment_prompt_templates.csv``, which asks for yes or no) as a chat turn, the greedy reply
-read as the released code read it (``client.eval.implicature.generate``); ``--cot`` asks for
-reasoning first. ``auto`` (the default) is ``score`` whenever the server gives likelihoods, as
-the paper ranked every model that exposes them; ``generate`` only when it cannot. A masked
-model (BERT) is scored at the mask the template's ``phrase_to_put_mask`` places
-(``process_masked``). Summaries break accuracy down by implicature type (``by_type``, from the
-released ``type_labels.csv``) and carry the paper's human (86.2%, best 92%) and random (50%)
-reference lines."""
+"""Implicature suite (Ruis et al. 2023), accuracy per template and k. ``score``: the coherent final
+word (" yes"/" no") is more likely than the incoherent one (GUIDE §6); a masked model is scored at
+its template's mask. ``generate``: a greedy reply to an instruction template
+(``client.eval.implicature.generate``). ``auto`` scores whenever the server gives likelihoods, as
+the paper ranked every model that exposes them."""
 
 from __future__ import annotations
 
@@ -39,8 +31,7 @@ NEEDED = ("test_conversational_implicatures.csv", "dev_conversational_implicatur
 
 def items(data_dir: Path, ks: Sequence[int], templates: Sequence[int], seed: int,
           limit: int | None, template_file: str | None = None) -> list[dict]:
-    """Test pairs per k and template; ``template_file`` under ``data_dir`` (default: the six
-    ranking templates of ``prompt_templates.txt``)."""
+    """Test pairs per k and template of ``template_file`` (default: ``prompt_templates.txt``)."""
     from ambit.generators.implicature import build_records
     from ambit.generators.implicature.prompts import TEMPLATE_FILE
     return build_records(data_dir, split="test", ks=list(ks), templates=list(templates),
@@ -48,8 +39,8 @@ def items(data_dir: Path, ks: Sequence[int], templates: Sequence[int], seed: int
 
 
 def likelihoods_available(client) -> bool:
-    """Whether the server scores candidates (a one-candidate ScoreCandidates call); False only
-    when it answers UNIMPLEMENTED or FAILED_PRECONDITION (a backend without likelihoods)."""
+    """Whether the server scores candidates (False only when a one-candidate call answers
+    UNIMPLEMENTED or FAILED_PRECONDITION)."""
     from ambit.client.api import AmbitError
     from ambit.client.connect import known_facts
     if known_facts(client) is not None:  # the embedded engine scores every model family
@@ -64,36 +55,33 @@ def likelihoods_available(client) -> bool:
 
 
 def process(client, item: dict) -> dict:
+    """A pair ranked by the likelihood of each final word after the shared prefix."""
     coh, inc = client.score(item["prefix"], [item["coherent_word"], item["incoherent_word"]]).scores
-    return {"template": item["template"], "k": item["k"], "label": item["label"],
-            "example_id": item.get("example_id"),
-            "logprob_coherent": coh.sum_logprob, "logprob_incoherent": inc.sum_logprob,
-            "correct": coh.sum_logprob > inc.sum_logprob,
-            "predicted": item["label"] if coh.sum_logprob > inc.sum_logprob
-            else item["incoherent_word"].strip()}
+    return _ranked(G.item_fields(item), item, coh.sum_logprob, inc.sum_logprob)
 
 
 def process_masked(client, item: dict) -> dict:
     """A masked model (BERT, RoBERTa): " yes" vs " no" at the mask that replaces the yes/no word
     in the template's `phrase_to_put_mask` (`masked_prompt`), as the paper scores masked LMs."""
-    coh, inc = item["coherent_word"].strip(), item["incoherent_word"].strip()
-    s_coh, s_inc = client.score(item["masked_prompt"], [coh, inc]).scores
-    right = s_coh.sum_logprob > s_inc.sum_logprob
-    return {"template": item["template"], "k": item["k"], "label": item["label"],
-            "example_id": item.get("example_id"), "scoring": "masked",
-            "logprob_coherent": s_coh.sum_logprob, "logprob_incoherent": s_inc.sum_logprob,
-            "correct": right, "predicted": item["label"] if right else inc}
+    words = [item["coherent_word"].strip(), item["incoherent_word"].strip()]
+    coh, inc = client.score(item["masked_prompt"], words).scores
+    base = {**G.item_fields(item), "scoring": "masked"}
+    return _ranked(base, item, coh.sum_logprob, inc.sum_logprob)
+
+
+def _ranked(base: dict, item: dict, coherent: float, incoherent: float) -> dict:
+    """``base`` with both words' log-likelihoods; right when the coherent one is the likelier."""
+    right = coherent > incoherent
+    wrong = item["incoherent_word"].strip()
+    return {**base, "logprob_coherent": coherent, "logprob_incoherent": incoherent,
+            "correct": right, "predicted": item["label"] if right else wrong}
 
 
 def _by_k(records: Sequence[dict]) -> dict[str, dict]:
-    """{k: accuracy per template, mean and std over templates (the paper's Table 1), `n` examples,
-    `answers` (examples × templates), and `ci95`, a 95% interval that counts examples}.
-
-    One example's answers under the templates are not independent (the same utterance and
-    response, worded six ways), so the interval is taken over examples: the Wilson interval of the
-    mean of each example's share of right answers. A mean of n values in [0, 1] has variance at
-    most p(1 − p)/n, so this interval is at least as wide as one over n independent answers; over
-    the answers themselves it would be √templates too narrow when an example's answers agree."""
+    """{k: accuracy per template, mean and std over templates (Table 1), `n` examples, `answers`,
+    `ci95`}. One example's answers are not independent (one text worded six ways), so ``ci95`` is
+    the Wilson interval over examples of each one's share of right answers (over the answers it
+    would be up to √templates too narrow)."""
     cells: dict[int, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
     examples: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
@@ -113,13 +101,10 @@ def _by_k(records: Sequence[dict]) -> dict[str, dict]:
 
 
 def by_type(records: Sequence[dict], types: dict[str, str]) -> dict[str, dict]:
-    """Per implicature type (generalised, particularised, other): the ``by_k`` figures of the
-    records of that type's examples, and how many distinct examples it holds."""
-    out = {}
-    for t in T.TYPES:
-        sub = [r for r in records if types.get(r.get("example_id")) == t]
-        out[t] = {"examples": len({r["example_id"] for r in sub}), "by_k": _by_k(sub)}
-    return out
+    """Per implicature type: the ``by_k`` figures of its examples' records, and their number."""
+    subs = {t: [r for r in records if types.get(r.get("example_id")) == t] for t in T.TYPES}
+    return {t: {"examples": len({r["example_id"] for r in sub}), "by_k": _by_k(sub)}
+            for t, sub in subs.items()}
 
 
 def summary(records: Sequence[dict], model: str, types: dict[str, str] | None = None) -> dict:
@@ -162,9 +147,8 @@ def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
 
 @dataclass(frozen=True)
 class ImplicatureSettings(Common):
-    """The settings of an implicature run, made once per command; ``kind``, ``protocol`` (``auto``
-    resolved), ``templates`` (defaulted) and ``recorded`` (--responses, read) are completed once per
-    run (``resolve``)."""
+    """The settings of an implicature run; ``kind``, ``protocol``, ``templates`` and ``recorded``
+    are completed once per run (``resolve``)."""
 
     ks: tuple[int, ...]
     templates: tuple[int, ...] | None
@@ -214,10 +198,8 @@ class ImplicatureSuite(FromFile, Suite):
         return protocol_needs(self.name, s.protocol, "likelihood ranking", caps)
 
     def resolve(self, ctx: RunContext) -> ImplicatureSettings:
-        """The --responses file read; the server's model family (asked once: recorded answers are
-        causal, the family whose protocols they follow); ``--protocol auto``: ``score`` when the
-        server gives likelihoods (masked models: masked scoring), else ``generate``; ``--templates``
-        defaulting to every template of the protocol's file."""
+        """The --responses file read; the model family (recorded answers: causal); ``--protocol
+        auto`` resolved; ``--templates`` defaulting to every template of the protocol's file."""
         s, chosen = ctx.settings, ctx.settings.protocol
         rec = REC.read(s.responses) if s.responses else None
         if rec is not None:
@@ -248,8 +230,7 @@ class ImplicatureSuite(FromFile, Suite):
     def missing_data(self, s: ImplicatureSettings) -> MissingData | None:
         folder = s.root / "implicature"
         needed = NEEDED + ((G.TEMPLATE_FILE,) if s.protocol == "generate" else ())
-        absent = tuple(folder / f for f in needed if not (folder / f).is_file())
-        if not absent:
+        if not (absent := tuple(folder / f for f in needed if not (folder / f).is_file())):
             return None
         return MissingData(self.name, absent, "the conversational implicature pairs of Ruis et al. (2023)",
                            "github.com/LauraRuis/do-pigs-fly (data/)", "implicature/")

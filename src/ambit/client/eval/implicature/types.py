@@ -1,9 +1,6 @@
 """Implicature types from the released ``type_labels.csv``: each test example is generalised,
-particularised or other, matched as the released analysis matches them (do-pigs-fly
-``src/error_analysis.py``, ``get_type_labels``): by the context utterance, carriage returns
-removed and whitespace stripped. The file's other labels (idiom, world knowledge, rhetorical
-question, hyperbole) and the test examples it does not list count as ``other``, as the
-released analysis puts unlisted examples under "Other"."""
+particularised or other (``RULE``: matched by context utterance as do-pigs-fly
+``src/error_analysis.py`` does; other labels and unlisted examples are ``other``)."""
 
 from __future__ import annotations
 
@@ -40,8 +37,7 @@ def coarse(label: str | None) -> str:
 
 
 def types_of(items: Iterable[Mapping], data_dir: str | Path) -> dict[str, str] | None:
-    """{example_id: coarse type} for the items' test examples; None when the data folder has no
-    ``type_labels.csv`` (the summary then has no ``by_type``)."""
+    """{example_id: coarse type} for the items' test examples; None without ``type_labels.csv``."""
     path = Path(data_dir) / TYPE_FILE
     if not path.is_file():
         return None
