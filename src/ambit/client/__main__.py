@@ -1,12 +1,7 @@
 """``ambit <command> ...``: one-off calls to an ambit server, and ``eval``.
 
-Commands: parse, score, equiv, entails, canon, radd, health, info, stats, eval, explain.
-Every command takes ``--server host:port[,host:port...]`` (default: start an embedded
-server with the default model), the TLS and token options (``--tls-ca``, ``--tls-cert``,
-``--tls-key``, ``--auth-token-file``, ``--insecure``), ``--log-level`` and ``--json`` for
-machine-readable output. A server error prints the gRPC status code name and the server's
-message, and exits with status 1; a call that never reached a server says what to check.
-gRPC's own log lines (e.g. TLS handshake failures) are silenced unless ``--log-level DEBUG``.
+Every command takes ``--server`` (default: an embedded server), the TLS and token options and
+``--json``. A server error prints the gRPC status code name and message and exits with status 1.
 """
 
 from __future__ import annotations
@@ -44,8 +39,7 @@ def _usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -
 
 
 def _dialect(p: argparse.ArgumentParser, command: str, *flags: str) -> None:
-    """The dialect option of `equiv` and `entails` (every dialect; its default in the usage line)
-    and the time limit."""
+    """The dialect option of `equiv` and `entails` (default in the usage line) and time limit."""
     default = DEFAULT_DIALECT[command]
     what = "A and B" if command == "equiv" else "the premises and the conclusion"
     p.add_argument(*flags, dest="fmt", choices=EQUIVALENCE_FORMATS, default=default,
@@ -109,8 +103,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# ---------------------------------------------------------------------------- output
-
 def _plain(obj: Any) -> Any:
     if dataclasses.is_dataclass(obj):
         return {k: _plain(v) for k, v in dataclasses.asdict(obj).items()}
@@ -144,15 +136,13 @@ def _human(command: str, result: Any) -> str:
                 f"\ncanonical A: {result.canonical_a}\ncanonical B: {result.canonical_b}{w}")
     if command == "entails":
         return _human_entailment(result)
-    if command == "canon":
+    if command in ("canon", "health"):
         return result
     if command == "radd":
         lines = [f"answer: {result.answer or '(none)'}"]
         lines += [f"  {i.label}: {i.verdict} ({i.relation}) {i.explanation}" for i in result.interpretations]
         lines += [f"  | {step}" for step in result.derivation]
         return "\n".join(lines)
-    if command == "health":
-        return result
     if command == "stats":
         lines = [f"server {result.server_id}, up {result.uptime_seconds:.0f}s, "
                  f"{result.model_batches} model batches / {result.model_jobs} jobs"]
@@ -178,8 +168,7 @@ def _human_entailment(e: Any) -> str:
         what = s.get("literal") or " ∨ ".join(s.get("literals", []))
         lines.append(f"  {'  ' * s['depth']}{s['step']} {what}" + (f" [{where}]" if where else ""))
     for name in ("countermodel", "model"):
-        m = getattr(e, name)
-        if m is not None:
+        if (m := getattr(e, name)) is not None:
             consts = ", ".join(f"{c}={d}" for c, d in sorted(m["constants"].items()))
             funcs = "".join(f"; {t} = {d}" for t, d in sorted(m.get("functions", {}).items()))
             lines.append(f"{name}: domain {{{', '.join(m['domain'])}}}; {consts or 'no constants'}; "
@@ -188,8 +177,7 @@ def _human_entailment(e: Any) -> str:
 
 
 def _premises(path: str) -> list[str]:
-    """The premises file's formulas, one per non-blank line (ValueError: a formula given where
-    the file's name belongs)."""
+    """The premises file's non-blank lines (ValueError: a formula where the file belongs)."""
     if path == "-":
         return [line.strip() for line in sys.stdin if line.strip()]
     from ambit.logic.cli.common import is_premises_formula, premises_is_a_file
@@ -206,11 +194,8 @@ def _premises(path: str) -> list[str]:
 
 
 def _json(command: str, result: Any) -> Any:
-    if command == "canon":
-        return {"canonical": result}
-    if command == "health":
-        return {"status": result}
-    return _plain(result)
+    key = {"canon": "canonical", "health": "status"}.get(command)
+    return {key: result} if key else _plain(result)
 
 
 def _call(client, args) -> Any:
@@ -240,12 +225,8 @@ def _call(client, args) -> Any:
             except OSError as e:
                 raise ValueError(f"radd {e}") from None
         return client.verify_radd(text)
-    if c == "health":
-        return client.health()
-    if c == "info":
-        return client.info()
-    if c == "stats":
-        return client.stats()
+    if c in ("health", "info", "stats"):
+        return getattr(client, c)()
     raise AssertionError(c)
 
 

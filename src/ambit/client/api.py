@@ -1,12 +1,6 @@
-"""Typed client for the ambit gRPC service: plain dataclasses in, plain dataclasses out.
-
-    from ambit.client import Client
-    with Client("localhost:50051") as c:
-        dist = c.parse_distribution("every man saw a bird", prompt="...", k=5)
-        print(dist.candidates[0].canonical, c.equivalent(a, b).verdict)
-
-Server errors raise :class:`AmbitError` carrying the gRPC status code name, the server's
-message and any ``google.rpc.BadRequest`` field violations.
+"""Typed client for the ambit gRPC service: plain dataclasses in, plain dataclasses out. Server
+errors raise :class:`AmbitError` with the gRPC status code name, the server's message and any
+``google.rpc.BadRequest`` field violations.
 """
 
 from __future__ import annotations
@@ -35,22 +29,13 @@ from ambit.proto.v1 import ambit_pb2 as pb
 from ambit.proto.v1 import ambit_pb2_grpc as pb_grpc
 from ambit.logic.syntax.dialect import FOL, FOLIO
 
-# ---------------------------------------------------------------------------- client
 
 class Client:
-    """A connection to one server, or to several with round-robin load balancing.
-
-    ``address``: ``"host:port"``, ``"h1:p1,h2:p2"`` or a list of addresses.
-    ``timeout``: default per-call deadline in seconds (None: no deadline).
-    ``wait_for_ready``: queue calls while no server is reachable (until the deadline)
-    instead of failing at once with ``UNAVAILABLE``.
-    ``tls_ca``: PEM CA file that verifies the server (TLS); ``tls_cert``/``tls_key``: client
-    certificate and key (mTLS); ``token``: bearer token sent with every call (default
-    ``$AMBIT_TOKEN``; refused without TLS to a host that is not loopback unless ``insecure``).
-    ``security`` gives them all at once (``client.credentials``). A call that never reached a
-    server fails with a next step in its message ("nothing listens at ...", "the server may
-    need TLS: pass --tls-ca", "certificate not trusted by --tls-ca ...": ``client.diagnose``).
-    """
+    """A connection to one server, or to several (``"h1:p1,h2:p2"`` or a list) round-robin.
+    ``timeout``: per-call deadline in seconds (None: none); ``token`` defaults to ``$AMBIT_TOKEN``
+    and is refused without TLS to a non-loopback host unless ``insecure``; ``security`` gives the
+    TLS options at once. A call that never reached a server says what to do
+    (``client.diagnose``)."""
 
     def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
                  wait_for_ready: bool = False, *, tls_ca: str | None = None, tls_cert: str | None = None,
@@ -67,7 +52,6 @@ class Client:
         self._ids = itertools.count()
         self._prefix = uuid.uuid4().hex[:8]
 
-    # -- plumbing
     def _rid(self) -> str:
         return f"{self._prefix}-{next(self._ids)}"
 
@@ -95,17 +79,14 @@ class Client:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # -- RPCs
     def parse_distribution(self, utterance: str, prompt: str | None = None, *, fmt: str = FOL,
                            k: int = 5, strategy: str = "beam", max_tokens: int = 0,
                            temperature: float = 0.0, seed: int | None = None,
                            setting: str | None = None, type: str = "", ratio: float = 0.0,
                            spec_seed: int = 0, closed_vocabulary: bool | None = None,
                            prolog_seconds: float = 0.0, timeout: float | None = None) -> ParseDistribution:
-        """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" is filled
-        in), or from an AmP prompt the server builds (``setting`` zeroshot|fewshot, ``type``,
-        ``ratio``, ``spec_seed``), else with the server's default prompt (no prompt is sent:
-        ``server.service.prompting.default_prompt``, a few-shot mix over AmP's five types).
+        """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" filled in), an
+        AmP prompt the server builds (``setting``), else the server's default prompt.
         ``prolog_seconds``: the Prolog budget of each equivalence check (0: the server's)."""
         decoding = pb.DecodingParams(
             strategy=wire.strategy(strategy),
@@ -120,12 +101,7 @@ class Client:
                                           format=wire.fmt(fmt), decoding=decoding,
                                           time_limit_ms=wire.ms(prolog_seconds))
         wire.prompt_source(req, prompt, setting, type, ratio, spec_seed)
-        r = self._call("ParseDistribution", req, timeout)
-        return ParseDistribution(
-            candidates=[_candidate(c) for c in r.candidates],
-            classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices)) for c in r.classes],
-            classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id,
-            unparsed_mass=r.unparsed_mass)
+        return _distribution(self._call("ParseDistribution", req, timeout))
 
     def _score_request(self, prompt: str, candidates: Sequence[str], end_marker: bool):
         return pb.ScoreCandidatesRequest(request_id=self._rid(), prompt=prompt,
@@ -139,8 +115,7 @@ class Client:
 
     def score_batch(self, items: Iterable[tuple[str, Sequence[str]]], *, end_marker: bool = False,
                     timeout: float | None = None) -> list[Scores | AmbitError]:
-        """Score many (prompt, candidates) pairs in one streaming call; results in input
-        order, an :class:`AmbitError` in place of any item the server rejected."""
+        """Many (prompt, candidates) in one streaming call; AmbitError for each rejected."""
         reqs = [self._score_request(p, c, end_marker) for p, c in items]
         batch = pb.ScoreCandidatesBatchRequest(request_id=self._rid(), items=reqs)
         return self._stream("ScoreCandidatesBatch", batch, len(reqs), timeout,
@@ -148,8 +123,7 @@ class Client:
 
     def _stream(self, method: str, batch, n: int, timeout: float | None,
                 convert: Callable[[Any], Any], failed: Callable[[Any], AmbitError]) -> list:
-        """Results of a streaming batch call in input order: `convert(response)` per item that
-        succeeded, `failed(status)` per item the server rejected."""
+        """A streaming batch call's results in input order: `convert` or `failed` of each item."""
         out: list = [None] * n
         try:
             for res in getattr(self._stub, method)(
@@ -158,18 +132,15 @@ class Client:
                 out[res.index] = failed(res.status) if res.status.code else convert(res.response)
         except grpc.RpcError as err:
             raise self._error(err) from None
-        missing = [i for i, x in enumerate(out) if x is None]
-        if missing:
+        if missing := [i for i, x in enumerate(out) if x is None]:
             raise AmbitError("INTERNAL", f"batch returned no result for items {missing}")
         return out
 
     def equivalent(self, a: str, b: str, *, fmt: str = FOL, time_limit_ms: int = 0,
                    timeout: float | None = None, free_variables: str | None = None,
                    symbols: str | None = None) -> Equivalence:
-        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways.
-        `free_variables`: "universal", "constant" or "error" (None: the format's default);
-        `symbols`: "shared" (one name space, as Prover9, E and TPTP) or "separate" (None: the
-        format's default, shared in the full dialects)."""
+        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways. `symbols`:
+        "shared" (one name space, as Prover9, E and TPTP) or "separate" (None: the format's)."""
         r = self._call("CheckEquivalence", pb.CheckEquivalenceRequest(
             request_id=self._rid(), a=a, b=b, format=wire.fmt(fmt), time_limit_ms=time_limit_ms,
             free_variables=wire.free(free_variables), symbols=wire.symbols(symbols)), timeout)
@@ -178,9 +149,7 @@ class Client:
     def equivalent_batch(self, pairs: Iterable[tuple[str, str]], *, fmt: str = FOL, time_limit_ms: int = 0,
                          timeout: float | None = None, free_variables: str | None = None,
                          symbols: str | None = None) -> list[Equivalence | AmbitError]:
-        """Many (a, b) pairs in one streaming call (CheckEquivalenceBatch), options as `equivalent`;
-        results in input order, an :class:`AmbitError` (with the failing field) in place of any
-        pair the server rejected."""
+        """Many (a, b) pairs in one streaming call; AmbitError for each one rejected."""
         reqs = [pb.CheckEquivalenceRequest(a=a, b=b, format=wire.fmt(fmt), time_limit_ms=time_limit_ms,
                                            free_variables=wire.free(free_variables), symbols=wire.symbols(symbols))
                 for a, b in pairs]
@@ -229,10 +198,8 @@ class Client:
                      uptime_seconds=r.uptime_seconds)
 
     def health(self, service: str = "", timeout: float | None = 10.0) -> str:
-        """Standard gRPC health check: ``SERVING``, ``NOT_SERVING``, ``SERVICE_UNKNOWN``, ...
-
-        Spoken on the wire directly (two one-field messages), so the light install needs no
-        grpcio-health-checking."""
+        """Standard gRPC health check: ``SERVING``, ``NOT_SERVING``, ...; spoken on the wire
+        directly so the light install needs no grpcio-health-checking."""
         check = self._channel.unary_unary("/grpc.health.v1.Health/Check",
                                           request_serializer=health_request,
                                           response_deserializer=health_status)
@@ -241,13 +208,10 @@ class Client:
         except grpc.RpcError as err:
             raise self._error(err) from None
 
-    # -- readings explained
     def explain_readings(self, utterance: str, lfs: Sequence[str], *, fmt: str = FOL,
                          weights: Sequence[float] | None = None, time_limit_ms: int = 0,
                          timeout: float | None = None) -> Explanation:
-        """Paraphrases of ``lfs`` (two or more readings of ``utterance``), the least situations
-        that tell them apart and a clarification question (``weights``: the question is about
-        the two heaviest). No model is involved."""
+        """Paraphrases of ``lfs``, situations telling them apart, a question. No model involved."""
         r = self._call("ExplainReadings", pb.ExplainReadingsRequest(
             request_id=self._rid(), utterance=utterance, lfs=list(lfs), format=wire.fmt(fmt),
             weights=list(weights or ()), time_limit_ms=time_limit_ms), timeout)
@@ -256,10 +220,7 @@ class Client:
     def parse_explained(self, utterance: str, prompt: str | None = None, *, fmt: str = FOL, k: int = 5,
                         strategy: str = "beam", setting: str | None = None, type: str = "", ratio: float = 0.0,
                         prolog_seconds: float = 0.0, timeout: float | None = None) -> ExplainedDistribution:
-        """``parse_distribution`` with ``explain`` on: every meaning class's paraphrase, and the
-        two heaviest classes explained. Prompt as there: literal ``prompt``, else the AmP prompt
-        of ``setting``, else the server's default prompt. ``prolog_seconds``: the Prolog budget of
-        each call (grouping, explanation; 0: the server's)."""
+        """``parse_distribution`` with each class's paraphrase and the two heaviest explained."""
         sample = wire.strategy(strategy) == pb.DECODING_STRATEGY_SAMPLE
         req = pb.ParseDistributionRequest(
             request_id=self._rid(), utterance=utterance, format=wire.fmt(fmt), explain=True,
@@ -269,20 +230,14 @@ class Client:
                 beam_size=0 if sample else k, num_samples=k if sample else 0))
         wire.prompt_source(req, prompt, setting, type, ratio, 0)
         r = self._call("ParseDistribution", req, timeout)
-        dist = ParseDistribution(
-            candidates=[_candidate(c) for c in r.candidates],
-            classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices)) for c in r.classes],
-            classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id, unparsed_mass=r.unparsed_mass)
         explained = explanation(r.explanation, utterance, fmt) if r.HasField("explanation") else None
-        return ExplainedDistribution(dist, [c.paraphrase for c in r.classes], explained)
+        return ExplainedDistribution(_distribution(r), [c.paraphrase for c in r.classes], explained)
 
     def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = FOLIO,
                          time_limit_ms: int = 0, timeout: float | None = None,
                          symbols: str | None = None) -> Entailment:
-        """Do the premises entail the conclusion (full first-order logic)? TRUE, FALSE,
-        UNCERTAIN, INCONSISTENT or UNKNOWN, with a proof or checked finite models. `symbols`:
-        "shared" (the default: a name used as a predicate and as a constant or function is
-        INVALID_ARGUMENT, SYMBOL_KIND) or "separate"."""
+        """Do the premises entail the conclusion (full first-order logic)? With a proof or checked
+        finite models. `symbols` "shared" (default): one name as predicate and term is refused."""
         req = entailment_request(self._rid(), premises, conclusion, wire.fmt(fmt), time_limit_ms)
         req.symbols = wire.symbols(symbols)
         return entailment(self._call("CheckEntailment", req, timeout))
@@ -290,25 +245,29 @@ class Client:
     def check_entailment_batch(self, stories: Iterable[tuple[Sequence[str], str]], *, fmt: str = FOLIO,
                                time_limit_ms: int = 0, timeout: float | None = None,
                                symbols: str | None = None) -> list[Entailment | AmbitError]:
-        """Many (premises, conclusion) stories in one streaming call; results in input order, an
-        :class:`AmbitError` (with the failing field) in place of any story the server rejected."""
+        """Many (premises, conclusion) in one streaming call; AmbitError for each rejected."""
         reqs = [entailment_request("", ps, c, wire.fmt(fmt), time_limit_ms) for ps, c in stories]
         for r in reqs:
             r.symbols = wire.symbols(symbols)
         batch = pb.CheckEntailmentBatchRequest(request_id=self._rid(), items=reqs)
         return self._stream("CheckEntailmentBatch", batch, len(reqs), timeout, entailment, _item_error)
 
-
     def generate(self, messages: Sequence[Turn], *, max_new_tokens: int = 0, use_chat_template: bool | None = None,
                  temperature: float = 0.0, top_p: float = 1.0, seed: int | None = None,
                  fmt: str | None = None, timeout: float | None = None) -> Reply:
-        """The model's reply to chat turns ((role, content) or dicts): greedy unless
-        ``temperature`` > 0; the model's chat template unless ``use_chat_template`` is False.
-        ``fmt`` (``folio``, ``fol``, ``lisp``): the reply is one formula, decoded under that
-        format's grammar, and ``Reply.formula`` is it in the format's own spelling."""
+        """The model's reply to chat turns; with ``fmt``, one formula under its grammar."""
         req = _gen.request(self._rid(), messages, max_new_tokens, use_chat_template, temperature, top_p, seed,
                            None if fmt is None else wire.fmt(fmt))
         return _gen.reply(self._call("Generate", req, timeout))
+
+
+def _distribution(r: pb.ParseDistributionResponse) -> ParseDistribution:
+    return ParseDistribution(
+        candidates=[_candidate(c) for c in r.candidates],
+        classes=[MeaningClass(c.canonical, c.probability_mass, list(c.member_indices))
+                 for c in r.classes],
+        classes_exact=r.classes_exact, prompt=r.prompt, model_id=r.model_id,
+        unparsed_mass=r.unparsed_mass)
 
 
 def _remote(r: pb.GetModelInfoResponse) -> dict | None:

@@ -1,21 +1,7 @@
-"""gRPC channel for ``--server host:port[,host:port...]``.
-
-One address: a plain channel. Several: one channel whose target lists every address under
-the ``ipv4:``/``ipv6:`` resolver (gRPC's own static address list), with the
-``round_robin`` load-balancing policy, so successive calls go to successive servers
-(gRPC naming doc: ``ipv4:address[:port][,address[:port],...]``). A ``dns:`` target
-(``dns:///ambit-headless:50051``, a Kubernetes headless Service) balances the same way over
-every address the name resolves to.
-
-Failover: a call that fails with UNAVAILABLE before the server answered (the server died or
-restarted under it) is retried by gRPC itself on the channel's next ready server, up to
-``RETRY_ATTEMPTS`` attempts in all (``retryPolicy`` in the service config; every AmbitService
-RPC is a pure computation, so a retry is safe).
-
-Security (``client.credentials.ClientSecurity``): with a CA (or a client certificate) the channel
-is TLS and verifies the server; with several servers every certificate must be valid for the
-first server's host name (``grpc.ssl_target_name_override``). A token is sent as
-``authorization: Bearer ...`` metadata on every call, health checks included.
+"""gRPC channel for ``--server host:port[,host:port...]``. Several addresses (or a ``dns:`` target
+naming several) share one channel with ``round_robin`` balancing; a call that fails UNAVAILABLE
+before the server answered is retried by gRPC on the next server (every RPC is a pure computation,
+so a retry is safe). With several TLS servers every certificate must be valid for the first's host.
 """
 
 from __future__ import annotations
@@ -91,25 +77,19 @@ def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
         if servers[0].startswith("dns:"):  # one name, many addresses (a headless Service)
             options.append(("grpc.lb_policy_name", "round_robin"))
         return servers[0], options
-    resolved = []
-    for addr in servers:
-        host, port = _host_port(addr)
-        resolved.append((_resolve(host), port))
+    resolved = [(_resolve(host), port) for host, port in map(_host_port, servers)]
     v6 = [":" in ip for ip, _ in resolved]
     if any(v6) and not all(v6):
         raise ValueError("cannot mix IPv4 and IPv6 servers in one --server list")
-    if all(v6):
-        target = "ipv6:" + ",".join(f"[{ip}]:{port}" for ip, port in resolved)
-    else:
-        target = "ipv4:" + ",".join(f"{ip}:{port}" for ip, port in resolved)
+    scheme, shape = ("ipv6:", "[{}]:{}") if all(v6) else ("ipv4:", "{}:{}")  # gRPC's static lists
+    target = scheme + ",".join(shape.format(ip, port) for ip, port in resolved)
     options.append(("grpc.lb_policy_name", "round_robin"))
     return target, options
 
 
 def make_channel(servers: str | list[str], security: ClientSecurity = ClientSecurity()) -> grpc.Channel:
-    """A channel to ``servers``: TLS when ``security`` has a CA or a client certificate, the
-    bearer token added to every call when it has one (refused without TLS to a host that is not
-    loopback unless ``security.insecure``: ``client.credentials.check_plaintext_token``)."""
+    """A channel to ``servers``: TLS when ``security`` has a CA or a client certificate, its bearer
+    token added to every call (where ``client.credentials.check_plaintext_token`` allows)."""
     servers = split_servers(servers)
     check_plaintext_token([_host_of(s) for s in servers], security)
     target, options = target_for(servers)
@@ -152,9 +132,8 @@ class BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterc
         return continuation(self._with_token(details), request)
 
 
-# -- grpc.health.v1 spoken on the wire by hand (two one-field messages), so that the light install's
-# client needs no grpcio-health-checking: HealthCheckRequest {string service = 1},
-# HealthCheckResponse {ServingStatus status = 1}
+# grpc.health.v1 by hand, so the light install needs no grpcio-health-checking:
+# HealthCheckRequest {string service = 1}, HealthCheckResponse {ServingStatus status = 1}
 _SERVING_STATUS = ("UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN")
 
 

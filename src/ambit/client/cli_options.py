@@ -1,6 +1,5 @@
-"""Options that every ``ambit`` command shares besides the TLS and token ones
-(``client.credentials``): ``--log-level`` with gRPC's own log lines silenced below DEBUG, and
-``--prolog-seconds`` for the commands that ask Prolog through a parse."""
+"""Options every ``ambit`` command shares besides the TLS and token ones: ``--log-level`` (gRPC's
+own log lines silenced below DEBUG) and ``--prolog-seconds``."""
 
 from __future__ import annotations
 
@@ -22,9 +21,8 @@ def add_prolog_seconds(p: argparse.ArgumentParser) -> None:
 
 
 def quiet_grpc(argv: list[str]) -> None:
-    """Silence gRPC's C-core log lines (TLS handshake failures and the like, printed raw on
-    stderr) unless ``--log-level DEBUG`` is in ``argv``, and set Python's log level; must run
-    before gRPC starts. Below DEBUG a ``GRPC_VERBOSITY`` already in the environment is kept."""
+    """Silence gRPC's C-core log lines (printed raw on stderr) unless ``--log-level DEBUG`` is in
+    ``argv`` (below DEBUG a ``GRPC_VERBOSITY`` already set is kept); must run before gRPC starts."""
     level = "WARNING"
     for a, nxt in zip(argv, [*argv[1:], ""]):
         if a == "--log-level" or a.startswith("--log-level="):

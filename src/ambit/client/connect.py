@@ -1,11 +1,6 @@
-"""Open a :class:`Client` on ``--server`` addresses, or on a server started in-process
-(``server.serve(model=..., port=0)``) when no address is given. An address without a port
-dials the server's default port, 50051 (``ambit serve``'s default).
-
-``connect(..., lazy=True)`` (what ``ambit eval`` uses) starts the embedded server on the first
-call that needs it (:class:`LazyEmbedded`): a rerun with nothing left to do reads what its
-metadata needs from the model's config and tokenizer (:func:`known_facts`) and never loads the
-weights."""
+"""Open a :class:`Client` on ``--server`` addresses (default port 50051), or on a server started
+in-process when none is given; ``lazy`` (``ambit eval``) starts it on the first call that needs it,
+so a rerun with nothing left to do never loads the weights (:func:`known_facts`)."""
 
 from __future__ import annotations
 
@@ -22,9 +17,8 @@ DEFAULT_PORT = 50051  # ambit serve's default --port
 
 
 def with_default_port(servers: str) -> str:
-    """``servers`` (``host[:port][,host[:port]...]``) with ``:50051`` added to every address
-    that names no port: ``localhost`` → ``localhost:50051``, ``::1`` or ``[::1]`` →
-    ``[::1]:50051``. Targets with a scheme (``dns:///...``, ``unix:...``) are left as given."""
+    """``servers`` with ``:50051`` added to every address that names no port (``::1`` →
+    ``[::1]:50051``); targets with a scheme (``dns:///...``, ``unix:...``) are left as given."""
     out = []
     for addr in (a.strip() for a in servers.split(",")):
         if not addr or ":/" in addr or addr.startswith("unix:"):
@@ -44,13 +38,9 @@ def with_default_port(servers: str) -> str:
 def connect(servers: str | None, model: str | None = None, timeout: float | None = 600.0,
             quiet: bool = False, security: ClientSecurity | None = None, remote=None,
             dtype: str | None = None, lazy: bool = False) -> Iterator[Any]:
-    """Yield a client; an embedded server (private port, default model) is stopped on exit.
-    ``security`` (TLS files, token) applies to ``servers``; the embedded server is loopback
-    plaintext and needs none. ``remote``: `server.remote.RemoteOptions` of an embedded server whose
-    model is ``openai:<MODEL>@<BASE_URL>``. ``dtype`` is the embedded server's (running servers
-    have their own). ``lazy``: the embedded server of a local model starts on its first call
-    (:class:`LazyEmbedded`); an ``openai:`` model's starts at once (its probe is cheap, and a bad
-    key should fail before any work)."""
+    """Yield a client; an embedded server (loopback, needing no ``security``) is stopped on exit.
+    ``remote``, ``dtype``: the embedded server's. With ``lazy`` a local model's server starts on its
+    first call; an ``openai:`` model's at once (a bad key should fail before any work)."""
     if servers and dtype:
         raise ValueError(f"--dtype {dtype} applies to the embedded server; start a running server "
                          "with ambit serve --dtype instead")
@@ -68,9 +58,7 @@ def connect(servers: str | None, model: str | None = None, timeout: float | None
 
 
 def require_model(servers: str | None, model: str | None, instead: str | None = None) -> None:
-    """What a client command needs when it starts an embedded server (no `--server` given): the
-    extras of its model (`server.backends.extras_for`), or MissingExtra naming the first one not
-    installed. With `--server` nothing beyond the light core is needed."""
+    """Without `--server`: MissingExtra for the first extra the embedded model lacks."""
     if not servers:
         from ambit import _extras
         from ambit.server.backends import extras_for
@@ -108,8 +96,7 @@ class LazyEmbedded:
         return self.client.servers if self.client is not None else ["embedded"]
 
     def facts(self) -> Any:
-        """The model's facts (id, kind, chat template: `server.describe_model`), read once
-        without loading the weights."""
+        """The model's facts (`server.describe_model`), read once without loading the weights."""
         with self._lock:
             if self._facts is None:
                 from ambit.server import describe_model
@@ -151,6 +138,5 @@ class LazyEmbedded:
 
 
 def known_facts(client: Any) -> Any:
-    """What a lazy embedded client knows of its model without starting it (`ModelFacts`), or
-    None for any other client (ask the server: ``Client.info()``)."""
+    """What a lazy embedded client knows of its model without starting it; None for another."""
     return client.facts() if isinstance(client, LazyEmbedded) else None

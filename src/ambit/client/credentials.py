@@ -1,9 +1,6 @@
 """What a client presents to a protected server: the CA that verifies the server (TLS), its own
-certificate and key (mTLS), and a bearer token (`authorization: Bearer ...` on every call).
-
-The token comes from `--auth-token-file` (its first token) or else `$AMBIT_TOKEN`. A token is not
-sent in plaintext to an address other than loopback unless `--insecure` says so (then with one
-warning line on stderr): `check_plaintext_token`.
+certificate and key (mTLS), and a bearer token (from `--auth-token-file`, else `$AMBIT_TOKEN`),
+never sent in plaintext to a non-loopback address unless `--insecure` (`check_plaintext_token`).
 """
 
 from __future__ import annotations
@@ -83,8 +80,7 @@ _warned = False
 
 
 def check_plaintext_token(hosts: list[str], security: ClientSecurity) -> None:
-    """Refuse (PlaintextToken) to send a token without TLS to a host that is not loopback,
-    unless `security.insecure`; then warn once per process on stderr."""
+    """Refuse (PlaintextToken) a token without TLS to a non-loopback host unless `insecure`."""
     global _warned
     if not security.token or security.tls:
         return

@@ -1,7 +1,6 @@
-"""A next step for a call that never reached the server: which of "nothing listens", "the server
-may need TLS" or "the certificate is not trusted" it was, read from gRPC's connection error and,
-where that does not tell, from a TCP connect to each address (and a TLS handshake, to tell a TLS
-server from one that closed the connection for another reason)."""
+"""A next step for a call that never reached the server ("nothing listens", "the server may need
+TLS", "the certificate is not trusted"), read from gRPC's connection error, else from a TCP connect
+(and a TLS handshake) to each address."""
 
 from __future__ import annotations
 
@@ -20,9 +19,8 @@ def hint(code: str, message: str, servers: list[str], security: ClientSecurity) 
     if code != "UNAVAILABLE" or not any(w in message for w in _CONNECT_FAILURES):
         return None
     if "CERTIFICATE_VERIFY_FAILED" in message:
-        if security.tls_ca:
-            return f"certificate not trusted by --tls-ca {security.tls_ca}"
-        return "the server's certificate is not trusted: pass --tls-ca with the CA that signed it"
+        return (f"certificate not trusted by --tls-ca {security.tls_ca}" if security.tls_ca else
+                "the server's certificate is not trusted: pass --tls-ca with the CA that signed it")
     if "WRONG_VERSION_NUMBER" in message:
         return "the server does not speak TLS: drop --tls-ca, or start it with --tls-cert/--tls-key"
     if "Peer name" in message or "hostname" in message.lower():
@@ -40,29 +38,27 @@ def hint(code: str, message: str, servers: list[str], security: ClientSecurity) 
 
 
 def speaks_tls(addr: str, timeout: float = 2.0) -> bool:
-    """Whether the server at ``host:port`` completes a TLS handshake (its certificate unchecked:
-    this only asks which protocol it speaks)."""
-    host, sep, port = addr.rpartition(":")
-    if not sep or not port.isdigit():
-        return False
+    """Whether ``host:port`` completes a TLS handshake (certificate unchecked)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
     ctx.set_alpn_protocols(["h2"])
-    try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as sock:
-            with ctx.wrap_socket(sock, server_hostname=host.strip("[]")):
-                return True
-    except (OSError, ssl.SSLError):
-        return False
+    return _connects(addr, timeout, lambda sock, host: ctx.wrap_socket(sock, server_hostname=host))
 
 
 def listens(addr: str, timeout: float = 1.0) -> bool:
     """Whether a TCP connection to ``host:port`` (``[v6]:port``) opens within ``timeout``."""
+    return _connects(addr, timeout, None)
+
+
+def _connects(addr: str, timeout: float, wrap) -> bool:
+    """Whether a connection to ``addr`` opens (and ``wrap(sock, host)``, if given, succeeds)."""
     host, sep, port = addr.rpartition(":")
     if not sep or not port.isdigit():
         return False
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as sock:
+            if wrap is not None:
+                wrap(sock, host.strip("[]")).close()
             return True
-    except OSError:
+    except (OSError, ssl.SSLError):
         return False

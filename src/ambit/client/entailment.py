@@ -18,11 +18,9 @@ VERDICTS = {
 
 @dataclass(frozen=True)
 class Entailment:
-    """A story's verdict (TRUE | FALSE | UNCERTAIN | INCONSISTENT | UNKNOWN) with its evidence:
-    the proof's steps and the premises it used, a countermodel and/or a model (domain,
-    constants, true atoms, function tables), and for UNKNOWN the budget that ran out. `entailed`
-    (premises ⊨ conclusion) and `refuted` (premises ⊨ ¬conclusion) are the two parts, None where
-    unsettled: an UNKNOWN verdict can still settle one."""
+    """A story's verdict with its evidence (proof, premises used, countermodel, model; for UNKNOWN
+    the budget that ran out). `entailed` (premises ⊨ conclusion) and `refuted` (⊨ ¬conclusion) are
+    its two parts, None where unsettled: an UNKNOWN verdict can still settle one."""
 
     verdict: str
     premises_used: list[int]

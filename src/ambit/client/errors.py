@@ -1,6 +1,4 @@
-"""Errors of the typed client: :class:`AmbitError` carries the gRPC status name, the server's
-message and any ``google.rpc.BadRequest`` field violations; helpers build it from a failed call or
-from a failed batch item."""
+"""Errors of the typed client: :class:`AmbitError`, built from a failed call or batch item."""
 
 from __future__ import annotations
 
@@ -24,8 +22,14 @@ def _violations(err: grpc.RpcError) -> list[dict]:
         status = rpc_status.from_call(err)
     except Exception:
         return []
+    return _bad_request(getattr(status, "details", []) if status else [])
+
+
+def _bad_request(details) -> list[dict]:
+    """The field violations of a status's ``google.rpc.BadRequest`` details."""
+    from google.rpc import error_details_pb2
     out = []
-    for detail in getattr(status, "details", []) if status else []:
+    for detail in details:
         if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
             br = error_details_pb2.BadRequest()
             detail.Unpack(br)
@@ -35,14 +39,7 @@ def _violations(err: grpc.RpcError) -> list[dict]:
 
 def _item_error(status) -> AmbitError:
     """The error of one failed batch item (a `google.rpc.Status`), with its field violations."""
-    from google.rpc import error_details_pb2
-    violations = []
-    for detail in status.details:
-        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            br = error_details_pb2.BadRequest()
-            detail.Unpack(br)
-            violations += [{"field": v.field, "description": v.description} for v in br.field_violations]
-    return AmbitError(_code_name(status.code), status.message, violations)
+    return AmbitError(_code_name(status.code), status.message, _bad_request(status.details))
 
 
 def _wrap(err: grpc.RpcError) -> AmbitError:

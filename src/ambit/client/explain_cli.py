@@ -2,13 +2,8 @@
 readings of an utterance explained (paraphrases, distinguishing situations, a clarification
 question).
 
-With ``--lf``: the given readings, computed locally by `logic.explain` with AmP's word forms (no
-model, no server), or by a server's ExplainReadings when ``--server`` is given. Without ``--lf``:
-a server (``--server``, else an embedded one with ``--model``, as ``client parse``) decodes the
-utterance, groups the parses into meaning classes and explains the two heaviest; the readings
-are printed with their probability mass; without ``--prompt``/``--setting`` the server's default
-prompt is used (as for ``client parse`` and the RPC). ``--prolog-seconds`` sets the Prolog budget
-of each check and scene search; the TLS and token options are those of every client command."""
+With ``--lf``: the given readings, explained locally by `logic.explain` (or by ``--server``).
+Without: a server decodes the utterance and explains its two heaviest meaning classes."""
 
 from __future__ import annotations
 
@@ -48,8 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def human(e: Explanation, extra: Sequence[str] = ()) -> str:
-    """The explanation as text: readings (with their mass when weighed), situations (description
-    and facts), question; `extra` lines go after the readings."""
+    """The explanation as text: readings, situations, question; `extra` lines after the readings."""
     lines = [f"utterance: {e.utterance}  (universals read as {e.quantifiers})"]
     for i, r in enumerate(e.readings):
         mass = "" if r.weight is None else f" (mass {r.weight:.3f})"
@@ -70,7 +64,7 @@ def human(e: Explanation, extra: Sequence[str] = ()) -> str:
 
 def from_model(client, args: argparse.Namespace) -> tuple[Explanation, dict]:
     """The server's explained parse distribution as one Explanation whose readings are all the
-    meaning classes (weight = probability mass), and the distribution's own figures."""
+    meaning classes (weighed by probability mass), and the distribution's own figures."""
     out = client.parse_explained(args.utterance, args.prompt, fmt=args.fmt, k=args.k, setting=args.setting,
                                  type=args.type, prolog_seconds=args.prolog_seconds)
     dist = out.distribution

@@ -1,6 +1,5 @@
-"""Explained readings on the client side: the ExplainReadings message (also carried by an
-explained ParseDistribution) as `logic.explain`'s own `Explanation` value, so that a server's
-answer and a local `explain_readings` print and serialise alike (`to_dict()`)."""
+"""The ExplainReadings message as `logic.explain`'s own `Explanation`, so that a server's answer
+and a local `explain_readings` print and serialise alike."""
 
 from __future__ import annotations
 

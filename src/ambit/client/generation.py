@@ -13,8 +13,7 @@ Turn = tuple[str, str] | dict  # (role, content) or {"role": ..., "content": ...
 
 @dataclass(frozen=True)
 class Reply:
-    """The model's reply: text, the prompt it saw, token counts, why it stopped
-    (``stop`` | ``length``), and whether the chat template was applied."""
+    """The model's reply: text, the prompt it saw, token counts, why it stopped."""
 
     text: str
     prompt: str

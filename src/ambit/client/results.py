@@ -1,7 +1,6 @@
 """Plain values of the typed client and the protocol's: its arguments as the service's enums and
-units (a dialect's name as its LFFormat, a free-variable policy, a name-space rule, seconds as
-milliseconds, a request's prompt), and its results (dataclasses) converted from the service's
-messages."""
+units (a dialect's LFFormat, seconds as milliseconds, a request's prompt), and its results
+(dataclasses) converted from the service's messages."""
 
 from __future__ import annotations
 
@@ -20,9 +19,8 @@ FREE_VARIABLES = {None: pb.FREE_VARIABLES_UNSPECIFIED, "universal": pb.FREE_VARI
 
 
 def short(text: object, names: dict, enum: Any, prefix: str) -> int | None:
-    """The proto value `text` names: a short name of `names` ("nltk", any case), or the enum's
-    own value name ("LF_FORMAT_NLTK", or "NLTK" with its prefix left out) when it stands for one of
-    `names`' values; None when it names none."""
+    """The proto value `text` names: a short name of `names` ("nltk", any case), or the enum's own
+    value name ("LF_FORMAT_NLTK" or "NLTK") of one of `names`' values; None when it names none."""
     if text in names:
         return names[text]
     if not isinstance(text, str):
@@ -50,8 +48,7 @@ def _value(text: object, names: dict, enum: Any, prefix: str, what: str) -> int:
 
 
 def free(policy: str | None) -> int:
-    """The proto value of a free-variable policy (None: the format's default): `universal`, or
-    `FREE_VARIABLES_UNIVERSAL` as the enum spells it."""
+    """The proto value of a free-variable policy (None: the format's default)."""
     return _value(policy, FREE_VARIABLES, pb.FreeVariables, "FREE_VARIABLES_", "free_variables")
 
 
@@ -150,9 +147,8 @@ class ParseDistribution:
 
 @dataclass(frozen=True)
 class ExplainedDistribution:
-    """A parse distribution with each meaning class's paraphrase (same order as its classes)
-    and the two heaviest classes explained (None with fewer than two: readings 0 and 1 are
-    classes 0 and 1)."""
+    """A parse distribution with each meaning class's paraphrase and the two heaviest classes
+    explained (None with fewer than two: readings 0 and 1 are classes 0 and 1)."""
 
     distribution: ParseDistribution
     paraphrases: list[str]
@@ -270,20 +266,16 @@ def proof_steps(proof) -> list[dict]:
     out = []
     for s in proof.steps:
         step: dict[str, Any] = {"step": s.step}
-        if s.step not in ("start",) or s.depth:
+        if s.step != "start" or s.depth:
             step["depth"] = s.depth
         if s.clause:
             step["clause"] = s.clause
         origin = s.premise_index if s.HasField("premise_index") else s.source
         if origin != "":
             step["from"] = origin
-        for key in ("literal",):
-            if getattr(s, key):
-                step[key] = getattr(s, key)
-        if s.literals:
-            step["literals"] = list(s.literals)
-        if s.uses:
-            step["uses"] = list(s.uses)
+        if s.literal:
+            step["literal"] = s.literal
+        step.update({key: list(getattr(s, key)) for key in ("literals", "uses") if getattr(s, key)})
         out.append(step)
     return out
 

@@ -1,22 +1,8 @@
-"""A small in-process fake of the ambit service for tests of clients and runners.
-
-It implements every RPC of `ambit.proto.rpcs.RPCS` (tests/proto/test_rpcs.py checks), and is
-deterministic and model-free:
-
-- the model RPCs are faked: scores come from a hash of (prompt, candidate) (ScoreCandidates,
-  ScoreCandidatesBatch); decoding returns the LFs it was given
-  (``FakeAmbitServicer(parses={prompt: [lf, ...]})``, else ``exists x . man(x)``); Generate echoes
-  the last turn (cut to ``max_new_tokens`` words), or with a ``format`` answers the first LF given
-  for the last turn's text (else ``exists x . man(x)``) as the formula when it reads in that format;
-- CheckEquivalence(+Batch) and Canonicalize use ``logic.canonical_form`` alone: two LFs are
-  EQUIVALENT exactly when their canonical forms are equal (so a pair that is equivalent but
-  canonically different comes back NOT_EQUIVALENT, which tests use to tell the two paths apart);
-- VerifyRADD, ExplainReadings and CheckEntailment(+Batch) are the real server's answers: its
-  servicer over a service core without a model (SWI-Prolog, in this process);
-- GetModelInfo and GetStats describe the fake ("fake-model", requests counted per method).
-
-It counts requests per method like the real server's GetStats, and can sleep per request
-(``delay``) so runs can be killed mid-way.
+"""A small in-process fake of the ambit service for tests of clients and runners: every RPC of
+`ambit.proto.rpcs.RPCS`, deterministic and model-free. Scores hash (prompt, candidate); decoding
+returns the LFs it was given (``parses``); Generate echoes the last turn; two LFs are EQUIVALENT
+exactly when their canonical forms are equal (so tests can tell that path from Prolog's); the RADD,
+explanation and entailment RPCs are the real servicer's, without a model.
 """
 
 from __future__ import annotations
@@ -53,8 +39,7 @@ def _status(code: grpc.StatusCode, message: str):
 
 
 def _equivalence(request) -> pb.CheckEquivalenceResponse:
-    """EQUIVALENT exactly when the canonical forms (read as FOL) are equal; raises on an LF that
-    does not read."""
+    """EQUIVALENT exactly when the canonical forms (read as FOL) are equal; raises on a bad LF."""
     from ambit import logic
     ca, cb = logic.canonical_form(request.a, FOL), logic.canonical_form(request.b, FOL)
     same = ca == cb
@@ -95,8 +80,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
     def __init__(self, parses: dict[str, list[str]] | None = None, delay: float = 0.0,
                  model_id: str = "fake-model", fail=None):
         """``fail(method, request)`` may return ``(grpc.StatusCode, message)`` to make a
-        ScoreCandidates or ParseDistribution call fail (tests of clients' error handling), or None
-        to answer normally."""
+        ScoreCandidates or ParseDistribution call fail; ``delay``: seconds slept per request."""
         self.parses = parses or {}
         self.fail = fail
         self.delay = delay
@@ -179,8 +163,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"cannot parse: {err}")
 
     def CheckEquivalenceBatch(self, request, context):
-        """Each item as CheckEquivalence answers it; an item that does not read gets its own
-        INVALID_ARGUMENT status, and the others their answers."""
+        """Each item as CheckEquivalence answers it; one that does not read: INVALID_ARGUMENT."""
         self._count("CheckEquivalenceBatch")
         for i, item in enumerate(request.items):
             try:
@@ -221,12 +204,8 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         last = request.messages[-1].content
         template = not request.HasField("use_chat_template") or request.use_chat_template
         prompt = "\n".join(f"{m.role}: {m.content}" for m in request.messages)
-        formula = ""
-        if request.HasField("format"):
-            text = (self.parses.get(last) or [DEFAULT_LF])[0]
-            formula = _reads(text, request.format)
-        else:
-            text = last
+        text = (self.parses.get(last) or [DEFAULT_LF])[0] if request.HasField("format") else last
+        formula = _reads(text, request.format) if request.HasField("format") else ""
         words, budget = text.split(" "), request.max_new_tokens or DEFAULT_NEW_TOKENS
         return pb.GenerateResponse(
             request_id=request.request_id, text=" ".join(words[:budget]), prompt=prompt,
