@@ -1,9 +1,10 @@
 """Convert the output of a plain `transformers` generation loop into AmP's recorded-predictions
 contract (`recorded.py`; docs/evaluation.md, "Recorded predictions"):
 
+    python -m ambit.client.eval.amp.convert GENERATIONS.jsonl PREDICTIONS.jsonl
+
 Each generation is cut at its first line break (a model goes on with the next "Human:" turn);
-empty ones and repeats are dropped (two distinct beams may decode to one LF text).
-"""
+empty ones and repeats are dropped (two distinct beams may decode to one LF text)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The AmP suites' work items: AmP's released test splits when its archives are under the data
 root (zero-shot: 200 per type; few-shot: 100 per type, the same at every ratio), else a generated
-held-out split (``generators.amp.splits``); :func:`items_source` says which.
-"""
+held-out split (``generators.amp.splits``); :func:`items_source` says which."""
 
 from __future__ import annotations
 
@@ -47,8 +46,7 @@ def zeroshot_items(types: Sequence[str], seed: int, limit: int | None, fmt: str,
 
 
 def release_matched(types: Sequence[str], data: Path | None, seed: int) -> dict[str, dict[str, int]]:
-    """Per type, how many zero-shot test items were matched to a generator template (so their
-    prompts use their own words), of how many."""
+    """Per type, how many zero-shot test items match a generator template, of how many."""
     from ambit.generators.amp import splits
     tests = {t: splits.zeroshot_split(t, data, seed).test for t in types}
     return {t: {"matched": sum(it["template"] is not None for it in test), "n": len(test)}

@@ -1,8 +1,7 @@
 """Whether a predicted LF matches a gold LF, as the AmP paper counts it ("logically equivalent
 formulae with varying syntax are treated as identical"): ``canonical`` (equal canonical strings) or
 ``equivalence`` (Prolog says EQUIVALENT; one batch per item). An UNKNOWN verdict (budget spent) is
-no match, and is kept so summaries can count it.
-"""
+no match, and is kept so summaries can count it."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ def canonical_or_none(text: str, fmt: str) -> str | None:
 
 
 def _verdicts(pairs: Sequence[tuple[str, str]], fmt: str) -> list[str]:
-    """Prolog's verdict per (prediction, gold) pair, in one batch; a pair the batch cannot take
-    (a prediction that does not parse) is retried alone and is NOT_PARSED when it fails."""
+    """Prolog's verdict per pair in one batch; on a parse error each alone (NOT_PARSED if bad)."""
     from ambit import logic
     if not pairs:
         return []
@@ -39,8 +37,7 @@ def _verdicts(pairs: Sequence[tuple[str, str]], fmt: str) -> list[str]:
 
 
 def match_predictions(preds: Sequence[dict], golds: Sequence[str], fmt: str, match: str) -> list[list[str | None]]:
-    """Per gold LF, per prediction: ``"canonical"`` (equal canonical forms), a Prolog verdict (only
-    under ``match="equivalence"``; ``NOT_PARSED`` when the reader rejects it), or None."""
+    """Per gold LF, per prediction: "canonical", a Prolog verdict (equivalence match) or None."""
     if match not in MATCHES:
         raise ValueError(f"unknown match {match!r}; expected one of {MATCHES}")
     table: list[list[str | None]] = [[None] * len(preds) for _ in golds]

@@ -36,8 +36,7 @@ def ranks(preds: list[dict], item: dict, fmt: str, match: str) -> dict:
 
 def zeroshot_process(client, item: dict, fmt: str = FOL, beam: int = 5,
                      match: str = "equivalence", grammar: str = "closed", scores: bool = True) -> dict:
-    """The item's record; without ``scores`` (an endpoint with no prompt log-probabilities) the
-    forced-decode fields are None and their tokens empty."""
+    """The item's record; without ``scores`` the forced-decode fields are None and tokens empty."""
     dist = client.parse_distribution(item.get("surface", ""), prompt=item["prompt"], fmt=fmt, k=beam,
                                      closed_vocabulary=grammar == "closed")
     preds = [{"text": c.text, "canonical": c.canonical or None, "status": c.parse_status,

@@ -1,8 +1,7 @@
 """AmP from recorded predictions: another system's parses of AmP's test items (`ambit eval
 amp-zeroshot|amp-fewshot --predictions FILE`, in the contract of docs/evaluation.md, "Recorded
 predictions"), scored as a model run's. FIM and Fig. 3 need both LFs' log-probabilities on every
-line; where any line lacks them they are reported absent (FDM needs only the top-1 prediction).
-"""
+line; where any line lacks them they are reported absent (FDM needs only the top-1 prediction)."""
 
 from __future__ import annotations
 
@@ -53,8 +52,7 @@ class Predictions(Keyed):
 
 
 def read(path: str | Path) -> Predictions:
-    """Read a predictions file (through `client.eval.recorded`); a malformed line raises ValueError
-    naming the file, line and field."""
+    """Read a predictions file; a malformed line raises ValueError naming file, line and field."""
     lines = Predictions.read_lines(Path(path), _line)
     scored = all("lf0_logprobs" in row and "lf1_logprobs" in row for row in lines.values())
     return Predictions(Path(path), lines, scored)
@@ -114,8 +112,7 @@ def _scores(row: dict, g: str) -> tuple[float | None, list[dict]]:
 
 
 def record(item: dict, row: dict | None, fmt: str, match: str) -> dict:
-    """The record a model run would write for `item`, from its recorded line (None: no line, so
-    no prediction, and `recorded` false)."""
+    """A model run's record for `item` from its line (None: no prediction, `recorded` false)."""
     from ambit.client.eval.amp.process import ranks
 
     preds = []

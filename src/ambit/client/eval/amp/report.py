@@ -35,8 +35,7 @@ def zeroshot_markdown(summary: Mapping) -> str:
 
 
 def plot_zeroshot_accuracy(summary: Mapping, path: str | Path) -> None:
-    """Fig. 2: LF0 and LF1 accuracy per ambiguity type (matched as the summary's `match` says:
-    logical equivalence or canonical strings), each bar with its n."""
+    """Fig. 2: LF0 and LF1 accuracy per ambiguity type under the run's match, each with its n."""
     by = summary["by_type"]
     types = _ordered(by)
     xs = range(len(types))

@@ -67,8 +67,7 @@ INGREDIENTS_OPTION = option(
 
 @dataclass(frozen=True)
 class AmpSettings(Common):
-    """The settings of an AmP run (zero-shot or few-shot), made once per command; ``recorded``
-    (the --predictions file, read) and ``forced_decode`` are completed once per run."""
+    """An AmP run's settings; ``recorded`` and ``forced_decode`` are completed once per run."""
 
     types: tuple[str, ...]
     fmt: str
@@ -111,8 +110,7 @@ class _AmpSuite(FromFile, Suite):
         return not s.predictions  # recorded predictions need no model
 
     def needs(self, s: AmpSettings, caps: set[str]) -> list[tuple[str, str]]:
-        """Accuracy from any endpoint (constrained where it has grammars, else each output parsed);
-        FDM/FIM need prompt log-probabilities and are left out without them (``forced_decode``)."""
+        """Accuracy from any endpoint; FDM/FIM need prompt log-probabilities (``forced_decode``)."""
         searched = "beam_search" in caps and "grammar" not in caps and "completions" in caps
         if s.beam > 1 and not searched:
             return [("n_samples", f"{self.name} --beam {s.beam} (ZM_{s.beam}: the top {s.beam} from beam search or "
@@ -165,8 +163,7 @@ class _AmpSuite(FromFile, Suite):
         return fewshot_fields(out, item) if few else out
 
     def _recorded_summary(self, out: dict, records, items, ctx: RunContext) -> dict:
-        """A recorded run's summary: its coverage (items scored, items the file had no line for, lines
-        that named no item; accuracy over the items scored and over all items)."""
+        """A recorded run's summary with its coverage (items scored, missing, stray lines)."""
         if (rec := ctx.settings.recorded) is not None:
             out["items_without_predictions"] = sum(rec.find(it) is None for it in items)
             out["lines_without_items"] = [row["_where"] for row in rec.unmatched(items)]

@@ -26,8 +26,7 @@ def _by_type(records: Iterable[dict]) -> dict[str, list[dict]]:
 
 
 def _checks(recs: Sequence[dict]) -> dict[str, int]:
-    """Over every prediction and both gold LFs: matches the equivalence match accepted and
-    the canonical match rejected, and Prolog's UNKNOWN verdicts (each counted as no match)."""
+    """Matches only the equivalence match accepted, and Prolog's UNKNOWN verdicts (no match)."""
     cells = [p.get(f"match_lf{g}") for r in recs for p in r["predictions"] for g in (0, 1)]
     return {"equiv_only": sum(c == "EQUIVALENT" for c in cells), "unknown": sum(c == "UNKNOWN" for c in cells)}
 
@@ -111,10 +110,8 @@ def fewshot_summary(records: Sequence[dict], model: str, settings: dict | None =
     by_type = {}
     for t, recs in _by_type(records).items():
         labels, canon, equiv = (_by_ratio(recs, k) for k in ("top1", "top1_canonical", "top1_equiv"))
-        ps: dict[float, list] = defaultdict(list)
-        for r in recs:
-            if r["p_lf0"] is not None and settings.get("forced_decode", True):
-                ps[r["ratio"]].append(r["p_lf0"])
+        scored = [r for r in recs if r["p_lf0"] is not None and settings.get("forced_decode", True)]
+        ps = _by_ratio(scored, "p_lf0")
         ratios = sorted(labels)
 
         def acc(lab: dict[float, list], want: int) -> dict[str, float | None]:
@@ -186,8 +183,7 @@ def _token_items(records: Sequence[dict], limit: int = 50) -> list[dict]:
 
 
 def _fig4_items(records: Sequence[dict]) -> list[dict]:
-    """The paper's Fig. 4: per type, the first record whose top prediction matches LF0 or LF1
-    (the run's match), its predicted tokens, then the other LF's forced-decode tokens."""
+    """Fig. 4: per type, the first record whose top-1 is LF0 or LF1, and the other LF's tokens."""
     items = []
     for t, recs in _by_type(records).items():
         hit = next((r for r in recs if 0 in (r["rank_lf0"], r["rank_lf1"])), None)

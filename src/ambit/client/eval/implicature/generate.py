@@ -1,8 +1,7 @@
 """Implicature with generated answers (the paper's protocol for its API chat models): the prompt
 of a released instruction template (``alignment_prompt_templates.csv``, which asks for yes or no;
 the ranking templates ask nothing of a reply) as a chat turn, the greedy reply read as the released
-code read it (do-pigs-fly ``src/probe_llm.py``: ``READ_RULE``).
-"""
+code read it (do-pigs-fly ``src/probe_llm.py``: ``READ_RULE``)."""
 
 from __future__ import annotations
 

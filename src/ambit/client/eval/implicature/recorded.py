@@ -1,8 +1,7 @@
 """Implicature from recorded answers: another system's replies or yes/no log-likelihoods to the
 test pairs (`ambit eval implicature --responses FILE`, in the contract of docs/evaluation.md,
 "Recorded answers"), scored as a model run's. An item with no line counts as wrong and is counted
-apart (`items_without_responses`, `missing`, `coverage`), never as an unparseable reply.
-"""
+apart (`items_without_responses`, `missing`, `coverage`), never as an unparseable reply."""
 
 from __future__ import annotations
 
@@ -39,8 +38,7 @@ class Responses(Keyed):
 
 
 def read(path: str | Path) -> Responses:
-    """Read a responses file (through `client.eval.recorded`); a malformed line, or replies beside
-    log-likelihoods, raises ValueError naming the file, line and field."""
+    """Read a responses file; a malformed line raises ValueError naming file, line and field."""
     lines = Responses.read_lines(Path(path), _line)
     kinds: dict[str, str] = {}
     for row in lines.values():  # in file order
@@ -70,8 +68,7 @@ def _line(row: dict, where: str) -> dict:
 
 
 def record(item: dict, row: dict | None, protocol: str) -> dict:
-    """The record a model run would write for `item`, from its recorded answer (None: no line:
-    wrong, with `recorded` false)."""
+    """A model run's record for `item` from its answer (None: no line: wrong, `recorded` false)."""
     base = {**G.item_fields(item), "recorded": row is not None}
     if row is None:
         extra = {"protocol": "generate", "valid": False} if protocol == "generate" else {}

@@ -49,8 +49,7 @@ def implicature_markdown(summary: Mapping) -> str:
 
 
 def plot_implicature_vs_k(summary: Mapping, path: str | Path) -> None:
-    """Accuracy against k: the mean over templates with its 95% interval over examples (``ci95``; a
-    summary without it: Wilson over its n), and n examples beside each point."""
+    """Accuracy against k: the mean over templates, its 95% interval (``ci95``), n per point."""
     by_k = summary["by_k"]
     ks = [k for k in sorted(by_k, key=int) if by_k[k]["mean"] is not None and by_k[k]["n"]]
     xs = [int(k) for k in ks]
@@ -109,8 +108,7 @@ def _examples(n: int) -> str:
 
 
 def plot_implicature_by_type(summary: Mapping, path: str | Path) -> None:
-    """Accuracy per implicature type at each k: grouped bars (mean over templates) with n examples,
-    and the human and random reference lines."""
+    """Accuracy per implicature type at each k (grouped bars), with the human and random lines."""
     by = summary["by_type"]
     ks = sorted({k for t in by.values() for k in t["by_k"]}, key=int)
     fig, ax = plt.subplots(figsize=(max(7.0, 1.4 * len(ks) + 3), 4.2))

@@ -39,8 +39,7 @@ def items(data_dir: Path, ks: Sequence[int], templates: Sequence[int], seed: int
 
 
 def likelihoods_available(client) -> bool:
-    """Whether the server scores candidates (False only when a one-candidate call answers
-    UNIMPLEMENTED or FAILED_PRECONDITION)."""
+    """Whether the server scores candidates (False on UNIMPLEMENTED or FAILED_PRECONDITION)."""
     from ambit.client.api import AmbitError
     from ambit.client.connect import known_facts
     if known_facts(client) is not None:  # the embedded engine scores every model family
@@ -61,8 +60,7 @@ def process(client, item: dict) -> dict:
 
 
 def process_masked(client, item: dict) -> dict:
-    """A masked model (BERT, RoBERTa): " yes" vs " no" at the mask that replaces the yes/no word
-    in the template's `phrase_to_put_mask` (`masked_prompt`), as the paper scores masked LMs."""
+    """A masked model: " yes" vs " no" at the template's mask, as the paper scores masked LMs."""
     words = [item["coherent_word"].strip(), item["incoherent_word"].strip()]
     coh, inc = client.score(item["masked_prompt"], words).scores
     base = {**G.item_fields(item), "scoring": "masked"}
@@ -108,8 +106,7 @@ def by_type(records: Sequence[dict], types: dict[str, str]) -> dict[str, dict]:
 
 
 def summary(records: Sequence[dict], model: str, types: dict[str, str] | None = None) -> dict:
-    """Accuracy per k and template, per-class figures of yes/no, and with ``types``
-    ({example_id: type}) the breakdown by implicature type."""
+    """Accuracy per k and template, yes/no per-class figures, with ``types`` the type breakdown."""
     by_k = _by_k(records)
     # per-class precision/recall/F1 of "yes" over all cells, a check for a yes/no bias
     gold = [r["label"] for r in records]
@@ -147,8 +144,7 @@ def write_reports(out: Path, records: Sequence[dict], summ: dict) -> list[str]:
 
 @dataclass(frozen=True)
 class ImplicatureSettings(Common):
-    """The settings of an implicature run; ``kind``, ``protocol``, ``templates`` and ``recorded``
-    are completed once per run (``resolve``)."""
+    """An implicature run's settings; ``kind`` to ``recorded`` are completed in ``resolve``."""
 
     ks: tuple[int, ...]
     templates: tuple[int, ...] | None

@@ -1,8 +1,7 @@
 """RADD metrics as pure functions, in the layout of the paper's Tables 3 and 4 (as its
 `calc_metrics.py`: a chosen option other than the label is the other class). Predictions are
 readings, "both_consistent" (the premises leave both open) or None ("neither": no usable answer).
-``per_class`` pools all instances; ``per_class_macro``, the paper's Table 3, averages over pairs.
-"""
+``per_class`` pools all instances; ``per_class_macro``, the paper's Table 3, averages over pairs."""
 
 from __future__ import annotations
 

@@ -2,8 +2,7 @@
 protocol): a greedy chat reply per user turn, read like the recorded replies (unreadable:
 "neither"); without a chat template the turns go as plain text, said on stderr and recorded.
 ``score`` (base models): the likelihoods of "Option 1" and "Option 2" after the prompt. ``auto``:
-generate with a chat template, else score.
-"""
+generate with a chat template, else score."""
 
 from __future__ import annotations
 
@@ -54,9 +53,8 @@ def draw_per_pair(rows: Sequence[radd.Row], n: int, seed: int) -> list[radd.Row]
     by_pair: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         by_pair[r.pair].append(i)
-    keep: set[int] = set()
-    for pair, idx in by_pair.items():
-        keep.update(random.Random(f"{seed}:{pair}").sample(idx, min(n, len(idx))))
+    keep = {i for pair, idx in by_pair.items()
+            for i in random.Random(f"{seed}:{pair}").sample(idx, min(n, len(idx)))}
     return [r for i, r in enumerate(rows) if i in keep]
 
 
@@ -107,8 +105,7 @@ CHAT_TEMPLATE = "the model's chat template"
 
 
 def has_chat_template(client) -> bool:
-    """Whether the server's model has a chat template (an embedded server's read from its tokenizer,
-    else asked with a one-token reply)."""
+    """Whether the model has a chat template (embedded: its tokenizer's; else a 1-token reply)."""
     from ambit.client.connect import known_facts
     if (facts := known_facts(client)) is not None:
         return facts.chat_template
@@ -126,8 +123,7 @@ def prompt_format(records: Sequence[dict]) -> str:
 
 
 def resolve_protocol(client, protocol: str) -> str:
-    """``auto``: ``generate`` when the model has a chat template, else (or without the Generate RPC)
-    ``score``."""
+    """``auto``: ``generate`` with a chat template, else (or without Generate) ``score``."""
     from ambit.client.api import AmbitError
     if protocol != "auto":
         return protocol

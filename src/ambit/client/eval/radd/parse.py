@@ -4,8 +4,7 @@ regexes (``generators.radd.prompts.parse_choice``), which reproduce Tables 3 and
 "Option N" or "FINAL ANSWER: N" that answers (first in a direct reply, which gives the option
 before explaining; last in the chain-of-thought follow-up); none, one coordinated with another
 ("Option 1 and Option 2"), or a number other than 1 or 2 is "neither" (None), never the other
-class.
-"""
+class."""
 
 from __future__ import annotations
 
