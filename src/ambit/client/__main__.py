@@ -1,8 +1,7 @@
 """``ambit <command> ...``: one-off calls to an ambit server, and ``eval``.
 
 Every command takes ``--server`` (default: an embedded server), the TLS and token options and
-``--json``. A server error prints the gRPC status code name and message and exits with status 1.
-"""
+``--json``. A server error prints the gRPC status code name and message and exits with status 1."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import sys
 from typing import Any
 
 from ambit import _extras
-from ambit.client.cli_options import add_log_level, add_prolog_seconds, quiet_grpc
+from ambit.client.cli_options import add_log_level, add_prolog_seconds, failed, quiet_grpc
 from ambit.logic.syntax.dialect import AMP_NAMES, CLI_NAMES, DEFAULT_DIALECT, FOL
 
 EQUIVALENCE_FORMATS = CLI_NAMES  # equiv / entails: every dialect (the registry's, as `ambit logic`)
@@ -184,13 +183,17 @@ def _premises(path: str) -> list[str]:
 
     if is_premises_formula(path):
         raise ValueError(premises_is_a_file(path))
+    return [line.strip() for line in _read(path, "--premises").splitlines() if line.strip()]
+
+
+def _read(path: str, what: str) -> str:
+    """A regular file's text (no link followed, at most the file layer's default limit)."""
     from ambit import _files
 
-    try:  # a regular file, no link followed, at most the file layer's default limit
-        text = _files.read_text(path)
+    try:
+        return _files.read_text(path)
     except OSError as e:
-        raise ValueError(f"--premises {e}") from None
-    return [line.strip() for line in text.splitlines() if line.strip()]
+        raise ValueError(f"{what} {e}") from None
 
 
 def _json(command: str, result: Any) -> Any:
@@ -217,14 +220,7 @@ def _call(client, args) -> Any:
         return client.canonicalize(args.lf, fmt=args.fmt, to=args.to, vars=args.vars)
     if c == "radd":
         text = args.text
-        if text.startswith("@"):
-            from ambit import _files
-
-            try:
-                text = _files.read_text(text[1:])
-            except OSError as e:
-                raise ValueError(f"radd {e}") from None
-        return client.verify_radd(text)
+        return client.verify_radd(_read(text[1:], "radd") if text.startswith("@") else text)
     if c in ("health", "info", "stats"):
         return getattr(client, c)()
     raise AssertionError(c)
@@ -259,29 +255,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         security = from_args(args)
         require_model(args.server, args.model, _instead(args.command))
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except _extras.MissingExtra as err:  # no --server: the embedded server's model needs an extra
-        print(err, file=sys.stderr)
-        return 2
+    except (ValueError, _extras.MissingExtra) as err:  # the embedded model needs an extra
+        return failed(err)
     try:
         with connect(args.server, args.model, timeout=args.timeout, quiet=args.json, security=security) as client:
             result = _call(client, args)
-    except ValueError as err:  # a token refused over plaintext, a negative budget, a bad address
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except AmbitError as err:
-        if args.json:  # the one error shape (logic.error_json), the server's field violations beside it
+    except (ValueError, AmbitError) as err:  # ValueError: a token refused, a bad address
+        if args.json and isinstance(err, AmbitError):  # the one error shape (logic.error_json)
             from ambit.logic.error_json import error_object
 
             field = err.violations[0]["field"] if err.violations else ""
             print(json.dumps(error_object(err.code, err.message, field, violations=err.violations),
                              ensure_ascii=False))
-        print(f"error: {err.code}: {err.message}", file=sys.stderr)
-        for v in err.violations:
-            print(f"  {v['field']}: {v['description']}", file=sys.stderr)
-        return 1
+        return failed(err)
     if args.json:
         print(json.dumps(_json(args.command, result), ensure_ascii=False, indent=2))
     else:

@@ -1,7 +1,6 @@
 """Typed client for the ambit gRPC service: plain dataclasses in, plain dataclasses out. Server
 errors raise :class:`AmbitError` with the gRPC status code name, the server's message and any
-``google.rpc.BadRequest`` field violations.
-"""
+``google.rpc.BadRequest`` field violations."""
 
 from __future__ import annotations
 
@@ -31,11 +30,9 @@ from ambit.logic.syntax.dialect import FOL, FOLIO
 
 
 class Client:
-    """A connection to one server, or to several (``"h1:p1,h2:p2"`` or a list) round-robin.
-    ``timeout``: per-call deadline in seconds (None: none); ``token`` defaults to ``$AMBIT_TOKEN``
-    and is refused without TLS to a non-loopback host unless ``insecure``; ``security`` gives the
-    TLS options at once. A call that never reached a server says what to do
-    (``client.diagnose``)."""
+    """A connection to one server, or several (``"h1:p1,h2:p2"`` or a list) in round robin;
+    ``timeout`` in seconds (None: none). ``token`` defaults to ``$AMBIT_TOKEN`` and is refused
+    without TLS to a non-loopback host unless ``insecure``."""
 
     def __init__(self, address: str | Sequence[str], timeout: float | None = 600.0,
                  wait_for_ready: bool = False, *, tls_ca: str | None = None, tls_cert: str | None = None,
@@ -44,9 +41,8 @@ class Client:
         self.servers = split_servers(address)
         self.timeout = timeout
         self.wait_for_ready = wait_for_ready
-        if security is None:
-            security = ClientSecurity(tls_ca, tls_cert, tls_key, token or token_from(None), insecure)
-        self._security = security
+        self._security = security = security or ClientSecurity(tls_ca, tls_cert, tls_key,
+                                                               token or token_from(None), insecure)
         self._channel = make_channel(self.servers, security)
         self._stub = pb_grpc.AmbitServiceStub(self._channel)
         self._ids = itertools.count()
@@ -139,8 +135,8 @@ class Client:
     def equivalent(self, a: str, b: str, *, fmt: str = FOL, time_limit_ms: int = 0,
                    timeout: float | None = None, free_variables: str | None = None,
                    symbols: str | None = None) -> Equivalence:
-        """Logical equivalence of two LFs, decided in Prolog, with entailment both ways. `symbols`:
-        "shared" (one name space, as Prover9, E and TPTP) or "separate" (None: the format's)."""
+        """Logical equivalence of two LFs (Prolog), with entailment both ways. `symbols`: "shared"
+        (one name space, as Prover9, E and TPTP) or "separate" (None: the format's)."""
         r = self._call("CheckEquivalence", pb.CheckEquivalenceRequest(
             request_id=self._rid(), a=a, b=b, format=wire.fmt(fmt), time_limit_ms=time_limit_ms,
             free_variables=wire.free(free_variables), symbols=wire.symbols(symbols)), timeout)
@@ -198,8 +194,7 @@ class Client:
                      uptime_seconds=r.uptime_seconds)
 
     def health(self, service: str = "", timeout: float | None = 10.0) -> str:
-        """Standard gRPC health check: ``SERVING``, ``NOT_SERVING``, ...; spoken on the wire
-        directly so the light install needs no grpcio-health-checking."""
+        """Standard gRPC health check (``SERVING``, ...), spoken on the wire by hand."""
         check = self._channel.unary_unary("/grpc.health.v1.Health/Check",
                                           request_serializer=health_request,
                                           response_deserializer=health_status)
@@ -236,8 +231,7 @@ class Client:
     def check_entailment(self, premises: Sequence[str], conclusion: str, *, fmt: str = FOLIO,
                          time_limit_ms: int = 0, timeout: float | None = None,
                          symbols: str | None = None) -> Entailment:
-        """Do the premises entail the conclusion (full first-order logic)? With a proof or checked
-        finite models. `symbols` "shared" (default): one name as predicate and term is refused."""
+        """Do the premises entail the conclusion (full first-order logic)? With the evidence."""
         req = entailment_request(self._rid(), premises, conclusion, wire.fmt(fmt), time_limit_ms)
         req.symbols = wire.symbols(symbols)
         return entailment(self._call("CheckEntailment", req, timeout))

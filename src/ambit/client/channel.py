@@ -1,8 +1,6 @@
-"""gRPC channel for ``--server host:port[,host:port...]``. Several addresses (or a ``dns:`` target
-naming several) share one channel with ``round_robin`` balancing; a call that fails UNAVAILABLE
-before the server answered is retried by gRPC on the next server (every RPC is a pure computation,
-so a retry is safe). With several TLS servers every certificate must be valid for the first's host.
-"""
+"""gRPC channel for ``--server host:port[,host:port...]``: several addresses (or a ``dns:`` name)
+share one ``round_robin`` channel; a call that fails UNAVAILABLE before any answer is retried on
+the next server (every RPC is a pure computation, so a retry is safe)."""
 
 from __future__ import annotations
 
@@ -88,8 +86,7 @@ def target_for(servers: list[str]) -> tuple[str, list[tuple[str, object]]]:
 
 
 def make_channel(servers: str | list[str], security: ClientSecurity = ClientSecurity()) -> grpc.Channel:
-    """A channel to ``servers``: TLS when ``security`` has a CA or a client certificate, its bearer
-    token added to every call (where ``client.credentials.check_plaintext_token`` allows)."""
+    """A channel to ``servers``: TLS when ``security`` has a CA or client certificate."""
     servers = split_servers(servers)
     check_plaintext_token([_host_of(s) for s in servers], security)
     target, options = target_for(servers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -33,3 +34,17 @@ def quiet_grpc(argv: list[str]) -> None:
         os.environ["GRPC_VERBOSITY"] = "INFO"  # gRPC's handshake lines are INFO; its DEBUG adds a banner
     else:
         os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
+
+def failed(err: BaseException) -> int:
+    """Print a command's error on stderr; its exit status (1: the server refused it, else 2)."""
+    from ambit import _extras
+    from ambit.client.errors import AmbitError
+
+    if isinstance(err, AmbitError):
+        print(f"error: {err.code}: {err.message}", file=sys.stderr)
+        for v in err.violations:
+            print(f"  {v['field']}: {v['description']}", file=sys.stderr)
+        return 1
+    print(err if isinstance(err, _extras.MissingExtra) else f"error: {err}", file=sys.stderr)
+    return 2

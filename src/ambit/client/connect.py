@@ -19,19 +19,15 @@ DEFAULT_PORT = 50051  # ambit serve's default --port
 def with_default_port(servers: str) -> str:
     """``servers`` with ``:50051`` added to every address that names no port (``::1`` →
     ``[::1]:50051``); targets with a scheme (``dns:///...``, ``unix:...``) are left as given."""
-    out = []
-    for addr in (a.strip() for a in servers.split(",")):
+    def with_port(addr: str) -> str:
         if not addr or ":/" in addr or addr.startswith("unix:"):
-            out.append(addr)
-        elif addr.startswith("["):
-            out.append(addr if "]:" in addr else f"{addr}:{DEFAULT_PORT}")
-        elif addr.count(":") > 1:  # a bare IPv6 address
-            out.append(f"[{addr}]:{DEFAULT_PORT}")
-        elif ":" not in addr:
-            out.append(f"{addr}:{DEFAULT_PORT}")
-        else:
-            out.append(addr)
-    return ",".join(out)
+            return addr
+        if addr.startswith("["):
+            return addr if "]:" in addr else f"{addr}:{DEFAULT_PORT}"
+        if addr.count(":") > 1:  # a bare IPv6 address
+            return f"[{addr}]:{DEFAULT_PORT}"
+        return addr if ":" in addr else f"{addr}:{DEFAULT_PORT}"
+    return ",".join(with_port(a.strip()) for a in servers.split(","))
 
 
 @contextlib.contextmanager

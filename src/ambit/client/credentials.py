@@ -1,7 +1,6 @@
 """What a client presents to a protected server: the CA that verifies the server (TLS), its own
 certificate and key (mTLS), and a bearer token (from `--auth-token-file`, else `$AMBIT_TOKEN`),
-never sent in plaintext to a non-loopback address unless `--insecure` (`check_plaintext_token`).
-"""
+never sent in plaintext to a non-loopback address unless `--insecure` (`check_plaintext_token`)."""
 
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ class ClientSecurity:
         return self.tls_ca is not None or self.tls_cert is not None
 
     def pem(self) -> tuple[bytes | None, bytes | None, bytes | None]:
-        """(root CA, client key, client certificate chain) as bytes, for
-        `grpc.ssl_channel_credentials`; ValueError naming the option when one is unusable."""
+        """(root CA, client key, client chain) as bytes; ValueError naming an unusable option."""
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("--tls-cert and --tls-key go together: give both")
         return _read(self.tls_ca, "--tls-ca"), _read(self.tls_key, "--tls-key"), _read(self.tls_cert, "--tls-cert")

@@ -63,8 +63,7 @@ def human(e: Explanation, extra: Sequence[str] = ()) -> str:
 
 
 def from_model(client, args: argparse.Namespace) -> tuple[Explanation, dict]:
-    """The server's explained parse distribution as one Explanation whose readings are all the
-    meaning classes (weighed by probability mass), and the distribution's own figures."""
+    """The server's explained distribution as one Explanation of all classes, and figures."""
     out = client.parse_explained(args.utterance, args.prompt, fmt=args.fmt, k=args.k, setting=args.setting,
                                  type=args.type, prolog_seconds=args.prolog_seconds)
     dist = out.distribution
@@ -97,7 +96,7 @@ def explain(args: argparse.Namespace) -> tuple[Explanation, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ambit.client.cli_options import quiet_grpc
+    from ambit.client.cli_options import failed, quiet_grpc
 
     argv = list(sys.argv[1:] if argv is None else argv)
     quiet_grpc(argv)
@@ -106,21 +105,12 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         e, figures = explain(args)
-    except (LFParseError, ValueError) as err:  # ValueError: an unreadable TLS file, a refused token
+    except (LFParseError, ValueError, _extras.MissingExtra, AmbitError) as err:
         if isinstance(err, LFParseError) and err.fmt:  # the hint in this command's words (--format)
             from ambit.logic.cli.common import explain as hinted
 
             err = hinted(err, err.text, err.fmt, "--format")
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except _extras.MissingExtra as err:
-        print(err, file=sys.stderr)
-        return 2
-    except AmbitError as err:
-        print(f"error: {err.code}: {err.message}", file=sys.stderr)
-        for v in err.violations:
-            print(f"  {v['field']}: {v['description']}", file=sys.stderr)
-        return 1
+        return failed(err)
     if args.json:
         print(json.dumps({**e.to_dict(), **figures}, ensure_ascii=False, indent=2))
     else:

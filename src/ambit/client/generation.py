@@ -38,12 +38,9 @@ def request(rid: str, messages: Sequence[Turn], max_new_tokens: int, use_chat_te
             raise ValueError(f"messages[{i}]: expected (role, content) or {{'role', 'content'}}, not {m!r}")
     req = pb.GenerateRequest(request_id=rid, messages=turns, max_new_tokens=max_new_tokens,
                              temperature=temperature, top_p=top_p)
-    if use_chat_template is not None:
-        req.use_chat_template = use_chat_template
-    if seed is not None:
-        req.seed = seed
-    if fmt is not None:
-        req.format = fmt
+    for name, value in (("use_chat_template", use_chat_template), ("seed", seed), ("format", fmt)):
+        if value is not None:  # optional fields: unset means the server's default
+            setattr(req, name, value)
     return req
 
 

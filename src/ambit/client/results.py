@@ -1,6 +1,5 @@
-"""Plain values of the typed client and the protocol's: its arguments as the service's enums and
-units (a dialect's LFFormat, seconds as milliseconds, a request's prompt), and its results
-(dataclasses) converted from the service's messages."""
+"""Plain values of the typed client: its arguments as the service's enums and units (seconds as
+milliseconds), and its results as dataclasses converted from the service's messages."""
 
 from __future__ import annotations
 
@@ -97,8 +96,7 @@ def ms(seconds: float) -> int:
 
 
 def prompt_source(req, prompt: str | None, setting: str | None, type: str, ratio: float, seed: int) -> None:
-    """Set `req`'s prompt: the literal `prompt`, else the AmP prompt of `setting`, else nothing,
-    so that the server's default prompt applies (the same default for every client and the RPC)."""
+    """Set `req`'s prompt: `prompt`, else `setting`'s AmP prompt, else the server's default."""
     if prompt is not None:
         req.prompt = prompt
     elif setting is not None:
@@ -147,8 +145,7 @@ class ParseDistribution:
 
 @dataclass(frozen=True)
 class ExplainedDistribution:
-    """A parse distribution with each meaning class's paraphrase and the two heaviest classes
-    explained (None with fewer than two: readings 0 and 1 are classes 0 and 1)."""
+    """A parse distribution, each class's paraphrase, the two heaviest explained (or None)."""
 
     distribution: ParseDistribution
     paraphrases: list[str]

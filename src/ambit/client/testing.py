@@ -1,9 +1,7 @@
-"""A small in-process fake of the ambit service for tests of clients and runners: every RPC of
-`ambit.proto.rpcs.RPCS`, deterministic and model-free. Scores hash (prompt, candidate); decoding
-returns the LFs it was given (``parses``); Generate echoes the last turn; two LFs are EQUIVALENT
-exactly when their canonical forms are equal (so tests can tell that path from Prolog's); the RADD,
-explanation and entailment RPCs are the real servicer's, without a model.
-"""
+"""A small in-process fake of the ambit service for tests: every RPC, deterministic and model-free.
+Scores hash (prompt, candidate); decoding returns the LFs given (``parses``); two LFs are EQUIVALENT
+exactly when their canonical forms are equal (so tests can tell that path from Prolog's); RADD,
+explanation and entailment are the real servicer's, without a model."""
 
 from __future__ import annotations
 
@@ -215,19 +213,15 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
 
     # -- the logic RPCs that the fake answers as the real server does (no model involved)
     def VerifyRADD(self, request, context):
-        self._count("VerifyRADD")
         return self._real("VerifyRADD", request, context)
 
     def ExplainReadings(self, request, context):
-        self._count("ExplainReadings")
         return self._real("ExplainReadings", request, context)
 
     def CheckEntailment(self, request, context):
-        self._count("CheckEntailment")
         return self._real("CheckEntailment", request, context)
 
     def CheckEntailmentBatch(self, request, context):
-        self._count("CheckEntailmentBatch")
         yield from self._real_stream("CheckEntailmentBatch", request, context)
 
     def _servicer(self):
@@ -241,13 +235,15 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
             return self._logic
 
     def _real(self, method: str, request, context):
-        """`method`'s answer from the real servicer; its errors as the real server's statuses."""
+        """`method` counted and answered by the real servicer (errors: the real statuses)."""
+        self._count(method)
         try:
             return getattr(self._servicer(), method)(request, _Call(context))
         except Exception as err:
             context.abort_with_status(_rich_status(err))
 
     def _real_stream(self, method: str, request, context):
+        self._count(method)
         try:
             yield from getattr(self._servicer(), method)(request, _Call(context))
         except Exception as err:

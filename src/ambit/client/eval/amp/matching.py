@@ -1,7 +1,6 @@
-"""Whether a predicted LF matches a gold LF, as the AmP paper counts it ("logically equivalent
-formulae with varying syntax are treated as identical"): ``canonical`` (equal canonical strings) or
-``equivalence`` (Prolog says EQUIVALENT; one batch per item). An UNKNOWN verdict (budget spent) is
-no match, and is kept so summaries can count it."""
+"""Whether a predicted LF matches a gold LF, as AmP counts it ("logically equivalent formulae with
+varying syntax are treated as identical"): ``canonical`` (equal canonical strings) or
+``equivalence`` (Prolog says EQUIVALENT); an UNKNOWN verdict is no match, kept to be counted."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""One AmP work item turned into a record with the server's help: the item's prompt decoded (beam
-search) and its predictions matched to the gold LFs, and both gold LFs scored by forced decoding
-(P(LF0), FIM)."""
+"""One AmP item as a record, with the server's help: its prompt decoded (beam search) and the
+predictions matched to the gold LFs, and both gold LFs scored by forced decoding (P(LF0), FIM)."""
 
 from __future__ import annotations
 

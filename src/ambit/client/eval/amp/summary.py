@@ -1,6 +1,5 @@
-"""AmP summaries and reports, pure functions of the records: the zero-shot summary (accuracy,
-ZM_k, P(LF0)) and the few-shot one (FDM, FIM, accuracy by ratio), per ambiguity type with canonical
-beside equivalence match, and the files a run writes."""
+"""AmP summaries (zero-shot: accuracy, ZM_k, P(LF0); few-shot: FDM, FIM, accuracy by ratio) per
+ambiguity type, pure functions of the records, and the files a run writes."""
 
 from __future__ import annotations
 

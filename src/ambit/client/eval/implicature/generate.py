@@ -1,7 +1,6 @@
-"""Implicature with generated answers (the paper's protocol for its API chat models): the prompt
-of a released instruction template (``alignment_prompt_templates.csv``, which asks for yes or no;
-the ranking templates ask nothing of a reply) as a chat turn, the greedy reply read as the released
-code read it (do-pigs-fly ``src/probe_llm.py``: ``READ_RULE``)."""
+"""Implicature with generated answers (the paper's protocol for API chat models): the prompt of an
+instruction template (``alignment_prompt_templates.csv``, which asks for yes or no) as a chat
+turn, the greedy reply read as the released code read it (do-pigs-fly ``src/probe_llm.py``)."""
 
 from __future__ import annotations
 

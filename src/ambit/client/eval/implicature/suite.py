@@ -1,8 +1,6 @@
-"""Implicature suite (Ruis et al. 2023), accuracy per template and k. ``score``: the coherent final
-word (" yes"/" no") is more likely than the incoherent one (GUIDE §6); a masked model is scored at
-its template's mask. ``generate``: a greedy reply to an instruction template
-(``client.eval.implicature.generate``). ``auto`` scores whenever the server gives likelihoods, as
-the paper ranked every model that exposes them."""
+"""Implicature suite (Ruis et al. 2023), accuracy per template and k: ``score`` (the coherent final
+word more likely than the incoherent one; GUIDE §6) or ``generate`` (a reply read as yes or no).
+``auto`` scores whenever the server gives likelihoods, as the paper ranked every model that can."""
 
 from __future__ import annotations
 
@@ -76,10 +74,9 @@ def _ranked(base: dict, item: dict, coherent: float, incoherent: float) -> dict:
 
 
 def _by_k(records: Sequence[dict]) -> dict[str, dict]:
-    """{k: accuracy per template, mean and std over templates (Table 1), `n` examples, `answers`,
-    `ci95`}. One example's answers are not independent (one text worded six ways), so ``ci95`` is
-    the Wilson interval over examples of each one's share of right answers (over the answers it
-    would be up to √templates too narrow)."""
+    """{k: accuracy per template, mean and std over templates (Table 1), `n`, `answers`, `ci95`}.
+    One example's answers are not independent (one text worded six ways), so ``ci95`` is the Wilson
+    interval over examples of each one's share of right answers."""
     cells: dict[int, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
     examples: dict[int, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for r in records:

@@ -1,8 +1,6 @@
-"""RADD with this server's model as the solver. ``generate`` (for dialogue models, the paper's
-protocol): a greedy chat reply per user turn, read like the recorded replies (unreadable:
-"neither"); without a chat template the turns go as plain text, said on stderr and recorded.
-``score`` (base models): the likelihoods of "Option 1" and "Option 2" after the prompt. ``auto``:
-generate with a chat template, else score."""
+"""RADD with this server's model as the solver: ``generate`` (the paper's protocol for dialogue
+models: greedy chat replies, read like the recorded ones; plain text without a chat template) or
+``score`` (base models: the likelihoods of "Option 1" and "Option 2" after the prompt)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
-"""Two ways to read a RADD reply's answer (``--answer-parser``). ``paper`` (default): the released
-regexes (``generators.radd.prompts.parse_choice``), which reproduce Tables 3 and 4 but read "in
-2010" as 2 and count a choice other than 1 or 2 as the other class. ``strict``: the explicit
-"Option N" or "FINAL ANSWER: N" that answers (first in a direct reply, which gives the option
-before explaining; last in the chain-of-thought follow-up); none, one coordinated with another
-("Option 1 and Option 2"), or a number other than 1 or 2 is "neither" (None), never the other
-class."""
+"""Two ways to read a RADD reply's answer (``--answer-parser``). ``paper``: the released regexes,
+which reproduce Tables 3 and 4 but read "in 2010" as 2 and any other number as the other class.
+``strict``: the explicit "Option N" / "FINAL ANSWER: N" that answers (first in a direct reply, last
+in the chain-of-thought follow-up); none, two joined, or not 1 or 2 is "neither" (None)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""RADD rows, result records and summaries (accuracy, per-class P/R/F1, confusion: the paper's
-Tables 3/4), shared by every solver of the ``radd`` suite. Where an answer comes from is the
-solver's business; this module turns answers into records and records into tables."""
+"""RADD rows, records and summaries (accuracy, per-class P/R/F1, confusion: Tables 3/4) shared by
+every solver of the ``radd`` suite: answers into records, records into tables."""
 
 from __future__ import annotations
 
