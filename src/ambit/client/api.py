@@ -81,9 +81,8 @@ class Client:
                            setting: str | None = None, type: str = "", ratio: float = 0.0,
                            spec_seed: int = 0, closed_vocabulary: bool | None = None,
                            prolog_seconds: float = 0.0, timeout: float | None = None) -> ParseDistribution:
-        """Decode k LFs for ``utterance``: from a literal ``prompt`` ("{utterance}" filled in), an
-        AmP prompt the server builds (``setting``), else the server's default prompt.
-        ``prolog_seconds``: the Prolog budget of each equivalence check (0: the server's)."""
+        """Decode k LFs for ``utterance`` from ``prompt`` ("{utterance}" filled in), the AmP prompt
+        of ``setting``, else the server's default; ``prolog_seconds``: per check (0: server's)."""
         decoding = pb.DecodingParams(
             strategy=wire.strategy(strategy),
             beam_size=k if wire.strategy(strategy) != pb.DECODING_STRATEGY_SAMPLE else 0,

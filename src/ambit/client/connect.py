@@ -69,9 +69,8 @@ def _is_remote(model: str | None) -> bool:
 
 
 class LazyEmbedded:
-    """A client of an embedded server that starts (and loads the model) on the first RPC made
-    through it; until then it answers :meth:`facts` from the model's config and tokenizer.
-    A failed start is kept and raised again (`server.StartupFailed`) by every later call."""
+    """A client of an embedded server that starts on the first RPC made through it (until then
+    :meth:`facts` reads the model's config); a failed start is raised again by every later call."""
 
     def __init__(self, model: str | None, timeout: float | None, quiet: bool = False,
                  remote: Any = None, dtype: str | None = None) -> None:

@@ -17,9 +17,8 @@ TOKEN_ENV = "AMBIT_TOKEN"
 
 @dataclass(frozen=True)
 class ClientSecurity:
-    """PEM file paths (`tls_ca` turns TLS on; `tls_cert` + `tls_key` add a client certificate),
-    the bearer token, and `insecure` (send the token in plaintext to a non-loopback address).
-    `repr` never shows the token."""
+    """PEM file paths (`tls_ca` turns TLS on; `tls_cert` + `tls_key` add a client certificate), the
+    bearer token (never shown by `repr`), and `insecure` (the token may go in plaintext)."""
 
     tls_ca: str | None = None
     tls_cert: str | None = None

@@ -18,9 +18,8 @@ VERDICTS = {
 
 @dataclass(frozen=True)
 class Entailment:
-    """A story's verdict with its evidence (proof, premises used, countermodel, model; for UNKNOWN
-    the budget that ran out). `entailed` (premises ⊨ conclusion) and `refuted` (⊨ ¬conclusion) are
-    its two parts, None where unsettled: an UNKNOWN verdict can still settle one."""
+    """A story's verdict with its evidence (proof, premises used, models; for UNKNOWN the budget
+    that ran out); `entailed` and `refuted` (⊨ ¬conclusion) are its parts, None where unsettled."""
 
     verdict: str
     premises_used: list[int]

@@ -194,8 +194,8 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
                                    methods=methods, uptime_seconds=time.monotonic() - self._t0)
 
     def Generate(self, request, context):
-        """The last turn echoed, cut to `max_new_tokens` words (0: 256); with a `format`, the first
-        LF given for the last turn's text (else ``exists x . man(x)``), its formula when it reads."""
+        """The last turn echoed, cut to `max_new_tokens` words; with a `format`, the first LF given
+        for it (else ``DEFAULT_LF``) and its formula when it reads."""
         self._count("Generate")
         if not request.messages:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "messages must not be empty")

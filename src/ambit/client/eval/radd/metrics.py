@@ -43,9 +43,8 @@ FIGURES = ("precision", "recall", "f1")
 
 def per_class_macro(gold: Sequence[str], pred: Sequence[str | None],
                     groups: Sequence[str]) -> dict[str, dict]:
-    """Per class, the mean over groups (property pairs) of each group's precision, recall, F1. A
-    figure a group leaves undefined counts as 0, as in the paper (scikit-learn's ``zero_division``
-    default); such groups are counted in ``undefined``. With no groups every figure is None."""
+    """Per class, the mean over groups (property pairs) of each group's P/R/F1; an undefined figure
+    counts as 0, as in the paper (sklearn's ``zero_division``), and is counted in ``undefined``."""
     _check(gold, pred)
     if len(groups) != len(gold):
         raise ValueError(f"{len(gold)} gold labels but {len(groups)} property pairs")
