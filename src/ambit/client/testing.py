@@ -89,11 +89,15 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
         self._t0 = time.monotonic()
         self._logic = None  # the real servicer of the logic RPCs, made on first use
 
-    def _count(self, name: str) -> None:
+    def _count(self, name: str, request=None, context=None) -> None:
+        """Count a request (and sleep ``delay``); with its context, fail it as ``fail`` says."""
         with self._lock:
             self.counts[name] += 1
         if self.delay:
             time.sleep(self.delay)
+        err = self.fail(name, request) if self.fail is not None and context is not None else None
+        if err is not None:
+            context.abort(*err)
 
     def _scores(self, prompt: str, candidates) -> list:
         out = []
@@ -108,13 +112,8 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
             s.min_prob_renorm = s.min_prob / total
         return out
 
-    def _maybe_fail(self, method: str, request, context) -> None:
-        if self.fail is not None and (err := self.fail(method, request)) is not None:
-            context.abort(*err)
-
     def ScoreCandidates(self, request, context):
-        self._count("ScoreCandidates")
-        self._maybe_fail("ScoreCandidates", request, context)
+        self._count("ScoreCandidates", request, context)
         if not request.candidates:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "candidates must not be empty")
         return pb.ScoreCandidatesResponse(request_id=request.request_id, model_id=self.model_id,
@@ -132,8 +131,7 @@ class FakeAmbitServicer(pb_grpc.AmbitServiceServicer):
                 scores=self._scores(item.prompt, item.candidates)))
 
     def ParseDistribution(self, request, context):
-        self._count("ParseDistribution")
-        self._maybe_fail("ParseDistribution", request, context)
+        self._count("ParseDistribution", request, context)
         from ambit import logic
         prompt = request.prompt.replace("{utterance}", request.utterance)
         texts = self.parses.get(request.prompt) or self.parses.get(prompt) or [DEFAULT_LF]
