@@ -1,14 +1,7 @@
 """ambit's logic layer: logical forms parsed into one AST, rendered, converted and
-canonicalised; equivalence, entailment and RADD reasoning in SWI-Prolog.
-
-The public API is `__all__`: `parse` and `render`/`convert` (the formats: AmP's `fol` and `lisp`;
-the full first-order dialects `folio`, `nltk` and `tptp`), `canonical_form`, `equivalent` /
-`equivalent_batch` (a `Verdict`), `entails`, and `decide` / `decide_batch` (a `Decision` for
-premises and a conclusion). Everything else is private and may change without notice.
-
-Importable without torch or grpc. The canonical form, the grammar builder and AmP's
-equivalence procedure load on first use (`__getattr__`), so that a short-lived process that
-only reads formulas or checks full first-order logic does not pay for them.
+canonicalised; equivalence, entailment and RADD reasoning in SWI-Prolog. The public API is
+`__all__`; everything else is private. Importable without torch or grpc; heavy parts load on
+first use (`__getattr__`), so a short-lived process that only reads formulas does not pay for them.
 """
 
 from __future__ import annotations
@@ -52,12 +45,8 @@ def convert(text: str, src: str = FOL, dst: str = "lisp") -> str:
 
 def canonical_form(text: str | Formula, fmt: "str | Dialect" = FOL, to: "str | Dialect | None" = None, vars: str = "amp", *,
                    max_chars: int = MAX_CHARS) -> str:
-    """Canonical string of a formula given as text (in `fmt`, any dialect) or as an AST, rendered
-    in `to` (default `fmt`), as `ambit logic canon` writes it: between AmP's formats (`fol`,
-    `lisp`) the canonical form (variables named as `vars` says); into or out of a full
-    first-order dialect (`folio`, `nltk`, `tptp`) the formula converted as it is (RenderError when
-    `to` cannot express it). A text over `max_chars` characters is refused (LFParseError
-    `too_long`) before it is read."""
+    """Canonical string of a formula (text in `fmt` or an AST) in `to`, as `ambit logic canon`
+    writes it: canonical between AmP's formats, converted as it is into or out of a full dialect."""
     from ambit.logic.syntax.canonical import canonical_string
     from ambit.logic.syntax.dialect import dialect
 
@@ -70,8 +59,7 @@ def canonical_form(text: str | Formula, fmt: "str | Dialect" = FOL, to: "str | D
 
 
 def _bounded(items, max_chars: int) -> list:
-    """`items` (pairs, stories, or lists of formulas) as a list, every string in them checked
-    against `max_chars` (LFParseError `too_long`) before anything is parsed."""
+    """`items` as a list, every string in them checked against `max_chars` before any is parsed."""
     items = list(items)
 
     def walk(x) -> None:
@@ -95,30 +83,20 @@ from ambit.logic.syntax.ast import Formula as _Formula  # noqa: E402
 from ambit.logic.syntax.dialect import Dialect, dialect  # noqa: E402
 from ambit.logic.syntax.parse import DIALECTS  # noqa: E402
 
-# Every entry point resolves its dialect once, here, into a `Dialect` (with its free-variable and
-# name-space policies), and hands that value down; every question then goes through one entry
-# point: logic.provers.portfolio's `decide_batch` (stories) and `equivalent_batch` (pairs), which
-# run ambit's own engine alone (`prover="prolog"`, the default here: for AmP's formats AmP's
-# procedure first) or the portfolio (`prover="portfolio"`: Prolog, E and Z3 racing).
+# Every entry point resolves its dialect once into a `Dialect` and hands it down to
+# logic.provers.portfolio (`prover="prolog"`: ambit's engine alone; "portfolio": with E and Z3).
 
 
 def _on_processes(prover: str, options: dict) -> bool:
-    """Whether a batch for Prolog alone runs on `workers` > 1 processes, each reading its own chunk
-    (the parent reading every formula would be a serial step as long as the solving)."""
+    """Whether a Prolog batch runs on `workers` > 1 processes, each reading its own chunk (the
+    parent reading every formula would be a serial step as long as the solving)."""
     return prover == "prolog" and options.get("workers", 1) > 1
 
 
 def decide_batch(stories, fmt: str | Dialect = FOLIO, *, prover: str = "prolog", free_variables: str | None = None,
                  max_chars: int = MAX_CHARS, symbols: str | None = None, **options) -> list[Decision]:
     """Decisions (TRUE / FALSE / UNCERTAIN / INCONSISTENT / UNKNOWN, with evidence) for many
-    (premises, conclusion) stories, in order; `prover`: "prolog" (default) or "portfolio".
-    `free_variables`: "universal" (the full dialects' default: closed under ∀), "constant" or
-    "error" (AmP's default); each decision's `reading` records it. A predicate or function used
-    with two arities in one story is an error (logic.syntax.reading.ArityError) naming both uses, and so is, in
-    the full dialects, a name used as a predicate and as a function or constant (SymbolKindError,
-    as in Prover9, E and TPTP) unless `symbols="separate"`; the reading records it. A formula
-    text over `max_chars` characters (default: the CLI's and the server's limit) is refused
-    (LFParseError `too_long`) before anything is read."""
+    (premises, conclusion) stories, in order; each decision's `reading` records how it was read."""
     from ambit.logic.provers import portfolio
     from ambit.logic.syntax.reading import read_stories, record
 
@@ -141,13 +119,8 @@ def decide(premises, conclusion, fmt: str | Dialect = FOLIO, *, prover: str = "p
 
 def equivalent_batch(pairs, fmt: str | Dialect = FOL, *, prover: str = "prolog", free_variables: str | None = None,
                      max_chars: int = MAX_CHARS, symbols: str | None = None, **options):
-    """Verdicts for many pairs, in any dialect. Prolog alone (default): AmP's formats (`fol`,
-    `lisp`) use AmP's procedure (logic/engine/equivalence.py: canonical shortcut, SLD, then the
-    one engine), the full first-order dialects the one engine (logic/engine/prove.py);
-    `prover="portfolio"` races E and Z3 beside it (logic.provers.portfolio). `free_variables`,
-    mixed arities and `symbols` as in `decide_batch`; each verdict's `witness["reading"]` records
-    the reading. A formula text over `max_chars` characters is refused (LFParseError `too_long`)
-    before anything is read."""
+    """Verdicts for many pairs, in any dialect: AmP's formats by AmP's procedure first
+    (logic/engine/equivalence.py); each verdict's `witness["reading"]` records the reading."""
     from ambit.logic.provers import portfolio
     from ambit.logic.syntax.reading import read_pairs, record
 
@@ -174,16 +147,14 @@ def equivalent_batch(pairs, fmt: str | Dialect = FOL, *, prover: str = "prolog",
 
 
 def equivalent(a, b, fmt: str | Dialect = FOL, *, max_chars: int = MAX_CHARS, **options) -> Verdict:
-    """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt`, any dialect, or
-    ASTs); a text over `max_chars` characters is refused (LFParseError `too_long`)."""
+    """EQUIVALENT / NOT_EQUIVALENT / UNKNOWN for two formulas (strings in `fmt` or ASTs)."""
     return equivalent_batch([(a, b)], fmt, max_chars=max_chars, **options)[0]
 
 
 def entails(premises, conclusion, fmt: str | Dialect = FOL, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
             free_variables: str | None = None, symbols: str | None = None, **options) -> bool | None:
-    """Whether `premises` (one formula, or a list in a full first-order dialect) entail
-    `conclusion`: True, False, or None when undecided within the budget. A formula text over
-    `max_chars` characters is refused (LFParseError `too_long`) before anything is read."""
+    """Whether `premises` (one formula, or a list in a full dialect) entail `conclusion`: True,
+    False, or None when undecided within the budget."""
     _bounded([premises, conclusion], max_chars)
     d = dialect(fmt, free_variables, symbols)
     if d.amp and prover == "prolog":

@@ -55,28 +55,23 @@ def _canon(argv: list[str]) -> int:
     ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
                     help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     args = ap.parse_args(argv)
-    failed = 0
-    out = sys.stdout
+    failed, out, dst = 0, sys.stdout, args.dst or args.src
     for lineno, line in enumerate(sys.stdin, start=1):
-        text = line.rstrip("\r\n")
-        dst = args.dst or args.src
+        text, why = line.rstrip("\r\n"), None
         if len(text) > args.max_chars:
+            why = f"{len(text)} characters, over --max-chars {args.max_chars}"
+        else:
+            try:
+                f = parse(text, args.src)
+                amp = dialect(args.src).amp and dialect(dst).amp
+                out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
+            except LFParseError as e:
+                why = explain(e, text, args.src, "--from")
+            except RenderError as e:
+                why = str(e)
+        if why is not None:
             failed += 1
-            print(f"line {lineno}: {len(text)} characters, over --max-chars {args.max_chars}", file=sys.stderr)
-            out.write("\n")
-            continue
-        try:
-            f = parse(text, args.src)
-            amp = dialect(args.src).amp and dialect(dst).amp
-            out.write((canonical_string(f, dst, args.vars) if amp else render(f, dst)) + "\n")
-        except LFParseError as e:
-            failed += 1
-            hint = explain(e, text, args.src, "--from")
-            print(f"line {lineno}: {hint}", file=sys.stderr)
-            out.write("\n")
-        except RenderError as e:
-            failed += 1
-            print(f"line {lineno}: {e}", file=sys.stderr)
+            print(f"line {lineno}: {why}", file=sys.stderr)
             out.write("\n")
     out.flush()
     return 2 if failed else 0

@@ -3,18 +3,10 @@ entries of `ambit eval`'s `errors.jsonl`, and the web API's JSON:
 
     {"error": {"code": "...", "message": "...", "field": "...", "position": 17, "hint": "..."}}
 
-- `code`: what went wrong, one word a program can branch on (`CODES`; `ambit eval` gives a failed
-  call's gRPC status, `INVALID_ARGUMENT`, or the exception's type);
-- `message`: one line for a person (never the input echoed whole);
-- `field`: the input field at fault (`a`, `b`, `premises`, `conclusion`, `format`; "" for the
-  line as a whole);
-- `position` (when known): the 0-based character offset in that field's text (in the line, for
-  `invalid_json`);
-- `hint` (when known): what names the fix ("reads as nltk: try --from nltk").
-
-An error may carry more (a premise's `index`, the `expected` tokens, an arity error's `uses`);
-those five keys mean the same everywhere. The logic layer's own module, so that every layer above
-it (the command line, the client, the web API) builds the shape here.
+`code` is one word a program can branch on (`CODES`), `message` one line for a person (never the
+input echoed whole), `field` the input field at fault ("" for the line), `position` a 0-based
+offset in that field. Extra keys may follow; those five mean the same everywhere. In the logic
+layer, so that every layer above it builds the shape here.
 """
 
 from __future__ import annotations
@@ -61,10 +53,8 @@ def error_line(code: str, message: str, field: str = "", position: int | None = 
 
 def from_exception(err: BaseException, field: str = "", *, hint: str | None = None,
                    index: int | None = None) -> dict:
-    """The error object of an exception: a parse error by its kind and position (`hint`: the
-    surface's own words for the fix; None: the error's own, in the Python API's words), an arity
-    error by the second use's place, a line that is not JSON by its column, an unknown dialect, a
-    TPTP statement; anything else as `invalid_request` (a ValueError) or `engine_error`."""
+    """The error object of an exception (`hint`: the surface's own words for the fix; None: the
+    error's own); anything unknown as `invalid_request` (a ValueError) or `engine_error`."""
     from ambit.logic.errors import LFParseError, UnknownDialect
     from ambit.logic.syntax.reading import ArityError
     from ambit.logic.syntax.tptp_include import TPTPProblemError

@@ -1,5 +1,5 @@
-"""The one exception type for logical forms that cannot be read (with the hint that names the
-fix, as every surface gives it), and the error for a dialect ambit does not know."""
+"""The one exception type for logical forms that cannot be read, and the error for a dialect
+ambit does not know."""
 
 from __future__ import annotations
 
@@ -15,36 +15,15 @@ HINTED = frozenset({"syntax", "dangling_operator", "quantified_constant"})  # ki
 
 
 class LFParseError(ValueError):
-    """A logical form that does not parse, or parses but is not a closed formula.
-
-    Carries where (`pos`, 0-based character offset; `column` is 1-based), what was found
-    (`token`), and what the grammar would have accepted there (`expected`). `kind` is one of
-    `syntax`, `empty`, `unbound_variable`, `quantified_constant`, `dangling_operator` (the
-    formula ends with an operator that needs an operand after it), `too_deep` (connectives and
-    quantifiers nested deeper than `MAX_DEPTH`, in every format: deeper input is refused before
-    anything recurses into it), `too_long` (more characters than the reader's `max_chars`, refused
-    before it is read).
-
-    `hint` names the fix as the command line does, in the Python API's words ("reads as nltk: try
-    fmt='nltk'", "FOLIO writes implication as →, not ->", "cnf(...) is not read: ..."; None when
-    nothing does), and `str()` ends its first line with it. It is found when first asked for
-    (`logic.syntax.readers.hints`: the other dialects are tried), so an error nobody shows costs
-    nothing more.
-    """
+    """A logical form that does not parse, or parses but is not a closed formula: `pos` is a
+    0-based character offset (`column` 1-based); `kind` one of `syntax`, `empty`, `too_deep`,
+    `unbound_variable`, `quantified_constant`, `dangling_operator`, `too_long`. `hint` (the fix,
+    ending `str()`'s first line) is looked for only when first asked for."""
 
     _hint: str | None | bool = False  # False: not looked for yet
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        text: str,
-        pos: int,
-        token: str = "",
-        expected: tuple[str, ...] = (),
-        kind: str = "syntax",
-        fmt: str = "",
-    ) -> None:
+    def __init__(self, message: str, *, text: str, pos: int, token: str = "",
+                 expected: tuple[str, ...] = (), kind: str = "syntax", fmt: str = "") -> None:
         self.reason = message
         self.text = text
         self.pos = pos
@@ -84,28 +63,19 @@ class LFParseError(ValueError):
         return f"{first}; {hint}{newline}{rest}" if hint else f"{first}{newline}{rest}"
 
     def _describe(self) -> str:
-        where = f"at character {self.column}"
-        msg = f"{self.reason} {where}"
+        msg = f"{self.reason} at character {self.column}"
         if self.token:
             msg += f" (found {self.token!r})"
         if self.expected:
             msg += f"; expected one of: {', '.join(self.expected)}"
-        snippet = self.text[max(0, self.pos - 30) : self.pos + 30]
         if self.text:
-            caret = " " * (min(self.pos, 30)) + "^"
-            msg += f"\n  {snippet}\n  {caret}"
+            snippet = self.text[max(0, self.pos - 30) : self.pos + 30]
+            msg += f"\n  {snippet}\n  {' ' * min(self.pos, 30)}^"
         return msg
 
     def to_dict(self) -> dict:
-        return {
-            "message": self.reason,
-            "kind": self.kind,
-            "pos": self.pos,
-            "column": self.column,
-            "token": self.token,
-            "expected": list(self.expected),
-            "format": self.fmt,
-        }
+        return {"message": self.reason, "kind": self.kind, "pos": self.pos, "column": self.column,
+                "token": self.token, "expected": list(self.expected), "format": self.fmt}
 
 
 def _rebuild_parse_error(reason, text, pos, token, expected, kind, fmt, hint=False) -> LFParseError:
@@ -134,8 +104,8 @@ class RenderError(ValueError):
 
 
 def check_length(text: str, max_chars: int = MAX_CHARS, what: str = "formula") -> None:
-    """LFParseError (`too_long`) for a text over `max_chars` characters: refused before it is read,
-    so a huge input costs neither parse time nor Prolog memory."""
+    """LFParseError (`too_long`) for a text over `max_chars`: refused before it is read, so a huge
+    input costs neither parse time nor Prolog memory."""
     if max_chars <= 0:
         raise ValueError(f"max_chars must be a positive number of characters, not {max_chars}")
     if len(text) > max_chars:

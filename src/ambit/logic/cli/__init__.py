@@ -1,7 +1,5 @@
-"""The `ambit logic equiv|entails` commands: one command surface, and the dialect decides who
-answers. AmP's dialects (`fol`, `lisp`) under `equiv` go to AmP's procedure and keep its JSONL
-shape (`equiv.py`); everything else, and every `entails`, to the full first-order command
-(`prove.py`). Both share `common.py`; neither imports the other."""
+"""The `ambit logic equiv|entails` commands: the dialect decides who answers. `equiv` in AmP's
+dialects goes to `equiv.py`, everything else to `prove.py`; both share `common.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""What the `ambit logic` commands share: the dialect options (`--from`, its alias `--format`,
-`--free-variables`), option types, the length limit, and the hint that names the format a
-misread formula does parse in."""
+"""What the `ambit logic` commands share: the dialect options, option types, the length limit,
+and the hint that names the format a misread formula does parse in."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from pathlib import Path
 from ambit.logic.syntax.dialect import CLI_NAMES, FREE_VARIABLES, NAMES, SYMBOLS, Dialect, dialect, dialects
 from ambit.logic.syntax.reading import Reading, ReadingTimeLimit, read_pair, record
 from ambit.logic.errors import MAX_CHARS, LFParseError
-from ambit.logic.syntax.readers import hints
+from ambit.logic.syntax.readers.hints import outside, parse_hint, reads_as  # every surface's hint
 
 DEFAULT_MAX_CHARS = MAX_CHARS  # the server's limit on an LF (server/guard/limits.py, max_lf_chars)
 
@@ -37,10 +36,8 @@ def add_dialect_options(p: argparse.ArgumentParser, default: str) -> None:
 
 def formulas_first_dash(p: argparse.ArgumentParser, argv: list[str]) -> list[str]:
     """`argv` with every word that starts with `-` but names no option of `p` read as a formula
-    (`-p`, `-(p & q)`, `-all x.P(x)`: negation first): such words go after `--`, with the other
-    positional words in their order, and an option's value that starts with `-`
-    (`--conclusion -p`) is joined to its option (`--conclusion=-p`). A `--` already given keeps
-    its meaning (every word after it is a positional one). `argv` unchanged when no word needs it."""
+    (`-p`: negation first), moved after `--`; an option's value that starts with `-` is joined to
+    its option (`--conclusion=-p`). `argv` unchanged when no word needs it."""
     def option(word: str) -> argparse.Action | None:
         name = word.split("=", 1)[0]
         if name in p._option_string_actions:
@@ -87,8 +84,7 @@ def formulas_first_dash(p: argparse.ArgumentParser, argv: list[str]) -> list[str
 
 
 def say_where_formulas_go(p: argparse.ArgumentParser) -> None:
-    """`p`'s error about words it does not take ends with how formulas are read: a word that names
-    no option is a formula, and so is every word after `--`."""
+    """`p`'s error about words it does not take ends with how formulas are read."""
     error = p.error
 
     def hinted(message: str) -> None:
@@ -101,9 +97,8 @@ def say_where_formulas_go(p: argparse.ArgumentParser) -> None:
 
 
 def usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -> None:
-    """`p`'s usage line with the default of `option` in it (`[--from DIALECT (default fol)]`),
-    so that a user who reads only the usage line knows which dialect a bare formula is read in.
-    Call it once every argument is added."""
+    """`p`'s usage line with the default of `option` in it (`[--from DIALECT (default fol)]`), so
+    that it alone says how a bare formula is read. Call it once every argument is added."""
     text = p.format_usage().removeprefix("usage: ").rstrip("\n")
     p.usage = text.replace(f"{option}]", f"{option} (default {default})]", 1).replace("%", "%%")
 
@@ -120,9 +115,8 @@ def premises_is_a_file(path: str) -> str:
 
 
 def dialect_of(argv: list[str], default: str) -> Dialect | None:
-    """The dialect an `ambit logic` command line asks for (`--from`, `--format`, `-f`), or
-    `default`'s: the one reading of argv that routes a command; None for an unknown name, which
-    the command's own parser then refuses."""
+    """The dialect an `ambit logic` command line asks for, or `default`'s; None for an unknown name,
+    which the command's own parser then refuses."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--from", "--format", "-f", dest="fmt", default=default)
     known, _ = p.parse_known_args(argv)
@@ -132,12 +126,16 @@ def dialect_of(argv: list[str], default: str) -> Dialect | None:
         return None
 
 
-def positive_chars(text: str) -> int:
-    """argparse type: a positive number of characters."""
+def _positive(text: str, unit: str) -> int:
     n = int(text)
     if n <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of characters, not {n}")
+        raise argparse.ArgumentTypeError(f"must be a positive number of {unit}, not {n}")
     return n
+
+
+def positive_chars(text: str) -> int:
+    """argparse type: a positive number of characters."""
+    return _positive(text, "characters")
 
 
 def positive_seconds(text: str) -> float:
@@ -153,17 +151,12 @@ def positive_seconds(text: str) -> float:
 
 def positive_inferences(text: str) -> int:
     """argparse type: a positive inference budget."""
-    n = int(text)
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of inferences, not {n}")
-    return n
+    return _positive(text, "inferences")
 
 
 def equivalence_in_time(a: str, b: str, d: Dialect, budget: dict):
     """`ambit logic equiv A B`'s answer within budget["time_limit"] seconds, reading included:
-    the two formulas are read in `d` until the deadline, and the provers get what is left of it.
-    Past it: UNKNOWN with reason `time_limit`, never a late verdict. ProblemError as `read_pair`
-    raises it (a formula that does not read)."""
+    past it UNKNOWN (`time_limit`), never a late verdict. ProblemError as `read_pair` raises it."""
     from ambit.logic.engine.equivalence import Verdict
     from ambit.logic.provers import portfolio
 
@@ -181,41 +174,17 @@ def equivalence_in_time(a: str, b: str, d: Dialect, budget: dict):
 
 def too_long(text: str, max_chars: int) -> str | None:
     """The message for a formula over `max_chars`, or None."""
-    if len(text) > max_chars:
-        return f"{len(text)} characters, over --max-chars {max_chars}"
-    return None
+    n = len(text)
+    return f"{n} characters, over --max-chars {max_chars}" if n > max_chars else None
 
 
 def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
-    """The error with what names the fix at the end of its first line: what ambit does not read
-    (`outside`, a TPTP `cnf`), FOLIO's ASCII spelling respelled, the dialect that reads the text
-    ("reads as nltk: try --from nltk"; between AmP's two formats "this looks like Lisp: pass
-    --format lisp"), the symbols the dialect writes instead ("FOLIO writes implication as →, not
-    ->"), or the full first-order dialects for a connective outside AmP's fragment
-    (`logic.syntax.readers.hints`, the one hint of every surface)."""
+    """The error with what names the fix at the end of its first line ("reads as nltk: try --from
+    nltk"), as logic.syntax.readers.hints finds it."""
     return err.describe(parse_hint(text, fmt, flag))
 
 
-def parse_hint(text: str, fmt: str, flag: str) -> str | None:
-    """What names the fix for `text` that `fmt` does not read (None: nothing does): the one hint
-    of `ambit logic` (`explain`), of the server's INVALID_ARGUMENT for a malformed formula
-    (`server.service.errors.MalformedLF`, with `flag` "--format", the CLI's alias of --from and
-    the request's field) and of the Python API's LFParseError (`fmt=`)."""
-    return hints.parse_hint(text, fmt, flag)
-
-
-def reads_as(text: str, fmt: str) -> str | None:
-    """The first dialect of the registry, other than `fmt`, that reads `text` (None: none does)."""
-    return hints.reads_as(text, fmt)
-
-
-def outside(text: str) -> str | None:
-    """What in `text` is outside first-order logic (a lambda, a higher-order term); None when nothing is."""
-    return hints.outside(text)
-
-
 __all__ = ["DEFAULT_MAX_CHARS", "add_dialect_options", "dialect_help", "dialect_of", "explain", "formulas_first_dash",
-           "outside", "say_where_formulas_go",
-           "parse_hint",
-           "reads_as", "usage_with_default", "is_premises_formula", "premises_is_a_file",
-           "positive_chars", "positive_inferences", "positive_seconds", "too_long"]
+           "outside", "say_where_formulas_go", "parse_hint", "reads_as", "usage_with_default",
+           "is_premises_formula", "premises_is_a_file", "positive_chars", "positive_inferences",
+           "positive_seconds", "too_long"]

@@ -1,15 +1,7 @@
-"""`ambit logic equiv` in AmP's formats: equivalence of two LFs, or of many pairs as JSON lines.
-
-    ambit logic equiv "exists x . man(x)" "exists y . man(y)" [--from fol|lisp]   (--format: the same)
-    ambit logic equiv --jsonl < pairs.jsonl     # {"a": ..., "b": ..., "format"?: ...} per line
-
-The command line is the one of every `ambit logic equiv` (cli/common.py add_dialect_options); a
-full first-order dialect (`--from folio|nltk|tptp|prover9`) is answered by cli/prove.py.
-
-With --jsonl every input line gets one output line, in order; a line that cannot be read gets
-{"error": {"code", "message", "field", "position"?, "hint"?}} (logic/error_json.py, the one shape
-of every JSONL output) and the run goes on, ending with exit status 2. Pairs are checked in
-batches (one Prolog round trip per batch).
+"""`ambit logic equiv` in AmP's formats: equivalence of two LFs, or of many pairs as JSON lines
+(a full first-order dialect is answered by cli/prove.py). With --jsonl every input line gets one
+output line, in order (an error in the shape of logic/error_json.py); pairs are checked in
+batches, one Prolog round trip per batch.
 """
 
 from __future__ import annotations
@@ -61,8 +53,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Entry point; argv[0] is the subcommand name `equiv`."""
     rest = argv[1:] if argv and argv[0] == "equiv" else argv
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     parser = _parser()
     args = parser.parse_args(formulas_first_dash(parser, rest))
     if args.fmt not in FORMATS:
@@ -95,17 +86,9 @@ def main(argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None =
     return 0
 
 
-def _check(pairs: list, fmt: str, budget: dict) -> list:
-    """Verdicts for read pairs: AmP's procedure first (logic.provers.portfolio, `prover` as asked)."""
-    from ambit.logic.provers import portfolio
-
-    return portfolio.equivalent_batch(pairs, fmt, **budget)
-
-
 def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
             free_variables: str | None = None, symbols: str | None = None) -> list[tuple[str, bool]]:
-    """One batch of JSON lines: (output line, ok) per line, in order; a line that cannot be read
-    gets its error in the one shape (`logic.error_json`)."""
+    """One batch of JSON lines: (output line, ok) per line, in order."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, object, object, object]] = []  # (line index, a AST, b AST, reading)
     for n, line in enumerate(lines):
@@ -132,9 +115,12 @@ def _answer(default_fmt: str, budget: dict, max_chars: int, lines: list[str],
         except ValueError as e:  # json.JSONDecodeError is a ValueError
             out[n] = (json.dumps(E.from_exception(e), ensure_ascii=False), False)
     if todo:
+        from ambit.logic.provers import portfolio  # AmP's procedure first, `prover` as asked
+
         try:
-            verdicts = [(record(v, r).to_dict(), True)
-                        for v, (_, _, _, r) in zip(_check([(a, b) for _, a, b, _ in todo], default_fmt, budget), todo)]
+            pairs = [(a, b) for _, a, b, _ in todo]
+            checked = portfolio.equivalent_batch(pairs, default_fmt, **budget)
+            verdicts = [(record(v, r).to_dict(), True) for v, (_, _, _, r) in zip(checked, todo)]
         except PrologError as e:
             verdicts = [(E.error_object("engine_error", str(e)), False)] * len(todo)
         for (n, _, _, _), (v, ok) in zip(todo, verdicts):

@@ -1,11 +1,7 @@
-"""The JSON-lines loop of `ambit logic equiv|entails --jsonl`: exactly one output line per
-input line, in order, whatever fails.
-
-Lines are read in batches; `answer(lines)` turns a batch into (output line, ok) pairs. With
-`workers` > 1 the batches go to that many processes (logic/runtime/pool.py), a few in flight per
-process, and the answers are written in input order: each process reads its lines, parses the
-formulas, asks its own Prolog and writes the JSON, so the parent only moves text.
-"""
+"""The JSON-lines loop of `ambit logic equiv|entails --jsonl`: exactly one output line per input
+line, in order, whatever fails. With `workers` > 1 the batches go to that many processes
+(logic/runtime/pool.py), each reading, parsing and answering its own lines, so the parent only
+moves text."""
 
 from __future__ import annotations
 

@@ -1,31 +1,7 @@
 """`ambit logic equiv|entails --from DIALECT ...`: first-order checks in every dialect (`equiv` in
-AmP's `fol`/`lisp` goes on to cli/equiv.py, which keeps AmP's JSONL shape).
-
-    ambit logic equiv A B --from folio
-    ambit logic equiv --from folio --jsonl          # {"a": ..., "b": ...} per line
-    ambit logic entails --from folio --premises FILE --conclusion TEXT
-    ambit logic entails --from tptp PROBLEM.p       # roles read: axioms, hypotheses, one conjecture
-    ambit logic entails --from folio --jsonl        # {"premises": [...], "conclusion": ...}
-    ambit logic entails --from tptp --prover prolog ...   # ambit's prover alone (default: the portfolio
-                                                              # of logic/provers/portfolio.py when E is installed)
-
-Budgets: --time-limit (seconds per item, kept by Prolog; for one story it covers reading the problem
-too: past it while reading, the answer is UNKNOWN with reason time_limit), --inferences (per stage),
---max-domain (largest model searched); an item over budget is UNKNOWN with its reason
-(logic/engine/verdict.py). --max-chars bounds each formula's length. A TPTP problem file (given alone,
-or as --premises) is read with its roles (logic/syntax/tptp_problem.py); `include` only with --tptp-root.
-
---from DIALECT (alias --format): fol, lisp, folio, nltk, tptp. --free-variables universal|constant|error:
-how a name no quantifier binds is read (default universal in folio, nltk, tptp; error in fol, lisp);
-each answer records it (`reading`: a decision's field, a verdict's witness). One predicate or
-function used with two arities in one story or pair is an error naming both uses. A premise of
---premises FILE that does not read is named by file, line and character; an empty (or blank)
-premises file is an error (a story with no premises: `{"premises": [], ...}` through --jsonl).
-
-JSONL: exactly one output line per input line, in order: the verdict with its evidence, or
-{"error": {"code", "message", "field", "position"?, "hint"?, "index", "expected"}} for a line that
-cannot be read (logic/error_json.py, the one shape of every JSONL output; `pos` repeats
-`position`); the run goes on and the exit status is 2 when some line failed.
+AmP's `fol`/`lisp` goes on to cli/equiv.py). For one story --time-limit covers reading the problem
+too; a TPTP problem file is read with its roles (logic/syntax/tptp_problem.py). JSONL: one output
+line per input line, in order, an error in the one shape (logic/error_json.py) for a bad line.
 """
 
 from __future__ import annotations
@@ -35,9 +11,8 @@ import functools
 import json
 import sys
 import time
-from typing import IO, Any
-
 from pathlib import Path
+from typing import IO, Any
 
 from ambit.logic.engine import prove
 from ambit.logic.cli import jsonl
@@ -94,9 +69,8 @@ def _parser(cmd: str) -> argparse.ArgumentParser:
 
 
 def _error(e: Exception, field: str, index: int | None, fmt: str | None = None) -> dict:
-    """The one error shape (`logic.error_json`), with the premise's `index`; a parse error's hint
-    in this command's words (--from). `pos` and `kind` stay beside `position` and `code` (the
-    fields this output gave before the shape)."""
+    """The one error shape (`logic.error_json`), with the premise's `index`; `pos` and `kind` stay
+    beside `position` and `code` (the fields this output gave before the shape)."""
     hint = parse_hint(e.text, fmt, "--from") if isinstance(e, LFParseError) and fmt else None
     if isinstance(e, _TooLong):
         out = E.error_object("too_long", str(e), field, e.max_chars, index=index, expected=[])
@@ -126,8 +100,8 @@ class _TooLong(ValueError):
 
 
 def _formula(text: Any, fmt: Dialect, max_chars: int, field: str, index: int | None, roles: tuple[str, ...]):
-    """One formula of a JSON line: a string within `max_chars`; in TPTP an annotated
-    `fof(name, role, ...)` must have one of `roles` (a conjecture is no premise)."""
+    """One formula of a JSON line: a string within `max_chars`; in TPTP an annotated `fof(...)`
+    must have one of `roles` (a conjecture is no premise)."""
     if not isinstance(text, str):
         raise _Bad(f"{'a premise' if field == 'premises' else f'field {field!r}'} must be a formula string",
                    field, index)
@@ -179,8 +153,8 @@ class _Bad(Exception):
 
 
 def _answer(cmd: str, fmt: Dialect, budget: dict, max_chars: int, lines: list[str]) -> list[tuple[str, bool]]:
-    """One batch of JSON lines: (output line, ok) per line, in order. A line that cannot be
-    read gets its error; when the checks themselves fail, every readable line gets that error."""
+    """One batch of JSON lines: (output line, ok) per line, in order; when the checks themselves
+    fail, every readable line gets that error."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, tuple]] = []
     readings: list[Reading] = []
@@ -195,12 +169,9 @@ def _answer(cmd: str, fmt: Dialect, budget: dict, max_chars: int, lines: list[st
         except ValueError as e:  # not JSON
             out[n] = (json.dumps(_error(e, "", None), ensure_ascii=False), False)
     if todo:
-        items = [x for _, x in todo]
+        check = portfolio.equivalent_batch if cmd == "equiv" else portfolio.decide_batch
         try:
-            if cmd == "equiv":
-                results = portfolio.equivalent_batch(items, fmt, **budget)
-            else:
-                results = portfolio.decide_batch(items, fmt, **budget)
+            results = check([x for _, x in todo], fmt, **budget)
             answers = [(record(x, r).to_dict(), True) for x, r in zip(results, readings)]
         except Exception as e:  # noqa: BLE001 - reported on each line, the run goes on
             answers = [(E.error_object("engine_error", str(e) or type(e).__name__, index=None, expected=[], pos=None),
@@ -226,10 +197,8 @@ class _Usage(Exception):
 
 
 def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[list, Any, list[str] | None, Reading]:
-    """Premises, conclusion, (TPTP problems) the premises' names, and how they were read, from
-    the command line. A premise that does not read is named by file and line (and character).
-    The story is read until `deadline` (time.monotonic()) at most, in every dialect (a TPTP
-    problem's statements too): ReadingTimeLimit past it."""
+    """Premises, conclusion, (TPTP problems) the premises' names, and how they were read, from the
+    command line, read until `deadline` (time.monotonic()) at most: ReadingTimeLimit past it."""
     if args.problem is not None and args.premises is not None:
         raise _Usage("give a problem file or --premises FILE, not both")
     path = args.problem or args.premises
@@ -273,8 +242,7 @@ def _story(args: argparse.Namespace, deadline: float | None = None) -> tuple[lis
 
 def _read(path: str, premises: list, conclusion: Any, args: argparse.Namespace, labels: list[str],
           lines: list[int] | None, deadline: float | None = None) -> tuple[list, Any, Reading]:
-    """`read_story` with its errors named by file and line (`lines`: each premise's line), until
-    `deadline` at most (ReadingTimeLimit past it, in every dialect)."""
+    """`read_story` with its errors named by file and line (`lines`: each premise's line)."""
     try:
         return read_story(premises, conclusion, args.fmt, labels=labels, deadline=deadline)
     except ProblemError as e:
@@ -297,8 +265,7 @@ def _checked_text(text: str, args: argparse.Namespace) -> str:
 
 
 def _entails(args: argparse.Namespace) -> dict:
-    """The story's answer within --time-limit, reading included: the problem is read until the
-    deadline, and the provers get what is left of it. Past it: UNKNOWN with reason `time_limit`."""
+    """The story's answer within --time-limit, reading included; past it UNKNOWN (`time_limit`)."""
     deadline = time.monotonic() + args.time_limit
     try:
         premises, conclusion, names, reading = _story(args, deadline)

@@ -1,11 +1,5 @@
-"""Readings explained (issue 13): an unambiguous controlled-English paraphrase of each reading of
-an utterance, the least situations that tell readings apart, and a clarification question.
-
-`verbalise` / `read`: LF <-> controlled English (`logic/grammars/ace.lark`); `restrict`: AmP's
-universals read as restricted quantification; `find_scene`: least distinguishing scene (candidates
-from `logic/engine/prolog/situations.pl`, chosen by the one model checker); `explain_readings`: all
-of it as one JSON-able value.
-"""
+"""Readings explained: an unambiguous controlled-English paraphrase of each reading of an
+utterance, the least situations that tell readings apart, and a clarification question."""
 
 from ambit.logic.explain.explain import QUANTIFIERS, Explanation, Question, Reading, Situation, explain_readings
 from ambit.logic.explain.read import ParaphraseError, read

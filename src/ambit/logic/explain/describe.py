@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ambit.logic.syntax.dialect import FOL, dialect
 from ambit.logic.explain.situations import Scene
-from ambit.logic.explain.verbalise import ROLES
+from ambit.logic.explain.verbalise import ROLES, _article
 from ambit.logic.explain.wordforms import WordForms
 
 _COUNTS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
@@ -69,23 +69,18 @@ def describe(scene: Scene, words: WordForms) -> str:
 
 
 def _relation(rel: str, x: str, y: str, role_of_no_event: bool) -> str:
-    """A binary fact in English. A role (agent, patient, instrument) said of something that is no
-    event comes from a degenerate reading, and the sentence says so rather than hide it in
-    "the boy stands in the agent relation to the boy"."""
+    """A binary fact in English; a role said of something that is no event comes from a degenerate
+    reading, and the sentence says so rather than hide it."""
     if role_of_no_event:
         who = "itself" if x == y else y
         return (f"{x} has itself as its {rel}" if x == y else f"{y} is the {rel} of {x}") + (
             f" (a degenerate reading: {rel} relates an event to a participant, and here {x}, which is no event, "
             f"to {who})")
-    if x == y:
-        return f"{x} stands in the {rel} relation to itself"
-    return f"{x} stands in the {rel} relation to {y}"
+    return f"{x} stands in the {rel} relation to {'itself' if x == y else y}"
 
 
 def _count(n: int, noun: str) -> str:
-    if n == 1:
-        return "an" if noun[:1] in tuple("aeiou") else "a"
-    return _COUNTS[n] if n < len(_COUNTS) else str(n)
+    return _article(noun) if n == 1 else _COUNTS[n] if n < len(_COUNTS) else str(n)
 
 
 def _plural(noun: str, n: int) -> str:

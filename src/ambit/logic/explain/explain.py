@@ -1,9 +1,6 @@
-"""`explain_readings`: for an utterance and its candidate LFs, a paraphrase of each reading, the
-least situations that tell readings apart, and a clarification question.
-
-Paraphrases and situations use the restricted reading of AmP's universals (`restricted.py`;
-the JSON says `"quantifiers": "restricted"`); telling readings apart starts from the literal
-equivalence checker, whose verdict on LFs as written decides which readings are one meaning.
+"""`explain_readings`: paraphrases, distinguishing situations and a clarification question for
+an utterance's candidate LFs. Paraphrases and situations use the restricted reading of AmP's
+universals (`restricted.py`); the literal equivalence checker decides which readings are one.
 """
 
 from __future__ import annotations
@@ -51,8 +48,8 @@ class Situation:
 
 @dataclass(frozen=True)
 class Question:
-    """"Do you mean (a) ... or (b) ...?" about readings `readings`, and a yes/no question about
-    situation `situation` with the reading each answer picks."""
+    """"Do you mean (a) ... or (b) ...?", and a yes/no question about `situation` with the reading
+    each answer picks."""
 
     text: str
     readings: list[int]
@@ -75,25 +72,13 @@ class Explanation:
         return asdict(self)
 
 
-def explain_readings(
-    utterance: str,
-    lfs: Sequence[str],
-    fmt: str = FOL,
-    lexicon: WordForms | None = None,
-    weights: Sequence[float] | None = None,
-    time_limit: float | None = None,
-    inferences: int | None = None,
-) -> Explanation:
-    """Explain the readings `lfs` (strings in `fmt`) of `utterance`; `weights` (e.g. probability
-    mass) choose the two readings the question is about (default: the first two). `time_limit`
-    (seconds) bounds each Prolog call, the equivalence batch and each scene search (None: their
-    own defaults); `inferences` bounds each scene search in Prolog inferences (default: the
-    worker's budget for the time limit; the equivalence batch keeps its own inference budget per
-    stage), a budget that answers the same on any machine, however loaded: with a time limit
-    long enough to be only a hang guard, the answer no longer depends on the machine's speed.
-    A budget is never an exception: a pair of readings whose equivalence is not
-    settled within it counts as two readings, a scene search over it (time, inferences or stack)
-    is given up, and `note` names both (the other searches still run)."""
+def explain_readings(utterance: str, lfs: Sequence[str], fmt: str = FOL,
+                     lexicon: WordForms | None = None, weights: Sequence[float] | None = None,
+                     time_limit: float | None = None, inferences: int | None = None) -> Explanation:
+    """Explain the readings `lfs` of `utterance`; `weights` choose the two readings the question is
+    about (default: the first two). `inferences` bounds each scene search, a budget that answers
+    the same on any machine however loaded. A budget is never an exception: an unsettled pair counts
+    as two readings, a search over it is given up, and `note` names both."""
     if weights is not None and len(weights) != len(lfs):
         raise ValueError(f"{len(weights)} weights for {len(lfs)} LFs")
     formulas: list[Formula] = [parse(lf, fmt) for lf in lfs]
@@ -136,9 +121,8 @@ def explain_readings(
 
 def _note(situations: list[Situation], gave_up: list[tuple[int, int, str]], time_limit: float | None,
           unsettled: list[tuple[int, int, str | None]] = ()) -> str | None:
-    """What the situations leave out: pairs whose equivalence the budget left unsettled, searches
-    given up at the budget (each with its reason: time_limit, inference_limit, memory), or none
-    found at all."""
+    """What the situations leave out: pairs the budget left unsettled, searches given up at the
+    budget, or none found at all."""
     parts = []
     if unsettled:
         which = "; ".join(f"readings {i} and {j} ({why or 'unknown'})" for i, j, why in unsettled)
@@ -156,8 +140,8 @@ def _note(situations: list[Situation], gave_up: list[tuple[int, int, str]], time
 
 
 def _degenerate(formulas: Sequence[Formula]) -> str | None:
-    """The readings that say a role of something that is no event (`agent(x, x)`, a model's
-    slip), named with their atoms: their paraphrase and scenes read oddly because they are odd."""
+    """The readings that say a role of something that is no event (`agent(x, x)`, a model's slip):
+    their paraphrase and scenes read oddly because they are odd."""
     from ambit.logic.syntax.render import render
 
     found = [(k, bad) for k, f in enumerate(formulas) if (bad := degenerate_roles(restrict(f)))]

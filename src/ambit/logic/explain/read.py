@@ -1,10 +1,6 @@
-"""Read the controlled English of `verbalise.py` back into an LF (AmP's conjunction form), so
-that `read(verbalise(lf))` can be checked equivalent to `lf` by Prolog.
-
-Grammar: `logic/grammars/ace.lark`. Quantified phrases become AmP's forms: "a boy ..." is
-`exists y . boy(y) AND ...`, "every boy ..." is `forall y . boy(y) AND ...` (AmP writes a
-restricted universal as a conjunction), a clause is `exists e . verb(e) AND agent(e, s) ...`.
-"""
+"""Read the controlled English of `verbalise.py` back into an LF in AmP's conjunction form ("every
+boy ..." is `forall y . boy(y) AND ...`), so that `read(verbalise(lf))` can be checked equivalent
+to `lf` by Prolog."""
 
 from __future__ import annotations
 
@@ -16,6 +12,7 @@ from importlib import resources
 import lark
 
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Quant, Term, Var
+from ambit.logic.explain.restricted import conjunction
 from ambit.logic.explain.verbalise import ROLES
 from ambit.logic.explain.wordforms import WordForms
 
@@ -68,10 +65,11 @@ class _Reader:
             case "exists_such" | "exists_bare":
                 var, kinds, env2 = self.bind(t.children[0], env)
                 body = kinds + ([self.formula(t.children[1], env2)] if t.data == "exists_such" else [])
-                return Quant("exists", var, _conj(body))
+                return Quant("exists", var, conjunction(body))
             case "forall":
                 var, kinds, env2 = self.bind(t.children[0], env)
-                return Quant("forall", var, _conj(kinds + [self.formula(t.children[1], env2)]))
+                body = kinds + [self.formula(t.children[1], env2)]
+                return Quant("forall", var, conjunction(body))
             case "unary":
                 np, _, word = t.children
                 return self.with_np(np, env, lambda term, e: Atom(self.symbol(word), (term,)))
@@ -96,8 +94,8 @@ class _Reader:
         return var, kinds, {**env, (None, _label(label)): var}
 
     def event(self, subject: Term, vp: lark.Tree, env: Env) -> Formula:
-        """exists e . verb(e) AND agent(e, subject) [AND patient ...] [AND instrument ...], with
-        the quantified phrases of the object and instrument wrapped around it in order."""
+        """exists e . verb(e) AND agent(e, subject) [AND ...], with the quantified phrases of the
+        object and instrument wrapped around it in order."""
         verb, obj, instr = vp.children
         fillers = [(r, np) for r, np in zip(ROLES[1:], (obj, instr)) if np is not None]
 
@@ -137,10 +135,6 @@ class _Reader:
 
 def _label(token) -> str | None:
     return None if token is None else str(token)
-
-
-def _conj(parts: list[Formula]) -> Formula:
-    return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
 __all__ = ["read", "ParaphraseError", "OPENERS"]

@@ -1,13 +1,7 @@
-"""AmP's universals read as restricted quantification, and existentials scoped as narrowly as
-they can be: the formula that paraphrases and situations are made from.
-
-AmP writes `forall x . Q... . C` for "every bird ...": the unary atoms on x in C's top-level AND
-chain (after the quantifiers Q that follow, groups flattened) are the restrictor, the rest is
-the scope: forall x (bird(x) -> Q... rest). Unary atoms on an existential variable in that chain
-are its kinds ("a dog"), said where the variable is introduced; for one bound outside a
-universal this moves them out of the universal's scope, which changes nothing once the
-universal's restrictor is not empty (situations presuppose that: `situations.py`). The
-equivalence checker (`logic/engine/equivalence.py`) stays literal.
+"""AmP's universals read as restricted quantification, existentials scoped as narrowly as they can
+be: the formula paraphrases and situations are made from. In `forall x . C` the unary atoms on x
+in C's AND chain are the restrictor; moving an existential's kinds out of a universal changes
+nothing once the restrictor is not empty (situations presuppose that). Equivalence stays literal.
 """
 
 from __future__ import annotations
@@ -123,17 +117,21 @@ def _restrict(f: Formula) -> Restricted:
     return _conjoin(items)
 
 
+def conjunction(parts: list):
+    """The one part, or the AND of several."""
+    return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+
 def _conjoin(items: list[Restricted]) -> Restricted:
     flat = [g for c in items for g in (c.children if isinstance(c, And) else (c,))]
     if not flat:
         raise ValueError("an empty conjunction has no formula")
-    return flat[0] if len(flat) == 1 else And(tuple(flat))
+    return conjunction(flat)
 
 
 def _exists(var: str, kinds: tuple[Atom, ...], items: list[Restricted]) -> list[Restricted]:
     """`exists var (kinds AND items)` with the quantifier moved in as far as it goes: items
-    without `var` stay outside, an OR without kinds takes one copy per disjunct that uses `var`;
-    the result sits where the first item using `var` was (or at the end)."""
+    without `var` stay outside, an OR without kinds takes one copy per disjunct that uses `var`."""
     items = [g for c in items for g in (c.children if isinstance(c, And) else (c,))]
     inside = [i for i, c in enumerate(items) if var in variables(c)]
     if not inside:

@@ -1,16 +1,7 @@
-"""Distinguishing situations: the smallest scene in which one reading is true and another false,
-proposed by SWI-Prolog (`logic/engine/prolog/situations.pl`) under the restricted reading.
-
-A scene has distinct elements for individuals and events, each with its one noun (or verb),
-names for distinct elements (with no noun, or one the readings say of that name), at most one
-filler per role of an event, and at least one thing of each noun that a universal ranges over
-("every boy" presupposes boys). The search tries every
-domain size from the number of names up to `bound` (names + the variables of both readings), so
-a scene returned is of least size within the bound. situations.pl proposes the candidate scenes of
-each size (made of the first reading's witnesses), and the engine's one model checker
-(`logic/engine/model_check.py`: `Checker`, the readings compiled once) picks the first in which `a` is true and `b` false, on the
-readings as ordinary formulas (`Every` as ∀x (kinds(x) → body), `Exists` as ∃x (kinds(x) ∧ body))
-and the scene as an ordinary model (each element's sort a true unary atom): one truth definition.
+"""Distinguishing situations: the smallest scene in which one reading is true and another false.
+situations.pl proposes candidate scenes of each size, from the number of names up to `bound`
+(names + the variables of both readings), so a scene returned is least within the bound; the
+engine's one model checker (logic/engine/model_check.py) picks the first: one truth definition.
 """
 
 from __future__ import annotations
@@ -24,7 +15,7 @@ from ambit.logic.runtime.cancel import PrologError
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Implies, Or, Quant, Var
 from ambit.logic.runtime.worker import worker
 from ambit.logic.syntax.full_render import quote
-from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_variables
+from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_variables, conjunction
 
 PROGRAM = "situations.pl"
 TIME_LIMIT = 10.0  # seconds for one search, a backstop: the bound keeps searches small
@@ -47,11 +38,8 @@ class Scene:
 
 def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
                inferences: int | None = None) -> Scene | None:
-    """The least scene (within the bound) with `a` true and `b` false, or None; `time_limit`
-    seconds and `inferences` Prolog inferences at most (default: the worker's inference budget
-    for `time_limit`). Over either: the worker's PrologError, reason `time_limit` or
-    `inference_limit`. A budget in inferences gives the same answer on any machine, however busy;
-    one in seconds does not."""
+    """The least scene (within the bound) with `a` true and `b` false, or None; over `time_limit`
+    or `inferences`: PrologError. A budget in inferences answers the same on any machine."""
     atoms = _atoms(a) + _atoms(b)
     sorts = sorted({x.pred for x in atoms if len(x.args) == 1})
     names = sorted({t.name for x in atoms for t in x.args if isinstance(t, Const)})
@@ -71,8 +59,8 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
 
 
 def _candidates(args: str, first: int, bound: int, time_limit: float, inferences: int | None) -> Iterator[dict]:
-    """situations.pl's candidate scenes of `first`, ..., `bound` elements, in its order, a page
-    (`PAGE` scenes) per round trip, all pages within one time limit and one inference budget."""
+    """situations.pl's candidate scenes of `first`, ..., `bound` elements, a page per round trip,
+    all pages within one time limit and one inference budget."""
     w = worker()
     w.consult(PROGRAM)
     start, spent = time.monotonic(), 0
@@ -96,18 +84,14 @@ def as_formula(r: Restricted | None) -> Formula | None:
         return type(r)(tuple(as_formula(c) for c in r.children))
     kinds = list(r.kinds)
     if isinstance(r, Exists):
-        parts = kinds + ([as_formula(r.body)] if r.body is not None else [])
-        body = parts[0] if len(parts) == 1 else And(tuple(parts))
-        return Quant("exists", r.var, body)
+        body = [as_formula(r.body)] if r.body is not None else []
+        return Quant("exists", r.var, conjunction(kinds + body))
     body = as_formula(r.body)
-    if kinds:
-        body = Implies(kinds[0] if len(kinds) == 1 else And(tuple(kinds)), body)
-    return Quant("forall", r.var, body)
+    return Quant("forall", r.var, Implies(conjunction(kinds), body) if kinds else body)
 
 
 def _model(d: dict) -> dict:
-    """A candidate scene (elements 1..size) as the one model checker's model; its elements are
-    Prolog's numbers themselves (any hashable value is an element to the checker)."""
+    """A candidate scene (elements 1..size) as the one model checker's model."""
     return {"domain": list(range(1, d["size"] + 1)), "constants": d["constants"], "functions": {},
             "atoms": {(s, e) for e, s in d["sorts"]} | {(p, *args) for p, args in d["facts"]}}
 
@@ -170,9 +154,8 @@ def _atoms(r: Restricted | None) -> list[Atom]:
 
 
 def _event_vars(r: Restricted) -> set[str]:
-    """Variables that are the first argument of a binary atom (neo-Davidsonian events) and never
-    the second (a participant): in a degenerate reading's `agent(x, x)` the boy x stays a boy,
-    not a "boy event"."""
+    """Variables first in a binary atom (neo-Davidsonian events) and never second (a participant):
+    in a degenerate reading's `agent(x, x)` the boy x stays a boy."""
     binary = [x for x in _atoms(r) if len(x.args) == 2]
     second = {x.args[1].name for x in binary if isinstance(x.args[1], Var)}
     return {x.args[0].name for x in binary if isinstance(x.args[0], Var)} - second
@@ -180,8 +163,7 @@ def _event_vars(r: Restricted) -> set[str]:
 
 def degenerate_roles(r: Restricted) -> list[Atom]:
     """The role atoms (agent, patient, instrument) said of something that is no event: a name, or
-    a variable that is a participant elsewhere (`agent(x, x)`). A reading with one is degenerate
-    (models write them), and `explain` says so."""
+    a variable that is a participant elsewhere (`agent(x, x)`)."""
     from ambit.logic.explain.verbalise import ROLES
 
     events = _event_vars(r)
@@ -196,8 +178,7 @@ def _event_sorts(r: Restricted) -> set[str]:
 
 
 def _functional(atoms: list[Atom]) -> set[str]:
-    """Binary predicates whose first argument is always a variable never found second (roles of
-    events): each event has one agent, one patient, ..."""
+    """Binary predicates whose first argument is always an event: each event has one agent, ..."""
     second = {x.args[1] for x in atoms if len(x.args) == 2}
     binary = {x.pred for x in atoms if len(x.args) == 2}
     return {p for p in binary
@@ -251,15 +232,12 @@ def _scene(d: dict, event_sorts: set[str], bound: int) -> Scene:
             name = f"{p}{counts[p]}"
         names[e] = name
         taken.add(name)
-    return Scene(
-        domain=tuple(names[e] for e in elements),
-        sorts={names[e]: s for e, s in sorts.items()},
-        constants={c: names[int(e)] for c, e in d["constants"].items()},
-        facts=tuple((p, tuple(names[int(x)] for x in args)) for p, args in d["facts"]),
-        events=frozenset(names[e] for e, s in sorts.items() if s in event_sorts),
-        searched_from=d["from"],
-        bound=bound,
-    )
+    return Scene(domain=tuple(names[e] for e in elements),
+                 sorts={names[e]: s for e, s in sorts.items()},
+                 constants={c: names[int(e)] for c, e in d["constants"].items()},
+                 facts=tuple((p, tuple(names[int(x)] for x in args)) for p, args in d["facts"]),
+                 events=frozenset(names[e] for e, s in sorts.items() if s in event_sorts),
+                 searched_from=d["from"], bound=bound)
 
 
 __all__ = ["Scene", "find_scene", "to_term"]

@@ -1,13 +1,7 @@
 """Controlled English for LFs, after Attempto Controlled English: each sentence has one reading,
-and `logic.explain.read` maps it back to an LF.
-
-Made from the restricted reading (`restricted.py`). Scope is explicit: an indefinite or "every"
-stands inside a clause only when it is the clause's one quantified phrase besides other
-indefinites (existentials commute); otherwise the quantifier opens the sentence ("there is a dog
-such that every boy saw the dog", "for every boy, the boy saw a dog"). Attachment is carried by
-relative clauses ("a boy that had a telescope") against instruments ("by means of a telescope");
-grouping by "both ... and ..." and "either ... or ...". Anything outside AmP's event patterns gets
-the generic forms "X is a P" and "X stands in the P relation to Y".
+and `logic.explain.read` maps it back to an LF. Scope is explicit: a quantified phrase stands
+inside a clause only when no other non-indefinite one does, otherwise it opens the sentence ("for
+every boy, the boy saw a dog"); grouping is "both ... and ..." and "either ... or ...".
 """
 
 from __future__ import annotations
@@ -15,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ambit.logic.syntax.ast import And, Atom, Const, Formula, Or, Term, Var
-from ambit.logic.explain.restricted import Every, Exists, Restricted, bound_variables, restrict
+from ambit.logic.explain.restricted import (Every, Exists, Restricted, bound_variables, conjunction,
+                                            restrict)
 from ambit.logic.explain.wordforms import WordForms
 
 ROLES = ("agent", "patient", "instrument")
@@ -23,8 +18,7 @@ ROLES = ("agent", "patient", "instrument")
 
 @dataclass(frozen=True)
 class NP:
-    """A noun phrase: a name, a definite reference ("the boy"), or a quantified phrase
-    ("a boy [that VP]", "every boy") that binds `var`."""
+    """A noun phrase: a name, "the boy", or a quantified phrase ("a boy [that VP]", "every boy")."""
 
     kind: str  # name | the | a | every
     text: str  # the name, or the noun with its label
@@ -160,7 +154,7 @@ class _Writer:
                 rest = [k for k in kinds[1 if self.noun[var] else 0:]] + ([body] if body is not None else [])
                 if not rest:
                     return f"there is {head}"
-                return f"there is {head} such that {self.unit(_and(rest))}"
+                return f"there is {head} such that {self.unit(conjunction(rest))}"
             case Every(var, kinds, body):
                 extra = "".join(f" that is {_article(w)} {w}" for w in (self.words.surface(k.pred) for k in kinds[1:]))
                 return f"for every {self.head(var)}{extra}, {self.unit(body)}"
@@ -175,13 +169,9 @@ def _article(word: str) -> str:
     return "an" if word[:1] in tuple("aeiou") else "a"
 
 
-def _and(items: list[Restricted]) -> Restricted:
-    return items[0] if len(items) == 1 else And(tuple(items))
-
-
 def _open_last(items: list[Restricted], w: _Writer, word: str = "and") -> list[Restricted]:
     """Operands ordered so that one whose text ends in an open "both"/"either" list (which would
-    take the operands after it in) comes last; AND and OR are commutative."""
+    take the operands after it in) comes last."""
     tail = "both " if word == "and" else "either "
     return sorted(items, key=lambda c: _ends_open(c, w, tail))
 

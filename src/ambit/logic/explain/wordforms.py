@@ -1,9 +1,6 @@
-"""Word forms for paraphrases: LF symbol -> English surface (`picked_up` -> "picked up").
-
-`logic` knows no lexicon of its own (generators/amp/wordforms.py builds AmP's); a symbol without
-an entry is written with its underscores as spaces. The same value is handed to the reader of
-the controlled English, which is how a multi-word surface is read back as one symbol (a
-controlled language has a declared lexicon, as ACE's parser has).
+"""Word forms for paraphrases: LF symbol -> English surface (`picked_up` -> "picked up"); a symbol
+without an entry is written with its underscores as spaces. The reader of the controlled English
+gets the same value, which is how a multi-word surface is read back as one symbol.
 """
 
 from __future__ import annotations
@@ -30,17 +27,15 @@ class WordForms:
     forms: Mapping[str, str] = field(default_factory=dict)
 
     def surface(self, symbol: str) -> str:
-        """The surface of `symbol`: its entry, else the symbol with underscores as spaces; a
-        surface the reader could not delimit (a keyword in it, odd characters) falls back to the
-        bare symbol, which is always one token."""
+        """The surface of `symbol`; one the reader could not delimit falls back to the bare symbol,
+        which is always one token."""
         text = self.forms.get(symbol)
-        if text is None:
-            text = symbol.replace("_", " ")
+        text = symbol.replace("_", " ") if text is None else text
         return text if readable(text) else symbol
 
     def covering(self, formulas: Iterable[Formula]) -> "WordForms":
-        """This lexicon plus an entry for every predicate of `formulas`, with each surface used
-        by one symbol only (a later symbol whose surface is taken keeps its bare name)."""
+        """This lexicon plus an entry for every predicate of `formulas`, each surface used by one
+        symbol only (a later symbol whose surface is taken keeps its bare name)."""
         forms = dict(self.forms)
         symbols = sorted({n.pred for f in formulas for n in subformulas(f) if isinstance(n, Atom)})
         taken = {self.surface(s): s for s in symbols if s in forms}

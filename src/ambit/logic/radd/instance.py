@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-)
+MONTHS = ("January", "February", "March", "April", "May", "June",
+          "July", "August", "September", "October", "November", "December")
 READINGS = ("de_dicto", "de_re")
 
 
@@ -102,26 +100,18 @@ class RaddInstance:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RaddInstance":
+        date = MonthDate.from_text
         return cls(
-            pair=d["pair"],
-            entity=d["entity"],
-            spans=tuple(
-                RelationSpan(s["premise"], s["relation"], MonthDate.from_text(s["start"]), MonthDate.from_text(s["end"]))
-                for s in d["spans"]
-            ),
-            properties=tuple(
-                PropertyFact(p["premise"], p["relation"], p["value_text"], tuple(p["values"])) for p in d["properties"]
-            ),
-            regularity=d["regularity"],
-            regularity_premise=d["regularity_premise"],
-            current_date=MonthDate.from_text(d["current_date"]),
-            sentence_date=MonthDate.from_text(d["sentence_date"]),
-            value_text=d["value_text"],
-            values=tuple(d["values"]),
-            options=tuple(Option(o["number"], o["reading"], o["relation"], o.get("variant", 0)) for o in d["options"]),
+            pair=d["pair"], entity=d["entity"],
+            spans=tuple(RelationSpan(s["premise"], s["relation"], date(s["start"]), date(s["end"]))
+                        for s in d["spans"]),
+            properties=tuple(PropertyFact(p["premise"], p["relation"], p["value_text"],
+                                          tuple(p["values"])) for p in d["properties"]),
+            regularity=d["regularity"], regularity_premise=d["regularity_premise"],
+            current_date=date(d["current_date"]), sentence_date=date(d["sentence_date"]),
+            value_text=d["value_text"], values=tuple(d["values"]),
+            options=tuple(Option(o["number"], o["reading"], o["relation"], o.get("variant", 0))
+                          for o in d["options"]),
             question_variant=d.get("question_variant", 0),
-            prompt_style=d.get("prompt_style", "direct"),
-            label_nr=d.get("label_nr"),
-            label_name=d.get("label_name"),
-            source=d.get("source"),
-        )
+            prompt_style=d.get("prompt_style", "direct"), label_nr=d.get("label_nr"),
+            label_name=d.get("label_name"), source=d.get("source"))

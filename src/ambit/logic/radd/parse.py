@@ -1,9 +1,6 @@
-"""Parse a RADD prompt (the benchmark's `messages[0]`) into a `RaddInstance`.
-
-Nothing is guessed: a prompt that fits no phrasing in `pairs.yaml` raises `RaddParseError`
-saying which part does not fit. The inverse, rendering an instance as prompt text, is
-`generators/radd/render.py`.
-"""
+"""Parse a RADD prompt (the benchmark's `messages[0]`) into a `RaddInstance`. Nothing is guessed:
+a prompt that fits no phrasing raises `RaddParseError` saying which part does not fit (the
+inverse is `generators/radd/render.py`)."""
 
 from __future__ import annotations
 
@@ -65,21 +62,12 @@ def parse_prompt(text: str, phrasings: dict[str, Phrasing] | None = None, source
     if {o.reading for o in options} != set(READINGS):
         raise RaddParseError("the two options must spell out one de dicto and one de re reading")
     return RaddInstance(
-        pair=phrasing.key,
-        entity=entity,
-        spans=spans,
-        properties=properties,
-        regularity=regularity[1],
-        regularity_premise=regularity[0],
+        pair=phrasing.key, entity=entity, spans=spans, properties=properties,
+        regularity=regularity[1], regularity_premise=regularity[0],
         current_date=MonthDate.from_text(qm.group("current")),
-        sentence_date=MonthDate.from_text(qdate),
-        value_text=value_text,
-        values=phrasing.split_values(value_text),
-        options=options,  # type: ignore[arg-type]
-        question_variant=q_variant,
-        prompt_style=style,
-        source=source,
-    )
+        sentence_date=MonthDate.from_text(qdate), value_text=value_text,
+        values=phrasing.split_values(value_text), options=options,  # type: ignore[arg-type]
+        question_variant=q_variant, prompt_style=style, source=source)
 
 
 # -- pieces ---------------------------------------------------------------------------------
@@ -92,20 +80,18 @@ def _premise(line: str) -> tuple[int, str]:
     return int(m.group(1)), m.group(2)
 
 
-def _entity_and_spans(
-    phrasing: Phrasing, lines: list[tuple[int, str]], sentence: str
-) -> tuple[str, tuple[RelationSpan, ...]]:
+def _entity_and_spans(phrasing: Phrasing, lines: list[tuple[int, str]],
+                      sentence: str) -> tuple[str, tuple[RelationSpan, ...]]:
     """The entity (the one split of the relation lines that fits them all and the sentence)."""
     if not lines:
         raise RaddParseError("no entity-relation premises")
     for entity in prefix_candidates(phrasing.entity_relation, lines[0][1], "entity"):
         fields = [match(phrasing.entity_relation, text, entity=entity) for _, text in lines]
         if all(fields) and any(match(q, sentence, entity=entity) for q in phrasing.questions):
-            spans = tuple(
-                RelationSpan(n, f["relation"], MonthDate.from_text(f["start_time"]), MonthDate.from_text(f["end_time"]))
-                for (n, _), f in zip(lines, fields)
-            )
-            return entity, spans
+            date = MonthDate.from_text
+            return entity, tuple(RelationSpan(n, f["relation"], date(f["start_time"]),
+                                              date(f["end_time"]))
+                                 for (n, _), f in zip(lines, fields))
     raise RaddParseError(f"relation premises do not fit {phrasing.key!r}: {lines[0][1]!r}")
 
 
@@ -126,14 +112,12 @@ def _sentence(phrasing: Phrasing, sentence: str, entity: str) -> tuple[int, dict
     raise RaddParseError(f"sentence does not fit {phrasing.key!r}: {sentence!r}")
 
 
-def _option(
-    phrasing: Phrasing, line: str, entity: str, value_text: str, qdate: str, q_variant: int, expected: int
-) -> Option:
+def _option(phrasing: Phrasing, line: str, entity: str, value_text: str, qdate: str, q_variant: int,
+            expected: int) -> Option:
     m = _OPTION.fullmatch(line)
     if m is None or int(m.group("number")) != expected:
         raise RaddParseError(f"option {expected} line not recognised: {line!r}")
-    variants = sorted(range(len(phrasing.interpretations)), key=lambda v: v != q_variant)
-    for v in variants:
+    for v in sorted(range(len(phrasing.interpretations)), key=lambda v: v != q_variant):
         for reading, template in zip(READINGS, phrasing.interpretations[v]):
             f = match(template, m.group("text"), entity=entity, property=value_text, question_date=qdate)
             if f:

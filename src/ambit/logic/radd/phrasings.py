@@ -1,9 +1,7 @@
-"""The RADD prompt wordings: property-pair phrasings (`pairs.yaml`), the answer instructions of
-each prompt style, and matching a line against a template.
-
-A template is text with `{field}` slots. `fill` renders it; `match` inverts it, with some
-fields already known (matched literally) so that names containing the template's own words
-still split the one way that is consistent with the rest of the prompt.
+"""The RADD prompt wordings: property-pair phrasings (`pairs.yaml`), each prompt style's answer
+instructions, and templates with `{field}` slots: `fill` renders one, `match` inverts it, with known
+fields matched literally so that names containing the template's own words split the one
+consistent way.
 """
 
 from __future__ import annotations
@@ -43,32 +41,19 @@ class Phrasing:
     interpretations: tuple[tuple[str, str], ...]  # (de_dicto, de_re) per variant
 
     def split_values(self, value_text: str) -> tuple[str, ...]:
-        if self.list_separator is None:
-            return (value_text,)
-        return tuple(value_text.split(self.list_separator))
+        sep = self.list_separator
+        return (value_text,) if sep is None else tuple(value_text.split(sep))
 
 
 def load_phrasings(path: str | Path | None = None) -> dict[str, Phrasing]:
     """All pairs from `pairs.yaml` (or another file in the same layout)."""
-    text = (
-        Path(path).read_text(encoding="utf-8")
-        if path
-        else resources.files("ambit.logic.radd").joinpath("pairs.yaml").read_text(encoding="utf-8")
-    )
-    raw = yaml.safe_load(text)
-    return {
-        key: Phrasing(
-            key=key,
-            name=d["name"],
-            regularity=d["regularity"],
-            entity_relation=d["entity_relation"],
-            relation_property=d["relation_property"],
-            list_separator=d.get("list_separator"),
-            questions=tuple(d["questions"]),
-            interpretations=tuple((a, b) for a, b in d["interpretations"]),
-        )
-        for key, d in raw.items()
-    }
+    source = Path(path) if path else resources.files("ambit.logic.radd").joinpath("pairs.yaml")
+    return {key: Phrasing(key=key, name=d["name"], regularity=d["regularity"],
+                          entity_relation=d["entity_relation"],
+                          relation_property=d["relation_property"],
+                          list_separator=d.get("list_separator"), questions=tuple(d["questions"]),
+                          interpretations=tuple((a, b) for a, b in d["interpretations"]))
+            for key, d in yaml.safe_load(source.read_text(encoding="utf-8")).items()}
 
 
 @lru_cache(maxsize=None)
@@ -110,8 +95,8 @@ def _pattern(template: str, known: tuple[tuple[str, str], ...]) -> re.Pattern:
 
 
 def prefix_candidates(template: str, text: str, field: str) -> list[str]:
-    """Every value of `field` (the template's first slot) for which `text` could fit:
-    the prefixes of `text` that end where the literal after the slot begins."""
+    """Every value of `field` (the template's first slot) for which `text` could fit: the prefixes
+    of `text` that end where the literal after the slot begins."""
     head = "{" + field + "}"
     if not template.startswith(head):
         return []

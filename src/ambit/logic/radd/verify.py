@@ -1,9 +1,6 @@
-"""RADD verification through Prolog (`logic/engine/prolog/radd.pl`): which reading of an ambiguous definite
-description the premises make consistent, with a derivation that cites premises by number.
-
-`verify(instance)` / `verify_batch(instances)` take `RaddInstance`s (`logic/radd/instance.py`) or
-their `to_dict()` form; `verify_text(text)` takes the raw benchmark prompt (`messages[0]`).
-All Prolog calls go through the process-wide worker (`logic.runtime.worker.worker()`).
+"""RADD verification through Prolog (`logic/engine/prolog/radd.pl`): which reading of an ambiguous
+definite description the premises make consistent, with a derivation that cites premises by
+number. Instances are `RaddInstance`s or their `to_dict()` form; calls go to the process's worker.
 """
 
 from __future__ import annotations
@@ -110,16 +107,10 @@ def _ym(date: Any) -> list[int]:
 def _interp(r: dict[str, Any]) -> InterpretationVerdict:
     referent = r["referent"]
     return InterpretationVerdict(
-        reading=r["reading"],
-        relation=r["relation"],
-        referent=None if referent == "none" else referent,
-        verdict=r["verdict"],
-        placed=bool(r["placed"]),
-        holders=tuple(r["holders"]),
-        premises=tuple(r["premises"]),
-        derivation=tuple(r["derivation"]),
-        findings=tuple(r["findings"]),
-    )
+        reading=r["reading"], relation=r["relation"],
+        referent=None if referent == "none" else referent, verdict=r["verdict"],
+        placed=bool(r["placed"]), holders=tuple(r["holders"]), premises=tuple(r["premises"]),
+        derivation=tuple(r["derivation"]), findings=tuple(r["findings"]))
 
 
 _STATUS_NOTES = {
@@ -133,11 +124,6 @@ def _verdict(r: dict[str, Any]) -> RaddVerdict:
     interps = {i["reading"]: _interp(i) for i in r["interpretations"]}
     derivation = tuple(step for reading in READINGS if reading in interps for step in interps[reading].derivation)
     notes = tuple(([_STATUS_NOTES[r["status"]]] if r["status"] in _STATUS_NOTES else []) + list(r["findings"]))
-    return RaddVerdict(
-        interpretations=interps,
-        status=r["status"],
-        answer_option=r["answer_option"],
-        answer_label=r["answer"],
-        derivation=derivation,
-        notes=notes,
-    )
+    return RaddVerdict(interpretations=interps, status=r["status"],
+                       answer_option=r["answer_option"], answer_label=r["answer"],
+                       derivation=derivation, notes=notes)
