@@ -1,12 +1,7 @@
 """AmP (Stengel-Eskin et al. 2023): ambiguous utterances with their two LFs, generated from
-data, and the zero-shot and few-shot prompts built from them.
-
-Lexicon: `lexicon.yaml`; one spec per ambiguity type or unambiguous family:
-`templates/*.yaml`; prompt layout: `prompts.yaml`. The spec format: docs/generators.md.
-
-Ambiguous utterances per type: pp 3,536, scope 4,000, revscope 4,000, bound 1,680,
-conj 10,080 -- the same as AmP's own generate_pairs.py, since lexicon and templates are its
-latest ones (docs/generators.md, "Counts", derives each number).
+`lexicon.yaml` and `templates/*.yaml` (docs/generators.md), and the prompts built from them.
+Counts per type (pp 3,536, scope 4,000, revscope 4,000, bound 1,680, conj 10,080) match AmP's
+own generate_pairs.py.
 """
 
 from ambit.generators.amp.generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary

@@ -26,8 +26,8 @@ def _fillings(t: Template, lex: Lexicon) -> Iterator[dict[str, Word]]:
 
 
 def realise(t: Template, filling: dict[str, Word], lex: Lexicon) -> str:
-    """The surface string: plural-only nouns take their singular form right after a singular
-    determiner ("a pair of binoculars"), then "a" becomes "an" before a vowel."""
+    """The surface string: a plural-only noun right after a singular determiner takes its singular
+    form ("a pair of binoculars"); "a" becomes "an" before a vowel."""
     parts = SLOT.split(t.surface)
     out = []
     for i, part in enumerate(parts):
@@ -35,46 +35,34 @@ def realise(t: Template, filling: dict[str, Word], lex: Lexicon) -> str:
             out.append(part)
             continue
         word = filling[part]
-        # as in AmP, only a determiner that is the whole preceding literal forces the
-        # singular: "a pair of binoculars" but "with the binoculars"
+        # as in AmP, only a determiner that is the whole preceding literal forces the singular
         singular = word.singular and parts[i - 1].strip() in lex.singular_after
         out.append(word.singular if singular else word.surface)
-    text = " ".join("".join(out).split())
-    return _A_AN.sub(r"\1an \2", text)
+    return _A_AN.sub(r"\1an \2", " ".join("".join(out).split()))
 
 
 def render_lf(lf: str, fmt: str, canonical: bool = False) -> str:
-    """FOL as filled in (AmP's zero-shot files) or canonical; Lisp always canonical, as in
-    AmP's Lisp files."""
+    """FOL as filled in (AmP's zero-shot files) or canonical; Lisp always canonical, as AmP's."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
-    if fmt == FOL and not canonical:
-        return lf
-    return logic.canonical_form(lf, FOL, to=fmt)
+    return lf if fmt == FOL and not canonical else logic.canonical_form(lf, FOL, to=fmt)
 
 
 def template_rows(fam: Family, t: Template, fmt: str = FOL, canonical: bool = False) -> Iterator[dict]:
     """The rows of one template of a family, in enumeration order."""
-    lex = lexicon()
-    tags = t.tags
+    lex, tags = lexicon(), t.tags
     for filling in _fillings(t, lex):
         surface = realise(t, filling, lex)
         bindings = {s: w.lf for s, w in filling.items()}
         for idx, lf_template in enumerate(t.lfs):
-            yield {
-                "surface": surface,
-                "lf": render_lf(lf_template.format(**bindings), fmt, canonical),
-                "unfilled_template": lf_template,
-                "template_tags": list(tags),
-                "var_bindings": dict(bindings),
-                "template_idx": idx,
-                "type": fam.type,
-            }
+            lf = render_lf(lf_template.format(**bindings), fmt, canonical)
+            yield {"surface": surface, "lf": lf, "unfilled_template": lf_template,
+                   "template_tags": list(tags), "var_bindings": dict(bindings), "template_idx": idx,
+                   "type": fam.type}
 
 
 def family_rows(fam: Family, fmt: str = FOL, canonical: bool = False) -> Iterator[dict]:
-    """All rows of one family; for an ambiguous family the LF0 and LF1 rows of one utterance
-    are adjacent."""
+    """All rows of one family; an ambiguous utterance's LF0 and LF1 rows are adjacent."""
     for t in fam.templates:
         yield from template_rows(fam, t, fmt, canonical)
 
@@ -86,8 +74,7 @@ def resolve(name: str) -> list[Family]:
         return list(fams.values())
     if name in fams:
         return [fams[name]]
-    by_type = [f for f in fams.values() if f.type == name and f.ambiguous]
-    if by_type:
+    if by_type := [f for f in fams.values() if f.type == name and f.ambiguous]:
         return by_type
     raise ValueError(f"unknown AmP type {name!r}; expected 'all' or one of {sorted(fams)}")
 
@@ -107,9 +94,8 @@ def generate(type: str = "all", fmt: str = FOL, ambiguous_only: bool = False,
 
 
 def pairs(type: str, fmt: str = FOL, canonical: bool = False) -> list[dict]:
-    """One record per ambiguous utterance: `{surface, lf0, lf1, type, name, row0, row1,
-    template}` (`template`: the Template it was made from, which declares its zero-shot
-    ingredients)."""
+    """One record per ambiguous utterance: `{surface, lf0, lf1, type, name, row0, row1, template}`
+    (`template`: the Template it was made from)."""
     out = []
     for fam in resolve(type):
         if not fam.ambiguous:
@@ -133,19 +119,16 @@ def vocabulary() -> dict[str, list[str]]:
     for fam in families().values():
         for t in fam.templates:
             for lf in t.lfs:
-                marked = re.sub(r"\{(\w+)\}\(", r"slot_\1(", lf)
-                marked = SLOT.sub(r"SLOT_\1", marked)
+                marked = SLOT.sub(r"SLOT_\1", re.sub(r"\{(\w+)\}\(", r"slot_\1(", lf))
                 for atom in _atoms(logic.parse(marked, FOL)):
                     slot = atom.pred[len("slot_"):] if atom.pred.startswith("slot_") else None
                     preds = [w.lf for w in lex.words(t.slots[slot])] if slot else [atom.pred]
                     (unary if len(atom.args) == 1 else binary).update(preds)
                     for arg in atom.args:
-                        if isinstance(arg, logic.Const):
-                            name = arg.name
-                            if name.startswith("SLOT_"):
-                                consts.update(w.lf for w in lex.words(t.slots[name[len("SLOT_"):]]))
-                            else:
-                                consts.add(name)
+                        if isinstance(arg, logic.Const) and arg.name.startswith("SLOT_"):
+                            consts.update(w.lf for w in lex.words(t.slots[arg.name[len("SLOT_"):]]))
+                        elif isinstance(arg, logic.Const):
+                            consts.add(arg.name)
     return {"unary": sorted(unary), "binary": sorted(binary), "constants": sorted(consts)}
 
 

@@ -1,9 +1,6 @@
-"""Zero-shot ingredients, as the AmP paper builds them (appendix A.2): for one ambiguous item,
-the unambiguous sentences its template declares (`ingredients:` in templates/<type>.yaml),
-filled with the item's own words (its `var_bindings`), each with its LF.
-
-Together they hold every piece either reading is composed of, and no example of the
-ambiguous construction: `check_ingredients` raises when one would show it."""
+"""Zero-shot ingredients, as AmP's appendix A.2 builds them: the unambiguous sentences an item's
+template declares, filled with the item's own words. They hold every piece either reading is made
+of, and no example of the ambiguous construction (`check_ingredients`)."""
 
 from __future__ import annotations
 
@@ -24,10 +21,8 @@ def _words_by_lf(cls: str) -> dict[str, Word]:
 
 
 def item_ingredients(template: Template, bindings: dict[str, str], rng: random.Random) -> list[tuple[str, str]]:
-    """(surface, FOL LF) of each ingredient of an item made from `template` with `bindings`
-    (slot -> LF symbol), in declaration order. A slot the test sentence lacks (bound's `vp3`)
-    gets one word of its class that the item does not use, chosen with `rng`, the same word in
-    every ingredient that names it."""
+    """(surface, FOL LF) of each ingredient of an item made from `template` with `bindings`; a slot
+    the test sentence lacks gets one unused word of its class, chosen with `rng`."""
     lex = lexicon()
     if not template.ingredients:
         raise SpecError(f"template {template.surface!r} declares no zero-shot ingredients")
@@ -50,9 +45,8 @@ def item_ingredients(template: Template, bindings: dict[str, str], rng: random.R
 
 def check_ingredients(demos: list[tuple[str, str]], readings: tuple[str, str],
                       utterances: frozenset[str]) -> None:
-    """Raise SpecError unless every ingredient's LF parses, no ingredient is an utterance of
-    the ambiguous type (`utterances`), and none has either reading of the item (`readings`,
-    FOL) as its LF, compared by canonical form."""
+    """SpecError unless every ingredient's LF parses, none is one of `utterances`, and none has
+    either of `readings` as its LF (compared by canonical form)."""
     own = {logic.canonical_form(lf) for lf in readings}
     for surface, lf in demos:
         if surface in utterances:

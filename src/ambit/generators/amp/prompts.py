@@ -1,24 +1,7 @@
-"""Prompt builders for AmP's two settings, in BenchCLAMP's text layout:
-
-    <instruction>
-
-    Human: <utterance>
-    Computer: <LF>
-
-    ...
-    Human: <test utterance>
-    Computer:
-
-Zero-shot: unambiguous "ingredient" examples, never an example of the tested type, in seeded
-random order. By default ("own", AmP's appendix A.2) they are made from the test sentence's own
-words through the ingredient templates its template declares (`ingredients.py`); "sampled"
-draws examples with other words from the families listed under `zeroshot:` in the type's spec.
-Few-shot (mixed): `shots` other utterances of the tested type, the first round(shots * r) shown
-with LF0 and the rest with LF1, then shuffled. For one test item the same demonstration
-utterances serve every ratio, so prompts across r differ only in which reading is shown.
-
-All randomness comes from `random.Random` seeded with strings built from the seed, the type
-and the item, so the output is the same byte for byte on every run and platform.
+"""Prompt builders for AmP's two settings, in BenchCLAMP's layout ("Human: <utterance>\nComputer:
+<LF>" demonstrations after an instruction). Zero-shot shows unambiguous ingredients, never the
+tested type; few-shot shows `shots` utterances of the type, round(shots * r) with LF0, the same
+utterances at every ratio. Every `random.Random` is seeded with strings, so output is byte-stable.
 """
 
 from __future__ import annotations
@@ -91,8 +74,8 @@ def _record(setting: str, name: str, idx: int, item: dict, prompt: str, fmt: str
 
 
 def _own_demos(name: str, item: dict, rng: random.Random) -> list[tuple[str, str]]:
-    """The item's own ingredients (its template's `ingredients:`), checked to show neither
-    the ambiguous construction nor either reading of the item."""
+    """The item's own ingredients, checked to show neither the ambiguous construction nor either
+    reading of the item."""
     demos = item_ingredients(item["template"], item["row0"]["var_bindings"], rng)
     check_ingredients(demos, (item["lf0"], item["lf1"]), _utterances(name))
     return demos
@@ -107,10 +90,8 @@ def _sampled_demos(name: str, rng: random.Random) -> list[tuple[str, str]]:
 
 def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
                      fmt: str = FOL, canonical: bool = False, ingredients: str = "own") -> list[dict]:
-    """One prompt per test item, its demonstrations shuffled with the seed. `ingredients`:
-    "own" (default), the unambiguous sentences made from the item's own words that the AmP
-    paper uses (appendix A.2); "sampled", examples of the type's ingredient families with
-    other words, for comparison."""
+    """One prompt per test item; `ingredients`: "own" (the item's own words, as AmP's appendix A.2)
+    or "sampled" (the type's ingredient families with other words, for comparison)."""
     if ingredients not in INGREDIENTS:
         raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
     return [zeroshot_item_prompt(name, idx, item, seed, fmt, canonical, ingredients)
@@ -119,19 +100,31 @@ def zeroshot_prompts(type: str = "all", seed: int = 0, limit: int | None = None,
 
 def zeroshot_item_prompt(name: str, idx: int, item: dict, seed: int = 0, fmt: str = FOL,
                          canonical: bool = False, ingredients: str = "own") -> dict:
-    """The zero-shot record of one test item of type `name` (a pair record: generated, or
-    released with its `template` attached, see splits.py). An item without a template has no
-    own-word ingredients and gets the sampled construction; `ingredients` in the record says
-    which construction the prompt has."""
+    """The zero-shot record of one test item; an item without a template (splits.py) gets the
+    sampled construction, and the record's `ingredients` says which one the prompt has."""
     if ingredients not in INGREDIENTS:
         raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
-    rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
     used = "own" if ingredients == "own" and item.get("template") is not None else "sampled"
-    demos = _own_demos(name, item, rng) if used == "own" else _sampled_demos(name, rng)
-    demos = [(s, render_lf(lf, fmt, canonical)) for s, lf in demos]
-    rng.shuffle(demos)
+    demos = _zeroshot_demos(name, idx, item, seed, fmt, canonical, used == "own")
     rec = _record("zeroshot", name, idx, item, prompt_text(demos, item["surface"]), fmt, canonical)
     return {**rec, "ingredients": used}
+
+
+def _zeroshot_demos(name: str, idx: int, item: dict, seed: int, fmt: str, canonical: bool,
+                    own: bool) -> list[tuple[str, str]]:
+    rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
+    demos = _own_demos(name, item, rng) if own else _sampled_demos(name, rng)
+    demos = [(s, render_lf(lf, fmt, canonical)) for s, lf in demos]
+    rng.shuffle(demos)
+    return demos
+
+
+def _mixed(chosen: list[dict], n0: int, fmt: str, canonical: bool, order: str) -> list[tuple]:
+    """`chosen`'s first `n0` with LF0, the rest with LF1, shuffled with the seed `order`."""
+    demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, canonical))
+             for i, d in enumerate(chosen)]
+    random.Random(order).shuffle(demos)
+    return demos
 
 
 def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, seed: int = 0,
@@ -149,8 +142,7 @@ def fewshot_item_prompts(name: str, idx: int, item: dict, pool: Sequence[dict],
                          canonical: bool = True, shots: int | None = None,
                          exclude: int | None = None) -> list[dict]:
     """The few-shot records of one test item, one per ratio: `shots` demonstrations drawn from
-    `pool` (never `pool[exclude]`, never the item's own utterance), the same ones at every
-    ratio, round(shots * r) of them shown with LF0, then shuffled."""
+    `pool` (never `pool[exclude]`, never the item's own utterance), the same at every ratio."""
     cfg = prompt_config()["fewshot"]
     ratios = list(cfg["ratios"] if ratios is None else ratios)
     shots = cfg["shots"] if shots is None else shots
@@ -159,24 +151,16 @@ def fewshot_item_prompts(name: str, idx: int, item: dict, pool: Sequence[dict],
     rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")
     chosen = [pool[j] for j in rng.sample(range(len(pool)), shots + 1)
               if j != exclude and pool[j]["surface"] != item["surface"]][:shots]
-    out = []
-    for r in ratios:
-        n0 = round(shots * r)
-        demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, canonical))
-                 for i, d in enumerate(chosen)]
-        random.Random(f"amp-fewshot-order:{seed}:{name}:{idx}:{r:.3f}").shuffle(demos)
-        out.append(_record("fewshot", name, idx, item, prompt_text(demos, item["surface"]), fmt, canonical, r))
-    return out
+    order = f"amp-fewshot-order:{seed}:{name}:{idx}"
+    return [_record("fewshot", name, idx, item, prompt_text(
+        _mixed(chosen, round(shots * r), fmt, canonical, f"{order}:{r:.3f}"), item["surface"]),
+        fmt, canonical, r) for r in ratios]
 
 
 def prompt_for_utterance(utterance: str, *, setting: str, type: str, ratio: float = 0.0, seed: int = 0,
                          fmt: str = FOL, shots: int | None = None, ingredients: str = "own") -> str:
-    """The AmP prompt for `utterance` as its test sentence. Zero-shot: when the utterance is one
-    of the type's generated items, exactly the prompt `zeroshot_prompts` writes for it (its own
-    ingredients, or sampled ones); any other utterance has no bindings to build ingredients
-    from, so it gets the sampled construction of the type's first test item. Few-shot: the
-    demonstrations `fewshot_prompts` chooses for the first test item (same seed, ratio, format
-    and shots). The server uses it to parse any utterance with an AmP prompt."""
+    """The AmP prompt for `utterance` as its test sentence (the server parses any utterance with
+    it): a generated item's own zero-shot prompt, else the demonstrations of the first test item."""
     name = _types(type)[0]
     items = _items(name, seed, None)
     if not items:
@@ -186,12 +170,8 @@ def prompt_for_utterance(utterance: str, *, setting: str, type: str, ratio: floa
             raise ValueError(f"unknown ingredients {ingredients!r}; expected one of {INGREDIENTS}")
         own = next(((i, it) for i, it in items if it["surface"] == utterance), None)
         idx, item = own if own is not None else items[0]
-        rng = random.Random(f"amp-zeroshot:{seed}:{name}:{idx}")
         use_own = ingredients == "own" and own is not None
-        demos = _own_demos(name, item, rng) if use_own else _sampled_demos(name, rng)
-        demos = [(s, render_lf(lf, fmt, False)) for s, lf in demos]
-        rng.shuffle(demos)
-        return prompt_text(demos, utterance)
+        return prompt_text(_zeroshot_demos(name, idx, item, seed, fmt, False, use_own), utterance)
     if setting != "fewshot":
         raise ValueError(f"unknown prompt setting {setting!r} (zeroshot or fewshot)")
     idx, _ = items[0]
@@ -199,7 +179,5 @@ def prompt_for_utterance(utterance: str, *, setting: str, type: str, ratio: floa
     pool = _pairs(name)
     rng = random.Random(f"amp-fewshot:{seed}:{name}:{idx}")
     chosen = [pool[j] for j in rng.sample(range(len(pool)), shots + 1) if j != idx][:shots]
-    n0 = round(shots * ratio)
-    demos = [(d["surface"], render_lf(d["lf0" if i < n0 else "lf1"], fmt, True)) for i, d in enumerate(chosen)]
-    random.Random(f"amp-fewshot-order:{seed}:{name}:{idx}:{ratio:.3f}").shuffle(demos)
-    return prompt_text(demos, utterance)
+    order = f"amp-fewshot-order:{seed}:{name}:{idx}:{ratio:.3f}"
+    return prompt_text(_mixed(chosen, round(shots * ratio), fmt, True, order), utterance)

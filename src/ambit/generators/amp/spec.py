@@ -121,8 +121,8 @@ def _subst(text: str, params: dict[str, str], where: str) -> str:
 
 def _ingredient(raw: dict, where: str, lex: Lexicon, params: dict[str, str],
                 parent: dict[str, str]) -> Template:
-    """One zero-shot ingredient: a surface over the parent template's slots, an optional
-    `slots:` map for words the test sentence lacks, and one LF over the surface's slots."""
+    """One zero-shot ingredient: a surface over the parent's slots (and `slots:` for words the test
+    sentence lacks), and one LF."""
     for key in ("surface", "lf"):
         if key not in raw:
             raise SpecError(f"{where}: missing {key!r}")
@@ -195,14 +195,8 @@ def load_family(path: Path, lex: Lexicon | None = None) -> Family:
         templates.extend(_template(t, f"{path}: template {i}", lex, 2 if ambiguous else 1))
     if not ambiguous and any(t.ingredients for t in templates):
         raise SpecError(f"{path}: zero-shot ingredients belong to an ambiguous type")
-    return Family(
-        name=raw["name"],
-        type=raw["type"],
-        ambiguous=ambiguous,
-        templates=tuple(templates),
-        zeroshot=dict(raw.get("zeroshot") or {}),
-        path=path,
-    )
+    return Family(name=raw["name"], type=raw["type"], ambiguous=ambiguous,
+                  templates=tuple(templates), zeroshot=dict(raw.get("zeroshot") or {}), path=path)
 
 
 @cache

@@ -1,22 +1,7 @@
-"""Test and train items of AmP's evaluation, as the paper splits them.
-
-Released (`amp-release`): AmP's archives under a data root (`amp/zeroshot/<type>_fol/` and
-`amp/fewshot/50-50-5k-train-100-perc-ambig_fol/`), extracted once into a cache folder outside
-the repository (`$AMBIT_CACHE/amp-release`, default `~/.cache/ambit`; the archives' licence
-forbids redistributing them as text). Zero-shot tests each type's `test_eval.jsonl` (200
-utterances, both LFs); few-shot tests 100 utterances per type of the few-shot `test_eval.jsonl`
-and draws demonstrations from its `train_eval.jsonl`. The test and train files of every
-few-shot ratio folder are the same bytes and the `_lisp` folders are row-aligned with the
-`_fol` ones, so one `_fol` folder serves every ratio and format: LFs are rendered from its
-FOL. Released rows say `scope_reverse` where ambit says `revscope`.
-
-Generated (`generated`): without the archives, each type's utterances are split by a seeded
-partition into a test part of `HELDOUT_TEST` utterances and a train part, which never share
-an utterance.
-
-A released item is matched to the generator's template with the same words and the same
-canonical LF0 and LF1 (`attach_templates`), so the zero-shot prompt can be built from its own
-words (`ingredients.py`).
+"""Test and train items of AmP's evaluation, as the paper splits them: AmP's released archives
+(`amp-release`), extracted once into `$AMBIT_CACHE/amp-release` outside the repository (their
+licence forbids redistributing them as text; one `_fol` folder serves every ratio and format), or
+without them a seeded partition of the generated utterances (`generated`).
 """
 
 from __future__ import annotations
@@ -105,8 +90,7 @@ def _names_by_release_type() -> dict[str, str]:
 
 def read_pairs(path: Path) -> dict[str, list[dict]]:
     """An `*_eval.jsonl` file as utterances by ambit type name, in file order: each utterance's
-    rows with `template_idx` 0 and 1 become one record `{surface, lf0, lf1, type, name, row0,
-    row1, template: None}` (FOL as released)."""
+    rows with `template_idx` 0 and 1 become one pair record (FOL as released)."""
     names = _names_by_release_type()
     rows: dict[tuple[str, str], dict[int, dict]] = {}
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -134,7 +118,7 @@ def read_pairs(path: Path) -> dict[str, list[dict]]:
 
 def _template_for(name: str, item: dict) -> Template | None:
     """The template of type `name` that, filled with the item's bindings, gives its surface and
-    (canonically) its LF0 and LF1; None when no template does."""
+    (canonically) its LF0 and LF1; None when none does."""
     lex, bindings = lexicon(), item["row0"]["var_bindings"]
     want = (logic.canonical_form(item["lf0"]), logic.canonical_form(item["lf1"]))
     for t in families()[name].templates:
@@ -151,8 +135,8 @@ def _template_for(name: str, item: dict) -> Template | None:
 
 
 def attach_templates(name: str, items: list[dict]) -> list[dict]:
-    """The items with `template` set to the generator's template they were made from (None for
-    an item no template reproduces: its zero-shot prompt cannot use its own words)."""
+    """The items with `template` set to the generator's template they were made from (None: the
+    zero-shot prompt cannot use the item's own words)."""
     return [{**it, "template": _template_for(name, it)} for it in items]
 
 
@@ -170,8 +154,8 @@ def _release_fewshot(archive: Path) -> tuple[dict[str, list[dict]], dict[str, li
 
 @cache
 def heldout_split(name: str, seed: int) -> Split:
-    """A seeded partition of the type's generated utterances: `HELDOUT_TEST` test, the rest
-    train; an utterance with several fillings stays on one side."""
+    """A seeded partition of the type's generated utterances: `HELDOUT_TEST` test, the rest train;
+    an utterance with several fillings stays on one side."""
     all_pairs = pairs(name)
     surfaces = sorted({p["surface"] for p in all_pairs})
     random.Random(f"amp-heldout:{seed}:{name}").shuffle(surfaces)
@@ -184,7 +168,7 @@ def heldout_split(name: str, seed: int) -> Split:
 
 def zeroshot_split(name: str, data: Path | None, seed: int) -> Split:
     """Zero-shot test items of type `name`: AmP's released test split when its archive is under
-    `data`, else the generated held-out test part (zero-shot has no demonstrations to draw)."""
+    `data`, else the generated held-out test part."""
     if data is not None and zeroshot_archive(data, name).is_file():
         items = _release_zeroshot(zeroshot_archive(data, name).resolve()).get(name, ())
         return Split(tuple(items), (), "amp-release")
@@ -192,8 +176,8 @@ def zeroshot_split(name: str, data: Path | None, seed: int) -> Split:
 
 
 def fewshot_split(name: str, data: Path | None, seed: int) -> Split:
-    """Few-shot test items (the first `FEWSHOT_TEST` of the released test split) and train pool
-    of type `name`; the generated held-out split when the archive is missing."""
+    """Few-shot test items (the first `FEWSHOT_TEST`) and train pool of type `name`; the generated
+    held-out split when the archive is missing."""
     if data is not None and fewshot_archive(data).is_file():
         test, train = _release_fewshot(fewshot_archive(data).resolve())
         return Split(tuple(test.get(name, ())[:FEWSHOT_TEST]), tuple(train.get(name, ())), "amp-release")

@@ -1,6 +1,5 @@
-"""FOLIO-style stories generated from syllogism patterns (premises and conclusion in text and
-FOL, labels known by construction), and perturbed "translations" of their formulas: inputs for
-`ambit eval folio` in a bare clone, its tests and its benchmark."""
+"""FOLIO-style stories generated from syllogism patterns (labels known by construction), and
+perturbed "translations" of their formulas: inputs for `ambit eval folio` in a bare clone."""
 
 from ambit.generators.folio.generate import PATTERNS, stories
 from ambit.generators.folio.perturb import PERTURBATIONS, perturb

@@ -1,11 +1,7 @@
-"""Stories in FOLIO's jsonl format from textbook inference patterns.
-
-Each pattern builds premises (text and FOL) and three conclusions, one per label, whose label
-follows from the pattern by construction (modus ponens through a chain of rules, a negative
-rule, disjunctive syllogism, exclusive or, an existential syllogism, a binary relation), not
-from a prover: the prover's agreement with them is what the tests check. `noise` flips the
-label of that fraction of examples to another one (marked `label_noise`), so that the gold
-audit has disagreements to find.
+"""Stories in FOLIO's jsonl format from textbook inference patterns: each builds premises and
+three conclusions, one per label, labelled by construction rather than by a prover (the prover's
+agreement is what the tests check). `noise` flips that fraction of labels (`label_noise`), so
+that the gold audit has disagreements to find.
 """
 
 from __future__ import annotations
@@ -97,14 +93,12 @@ PATTERNS: dict[str, Callable[[random.Random], Example]] = {
 
 
 def stories(n: int, seed: int = 0, noise: float = 0.0) -> list[dict]:
-    """`n` examples (FOLIO rows with `conclusion-FOL`), three per story (one per label) until
-    `n` is reached; patterns in turn, words drawn from `random.Random(seed)`."""
+    """`n` examples (FOLIO rows with `conclusion-FOL`), three per story; patterns in turn, words
+    drawn from `random.Random(seed)`."""
     if n < 0 or not 0.0 <= noise <= 1.0:
         raise ValueError(f"stories: n must be >= 0 and noise in [0, 1] (got n={n}, noise={noise})")
     rng = random.Random(seed)
-    names = list(PATTERNS)
-    rows: list[dict] = []
-    story = 0
+    names, rows, story = list(PATTERNS), [], 0
     while len(rows) < n:
         pattern = names[story % len(names)]
         prem, concs = PATTERNS[pattern](rng)

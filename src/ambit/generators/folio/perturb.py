@@ -1,13 +1,7 @@
-"""Perturbed "translations" of a story's gold formulas, standing in for a model's output where
-no model runs (tests, benchmarks/folio_bench.py): each kind of change has a known relation to
-the original, so the scorer's answers can be checked against it.
-
-- `rename_normalised`: predicates respelled (`Dog` → `dog_`) — aligned by normalised names;
-- `rename_opaque`: predicates renamed `P1`, `P2`, ... — aligned only by matching;
-- `drop_conjunct`: one conjunct left out — WEAKER (or EQUIVALENT, if it was redundant);
-- `add_conjunct`: a conjunct added — STRONGER (or EQUIVALENT);
-- `converse`: an implication turned round — usually NOT_RELATED;
-- `negate`: the formula negated — NOT_RELATED (unless the formula is valid or unsatisfiable).
+"""Perturbed "translations" of a story's gold formulas, standing in for a model's output where no
+model runs: each change has a known relation to the original, so the scorer can be checked.
+Renamings (`Dog` → `dog_`, or opaque `P1`) are aligned by names or by matching; `drop_conjunct`
+is WEAKER, `add_conjunct` STRONGER (or EQUIVALENT), `converse` and `negate` usually NOT_RELATED.
 """
 
 from __future__ import annotations
@@ -66,8 +60,7 @@ def structural(f: Formula, kind: str, rng: random.Random) -> Formula | None:
             return _wrap(qs, Implies(body.left, kids[0] if len(kids) == 1 else And(tuple(kids))))
         return None
     if kind == "add_conjunct":
-        extra = Atom("Extra", (Const("extra"),))
-        return And((f, extra))
+        return And((f, Atom("Extra", (Const("extra"),))))
     if kind == "converse":
         return _wrap(qs, Implies(body.right, body.left)) if type(body) is Implies else None
     if kind == "negate":
@@ -84,11 +77,9 @@ def _read(text: str | None) -> Formula | None:
 
 def perturb(fols: Sequence[str | None], rng: random.Random, rename: str | None = None,
             change_rate: float = 0.3) -> tuple[list[str | None], list[str | None]]:
-    """A story's formulas perturbed: all predicates renamed by `rename` (None,
-    `rename_normalised` or `rename_opaque`), and each formula changed with probability
-    `change_rate` by a structural perturbation that applies. Returns the texts (`folio`) and
-    the structural change made to each (None: only the renaming). A formula that is missing
-    (None) or does not parse is passed through as it is."""
+    """A story's formulas (`folio` texts) with all predicates renamed by `rename`, each changed with
+    probability `change_rate`, and the structural change made to each (None: none). A formula
+    that is missing or does not parse is passed through as it is."""
     forms = [_read(t) for t in fols]
     preds = sorted({p for f in forms if f is not None for p, _ in logic.predicates(f)}) if rename else []
     if rename == "rename_normalised":

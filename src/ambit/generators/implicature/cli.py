@@ -27,24 +27,18 @@ def _ints(values: list[str], name: str) -> list[int]:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="ambit generate implicature", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--data",
-        type=Path,
-        default=DEFAULT_DATA if DEFAULT_DATA.is_dir() else None,
-        help=f"folder with the CSVs and prompt_templates.txt (default: {DEFAULT_DATA} if present)",
-    )
-    parser.add_argument(
-        "--split", choices=SPLITS, default="test", help="examples to prompt (demos come from dev)"
-    )
-    parser.add_argument(
-        "--k", nargs="+", default=["0"], help=f"demo counts, e.g. 5 or {','.join(map(str, KS))}"
-    )
-    parser.add_argument(
-        "--template", nargs="+", default=["all"], help="1-based template numbers, or all"
-    )
+    parser = argparse.ArgumentParser(prog="ambit generate implicature",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path,
+                        default=DEFAULT_DATA if DEFAULT_DATA.is_dir() else None,
+                        help="folder with the CSVs and prompt_templates.txt "
+                        f"(default: {DEFAULT_DATA} if present)")
+    parser.add_argument("--split", choices=SPLITS, default="test",
+                        help="examples to prompt (demos come from dev)")
+    parser.add_argument("--k", nargs="+", default=["0"],
+                        help=f"demo counts, e.g. 5 or {','.join(map(str, KS))}")
+    parser.add_argument("--template", nargs="+", default=["all"],
+                        help="1-based template numbers, or all")
     parser.add_argument("--seed", type=int, default=0, help="seed of the demo draws")
     parser.add_argument("--limit", type=int, help="only the first N examples of the split")
     parser.add_argument("--out", default="-", help="output JSONL file (default: stdout)")

@@ -1,11 +1,6 @@
-"""The conversational-implicature CSVs (Ruis et al. 2023 / LUDWIG) as typed examples.
-
-Columns: `Context utterance,Response utterance,Implicature`; cells may hold newlines.
-The label follows do-pigs-fly's `ParticularisedImplicatureDataset._filter_examples`:
-"yes" if "yes" is in the first five characters of the lower-cased implicature, else "no"
-if "no" is in the first four. Unlike the original, which silently drops a row whose label
-is neither, we raise: every row of the released files has a label, so a miss means a
-changed or broken file.
+"""The conversational-implicature CSVs (Ruis et al. 2023 / LUDWIG) as typed examples, labelled
+as do-pigs-fly's `_filter_examples` does. Unlike the original, which drops a row with no label,
+we raise: every released row has one, so a miss means a changed or broken file.
 """
 
 from __future__ import annotations
@@ -34,22 +29,15 @@ class Example:
 
 
 def label_of(implicature: str) -> str | None:
-    """The yes/no label of an implicature text, or None when it starts with neither."""
+    """The yes/no label of an implicature text ("yes" in its first five characters, else "no" in
+    its first four, lower-cased), or None."""
     lowered = implicature.lower()
-    if "yes" in lowered[:5]:
-        return "yes"
-    if "no" in lowered[:4]:
-        return "no"
-    return None
+    return "yes" if "yes" in lowered[:5] else "no" if "no" in lowered[:4] else None
 
 
 def clean_turn(text: str) -> str:
-    """Line breaks off both ends (nothing else: spaces stay), as the original's strip("\\n").
-
-    The test CSV uses CRLF, so a cell like "Did he pass the exam?\\r\\n" would keep a stray
-    "\\r" under a literal strip("\\n"). We first read CRLF as a newline, which gives exactly
-    what the original gives on the LF copy of the same file (ucl-dark/ludwig, UCL-DARK/ludwig).
-    """
+    """Line breaks off both ends (spaces stay), as the original's strip("\\n"); CRLF is read as a
+    newline first, which gives what the original gives on the LF copy of the test CSV."""
     return text.replace("\r\n", "\n").strip("\n")
 
 
@@ -61,28 +49,20 @@ def load_examples(path: str | Path) -> list[Example]:
         reader = csv.DictReader(handle)
         try:
             if reader.fieldnames is None or tuple(reader.fieldnames) != COLUMNS:
-                raise ImplicatureDataError(
-                    f"{path}: header {reader.fieldnames!r}, expected {','.join(COLUMNS)}"
-                )
+                raise ImplicatureDataError(f"{path}: header {reader.fieldnames!r}, "
+                                           f"expected {','.join(COLUMNS)}")
             for row_index, row in enumerate(reader):
                 where = f"{path}: row {row_index} (ending at line {reader.line_num})"
                 if None in row or any(row[column] is None for column in COLUMNS):
                     raise ImplicatureDataError(f"{where}: expected 3 fields, got {row!r}")
                 label = label_of(row["Implicature"])
                 if label is None:
-                    raise ImplicatureDataError(
-                        f"{where}: implicature {row['Implicature']!r} starts with neither"
-                        " yes nor no"
-                    )
-                examples.append(
-                    Example(
-                        row=row_index,
-                        utterance=clean_turn(row["Context utterance"]),
-                        response=clean_turn(row["Response utterance"]),
-                        label=label,
-                        implicature=row["Implicature"],
-                    )
-                )
+                    raise ImplicatureDataError(f"{where}: implicature {row['Implicature']!r} "
+                                               "starts with neither yes nor no")
+                examples.append(Example(row=row_index,
+                                        utterance=clean_turn(row["Context utterance"]),
+                                        response=clean_turn(row["Response utterance"]),
+                                        label=label, implicature=row["Implicature"]))
         except csv.Error as error:
             raise ImplicatureDataError(f"{path}: line {reader.line_num}: {error}") from error
     if not examples:

@@ -1,18 +1,7 @@
-"""Coherent/incoherent prompt pairs for the implicature ranking task (do-pigs-fly's RankingTask).
-
-For each test example, template and k, the two texts differ only in the final word:
-the true label (coherent) or the other one (incoherent), both lower case. Assembly follows
-`ExamplePrompt._prepare_prompt`:
-
-    k = 0:  example_instruction_text + "\\n\\n" + text
-    k > 0:  prompt_instruction_text + "\\n\\n" + "\\n\\n".join(demos) + "\\n\\n"
-            + example_instruction_text + "\\n\\n" + text
-
-Demos are dev examples in the same template with their true labels. As in
-`ImplicatureSuperDataset`, one `numpy.random.default_rng(seed)` per k draws k dev indices
-without replacement for each test example in file order, so demos differ between test
-examples but are shared by all templates and by both texts of a pair, and the draws for the
-first n examples do not depend on how many follow (`limit` keeps them).
+"""Coherent/incoherent prompt pairs for the implicature ranking task (do-pigs-fly's RankingTask):
+the two texts differ only in the final word, the true label or the other. As in the original, one
+`numpy.random.default_rng(seed)` per k draws each test example's dev demos in file order, so the
+draws for the first n examples do not depend on how many follow (`limit` keeps them).
 """
 
 from __future__ import annotations
@@ -38,11 +27,8 @@ def split_file(data_dir: str | Path, split: str) -> Path:
 
 
 def draw_demos(n: int, pool: int, k: int, seed: int, exclude_self: bool = False) -> list[list[int]]:
-    """For each of n examples in order, k distinct indices into a pool of dev examples.
-
-    exclude_self (used when the examples are the dev split itself) keeps example i out of
-    its own demos: draw from the other pool-1 indices. The original never evaluates on dev.
-    """
+    """For each of n examples in order, k distinct indices into a pool of dev examples;
+    `exclude_self` (the examples are dev itself) keeps example i out of its own demos."""
     size = pool - 1 if exclude_self else pool
     if not 0 <= k <= size:
         raise ValueError(f"k={k} demos need 0 <= k <= {size} (dev examples available)")
@@ -62,29 +48,19 @@ def prompt_prefix(template: Template, example: Example, demos: Sequence[Example]
     if demos:
         if not template.prompt_instruction_text:
             raise ValueError(f"template {template.index} has no prompt_instruction_text for demos")
-        parts.append(template.prompt_instruction_text)
-        parts.append("\n\n".join(template.fill(d.utterance, d.response, d.label) for d in demos))
+        parts += [template.prompt_instruction_text,
+                  "\n\n".join(template.fill(d.utterance, d.response, d.label) for d in demos)]
     if template.example_instruction_text:
         parts.append(template.example_instruction_text)
     parts.append(template.stem(example.utterance, example.response))
     return "\n\n".join(parts)
 
 
-def build_records(
-    data_dir: str | Path,
-    split: str = "test",
-    ks: Iterable[int] = (0,),
-    templates: Iterable[int] | None = None,
-    seed: int = 0,
-    limit: int | None = None,
-    template_file: str = TEMPLATE_FILE,
-) -> list[dict]:
-    """One record per (k, example, template), in that nesting order.
-
-    templates: 1-based template indices; None means every template in the file.
-    template_file: the template file under data_dir (``alignment_prompt_templates.csv`` holds
-    the released instructions that ask for yes or no).
-    """
+def build_records(data_dir: str | Path, split: str = "test", ks: Iterable[int] = (0,),
+                  templates: Iterable[int] | None = None, seed: int = 0, limit: int | None = None,
+                  template_file: str = TEMPLATE_FILE) -> list[dict]:
+    """One record per (k, example, template), in that nesting order; `templates` are 1-based
+    (None: every template in `template_file`)."""
     data_dir = Path(data_dir)
     examples = load_examples(split_file(data_dir, split))
     dev = examples if split == "dev" else load_examples(split_file(data_dir, "dev"))
@@ -111,27 +87,16 @@ def build_records(
                 prefix = prompt_prefix(template, example, demos)
                 coherent_word, incoherent_word = f" {example.label}", f" {OTHER[example.label]}"
                 example_id = f"{split}-{example.row:03d}"
-                records.append(
-                    {
-                        "id": f"{example_id}/t{template.index}/k{k}",
-                        "example_id": example_id,
-                        "split": split,
-                        "row": example.row,
-                        "template": template.index,
-                        "k": k,
-                        "seed": seed,
-                        "demo_rows": demo_rows,
-                        "label": example.label,
-                        "utterance": example.utterance,
-                        "response": example.response,
-                        "prefix": prefix,
-                        "coherent_word": coherent_word,
-                        "incoherent_word": incoherent_word,
-                        "coherent": prefix + coherent_word,
-                        "incoherent": prefix + incoherent_word,
-                        # masked models: the slot in place of the bare yes/no word (phrase_to_put_mask)
-                        "masked_prompt": prefix[: len(prefix) - len(template.stem(example.utterance, example.response))]
-                        + template.masked(example.utterance, example.response),
-                    }
-                )
+                stem = template.stem(example.utterance, example.response)
+                records.append({
+                    "id": f"{example_id}/t{template.index}/k{k}", "example_id": example_id,
+                    "split": split, "row": example.row, "template": template.index, "k": k,
+                    "seed": seed, "demo_rows": demo_rows, "label": example.label,
+                    "utterance": example.utterance, "response": example.response, "prefix": prefix,
+                    "coherent_word": coherent_word, "incoherent_word": incoherent_word,
+                    "coherent": prefix + coherent_word, "incoherent": prefix + incoherent_word,
+                    # masked models: the slot in place of the bare yes/no word (phrase_to_put_mask)
+                    "masked_prompt": prefix[: len(prefix) - len(stem)]
+                    + template.masked(example.utterance, example.response),
+                })
     return records

@@ -1,9 +1,6 @@
-"""The six prompt templates of `prompt_templates.txt`, read from the file, never retyped.
-
-File format (do-pigs-fly `read_prompt_file`): a header line of `;`-separated keys, then one
-template per line, `;`-separated values in double quotes, with `\\n` written as two
-characters. Templates 2, 5 and 6 hold unescaped quotes (`Esther asked "%s" ...`), which a
-CSV reader mangles, so each value is taken from its first to its last quote.
+"""The six prompt templates of `prompt_templates.txt`, read from the file, never retyped: a header
+of `;`-separated keys, then one template per line. Templates 2, 5 and 6 hold unescaped quotes,
+which a CSV reader mangles, so each value is taken from its first to its last quote.
 """
 
 from __future__ import annotations
@@ -13,13 +10,8 @@ from pathlib import Path
 
 from ambit.generators.implicature.data import ImplicatureDataError
 
-KEYS = (
-    "example_template_text",
-    "phrase_to_split_on_for_bias_prediction",
-    "phrase_to_put_mask",
-    "example_instruction_text",
-    "prompt_instruction_text",
-)
+KEYS = ("example_template_text", "phrase_to_split_on_for_bias_prediction", "phrase_to_put_mask",
+        "example_instruction_text", "prompt_instruction_text")
 FINAL_SLOT = " %s"  # every template ends with its yes/no slot, after one space
 MASK_SLOT = "<mask>"  # where a masked model's mask goes; server/lm/masked.py reads the same text
 
@@ -40,8 +32,8 @@ class Template:
         return self.example_template_text[: -len(FINAL_SLOT)] % (utterance, response)
 
     def masked(self, utterance: str, response: str, slot: str = MASK_SLOT) -> str:
-        """The filled template with `slot` in the `%s` of `phrase_to_put_mask` (the yes/no word's
-        place), as the paper's code masks it for masked LMs (`implicature: <mask>`)."""
+        """The filled template with `slot` in the yes/no word's place, as the paper's code masks it
+        for masked LMs (`implicature: <mask>`)."""
         phrase = self.phrase_to_put_mask
         head, _, tail = self.example_template_text.rpartition(phrase)
         return (head % (utterance, response)) + phrase.replace("%s", slot) + tail
@@ -64,14 +56,11 @@ def _values(line: str, where: str) -> list[str]:
 def _check(template: Template, where: str) -> None:
     text = template.example_template_text
     if text.count("%s") != 3 or text.replace("%s", "").count("%") or not text.endswith(FINAL_SLOT):
-        raise ImplicatureDataError(
-            f"{where}: example_template_text {text!r} needs exactly three %s, the last at the end"
-        )
+        raise ImplicatureDataError(f"{where}: example_template_text {text!r} needs exactly three "
+                                   "%s, the last at the end")
     if template.phrase_to_put_mask not in text or template.phrase_to_put_mask.count("%s") != 1:
-        raise ImplicatureDataError(
-            f"{where}: phrase_to_put_mask {template.phrase_to_put_mask!r} is not in the template "
-            "with one %s (the yes/no slot)"
-        )
+        raise ImplicatureDataError(f"{where}: phrase_to_put_mask {template.phrase_to_put_mask!r} "
+                                   "is not in the template with one %s (the yes/no slot)")
 
 
 def load_templates(path: str | Path) -> list[Template]:

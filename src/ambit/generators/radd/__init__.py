@@ -1,32 +1,12 @@
 """RADD (Reasoning about Ambiguous Definite Descriptions): load, render and generate instances.
-
-`parse_prompt`/`load_jsonl` turn benchmark rows into `RaddInstance`s, `render_messages` turns
-them back into the exact prompt text, and `generate` builds new instances from a facts file.
-The instance types, the phrasings and the prompt parser live in the logic layer
-(`logic/radd/`), which verifies instances; they are re-exported here.
+The instance types, phrasings and prompt parser live in the logic layer (`logic/radd/`), which
+verifies instances; they are re-exported here.
 """
 
-from ambit.logic.radd.instance import (
-    MonthDate,
-    Option,
-    PropertyFact,
-    RaddInstance,
-    RaddParseError,
-    RelationSpan,
-)
+from ambit.logic.radd.instance import (MonthDate, Option, PropertyFact, RaddInstance,
+                                       RaddParseError, RelationSpan)
 from ambit.generators.radd.loader import load_jsonl, parse_prompt, parse_row
 from ambit.generators.radd.render import render_messages, render_prompt
 
-__all__ = [
-    "MonthDate",
-    "Option",
-    "PropertyFact",
-    "RaddInstance",
-    "RaddParseError",
-    "RelationSpan",
-    "load_jsonl",
-    "parse_prompt",
-    "parse_row",
-    "render_messages",
-    "render_prompt",
-]
+__all__ = ["MonthDate", "Option", "PropertyFact", "RaddInstance", "RaddParseError", "RelationSpan",
+           "load_jsonl", "parse_prompt", "parse_row", "render_messages", "render_prompt"]

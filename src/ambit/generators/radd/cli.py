@@ -1,8 +1,5 @@
-"""`ambit generate radd-parse FILE...` and `ambit generate radd --facts FILE ...`.
-
-radd-parse: benchmark JSONL rows -> one parsed instance (JSON) per line.
-radd:       a facts file (ours, or Wikidata SPARQL JSON with --pair) -> benchmark-style rows.
-"""
+"""`ambit generate radd-parse FILE...` (benchmark rows -> parsed instances) and
+`ambit generate radd --facts FILE ...` (a facts file -> benchmark-style rows)."""
 
 from __future__ import annotations
 

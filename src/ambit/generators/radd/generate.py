@@ -1,21 +1,7 @@
-"""Build RADD instances from facts, as the paper's pipeline does from Wikidata.
-
-Facts are rows (entity, relation, start, end, property value), one per value. For every
-entity, every two rows whose spans do not overlap and whose values differ give two mirror
-instances: de dicto (the sentence asserts the earlier relation's value at a date inside its
-span, "now" inside the later span) and de re (the same dates, the later relation's value).
-The premises list all of the entity's relations (distractors included) and all their values;
-the option order is shuffled. Unlike the paper's query, a pair is skipped when either relation
-also has the other's value (both readings would be consistent). Same seed, same bytes.
-
-Input formats: our facts JSON (one block or a list of blocks)::
-
-    {"pair": "P6_P19", "question_variant": 0,
-     "relations": [{"entity": "E", "relation": "R", "start": "1961-01", "end": "1972-01"}, ...],
-     "properties": {"R": "value" | ["value", "another value"]}}
-
-or Wikidata SPARQL JSON results (`head.vars` / `results.bindings` with entityLabel,
-relationLabel, propertyLabel, startTime[Label], endTime[Label]) with the pair given separately.
+"""Build RADD instances from facts (our facts JSON, or Wikidata SPARQL JSON results), as the
+paper's pipeline does: every two of an entity's rows whose spans do not overlap and whose values
+differ give a de dicto and a de re instance. Unlike the paper's query, a pair is skipped when
+either relation also has the other's value (both readings would hold). Same seed, same bytes.
 """
 
 from __future__ import annotations
@@ -52,14 +38,12 @@ class FactSet:
 
 
 def parse_date(text: str) -> dt.date:
-    """`YYYY-MM`, `YYYY-MM-DD`, a Wikidata timestamp (`1961-01-01T00:00:00Z`) or `Month YYYY`;
-    month-only dates are the month's first day."""
+    """`YYYY-MM`, `YYYY-MM-DD`, a Wikidata timestamp or `Month YYYY`; month-only: its first day."""
     text = str(text).strip()
     if text[:1].isalpha():
         md = MonthDate.from_text(text)
         return dt.date(md.year, md.month, 1)
-    core = text.lstrip("+").split("T")[0]
-    parts = core.split("-")
+    parts = text.lstrip("+").split("T")[0].split("-")
     if len(parts) == 2:
         return dt.date(int(parts[0]), int(parts[1]), 1)
     return dt.date(int(parts[0]), int(parts[1]) or 1, int(parts[2]) or 1)
@@ -147,9 +131,8 @@ def _premises(rows: list[FactRow], ph: Phrasing, rng: random.Random):
     prop_keys = list(dict.fromkeys((r.relation, r.value) for r in rows))
     rng.shuffle(prop_keys)
     spans = tuple(RelationSpan(i, rel, s, e) for i, (rel, s, e) in enumerate(span_keys, 1))
-    props = tuple(
-        PropertyFact(len(spans) + i, rel, v, ph.split_values(v)) for i, (rel, v) in enumerate(prop_keys, 1)
-    )
+    props = tuple(PropertyFact(len(spans) + i, rel, v, ph.split_values(v))
+                  for i, (rel, v) in enumerate(prop_keys, 1))
     return spans, props
 
 

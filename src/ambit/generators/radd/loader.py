@@ -1,8 +1,5 @@
-"""Parse RADD benchmark JSONL rows into `RaddInstance`s (the prompt itself is read by
-`logic/radd/parse.py`, re-exported here as `parse_prompt`).
-
-Nothing is skipped silently: a row that fits no phrasing in `logic/radd/pairs.yaml` raises
-`RaddParseError` naming the file and line it came from.
+"""Parse RADD benchmark JSONL rows into `RaddInstance`s (the prompt by `logic/radd/parse.py`).
+Nothing is skipped silently: a row that fits no phrasing raises `RaddParseError` naming its line.
 """
 
 from __future__ import annotations
@@ -39,8 +36,7 @@ def parse_row(row: dict[str, Any], source: str | None = None) -> RaddInstance:
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[RaddInstance, dict[str, Any]]]:
-    """(instance, raw row) per line, read through the bounded reader (`ambit._files`: a regular
-    file, lines under its cap, JSON of bounded depth and integers, Unicode text); errors name
+    """(instance, raw row) per line, read through the bounded reader (`ambit._files`); errors name
     `path:line`."""
     from ambit import _files
 

@@ -15,14 +15,7 @@ _FOLLOW_UP = re.compile(r"(?i)(?: option)? (?P<choice>\d)")
 
 def parse_choice(style: str, replies: list[str]) -> int | None:
     """The option number a model chose, read as the paper did: the first `Option N` of a direct
-    reply; for chain-of-thought, the first ` N` (optionally ` Option N`) of the second reply.
-    None when nothing matches (the paper's "neither")."""
-    if style == "direct":
-        if not replies:
-            return None
-        m = _DIRECT.search(replies[0])
-    else:
-        if len(replies) < 2:
-            return None
-        m = _FOLLOW_UP.search(replies[1])
+    reply, or the first ` N` of a chain of thought's second reply; None (the paper's "neither")."""
+    turn, pattern = (0, _DIRECT) if style == "direct" else (1, _FOLLOW_UP)
+    m = pattern.search(replies[turn]) if len(replies) > turn else None
     return int(m.group("choice")) if m else None

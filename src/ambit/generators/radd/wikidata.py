@@ -25,7 +25,7 @@ def pair_label(pair: str) -> str:
 
 
 def pair_with_label(pair: str) -> str:
-    """``"P159_P206"`` → ``"P159_P206 (headquarters location / located in or next to body of water)"``;
-    the pair as given when none of its ids is known."""
+    """``"P159_P206"`` → ``"P159_P206 (headquarters location / ...)"``; the pair as given when none
+    of its ids is known."""
     label = pair_label(pair)
     return pair if label == pair.replace("_", " / ") else f"{pair} ({label})"
