@@ -1,8 +1,6 @@
-"""ambit's logic layer: logical forms parsed into one AST, rendered, converted and
-canonicalised; equivalence, entailment and RADD reasoning in SWI-Prolog. The public API is
-`__all__`; everything else is private. Importable without torch or grpc; heavy parts load on
-first use (`__getattr__`), so a short-lived process that only reads formulas does not pay for them.
-"""
+"""ambit's logic layer: logical forms parsed into one AST, rendered, converted and canonicalised;
+equivalence, entailment and RADD reasoning in SWI-Prolog. The public API is `__all__`. Importable
+without torch or grpc; heavy parts load on first use (`__getattr__`), so quick runs skip them."""
 
 from __future__ import annotations
 
@@ -153,8 +151,7 @@ def equivalent(a, b, fmt: str | Dialect = FOL, *, max_chars: int = MAX_CHARS, **
 
 def entails(premises, conclusion, fmt: str | Dialect = FOL, *, prover: str = "prolog", max_chars: int = MAX_CHARS,
             free_variables: str | None = None, symbols: str | None = None, **options) -> bool | None:
-    """Whether `premises` (one formula, or a list in a full dialect) entail `conclusion`: True,
-    False, or None when undecided within the budget."""
+    """Whether `premises` entail `conclusion`: True, False, or None when undecided in budget."""
     _bounded([premises, conclusion], max_chars)
     d = dialect(fmt, free_variables, symbols)
     if d.amp and prover == "prolog":

@@ -87,8 +87,7 @@ def _check(argv: list[str]) -> int:
     ap.add_argument("--max-chars", type=positive_chars, default=DEFAULT_MAX_CHARS,
                     help=f"longest LF read, in characters (default {DEFAULT_MAX_CHARS}, the server's limit)")
     args = ap.parse_args(argv)
-    ok = 0
-    failures: list[str] = []
+    ok, failures = 0, []
 
     def fail(number: int, why: str) -> bool:  # a line over the cap, not UTF-8, not bounded JSON: counted
         failures.append(f"{args.file}:{number}: {why}")

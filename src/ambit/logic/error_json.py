@@ -1,12 +1,10 @@
-"""The one error shape of every JSON-lines output: `ambit logic equiv|entails --jsonl`, the
-entries of `ambit eval`'s `errors.jsonl`, and the web API's JSON:
+"""The one error shape of every JSON-lines output (`ambit logic ... --jsonl`, `ambit eval`'s
+`errors.jsonl`, the web API), built here in the logic layer for every layer above it:
 
     {"error": {"code": "...", "message": "...", "field": "...", "position": 17, "hint": "..."}}
 
-`code` is one word a program can branch on (`CODES`), `message` one line for a person (never the
-input echoed whole), `field` the input field at fault ("" for the line), `position` a 0-based
-offset in that field. Extra keys may follow; those five mean the same everywhere. In the logic
-layer, so that every layer above it builds the shape here.
+`code` is one word a program can branch on (`CODES`), `message` one line (never the input echoed
+whole), `position` a 0-based offset in `field`; extra keys may follow.
 """
 
 from __future__ import annotations

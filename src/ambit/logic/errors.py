@@ -94,8 +94,7 @@ class UnknownDialect(ValueError):
 
 
 class RenderError(ValueError):
-    """A formula that the requested output format cannot express; `construct` names the part
-    that does not fit (a connective such as `negation`, or a name the format cannot spell)."""
+    """A formula the output format cannot express; `construct` names the part that does not fit."""
 
     def __init__(self, message: str, *, construct: str, fmt: str) -> None:
         super().__init__(message)

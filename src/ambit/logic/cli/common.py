@@ -54,10 +54,7 @@ def formulas_first_dash(p: argparse.ArgumentParser, argv: list[str]) -> list[str
             action, (argparse._StoreConstAction, argparse._StoreTrueAction, argparse._StoreFalseAction,
                      argparse._CountAction, argparse._HelpAction, argparse._VersionAction))
 
-    options: list[str] = []
-    positional: list[str] = []
-    moved = False
-    i = 0
+    options, positional, moved, i = [], [], False, 0
     while i < len(argv):
         word = argv[i]
         if word == "--":
@@ -97,8 +94,7 @@ def say_where_formulas_go(p: argparse.ArgumentParser) -> None:
 
 
 def usage_with_default(p: argparse.ArgumentParser, option: str, default: str) -> None:
-    """`p`'s usage line with the default of `option` in it (`[--from DIALECT (default fol)]`), so
-    that it alone says how a bare formula is read. Call it once every argument is added."""
+    """`p`'s usage line with `option`'s default in it; call it once every argument is added."""
     text = p.format_usage().removeprefix("usage: ").rstrip("\n")
     p.usage = text.replace(f"{option}]", f"{option} (default {default})]", 1).replace("%", "%%")
 
@@ -115,8 +111,7 @@ def premises_is_a_file(path: str) -> str:
 
 
 def dialect_of(argv: list[str], default: str) -> Dialect | None:
-    """The dialect an `ambit logic` command line asks for, or `default`'s; None for an unknown name,
-    which the command's own parser then refuses."""
+    """The dialect a command line asks for; None for an unknown name (its parser refuses it)."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--from", "--format", "-f", dest="fmt", default=default)
     known, _ = p.parse_known_args(argv)
@@ -179,8 +174,7 @@ def too_long(text: str, max_chars: int) -> str | None:
 
 
 def explain(err: LFParseError, text: str, fmt: str, flag: str) -> str:
-    """The error with what names the fix at the end of its first line ("reads as nltk: try --from
-    nltk"), as logic.syntax.readers.hints finds it."""
+    """The error with what names the fix (logic.syntax.readers.hints) ending its first line."""
     return err.describe(parse_hint(text, fmt, flag))
 
 

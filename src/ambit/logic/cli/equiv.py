@@ -1,8 +1,5 @@
-"""`ambit logic equiv` in AmP's formats: equivalence of two LFs, or of many pairs as JSON lines
-(a full first-order dialect is answered by cli/prove.py). With --jsonl every input line gets one
-output line, in order (an error in the shape of logic/error_json.py); pairs are checked in
-batches, one Prolog round trip per batch.
-"""
+"""`ambit logic equiv` in AmP's formats (a full first-order dialect goes to cli/prove.py): two LFs,
+or many pairs as JSON lines, checked in batches of one Prolog round trip each."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""The JSON-lines loop of `ambit logic equiv|entails --jsonl`: exactly one output line per input
-line, in order, whatever fails. With `workers` > 1 the batches go to that many processes
-(logic/runtime/pool.py), each reading, parsing and answering its own lines, so the parent only
-moves text."""
+"""The JSON-lines loop of `ambit logic equiv|entails --jsonl`: one output line per input line, in
+order, whatever fails. With `workers` > 1 each process (logic/runtime/pool.py) reads, parses and
+answers its own lines, so the parent only moves text."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """`ambit logic equiv|entails --from DIALECT ...`: first-order checks in every dialect (`equiv` in
-AmP's `fol`/`lisp` goes on to cli/equiv.py). For one story --time-limit covers reading the problem
-too; a TPTP problem file is read with its roles (logic/syntax/tptp_problem.py). JSONL: one output
-line per input line, in order, an error in the one shape (logic/error_json.py) for a bad line.
-"""
+AmP's `fol`/`lisp` goes to cli/equiv.py). For one story --time-limit covers reading the problem
+too; a TPTP problem file is read with its roles (logic/syntax/tptp_problem.py)."""
 
 from __future__ import annotations
 
@@ -100,8 +98,7 @@ class _TooLong(ValueError):
 
 
 def _formula(text: Any, fmt: Dialect, max_chars: int, field: str, index: int | None, roles: tuple[str, ...]):
-    """One formula of a JSON line: a string within `max_chars`; in TPTP an annotated `fof(...)`
-    must have one of `roles` (a conjecture is no premise)."""
+    """One formula of a JSON line: a string within `max_chars`; in TPTP, of one of `roles`."""
     if not isinstance(text, str):
         raise _Bad(f"{'a premise' if field == 'premises' else f'field {field!r}'} must be a formula string",
                    field, index)
@@ -153,8 +150,7 @@ class _Bad(Exception):
 
 
 def _answer(cmd: str, fmt: Dialect, budget: dict, max_chars: int, lines: list[str]) -> list[tuple[str, bool]]:
-    """One batch of JSON lines: (output line, ok) per line, in order; when the checks themselves
-    fail, every readable line gets that error."""
+    """One batch of JSON lines: (output line, ok) per line, in order."""
     out: list[tuple[str, bool] | None] = [None] * len(lines)
     todo: list[tuple[int, tuple]] = []
     readings: list[Reading] = []

@@ -24,9 +24,8 @@ def facts(scene: Scene, fmt: str = FOL) -> list[str]:
 def describe(scene: Scene, words: WordForms) -> str:
     """Short English: who is there, then one sentence per event (or fact)."""
     names = {e: c for c, e in scene.constants.items()}
-    individuals = [e for e in scene.domain if e not in scene.events and e not in names]
     by_sort: dict[str, list[str]] = {}
-    for e in individuals:
+    for e in [e for e in scene.domain if e not in scene.events and e not in names]:
         by_sort.setdefault(scene.sorts[e], []).append(e)
     ref: dict[str, str] = dict(names)
     for s, es in by_sort.items():
@@ -45,9 +44,7 @@ def describe(scene: Scene, words: WordForms) -> str:
             roles[x][p] = y
         else:
             other.append((p, x, y))
-    for e in scene.domain:
-        if e not in scene.events:
-            continue
+    for e in [e for e in scene.domain if e in scene.events]:
         r = roles.get(e, {})
         verb = words.surface(scene.sorts[e])
         if "agent" in r:
@@ -69,8 +66,7 @@ def describe(scene: Scene, words: WordForms) -> str:
 
 
 def _relation(rel: str, x: str, y: str, role_of_no_event: bool) -> str:
-    """A binary fact in English; a role said of something that is no event comes from a degenerate
-    reading, and the sentence says so rather than hide it."""
+    """A binary fact in English; one from a degenerate reading says so rather than hide it."""
     if role_of_no_event:
         who = "itself" if x == y else y
         return (f"{x} has itself as its {rel}" if x == y else f"{y} is the {rel} of {x}") + (
@@ -89,9 +85,7 @@ def _plural(noun: str, n: int) -> str:
     head, sep, tail = noun.partition(" of ")
     if sep:
         return _plural(head, n) + sep + tail
-    if noun in _IRREGULAR:
-        return _IRREGULAR[noun]
-    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+    return _IRREGULAR.get(noun, noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s"))
 
 
 def _join(parts: list[str]) -> str:

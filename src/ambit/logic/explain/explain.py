@@ -1,7 +1,6 @@
 """`explain_readings`: paraphrases, distinguishing situations and a clarification question for
-an utterance's candidate LFs. Paraphrases and situations use the restricted reading of AmP's
-universals (`restricted.py`); the literal equivalence checker decides which readings are one.
-"""
+an utterance's candidate LFs, made from the restricted reading of AmP's universals; the literal
+equivalence checker decides which readings are one meaning."""
 
 from __future__ import annotations
 
@@ -48,8 +47,7 @@ class Situation:
 
 @dataclass(frozen=True)
 class Question:
-    """"Do you mean (a) ... or (b) ...?", and a yes/no question about `situation` with the reading
-    each answer picks."""
+    """"Do you mean (a) ... or (b) ...?", and a yes/no question about `situation`."""
 
     text: str
     readings: list[int]
@@ -113,16 +111,14 @@ def explain_readings(utterance: str, lfs: Sequence[str], fmt: str = FOL,
                 situations.append(Situation(holds, fails, list(scene.domain), scene.constants, facts(scene, fmt),
                                             describe(scene, words), len(scene.domain), scene.searched_from,
                                             scene.bound))
-    order = sorted(distinct, key=lambda k: -(weights[k] if weights is not None else -k))
-    a, b = order[0], order[1]
+    a, b = sorted(distinct, key=lambda k: -(weights[k] if weights is not None else -k))[:2]
     note = "; ".join(filter(None, (_degenerate(formulas), _note(situations, gave_up, time_limit, unsettled)))) or None
     return Explanation(utterance, fmt, readings, situations, _question(utterance, readings, situations, a, b), note)
 
 
 def _note(situations: list[Situation], gave_up: list[tuple[int, int, str]], time_limit: float | None,
           unsettled: list[tuple[int, int, str | None]] = ()) -> str | None:
-    """What the situations leave out: pairs the budget left unsettled, searches given up at the
-    budget, or none found at all."""
+    """What the situations leave out: unsettled pairs, searches given up, or none found at all."""
     parts = []
     if unsettled:
         which = "; ".join(f"readings {i} and {j} ({why or 'unknown'})" for i, j, why in unsettled)
@@ -140,8 +136,7 @@ def _note(situations: list[Situation], gave_up: list[tuple[int, int, str]], time
 
 
 def _degenerate(formulas: Sequence[Formula]) -> str | None:
-    """The readings that say a role of something that is no event (`agent(x, x)`, a model's slip):
-    their paraphrase and scenes read oddly because they are odd."""
+    """Readings that say a role of something that is no event (`agent(x, x)`, a model's slip)."""
     from ambit.logic.syntax.render import render
 
     found = [(k, bad) for k, f in enumerate(formulas) if (bad := degenerate_roles(restrict(f)))]

@@ -94,8 +94,7 @@ class _Reader:
         return var, kinds, {**env, (None, _label(label)): var}
 
     def event(self, subject: Term, vp: lark.Tree, env: Env) -> Formula:
-        """exists e . verb(e) AND agent(e, subject) [AND ...], with the quantified phrases of the
-        object and instrument wrapped around it in order."""
+        """exists e . verb(e) AND agent(e, subject) ..., object and instrument phrases around it."""
         verb, obj, instr = vp.children
         fillers = [(r, np) for r, np in zip(ROLES[1:], (obj, instr)) if np is not None]
 

@@ -1,8 +1,6 @@
-"""Distinguishing situations: the smallest scene in which one reading is true and another false.
-situations.pl proposes candidate scenes of each size, from the number of names up to `bound`
-(names + the variables of both readings), so a scene returned is least within the bound; the
-engine's one model checker (logic/engine/model_check.py) picks the first: one truth definition.
-"""
+"""Distinguishing situations: the least scene (up to `bound` elements: names + the variables of both
+readings) in which one reading is true and another false. situations.pl proposes the candidates and
+the engine's one model checker (logic/engine/model_check.py) picks: one truth definition."""
 
 from __future__ import annotations
 
@@ -24,8 +22,7 @@ PAGE = 2000  # candidate scenes per round trip (the 120 searches of the explain 
 
 @dataclass(frozen=True)
 class Scene:
-    """A finite model: elements named in `domain`, the sort (noun or verb) of each element,
-    `constants` (name -> element) and the true binary facts (pred, (e1, e2))."""
+    """A finite model: named elements, their sorts, `constants` (name -> element), binary facts."""
 
     domain: tuple[str, ...]
     sorts: dict[str, str]
@@ -43,13 +40,11 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
     atoms = _atoms(a) + _atoms(b)
     sorts = sorted({x.pred for x in atoms if len(x.args) == 1})
     names = sorted({t.name for x in atoms for t in x.args if isinstance(t, Const)})
-    name_kinds = _name_kinds(atoms)
     events = _event_sorts(a) | _event_sorts(b)
-    functional = sorted(_functional(atoms))
     presupposed = sorted(_presupposed(a) | _presupposed(b) | _required(a))
     bound = len(names) + len(bound_variables(a)) + len(bound_variables(b))
-    args = (f"{to_term(a, 'a')},{_list(sorts)},{_list(names)},{_name_list(name_kinds)},{_list(functional)},"
-            f"{_list(presupposed)}")
+    args = (f"{to_term(a, 'a')},{_list(sorts)},{_list(names)},{_name_list(_name_kinds(atoms))},"
+            f"{_list(sorted(_functional(atoms)))},{_list(presupposed)}")
     readings = Checker([as_formula(a), as_formula(b)])  # compiled once, checked in every candidate
     for d in _candidates(args, max(1, len(names)), bound, time_limit, inferences):
         readings.bind(_model(d))
@@ -59,8 +54,7 @@ def find_scene(a: Restricted, b: Restricted, time_limit: float = TIME_LIMIT,
 
 
 def _candidates(args: str, first: int, bound: int, time_limit: float, inferences: int | None) -> Iterator[dict]:
-    """situations.pl's candidate scenes of `first`, ..., `bound` elements, a page per round trip,
-    all pages within one time limit and one inference budget."""
+    """situations.pl's candidate scenes, a page per round trip, all within one budget."""
     w = worker()
     w.consult(PROGRAM)
     start, spent = time.monotonic(), 0
@@ -98,9 +92,8 @@ def _model(d: dict) -> dict:
 
 def _spent(timed_out: bool) -> PrologError:
     """The error of a search whose budget its pages have spent (as the worker raises it within one)."""
-    if timed_out:
-        return PrologError("Prolog time limit exceeded", timed_out=True)
-    return PrologError("Prolog inference budget exceeded", reason="inference_limit")
+    return (PrologError("Prolog time limit exceeded", timed_out=True) if timed_out
+            else PrologError("Prolog inference budget exceeded", reason="inference_limit"))
 
 
 def to_term(r: Restricted | None, tag: str) -> str:
@@ -154,16 +147,14 @@ def _atoms(r: Restricted | None) -> list[Atom]:
 
 
 def _event_vars(r: Restricted) -> set[str]:
-    """Variables first in a binary atom (neo-Davidsonian events) and never second (a participant):
-    in a degenerate reading's `agent(x, x)` the boy x stays a boy."""
+    """Variables first in a binary atom (events), never second (participants: `agent(x, x)`)."""
     binary = [x for x in _atoms(r) if len(x.args) == 2]
     second = {x.args[1].name for x in binary if isinstance(x.args[1], Var)}
     return {x.args[0].name for x in binary if isinstance(x.args[0], Var)} - second
 
 
 def degenerate_roles(r: Restricted) -> list[Atom]:
-    """The role atoms (agent, patient, instrument) said of something that is no event: a name, or
-    a variable that is a participant elsewhere (`agent(x, x)`)."""
+    """Role atoms said of a name, or of a variable that is a participant (`agent(x, x)`)."""
     from ambit.logic.explain.verbalise import ROLES
 
     events = _event_vars(r)
@@ -210,8 +201,7 @@ def _required(r: Restricted | None) -> set[str]:
 
 
 def _scene(d: dict, event_sorts: set[str], bound: int) -> Scene:
-    """Name Prolog's elements: events e1, e2, ...; individuals by their noun's initial (the whole
-    noun where initials clash); named elements by their name in lower case."""
+    """Name Prolog's elements: e1, ... for events, a noun's initial, a name in lower case."""
     sorts = {int(e): s for e, s in d["sorts"]}
     named = {int(e): c for c, e in d["constants"].items()}
     elements = range(1, d["size"] + 1)
@@ -220,18 +210,15 @@ def _scene(d: dict, event_sorts: set[str], bound: int) -> Scene:
     prefix = {s: s[0] if initials.count(s[0]) == 1 else s for s in noun_sorts}
     names: dict[int, str] = {}
     counts: dict[str, int] = {}
-    taken: set[str] = set()
     for e in elements:
         if e in named:
             base = named[e].lower()
-            name = base if base not in taken else f"{base}{e}"
+            names[e] = base if base not in names.values() else f"{base}{e}"
         else:
             s = sorts.get(e, "")
             p = "e" if s in event_sorts else prefix.get(s, "u")
             counts[p] = counts.get(p, 0) + 1
-            name = f"{p}{counts[p]}"
-        names[e] = name
-        taken.add(name)
+            names[e] = f"{p}{counts[p]}"
     return Scene(domain=tuple(names[e] for e in elements),
                  sorts={names[e]: s for e, s in sorts.items()},
                  constants={c: names[int(e)] for c, e in d["constants"].items()},

@@ -1,8 +1,6 @@
 """Controlled English for LFs, after Attempto Controlled English: each sentence has one reading,
-and `logic.explain.read` maps it back to an LF. Scope is explicit: a quantified phrase stands
-inside a clause only when no other non-indefinite one does, otherwise it opens the sentence ("for
-every boy, the boy saw a dog"); grouping is "both ... and ..." and "either ... or ...".
-"""
+and `logic.explain.read` maps it back. Scope is explicit: a quantifier that cannot stand inside
+a clause opens the sentence ("for every boy, the boy saw a dog")."""
 
 from __future__ import annotations
 
@@ -47,8 +45,7 @@ def verbalise(lf: Formula, words: WordForms | None = None) -> str:
 
 class _Writer:
     def __init__(self, r: Restricted, words: WordForms) -> None:
-        self.r = r
-        self.words = words
+        self.r, self.words = r, words
         self.noun: dict[str, str | None] = {}
         self.label: dict[str, str | None] = {}
         self._name_variables(r)
@@ -170,8 +167,7 @@ def _article(word: str) -> str:
 
 
 def _open_last(items: list[Restricted], w: _Writer, word: str = "and") -> list[Restricted]:
-    """Operands ordered so that one whose text ends in an open "both"/"either" list (which would
-    take the operands after it in) comes last."""
+    """Operands ordered so that one ending in an open "both"/"either" list comes last."""
     tail = "both " if word == "and" else "either "
     return sorted(items, key=lambda c: _ends_open(c, w, tail))
 

@@ -14,10 +14,8 @@ from ambit.logic.syntax.ast import Atom, Formula, subformulas
 # a surface must be lowercase words separated by single spaces, none of them a keyword of the
 # controlled English (logic/grammars/ace.lark), so that the reader can find where it ends
 _WORD = re.compile(r"[a-z][a-z0-9]*")
-KEYWORDS = frozenset(
-    "a an and by either every for is means of or relation something stands such that the there "
-    "thing to both in".split()
-)
+KEYWORDS = frozenset("a an and by either every for is means of or relation something stands "
+                     "such that the there thing to both in".split())
 
 
 @dataclass(frozen=True)
@@ -27,15 +25,13 @@ class WordForms:
     forms: Mapping[str, str] = field(default_factory=dict)
 
     def surface(self, symbol: str) -> str:
-        """The surface of `symbol`; one the reader could not delimit falls back to the bare symbol,
-        which is always one token."""
+        """The surface of `symbol`, or the bare symbol where the reader could not delimit it."""
         text = self.forms.get(symbol)
         text = symbol.replace("_", " ") if text is None else text
         return text if readable(text) else symbol
 
     def covering(self, formulas: Iterable[Formula]) -> "WordForms":
-        """This lexicon plus an entry for every predicate of `formulas`, each surface used by one
-        symbol only (a later symbol whose surface is taken keeps its bare name)."""
+        """This lexicon plus an entry per predicate of `formulas`, one symbol per surface."""
         forms = dict(self.forms)
         symbols = sorted({n.pred for f in formulas for n in subformulas(f) if isinstance(n, Atom)})
         taken = {self.surface(s): s for s in symbols if s in forms}

@@ -48,8 +48,7 @@ class RelationSpan:
 
 @dataclass(frozen=True)
 class PropertyFact:
-    """Premise `premise`: `relation` has the property value `value_text` (items split by the
-    pair's list separator into `values`, compared as a set)."""
+    """Premise `premise`: `relation` has `value_text` (its items, compared as a set: `values`)."""
 
     premise: int
     relation: str

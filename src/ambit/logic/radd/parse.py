@@ -55,10 +55,8 @@ def parse_prompt(text: str, phrasings: dict[str, Phrasing] | None = None, source
 
     q_variant, sent = _sentence(phrasing, qm.group("sentence"), entity)
     value_text, qdate = sent["property"], sent["question_date"]
-    options = tuple(
-        _option(phrasing, line, entity, value_text, qdate, q_variant, expected)
-        for expected, line in ((1, qlines[1]), (2, qlines[2]))
-    )
+    options = tuple(_option(phrasing, qlines[n], entity, value_text, qdate, q_variant, n)
+                    for n in (1, 2))
     if {o.reading for o in options} != set(READINGS):
         raise RaddParseError("the two options must spell out one de dicto and one de re reading")
     return RaddInstance(
@@ -68,9 +66,6 @@ def parse_prompt(text: str, phrasings: dict[str, Phrasing] | None = None, source
         sentence_date=MonthDate.from_text(qdate), value_text=value_text,
         values=phrasing.split_values(value_text), options=options,  # type: ignore[arg-type]
         question_variant=q_variant, prompt_style=style, source=source)
-
-
-# -- pieces ---------------------------------------------------------------------------------
 
 
 def _premise(line: str) -> tuple[int, str]:

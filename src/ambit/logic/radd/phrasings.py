@@ -1,8 +1,6 @@
 """The RADD prompt wordings: property-pair phrasings (`pairs.yaml`), each prompt style's answer
-instructions, and templates with `{field}` slots: `fill` renders one, `match` inverts it, with known
-fields matched literally so that names containing the template's own words split the one
-consistent way.
-"""
+instructions, and `{field}` templates: `fill` renders one, `match` inverts it, with known fields
+matched literally so that names containing the template's own words split the consistent way."""
 
 from __future__ import annotations
 
@@ -95,8 +93,7 @@ def _pattern(template: str, known: tuple[tuple[str, str], ...]) -> re.Pattern:
 
 
 def prefix_candidates(template: str, text: str, field: str) -> list[str]:
-    """Every value of `field` (the template's first slot) for which `text` could fit: the prefixes
-    of `text` that end where the literal after the slot begins."""
+    """Every value of `field`, the template's first slot, for which `text` could fit."""
     head = "{" + field + "}"
     if not template.startswith(head):
         return []

@@ -1,7 +1,5 @@
 """RADD verification through Prolog (`logic/engine/prolog/radd.pl`): which reading of an ambiguous
-definite description the premises make consistent, with a derivation that cites premises by
-number. Instances are `RaddInstance`s or their `to_dict()` form; calls go to the process's worker.
-"""
+definite description the premises make consistent, with a derivation citing premises by number."""
 
 from __future__ import annotations
 
@@ -78,23 +76,16 @@ def prolog_input(inst: Any, ident: Any = None) -> dict[str, Any]:
     """The JSON form `radd.pl` reads: dates as [year, month], values as item lists."""
     d = inst if isinstance(inst, dict) else inst.to_dict()
     return {
-        "id": ident,
-        "entity": d["entity"],
-        "spans": [
-            {"premise": s["premise"], "relation": s["relation"], "start": _ym(s["start"]), "end": _ym(s["end"])}
-            for s in d["spans"]
-        ],
-        "properties": [
-            {"premise": p["premise"], "relation": p["relation"], "values": list(p["values"])} for p in d["properties"]
-        ],
+        "id": ident, "entity": d["entity"],
+        "spans": [{"premise": s["premise"], "relation": s["relation"], "start": _ym(s["start"]),
+                   "end": _ym(s["end"])} for s in d["spans"]],
+        "properties": [{"premise": p["premise"], "relation": p["relation"],
+                        "values": list(p["values"])} for p in d["properties"]],
         "regularity": {"premise": d["regularity_premise"], "text": d["regularity"]},
         "current": _ym(d["current_date"]),
         "sentence": {"date": _ym(d["sentence_date"]), "values": list(d["values"])},
-        "options": [{"number": o["number"], "reading": o["reading"], "relation": o["relation"]} for o in d["options"]],
-    }
-
-
-# -- internals ------------------------------------------------------------------------------
+        "options": [{"number": o["number"], "reading": o["reading"], "relation": o["relation"]}
+                    for o in d["options"]]}
 
 
 def _ym(date: Any) -> list[int]:
