@@ -9,14 +9,10 @@ from __future__ import annotations
 import importlib
 import sys
 
-COMMANDS = {
-    "amp": "ambit.generators.amp.cli",
-    "amp-prompts": "ambit.generators.amp.cli",
-    "radd-parse": "ambit.generators.radd.cli",
-    "radd": "ambit.generators.radd.cli",
-    "implicature": "ambit.generators.implicature.cli",
-    "folio": "ambit.generators.folio.cli",
-}
+COMMANDS = {"amp": "ambit.generators.amp.cli", "amp-prompts": "ambit.generators.amp.cli",
+            "radd-parse": "ambit.generators.radd.cli", "radd": "ambit.generators.radd.cli",
+            "implicature": "ambit.generators.implicature.cli",
+            "folio": "ambit.generators.folio.cli"}
 
 
 def main(argv: list[str] | None = None) -> int:

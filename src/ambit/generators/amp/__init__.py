@@ -1,8 +1,7 @@
 """AmP (Stengel-Eskin et al. 2023): ambiguous utterances with their two LFs, generated from
 `lexicon.yaml` and `templates/*.yaml` (docs/generators.md), and the prompts built from them.
-Counts per type (pp 3,536, scope 4,000, revscope 4,000, bound 1,680, conj 10,080) match AmP's
-own generate_pairs.py.
-"""
+Per type as many as AmP's own generate_pairs.py: pp 3,536, scope 4,000, revscope 4,000,
+bound 1,680, conj 10,080."""
 
 from ambit.generators.amp.generate import FORMATS, family_rows, generate, pairs, render_lf, vocabulary
 from ambit.generators.amp.prompts import AMBIGUOUS_TYPES, INGREDIENTS, fewshot_item_prompts, fewshot_prompts, prompt_text

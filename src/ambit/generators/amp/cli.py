@@ -17,15 +17,11 @@ def _ratios(text: str) -> list[float]:
     return [float(x) for x in text.split(",") if x.strip()]
 
 
-def _type_names() -> list[str]:
-    return ["all", *families()]
-
-
 def _amp_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ambit generate amp",
                                 description="AmP rows {surface, lf, unfilled_template, template_tags, "
                                             "var_bindings, template_idx, type} as JSONL.")
-    p.add_argument("--type", default="all", choices=_type_names() + ["scope_reverse"],
+    p.add_argument("--type", default="all", choices=["all", *families(), "scope_reverse"],
                    help="an ambiguous type (with its prompt ingredient families), a family, or all")
     p.add_argument("--format", default=FOL, choices=FORMATS)
     p.add_argument("--canonical", action="store_true", help="canonical FOL (Lisp is always canonical)")
@@ -71,10 +67,9 @@ def main(argv: list[str]) -> int:
         a = _prompts_parser().parse_args(args)
         canonical = {"yes": True, "no": False, None: a.setting == "fewshot"}[a.canonical]
         if a.setting == "zeroshot":
-            recs = zeroshot_prompts(a.type, a.seed, a.limit, a.format, canonical, a.ingredients)
+            _write(zeroshot_prompts(a.type, a.seed, a.limit, a.format, canonical, a.ingredients))
         else:
-            recs = fewshot_prompts(a.type, a.ratios, a.seed, a.limit, a.format, canonical, a.shots)
-        _write(recs)
+            _write(fewshot_prompts(a.type, a.ratios, a.seed, a.limit, a.format, canonical, a.shots))
     else:
         print(f"unknown command {command!r}", file=sys.stderr)
         return 2

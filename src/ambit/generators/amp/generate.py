@@ -94,12 +94,9 @@ def generate(type: str = "all", fmt: str = FOL, ambiguous_only: bool = False,
 
 
 def pairs(type: str, fmt: str = FOL, canonical: bool = False) -> list[dict]:
-    """One record per ambiguous utterance: `{surface, lf0, lf1, type, name, row0, row1, template}`
-    (`template`: the Template it was made from)."""
+    """One record per ambiguous utterance, with the Template it was made from (`template`)."""
     out = []
-    for fam in resolve(type):
-        if not fam.ambiguous:
-            continue
+    for fam in [f for f in resolve(type) if f.ambiguous]:
         for t in fam.templates:
             rows = template_rows(fam, t, fmt, canonical)
             for r0, r1 in zip(rows, rows):

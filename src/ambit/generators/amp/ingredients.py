@@ -32,8 +32,7 @@ def item_ingredients(template: Template, bindings: dict[str, str], rng: random.R
     for ing in template.ingredients:
         for slot, cls in ing.slots.items():
             if slot not in filling:
-                choices = [w for w in lex.words(cls) if w.surface not in used]
-                if not choices:
+                if not (choices := [w for w in lex.words(cls) if w.surface not in used]):
                     raise SpecError(f"ingredient {ing.surface!r}: no word of {cls!r} left for {slot!r}")
                 filling[slot] = rng.choice(choices)
                 used.add(filling[slot].surface)
@@ -45,8 +44,7 @@ def item_ingredients(template: Template, bindings: dict[str, str], rng: random.R
 
 def check_ingredients(demos: list[tuple[str, str]], readings: tuple[str, str],
                       utterances: frozenset[str]) -> None:
-    """SpecError unless every ingredient's LF parses, none is one of `utterances`, and none has
-    either of `readings` as its LF (compared by canonical form)."""
+    """SpecError unless each ingredient parses and is neither an utterance nor a reading."""
     own = {logic.canonical_form(lf) for lf in readings}
     for surface, lf in demos:
         if surface in utterances:

@@ -1,8 +1,6 @@
-"""Prompt builders for AmP's two settings, in BenchCLAMP's layout ("Human: <utterance>\nComputer:
-<LF>" demonstrations after an instruction). Zero-shot shows unambiguous ingredients, never the
-tested type; few-shot shows `shots` utterances of the type, round(shots * r) with LF0, the same
-utterances at every ratio. Every `random.Random` is seeded with strings, so output is byte-stable.
-"""
+"""Prompt builders for AmP's zero-shot (unambiguous ingredients) and few-shot (round(shots * r)
+demonstrations with LF0, the same utterances at every ratio) settings, in BenchCLAMP's layout.
+Every `random.Random` is seeded with strings, so the output is the same byte for byte."""
 
 from __future__ import annotations
 
@@ -59,23 +57,15 @@ def _items(name: str, seed: int, limit: int | None) -> list[tuple[int, dict]]:
 
 def _record(setting: str, name: str, idx: int, item: dict, prompt: str, fmt: str,
             canonical: bool, ratio: float | None = None) -> dict:
-    rec = {
-        "id": f"amp-{setting}-{name}-{idx:05d}" + ("" if ratio is None else f"-r{ratio:.1f}"),
-        "type": name,
-        "amp_type": item["type"],
-        "surface": item["surface"],
-        "prompt": prompt,
-        "lf0": render_lf(item["lf0"], fmt, canonical),
-        "lf1": render_lf(item["lf1"], fmt, canonical),
-    }
-    if ratio is not None:
-        rec["ratio"] = ratio
-    return rec
+    rec = {"id": f"amp-{setting}-{name}-{idx:05d}" + ("" if ratio is None else f"-r{ratio:.1f}"),
+           "type": name, "amp_type": item["type"], "surface": item["surface"], "prompt": prompt,
+           "lf0": render_lf(item["lf0"], fmt, canonical),
+           "lf1": render_lf(item["lf1"], fmt, canonical)}
+    return rec if ratio is None else {**rec, "ratio": ratio}
 
 
 def _own_demos(name: str, item: dict, rng: random.Random) -> list[tuple[str, str]]:
-    """The item's own ingredients, checked to show neither the ambiguous construction nor either
-    reading of the item."""
+    """The item's own ingredients, checked to show neither the construction nor a reading."""
     demos = item_ingredients(item["template"], item["row0"]["var_bindings"], rng)
     check_ingredients(demos, (item["lf0"], item["lf1"]), _utterances(name))
     return demos
@@ -130,8 +120,7 @@ def _mixed(chosen: list[dict], n0: int, fmt: str, canonical: bool, order: str) -
 def fewshot_prompts(type: str = "all", ratios: Sequence[float] | None = None, seed: int = 0,
                     limit: int | None = None, fmt: str = FOL, canonical: bool = True,
                     shots: int | None = None) -> list[dict]:
-    """Mixed prompts: per test item and ratio r, `shots` same-type demonstrations,
-    round(shots * r) of them with LF0. FOL is canonical by default, as in AmP's few-shot files."""
+    """Mixed prompts, round(shots * r) demonstrations with LF0; FOL canonical, as AmP's files."""
     return [rec for name in _types(type) for idx, item in _items(name, seed, limit)
             for rec in fewshot_item_prompts(name, idx, item, _pairs(name), ratios, seed, fmt,
                                             canonical, shots, exclude=idx)]

@@ -58,13 +58,8 @@ class Template:
     @property
     def tags(self) -> list[str | None]:
         """AmP's `template_tags`: one entry per surface element, None for literal text."""
-        out: list[str | None] = []
-        for i, part in enumerate(SLOT.split(self.surface)):
-            if i % 2:
-                out.append(part)
-            elif part.strip():
-                out.append(None)
-        return out
+        return [part if i % 2 else None for i, part in enumerate(SLOT.split(self.surface))
+                if i % 2 or part.strip()]
 
 
 @dataclass(frozen=True)
@@ -121,15 +116,13 @@ def _subst(text: str, params: dict[str, str], where: str) -> str:
 
 def _ingredient(raw: dict, where: str, lex: Lexicon, params: dict[str, str],
                 parent: dict[str, str]) -> Template:
-    """One zero-shot ingredient: a surface over the parent's slots (and `slots:` for words the test
-    sentence lacks), and one LF."""
+    """One zero-shot ingredient: a surface over the parent's slots (and its own), one LF."""
     for key in ("surface", "lf"):
         if key not in raw:
             raise SpecError(f"{where}: missing {key!r}")
     surface = _subst(raw["surface"], params, where)
     extra = {k: _subst(v, params, where) for k, v in (raw.get("slots") or {}).items()}
-    clash = set(extra) & set(parent)
-    if clash:
+    if clash := set(extra) & set(parent):
         raise SpecError(f"{where}: slots {sorted(clash)} are already the test sentence's")
     used = SLOT.findall(surface)
     unknown = set(used) - set(parent) - set(extra)
@@ -165,16 +158,11 @@ def _template(raw: dict, where: str, lex: Lexicon, n_readings: int) -> list[Temp
         # order slots as they appear in the surface: enumeration and var_bindings follow it
         slots = {s: slots[s] for s in used}
         distinct = raw.get("distinct", "all")
-        if distinct == "all":
-            groups = (frozenset(used),)
-        elif distinct in ("none", None):
-            groups = ()
-        else:
-            groups = tuple(frozenset(g) for g in distinct)
+        groups = ((frozenset(used),) if distinct == "all" else () if distinct in ("none", None)
+                  else tuple(frozenset(g) for g in distinct))
         lf_texts = tuple(_subst(lf, params, where) for lf in lfs)
         for lf in lf_texts:
-            extra = set(SLOT.findall(lf)) - set(slots)
-            if extra:
+            if extra := set(SLOT.findall(lf)) - set(slots):
                 raise SpecError(f"{where}: LF uses unknown slots {sorted(extra)}")
         ingredients = tuple(_ingredient(ing, f"{where}: ingredient {i}", lex, params, slots)
                             for i, ing in enumerate(raw.get("ingredients") or ()))

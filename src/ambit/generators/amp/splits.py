@@ -1,8 +1,6 @@
-"""Test and train items of AmP's evaluation, as the paper splits them: AmP's released archives
-(`amp-release`), extracted once into `$AMBIT_CACHE/amp-release` outside the repository (their
-licence forbids redistributing them as text; one `_fol` folder serves every ratio and format), or
-without them a seeded partition of the generated utterances (`generated`).
-"""
+"""Test and train items of AmP's evaluation: AmP's released archives (`amp-release`), extracted
+once into `$AMBIT_CACHE/amp-release` (their licence forbids redistributing them as text), or
+without them a seeded partition of the generated utterances (`generated`)."""
 
 from __future__ import annotations
 
@@ -89,8 +87,7 @@ def _names_by_release_type() -> dict[str, str]:
 
 
 def read_pairs(path: Path) -> dict[str, list[dict]]:
-    """An `*_eval.jsonl` file as utterances by ambit type name, in file order: each utterance's
-    rows with `template_idx` 0 and 1 become one pair record (FOL as released)."""
+    """An `*_eval.jsonl` file as pair records by ambit type name, in file order."""
     names = _names_by_release_type()
     rows: dict[tuple[str, str], dict[int, dict]] = {}
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -117,8 +114,7 @@ def read_pairs(path: Path) -> dict[str, list[dict]]:
 
 
 def _template_for(name: str, item: dict) -> Template | None:
-    """The template of type `name` that, filled with the item's bindings, gives its surface and
-    (canonically) its LF0 and LF1; None when none does."""
+    """The template of type `name` that reproduces the item's surface and LFs, or None."""
     lex, bindings = lexicon(), item["row0"]["var_bindings"]
     want = (logic.canonical_form(item["lf0"]), logic.canonical_form(item["lf1"]))
     for t in families()[name].templates:
@@ -135,8 +131,7 @@ def _template_for(name: str, item: dict) -> Template | None:
 
 
 def attach_templates(name: str, items: list[dict]) -> list[dict]:
-    """The items with `template` set to the generator's template they were made from (None: the
-    zero-shot prompt cannot use the item's own words)."""
+    """The items with `template` set to the generator's template they were made from (or None)."""
     return [{**it, "template": _template_for(name, it)} for it in items]
 
 
@@ -167,8 +162,7 @@ def heldout_split(name: str, seed: int) -> Split:
 
 
 def zeroshot_split(name: str, data: Path | None, seed: int) -> Split:
-    """Zero-shot test items of type `name`: AmP's released test split when its archive is under
-    `data`, else the generated held-out test part."""
+    """Zero-shot test items of type `name`: AmP's released split, else the generated one."""
     if data is not None and zeroshot_archive(data, name).is_file():
         items = _release_zeroshot(zeroshot_archive(data, name).resolve()).get(name, ())
         return Split(tuple(items), (), "amp-release")
@@ -176,8 +170,7 @@ def zeroshot_split(name: str, data: Path | None, seed: int) -> Split:
 
 
 def fewshot_split(name: str, data: Path | None, seed: int) -> Split:
-    """Few-shot test items (the first `FEWSHOT_TEST`) and train pool of type `name`; the generated
-    held-out split when the archive is missing."""
+    """Few-shot test items and train pool of type `name`, released or generated."""
     if data is not None and fewshot_archive(data).is_file():
         test, train = _release_fewshot(fewshot_archive(data).resolve())
         return Split(tuple(test.get(name, ())[:FEWSHOT_TEST]), tuple(train.get(name, ())), "amp-release")

@@ -1,8 +1,5 @@
-"""Stories in FOLIO's jsonl format from textbook inference patterns: each builds premises and
-three conclusions, one per label, labelled by construction rather than by a prover (the prover's
-agreement is what the tests check). `noise` flips that fraction of labels (`label_noise`), so
-that the gold audit has disagreements to find.
-"""
+"""Stories in FOLIO's jsonl format from textbook inference patterns, labelled by construction (not
+by a prover, whose agreement the tests check); `noise` flips some labels for the gold audit."""
 
 from __future__ import annotations
 
@@ -93,8 +90,7 @@ PATTERNS: dict[str, Callable[[random.Random], Example]] = {
 
 
 def stories(n: int, seed: int = 0, noise: float = 0.0) -> list[dict]:
-    """`n` examples (FOLIO rows with `conclusion-FOL`), three per story; patterns in turn, words
-    drawn from `random.Random(seed)`."""
+    """`n` examples (FOLIO rows with `conclusion-FOL`), three per story, patterns in turn."""
     if n < 0 or not 0.0 <= noise <= 1.0:
         raise ValueError(f"stories: n must be >= 0 and noise in [0, 1] (got n={n}, noise={noise})")
     rng = random.Random(seed)

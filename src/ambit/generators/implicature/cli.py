@@ -1,8 +1,4 @@
-"""`ambit generate implicature`: coherent/incoherent prompt pairs as JSONL.
-
-    ambit generate implicature --k 5 --template 2
-    ambit generate implicature --k 0,1,5,10,15,30 --template all --out pairs.jsonl
-"""
+"""`ambit generate implicature`: coherent/incoherent prompt pairs as JSONL."""
 
 from __future__ import annotations
 

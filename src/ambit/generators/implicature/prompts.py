@@ -1,8 +1,6 @@
-"""Coherent/incoherent prompt pairs for the implicature ranking task (do-pigs-fly's RankingTask):
-the two texts differ only in the final word, the true label or the other. As in the original, one
-`numpy.random.default_rng(seed)` per k draws each test example's dev demos in file order, so the
-draws for the first n examples do not depend on how many follow (`limit` keeps them).
-"""
+"""Coherent/incoherent prompt pairs for do-pigs-fly's implicature RankingTask. As in the original,
+one `numpy.random.default_rng(seed)` per k draws the demos in file order, so the first n
+examples' draws do not depend on how many follow (`limit` keeps them)."""
 
 from __future__ import annotations
 
@@ -59,8 +57,7 @@ def prompt_prefix(template: Template, example: Example, demos: Sequence[Example]
 def build_records(data_dir: str | Path, split: str = "test", ks: Iterable[int] = (0,),
                   templates: Iterable[int] | None = None, seed: int = 0, limit: int | None = None,
                   template_file: str = TEMPLATE_FILE) -> list[dict]:
-    """One record per (k, example, template), in that nesting order; `templates` are 1-based
-    (None: every template in `template_file`)."""
+    """One record per (k, example, template), in that order; `templates` are 1-based (None: all)."""
     data_dir = Path(data_dir)
     examples = load_examples(split_file(data_dir, split))
     dev = examples if split == "dev" else load_examples(split_file(data_dir, "dev"))

@@ -32,8 +32,7 @@ class Template:
         return self.example_template_text[: -len(FINAL_SLOT)] % (utterance, response)
 
     def masked(self, utterance: str, response: str, slot: str = MASK_SLOT) -> str:
-        """The filled template with `slot` in the yes/no word's place, as the paper's code masks it
-        for masked LMs (`implicature: <mask>`)."""
+        """The filled template with `slot` in the yes/no word's place, as the paper masks it."""
         phrase = self.phrase_to_put_mask
         head, _, tail = self.example_template_text.rpartition(phrase)
         return (head % (utterance, response)) + phrase.replace("%s", slot) + tail

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -58,28 +59,20 @@ def generate_main(argv: list[str]) -> int:
     except (ValueError, KeyError) as e:
         print(f"error: {args.facts}: {e}", file=sys.stderr)
         return 2
-    styles = list(PROMPT_STYLES) if args.style == "all" else [args.style]
     with _open(args.out) as out:
-        for style in styles:
+        for style in list(PROMPT_STYLES) if args.style == "all" else [args.style]:
             rows = [to_row(inst) for i, fs in enumerate(sets) for inst in generate(fs, seed=args.seed + i, style=style)]
             for row in rows[: args.limit] if args.limit is not None else rows:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
     return 0
 
 
-class _open:
+@contextlib.contextmanager
+def _open(path: Path | None):
     """A file opened for writing, or stdout (left open)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-
-    def __enter__(self):
-        if self.path is None:
-            return sys.stdout
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.f = self.path.open("w", encoding="utf-8")
-        return self.f
-
-    def __exit__(self, *exc) -> None:
-        if self.path is not None:
-            self.f.close()
+    if path is None:
+        yield sys.stdout
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        yield f

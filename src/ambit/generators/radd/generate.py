@@ -1,8 +1,6 @@
-"""Build RADD instances from facts (our facts JSON, or Wikidata SPARQL JSON results), as the
-paper's pipeline does: every two of an entity's rows whose spans do not overlap and whose values
-differ give a de dicto and a de re instance. Unlike the paper's query, a pair is skipped when
-either relation also has the other's value (both readings would hold). Same seed, same bytes.
-"""
+"""Build RADD instances from facts (our JSON, or Wikidata SPARQL results) as the paper does: two
+of an entity's rows with disjoint spans and different values give a de dicto and a de re
+instance; unlike the paper, skipped when both readings would hold. Same seed, same bytes."""
 
 from __future__ import annotations
 
@@ -32,9 +30,6 @@ class FactSet:
     pair: str
     rows: tuple[FactRow, ...]
     question_variant: int = 0
-
-
-# -- reading facts -------------------------------------------------------------------------
 
 
 def parse_date(text: str) -> dt.date:
@@ -75,10 +70,7 @@ def load_facts(path: str | Path, pair: str | None = None, question_variant: int 
 def sparql_rows(data: dict[str, Any]) -> Iterator[FactRow]:
     """Rows of a Wikidata SPARQL JSON result set (rows missing a date are dropped)."""
     def val(b: dict, *names: str) -> str | None:
-        for n in names:
-            if n in b:
-                return b[n]["value"]
-        return None
+        return next((b[n]["value"] for n in names if n in b), None)
 
     for b in data["results"]["bindings"]:
         start, end = val(b, "startTime", "startTimeLabel"), val(b, "endTime", "endTimeLabel")
@@ -90,9 +82,6 @@ def sparql_rows(data: dict[str, Any]) -> Iterator[FactRow]:
             yield FactRow(entity, relation, parse_date(start), parse_date(end), value)
         except ValueError:
             continue
-
-
-# -- building instances --------------------------------------------------------------------
 
 
 def generate(facts: FactSet, seed: int = 0, style: str = "direct",

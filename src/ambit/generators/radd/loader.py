@@ -16,8 +16,7 @@ __all__ = ["iter_jsonl", "load_jsonl", "parse_prompt", "parse_row"]
 
 
 def parse_row(row: dict[str, Any], source: str | None = None) -> RaddInstance:
-    """A benchmark row (`messages`, `label_nr`, `label_name`, ...) as an instance; the label must
-    name the option that spells out `label_name`."""
+    """A benchmark row as an instance; the label must name the option that spells it out."""
     messages = row.get("messages")
     if not messages or not isinstance(messages[0], str):
         raise RaddParseError("row has no messages[0]")
@@ -36,8 +35,7 @@ def parse_row(row: dict[str, Any], source: str | None = None) -> RaddInstance:
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[RaddInstance, dict[str, Any]]]:
-    """(instance, raw row) per line, read through the bounded reader (`ambit._files`); errors name
-    `path:line`."""
+    """(instance, raw row) per line, read through the bounded reader (`ambit._files`)."""
     from ambit import _files
 
     path = Path(path)

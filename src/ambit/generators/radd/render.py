@@ -10,24 +10,16 @@ def render_prompt(inst: RaddInstance, style: str | None = None, phrasings: dict[
     """The first user turn: premises, question, both options and the answer instruction."""
     ph = (phrasings or default_phrasings())[inst.pair]
     style = style or inst.prompt_style
-    rel = [
-        (s.premise, fill(ph.entity_relation, entity=inst.entity, relation=s.relation,
-                         start_time=s.start.text(), end_time=s.end.text()))
-        for s in inst.spans
-    ]
+    rel = [(s.premise, fill(ph.entity_relation, entity=inst.entity, relation=s.relation,
+                            start_time=s.start.text(), end_time=s.end.text())) for s in inst.spans]
     props = [(p.premise, fill(ph.relation_property, relation=p.relation, property=p.value_text)) for p in inst.properties]
     blocks = [rel, props, [(inst.regularity_premise, inst.regularity)]]
     premises = "\n\n".join("\n".join(f"(P{n}) {t}" for n, t in block) for block in blocks)
     qdate = inst.sentence_date.text()
     sentence = fill(ph.questions[inst.question_variant], entity=inst.entity, property=inst.value_text, question_date=qdate)
-    lines = [
-        "Premises: ",
-        premises,
-        "",
-        "Question: ",
-        f"If it is currently {inst.current_date.text()}, what is the most likely interpretation of the following "
-        f'sentence "{sentence}"',
-    ]
+    lines = ["Premises: ", premises, "", "Question: ",
+             f"If it is currently {inst.current_date.text()}, what is the most likely "
+             f'interpretation of the following sentence "{sentence}"']
     for o in inst.options:
         template = ph.interpretations[o.variant][0 if o.reading == "de_dicto" else 1]
         lines.append(f"  {o.number}. " + fill(template, entity=inst.entity, relation=o.relation,
