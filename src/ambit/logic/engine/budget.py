@@ -1,9 +1,5 @@
-"""The one budget of the engine: what every question (equivalence, entailment, a story's verdict,
-a countermodel) may spend, whatever its dialect, and the one set of defaults.
-
-`Budget` is what the Python entry points take apart as keywords (`time_limit`, `inferences`,
-`max_domain`) and what the portfolio hands each member; `prolog()` is the term every Prolog
-entry point reads (`budget(Inferences, MaxDomain, Seconds)`: prove.pl, equivalence.pl).
+"""The one budget of the engine: what every question may spend, whatever its dialect, and the
+one set of defaults; `Budget.prolog()` is the term prove.pl and equivalence.pl read.
 """
 
 from __future__ import annotations
@@ -18,10 +14,9 @@ DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_lim
 
 @dataclass(frozen=True)
 class Budget:
-    """What every prover gets: `time_limit` seconds per item (counted from `deadline` -
-    time_limit once a portfolio race has set `deadline`, a `time.monotonic()` value), and for
-    Prolog its inference budget per stage and the largest model searched (`max_domain`; 0 turns
-    the model search off). `proof_object`: whether E is asked for its derivation."""
+    """What every prover gets: `time_limit` seconds per item (until `deadline`, a monotonic time,
+    once a race set it), Prolog's inferences per stage, `max_domain` (0: no model search), and
+    `proof_object` (whether E is asked for its derivation)."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     inferences: int = DEFAULT_INFERENCES
@@ -39,8 +34,7 @@ class Budget:
 
     @classmethod
     def of(cls, **options: object) -> "Budget":
-        """The budget of an entry point's keywords (`time_limit`, `inferences`, `max_domain`,
-        `proof_object`), a keyword given as None taking its default; any other keyword is a TypeError."""
+        """The budget of an entry point's keywords (None: the default); others are a TypeError."""
         unknown = set(options) - {"time_limit", "inferences", "max_domain", "proof_object"}
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
@@ -58,8 +52,7 @@ class Budget:
 
 
 def backstop(items: int, time_limit: float) -> float:
-    """Seconds after which a round trip of `items` items, each kept to `time_limit` by Prolog, is
-    stopped from outside: the promise made to callers, time limit + 10% + 0.1 s per item."""
+    """When a round trip of `items` items is stopped from outside: limit + 10% + 0.1 s each."""
     return items * (time_limit * 1.1 + 0.1)
 
 

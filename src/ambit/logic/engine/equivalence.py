@@ -1,17 +1,9 @@
 """Logical equivalence and entailment of AmP's LFs (`fol`, `lisp`), on the one engine.
 
-The first stage is AmP's procedure (`prolog/equivalence.pl`: SLD resolution over the Skolemised
-antecedent), sound and complete for AmP's fragment (no OR under a universal in the antecedent)
-and cheap. What SLD leaves open meets a second step that only formulas without negation allow
-(`prolog/monotone.pl`): a proof from one or two instances of the consequent's matrix whose every
-clause holds an instance of one of the antecedent's clauses (method `instances`), and the least
-countermodel of the antecedent in which the consequent stays false. Every direction neither
-step settles goes on, in the same Prolog call and within the same budget, to the one first-order
-engine (`prolog/prove.pl`): its connection prover and its finite-model search, as for every other
-dialect. Every countermodel is checked here by the one model checker
-(`prove.holds`) before it is reported. A definite verdict is never a guess: NOT_EQUIVALENT comes
-from a checked countermodel or, where the search found none within its budget, from the first
-stage's complete refutation (`"model": null`). Every call is budgeted, so no input hangs the caller.
+First AmP's SLD procedure (`prolog/equivalence.pl`, complete for AmP's fragment), then for
+negation-free formulas `prolog/monotone.pl` (method `instances`), then `prolog/prove.pl`, all in
+one budgeted Prolog call. Every countermodel is checked (`prove.holds`); NOT_EQUIVALENT without
+one (`"model": null`) rests on the first stage's complete refutation.
 """
 
 from __future__ import annotations
@@ -24,7 +16,7 @@ from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children,
 from ambit.logic.syntax.canonical import canonical_string
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT, Budget, backstop
 from ambit.logic.engine.model_check import checked_model
-from ambit.logic.engine.prove import STAGES_PER_ITEM, pair_verdict
+from ambit.logic.engine.prove import STAGES_PER_ITEM, not_equivalent, pair_verdict
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.render import prolog_term
 from ambit.logic.runtime.worker import PrologError, worker
@@ -37,11 +29,8 @@ LF = str | Formula
 
 
 def to_prolog_bb(f: Formula, tag: str = "") -> str:
-    """`f` as a Prolog term in Blackburn & Bos style (`some(X, F)`, `all(X, F)`, `and`, `or`,
-    `rel(Pred, Args)`), one Prolog variable per quantifier, named `V<tag>_<n>` so that shadowed
-    names stay apart and formulas sharing one goal text (tags differ) share no variable.
-    Constants and predicates are quoted atoms. The text is read inside Prolog (json_call.pl), so
-    no variable binding crosses back into Python."""
+    """`f` as a Blackburn & Bos style Prolog term, its variables named `V<tag>_<n>` so that
+    shadowed names stay apart and formulas sharing one goal (tags differ) share no variable."""
     return prolog_term(f, "fresh", tag, sep=",", full=False)
 
 
@@ -57,12 +46,8 @@ def _formula(x: LF, fmt: str) -> Formula:
 
 
 def _atoms_key(f: Formula) -> list:
-    """The sorted atoms of `f`, each variable written as its binder: the quantifier's kind and how
-    many quantifiers enclose it. Canonicalisation keeps each atom and each binder's place among
-    the quantifiers (it renames variables, reorders operands, flattens, and drops only vacuous
-    quantifiers), so formulas whose keys differ almost never have equal canonical forms: a cheap
-    filter before canonicalising. (Only a vacuous quantifier above a binder can make the keys of
-    equal canonical forms differ; such a pair goes to Prolog, whose normal forms find it.)"""
+    """The sorted atoms of `f`, each variable written as its binder (kind and depth): a cheap filter
+    before canonicalising, as canonicalisation keeps both (a vacuous quantifier aside: Prolog's)."""
     out: list = []
     binders: dict[str, str] = {}
 
@@ -90,8 +75,7 @@ def _atoms_key(f: Formula) -> list:
     return out
 
 
-# the inferences one pair may spend at most, in units of `inferences`: the first stage's two
-# directions, then what prove.pl's two checks may spend
+# the inferences one pair may spend, in units of `inferences`: two SLD directions, then prove.pl
 _STAGES_PER_PAIR = 2 + STAGES_PER_ITEM
 # PrologError's name for a spent stack, in the reasons' vocabulary (logic/engine/verdict.py)
 _REASON = {"memory": "memory_limit"}
@@ -103,9 +87,7 @@ def _spend(pairs: int, inferences: int) -> int:
 
 
 def with_extensions(model: dict, *formulas: Formula) -> dict:
-    """A model in the shared shape (`domain`, `constants`, `true_atoms`) with AmP's
-    `extensions` (predicate -> tuples, documented for `fol`/`lisp` in ambit.proto) added: every
-    predicate true of something, and every predicate of `formulas` (an empty list if of none)."""
+    """`model` with AmP's `extensions` (predicate -> tuples) for its atoms and `formulas`."""
     ext: dict[str, list] = {}
     for f in formulas:
         _predicates_into(f, ext)
@@ -131,10 +113,8 @@ _BY_SLD = {"status": "unsat", "proof": None}  # a direction the first stage prov
 
 
 def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
-    """A pair's verdict from the one engine's answer: the first stage (`sld`: each direction
-    proved, refuted, or left open), then prove.pl's answer for each direction it did not prove
-    (`a_not_b`, `b_not_a`), read by `prove.pair_verdict`, which checks every model. A direction
-    the first stage refuted completely is not entailed even without a model."""
+    """A pair's verdict from the first stage (`sld`) and prove.pl's answers (`prove.pair_verdict`);
+    a direction the first stage refuted completely is not entailed even without a model."""
     if why := d.get("unknown"):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     if d.get("canonical"):
@@ -149,8 +129,7 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
     s1 = _BY_SLD if sld_ab is True else d["a_not_b"]
     s2 = _BY_SLD if sld_ba is True else d["b_not_a"]
     v = pair_verdict({"a_not_b": s1, "b_not_a": s2}, a, b, extensions=True)
-    # a direction the search stopped before (a model of the other was found first) keeps the
-    # first stage's complete refutation
+    # a direction the search skipped (the other's model came first) keeps the SLD refutation
     ab = False if sld_ab is False else v.a_entails_b
     ba = False if sld_ba is False else v.b_entails_a
     if v.verdict == "NOT_EQUIVALENT":
@@ -161,10 +140,7 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
                   if s})
         return Verdict(v.verdict, True, True, w)
     if ab is False or ba is False:  # refuted by the first stage, and no model within the budget
-        direction = "a_entails_b" if ab is False else "b_entails_a"
-        holds = "a" if direction == "a_entails_b" else "b"
-        return Verdict("NOT_EQUIVALENT", ab, ba, {"direction": direction, "true_in_model": holds,
-                                                  "false_in_model": "b" if holds == "a" else "a", "model": None})
+        return not_equivalent("a_entails_b" if ab is False else "b_entails_a", ab, ba, None)
     return v
 
 
@@ -192,20 +168,11 @@ def equivalent_batch(
     read: Callable[[list], list] | None = None,
     settle: Settle | None = None,
 ) -> list[Verdict]:
-    """Verdicts for many pairs, in order, in few Prolog round trips. `time_limit` (seconds) and
-    `inferences` bound each pair (a pair over budget is UNKNOWN); `max_domain` caps the
-    countermodel search (default DEFAULT_MAX_DOMAIN elements; 0 turns it off). Pairs with equal canonical
-    forms are EQUIVALENT without asking Prolog (witness method `canonical`) unless
-    `canonical_shortcut` is False, which makes Prolog prove every pair. Strings are parsed in
-    `fmt` (LFParseError for one that does not parse). Pairs go to Prolog in chunks, and the next
-    chunk is parsed and rendered while Prolog solves the previous one. With `workers` > 1 the
-    pairs are cut into chunks that run side by side on that many processes (runtime/pool.py),
-    with the same answers. `closed`: the ASTs given are known to be closed (read by
-    logic.syntax.reading), so they are not walked again here. `read`: reads a chunk of `pairs`
-    into closed ASTs (the API's reading, logic.syntax.reading), called chunk by chunk so that
-    reading the next chunk overlaps Prolog's work on the one before. `settle(a, b, budget)`:
-    asked for a verdict on each pair the engine left UNKNOWN within its inferences (not its
-    time), a verdict or None (the portfolio's step-bounded E: provers/portfolio.py)."""
+    """Verdicts for many pairs, in order, in chunked Prolog round trips (each pair budgeted; the
+    next chunk is read while Prolog solves one). Equal canonical forms skip Prolog unless
+    `canonical_shortcut` is False; `workers` > 1 runs chunks on processes (runtime/pool.py).
+    `closed`: ASTs known closed; `read`: a chunk's reader (logic.syntax.reading); `settle`:
+    asked about pairs left UNKNOWN by steps, not time (the portfolio's E: provers/portfolio.py)."""
     pairs = list(pairs)
     if workers > 1:
         from ambit.logic.runtime import pool as prolog_pool
@@ -249,8 +216,7 @@ def equivalent_batch(
 
 
 def _reader(fmt: str, closed: bool) -> Callable[[list], list]:
-    """Reads a chunk of pairs into closed ASTs: a text parsed in `fmt` (once per batch, however
-    often it is met), an AST checked to be closed unless `closed` says it is."""
+    """Reads a chunk of pairs into closed ASTs, each text parsed once per batch."""
     parsed: dict[str, Formula] = {}
 
     def formula(x: LF) -> Formula:
@@ -265,10 +231,8 @@ def _reader(fmt: str, closed: bool) -> Callable[[list], list]:
 
 
 class _CanonicalForms:
-    """Whether two formulas have equal canonical forms, each formula's atoms key and canonical
-    form computed once. Keyed by the formula object's id, with the object kept beside its value:
-    an id is unique only while its object lives, and a chunk's formulas may be freed before the
-    batch ends."""
+    """Whether two formulas have equal canonical forms, each key and form computed once. Keyed by
+    id with the object kept beside it: an id is unique only while its object lives."""
 
     def __init__(self) -> None:
         self.keys: dict[int, tuple[Formula, list]] = {}
@@ -287,9 +251,7 @@ class _CanonicalForms:
 
 
 def _submit(todo: list[int], asts: dict, budget: Budget, candidates: bool = True) -> Future:
-    """One round trip for the pairs `todo`: a Future of their dicts. Each pair is bounded in
-    Prolog already (equiv_batch_json: call_with_time_limit/2 per pair); the round trip as a whole
-    by `backstop` and by what its pairs may spend (`_spend`)."""
+    """One round trip for the pairs `todo`: a Future of their dicts (`backstop`, `_spend`)."""
     worker().consult(PROGRAM)
     terms = ",".join(f"p({to_prolog_bb(asts[i][0], f'{i}a')},{to_prolog_bb(asts[i][1], f'{i}b')})" for i in todo)
     goal = f"equivalence:equiv_batch_json([{terms}],{budget.prolog()}{'' if candidates else ',false'},Out)"
@@ -298,8 +260,7 @@ def _submit(todo: list[int], asts: dict, budget: Budget, candidates: bool = True
 
 
 def _check(todo: list[int], future: Future, asts: dict, out: list, refused: list[int]) -> None:
-    """The verdicts of one round trip's pairs into `out`, every model checked; a pair whose
-    first-stage candidate the checker refuses goes to `refused` (asked again without one)."""
+    """One round trip's verdicts into `out`; a pair whose candidate model fails, to `refused`."""
     for i, d in zip(todo, _answers(future, len(todo))):
         try:
             out[i] = _verdict(d, *asts[i])

@@ -1,7 +1,5 @@
-"""The one model checker: whether a formula holds in a finite model (`holds`, or `Checker` for
-formulas checked in many models), and a model from a search checked before it is reported
-(`checked_model`). Every model ambit reports, whichever stage or prover found it, passes through
-here; it is written independently of every search.
+"""The one model checker (`holds`, `Checker`, `checked_model`): every model ambit reports, from
+whichever prover, passes through here; it is written independently of every search.
 """
 
 from __future__ import annotations
@@ -21,20 +19,13 @@ def value(a: Term, model: dict, env: dict[str, str]) -> str:
 
 
 def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
-    """Whether `f` is true in `model` ({"domain": [...], "constants": {name: element},
-    "functions": {name: {argument tuple: element}}, "atoms": set of (pred, elements...)}): the
-    truth definition, one case per connective (`_truth`), compiled into closures over one
-    environment, so that a quantifier over a large domain costs a loop, not a copy of the
-    environment per element. An existential whose body requires an atom of its variable (a
-    conjunct, at any depth of conjunction) tries only the elements that atom is true of: every
-    other element makes that conjunct, and so the body, false."""
+    """Whether `f` is true in `model` ({"domain", "constants", "functions", "atoms": set of
+    (pred, elements...)}), compiled into closures over one environment bound in place."""
     return Checker([f]).holds(model, env)[0]
 
 
 class Checker:
-    """Formulas compiled once and checked in many models (a scene search checks two readings in
-    hundreds of candidate scenes): the closures read the model bound last, so a new model costs
-    its atoms' index, not a compilation."""
+    """Formulas compiled once and checked in many models (a new model costs only its index)."""
 
     __slots__ = ("_slot", "_fns")
 
@@ -62,9 +53,7 @@ class Checker:
 
 
 class _Model:
-    """The model the compiled closures read: bound (`bind`) before they run, and rebound for the
-    next model; its index of atoms by (predicate, argument position) and the quantifiers'
-    domains under their guards are found the first time a quantifier asks, once per model."""
+    """The model the compiled closures read, rebound per model; its atoms' index built on demand."""
 
     __slots__ = ("atoms", "domain", "constants", "functions", "generation", "_index", "predicates")
 
@@ -108,19 +97,14 @@ def _term(a: Term, m: _Model):
     return lambda env: m.functions[name][tuple(g(env) for g in args)]
 
 
-# what a formula requires: (variable, predicate, argument position) of every atom with that
-# variable as a direct argument that must be true for the formula to be (a conjunct, looked for
-# through conjunctions and through quantifiers of other variables: over a domain that is never
-# empty, `Q y. (C ∧ ...)` needs C as much as `C ∧ ...` does); past a disjunction, a negation
-# or an implication nothing is required
+# what a formula requires: (variable, predicate, position) of each atom that must be true for it
+# to be (a conjunct, through ∧ and quantifiers of other variables, domains being non-empty)
 Needs = list[tuple[str, str, int]]
 _NOTHING: Needs = []
 
 
 def _compile(f: Formula, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
-    """`f` as a function of the environment (a dict, bound in place by quantifiers), and what
-    it requires (`Needs`): a quantifier's guards are what its body requires of its variable,
-    found in the same walk that compiles it."""
+    """`f` as a function of the environment (bound in place by quantifiers), and its `Needs`."""
     t = type(f)
     if t is Atom:
         m.predicates.add(f.pred)
@@ -139,8 +123,7 @@ def _compile(f: Formula, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
 
 
 def _truth(f: Formula, m: _Model):
-    """`f` as a function of the environment, for a formula that requires nothing (`_compile`
-    takes the others)."""
+    """`f` as a function of the environment, for a formula that requires nothing."""
     t = type(f)
     if t is Atom or t is And or t is Quant:
         return _compile(f, m)[0]
@@ -163,8 +146,7 @@ def _truth(f: Formula, m: _Model):
 
 
 def _atom(f: Atom, m: _Model):
-    """An atom's truth: its tuple of elements looked up among the true atoms (the common
-    shapes, up to two variables or names, without a loop)."""
+    """An atom's truth: its tuple looked up among the true atoms (common shapes without a loop)."""
     pred, args = f.pred, f.args
     kinds = tuple(type(a) for a in args)
     if Func not in kinds:
@@ -212,11 +194,9 @@ _NONE: frozenset = frozenset()
 
 
 def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
-    """A quantifier over the domain, with `var` bound in place, and what it requires of other
-    variables. Where a conjunct of the body is an atom of `var` (its guards: what the body
-    requires of `var`), only the elements that atom is true of can make the body true: an
-    existential tries only those, and a universal is false outright when some element is not
-    among them."""
+    """A quantifier with `var` bound in place, and its needs of other variables. Guards (atoms of
+    `var` the body needs) limit an existential to their elements; a universal with any element
+    outside them is false."""
     var, exists = f.var, f.kind != "forall"
     body, needs = _compile(f.body, m)
     guards = [(p, i) for x, p, i in needs if x == var]
@@ -246,9 +226,7 @@ def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
 
 
 def _guarded(guards: list[tuple[str, int]], exists: bool, m: _Model) -> Callable[[], list | None]:
-    """The elements a guarded quantifier ranges over in the model bound now, found once per
-    model: an existential's, those at that place in true atoms of every guard (in domain
-    order); a universal's, the whole domain, or None when some element is outside a guard."""
+    """A guarded quantifier's elements in the bound model, once per model (None: a false ∀)."""
     cache: list = [-1, None]  # the model's generation, its domain
 
     def domain() -> list | None:
@@ -265,8 +243,7 @@ def _guarded(guards: list[tuple[str, int]], exists: bool, m: _Model) -> Callable
 
 
 def _model(d: dict) -> dict:
-    """Prolog's model (elements 1..n) with elements named d1..dn; constants Prolog left free
-    (none occur) are absent."""
+    """Prolog's model (elements 1..n) with elements named d1..dn."""
     names = [f"d{e}" for e in range(d["size"] + 1)]  # element e is names[e]
     functions: dict[str, dict] = {}
     try:
@@ -283,17 +260,13 @@ def _model(d: dict) -> dict:
 
 
 class ModelCheckFailed(PrologError):
-    """A search returned a model the model checker rejects (Prolog's or another prover's): a bug
-    in that search, raised, never reported."""
+    """A search returned a model the checker rejects: a bug in that search, never reported."""
 
 
 def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula] = (), extensions: bool = False) -> dict:
-    """The model, after checking that every formula of `true` holds in it and none of `false`;
-    ModelCheckFailed for a model that fails the check. `d` is Prolog's model (elements 1..n:
-    `size`) or one whose elements are named (`domain`: Z3's), in which a name of the formulas that
-    the model leaves out denotes its first element and only the formulas' names are kept.
-    `extensions`: with AmP's `extensions` too (as `equivalence.with_extensions` adds them), from
-    the model's atoms and the checked formulas' predicates, without reading `true_atoms` back."""
+    """The model once every formula of `true` holds in it and none of `false` (else
+    ModelCheckFailed). `d`: Prolog's (`size`) or named (`domain`: Z3's, a missing name denoting
+    its first element). `extensions`: AmP's `extensions` too (as `equivalence.with_extensions`)."""
     if "size" in d:
         m = _model(d)
     else:

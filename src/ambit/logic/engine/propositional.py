@@ -1,14 +1,7 @@
-"""The propositional shortcut of full first-order equivalence (prove.py): when two formulas are
-Boolean combinations of a few closed parts (ground atoms, equalities, quantified subformulas
-taken whole), one truth table over those parts settles what it can, before any Prolog work.
-
-Sound by construction: if A ↔ B is a propositional tautology over the parts, it is valid.
-Parts are compared after `normalize`. When every part is a ground atom (no equality, no quantifier) the parts are independent (any
-truth assignment is a model with one element per constant), so a row where A and B differ is
-a countermodel and the table decides both directions exactly. Chains of ⊕ / ↔ over ground
-parts, which send the clausal prover through its whole budget, are answered here at once.
-Under a quantifier prefix both formulas share, equal tables of the bodies settle equivalence too.
-The table is bit-parallel: column i is an integer whose bit r is bit i of the row number r.
+"""The propositional shortcut of full first-order equivalence (prove.py): one truth table over
+the closed parts (ground atoms, equalities, quantified subformulas whole) settles what it can
+before Prolog (⊕ / ↔ chains would spend the prover's whole budget). Over ground atoms only, a
+differing row is a countermodel. Bit-parallel: bit r of column i is bit i of r.
 """
 
 from __future__ import annotations
@@ -24,8 +17,7 @@ MAX_PARTS = 16  # 2^16 rows: a 64 Kibit integer per column
 
 @dataclass(frozen=True)
 class Table:
-    """A's and B's truth tables over `parts` (row r: part i is true iff bit i of r is set); a
-    part is given by its `_key` (the atom itself, for atoms)."""
+    """A's and B's truth tables over `parts` (each given by its `_key`)."""
 
     parts: tuple
     a: int
@@ -33,8 +25,7 @@ class Table:
 
     @property
     def ground(self) -> bool:
-        """Every part a ground atom over constants: the rows are exactly the models, up to the
-        rest (function terms would need their own elements: Prolog builds those models)."""
+        """Every part a ground atom over constants: the rows are exactly the models."""
         return all(type(p) is Atom and all(type(t) is Const for t in p.args) for p in self.parts)
 
     def entails(self, x: int, y: int) -> bool:
@@ -45,8 +36,7 @@ class Table:
         return (bits & -bits).bit_length() - 1
 
     def model(self, row: int, constants: Iterable[str]) -> dict:
-        """The row as a model in prove.pl's shape: one element per constant (the formulas' own,
-        which normalizing may have dropped from the parts), the row's true atoms."""
+        """The row as a model in prove.pl's shape: an element per constant, its true atoms."""
         names = sorted({*constants, *(t.name for p in self.parts for t in p.args if type(t) is Const)})
         element = {c: i + 1 for i, c in enumerate(names)}
         atoms = [[p.pred, *(element[t.name] for t in p.args)] for i, p in enumerate(self.parts) if row >> i & 1]
@@ -58,9 +48,8 @@ DUAL = {"forall": "exists", "exists": "forall"}
 
 
 def normalize(f: Formula) -> Formula:
-    """`f` with the same meaning, in a form that makes equal parts more often equal: no ¬¬, ¬
-    moved under quantifiers (¬∀x F is ∃x ¬F), no vacuous quantifiers (domains are non-empty),
-    and a quantifier over a propositionally valid or unsatisfiable body replaced by TRUE / ¬TRUE."""
+    """`f` with the same meaning, so that equal parts are more often equal: no ¬¬, ¬ moved under
+    quantifiers, no vacuous quantifier, a quantified tautology or contradiction as TRUE / ¬TRUE."""
     t = type(f)
     if t is Quant:
         return _quantified(f.kind, f.var, normalize(f.body))
@@ -92,9 +81,7 @@ def _quantified(kind: str, var: str, body: Formula) -> Formula:
 
 
 def common_prefix_bodies(a: Formula, b: Formula) -> tuple[Formula, Formula] | None:
-    """The bodies under the quantifier prefix `a` and `b` share (same kinds, same variables,
-    vacuous quantifiers dropped); None when they share none. If the bodies are equivalent for
-    every value of the prefix's variables, so are `a` and `b`."""
+    """The bodies under the quantifier prefix `a` and `b` share (None: none)."""
     a, b = normalize(a), normalize(b)
     peeled = False
     while type(a) is Quant and type(b) is Quant and (a.kind, a.var) == (b.kind, b.var):
@@ -103,8 +90,7 @@ def common_prefix_bodies(a: Formula, b: Formula) -> tuple[Formula, Formula] | No
 
 
 def table(a: Formula, b: Formula) -> Table | None:
-    """The truth tables of `a` and `b` over their shared parts; None past MAX_PARTS. Equal
-    tables make `a` ↔ `b` valid, for open formulas too (every value of their free variables)."""
+    """The truth tables of `a` and `b` over their shared parts; None past MAX_PARTS."""
     index: dict = {}
     a, b = normalize(a), normalize(b)
     if not (_collect(a, index) and _collect(b, index)):
@@ -133,9 +119,8 @@ def _collect(f: Formula, index: dict) -> bool:
 
 @lru_cache(maxsize=4096)
 def _key(part: Formula):
-    """What identifies a part: an atom or equality itself; a quantified formula by its kind, its
-    variable and its body's truth table over the body's parts in a fixed order, so that bodies
-    equal up to propositional rewriting make one part (None: the body has too many parts)."""
+    """What identifies a part: itself, or for a quantified formula its kind, variable and body's
+    truth table in a fixed order of parts (None: too many parts)."""
     if type(part) is not Quant:
         return part
     index: dict = {}
@@ -148,8 +133,7 @@ def _key(part: Formula):
 
 
 def _order(key) -> str:
-    """A sort key for a part's `_key`: its text, with a truth table written in hex (`repr` of
-    an int past 4,300 digits raises ValueError, and a table of 16 parts has 65,536 bits)."""
+    """A sort key for a part's `_key`, tables in hex (`repr` of an int past 4,300 digits raises)."""
     if type(key) is not tuple:
         return repr(key)
     kind, var, order, value = key
@@ -161,8 +145,7 @@ def _operands(f: Formula) -> tuple[Formula, ...]:
 
 
 def _columns(n: int, full: int) -> list[int]:
-    """Column i: the rows r (bits of `full`) where bit i of r is set, i.e. blocks of 2^i ones
-    after 2^i zeros."""
+    """Column i: the rows r where bit i of r is set (blocks of 2^i ones after 2^i zeros)."""
     return [(((1 << (1 << i)) - 1) << (1 << i)) * (full // ((1 << (2 << i)) - 1)) for i in range(n)]
 
 

@@ -1,10 +1,8 @@
 """Full first-order logic decisions: `decide` (story level), `entails` and `equivalent`.
 
-The work happens in SWI-Prolog (`prolog/prove.pl`): a connection-calculus prover for proofs and
-a finite model search for countermodels, both under an inference budget. Every model Prolog
-returns is checked here once more by `holds` (an evaluator written independently of the
-search) before it is reported; every proof was replayed in Prolog before it left.
-Verdicts are never guesses: when a budget runs out the answer is UNKNOWN and says which.
+SWI-Prolog (`prolog/prove.pl`) runs a connection prover and a finite model search under an
+inference budget; every model is checked here by `holds` (written independently of the search),
+every proof was replayed in Prolog. A spent budget gives UNKNOWN, never a guess.
 """
 
 from __future__ import annotations
@@ -40,8 +38,7 @@ def formula(x: LF, fmt: str) -> Formula:
 
 
 def to_term(f: Formula) -> str:
-    """`f` as the Prolog term prove.pl reads: quantifiers numbered, `v(N)` for their variables,
-    names as quoted atoms."""
+    """`f` as the Prolog term prove.pl reads (quantifier variables as `v(N)`)."""
     return prolog_term(f, "numbered", sep=",")
 
 
@@ -56,17 +53,13 @@ def _used(proof: list[dict]) -> list[int]:
 PROOF_FACTOR = 25
 # the full model search's, where it decides (a finite bound is known: prove.pl's decision_factor/1)
 DECISION_FACTOR = 5
-# the inferences one item may spend at most, in units of `inferences`: two checks of four
-# stages (two short ones of 1/20, the full model search — PROOF_FACTOR where it grounds a
-# function-free clausal form (herbrand.pl), a decision — and the full proof search)
+# the inferences one item may spend, in units of `inferences`: two checks of two short stages,
+# the full model search (PROOF_FACTOR where herbrand.pl grounds it) and the full proof search
 STAGES_PER_ITEM = 2 * (2 / 20 + max(DECISION_FACTOR, PROOF_FACTOR) + PROOF_FACTOR)
 
 
 def _run(items: list[str], inferences: int, max_domain: int, time_limit: float) -> list[dict]:
-    """prove.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, in chunks (one Prolog goal
-    each; the next chunk is written while Prolog solves one). Each item runs under its own
-    `time_limit` in Prolog; every item of a chunk that as a whole ran past its backstop (which
-    the per-item limits keep from happening) or out of stack is {"unknown": reason}."""
+    """prove.pl's answers for items `equiv(A,B)` / `decide(Ps,G)`, CHUNK items a goal."""
     out: list[dict] = []
     futures = []
     w = worker()
@@ -100,10 +93,7 @@ def decide_batch(
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
 ) -> list[Decision]:
-    """`decide` for many (premises, conclusion) stories, in order, in few Prolog round trips
-    (one goal per chunk of CHUNK stories). With `workers` > 1 the stories are cut into chunks
-    that run side by side on that many processes (logic/runtime/pool.py), each reading, solving and
-    checking its own; the answers are the same."""
+    """`decide` for many stories, in order (`workers` > 1: chunks on processes, runtime/pool.py)."""
     return [d for d, _ in decide_batch_timed(stories, fmt, inferences=inferences, max_domain=max_domain,
                                              time_limit=time_limit, workers=workers)]
 
@@ -118,9 +108,8 @@ def decide_batch_timed(
     workers: int = 1,
     closed: bool = False,
 ) -> list[tuple[Decision, float]]:
-    """`decide_batch`, each decision with the seconds Prolog spent on it (what is left of its
-    `time_limit` is what the portfolio's other provers get). `closed`: the stories are ASTs
-    known to be closed (the portfolio checked them), not walked again."""
+    """`decide_batch`, each decision with the seconds Prolog spent on it (the rest of its time is
+    the portfolio's other provers'). `closed`: the stories are ASTs known to be closed."""
     if workers > 1:
         return pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
@@ -137,19 +126,15 @@ def decide_batch_timed(
     return [(_decision(d, ps, c), _seconds(d, time_limit)) for d, (ps, c) in zip(answers, parsed)]
 
 
-# premises per part of a story sent in parts (_run_large): their text is parsed by Prolog in a
-# few tens of milliseconds, so a spent time limit stops the sending that soon
+# premises per part of a large story (_run_large): Prolog parses a part in tens of ms
 STASH_PART = 2_000
 _stash_keys = iter(range(1, 1 << 62))
 
 
 def _run_large(premises: list[Formula], conclusion: Formula, inferences: int, max_domain: int,
                time_limit: float) -> dict:
-    """One story too large for one goal, within `time_limit` in all: its premises written and
-    sent to Prolog STASH_PART at a time (prove:stash/2), the time left looked at before each
-    part, then decided (its time limit what is left). Writing the terms and Prolog's parsing
-    of them count against the limit and stop with it: past it the answer is
-    {"unknown": "time_limit"}."""
+    """One story too large for one goal: its premises sent STASH_PART at a time (prove:stash/2),
+    then decided, all within `time_limit` (past it: {"unknown": "time_limit"})."""
     deadline = time.monotonic() + time_limit
     w = worker()
     w.consult(PROGRAM)
@@ -178,21 +163,15 @@ def _run_large(premises: list[Formula], conclusion: Formula, inferences: int, ma
 
 
 def _seconds(d: dict, time_limit: float) -> float:
-    """The seconds an item took in Prolog (all of its time limit when the round trip as a whole was stopped)."""
+    """The seconds an item took in Prolog (all of its time limit if its round trip was stopped)."""
     return float(d.get("seconds", time_limit))
 
 
-def _stopped(d: dict) -> str | None:
-    """The reason an item as a whole was stopped (its time, or the stack outside a stage)."""
-    return d.get("unknown")
-
-
 def _decision(d: dict, ps: list[Formula], c: Formula) -> Decision:
-    if why := _stopped(d):
+    if why := d.get("unknown"):  # the item as a whole was stopped
         return Decision("UNKNOWN", reason=why)
     neg, pos = d["with_negated_conclusion"], d["with_conclusion"]
-    settled = {"unsat": True, "sat": False}
-    entailed, refuted = settled.get(neg["status"]), settled.get(pos["status"])
+    entailed, refuted = _SETTLED.get(neg["status"]), _SETTLED.get(pos["status"])
     proof = neg if entailed else pos if refuted else None  # INCONSISTENT: the first part's proof
     return Decision(
         d["verdict"], _used(proof["proof"]) if proof else [], proof=proof["proof"] if proof else None,
@@ -217,10 +196,7 @@ def equivalent_batch(
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
 ) -> list[Verdict]:
-    """Full first-order equivalence of many pairs: `logic.engine.verdict.Verdict`s, in order; the
-    witness holds the two proofs (EQUIVALENT), a checked countermodel (NOT_EQUIVALENT), or why
-    the answer is UNKNOWN. With `workers` > 1 the pairs run in chunks side by side on that many
-    processes (logic/runtime/pool.py), with the same answers."""
+    """Full first-order equivalence of many pairs, in order (`workers`: as in decide_batch)."""
     return [v for v, _ in equivalent_batch_timed(pairs, fmt, inferences=inferences, max_domain=max_domain,
                                                  time_limit=time_limit, workers=workers)]
 
@@ -234,8 +210,7 @@ def equivalent_batch_timed(
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
 ) -> list[tuple[Verdict, float]]:
-    """`equivalent_batch`, each verdict with the seconds Prolog spent on it (0 for a pair
-    settled in Python: identical, or by its truth table)."""
+    """`equivalent_batch`, each verdict with the seconds Prolog spent on it (0 if settled here)."""
     if workers > 1:
         return pool.map_chunks(equivalent_batch_timed, list(pairs), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
@@ -258,10 +233,8 @@ def equivalent_batch_timed(
 
 
 def _propositional(a: Formula, b: Formula) -> Verdict | None:
-    """The verdict of the truth table over `a`'s and `b`'s closed parts (propositional.py) when it
-    settles the pair: when they agree on every row (or their bodies do, under a shared
-    quantifier prefix), and on ground atoms when they differ (the row, checked by `holds`, is
-    the countermodel); None otherwise."""
+    """The verdict of the truth table over the closed parts (propositional.py) when it settles
+    the pair (equal tables, or ground parts whose differing row is the countermodel); else None."""
     t = propositional.table(a, b)
     if t is None:
         return None
@@ -277,32 +250,34 @@ def _propositional(a: Formula, b: Formula) -> Verdict | None:
     ab, ba = t.entails(t.a, t.b), t.entails(t.b, t.a)
     names = constants(a) | constants(b)
     if not ab:
-        return Verdict("NOT_EQUIVALENT", False, ba, {
-            "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
-            "model": checked_model(t.model(t.first_row(t.a & ~t.b), names), [a], [b])})
-    return Verdict("NOT_EQUIVALENT", True, False, {
-        "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
-        "model": checked_model(t.model(t.first_row(t.b & ~t.a), names), [b], [a])})
+        return not_equivalent("a_entails_b", False, ba,
+                              checked_model(t.model(t.first_row(t.a & ~t.b), names), [a], [b]))
+    return not_equivalent("b_entails_a", True, False,
+                          checked_model(t.model(t.first_row(t.b & ~t.a), names), [b], [a]))
+
+
+_SETTLED = {"unsat": True, "sat": False}  # a direction's status -> whether it is entailed
+
+
+def not_equivalent(direction: str, ab: bool | None, ba: bool | None, model: dict | None) -> Verdict:
+    """NOT_EQUIVALENT, `direction` failing in `model` (None: refuted without a model)."""
+    true_in, false_in = ("a", "b") if direction == "a_entails_b" else ("b", "a")
+    return Verdict("NOT_EQUIVALENT", ab, ba, {"direction": direction, "true_in_model": true_in,
+                                              "false_in_model": false_in, "model": model})
 
 
 def pair_verdict(d: dict, a: Formula, b: Formula, extensions: bool = False) -> Verdict:
-    """A pair's verdict from prove.pl's two directions; the search stops at the first model of
-    either, so the other direction may be null (not searched). `extensions`: a model carries
-    AmP's `extensions` (`checked_model`)."""
-    if why := _stopped(d):
+    """A pair's verdict from prove.pl's two directions (`extensions`: see `checked_model`)."""
+    if why := d.get("unknown"):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     s1, s2 = d["a_not_b"], d["b_not_a"]
-    status = lambda s: s["status"] if s is not None else None  # noqa: E731
-    ab = {"unsat": True, "sat": False}.get(status(s1))
-    ba = {"unsat": True, "sat": False}.get(status(s2))
+    ab, ba = (_SETTLED.get(s["status"] if s is not None else None) for s in (s1, s2))
     if ab is False:
-        return Verdict("NOT_EQUIVALENT", False, ba, {
-            "direction": "a_entails_b", "true_in_model": "a", "false_in_model": "b",
-            "model": checked_model(s1["model"], [a], [b], extensions)})
+        model = checked_model(s1["model"], [a], [b], extensions)
+        return not_equivalent("a_entails_b", False, ba, model)
     if ba is False:
-        return Verdict("NOT_EQUIVALENT", ab, False, {
-            "direction": "b_entails_a", "true_in_model": "b", "false_in_model": "a",
-            "model": checked_model(s2["model"], [b], [a], extensions)})
+        model = checked_model(s2["model"], [b], [a], extensions)
+        return not_equivalent("b_entails_a", ab, False, model)
     if ab and ba:
         return Verdict("EQUIVALENT", True, True, {"method": "connection_proof",
                                                   "proof_a_entails_b": s1["proof"], "proof_b_entails_a": s2["proof"]})

@@ -1,5 +1,4 @@
-"""The one evidence schema of the engine (whatever the dialect: AmP's formats through
-equivalence.py's first stage, every format through prove.py): one `Verdict` for equivalence, one
+"""The one evidence schema of the engine, whatever the dialect: `Verdict` for equivalence,
 `Decision` for a story, and one list of reasons for UNKNOWN.
 
 A reason is named only where it is true:
@@ -7,10 +6,8 @@ A reason is named only where it is true:
   inference_limit   a stage ran out of its inference budget
   memory_limit      a stage ran out of stack (SWI's resource error)
   domain_limit      no model up to the largest domain searched, and no proof either
-  outside_fragment  no longer given (AmP's first stage now always goes on to the one engine, whose
-                    reasons are the four above); kept so that old results still read
-The evidence of a definite answer is JSON (`witness` of a Verdict, the fields of a Decision),
-documented field by field in proto/v1/ambit.proto next to `witness_json`.
+  outside_fragment  no longer given; kept so that old results still read
+Evidence is JSON, documented in proto/v1/ambit.proto next to `witness_json`.
 """
 
 from __future__ import annotations
@@ -33,9 +30,8 @@ def worst(reasons: list[str]) -> str:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The answer for one pair: `verdict` in VERDICTS; each direction True/False, or None when
-    undecided; `witness` a countermodel (NOT_EQUIVALENT), how it was proved, or (UNKNOWN)
-    `{"reason": one of REASONS}`."""
+    """The answer for one pair: `verdict` in VERDICTS, each direction (None: undecided), and
+    `witness`: a countermodel, how it was proved, or `{"reason": one of REASONS}`."""
 
     verdict: str
     a_entails_b: bool | None
@@ -44,8 +40,7 @@ class Verdict:
 
     @property
     def is_checked(self) -> bool:
-        """Whether ambit checked the evidence itself: False where the witness says `checked:
-        false` (the portfolio: a part settled on E's or Z3's word alone, `unchecked` says by whom)."""
+        """Whether ambit checked the evidence itself (False on E's or Z3's word alone)."""
         return (self.witness or {}).get("checked", True) is not False
 
     @property
@@ -59,23 +54,10 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Decision:
-    """A story's verdict (one of DECISIONS) with its evidence: `proof` (steps; each names the
-    clause it uses and where that clause came from: a premise index, `negated_conclusion`,
-    `conclusion`, `equality`), `premises_used` (indices), `countermodel` / `model`
-    (domain, constants, functions, true atoms); when UNKNOWN, `reason` is one of REASONS.
-
-    `entailed` (premises ⊨ conclusion) and `refuted` (premises ⊨ ¬conclusion) are the story's two
-    parts, True/False each, None where undecided: a verdict is the pair of them (TRUE: True/False,
-    FALSE: False/True, UNCERTAIN: False/False, INCONSISTENT: True/True), and an UNKNOWN verdict
-    can still settle one of them, with its proof or checked model as evidence.
-
-    `checked`: whether ambit checked the evidence of every settled part itself (set by the
-    portfolio, False where a part rests on another prover's word: E's derivation or Z3's unsat
-    core that ambit's engine did not re-prove, or E's saturation without a model); None (Prolog
-    alone) means checked, as every answer of ambit's own engine is (`is_checked`).
-
-    `reading`: how the story's formulas were read (dialect.py's `Reading`: the dialect, its
-    free-variable policy, and which formulas had free variables closed under ∀)."""
+    """A story's verdict (one of DECISIONS) with its evidence (`proof`, `premises_used`,
+    `countermodel` / `model`, `reason` when UNKNOWN). `entailed` (premises ⊨ conclusion) and
+    `refuted` (⊨ ¬conclusion) make the verdict (TRUE: True/False, INCONSISTENT: True/True, ...);
+    an UNKNOWN can settle one. `checked`: False where a part rests on E's or Z3's word alone."""
 
     verdict: str
     premises_used: list[int] = field(default_factory=list)
@@ -95,8 +77,7 @@ class Decision:
 
     @property
     def budget(self) -> str | None:
-        """The spent budget when UNKNOWN (the reason, under the name the wire's
-        `unknown_budget` field has)."""
+        """The spent budget when UNKNOWN (the reason, as the wire's `unknown_budget` names it)."""
         return self.reason
 
     def to_dict(self) -> dict[str, Any]:
