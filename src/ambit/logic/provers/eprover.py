@@ -1,10 +1,6 @@
-"""The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py).
-
-One `eprover` process per question, the problem written to its stdin in TPTP (ambit's own
-renderer, full_render.py), or to a temporary file E reads itself when it is large. The answer is read from E's SZS status line; a proof is kept as the
-TSTP derivation E prints between `SZS output start` and `SZS output end` (`--proof-object`).
-A run can be stopped from another thread (`EProcess.stop`), which is how the portfolio ends E
-once another prover has answered.
+"""The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py): one
+process per question, given TPTP (full_render.py) on stdin or, when large, as a file; the answer
+is its SZS status, a proof its TSTP derivation (`--proof-object`).
 """
 
 from __future__ import annotations
@@ -41,14 +37,12 @@ def problem(axioms: Sequence[Formula], conjecture: Formula | None) -> str:
 
 # axioms written between two looks at `check` (axiom_lines): a few milliseconds of work
 CHECK_EVERY = 500
-# a problem text longer than this goes to E as a file (E reads a file faster than its input pipe:
-# the 150,000-statement problem took 11 s as a file and 28 s through the pipe, beside other load)
+# a problem text longer than this goes to E as a file (faster: 11 s, not 28 s, for 150,000 axioms)
 FILE_FROM_CHARS = 1 << 20
 
 
 def axiom_lines(axioms: Sequence[Formula], check: Callable[[], None] | None = None) -> list[str]:
-    """One `fof(aN, axiom, ...)` line per axiom; `check` is called every CHECK_EVERY axioms (it
-    raises to stop the writing: a race that ends, a deadline that passes)."""
+    """One `fof(aN, axiom, ...)` line per axiom; `check` (raising to stop) every CHECK_EVERY."""
     out = []
     for i, a in enumerate(axioms):
         if check is not None and i % CHECK_EVERY == 0:
@@ -69,8 +63,7 @@ class Problem:
         return "\n".join([*self.lines, *goal]) + "\n"
 
     def start(self, time_limit: float, proof_object: bool = True) -> "EProcess":
-        """E started on the problem: through its input, or (FILE_FROM_CHARS and more) as a
-        temporary file E reads itself, removed once E is done."""
+        """E started on the problem: through its input, or from FILE_FROM_CHARS as a file."""
         text = self.text()
         if len(text) < FILE_FROM_CHARS:
             return EProcess(text, time_limit, proof_object)
@@ -86,11 +79,7 @@ class Problem:
 
 @dataclass(frozen=True)
 class EResult:
-    """E's answer: `status` is the SZS status word (None when E printed none: stopped, killed,
-    out of time before it could say), `proved` True for PROVED statuses, False for REFUTED ones,
-    None otherwise; `tstp` what E printed between its SZS output lines (`--proof-object`): a
-    derivation (`output` "CNFRefutation") for a proof, the saturated clause set (`output`
-    "Saturation") for a counter-satisfiable problem."""
+    """E's answer: the SZS `status` word (None: none printed) and its proof output (`tstp`)."""
 
     status: str | None
     tstp: str | None = None
@@ -152,8 +141,8 @@ def _split_top(text: str) -> list[str]:
 
 
 def _source(src: str) -> tuple[str, list[str]]:
-    """An annotation's rule and the clauses it uses: `inference(rule, _, [parents])` (nested
-    inferences flattened: the outermost rule, every leaf parent), `file(_, name)` (an input)."""
+    """An annotation's rule and the clauses it uses (nested inferences: the outermost rule, every
+    leaf parent); an input's rule is `input`."""
     src = src.strip()
     if src.startswith("inference("):
         rule, _, parents = _split_top(src[len("inference("):-1])[:3]
@@ -167,11 +156,8 @@ def _source(src: str) -> tuple[str, list[str]]:
 
 
 def steps(tstp: str) -> list[dict]:
-    """E's TSTP derivation as steps in the shape of Prolog's proofs (and of the wire's ProofStep):
-    per line `clause` (its number, 1..n in E's order), `name` (E's), `step` (the inference rule,
-    `input` for a problem formula), `role`, `literals` (the formula, TPTP text, as one item),
-    `uses` (the numbers of the clauses it was inferred from) and, for an input, `from` (the
-    premise index, or `conjecture`)."""
+    """E's TSTP derivation as steps in the shape of Prolog's proofs (the wire's ProofStep), clauses
+    numbered 1..n in E's order; an input's `from` is its premise index or `conjecture`."""
     out: list[dict] = []
     number: dict[str, int] = {}
     for line in tstp.splitlines():
@@ -194,8 +180,7 @@ def steps(tstp: str) -> list[dict]:
 
 
 class EProcess:
-    """One running `eprover` on a problem text (written to its stdin) or a problem file (`path`;
-    E's automatic mode can choose differently for the two); `result()` waits, `stop()` ends it early."""
+    """One running `eprover` on a problem text (stdin) or file (`path`); `stop()` ends it early."""
 
     def __init__(self, text: str | None, time_limit: float, proof_object: bool = True, path: str | None = None,
                  remove: bool = False, steps: int | None = None) -> None:
@@ -226,8 +211,8 @@ class EProcess:
             self._remove = None
 
     def result(self) -> EResult:
-        """E's answer once it exits, or EResult(None) when it was stopped, or ("Timeout") when it
-        ran past `time_limit` (wall clock: E's own limit counts CPU seconds) and was killed."""
+        """E's answer once it exits: EResult(None) if stopped, ("Timeout") past `time_limit` by the
+        wall clock (E's own limit counts CPU seconds)."""
         try:
             out, _ = self._proc.communicate(self._text or "", timeout=self.time_limit)
         except subprocess.TimeoutExpired:
@@ -252,8 +237,7 @@ class EProcess:
 
 def prove(axioms: Sequence[Formula], conjecture: Formula | None, time_limit: float,
           proof_object: bool = True, steps: int | None = None) -> EResult:
-    """E's answer for axioms ⊢ conjecture (no conjecture: whether the axioms are unsatisfiable);
-    `steps` bounds E's main loop (processed clauses: status ResourceOut when it runs out)."""
+    """E's answer for axioms ⊢ conjecture; `steps` bounds E's main loop (then: ResourceOut)."""
     return EProcess(problem(axioms, conjecture), time_limit, proof_object, steps=steps).result()
 
 

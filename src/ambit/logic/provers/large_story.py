@@ -1,8 +1,5 @@
-"""What a single large story (more than STASH_PART premises) gets for the first stage it skips
-(``logic.provers.portfolio``: sending it to Prolog costs more than that stage lasts): steps
-linear in the story's size. ``first_stage`` proves the conclusion from the premises that share a
-name with it, then settles each part left open by ``uniform_model``, a one-element model with
-every atom alike, checked by the one model checker."""
+"""The first stage of a single large story (more than STASH_PART premises), which sending to
+Prolog would outlast (``logic.provers.portfolio``): steps linear in the story's size."""
 
 from __future__ import annotations
 
@@ -17,20 +14,15 @@ from ambit.logic.provers.portfolio_question import Answer, Budget, Question
 from ambit.logic.syntax.ast import (And, Atom, Eq, Formula, Iff, Implies, Not, Or, Quant, Xor, constants, functions,
                                     predicates)
 
-# the premises a large story's first stage proves its conclusion from (those that share a name
-# with it or name none), at most this many; and its seconds for that proof
+# the most premises a large story's first stage proves from, and its seconds for that proof
 RELEVANT_MAX = prove.STASH_PART
 RELEVANT_S = 0.5
 
 
 def first_stage(q: Question, budget: Budget) -> dict[str, Answer]:
-    """What a large story gets for the first stage it skips, by steps linear in its size: the
-    conclusion (or its negation) proved by Prolog from the premises that share a constant or a
-    function with it and those that name none (rules such as ∀x (r(x) → q(x))), at most
-    RELEVANT_MAX of them, in RELEVANT_S seconds (a proof from some premises is one from all; a
-    model of some is none of all, so only proofs count); then each part left open settled "sat"
-    by a one-element model with every atom alike (`uniform_model`, checked). The parts it
-    settles, each checked by ambit; it stops at the budget's time limit with what it has."""
+    """The parts a large story's first stage settles: proofs from the premises sharing a name
+    with the conclusion or naming none (only proofs count: a model of some premises is none of
+    all), then `uniform_model` for each part left open; it stops at the budget's time limit."""
     budget = dataclasses.replace(budget, deadline=time.monotonic() + budget.time_limit)
     premises, conclusion = q.premises, q.conclusion
     names = constants(conclusion) | {f for f, _ in functions(conclusion)}
@@ -62,12 +54,8 @@ def first_stage(q: Question, budget: Budget) -> dict[str, Answer]:
 
 
 def uniform_model(formulas: list[Formula], stopped: threading.Event, budget: Budget) -> dict | None:
-    """A one-element model of `formulas` in which every atom has one truth value (all true, or
-    all false), checked, or None. In one element a quantifier ranges over that element alone and
-    every equation holds, so whether such a model satisfies the formulas is one walk of each
-    (`_uniform`), linear in the input; a model that passes the walk is checked by the model
-    checker, STASH_PART formulas at a time. The race's end and the deadline are looked at every
-    1,000 formulas (_Stopped)."""
+    """A checked one-element model of `formulas` with every atom alike (all true or all false),
+    or None: one linear walk per formula (`_uniform`), then the checker, STASH_PART at a time."""
     for value in (True, False):
         for i, f in enumerate(formulas):
             if i % 1_000 == 0:

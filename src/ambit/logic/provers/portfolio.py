@@ -1,28 +1,9 @@
-"""A portfolio of provers: ambit's Prolog prover (prove.py; for AmP pairs AmP's procedure first),
-E (eprover.py) and Z3 (z3_prover.py) racing on the same question, side by side, each with the
-item's whole time limit. Every question of every dialect enters here: `decide_batch` (stories)
-and `equivalent_batch` (pairs), with `prover="prolog"` for ambit's engine alone.
-
-A question is cut into parts, each a set of formulas whose satisfiability is asked: a story into
-premises ∧ ¬conclusion (`with_negated_conclusion`) and premises ∧ conclusion (`with_conclusion`),
-an equivalence into a ∧ ¬b (`a_not_b`) and b ∧ ¬a (`b_not_a`). Every prover works on every part;
-the first definite *checked* answer for a part settles it (`Answer.final`: a proof E or Z3 gives
-ends the race too, and is re-proved by ambit's engine from the premises it names once the race is
-over: `check`), and once every part is settled the others are stopped (race.py: the race, which a
-cancelled scope ends, and `ProverDisagreement` when two definite answers contradict). A batch has
-one cheap sequential stage before its races: Prolog alone for FIRST_STAGE_S per item.
-
-Evidence says which prover settled each part (`answered_by`) and whether ambit checked it
-(`checked`, `unchecked`: part -> prover): Prolog's proofs are replayed and its models checked;
-a model from Z3 counts only after ambit's model checker (`model_check.holds`) has checked it; E's proof
-(its TSTP derivation, kept as `tstp` and shown as steps) and Z3's unsat (its unsat core) are
-re-proved from the premises they used. `prover="prolog"` is ambit's engine alone; the default is
-the portfolio when `eprover` is installed, else Prolog alone.
-
-The questions and answers are in `portfolio_question.py`, the provers' wrappers (the members) in
-`portfolio_members.py`, the racing itself (members side by side, the first definite answer per
-part, the others stopped) in `race.py`; this module chooses the members, checks the answers,
-gives the verdicts and holds the entry points, and every name of `__all__` is importable from here.
+"""A portfolio of provers: ambit's Prolog prover (prove.py), E (eprover.py) and Z3 (z3_prover.py)
+racing on each part of a question (`decide_batch`, `equivalent_batch`) after one cheap Prolog
+stage (FIRST_STAGE_S per item). The first definite answer settles a part; E's and Z3's proofs are
+re-proved by ambit's engine afterwards (`check`), and evidence says who settled what
+(`answered_by`, `checked`, `unchecked`). Questions: `portfolio_question.py`; members:
+`portfolio_members.py`; the race: `race.py`.
 """
 
 from __future__ import annotations
@@ -33,9 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ambit.logic.syntax.dialect import FOL, FOLIO
+from ambit.logic.syntax.canonical import canonical_string
+from ambit.logic.syntax.dialect import FOL, FOLIO, dialect
 from ambit.logic.provers import eprover, large_story
-from ambit.logic.engine import prove
+from ambit.logic.engine import equivalence, prove
+from ambit.logic.engine.equivalence import _CANONICAL, _IDENTICAL, with_extensions
 from ambit.logic.runtime.worker import PrologError
 from ambit.logic.provers.portfolio_members import (
     EMember, Member, ModelCheckFailed, PrologMember, Z3Member, _story_parts, checked_model, members, reprove,
@@ -43,7 +26,7 @@ from ambit.logic.provers.portfolio_members import (
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question, pair, story  # noqa: F401
 from ambit.logic.provers.race import LATE_DISAGREEMENTS, ProverDisagreement, run
 from ambit.logic.syntax.ast import Formula
-from ambit.logic.engine.verdict import REASONS, worst
+from ambit.logic.engine.verdict import REASONS, Verdict, worst
 
 PROVERS = ("prolog", "portfolio")
 log = logging.getLogger(__name__)
@@ -59,23 +42,17 @@ def default_prover() -> str:
 
 def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
          wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
-    """race.py's `run` of `provers` (default: `members()`) on `q`, its answers then checked
-    (`check`): the first definite answer per part, each prover's reasons where it gave none, and
-    whether the time limit ended the race. ProverDisagreement when two answers contradict."""
+    """race.py's `run` of `provers` (default: `members()`) on `q`, its answers then `check`ed."""
     return run(q, budget, list(provers) if provers is not None else members(), wait_for_all, check)
 
 
-# a re-proof gets what is left of the item's time, and at least this many seconds (a re-proof
-# given more would keep a server call past its deadline)
+# a re-proof's least seconds (more would keep a server call past its deadline)
 CHECK_MIN_S = 0.1
 
 
 def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
-    """Check, with ambit's own engine, every unchecked "unsat" that names the axioms it used
-    (E's derivation, Z3's unsat core): re-prove the part from those axioms (`reprove`), once the
-    race is over (the Prolog member is stopped by then, so the re-proof has Prolog to itself).
-    A re-proved answer gets `checked` and Prolog's proof beside the other prover's evidence; one
-    that is not re-proved stays `checked: false`."""
+    """Re-prove with ambit's engine (`reprove`) every unchecked "unsat" that names the axioms it
+    used, after the race (so Prolog is free); one not re-proved stays `checked: false`."""
     parts = {p.name: p for p in q.parts}
     for name, a in list(settled.items()):
         if a.checked or a.status != "unsat" or "premises_used" not in a.evidence or name not in parts:
@@ -97,10 +74,8 @@ def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
 
 @dataclass(frozen=True)
 class PortfolioDecision(prove.Decision):
-    """prove's Decision, plus which prover settled each part (`answered_by`), E's derivations
-    (`tstp`, by part, as E printed them), when UNKNOWN each prover's reason (`reasons`), and
-    which settled parts ambit did not check (`unchecked`: part -> prover; `checked` is False
-    then)."""
+    """prove's Decision, plus who settled each part (`answered_by`), E's derivations (`tstp`),
+    each prover's reason when UNKNOWN (`reasons`) and the parts left unchecked (`unchecked`)."""
 
     answered_by: dict | None = None
     tstp: dict | None = None
@@ -120,10 +95,8 @@ _STORY = {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "
 
 
 def _unknown_reason(reasons: dict, missing: Sequence[str], timed_out: bool) -> str:
-    """The one reason (logic/engine/verdict.py's REASONS) of a portfolio UNKNOWN: `time_limit` when the
-    shared budget's clock ran out, else the worst reason ambit's own prover gave for an unsettled
-    part (E and Z3 speak their own words: they stay in `reasons`), else `time_limit` (every other
-    prover stopped or gave up before the clock did, so the clock is what was left to spend)."""
+    """The one reason (REASONS) of a portfolio UNKNOWN: the worst ambit's own prover gave for an
+    unsettled part (E's and Z3's stay in `reasons`), else `time_limit`."""
     if timed_out:
         return "time_limit"
     own = [r for p, r in (reasons.get("prolog") or {}).items() if p in missing and r in REASONS]
@@ -131,8 +104,7 @@ def _unknown_reason(reasons: dict, missing: Sequence[str], timed_out: bool) -> s
 
 
 def _proof(a: Answer) -> list | None:
-    """A part's proof as steps: ambit's replayed proof (Prolog's own, or its re-proof of another
-    prover's answer), else E's derivation as steps (`eprover.steps`)."""
+    """A part's proof as steps: ambit's replayed proof, else E's derivation (`eprover.steps`)."""
     return a.evidence.get("proof") or a.evidence.get("derivation")
 
 
@@ -163,8 +135,6 @@ def _story_decision(settled: dict[str, Answer], reasons: dict, timed_out: bool) 
 
 
 def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool, amp: str | None = None):
-    from ambit.logic.engine.equivalence import Verdict, with_extensions
-
     ab, ba = settled.get(EQUIV_PARTS[0]), settled.get(EQUIV_PARTS[1])
     answered_by = {p: a.prover for p, a in settled.items()}
     tstp = {p: a.evidence["tstp"] for p, a in settled.items() if "tstp" in a.evidence}
@@ -198,8 +168,7 @@ def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool, a
 
 # --------------------------------------------------------------------------- entry points
 
-# A batch's one sequential stage: Prolog alone, this many seconds per item at most (most FOLIO
-# stories and AmP pairs take a few ms), before the race for the items it leaves open.
+# A batch's sequential first stage: Prolog alone, seconds per item (most take a few ms).
 FIRST_STAGE_S = 0.05
 
 
@@ -212,36 +181,27 @@ def _check_prover(prover: str | None) -> str:
 
 def _amp(fmt: str) -> bool:
     """Whether `fmt` is one of AmP's formats (`fol`, `lisp`), whose Prolog stage is AmP's procedure."""
-    from ambit.logic.syntax.dialect import dialect
-
     return dialect(fmt).amp
 
 
 def decide(premises: Sequence[prove.LF], conclusion: prove.LF, fmt: str = FOLIO, *, prover: str | None = None,
            provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> prove.Decision:
-    """prove.decide's verdict for a story, by Prolog alone (`prover="prolog"`) or by the portfolio
-    (`"portfolio"`: every prover side by side on both parts, each with the whole time limit);
-    default: `default_prover()`. `provers` replaces the portfolio's members (tests inject
-    stand-ins through it)."""
+    """prove.decide's verdict for a story, by `prover` (default: `default_prover()`)."""
     return decide_batch([(premises, conclusion)], fmt, prover=prover, provers=provers, wait_for_all=wait_for_all,
                         **opts)[0]
 
 
 def _left(budget: Budget, spent: float) -> Budget:
-    """What is left of an item's time limit after the first stage spent `spent` seconds on it
-    (Prolog's seconds for an item of a batch; for one item alone, the clock's, so that checking
-    and sending a large problem count too): each item is kept to its one time limit in all."""
+    """What is left of an item's time limit after the first stage spent `spent` seconds on it."""
     return dataclasses.replace(budget, time_limit=max(0.0, budget.time_limit - spent))
 
 
 def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: str = FOLIO, *,
                  prover: str | None = None, provers: Sequence[Member] | None = None,
                  wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[prove.Decision]:
-    """`decide` for many stories, in order: every story of every dialect goes through here.
-    Prolog alone: prove.decide_batch. The portfolio: one cheap sequential stage, Prolog alone with
-    FIRST_STAGE_S per story (on `workers` processes), then a race of every prover, side by side
-    and each with what is left of the story's time limit, on each story that stage left open.
-    With `provers` or `wait_for_all`, every story is raced at once (no first stage)."""
+    """`decide` for many stories, in order: the first stage (FIRST_STAGE_S per story, on `workers`
+    processes), then a race on each story it left open; with `provers` or `wait_for_all`, a race
+    at once."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         return prove.decide_batch(stories, fmt, workers=workers, **opts)
@@ -283,25 +243,18 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
 
 def equivalent(a: prove.LF, b: prove.LF, fmt: str = FOLIO, *, prover: str | None = None,
                provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any):
-    """Equivalence (logic.engine.verdict.Verdict) of two formulas of any dialect, AmP's formats too, by
-    Prolog alone or by the portfolio, every prover side by side on both directions; see `decide`."""
+    """Equivalence (logic.engine.verdict.Verdict) of two formulas of any dialect; see `decide`."""
     return equivalent_batch([(a, b)], fmt, prover=prover, provers=provers, wait_for_all=wait_for_all, **opts)[0]
 
 
-# E's main loop runs at most this many times for a pair the engine left open (processed clauses):
-# a bound in steps, so a busy machine gives the same verdicts. On the 2,000 tail pairs every
-# direction E decides at all it decides within 1,000 (about 10 ms each); the most the 14 pairs the
-# engine leaves open needed was between 300 and 1,000.
+# E's processed clauses for a pair the engine left open: steps, not time, so a busy machine gives
+# the same verdicts. On the 2,000 tail pairs E decides all it decides within 1,000 (~10 ms each).
 E_STEPS = 1_000
 
 
 def settle_by_e(a: Formula, b: Formula, budget: Budget):
-    """The verdict of an AmP pair the one engine left open within its inferences, by E with
-    E_STEPS steps a direction (the portfolio's idea on the default path, for the few pairs it
-    costs most to settle): a ⊢ b first, b ⊢ a only when a ⊢ b is a theorem. A theorem both ways is
-    EQUIVALENT, a counter-satisfiable direction NOT_EQUIVALENT; E's answers are unchecked (a
-    saturation is no model to check; the engine has already spent its budget on the proof) and
-    say so (`checked`: false, `unchecked`, `answered_by`). None when E settles neither."""
+    """The verdict by E (E_STEPS steps a direction, b ⊢ a only after a ⊢ b) of an AmP pair the
+    engine left open within its inferences, marked unchecked; None when E settles neither."""
     settled: dict[str, Answer] = {}
     for part, (x, y) in zip(EQUIV_PARTS, ((a, b), (b, a))):
         r = eprover.prove([x], y, budget.time_limit, proof_object=False, steps=E_STEPS)
@@ -317,13 +270,9 @@ def settle_by_e(a: Formula, b: Formula, budget: Budget):
 
 def _same(a: Formula, b: Formula, amp: bool):
     """The cheap shortcut before any prover: identical formulas, or (AmP) equal canonical forms."""
-    from ambit.logic.engine.equivalence import _CANONICAL, _IDENTICAL
-
     if a == b:
         return _IDENTICAL
     if amp:
-        from ambit.logic.syntax.canonical import canonical_string
-
         if canonical_string(a, FOL, "v") == canonical_string(b, FOL, "v"):
             return _CANONICAL
     return None
@@ -332,17 +281,12 @@ def _same(a: Formula, b: Formula, amp: bool):
 def equivalent_batch(pairs: Iterable[tuple[prove.LF, prove.LF]], fmt: str = FOLIO, *, prover: str | None = None,
                      provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
                      **opts: Any) -> list:
-    """`equivalent` for many pairs, in order, in two stages as `decide_batch` does: every pair of
-    every dialect goes through here. AmP's formats (`fol`, `lisp`): Prolog's stage is AmP's
-    procedure (equivalence.py: canonical shortcut, SLD over its fragment, then the full
-    first-order engine), and the race takes AmP pairs like any other (E and Z3 read the same AST).
-    Prolog alone takes the options of its engine (AmP's `canonical_shortcut`, ...)."""
+    """`equivalent` for many pairs, in order, in two stages as `decide_batch`; for AmP's formats
+    Prolog's stage is equivalence.py, whose options (`canonical_shortcut`) Prolog alone takes."""
     amp = _amp(fmt)
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         if amp:
-            from ambit.logic.engine import equivalence
-
             settle = settle_by_e if eprover.available() else None
             return equivalence.equivalent_batch(pairs, fmt, workers=workers, settle=settle, **opts)
         return prove.equivalent_batch(pairs, fmt, workers=workers, **opts)
@@ -354,8 +298,6 @@ def equivalent_batch(pairs: Iterable[tuple[prove.LF, prove.LF]], fmt: str = FOLI
                 for a, b in parsed]
     t1 = min(FIRST_STAGE_S, budget.time_limit)
     if amp:
-        from ambit.logic.engine import equivalence
-
         t0 = time.perf_counter()
         firsts = equivalence.equivalent_batch(parsed, fmt, time_limit=t1, inferences=budget.inferences,
                                               workers=workers)

@@ -1,9 +1,6 @@
-"""The portfolio's members (``logic.provers.portfolio``): one wrapper per prover, each starting work on
-every part of a question on threads of its own and posting its definite answers. ``PrologMember``
-(ambit's own prover, prove.py: both parts at once, in a cancel scope the race's end cancels),
-``EMember`` (eprover.py: one E process per part) and ``Z3Member`` (z3_prover.py: one Z3 process
-per part, its models checked by ``model_check.holds``: ``checked_model``); ``members()`` lists those
-installed on this machine."""
+"""The portfolio's members (``logic.provers.portfolio``): one wrapper per prover, each working on
+every part of a question on threads of its own and posting its definite answers: ``PrologMember``,
+``EMember`` and ``Z3Member``; ``members()`` lists those installed on this machine."""
 
 from __future__ import annotations
 
@@ -14,7 +11,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from ambit._extras import install_line
 from ambit.logic.provers import eprover
-from ambit.logic.engine import prove
+from ambit.logic.engine import equivalence, prove
 from ambit.logic.runtime.worker import CancelScope, current_scope
 from ambit.logic.engine.model_check import ModelCheckFailed, checked_model
 from ambit.logic.provers.portfolio_question import EQUIV_PARTS, STORY_PARTS, Answer, Budget, Part, Question
@@ -23,9 +20,8 @@ log = logging.getLogger("ambit.logic.provers.portfolio")  # the members log unde
 
 
 class Member(Protocol):
-    """One prover of the portfolio: `start` begins work on every part of `q` (on threads of its
-    own), calls `post` with each definite Answer and `done(name, reasons)` once at the end
-    (reasons: part -> why it gave no answer), and returns a function that stops it."""
+    """One prover: `start` works on every part of `q`, calls `post` per definite Answer and
+    `done(name, reasons)` once at the end, and returns a function that stops it."""
 
     name: str
 
@@ -47,9 +43,8 @@ def _thread(fn: Callable[[], None], name: str) -> None:
 
 
 class PrologMember:
-    """ambit's own prover (prove.py): answers both parts at once, with replayed proofs and checked
-    models. Its Prolog call runs in a cancel scope of its own (inside the caller's, if any), which
-    `stop` cancels: once the race is over the call is interrupted, not left to its own budget."""
+    """ambit's own prover (prove.py), both parts at once, in a cancel scope of its own that `stop`
+    cancels: once the race is over the call is interrupted, not left to its own budget."""
 
     name = "prolog"
 
@@ -68,7 +63,6 @@ class PrologMember:
 
         def solve() -> None:
             t0 = time.perf_counter()
-            # the one budget, whatever the dialect (AmP's first stage hands on to the same engine)
             opts: dict[str, Any] = {"time_limit": budget.left(), "inferences": budget.inferences,
                                     "max_domain": budget.max_domain}
             reasons: dict[str, str] = {}
@@ -94,12 +88,8 @@ class PrologMember:
 
 
 def _prolog_equivalent(q: Question, opts: dict) -> Any:
-    """Prolog's verdict on a pair: for an AmP pair the engine with AmP's procedure as its first
-    stage (equivalence.py: SLD over its fragment, then the rest of the engine on what it leaves
-    open), else the engine itself (prove.py)."""
+    """Prolog's verdict on a pair: equivalence.py for an AmP pair, else prove.py."""
     if q.amp is not None:
-        from ambit.logic.engine import equivalence
-
         return equivalence.equivalent_batch([q.pair], q.amp, **opts)[0]
     return prove.equivalent_batch([q.pair], **opts)[0]
 
@@ -130,18 +120,14 @@ def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
 
 
 class _PerPartMember:
-    """A prover that checks each part on its own thread (E, Z3): `prepare` writes its input
-    (outside the member's lock, looking at `stopped` and the deadline as it goes: preparing
-    counts against the time limit and stops with the race), `launch` starts one check (under
-    the lock, so a race already over starts nothing), `settle` waits for it and posts its Answer
-    or names its reason; `stop` ends the checks still running, at once (it waits for no
-    preparation)."""
+    """A prover that checks each part on its own thread (E, Z3): `prepare` writes its input (within
+    the time limit), `launch` starts one check (under the lock, so a race already over starts
+    nothing), `settle` waits for it and posts its Answer or reason; `stop` ends running checks."""
 
     name = ""
 
     def prepare(self, q: Question, part: Part, budget: Budget, stopped: threading.Event, shared: dict) -> Any:
-        """The check's input, written before it is launched (`shared`: one dict per race, for
-        what the parts have in common); raises _Stopped when the race ends meanwhile."""
+        """The check's input (`shared`: one dict per race); _Stopped if the race ends meanwhile."""
         return None
 
     def launch(self, part: Part, budget: Budget, prepared: Any = None) -> Any:
@@ -157,7 +143,6 @@ class _PerPartMember:
         reasons: dict[str, str] = {}
         left = [len(q.parts)]
         lock = threading.Lock()
-
         shared: dict = {"lock": threading.Lock()}
 
         def work(part: Part) -> None:
@@ -193,16 +178,13 @@ class _PerPartMember:
 
 
 class EMember(_PerPartMember):
-    """E: one process per part (axioms ⊢ conjecture). Theorem: unsat, unchecked, with the TSTP
-    derivation (`tstp`, and as steps: `derivation`) and the axioms it names (`premises_used`), from
-    which the portfolio re-proves it; CounterSatisfiable: sat, unchecked (a saturation, no model)."""
+    """E: one process per part. Theorem: unsat with its derivation (`tstp`, `derivation`) and
+    `premises_used` to re-prove from; CounterSatisfiable: sat (no model); both unchecked."""
 
     name = "eprover"
 
     def prepare(self, q, part, budget, stopped, shared):
-        """The part's problem text: the axioms the parts share written once (by the first part
-        to need them, the other waits), a few hundred at a time with the race's end looked at in
-        between; a large one goes to E as a file (E reads a file faster than its input pipe)."""
+        """The part's problem: the shared axioms written once (the other part waits)."""
         with shared["lock"]:  # one part writes the shared axioms; the other finds them written
             key = ("axioms", tuple(map(id, part.axioms)))
             if key not in shared:
@@ -228,9 +210,7 @@ class EMember(_PerPartMember):
 
 
 class Z3Member(_PerPartMember):
-    """Z3: one check per part in a Z3 process (killed when stopped or overrun); a model counts
-    only once `prove.holds` has checked it; an unsat comes with its unsat core (`premises_used`),
-    from which the portfolio re-proves it."""
+    """Z3: one process per part; an unsat's core (`premises_used`) is re-proved from."""
 
     name = "z3"
 
@@ -266,10 +246,8 @@ CHECK_INFERENCES_FACTOR = 4  # a re-proof's inference budget, in units of the ra
 
 
 def reprove(part: Part, used: Sequence[int], budget: Budget, time_limit: float) -> dict | None:
-    """Check another prover's "unsat" for `part` with ambit's own engine: re-prove the part's
-    conjecture from the axioms it names (`used`, indices into `part.axioms`) with a larger
-    inference budget. The evidence of ambit's replayed proof (`proof`, `premises_used` as indices
-    into `part.axioms`), or None when the engine does not find it within `time_limit` seconds."""
+    """Re-prove another prover's "unsat" for `part` from the axioms it names (`used`) with ambit's
+    engine: its proof's evidence, or None when not found within `time_limit` seconds."""
     used = sorted({i for i in used if 0 <= i < len(part.axioms)})
     axioms = [part.axioms[i] for i in used]
     d = prove.decide_batch([(axioms, part.conjecture)], time_limit=time_limit,
@@ -280,8 +258,7 @@ def reprove(part: Part, used: Sequence[int], budget: Budget, time_limit: float) 
 
 
 def proof_from(d: prove.Decision, used: Sequence[int]) -> dict:
-    """The evidence of `d`, a proof from the axioms `used` (indices into a larger set), with its
-    premise indices (`premises_used`, each step's `from`) taken back into that set."""
+    """The evidence of `d`, a proof from the axioms `used`, its premise indices mapped back."""
     back = lambda s: {**s, "from": used[s["from"]]} if isinstance(s.get("from"), int) else s  # noqa: E731
     return {"proof": [back(s) for s in d.proof or []], "premises_used": [used[i] for i in d.premises_used]}
 
@@ -290,8 +267,7 @@ _said_missing: set[str] = set()  # optional provers already reported missing (on
 
 
 def members() -> list[Member]:
-    """The portfolio's provers on this machine: Prolog always, E and Z3 when installed (E: the
-    `eprover` system package; Z3: `pip install 'ambit-semantics[provers]'`). A missing one is said once."""
+    """The portfolio's provers on this machine: Prolog, and E and Z3 when installed."""
     from ambit.logic.provers import z3_prover
 
     out: list[Member] = [PrologMember()]

@@ -53,11 +53,8 @@ def pair(a: Formula, b: Formula, amp: str | None = None) -> Question:
 
 @dataclass(frozen=True)
 class Answer:
-    """A prover's definite answer for one part: "unsat" or "sat", with its evidence (`proof`,
-    `tstp`, `model` (checked), `saturation`, `premises_used`). `checked`: whether ambit checked
-    the evidence itself (Prolog's replayed proofs and its models; a Z3 model after `fol.holds`).
-    An unchecked "unsat" (E's derivation, Z3's unsat core) names the axioms it used
-    (`premises_used`, indices into the part's axioms), from which the portfolio re-proves it."""
+    """A prover's definite answer for one part: "unsat" or "sat", with its evidence. `checked`:
+    whether ambit checked it; an unchecked "unsat" names its axioms to re-prove."""
 
     part: str
     prover: str
@@ -68,6 +65,5 @@ class Answer:
 
     @property
     def final(self) -> bool:
-        """Whether this answer ends the part's race: checked, or a proof that can be re-proved
-        from the axioms it names (a "sat" without a model waits for one with a model)."""
+        """Whether this answer ends the part's race: checked, or a proof that can be re-proved."""
         return self.checked or (self.status == "unsat" and "premises_used" in self.evidence)

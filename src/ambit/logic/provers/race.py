@@ -1,14 +1,8 @@
-"""The race of the portfolio (portfolio.py): its members run side by side on the parts of one
-question, the first definite answer per part wins (a checked one replaces an unchecked one), and
-once every part is settled, the time limit is reached or the caller's cancel scope is cancelled,
-every member is stopped (E and Z3 killed: each runs in a process; Prolog's call interrupted).
-
-A second definite answer that contradicts the first is an error (`ProverDisagreement`), raised,
-never dropped; one that arrives after the race returned is logged and kept in
-`LATE_DISAGREEMENTS`. A race made inside a cancel scope (logic/runtime/worker.py: a server call)
-ends as soon as the scope is cancelled, its provers stopped, and raises the scope's "cancelled"
-error. Choosing the members and re-proving answers once the race is over are the caller's
-(`portfolio.race` passes `members()` and `portfolio.check`), so this module names no member.
+"""The race of the portfolio (portfolio.py): members side by side on the parts of one question,
+the first definite answer per part wins (a checked one replaces an unchecked one), and every
+member is stopped once all parts are settled, at the time limit, or when the caller's cancel
+scope is cancelled. A contradicting answer raises `ProverDisagreement`; a late one is logged and
+kept in `LATE_DISAGREEMENTS`.
 """
 
 from __future__ import annotations
@@ -67,12 +61,9 @@ class _Race:
 def run(q: Question, budget: Budget, provers: Sequence[Member], wait_for_all: bool = False,
         check: Callable[[Question, dict[str, Answer], Budget], None] | None = None,
         ) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
-    """`provers` side by side on every part of `q`: the first definite answer per part, for each
-    prover why it gave none where it gave none, and whether the time limit ended the race.
-    Returns once every part is settled (or, with `wait_for_all`, once every prover has finished),
-    or at the time limit, every prover stopped; then `check` (the portfolio's re-proofs) sees
-    the settled answers, with the race's deadline in its budget. ProverDisagreement when two
-    definite answers for a part contradict each other."""
+    """`provers` side by side on every part of `q`: the first definite answer per part, each
+    prover's reasons where it gave none, and whether the time limit ended the race; then `check`
+    (the portfolio's re-proofs) sees the settled answers."""
     if budget.time_limit <= 0:  # nothing left to spend (a batch's second stage): no prover is started
         return {}, {m.name: {p.name: "time_limit" for p in q.parts} for m in provers}, True
     r = _Race(q)

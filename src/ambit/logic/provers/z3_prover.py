@@ -1,11 +1,7 @@
-"""Z3 (`z3-solver`) as one member of the portfolio (portfolio.py): satisfiability of a set of
-closed formulas, with the model Z3 finds read back as ambit's model, so that ambit's own model
-checker (`model_check.holds`) can check it before it counts.
-
-Each check builds its terms in its own `z3.Context`, so checks on different threads never share
-Z3 state and one can be interrupted (`Z3Check.stop`) without touching the others. The portfolio
-runs its checks in Z3 processes (`Z3Process`), which can be killed where Z3 ignores an interrupt.
-z3 is imported only when a check is made.
+"""Z3 (`z3-solver`) as one member of the portfolio (portfolio.py): satisfiability of closed
+formulas, Z3's model read back for ambit's checker (`model_check.holds`). Each check has its own
+`z3.Context` (interruptible alone); the portfolio runs checks in killable Z3 processes
+(`Z3Process`), as Z3 ignores some interrupts. z3 is imported only when a check is made.
 """
 
 from __future__ import annotations
@@ -37,10 +33,8 @@ class Unsupported(ValueError):
 
 @dataclass(frozen=True)
 class Z3Result:
-    """`status` is "sat", "unsat" or "unknown"; `model` (for "sat", when it could be read) is
-    ambit's model: {"domain": [...], "constants": {name: element}, "atoms": {(pred, elements...)}};
-    `reason` says why a "sat" has no model or why the answer is "unknown"; `core` (for "unsat")
-    the indices of the formulas of an unsat core Z3 found (the portfolio re-proves from them)."""
+    """"sat" (with ambit's `model` when it could be read), "unsat" (`core`: the indices of an
+    unsat core's formulas) or "unknown"; `reason`: why there is no model or no answer."""
 
     status: str
     model: dict | None = None
@@ -109,9 +103,7 @@ class Z3Check:
 
 
 def _to_z3(f: Formula, env: dict[str, Any], sort: Any, preds: dict, consts: dict, z3: Any) -> Any:
-    """`f` over the uninterpreted sort `sort` (bound variables in `env`); `preds` (keyed by
-    (name, arity); function symbols as ("function NAME", arity)) and `consts` collect the
-    symbols made, for reading the model back."""
+    """`f` over the sort `sort`; `preds` and `consts` collect the symbols made (to read models)."""
 
     def term(a: Any) -> Any:
         if type(a) is Var:
@@ -151,8 +143,7 @@ def _to_z3(f: Formula, env: dict[str, Any], sort: Any, preds: dict, consts: dict
 
 
 def _read_model(m: Any, sort: Any, preds: dict, consts: dict, z3: Any) -> Z3Result:
-    """Z3's model as ambit's (elements named d1..dn in Z3's universe order); every atom over the
-    universe is evaluated (with model completion), so the model is total."""
+    """Z3's model as ambit's (elements d1..dn), every atom evaluated with model completion."""
     if any(k.startswith("function ") for k, _ in preds):
         return Z3Result("sat", reason="the model has function tables, which are not read back")
     universe = list(m.get_universe(sort) or [])
@@ -160,9 +151,7 @@ def _read_model(m: Any, sort: Any, preds: dict, consts: dict, z3: Any) -> Z3Resu
         universe = [z3.Const("c__any", sort)]
     if sum(len(universe) ** k for _, k in preds) > MAX_MODEL_CELLS:
         return Z3Result("sat", reason=f"model too large to read back ({len(universe)} elements)")
-    name = {}
-    for i, u in enumerate(universe, 1):
-        name[str(u)] = f"d{i}"
+    name = {str(u): f"d{i}" for i, u in enumerate(universe, 1)}
 
     def element(expr: Any) -> str:
         v = m.eval(expr, model_completion=True)
@@ -184,10 +173,8 @@ def satisfiable(formulas: Sequence[Formula], time_limit: float) -> Z3Result:
 
 
 def check(formulas: Sequence[Formula], timeout_ms: int) -> str:
-    """Z3's bare answer for the conjunction of `formulas` ("sat", "unsat" or "unknown"): the same
-    translation in Z3's main context, with no unsat core, no watchdog and no model read back (a
-    third of `satisfiable`'s time on small stories), for the tests and benchmarks that hold
-    ambit's verdicts and speed against Z3's."""
+    """Z3's bare answer for the conjunction of `formulas` (no core, watchdog or model: a third of
+    `satisfiable`'s time), for tests and benchmarks that compare ambit with Z3."""
     import z3
 
     sort = z3.DeclareSort("U")
@@ -207,9 +194,8 @@ SEND_PART = 2_000  # formulas per message of a large request (a few ms to pickle
 
 
 def _serve() -> None:
-    """A Z3 process (`python -m ambit.logic.provers.z3_prover`): answer (formulas, time_limit) requests read
-    from stdin until it closes. Answers go to the original stdout; anything else that writes to
-    stdout (a library's warning) goes to stderr, so it cannot break the channel."""
+    """A Z3 process (`python -m ambit.logic.provers.z3_prover`): answers requests from stdin on the
+    original stdout; other writes to stdout go to stderr, so they cannot break the channel."""
     from multiprocessing.connection import Connection
 
     answers = Connection(os.dup(1), readable=False)
@@ -261,8 +247,8 @@ class _Worker:
         return self.proc.poll() is None
 
     def kill(self) -> None:
-        """End the process and close the pipes, once (a stop and the check's own thread may
-        both call it: closing a descriptor twice could close another file that reused its number)."""
+        """End the process and close the pipes, once (closing a descriptor twice could close
+        another file that reused its number)."""
         with self._kill_lock:
             if self._killed:
                 return
@@ -297,11 +283,9 @@ def _checkin(w: _Worker) -> None:
 
 
 class Z3Process:
-    """`Z3Check` in a Z3 process of a small pool, with the same `result()` / `stop()`: Z3 ignores
-    its timeout and `interrupt()` inside some quantifier rounds (Pelletier 63 ran for minutes in
-    process), and only a process can be stopped for sure. A check that overruns its time limit
-    (+10%, +0.1 s, counted once its process is ready: a new one gets `start_s` to start) or is
-    stopped kills its process; one that answers gives it back to the pool."""
+    """`Z3Check` in a pooled Z3 process: Z3 ignores interrupts in some quantifier rounds, so a
+    check that overruns (+10%, +0.1 s, after `start_s` to start) or is stopped kills its process;
+    one that answers gives it back to the pool."""
 
     def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S,
                  deadline: float | None = None) -> None:
@@ -340,8 +324,7 @@ class Z3Process:
         return r
 
     def _send(self, w: _Worker) -> bool:
-        """The request, SEND_PART formulas at a time (pickling a large problem takes seconds): the
-        stop and the deadline looked at before each part. False when they ended the sending."""
+        """The request, SEND_PART formulas at a time; False if a stop or the deadline came first."""
         fs = self.formulas
         parts = [fs[i:i + SEND_PART] for i in range(0, len(fs), SEND_PART)] or [[]]
         for n, part in enumerate(parts, 1):
@@ -351,8 +334,7 @@ class Z3Process:
         return True
 
     def _release(self, w: _Worker, keep: bool) -> bool:
-        """This check is done with `w`: back to the pool when `keep` and the check was not
-        stopped meanwhile (a stop may be killing it), else killed. True when it went back."""
+        """`w` back to the pool when `keep` and not stopped meanwhile (True), else killed."""
         with self._lock:
             self._worker = None
             keep = keep and not self._stopped.is_set()
@@ -372,8 +354,7 @@ class Z3Process:
 
 
 def satisfiable_isolated(formulas: Sequence[Formula], time_limit: float, start_s: float = START_S) -> Z3Result:
-    """`satisfiable` in a Z3 process that is killed once `time_limit` (+10%, +0.1 s, and `start_s`
-    for a new process's start) is spent (see Z3Process)."""
+    """`satisfiable` in a Z3 process, killed once its time is spent (see Z3Process)."""
     return Z3Process(formulas, time_limit, start_s).result()
 
 
