@@ -1,9 +1,5 @@
-"""Cancellation for Prolog calls, and the error every Prolog call raises (`PrologError`).
-
-Calls made inside `with cancellable() as scope:` belong to `scope` (`current_scope()`), and
-`scope.cancel()` (from any thread) drops its queued calls and interrupts its running one (the
-worker, `logic.runtime.worker`, does the interrupting); such a call ends in `PrologError` reason
-`cancelled` (`cancelled_error()`). `chain_future` hands one call's outcome to another Future.
+"""Cancellation for Prolog calls (`cancellable`, `CancelScope`), and the error every Prolog call
+raises (`PrologError`); a cancelled call ends in reason `cancelled` (`logic.runtime.worker`).
 """
 
 from __future__ import annotations
@@ -15,9 +11,8 @@ from typing import Any, Callable, Iterator
 
 
 class PrologError(RuntimeError):
-    """A Prolog goal raised an error, or ran past a budget. `reason`: `time_limit`,
-    `inference_limit`, `memory` (a resource error: stack limit) or `error`; `timed_out` is true
-    for `time_limit`."""
+    """A Prolog goal raised an error or ran past a budget: `reason` is `time_limit` (`timed_out`),
+    `inference_limit`, `memory` (stack limit), `cancelled` or `error`."""
 
     def __init__(self, message: str, timed_out: bool = False, reason: str | None = None) -> None:
         super().__init__(message)
@@ -40,8 +35,7 @@ class PrologError(RuntimeError):
 
 
 class CancelScope:
-    """The Prolog calls made for one request; `cancel()` (any thread, idempotent) stops them:
-    queued calls are dropped, a running one is interrupted, later ones are refused."""
+    """The Prolog calls made for one request; `cancel()` (any thread, idempotent) stops them."""
 
     def __init__(self, owner: str = "") -> None:
         self.owner = owner  # who the calls are for (fair order in the worker's queue); "" none
@@ -108,9 +102,8 @@ def current_scope() -> CancelScope | None:
 
 @contextlib.contextmanager
 def cancellable(owner: str = "") -> Iterator[CancelScope]:
-    """`with cancellable() as scope:` the Prolog calls of this thread in the block (in this
-    process and, through `pool`, in worker processes) stop when `scope.cancel()` runs.
-    `owner`: who they are for (see `PrologWorker._put`)."""
+    """`with cancellable() as scope:` this thread's Prolog calls in the block (pool processes'
+    too) stop when `scope.cancel()` runs; `owner`: who they are for (`PrologWorker._put`)."""
     with CancelScope(owner).active() as scope:
         yield scope
 
@@ -119,11 +112,8 @@ _BUDGETS = ("inference_limit_exceeded", "time_limit_exceeded", "error(resource_e
 
 
 def budget_error(err: Exception) -> PrologError | None:
-    """The PrologError (reason `inference_limit`, `time_limit` or `memory`) for pyswip's error of a
-    query whose budget or stack ran out where no `catch` of json_call.pl saw it (a limit met again
-    while the reply is written, or at the query's top), or None for any other error. pyswip says
-    such an error as "Caused by: '<goal>'. Returned: '<term>'."; a spent budget is an answer
-    (UNKNOWN with its reason), never an exception out of the engine."""
+    """The PrologError for pyswip's error ("... Returned: '<term>'.") of a query whose budget or
+    stack ran out outside json_call.pl's `catch`, or None for any other error."""
     _, found, term = str(err).partition("Returned: '")
     if not found or not term.startswith(_BUDGETS):
         return None

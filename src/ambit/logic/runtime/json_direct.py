@@ -1,17 +1,6 @@
-"""`json_call/4` (prolog/json_call.pl) called through SWI-Prolog's C interface, on the worker
-thread, without pyswip's query wrapper.
-
-pyswip's `Prolog.query` reads the whole call from text (its `pyrun/2`), then converts every
-binding of the query into Python objects (`getTerm`, ~0.13 ms for the one `Reply` string);
-together ~0.2 ms of a ~0.3 ms round trip for a goal that does nothing, paid by every JSON call
-and so by every single `logic.equivalent` call. Here the goal text goes in as a Prolog string,
-`call_with_inference_limit(json_call:json_call(Text, Out, Seconds, Reply), Inferences, _)` is
-built as a term with the C interface, and `Reply` comes back as UTF-8 bytes: the same goal,
-the same budgets, the same reply, ~0.1 ms. An exception out of the query is raised as pyswip
-raises it (its `PrologError`, "Caused by: '...'. Returned: '<term>'."), so the worker reads it
-as before (`cancel.budget_error`, a cancellation's `'$aborted'`).
-
-Every function here must run on the thread that owns the Prolog engine (the worker thread).
+"""`json_call/4` (prolog/json_call.pl) called through SWI-Prolog's C interface, without pyswip's
+query wrapper (~0.1 ms a call, not ~0.3 ms), raising an exception as pyswip would
+(`cancel.budget_error` reads it). Everything here runs on the worker thread.
 """
 
 from __future__ import annotations
@@ -26,8 +15,7 @@ _CVT_TEXT = 0x1 | 0x2 | 0x4  # CVT_ATOM | CVT_STRING | CVT_LIST
 
 
 class JsonCall:
-    """The C functions, atoms, functors and predicate a call needs, looked up once (on the
-    worker thread: SWI-Prolog's atoms and predicates belong to an attached engine)."""
+    """The C functions, atoms, functors and predicate a call needs, looked up once."""
 
     def __init__(self) -> None:
         from pyswip import core
@@ -66,8 +54,7 @@ class JsonCall:
         self.flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
 
     def __call__(self, goal: str, out_var: str, seconds: float, inferences: int) -> str | None | object:
-        """json_call's reply (text), None when the goal failed, or UNBOUND; pyswip's
-        PrologError for an exception out of the query."""
+        """json_call's reply (text), None when the goal failed, or UNBOUND; pyswip's PrologError."""
         core = self._core
         fid = self.open_frame()
         try:

@@ -1,12 +1,6 @@
-"""The lanes of `PrologWorker.enable_lanes`: a call first runs for `FIRST_QUANTUM_S` at the head
-of the worker's queue, then for the worker's slice behind every call still in its first quantum,
-then in the long lane (the worker's `long_lane`: `pool.long_lane_call`, a Prolog process of
-its own at a lower CPU priority), each time with what is left of its budget. A short call then
-never waits behind a long one for more than a quantum per call queued ahead of it.
-
-This module imports neither the worker nor the pool (the worker comes in as an argument, the
-long lane as the worker's `long_lane`), so that the runtime's modules import one another in one
-direction only: cancel ← lanes ← worker ← pool."""
+"""The lanes of `PrologWorker.enable_lanes`: a call runs `FIRST_QUANTUM_S` at the head of the
+worker's queue, then its slice, then in the long lane (`pool.long_lane_call`), each with what is
+left of its budget. Imports run one way only: cancel ← lanes ← worker ← pool."""
 
 from __future__ import annotations
 
@@ -20,19 +14,14 @@ from ambit.logic.runtime.cancel import PrologError, chain_future, current_scope,
 
 log = logging.getLogger(__name__)
 
-# Two-lane calls first get this much time at the head of the queue, then their slice behind every
-# call still in its first quantum, then the long lane. A storm's first calls, each from a
-# connection with no Prolog time used yet, then hold a trivial call back by this much each, not
-# by a whole slice each.
+# A storm's first calls hold a trivial call back by this much each, not by a whole slice each.
 FIRST_QUANTUM_S = 0.02
 
 
 def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
               inferences: int | None) -> Future:
-    """`PrologWorker.submit_json_quiet` with lanes enabled: the call's first quantum, then its
-    slice, on the worker (`_OneLane`), then the long lane's process, each with what is left of
-    the call's time; a call that ends otherwise (an answer, an error, its scope cancelled)
-    ends there."""
+    """`PrologWorker.submit_json_quiet` with lanes: first quantum, slice (`_OneLane`), then the
+    long lane, each with what is left of the call's time."""
     outer: Future = Future()
     scope, started = current_scope(), time.monotonic()
     if scope is not None:
@@ -60,9 +49,7 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
                 self._charge(scope.owner, time.monotonic() - moved_at)
             error = None if g.cancelled() else g.exception()
             if error is not None and not isinstance(error, PrologError) and left() > 0 and not outer.done():
-                # the long lane could not run it (its process would not start: a script that
-                # starts a server without an `if __name__ == "__main__":` guard cannot spawn
-                # one): the rest of the call runs here, without a slice, rather than failing
+                # the long lane could not run it (no `__main__` guard: no spawn): run it here
                 log.warning("the long Prolog lane failed (%s: %s); running the call in the server's own Prolog",
                             type(error).__name__, (str(error).strip().splitlines() or [""])[0])
                 with (scope.active() if scope is not None else contextlib.nullcontext()):
@@ -95,10 +82,8 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
 
 
 class _OneLane:
-    """`worker` seen without its fast lane: a quantum or slice of a two-lane call runs here,
-    with what is left of its budget, queued at its `level`, and is stopped (with the cancel
-    signal, which no catch-all in a program keeps from ending the goal) once it has run
-    `slice_s` seconds."""
+    """`worker` without its fast lane: a quantum or slice of a two-lane call, queued at its
+    `level` and stopped by the cancel signal after `slice_s` seconds."""
 
     fast_lane_s = 0.0
 

@@ -1,16 +1,7 @@
-"""Batches spread over worker processes, so that a batch uses every core; workers that die are
-replaced, and work whose caller went away is stopped.
-
-pyswip binds the Python side to one thread, and one embedded Prolog serves each process. A pool
-of processes started with `spawn` (never `fork`: a forked copy of a process that already embeds
-Prolog is unsafe) runs the chunks of a batch side by side, each process with its own Prolog.
-A chunk travels whole: the worker process reads the formulas, asks its Prolog and checks the
-evidence, so the parent's share of the work is splitting the batch and joining the answers.
-
-This module keeps the pools a process has started (a batch pool per number of workers, and the
-long lane of `PrologWorker.enable_lanes`), cuts batches into chunks and joins their answers. The
-pool itself, its processes replaced when they die and its chunks stopped when their caller's
-scope is cancelled, is `PrologPool` (process_pool.py, re-exported here with `WorkerDied`).
+"""Batches spread over worker processes, each with its own Prolog, so that a batch uses every
+core: a chunk travels whole (the process reads, solves and checks it). This module keeps a
+process's pools (one per number of workers, and the long lane of `PrologWorker.enable_lanes`)
+and cuts and joins batches; the pool itself is `PrologPool` (process_pool.py, re-exported).
 """
 
 from __future__ import annotations
@@ -19,7 +10,7 @@ import atexit
 import os
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from typing import Any, Callable, Sequence
 
 from ambit.logic.runtime.cancel import cancelled_error
@@ -49,10 +40,8 @@ LANE_NICE = 10
 
 
 def lane() -> PrologPool:
-    """The long lane of `PrologWorker.enable_lanes`: one Prolog process of its own, started on
-    first use (apart from the batch pools, so that health and batches do not count it), at a
-    lower CPU priority (`LANE_NICE`): on a machine with few cores, the calls it runs (hard ones,
-    by definition) then take CPU from the server's event loop and fast lane only when they idle."""
+    """The long lane of `PrologWorker.enable_lanes`: one Prolog process apart from the batch
+    pools, at a lower CPU priority (`LANE_NICE`), so its hard calls do not starve the server."""
     import multiprocessing.util  # noqa: F401 - see pool()
 
     with _LOCK:
@@ -65,8 +54,7 @@ def lane() -> PrologPool:
 
 def long_lane_call(goal: str, out_var: str, time_limit: float, inferences: int | None,
                    programs: tuple[str, ...]) -> Future:
-    """A call in the long lane (`lane()`): a Future of its value; a worker with lanes enabled
-    holds this as its `long_lane`."""
+    """A call in the long lane (`lane()`): a Future of its value (a worker's `long_lane`)."""
     return lane().submit(_long_lane_call, goal, out_var, time_limit, inferences, programs)
 
 
@@ -103,8 +91,7 @@ def shutdown() -> None:
 
 
 def chunks(n: int, workers: int) -> list[range]:
-    """`range(n)` cut into about CHUNKS_PER_WORKER pieces per worker, of nearly equal sizes (at
-    least MIN_CHUNK items each, unless there are fewer)."""
+    """`range(n)` cut into about CHUNKS_PER_WORKER even pieces per worker (of MIN_CHUNK+)."""
     k = max(1, min(workers * CHUNKS_PER_WORKER, n // MIN_CHUNK))
     bounds = [n * i // k for i in range(k + 1)]
     return [range(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
@@ -112,9 +99,7 @@ def chunks(n: int, workers: int) -> list[range]:
 
 def map_chunks(fn: Callable[..., list], items: Sequence[Any], workers: int, /, **kwargs: Any) -> list:
     """`fn(chunk, **kwargs)` for chunks of `items` on `workers` processes, concatenated in order
-    (the same list `fn(items, **kwargs)` gives). `fn` must be a module-level function. The first
-    exception a chunk raises is raised here (`WorkerDied` when its processes died twice;
-    PrologError `cancelled` when the caller's scope was cancelled)."""
+    (as `fn(items, **kwargs)`); a module-level `fn`. A chunk's first exception is raised here."""
     items = list(items)
     futures = [pool(workers).submit(fn, items[r.start:r.stop], **kwargs) for r in chunks(len(items), workers)]
     out: list = []
@@ -122,12 +107,8 @@ def map_chunks(fn: Callable[..., list], items: Sequence[Any], workers: int, /, *
         for f in futures:
             try:
                 out.extend(f.result())
-            except Exception as e:  # noqa: BLE001 - CancelledError of a dropped chunk, among others
-                from concurrent.futures import CancelledError
-
-                if isinstance(e, CancelledError):
-                    raise cancelled_error() from None
-                raise
+            except CancelledError:  # a dropped chunk
+                raise cancelled_error() from None
     finally:
         for f in futures:
             f.cancel()
@@ -135,12 +116,9 @@ def map_chunks(fn: Callable[..., list], items: Sequence[Any], workers: int, /, *
 
 
 def _ready(programs: tuple[str, ...]) -> int:
-    from ambit.logic.runtime.worker import worker
-
-    for p in programs:
-        worker().consult(p)
+    pid = warm_programs(programs)
     time.sleep(0.3)  # stay busy, so that each of the first tasks lands on its own process
-    return os.getpid()
+    return pid
 
 
 def warm_programs(programs: tuple[str, ...]) -> int:
@@ -153,8 +131,7 @@ def warm_programs(programs: tuple[str, ...]) -> int:
 
 
 def warm(workers: int, *programs: str) -> None:
-    """Start the `workers` processes and load `programs` (files in logic/engine/prolog/) in each, so
-    that a batch does not pay for start-up."""
+    """Start the `workers` processes and load `programs` in each, so a batch pays no start-up."""
     p = pool(workers)
     futures = [p.submit(_ready, programs) for _ in range(workers)]
     for f in futures:

@@ -1,13 +1,7 @@
-"""A pool of Prolog worker processes (`PrologPool`): each process is driven by one thread of the
-parent (a slot) over a pipe, runs one module-level function at a time in its own embedded Prolog,
-and is replaced when it dies; the chunk it held runs once more on whichever process is free
-first, and a chunk that loses its process twice ends in `WorkerDied`. A chunk submitted inside
-`cancel.cancellable()` stops when its scope is cancelled: a queued one is dropped, a
-running one is interrupted in its process (the process's own Prolog cancellation), and a process
-that does not answer within `CANCEL_GRACE_S` is killed and replaced.
-
-Processes are started with `spawn`, never `fork`: a forked copy of a process that already embeds
-Prolog is unsafe. Which pools a process keeps (the batch pools, the long lane) is pool.py's.
+"""A pool of Prolog worker processes (`PrologPool`), each driven by a parent thread over a pipe
+and replaced when it dies (its chunk retried once, then `WorkerDied`). A cancelled chunk is
+dropped or interrupted; a process silent past `CANCEL_GRACE_S` is killed. Processes are spawned,
+never forked (a forked copy of an embedded Prolog is unsafe).
 """
 
 from __future__ import annotations
@@ -30,10 +24,8 @@ log = logging.getLogger("ambit.prolog_pool")  # pool.py's logger: these records 
 CANCEL_GRACE_S = 0.4  # a cancelled chunk's process gets this long to stop, then it is replaced
 START_TIMEOUT_S = 120.0
 POLL_S = 0.05
-# A worker process's young generation, in container objects (CPython's default: 700). A chunk's
-# replies and verdicts are containers that live until the chunk is answered, and the Python side
-# of a pair leaves no reference cycles, so at the default the collector ran ~47 times per 1,000
-# AmP pairs (chunks of 62) and freed next to nothing: 1.6% of the process's CPU; none at this one.
+# A worker process's young generation (CPython's default: 700): a chunk's results leave no cycles,
+# and at the default the collector took 1.6% of the process's CPU freeing next to nothing.
 POOL_GC_THRESHOLD = 7000
 
 
@@ -56,8 +48,7 @@ _STOP = None
 
 
 class PrologPool:
-    """`workers` Prolog processes; `submit(fn, *args, **kwargs)` runs a module-level `fn` on
-    one of them and returns a Future (the `concurrent.futures.Executor` call shape)."""
+    """`workers` Prolog processes; `submit(fn, *args, **kwargs)` runs a module-level `fn` on one."""
 
     def __init__(self, workers: int, nice: int = 0) -> None:
         import multiprocessing  # here, not at the top: most processes never start a pool
@@ -202,8 +193,7 @@ class PrologPool:
         self._tasks.put(retry)
 
     def _run(self, task: _Task, proc: Any, conn: Any) -> bool:
-        """Send `task` to `proc` and wait for its answer, its death or its cancellation;
-        False when the process died (or had to be killed) before answering."""
+        """Send `task` to `proc` and wait; False when the process died (or was killed) first."""
         from multiprocessing.connection import wait
 
         try:
@@ -241,9 +231,8 @@ class PrologPool:
 
 
 def _child_main(conn: Any, nice: int = 0) -> None:
-    """A worker process: run the tasks the parent sends, one at a time on a runner thread, each
-    in its own cancel scope; a `cancel` message cancels the running one. `nice` > 0: at a lower
-    CPU priority (the long lane: a storm of long calls must not starve the server that sent them)."""
+    """A worker process: the parent's tasks one at a time, each in its own cancel scope; `nice` > 0
+    lowers its priority (the long lane must not starve the server that sent the calls)."""
     from ambit.logic.runtime.worker import worker
 
     if nice:

@@ -12,10 +12,8 @@ from pathlib import Path
 
 
 def locate_swipl() -> None:
-    """Tell pyswip where SWI-Prolog lives (LIBSWIPL_PATH, SWI_HOME_DIR), from a small cache
-    under `$AMBIT_CACHE` (default ~/.cache/ambit) keyed by the `swipl` executable's path, size
-    and time: otherwise pyswip runs `swipl --dump-runtime-variables` in every process that
-    starts Prolog. Variables already set are left alone; any failure leaves pyswip to look."""
+    """Tell pyswip where SWI-Prolog lives, from a cache under `$AMBIT_CACHE` (else pyswip runs
+    `swipl --dump-runtime-variables` in every process); any failure leaves pyswip to look."""
     if os.environ.get("LIBSWIPL_PATH") and os.environ.get("SWI_HOME_DIR"):
         return
     try:
@@ -42,10 +40,8 @@ def locate_swipl() -> None:
 
 
 def halt_prolog() -> None:
-    """On the worker thread: when it is Prolog's main thread (it started Prolog: the usual
-    case), shut Prolog down here, and pyswip's own exit handler then finds it stopped; when
-    Prolog was started on another thread (pyswip imported and used there first), release this
-    thread's engine, so that Prolog's clean-up on that thread has no thread left to wait for."""
+    """On the worker thread: shut Prolog down if this is its main thread, else release this
+    thread's engine, so that Prolog's clean-up has no thread left to wait for."""
     try:
         import ctypes
 

@@ -1,29 +1,11 @@
 """One dedicated thread that owns SWI-Prolog (via pyswip) for the whole process.
 
-pyswip is not thread-safe (a class-level "query open" flag, one embedded engine), so every
-Prolog call in ambit goes through `worker().run(...)`: any number of Python threads may call
-it at once; calls are queued and executed one after another on the worker thread. Each call
-carries a time budget that Prolog itself enforces (`call_with_time_limit/2`), so no input can
-hang the caller, and an inference budget derived from it (`call_with_inference_limit/3`,
-`INFERENCES_PER_SECOND`), which bounds the work the same way however loaded the machine is.
-The worker's Prolog thread runs under `STACK_LIMIT_BYTES` (the `stack_limit` flag), so a goal
-that builds a huge term ends in a resource error within milliseconds instead of taking a
-gigabyte. A failed goal (resource error, uncaught exception, a Python error in a job) fails only
-its own call: the engine is left with no open query and the next call is answered.
-
-Work stops when its caller goes: calls made inside `with cancellable() as scope:` belong to
-`scope`, and `scope.cancel()` (from any thread) drops its queued calls and interrupts its
-running one: `PL_thread_raise` posts `CANCEL_SIGNAL` to the Prolog thread, whose handler throws
-`'$aborted'` at the next call port (within milliseconds; Prolog rethrows it after any catch-all's
-recovery, so programs that catch everything still stop), and the call ends in `PrologError`
-reason `cancelled`. A signal that arrives after the goal ended is consumed before the next call.
-
-Programs exchange data with Python as JSON text (written by `prolog/json_call.pl`), which
-keeps results plain (dicts, lists, strings, numbers) whatever pyswip does with compound terms.
-JSON calls go through SWI-Prolog's C interface (`json_direct.py`), not pyswip's query wrapper,
-which took ~0.2 ms a call to read the call from text and convert its binding.
-At exit Prolog is shut down from the worker thread (`halt`), so a short-lived process ends
-at once.
+pyswip is not thread-safe, so every Prolog call is queued to this thread (`worker().run(...)`).
+Each call has a time limit Prolog enforces and an inference limit (`INFERENCES_PER_SECOND`), the
+same however loaded the machine is; `STACK_LIMIT_BYTES` ends a huge term in milliseconds, and a
+failed goal fails only its own call. `scope.cancel()` of `cancellable()` drops queued calls and
+interrupts the running one (`CANCEL_SIGNAL` throws `'$aborted'`: PrologError `cancelled`).
+Results cross as JSON text (`prolog/json_call.pl`, through the C interface: `json_direct.py`).
 """
 
 from __future__ import annotations
@@ -56,11 +38,9 @@ from ambit.logic.syntax.full_render import escape
 PROLOG_DIR = Path(str(resources.files("ambit.logic.engine").joinpath("prolog"))).resolve()
 # AmP-sized proofs and RADD instances use a few MB of stack; SWI's default is 1 GB.
 STACK_LIMIT_BYTES = 256 * 1024 * 1024
-# Above SWI's ~20-30 M inferences/s here, so on an idle machine the time limit comes first; on a
-# loaded one the inference limit stops the same work at the same point.
+# Above SWI's ~20-30 M inferences/s here: on an idle machine the time limit comes first.
 INFERENCES_PER_SECOND = 50_000_000
-# SIGPWR: used by neither SWI-Prolog nor Python; only ever raised inside Prolog (PL_thread_raise),
-# never sent to the process, and its Prolog handler throws (cancellation).
+# SIGPWR: used by neither SWI-Prolog nor Python; only raised inside Prolog (PL_thread_raise).
 CANCEL_SIGNAL = 30
 USAGE_HALF_LIFE_S = 10.0  # how fast an owner's past Prolog time stops counting against it
 _LEVEL_GAP = 1e9  # a queued call's priority: level * _LEVEL_GAP + its owner's recent Prolog time
@@ -163,8 +143,7 @@ class PrologWorker:
                 fut.set_result(result)
 
     def _consume_signal(self) -> None:
-        """On the worker thread: take a cancel signal still pending (it came after the goal
-        had ended), so that it cannot stop the next call."""
+        """On the worker thread: take a cancel signal that came after its goal ended."""
         try:
             list(self._prolog.query("true"))
         except Exception:  # noqa: BLE001 - the pending signal, thrown here on purpose
@@ -179,9 +158,7 @@ class PrologWorker:
 
     # -- any thread ----------------------------------------------------------------
     def submit(self, fn: Callable[[Any], Any]) -> Future:
-        """Run `fn(Prolog)` on the worker thread; returns a Future. Made inside a
-        `cancellable()` block, the call stops when its scope is cancelled (the Future then
-        raises CancelledError, or the call's PrologError reason `cancelled`)."""
+        """Run `fn(Prolog)` on the worker thread: a Future, stopped with its `cancellable()`."""
         fut: Future = Future()
         scope = current_scope()
         if scope is not None:
@@ -192,11 +169,8 @@ class PrologWorker:
         return fut
 
     def _put(self, fn: Callable[[Any], Any], fut: Future, scope: "CancelScope | None", level: int = 0) -> None:
-        """Queue a call. Calls of an owner (a scope's `owner`: the server's client connection)
-        go in order of how much Prolog time that owner had lately, least first, so a client
-        that has used little (a bystander) passes those that have used much (a storm). A call
-        of a higher `level` (a two-lane call past its first quantum) goes after every call of a
-        lower one."""
+        """Queue a call, owners (a scope's `owner`: a client) with the least recent Prolog time
+        first, so a bystander passes a storm; a higher `level` goes after every lower one."""
         owner = scope.owner if scope is not None else ""
         priority = level * _LEVEL_GAP + (self._usage_of(owner) if owner else 0.0)
         self._jobs.put((priority, next(self._seq), (fn, fut, owner)))
@@ -215,8 +189,7 @@ class PrologWorker:
         return self.submit(fn).result(timeout)
 
     def consult(self, name: str) -> None:
-        """Load `logic/engine/prolog/<name>` once (idempotent, and cheap to call before every
-        query: a program's callers need no flag of their own)."""
+        """Load `logic/engine/prolog/<name>` once (cheap to call before every query)."""
         key = os.path.join(PROLOG_DIR, name)
         if key in self._consulted:
             return
@@ -231,31 +204,22 @@ class PrologWorker:
     def query_json(
         self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
     ) -> Any:
-        """Solve `goal` once under a time limit and an inference limit (`inferences`, default
-        `inference_budget(time_limit)`); `out_var` must be bound to a JSON-able term
-        (dicts as json([k=v,...]) or SWI dicts, lists, atoms, numbers). Returns the Python value,
-        or None when the goal fails; PrologError (reason `time_limit`, `inference_limit`, `memory`
-        or `error`) when it raises or runs past a budget, `cancelled` when its scope is
-        cancelled. The goal text is read inside Prolog (`prolog/json_call.pl`), so no variable
-        binding is converted by pyswip; only the JSON text crosses over."""
+        """`out_var`'s JSON value once `goal` is solved under a time and an inference limit (None
+        when it fails); PrologError (`time_limit`, `inference_limit`, `memory`, `error`,
+        `cancelled`) when it raises, runs past a budget or is cancelled."""
         return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
-    def query_json_quiet(
-        self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
-    ) -> Any:
-        """`query_json` (the same call, under the name its callers use for large goals)."""
-        return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
+    query_json_quiet = query_json  # the same call, under the name its callers use for large goals
 
     def submit_json_quiet(
         self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
     ) -> Future:
-        """`query_json_quiet` without waiting: a Future of its value (or of its PrologError), so
-        that a caller can prepare the next goal while Prolog solves this one."""
+        """`query_json_quiet` without waiting: a Future of its value (or of its PrologError)."""
         if not self._json_call_loaded:  # not consult()'s own check: a lane (lanes.py) has it loaded already
             self.consult("json_call.pl")
             self._json_call_loaded = True
         if self.fast_lane_s and time_limit > self.fast_lane_s:
-            return self._two_lanes(goal, out_var, time_limit, inferences)
+            return two_lanes(self, goal, out_var, time_limit, inferences)
         limit = inferences or inference_budget(time_limit)
 
         def solve(prolog) -> Any:
@@ -293,30 +257,18 @@ class PrologWorker:
     long_lane: Callable[..., Future] | None = None
 
     def enable_lanes(self, slice_s: float, long_lane: Callable[..., Future]) -> None:
-        """Run every JSON call here for at most `slice_s` seconds first; one that needs more is
-        run again, with what is left of its budget, in the long lane (a Prolog process of its
-        own, `pool.lane()`). This thread then never holds a short call behind a long
-        one for more than `slice_s`: under a storm of hard calls, a trivial one still answers
-        at once. Before its slice, a call runs for `FIRST_QUANTUM_S` ahead of every call past
-        its own (a multilevel queue): when many hard calls arrive at once, each from a client
-        with no Prolog time used yet, a trivial call waits behind one quantum of each, not one
-        slice. Work spent in a quantum or slice that runs out is lost (at most
-        `FIRST_QUANTUM_S` + `slice_s` a call). `long_lane` runs a call in the long lane
-        (`pool.long_lane_call`; `pool.enable_lanes(worker, slice_s)` passes it)."""
+        """Run every JSON call here for at most `slice_s` seconds (after a `FIRST_QUANTUM_S`
+        quantum, lanes.py), one that needs more again in the long lane (`long_lane`:
+        `pool.long_lane_call`), so a short call never waits long behind a long one."""
         self.long_lane = long_lane
         self.fast_lane_s = slice_s
-
-    def _two_lanes(self, goal: str, out_var: str, time_limit: float, inferences: int | None) -> Future:
-        return two_lanes(self, goal, out_var, time_limit, inferences)
 
     def close(self) -> None:
         self._jobs.put((math.inf, next(self._seq), _STOP))
 
     def halt(self, timeout: float = 5.0) -> None:
-        """At exit: after the calls already queued, shut Prolog down on the worker thread (the
-        thread that started it, Prolog's main thread). Done from Python's main thread instead,
-        Prolog's clean-up waits a second for a thread it cannot stop, and warns "Failed to stop
-        Prolog threads": a second added to every short-lived process that used Prolog."""
+        """At exit, after the queued calls, shut Prolog down on the worker thread: from Python's
+        main thread, Prolog's clean-up would wait a second ("Failed to stop Prolog threads")."""
         if self._thread.is_alive():
             self._jobs.put((math.inf, next(self._seq), _HALT))
             self._thread.join(timeout)
