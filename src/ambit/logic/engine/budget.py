@@ -1,5 +1,4 @@
-"""The one budget of the engine: what every question may spend, whatever its dialect, and the
-one set of defaults; `Budget.prolog()` is the term prove.pl and equivalence.pl read.
+"""The one budget of the engine, whatever the question or dialect, and its one set of defaults.
 """
 
 from __future__ import annotations
@@ -14,9 +13,8 @@ DEFAULT_TIME_LIMIT = 5.0  # seconds per item, kept by Prolog (call_with_time_lim
 
 @dataclass(frozen=True)
 class Budget:
-    """What every prover gets: `time_limit` seconds per item (until `deadline`, a monotonic time,
-    once a race set it), Prolog's inferences per stage, `max_domain` (0: no model search), and
-    `proof_object` (whether E is asked for its derivation)."""
+    """What every prover gets: seconds per item (to `deadline` once a race set it), Prolog's
+    inferences per stage, `max_domain` (0: no model search) and `proof_object` (E's proof)."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     inferences: int = DEFAULT_INFERENCES
@@ -35,8 +33,7 @@ class Budget:
     @classmethod
     def of(cls, **options: object) -> "Budget":
         """The budget of an entry point's keywords (None: the default); others are a TypeError."""
-        unknown = set(options) - {"time_limit", "inferences", "max_domain", "proof_object"}
-        if unknown:
+        if unknown := set(options) - {"time_limit", "inferences", "max_domain", "proof_object"}:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         return cls(**{k: v for k, v in options.items() if v is not None})  # type: ignore[arg-type]
 

@@ -1,9 +1,7 @@
 """Logical equivalence and entailment of AmP's LFs (`fol`, `lisp`), on the one engine.
 
-First AmP's SLD procedure (`prolog/equivalence.pl`, complete for AmP's fragment), then for
-negation-free formulas `prolog/monotone.pl` (method `instances`), then `prolog/prove.pl`, all in
-one budgeted Prolog call. Every countermodel is checked (`prove.holds`); NOT_EQUIVALENT without
-one (`"model": null`) rests on the first stage's complete refutation.
+AmP's SLD procedure (`prolog/equivalence.pl`), `prolog/monotone.pl`, then `prolog/prove.pl`, in
+one budgeted call; every countermodel is checked (`prove.holds`).
 """
 
 from __future__ import annotations
@@ -12,7 +10,8 @@ from concurrent.futures import Future
 from typing import Callable, Iterable
 
 from ambit.logic.syntax.dialect import FOL
-from ambit.logic.syntax.ast import And, Atom, Formula, Or, Quant, Var, children, free_vars
+from ambit.logic.syntax.ast import (And, Atom, Formula, Or, Quant, Var, children, free_vars,
+                                    predicates)
 from ambit.logic.syntax.canonical import canonical_string
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT, Budget, backstop
 from ambit.logic.engine.model_check import checked_model
@@ -29,8 +28,7 @@ LF = str | Formula
 
 
 def to_prolog_bb(f: Formula, tag: str = "") -> str:
-    """`f` as a Blackburn & Bos style Prolog term, its variables named `V<tag>_<n>` so that
-    shadowed names stay apart and formulas sharing one goal (tags differ) share no variable."""
+    """`f` as a Blackburn & Bos Prolog term, variables `V<tag>_<n>` (one per binder and tag)."""
     return prolog_term(f, "fresh", tag, sep=",", full=False)
 
 
@@ -88,33 +86,18 @@ def _spend(pairs: int, inferences: int) -> int:
 
 def with_extensions(model: dict, *formulas: Formula) -> dict:
     """`model` with AmP's `extensions` (predicate -> tuples) for its atoms and `formulas`."""
-    ext: dict[str, list] = {}
-    for f in formulas:
-        _predicates_into(f, ext)
+    ext: dict[str, list] = {p: [] for f in formulas for p, _ in predicates(f)}
     for atom in model.get("true_atoms", []):
         pred, _, rest = atom.partition("(")
         ext.setdefault(pred, []).append([e.strip() for e in rest[:-1].split(",")] if rest else [])
     return {**model, "extensions": {p: sorted(ts) for p, ts in sorted(ext.items())}}
 
 
-def _predicates_into(f: Formula, ext: dict[str, list]) -> None:
-    """An empty extension in `ext` for every predicate of `f`."""
-    t = type(f)
-    if t is Atom:
-        ext.setdefault(f.pred, [])
-    elif t is Quant:
-        _predicates_into(f.body, ext)
-    else:
-        for c in children(f):
-            _predicates_into(c, ext)
-
-
 _BY_SLD = {"status": "unsat", "proof": None}  # a direction the first stage proved: no steps to show
 
 
 def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
-    """A pair's verdict from the first stage (`sld`) and prove.pl's answers (`prove.pair_verdict`);
-    a direction the first stage refuted completely is not entailed even without a model."""
+    """A pair's verdict from the first stage (`sld`) and prove.pl's (`prove.pair_verdict`)."""
     if why := d.get("unknown"):
         return Verdict("UNKNOWN", None, None, {"reason": why})
     if d.get("canonical"):
@@ -328,10 +311,7 @@ def entails(
     s = d["a_not_b"]
     if s["status"] == "sat":
         checked_model(s["model"], [fa], [fb])  # raises on a model that is wrong
-        return False
-    if s["status"] == "unsat":
-        return True
-    return None
+    return {"unsat": True, "sat": False}.get(s["status"])
 
 
 __all__ = ["Verdict", "VERDICTS", "equivalent", "equivalent_batch", "entails", "to_prolog_bb", "with_extensions"]

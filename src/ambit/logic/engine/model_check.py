@@ -1,5 +1,5 @@
-"""The one model checker (`holds`, `Checker`, `checked_model`): every model ambit reports, from
-whichever prover, passes through here; it is written independently of every search.
+"""The one model checker: every model ambit reports passes through here, written independently
+of every search.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ def value(a: Term, model: dict, env: dict[str, str]) -> str:
 
 
 def holds(f: Formula, model: dict, env: dict[str, str] | None = None) -> bool:
-    """Whether `f` is true in `model` ({"domain", "constants", "functions", "atoms": set of
-    (pred, elements...)}), compiled into closures over one environment bound in place."""
+    """Whether `f` is true in `model` ({"domain", "constants", "functions", "atoms"})."""
     return Checker([f]).holds(model, env)[0]
 
 
@@ -85,14 +84,11 @@ class _Model:
 
 def _term(a: Term, m: _Model):
     """A function of the environment: the element `a` denotes."""
-    t = type(a)
+    t, name = type(a), a.name
     if t is Var:
-        name = a.name
         return lambda env: env[name]
     if t is Const:
-        name = a.name
         return lambda env: m.constants[name]
-    name = a.name
     args = [_term(b, m) for b in a.args]
     return lambda env: m.functions[name][tuple(g(env) for g in args)]
 
@@ -194,9 +190,7 @@ _NONE: frozenset = frozenset()
 
 
 def _quantifier(f: Quant, m: _Model) -> tuple[Callable[[dict], bool], Needs]:
-    """A quantifier with `var` bound in place, and its needs of other variables. Guards (atoms of
-    `var` the body needs) limit an existential to their elements; a universal with any element
-    outside them is false."""
+    """A quantifier with `var` bound in place, and its needs of other variables (`_guarded`)."""
     var, exists = f.var, f.kind != "forall"
     body, needs = _compile(f.body, m)
     guards = [(p, i) for x, p, i in needs if x == var]
@@ -264,9 +258,7 @@ class ModelCheckFailed(PrologError):
 
 
 def checked_model(d: dict, true: Sequence[Formula], false: Sequence[Formula] = (), extensions: bool = False) -> dict:
-    """The model once every formula of `true` holds in it and none of `false` (else
-    ModelCheckFailed). `d`: Prolog's (`size`) or named (`domain`: Z3's, a missing name denoting
-    its first element). `extensions`: AmP's `extensions` too (as `equivalence.with_extensions`)."""
+    """The model (Prolog's or Z3's) once all of `true` and none of `false` hold in it."""
     if "size" in d:
         m = _model(d)
     else:

@@ -1,7 +1,6 @@
-"""The propositional shortcut of full first-order equivalence (prove.py): one truth table over
-the closed parts (ground atoms, equalities, quantified subformulas whole) settles what it can
-before Prolog (⊕ / ↔ chains would spend the prover's whole budget). Over ground atoms only, a
-differing row is a countermodel. Bit-parallel: bit r of column i is bit i of r.
+"""The propositional shortcut of equivalence (prove.py): one truth table over the closed parts
+settles what it can before Prolog (⊕ / ↔ chains would spend the prover's whole budget).
+Bit-parallel: bit r of column i is bit i of r.
 """
 
 from __future__ import annotations
@@ -48,8 +47,7 @@ DUAL = {"forall": "exists", "exists": "forall"}
 
 
 def normalize(f: Formula) -> Formula:
-    """`f` with the same meaning, so that equal parts are more often equal: no ¬¬, ¬ moved under
-    quantifiers, no vacuous quantifier, a quantified tautology or contradiction as TRUE / ¬TRUE."""
+    """`f` with the same meaning, in a form that makes equal parts more often equal."""
     t = type(f)
     if t is Quant:
         return _quantified(f.kind, f.var, normalize(f.body))
@@ -119,8 +117,7 @@ def _collect(f: Formula, index: dict) -> bool:
 
 @lru_cache(maxsize=4096)
 def _key(part: Formula):
-    """What identifies a part: itself, or for a quantified formula its kind, variable and body's
-    truth table in a fixed order of parts (None: too many parts)."""
+    """What identifies a part: itself, or a quantified one's kind, variable and body's table."""
     if type(part) is not Quant:
         return part
     index: dict = {}

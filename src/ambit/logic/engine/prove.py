@@ -1,8 +1,7 @@
 """Full first-order logic decisions: `decide` (story level), `entails` and `equivalent`.
 
-SWI-Prolog (`prolog/prove.pl`) runs a connection prover and a finite model search under an
-inference budget; every model is checked here by `holds` (written independently of the search),
-every proof was replayed in Prolog. A spent budget gives UNKNOWN, never a guess.
+SWI-Prolog (`prolog/prove.pl`) proves and searches for models under a budget; every model is
+checked here by `holds`. A spent budget gives UNKNOWN, never a guess.
 """
 
 from __future__ import annotations
@@ -44,9 +43,6 @@ def to_term(f: Formula) -> str:
 
 def _used(proof: list[dict]) -> list[int]:
     return sorted({s["from"] for s in proof if isinstance(s.get("from"), int)})
-
-
-# --------------------------------------------------------------------------- Prolog calls
 
 
 # the full proof stage's inferences, as a multiple of `inferences` (prove.pl's proof_factor/1)
@@ -108,8 +104,7 @@ def decide_batch_timed(
     workers: int = 1,
     closed: bool = False,
 ) -> list[tuple[Decision, float]]:
-    """`decide_batch`, each decision with the seconds Prolog spent on it (the rest of its time is
-    the portfolio's other provers'). `closed`: the stories are ASTs known to be closed."""
+    """`decide_batch`, each decision with Prolog's seconds (`closed`: ASTs known closed)."""
     if workers > 1:
         return pool.map_chunks(decide_batch_timed, list(stories), workers, fmt=fmt, inferences=inferences,
                                       max_domain=max_domain, time_limit=time_limit)
@@ -133,8 +128,7 @@ _stash_keys = iter(range(1, 1 << 62))
 
 def _run_large(premises: list[Formula], conclusion: Formula, inferences: int, max_domain: int,
                time_limit: float) -> dict:
-    """One story too large for one goal: its premises sent STASH_PART at a time (prove:stash/2),
-    then decided, all within `time_limit` (past it: {"unknown": "time_limit"})."""
+    """A story too large for one goal: premises sent STASH_PART at a time, all in `time_limit`."""
     deadline = time.monotonic() + time_limit
     w = worker()
     w.consult(PROGRAM)
@@ -233,8 +227,7 @@ def equivalent_batch_timed(
 
 
 def _propositional(a: Formula, b: Formula) -> Verdict | None:
-    """The verdict of the truth table over the closed parts (propositional.py) when it settles
-    the pair (equal tables, or ground parts whose differing row is the countermodel); else None."""
+    """The truth table's verdict over the closed parts (propositional.py) if it settles."""
     t = propositional.table(a, b)
     if t is None:
         return None

@@ -30,8 +30,7 @@ def worst(reasons: list[str]) -> str:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The answer for one pair: `verdict` in VERDICTS, each direction (None: undecided), and
-    `witness`: a countermodel, how it was proved, or `{"reason": one of REASONS}`."""
+    """One pair's `verdict` (VERDICTS), each direction (None: undecided), and its `witness`."""
 
     verdict: str
     a_entails_b: bool | None
@@ -81,10 +80,8 @@ class Decision:
         return self.reason
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields that are set (a shallow dict: the evidence is plain JSON values already)."""
-        return {k: v for k in _DECISION_FIELDS if (v := getattr(self, k)) is not None}
+        """The fields that are set, a subclass's too (shallow: the evidence is plain JSON)."""
+        return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
 
-
-_DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
 __all__ = ["DECISIONS", "Decision", "REASONS", "VERDICTS", "Verdict", "worst"]
