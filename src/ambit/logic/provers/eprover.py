@@ -1,6 +1,5 @@
-"""The E prover (`eprover`, a Debian package) as one member of the portfolio (portfolio.py): one
-process per question, given TPTP (full_render.py) on stdin or, when large, as a file; the answer
-is its SZS status, a proof its TSTP derivation (`--proof-object`).
+"""The E prover (`eprover`) as a member of the portfolio (portfolio.py): TPTP in, SZS status
+and TSTP derivation out.
 """
 
 from __future__ import annotations
@@ -87,11 +86,7 @@ class EResult:
 
     @property
     def proved(self) -> bool | None:
-        if self.status in PROVED:
-            return True
-        if self.status in REFUTED:
-            return False
-        return None
+        return True if self.status in PROVED else False if self.status in REFUTED else None
 
 
 def parse_output(out: str) -> EResult:
@@ -141,8 +136,7 @@ def _split_top(text: str) -> list[str]:
 
 
 def _source(src: str) -> tuple[str, list[str]]:
-    """An annotation's rule and the clauses it uses (nested inferences: the outermost rule, every
-    leaf parent); an input's rule is `input`."""
+    """An annotation's rule (`input` for an input) and every leaf parent it uses."""
     src = src.strip()
     if src.startswith("inference("):
         rule, _, parents = _split_top(src[len("inference("):-1])[:3]
@@ -156,8 +150,7 @@ def _source(src: str) -> tuple[str, list[str]]:
 
 
 def steps(tstp: str) -> list[dict]:
-    """E's TSTP derivation as steps in the shape of Prolog's proofs (the wire's ProofStep), clauses
-    numbered 1..n in E's order; an input's `from` is its premise index or `conjecture`."""
+    """E's TSTP derivation as steps in the shape of Prolog's proofs (the wire's ProofStep)."""
     out: list[dict] = []
     number: dict[str, int] = {}
     for line in tstp.splitlines():

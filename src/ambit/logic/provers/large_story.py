@@ -20,9 +20,7 @@ RELEVANT_S = 0.5
 
 
 def first_stage(q: Question, budget: Budget) -> dict[str, Answer]:
-    """The parts a large story's first stage settles: proofs from the premises sharing a name
-    with the conclusion or naming none (only proofs count: a model of some premises is none of
-    all), then `uniform_model` for each part left open; it stops at the budget's time limit."""
+    """The parts a large story's first stage settles: proofs from related premises, else models."""
     budget = dataclasses.replace(budget, deadline=time.monotonic() + budget.time_limit)
     premises, conclusion = q.premises, q.conclusion
     names = constants(conclusion) | {f for f, _ in functions(conclusion)}
@@ -54,8 +52,7 @@ def first_stage(q: Question, budget: Budget) -> dict[str, Answer]:
 
 
 def uniform_model(formulas: list[Formula], stopped: threading.Event, budget: Budget) -> dict | None:
-    """A checked one-element model of `formulas` with every atom alike (all true or all false),
-    or None: one linear walk per formula (`_uniform`), then the checker, STASH_PART at a time."""
+    """A checked one-element model of `formulas` with every atom alike, or None (linear time)."""
     for value in (True, False):
         for i, f in enumerate(formulas):
             if i % 1_000 == 0:

@@ -1,9 +1,6 @@
-"""A portfolio of provers: ambit's Prolog prover (prove.py), E (eprover.py) and Z3 (z3_prover.py)
-racing on each part of a question (`decide_batch`, `equivalent_batch`) after one cheap Prolog
-stage (FIRST_STAGE_S per item). The first definite answer settles a part; E's and Z3's proofs are
-re-proved by ambit's engine afterwards (`check`), and evidence says who settled what
-(`answered_by`, `checked`, `unchecked`). Questions: `portfolio_question.py`; members:
-`portfolio_members.py`; the race: `race.py`.
+"""A portfolio of provers: Prolog (prove.py), E (eprover.py) and Z3 (z3_prover.py) racing on
+each part of a question after one cheap Prolog stage; E's and Z3's proofs are re-proved
+(`check`). Questions: `portfolio_question.py`; members: `portfolio_members.py`; `race.py`.
 """
 
 from __future__ import annotations
@@ -37,9 +34,6 @@ def default_prover() -> str:
     return "portfolio" if eprover.available() else "prolog"
 
 
-# --------------------------------------------------------------------------- the race and its checks
-
-
 def race(q: Question, budget: Budget, provers: Sequence[Member] | None = None,
          wait_for_all: bool = False) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
     """race.py's `run` of `provers` (default: `members()`) on `q`, its answers then `check`ed."""
@@ -51,15 +45,14 @@ CHECK_MIN_S = 0.1
 
 
 def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
-    """Re-prove with ambit's engine (`reprove`) every unchecked "unsat" that names the axioms it
-    used, after the race (so Prolog is free); one not re-proved stays `checked: false`."""
+    """Re-prove (`reprove`) every unchecked "unsat" that names its axioms, after the race."""
     parts = {p.name: p for p in q.parts}
     for name, a in list(settled.items()):
         if a.checked or a.status != "unsat" or "premises_used" not in a.evidence or name not in parts:
             continue
-        left = budget.deadline - time.monotonic() if budget.deadline is not None else budget.time_limit
-        try:
-            ev = reprove(parts[name], a.evidence["premises_used"], budget, max(left, CHECK_MIN_S))
+        try:  # Budget.left()'s floor is below CHECK_MIN_S
+            ev = reprove(parts[name], a.evidence["premises_used"], budget,
+                         max(budget.left(), CHECK_MIN_S))
         except PrologError as e:  # a budget or a stack ran out: the answer stays unchecked
             if e.reason in ("cancelled", "error"):
                 raise
@@ -67,9 +60,6 @@ def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
             ev = None
         if ev is not None:
             settled[name] = dataclasses.replace(a, checked=True, evidence={**a.evidence, **ev, "checked_by": "prolog"})
-
-
-# --------------------------------------------------------------------------- answers in prove's schema
 
 
 @dataclass(frozen=True)
@@ -82,21 +72,13 @@ class PortfolioDecision(prove.Decision):
     reasons: dict | None = None
     unchecked: dict | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out = super().to_dict()
-        for k in ("answered_by", "tstp", "reasons", "unchecked"):
-            if (v := getattr(self, k)) is not None:
-                out[k] = v
-        return out
-
 
 _STORY = {("unsat", "sat"): "TRUE", ("sat", "unsat"): "FALSE", ("sat", "sat"): "UNCERTAIN",
           ("unsat", "unsat"): "INCONSISTENT"}
 
 
 def _unknown_reason(reasons: dict, missing: Sequence[str], timed_out: bool) -> str:
-    """The one reason (REASONS) of a portfolio UNKNOWN: the worst ambit's own prover gave for an
-    unsettled part (E's and Z3's stay in `reasons`), else `time_limit`."""
+    """A portfolio UNKNOWN's reason: the worst of ambit's own prover, else `time_limit`."""
     if timed_out:
         return "time_limit"
     own = [r for p, r in (reasons.get("prolog") or {}).items() if p in missing and r in REASONS]
@@ -166,8 +148,6 @@ def _equiv_verdict(settled: dict[str, Answer], reasons: dict, timed_out: bool, a
                                                          "answered_by": answered_by, "reasons": reasons})
 
 
-# --------------------------------------------------------------------------- entry points
-
 # A batch's sequential first stage: Prolog alone, seconds per item (most take a few ms).
 FIRST_STAGE_S = 0.05
 
@@ -199,9 +179,8 @@ def _left(budget: Budget, spent: float) -> Budget:
 def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: str = FOLIO, *,
                  prover: str | None = None, provers: Sequence[Member] | None = None,
                  wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[prove.Decision]:
-    """`decide` for many stories, in order: the first stage (FIRST_STAGE_S per story, on `workers`
-    processes), then a race on each story it left open; with `provers` or `wait_for_all`, a race
-    at once."""
+    """`decide` for many stories, in order: the first stage (FIRST_STAGE_S per story), then a race
+    on each story it left open (at once with `provers` or `wait_for_all`)."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         return prove.decide_batch(stories, fmt, workers=workers, **opts)
@@ -281,8 +260,7 @@ def _same(a: Formula, b: Formula, amp: bool):
 def equivalent_batch(pairs: Iterable[tuple[prove.LF, prove.LF]], fmt: str = FOLIO, *, prover: str | None = None,
                      provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
                      **opts: Any) -> list:
-    """`equivalent` for many pairs, in order, in two stages as `decide_batch`; for AmP's formats
-    Prolog's stage is equivalence.py, whose options (`canonical_shortcut`) Prolog alone takes."""
+    """`equivalent` for many pairs, in two stages as `decide_batch` (AmP's: equivalence.py)."""
     amp = _amp(fmt)
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)

@@ -1,6 +1,5 @@
-"""The portfolio's members (``logic.provers.portfolio``): one wrapper per prover, each working on
-every part of a question on threads of its own and posting its definite answers: ``PrologMember``,
-``EMember`` and ``Z3Member``; ``members()`` lists those installed on this machine."""
+"""The portfolio's members (``logic.provers.portfolio``): one wrapper per prover, posting its
+definite answers; ``members()`` lists those installed on this machine."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ log = logging.getLogger("ambit.logic.provers.portfolio")  # the members log unde
 
 
 class Member(Protocol):
-    """One prover: `start` works on every part of `q`, calls `post` per definite Answer and
-    `done(name, reasons)` once at the end, and returns a function that stops it."""
+    """One prover: `start` works on `q`, posts Answers, calls `done` once and returns a stopper."""
 
     name: str
 
@@ -74,7 +72,8 @@ class PrologMember:
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
                     reasons = {p: d.reason or "unknown" for p in set(STORY_PARTS) - {p for p, _, _ in parts}}
                 else:
-                    v = _prolog_equivalent(q, opts)
+                    v = (equivalence.equivalent_batch([q.pair], q.amp, **opts) if q.amp is not None
+                         else prove.equivalent_batch([q.pair], **opts))[0]
                     for part, status, ev in _equiv_parts(v):
                         post(Answer(part, self.name, status, ev, time.perf_counter() - t0))
                     if v.verdict == "UNKNOWN":
@@ -85,13 +84,6 @@ class PrologMember:
 
         _thread(work, "portfolio-prolog")
         return stop
-
-
-def _prolog_equivalent(q: Question, opts: dict) -> Any:
-    """Prolog's verdict on a pair: equivalence.py for an AmP pair, else prove.py."""
-    if q.amp is not None:
-        return equivalence.equivalent_batch([q.pair], q.amp, **opts)[0]
-    return prove.equivalent_batch([q.pair], **opts)[0]
 
 
 def _story_parts(d: prove.Decision) -> list[tuple[str, str, dict]]:
@@ -120,9 +112,8 @@ def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
 
 
 class _PerPartMember:
-    """A prover that checks each part on its own thread (E, Z3): `prepare` writes its input (within
-    the time limit), `launch` starts one check (under the lock, so a race already over starts
-    nothing), `settle` waits for it and posts its Answer or reason; `stop` ends running checks."""
+    """A prover that checks each part on its own thread (E, Z3): `prepare` its input, `launch`
+    (under the lock: nothing once the race is over), `settle` (post its Answer or reason)."""
 
     name = ""
 
@@ -246,8 +237,7 @@ CHECK_INFERENCES_FACTOR = 4  # a re-proof's inference budget, in units of the ra
 
 
 def reprove(part: Part, used: Sequence[int], budget: Budget, time_limit: float) -> dict | None:
-    """Re-prove another prover's "unsat" for `part` from the axioms it names (`used`) with ambit's
-    engine: its proof's evidence, or None when not found within `time_limit` seconds."""
+    """Re-prove another prover's "unsat" from the axioms it names (`used`): evidence, or None."""
     used = sorted({i for i in used if 0 <= i < len(part.axioms)})
     axioms = [part.axioms[i] for i in used]
     d = prove.decide_batch([(axioms, part.conjecture)], time_limit=time_limit,

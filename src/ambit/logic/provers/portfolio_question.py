@@ -1,6 +1,5 @@
-"""The portfolio's questions and answers (``logic.provers.portfolio``): a question cut into parts (a story
-into premises ∧ ¬conclusion and premises ∧ conclusion, a pair into a ∧ ¬b and b ∧ ¬a), a prover's
-definite answer for one part, and the budget every prover of a race shares."""
+"""The portfolio's questions (``logic.provers.portfolio``), cut into parts, a prover's answer
+for one part, and the budget every prover of a race shares."""
 
 from __future__ import annotations
 
@@ -53,8 +52,7 @@ def pair(a: Formula, b: Formula, amp: str | None = None) -> Question:
 
 @dataclass(frozen=True)
 class Answer:
-    """A prover's definite answer for one part: "unsat" or "sat", with its evidence. `checked`:
-    whether ambit checked it; an unchecked "unsat" names its axioms to re-prove."""
+    """A prover's definite answer ("unsat" or "sat") for one part, with its evidence."""
 
     part: str
     prover: str

@@ -1,8 +1,6 @@
-"""The race of the portfolio (portfolio.py): members side by side on the parts of one question,
-the first definite answer per part wins (a checked one replaces an unchecked one), and every
-member is stopped once all parts are settled, at the time limit, or when the caller's cancel
-scope is cancelled. A contradicting answer raises `ProverDisagreement`; a late one is logged and
-kept in `LATE_DISAGREEMENTS`.
+"""The race of the portfolio (portfolio.py): members side by side on the parts of a question,
+the first definite answer per part wins, every member stopped once all parts are settled,
+at the time limit, or on cancellation; contradicting answers: `ProverDisagreement`.
 """
 
 from __future__ import annotations
@@ -61,9 +59,7 @@ class _Race:
 def run(q: Question, budget: Budget, provers: Sequence[Member], wait_for_all: bool = False,
         check: Callable[[Question, dict[str, Answer], Budget], None] | None = None,
         ) -> tuple[dict[str, Answer], dict[str, dict[str, str]], bool]:
-    """`provers` side by side on every part of `q`: the first definite answer per part, each
-    prover's reasons where it gave none, and whether the time limit ended the race; then `check`
-    (the portfolio's re-proofs) sees the settled answers."""
+    """`provers` on `q`: the answers per part, each prover's reasons, and whether time ran out."""
     if budget.time_limit <= 0:  # nothing left to spend (a batch's second stage): no prover is started
         return {}, {m.name: {p.name: "time_limit" for p in q.parts} for m in provers}, True
     r = _Race(q)

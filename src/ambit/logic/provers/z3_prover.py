@@ -1,7 +1,5 @@
-"""Z3 (`z3-solver`) as one member of the portfolio (portfolio.py): satisfiability of closed
-formulas, Z3's model read back for ambit's checker (`model_check.holds`). Each check has its own
-`z3.Context` (interruptible alone); the portfolio runs checks in killable Z3 processes
-(`Z3Process`), as Z3 ignores some interrupts. z3 is imported only when a check is made.
+"""Z3 (`z3-solver`) as a member of the portfolio (portfolio.py), its models read back for
+ambit's checker; checks run in killable Z3 processes (`Z3Process`). z3 is imported lazily.
 """
 
 from __future__ import annotations
@@ -33,8 +31,7 @@ class Unsupported(ValueError):
 
 @dataclass(frozen=True)
 class Z3Result:
-    """"sat" (with ambit's `model` when it could be read), "unsat" (`core`: the indices of an
-    unsat core's formulas) or "unknown"; `reason`: why there is no model or no answer."""
+    """"sat" (with ambit's `model`), "unsat" (with its `core`) or "unknown" (`reason`)."""
 
     status: str
     model: dict | None = None
@@ -283,9 +280,8 @@ def _checkin(w: _Worker) -> None:
 
 
 class Z3Process:
-    """`Z3Check` in a pooled Z3 process: Z3 ignores interrupts in some quantifier rounds, so a
-    check that overruns (+10%, +0.1 s, after `start_s` to start) or is stopped kills its process;
-    one that answers gives it back to the pool."""
+    """`Z3Check` in a pooled Z3 process (Z3 ignores some interrupts): one that overruns or is
+    stopped is killed, one that answers goes back to the pool."""
 
     def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S,
                  deadline: float | None = None) -> None:
