@@ -1,5 +1,4 @@
-"""Cancellation for Prolog calls (`cancellable`, `CancelScope`), and the error every Prolog call
-raises (`PrologError`); a cancelled call ends in reason `cancelled` (`logic.runtime.worker`).
+"""Cancellation for Prolog calls (`cancellable`), and the error every Prolog call raises.
 """
 
 from __future__ import annotations
@@ -102,8 +101,7 @@ def current_scope() -> CancelScope | None:
 
 @contextlib.contextmanager
 def cancellable(owner: str = "") -> Iterator[CancelScope]:
-    """`with cancellable() as scope:` this thread's Prolog calls in the block (pool processes'
-    too) stop when `scope.cancel()` runs; `owner`: who they are for (`PrologWorker._put`)."""
+    """`with cancellable() as scope:` this thread's Prolog calls in it stop on `scope.cancel()`."""
     with CancelScope(owner).active() as scope:
         yield scope
 

@@ -1,6 +1,5 @@
-"""`json_call/4` (prolog/json_call.pl) called through SWI-Prolog's C interface, without pyswip's
-query wrapper (~0.1 ms a call, not ~0.3 ms), raising an exception as pyswip would
-(`cancel.budget_error` reads it). Everything here runs on the worker thread.
+"""`json_call/4` (prolog/json_call.pl) through SWI-Prolog's C interface, not pyswip's query
+wrapper (~0.1 ms a call, not ~0.3 ms). Everything here runs on the worker thread.
 """
 
 from __future__ import annotations

@@ -20,8 +20,7 @@ FIRST_QUANTUM_S = 0.02
 
 def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
               inferences: int | None) -> Future:
-    """`PrologWorker.submit_json_quiet` with lanes: first quantum, slice (`_OneLane`), then the
-    long lane, each with what is left of the call's time."""
+    """`PrologWorker.submit_json_quiet` with lanes: quantum, slice (`_OneLane`), long lane."""
     outer: Future = Future()
     scope, started = current_scope(), time.monotonic()
     if scope is not None:
@@ -82,8 +81,7 @@ def two_lanes(self: Any, goal: str, out_var: str, time_limit: float,
 
 
 class _OneLane:
-    """`worker` without its fast lane: a quantum or slice of a two-lane call, queued at its
-    `level` and stopped by the cancel signal after `slice_s` seconds."""
+    """`worker` without its fast lane: a two-lane call's quantum or slice, at its `level`."""
 
     fast_lane_s = 0.0
 
@@ -94,17 +92,7 @@ class _OneLane:
         self._json_call_loaded = True
 
     def submit(self, fn: Callable[[Any], Any]) -> Future:
-        fut: Future = Future()
-        w = self._worker
-        with w._run_lock:
-            w._slices[fut] = self._slice_s
-        scope = current_scope()
-        if scope is not None:
-            scope.track(fut)
-            remove = scope.on_cancel(lambda: w._interrupt(fut))
-            fut.add_done_callback(lambda _f: remove())
-        w._put(fn, fut, scope, self._level)
-        return fut
+        return self._worker.submit(fn, self._level, self._slice_s)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._worker, name)

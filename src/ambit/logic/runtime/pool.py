@@ -1,7 +1,5 @@
-"""Batches spread over worker processes, each with its own Prolog, so that a batch uses every
-core: a chunk travels whole (the process reads, solves and checks it). This module keeps a
-process's pools (one per number of workers, and the long lane of `PrologWorker.enable_lanes`)
-and cuts and joins batches; the pool itself is `PrologPool` (process_pool.py, re-exported).
+"""Batches spread over worker processes (`PrologPool`, process_pool.py), each with its own
+Prolog, so that a batch uses every core; the long lane's process too (`lane`).
 """
 
 from __future__ import annotations
@@ -98,8 +96,7 @@ def chunks(n: int, workers: int) -> list[range]:
 
 
 def map_chunks(fn: Callable[..., list], items: Sequence[Any], workers: int, /, **kwargs: Any) -> list:
-    """`fn(chunk, **kwargs)` for chunks of `items` on `workers` processes, concatenated in order
-    (as `fn(items, **kwargs)`); a module-level `fn`. A chunk's first exception is raised here."""
+    """`fn(chunk, **kwargs)` for chunks of `items` on `workers` processes, joined in order."""
     items = list(items)
     futures = [pool(workers).submit(fn, items[r.start:r.stop], **kwargs) for r in chunks(len(items), workers)]
     out: list = []

@@ -1,7 +1,5 @@
-"""A pool of Prolog worker processes (`PrologPool`), each driven by a parent thread over a pipe
-and replaced when it dies (its chunk retried once, then `WorkerDied`). A cancelled chunk is
-dropped or interrupted; a process silent past `CANCEL_GRACE_S` is killed. Processes are spawned,
-never forked (a forked copy of an embedded Prolog is unsafe).
+"""A pool of Prolog worker processes (`PrologPool`): a dead one is replaced (its chunk retried
+once), a cancelled chunk stopped; spawned, never forked (a forked Prolog is unsafe).
 """
 
 from __future__ import annotations
@@ -231,8 +229,7 @@ class PrologPool:
 
 
 def _child_main(conn: Any, nice: int = 0) -> None:
-    """A worker process: the parent's tasks one at a time, each in its own cancel scope; `nice` > 0
-    lowers its priority (the long lane must not starve the server that sent the calls)."""
+    """A worker process: the parent's tasks one at a time, each in its own cancel scope."""
     from ambit.logic.runtime.worker import worker
 
     if nice:

@@ -1,11 +1,8 @@
-"""One dedicated thread that owns SWI-Prolog (via pyswip) for the whole process.
+"""One dedicated thread that owns SWI-Prolog (via pyswip, not thread-safe) for the whole process.
 
-pyswip is not thread-safe, so every Prolog call is queued to this thread (`worker().run(...)`).
-Each call has a time limit Prolog enforces and an inference limit (`INFERENCES_PER_SECOND`), the
-same however loaded the machine is; `STACK_LIMIT_BYTES` ends a huge term in milliseconds, and a
-failed goal fails only its own call. `scope.cancel()` of `cancellable()` drops queued calls and
-interrupts the running one (`CANCEL_SIGNAL` throws `'$aborted'`: PrologError `cancelled`).
-Results cross as JSON text (`prolog/json_call.pl`, through the C interface: `json_direct.py`).
+Calls are queued to it, each under a time and an inference limit (`INFERENCES_PER_SECOND`)
+and `STACK_LIMIT_BYTES`, a failed goal failing only its call; a cancelled scope interrupts
+its call (`CANCEL_SIGNAL`). Results cross as JSON text (`json_direct.py`).
 """
 
 from __future__ import annotations
@@ -157,20 +154,24 @@ class PrologWorker:
                 self._raise(self._tid, CANCEL_SIGNAL)
 
     # -- any thread ----------------------------------------------------------------
-    def submit(self, fn: Callable[[Any], Any]) -> Future:
-        """Run `fn(Prolog)` on the worker thread: a Future, stopped with its `cancellable()`."""
+    def submit(self, fn: Callable[[Any], Any], level: int = 0,
+               slice_s: float | None = None) -> Future:
+        """Run `fn(Prolog)` on the worker thread: a Future, stopped with its `cancellable()`, or
+        (a lane's quantum or slice: lanes.py) after `slice_s` seconds; queued at `level`."""
         fut: Future = Future()
+        if slice_s is not None:
+            with self._run_lock:
+                self._slices[fut] = slice_s
         scope = current_scope()
         if scope is not None:
             scope.track(fut)
             remove = scope.on_cancel(lambda: self._interrupt(fut))
             fut.add_done_callback(lambda _f: remove())
-        self._put(fn, fut, scope)
+        self._put(fn, fut, scope, level)
         return fut
 
     def _put(self, fn: Callable[[Any], Any], fut: Future, scope: "CancelScope | None", level: int = 0) -> None:
-        """Queue a call, owners (a scope's `owner`: a client) with the least recent Prolog time
-        first, so a bystander passes a storm; a higher `level` goes after every lower one."""
+        """Queue a call, owners with least recent Prolog time first (a bystander passes a storm)."""
         owner = scope.owner if scope is not None else ""
         priority = level * _LEVEL_GAP + (self._usage_of(owner) if owner else 0.0)
         self._jobs.put((priority, next(self._seq), (fn, fut, owner)))
@@ -204,9 +205,8 @@ class PrologWorker:
     def query_json(
         self, goal: str, out_var: str = "Out", time_limit: float = DEFAULT_TIME_LIMIT, inferences: int | None = None
     ) -> Any:
-        """`out_var`'s JSON value once `goal` is solved under a time and an inference limit (None
-        when it fails); PrologError (`time_limit`, `inference_limit`, `memory`, `error`,
-        `cancelled`) when it raises, runs past a budget or is cancelled."""
+        """`out_var`'s JSON value once `goal` is solved within its limits (None if it fails); else
+        PrologError (`time_limit`, `inference_limit`, `memory`, `error`, `cancelled`)."""
         return _result(self.submit_json_quiet(goal, out_var, time_limit, inferences))
 
     query_json_quiet = query_json  # the same call, under the name its callers use for large goals
@@ -257,9 +257,8 @@ class PrologWorker:
     long_lane: Callable[..., Future] | None = None
 
     def enable_lanes(self, slice_s: float, long_lane: Callable[..., Future]) -> None:
-        """Run every JSON call here for at most `slice_s` seconds (after a `FIRST_QUANTUM_S`
-        quantum, lanes.py), one that needs more again in the long lane (`long_lane`:
-        `pool.long_lane_call`), so a short call never waits long behind a long one."""
+        """Run every JSON call here for at most `slice_s` seconds (after a quantum: lanes.py), then
+        in `long_lane`, so a short call never waits long behind a long one."""
         self.long_lane = long_lane
         self.fast_lane_s = slice_s
 
