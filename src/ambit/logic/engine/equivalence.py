@@ -15,7 +15,7 @@ from ambit.logic.syntax.ast import (And, Atom, Formula, Or, Quant, Var, children
 from ambit.logic.syntax.canonical import canonical_string
 from ambit.logic.engine.budget import DEFAULT_INFERENCES, DEFAULT_TIME_LIMIT, Budget, backstop
 from ambit.logic.engine.model_check import checked_model
-from ambit.logic.engine.prove import STAGES_PER_ITEM, not_equivalent, pair_verdict
+from ambit.logic.engine.prove import LF, STAGES_PER_ITEM, not_equivalent, pair_verdict
 from ambit.logic.syntax.parse import parse
 from ambit.logic.syntax.render import prolog_term
 from ambit.logic.runtime.worker import PrologError, worker
@@ -23,8 +23,6 @@ from ambit.logic.engine.verdict import VERDICTS, Verdict
 
 PROGRAM = "equivalence.pl"
 CHUNK = 125  # pairs per Prolog round trip in equivalent_batch (one chunk is checked while the next is solved)
-
-LF = str | Formula
 
 
 def to_prolog_bb(f: Formula, tag: str = "") -> str:
@@ -128,8 +126,7 @@ def _verdict(d: dict, a: Formula, b: Formula) -> Verdict:
 
 
 _IDENTICAL = Verdict("EQUIVALENT", True, True, {"method": "identical"})
-# Canonicalisation only flattens, sorts operands of AND/OR, renames bound variables and drops
-# vacuous quantifiers: every step keeps the meaning, so equal canonical forms are equivalent.
+# canonicalisation (flattening, sorting, renaming, vacuous quantifiers dropped) keeps the meaning
 _CANONICAL = Verdict("EQUIVALENT", True, True, {"method": "canonical"})
 
 

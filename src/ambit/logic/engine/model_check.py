@@ -1,5 +1,4 @@
-"""The one model checker: every model ambit reports passes through here, written independently
-of every search.
+"""The one model checker, written independently of every search: every model reported passes here.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ checked here by `holds`. A spent budget gives UNKNOWN, never a guess.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any, Iterable, Sequence
 
@@ -150,10 +151,8 @@ def _run_large(premises: list[Formula], conclusion: Formula, inferences: int, ma
             return {"unknown": "time_limit", "seconds": time_limit}
         return _run([f"decide(stash({key}),{to_term(conclusion)})"], inferences, max_domain, left)[0]
     finally:
-        try:
+        with contextlib.suppress(PrologError):
             w.query_json_quiet(f"prove:unstash({key}),Out=true", time_limit=5)
-        except PrologError:
-            pass
 
 
 def _seconds(d: dict, time_limit: float) -> float:
@@ -279,8 +278,7 @@ def pair_verdict(d: dict, a: Formula, b: Formula, extensions: bool = False) -> V
 
 
 def entails(premises: Sequence[LF], conclusion: LF, fmt: str = FOLIO, **budget: Any) -> bool | None:
-    """Whether the premises entail the conclusion: True (also when the premises are
-    inconsistent: they entail everything), False, or None when a budget ran out."""
+    """Whether the premises entail the conclusion (inconsistent ones entail all); None: unknown."""
     return decide(premises, conclusion, fmt, **budget).entailed
 
 

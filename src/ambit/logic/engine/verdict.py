@@ -53,9 +53,8 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Decision:
-    """A story's verdict (one of DECISIONS) with its evidence (`proof`, `premises_used`,
-    `countermodel` / `model`, `reason` when UNKNOWN). `entailed` (premises ⊨ conclusion) and
-    `refuted` (⊨ ¬conclusion) make the verdict (TRUE: True/False, INCONSISTENT: True/True, ...);
+    """A story's verdict (one of DECISIONS) with its evidence; `entailed` (premises ⊨ conclusion)
+    and `refuted` (⊨ ¬conclusion) make it (TRUE: True/False, INCONSISTENT: True/True, ...), and
     an UNKNOWN can settle one. `checked`: False where a part rests on E's or Z3's word alone."""
 
     verdict: str
