@@ -4,6 +4,7 @@ and TSTP derivation out.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -18,8 +19,7 @@ from ambit.logic.syntax.ast import Formula
 from ambit.logic.syntax.full_render import render_dialect
 
 EXECUTABLE = "eprover"
-# SZS statuses of a problem with a conjecture: "Theorem" (axioms ⊨ conjecture), "CounterSatisfiable"
-# (axioms ∧ ¬conjecture has a model); without one, "Unsatisfiable" / "Satisfiable".
+# SZS statuses with a conjecture: Theorem, CounterSatisfiable; without: (Un)Satisfiable
 PROVED = ("Theorem", "Unsatisfiable", "ContradictoryAxioms")
 REFUTED = ("CounterSatisfiable", "Satisfiable")
 
@@ -197,10 +197,8 @@ class EProcess:
 
     def _cleanup(self) -> None:
         if self._remove is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(self._remove)
-            except OSError:
-                pass
             self._remove = None
 
     def result(self) -> EResult:

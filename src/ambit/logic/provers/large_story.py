@@ -1,5 +1,4 @@
-"""The first stage of a single large story (more than STASH_PART premises), which sending to
-Prolog would outlast (``logic.provers.portfolio``): steps linear in the story's size."""
+"""A single large story's first stage (``logic.provers.portfolio``), linear in its size."""
 
 from __future__ import annotations
 

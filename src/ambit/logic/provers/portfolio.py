@@ -64,8 +64,7 @@ def check(q: Question, settled: dict[str, Answer], budget: Budget) -> None:
 
 @dataclass(frozen=True)
 class PortfolioDecision(prove.Decision):
-    """prove's Decision, plus who settled each part (`answered_by`), E's derivations (`tstp`),
-    each prover's reason when UNKNOWN (`reasons`) and the parts left unchecked (`unchecked`)."""
+    """prove's Decision, plus who settled each part, E's proofs, reasons and unchecked parts."""
 
     answered_by: dict | None = None
     tstp: dict | None = None
@@ -159,11 +158,6 @@ def _check_prover(prover: str | None) -> str:
     return prover
 
 
-def _amp(fmt: str) -> bool:
-    """Whether `fmt` is one of AmP's formats (`fol`, `lisp`), whose Prolog stage is AmP's procedure."""
-    return dialect(fmt).amp
-
-
 def decide(premises: Sequence[prove.LF], conclusion: prove.LF, fmt: str = FOLIO, *, prover: str | None = None,
            provers: Sequence[Member] | None = None, wait_for_all: bool = False, **opts: Any) -> prove.Decision:
     """prove.decide's verdict for a story, by `prover` (default: `default_prover()`)."""
@@ -179,8 +173,7 @@ def _left(budget: Budget, spent: float) -> Budget:
 def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: str = FOLIO, *,
                  prover: str | None = None, provers: Sequence[Member] | None = None,
                  wait_for_all: bool = False, workers: int = 1, **opts: Any) -> list[prove.Decision]:
-    """`decide` for many stories, in order: the first stage (FIRST_STAGE_S per story), then a race
-    on each story it left open (at once with `provers` or `wait_for_all`)."""
+    """`decide` for many stories: a cheap first stage, then a race on each story it left open."""
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         return prove.decide_batch(stories, fmt, workers=workers, **opts)
@@ -191,8 +184,7 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
         return [_story_decision(*race(story(ps, c), budget, provers, wait_for_all)) for ps, c in parsed]
     large = len(parsed) == 1 and len(parsed[0][0]) > prove.STASH_PART
     if large:
-        # one large story: not Prolog's first stage (its premises alone take longer to send than
-        # FIRST_STAGE_S) but large_story's, linear in its size; the race gets what is left
+        # one large story: large_story's first stage (sending it to Prolog outlasts FIRST_STAGE_S)
         first = [(prove.Decision("UNKNOWN", reason="time_limit"), time.monotonic() - t0)]
     else:
         first = prove.decide_batch_timed(parsed, workers=workers, time_limit=min(FIRST_STAGE_S, budget.time_limit),
@@ -210,10 +202,8 @@ def decide_batch(stories: Iterable[tuple[Sequence[prove.LF], prove.LF]], fmt: st
                  {part: Answer(part, "prolog", status, ev) for part, status, ev in _story_parts(d)})
         q = dataclasses.replace(q, parts=tuple(p for p in q.parts if p.name not in known))  # the parts left open
         spent = time.monotonic() - t0 if large else spent
-        if not q.parts:
-            settled, reasons, timed_out = {}, {}, False
-        elif spent >= budget.time_limit:  # the large story's first stage spent it all
-            settled, reasons, timed_out = {}, {}, True
+        if not q.parts or spent >= budget.time_limit:  # none open, or a large story spent it all
+            settled, reasons, timed_out = {}, {}, bool(q.parts)
         else:
             settled, reasons, timed_out = race(q, _left(budget, spent))
         out.append(_story_decision({**known, **settled}, reasons, timed_out))
@@ -251,9 +241,8 @@ def _same(a: Formula, b: Formula, amp: bool):
     """The cheap shortcut before any prover: identical formulas, or (AmP) equal canonical forms."""
     if a == b:
         return _IDENTICAL
-    if amp:
-        if canonical_string(a, FOL, "v") == canonical_string(b, FOL, "v"):
-            return _CANONICAL
+    if amp and canonical_string(a, FOL, "v") == canonical_string(b, FOL, "v"):
+        return _CANONICAL
     return None
 
 
@@ -261,7 +250,7 @@ def equivalent_batch(pairs: Iterable[tuple[prove.LF, prove.LF]], fmt: str = FOLI
                      provers: Sequence[Member] | None = None, wait_for_all: bool = False, workers: int = 1,
                      **opts: Any) -> list:
     """`equivalent` for many pairs, in two stages as `decide_batch` (AmP's: equivalence.py)."""
-    amp = _amp(fmt)
+    amp = dialect(fmt).amp  # AmP's formats (`fol`, `lisp`): Prolog's stage is AmP's procedure
     if _check_prover(prover) == "prolog" and provers is None:
         opts.pop("proof_object", None)
         if amp:

@@ -41,8 +41,7 @@ def _thread(fn: Callable[[], None], name: str) -> None:
 
 
 class PrologMember:
-    """ambit's own prover (prove.py), both parts at once, in a cancel scope of its own that `stop`
-    cancels: once the race is over the call is interrupted, not left to its own budget."""
+    """ambit's own prover (prove.py), both parts at once; `stop` interrupts its call (own scope)."""
 
     name = "prolog"
 
@@ -112,8 +111,7 @@ def _equiv_parts(v: Any) -> list[tuple[str, str, dict]]:
 
 
 class _PerPartMember:
-    """A prover that checks each part on its own thread (E, Z3): `prepare` its input, `launch`
-    (under the lock: nothing once the race is over), `settle` (post its Answer or reason)."""
+    """A prover checking each part on its own thread (E, Z3): `prepare`, `launch`, `settle`."""
 
     name = ""
 
@@ -169,8 +167,7 @@ class _PerPartMember:
 
 
 class EMember(_PerPartMember):
-    """E: one process per part. Theorem: unsat with its derivation (`tstp`, `derivation`) and
-    `premises_used` to re-prove from; CounterSatisfiable: sat (no model); both unchecked."""
+    """E: one process per part; its Theorem (unsat) and CounterSatisfiable (sat) are unchecked."""
 
     name = "eprover"
 

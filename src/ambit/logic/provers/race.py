@@ -17,8 +17,7 @@ from ambit.logic.provers.portfolio_question import Answer, Budget, Question
 from ambit.logic.runtime.worker import cancelled_error, current_scope
 
 LATE_DISAGREEMENTS: list[dict] = []
-# the portfolio's logger: the race was logged under it before it had a module of its own
-log = logging.getLogger("ambit.logic.provers.portfolio")
+log = logging.getLogger("ambit.logic.provers.portfolio")  # the portfolio's logger
 
 
 class ProverDisagreement(RuntimeError):

@@ -68,8 +68,7 @@ class Z3Check:
             s.assert_and_track(t, z3.Bool(f"formula_{i}", self.ctx))
         if self._stopped.is_set():
             return Z3Result("unknown", reason="stopped")
-        # Z3's own timeout is soft (a quantifier round can run far past it): a watchdog
-        # interrupts the check once the budget, plus 10% and 0.1 s, is spent
+        # Z3's timeout is soft: a watchdog interrupts the check at the budget + 10% + 0.1 s
         overran = threading.Event()
 
         def overrun() -> None:
@@ -143,9 +142,8 @@ def _read_model(m: Any, sort: Any, preds: dict, consts: dict, z3: Any) -> Z3Resu
     """Z3's model as ambit's (elements d1..dn), every atom evaluated with model completion."""
     if any(k.startswith("function ") for k, _ in preds):
         return Z3Result("sat", reason="the model has function tables, which are not read back")
-    universe = list(m.get_universe(sort) or [])
-    if not universe:  # no symbol of the sort was needed: any one-element model does
-        universe = [z3.Const("c__any", sort)]
+    # no symbol of the sort needed: any one-element model does
+    universe = list(m.get_universe(sort) or []) or [z3.Const("c__any", sort)]
     if sum(len(universe) ** k for _, k in preds) > MAX_MODEL_CELLS:
         return Z3Result("sat", reason=f"model too large to read back ({len(universe)} elements)")
     name = {str(u): f"d{i}" for i, u in enumerate(universe, 1)}
@@ -170,8 +168,7 @@ def satisfiable(formulas: Sequence[Formula], time_limit: float) -> Z3Result:
 
 
 def check(formulas: Sequence[Formula], timeout_ms: int) -> str:
-    """Z3's bare answer for the conjunction of `formulas` (no core, watchdog or model: a third of
-    `satisfiable`'s time), for tests and benchmarks that compare ambit with Z3."""
+    """Z3's bare answer (no core, watchdog or model: a third of `satisfiable`'s time), for tests."""
     import z3
 
     sort = z3.DeclareSort("U")
@@ -183,16 +180,13 @@ def check(formulas: Sequence[Formula], timeout_ms: int) -> str:
     return str(s.check())
 
 
-# --------------------------------------------------------------------------- checks in a process
-
 POOL_SIZE = 4  # idle Z3 processes kept for the next checks (a race has two parts; two races may overlap)
 START_S = 5.0  # allowance for a new process to start (Python, ambit's AST, z3) before its first check
 SEND_PART = 2_000  # formulas per message of a large request (a few ms to pickle: a stop is seen that soon)
 
 
 def _serve() -> None:
-    """A Z3 process (`python -m ambit.logic.provers.z3_prover`): answers requests from stdin on the
-    original stdout; other writes to stdout go to stderr, so they cannot break the channel."""
+    """A Z3 process: answers requests on the original stdout (other writes go to stderr)."""
     from multiprocessing.connection import Connection
 
     answers = Connection(os.dup(1), readable=False)
@@ -215,8 +209,7 @@ def _serve() -> None:
 
 
 class _Worker:
-    """One long-lived Z3 process and its pipes. A plain subprocess, not multiprocessing: it never
-    re-imports the caller's main module, so a script without `if __name__ == "__main__"` works."""
+    """One long-lived Z3 process: a plain subprocess (multiprocessing re-imports `__main__`)."""
 
     def __init__(self) -> None:
         from multiprocessing.connection import Connection
@@ -280,8 +273,7 @@ def _checkin(w: _Worker) -> None:
 
 
 class Z3Process:
-    """`Z3Check` in a pooled Z3 process (Z3 ignores some interrupts): one that overruns or is
-    stopped is killed, one that answers goes back to the pool."""
+    """`Z3Check` in a pooled process, killed on overrun or stop (Z3 ignores some interrupts)."""
 
     def __init__(self, formulas: Sequence[Formula], time_limit: float, start_s: float = START_S,
                  deadline: float | None = None) -> None:
