@@ -4,6 +4,7 @@ once), a cancelled chunk stopped; spawned, never forked (a forked Prolog is unsa
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import logging
@@ -15,7 +16,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ambit.logic.runtime.cancel import CancelScope, cancelled_error, chain_future, current_scope
+from ambit.logic.runtime.cancel import (CancelScope, cancellable, cancelled_error, chain_future,
+                                        current_scope)
 
 log = logging.getLogger("ambit.prolog_pool")  # pool.py's logger: these records were logged under it
 
@@ -169,10 +171,8 @@ class PrologPool:
                 except Exception:  # noqa: BLE001 - tried again at the next task
                     log.exception("cannot restart a Prolog worker process")
         if proc is not None and proc.is_alive():
-            try:
+            with contextlib.suppress(OSError):
                 conn.send(("stop",))
-            except OSError:
-                pass
             proc.join(5)
             if proc.is_alive():
                 proc.kill()
@@ -242,8 +242,6 @@ def _child_main(conn: Any, nice: int = 0) -> None:
     jobs: queue.Queue = queue.Queue()
 
     def runner() -> None:
-        from ambit.logic.runtime.worker import cancellable
-
         while True:
             msg = jobs.get()
             if msg is None:

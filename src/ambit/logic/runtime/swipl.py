@@ -12,8 +12,7 @@ from pathlib import Path
 
 
 def locate_swipl() -> None:
-    """Tell pyswip where SWI-Prolog lives, from a cache under `$AMBIT_CACHE` (else pyswip runs
-    `swipl --dump-runtime-variables` in every process); any failure leaves pyswip to look."""
+    """Tell pyswip where SWI-Prolog lives, cached (else pyswip runs `swipl` in every process)."""
     if os.environ.get("LIBSWIPL_PATH") and os.environ.get("SWI_HOME_DIR"):
         return
     try:
@@ -40,8 +39,7 @@ def locate_swipl() -> None:
 
 
 def halt_prolog() -> None:
-    """On the worker thread: shut Prolog down if this is its main thread, else release this
-    thread's engine, so that Prolog's clean-up has no thread left to wait for."""
+    """On the worker thread: shut Prolog down, or release this thread's engine if not its main."""
     try:
         import ctypes
 

@@ -84,7 +84,7 @@ class PrologWorker:
     def _loop(self) -> None:
         try:
             locate_swipl()
-            from pyswip import Prolog
+            from pyswip import Prolog, core
 
             self._prolog = Prolog
             list(Prolog.query("use_module(library(time))"))
@@ -94,8 +94,6 @@ class PrologWorker:
             list(Prolog.query(f"on_signal({CANCEL_SIGNAL}, _, user:ambit_cancel_signal)"))
             # a cancellation is not an error to print ("Execution Aborted")
             list(Prolog.query("assertz((user:message_hook(T, _, _) :- T == '$aborted'))"))
-            from pyswip import core
-
             self._tid = core.PL_thread_self()
             self._raise = core._lib.PL_thread_raise
             self._raise.argtypes = [ctypes.c_int, ctypes.c_int]
@@ -156,8 +154,7 @@ class PrologWorker:
     # -- any thread ----------------------------------------------------------------
     def submit(self, fn: Callable[[Any], Any], level: int = 0,
                slice_s: float | None = None) -> Future:
-        """Run `fn(Prolog)` on the worker thread: a Future, stopped with its `cancellable()`, or
-        (a lane's quantum or slice: lanes.py) after `slice_s` seconds; queued at `level`."""
+        """Run `fn(Prolog)` on the worker thread: a Future, stopped with its scope or `slice_s`."""
         fut: Future = Future()
         if slice_s is not None:
             with self._run_lock:
@@ -252,8 +249,7 @@ class PrologWorker:
 
     # -- two lanes: short calls never wait behind long ones --------------------------
     fast_lane_s = 0.0  # 0: one lane (every call runs here to its end)
-    # with lanes: long_lane(goal, out_var, time_limit, inferences, programs) -> Future runs a call in
-    # the long lane (pool.long_lane_call; given to enable_lanes, so this module needs no pool)
+    # the long lane's call (pool.long_lane_call), given to enable_lanes: this module needs no pool
     long_lane: Callable[..., Future] | None = None
 
     def enable_lanes(self, slice_s: float, long_lane: Callable[..., Future]) -> None:
@@ -291,7 +287,6 @@ def worker() -> PrologWorker:
     with _WORKER_LOCK:
         if _WORKER is None:
             _WORKER = PrologWorker()
-            # Registered after pyswip's own clean-up handler, so it runs first (LIFO): the
-            # worker thread releases its engine before Prolog halts.
+            # registered after pyswip's exit handler: runs first (LIFO), releasing the engine first
             atexit.register(_WORKER.halt)
         return _WORKER
