@@ -1,34 +1,10 @@
 """Beam search over any `Constraint` (grammar or null), on the model's KV cache.
 
-End of an output. A hypothesis may end only where its constraint state `can_end()`. Ending is
-an explicit option with log-probability `end_logprob` = log P(EOS or any token starting with a
-newline) at that point; it is taken also when the state admits nothing more (a forced stop).
-Hypotheses are ranked by `score = logprob + end_logprob`, where `logprob` sums the tokens'
-log-probabilities (model probabilities, not renormalised over the allowed tokens) -- the same
-numbers as `Scorer.score(prompt, [lead + text], end_marker=True)`: `sum_logprob + end_logprob`.
-
-Search. Each live beam carries its own constraint state (an immutable value). At each step the
-globally best candidates (per-beam top-k by model log-prob) are tried one at a time with the
-parent state's `append`; full masks (`allowed_next`, all beams at once) are computed only when
-the top-k do not yield `beam` valid children above the threshold below which unseen candidates
-could rank higher. Under the null constraint every candidate is valid, so the top-k always
-suffice and no mask is computed. Search stops when `beam` hypotheses have finished and no live
-beam can beat the `beam`-th of them (scores only fall), or at `max_tokens`.
-
-Accelerators. The forward pass runs asynchronously, so the constraint's CPU work for a step is
-done before the first read of its log-probs: `can_end`, `is_stopped`, and (`eager_masks`, the
-default on an accelerator) the full masks of the new beams, applied on the device with one
-`masked_fill` before the top-k, so a model that ranks illegal tokens first (random weights) costs
-no probes and no second round trip. The masks of the beams chosen at step t are filled on a worker
-thread (llguidance's batched fill releases the GIL) from the moment they are chosen, while the main
-thread reorders the KV cache and launches the forward pass that consumes them, so the fill overlaps
-the kernel launches as well as the device's work; `grammar_s` counts only the time the search
-waited for it. Each step then reads the device once: the top-k values and ids and the end
-log-probs, in one copy (the host must see more than the chosen ids: the canonical-path and scope
-checks of `append` run on it, between ranking and choosing). Finished hypotheses are kept as
-(score, path) and built once, at the end. On a CPU the forward is synchronous and a mask that is
-rarely needed is pure cost, so masks stay lazy there. Both ways select the same children: the
-first `beam` valid candidates in score order.
+Hypotheses end only where `can_end()`, ranked by `logprob + end_logprob` (model probabilities, not
+renormalised: `Scorer.score(..., end_marker=True)`'s numbers). Each step tries the best top-k with
+`append`; full masks are computed only when those do not yield `beam` children above the score
+unseen ones could reach. On an accelerator (`eager_masks`) masks are filled on a worker thread,
+overlapping the forward pass, and each step reads the device once; both ways pick the same children.
 """
 
 from __future__ import annotations
@@ -121,8 +97,7 @@ class BeamSearch:
             return pending.result()
 
     def _read(self, beams: list[Path], dist: torch.Tensor, mask: torch.Tensor | None) -> _StepView:
-        """The step's device work (scores of the candidates, their top-k, the end log-probs) and
-        its one copy to the host."""
+        """The step's device work (candidate scores, top-k, end log-probs) and its one copy to the host."""
         with self.clock.grammar():
             ends = [i for i, p in enumerate(beams) if p.parse.can_end()]
             stopped = [i for i, p in enumerate(beams) if p.parse.is_stopped()]
@@ -179,8 +154,7 @@ class BeamSearch:
     def _select_masked(self, beams: list[Path], view: _StepView,
                        children: dict[tuple[int, int], Path | None]) -> list[tuple[Path, int]]:
         """The fallback of `_select`: every allowed candidate under full masks, in order."""
-        scores = view.scores
-        vocab = scores.shape[1]
+        scores, vocab = view.scores, view.scores.shape[1]
         if not view.masked:
             with self.clock.grammar():
                 mask = self.constraint.allowed_next([p.parse for p in beams], vocab, scores.device)
@@ -217,9 +191,8 @@ class BeamSearch:
 
 @dataclass(frozen=True)
 class _StepView:
-    """One step's scores on the device (ends, stopped rows and eager masks at -inf) and what the host
-    read of them: each beam's top-k candidates (total log-prob, token id), the end log-probs, the
-    beams that may end, the open beams' count, and whether `scores` is masked already."""
+    """One step's scores on the device (ends, stopped rows, eager masks at -inf) and what the host
+    read of them; `masked`: whether `scores` is masked already."""
 
     scores: torch.Tensor
     base: torch.Tensor

@@ -1,10 +1,7 @@
 """The decoding-constraint interface, and its null version (any token sequence is allowed).
 
-A constraint is a rule set (`Constraint`) whose state after a token prefix is an immutable
-value (`PartialParse`): `append(token)` returns the child state (or None when the token is
-not allowed there), so beams fork by keeping values, never by sharing mutable state. The
-search loops in `beam.py` and `sampling.py` see only this interface, so constrained and
-unconstrained decoding run the same code. The grammar constraint lives in `grammar.py`.
+A state after a prefix is an immutable value, so beams fork by keeping values; the search loops
+see only this interface, so constrained and unconstrained decoding run the same code.
 """
 
 from __future__ import annotations
@@ -38,9 +35,8 @@ class Constraint(Protocol):
         ...
 
     def allowed_next(self, parses: Sequence[PartialParse], vocab: int, device: torch.device) -> torch.Tensor | None:
-        """Bool [len(parses), vocab] on `device`: the tokens each state's grammar admits next
-        (a necessary condition; `append` has the last word; all False for a stopped state); None
-        when every token is."""
+        """Bool [len(parses), vocab] on `device`: tokens each state may take next (`append` has the
+        last word); None when every token is."""
         ...
 
 

@@ -1,10 +1,8 @@
 """Grammar-constrained decoding: beam search and sampling, behind one `Decoder` per model.
 
-`Decoder` builds the call's constraint (`grammar.GrammarConstraint` from the `.lark` grammar,
-or `constraint.NullConstraint` when unconstrained) and hands it to the search loop
-(`beam.BeamSearch`, `sampling.Sampler`), which sees only the constraint interface of
-`constraint.py`. Each call returns its hypotheses with its own statistics (`Decoded`), so one
-`Decoder` serves concurrent calls from several threads.
+`Decoder` builds each call's constraint and hands it to the search loop (`beam.BeamSearch`,
+`sampling.Sampler`), which sees only `constraint.py`'s interface; each call keeps its own
+statistics, so one `Decoder` serves several threads.
 """
 
 from __future__ import annotations
@@ -14,14 +12,7 @@ from typing import Callable
 import torch
 
 from ambit.logic.syntax.dialect import FOL
-from ambit.server.hypothesis import (
-    DecodeCancelled,
-    Decoded,
-    DecodeStats,
-    Hypothesis,
-    StatsClock,
-    check_cancel,
-)
+from ambit.server.hypothesis import DecodeCancelled, Decoded, DecodeStats, Hypothesis, StatsClock, check_cancel
 from ambit.server.values import grammar_with_lead, split_lead
 
 from ambit.server.lm.beam import BeamSearch
@@ -39,8 +30,7 @@ class Decoder:
     lives in the search objects; the grammar tables are shared and locked)."""
 
     def __init__(self, lm: LoadedModel, topk_margin: int = 8, eager_masks: bool | None = None) -> None:
-        """`eager_masks`: beam search computes every step's full masks while the forward pass runs
-        (default: on an accelerator; see `beam.py`); the hypotheses are the same either way."""
+        """`eager_masks`: full masks computed during the forward pass (default: on an accelerator)."""
         self.lm = lm
         self.topk_margin = topk_margin
         self.eager_masks = eager_masks
@@ -58,28 +48,12 @@ class Decoder:
         scoped = check_scope and fmt in SCOPE_FORMATS  # folio's decode grammar has no scope rule to keep
         return GrammarConstraint(self.tables, grammar, lead, fmt if scoped else None, canonical)
 
-    def beam_search(
-        self,
-        prompt: str,
-        fmt: str = FOL,
-        beam: int = 5,
-        max_tokens: int = 128,
-        grammar: str | None = None,
-        *,
-        constrained: bool = True,
-        check_scope: bool = True,
-        early_stop: bool = True,
-        lead: str | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        deadline: float | None = None,
-    ) -> Decoded:
-        """The `beam` best LFs (finished first, by score); `deadline` is a `time.monotonic()` value.
-
-        `constrained=False` is plain beam search (the null constraint: no grammar, no canonical
-        filter), the benchmark's baseline; `early_stop=False` runs to `max_tokens` while paths
-        live (equal step counts for timing); `check_scope=False` allows unbound variables (a
-        custom grammar that is neither FOL nor Lisp).
-        """
+    def beam_search(self, prompt: str, fmt: str = FOL, beam: int = 5, max_tokens: int = 128,
+                    grammar: str | None = None, *, constrained: bool = True, check_scope: bool = True,
+                    early_stop: bool = True, lead: str | None = None,
+                    should_stop: Callable[[], bool] | None = None, deadline: float | None = None) -> Decoded:
+        """The `beam` best LFs (finished first, by score); `deadline`: a `time.monotonic()` value.
+        `early_stop=False` runs to `max_tokens` while paths live (equal step counts for timing)."""
         clock = StatsClock()
         core, lead_ = split_lead(prompt)
         lead = lead_ if lead is None else lead
@@ -91,29 +65,12 @@ class Decoder:
         hyps = search.run(self.lm.encode(core), max_tokens, early_stop, lambda: check_cancel(should_stop, deadline))
         return Decoded(hyps, clock.freeze())
 
-    def sample(
-        self,
-        prompt: str,
-        n: int,
-        fmt: str = FOL,
-        temperature: float = 1.0,
-        top_p: float = 1.0,
-        max_tokens: int = 128,
-        grammar: str | None = None,
-        seed: int | None = None,
-        *,
-        constrained: bool = True,
-        check_scope: bool = True,
-        lead: str | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        deadline: float | None = None,
-    ) -> Decoded:
-        """`n` LFs sampled from the model restricted to the grammar (temperature, nucleus top-p).
-
-        The reported probabilities are the model's own (temperature 1, not renormalised), as in
-        beam search; the sampled token paths are not forced to be canonical. A token that
-        would leave a variable unbound is struck out and the row resampled.
-        """
+    def sample(self, prompt: str, n: int, fmt: str = FOL, temperature: float = 1.0, top_p: float = 1.0,
+               max_tokens: int = 128, grammar: str | None = None, seed: int | None = None, *,
+               constrained: bool = True, check_scope: bool = True, lead: str | None = None,
+               should_stop: Callable[[], bool] | None = None, deadline: float | None = None) -> Decoded:
+        """`n` LFs sampled within the grammar; probabilities are the model's own, paths not forced
+        canonical."""
         clock = StatsClock()
         gen = torch.Generator(device="cpu")
         if seed is not None:

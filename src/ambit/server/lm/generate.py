@@ -1,11 +1,5 @@
-"""Free-text generation for a list of chat turns: greedy (or seeded sampling), a budget of new
-tokens, the model's own chat template when it has one.
-
-This is how the RADD and implicature papers ran dialogue models (the reply is read like a
-recorded answer, `generators/radd/prompts.py`), as opposed to the forced-decode comparison of
-`scorer.py`. It works for causal and encoder-decoder models alike (`transformers`' own
-`generate`, which keeps the KV cache); cancellation goes through a stopping criterion that
-polls the caller's `should_stop`.
+"""Free-text generation for chat turns (greedy or seeded sampling, the model's chat template):
+how the RADD and implicature papers ran dialogue models (`generators/radd/prompts.py`).
 """
 
 from __future__ import annotations
@@ -35,8 +29,7 @@ def has_chat_template(lm: LoadedModel) -> bool:
 
 
 def render(lm: LoadedModel, turns: Sequence[ChatTurn], use_chat_template: bool) -> str:
-    """The prompt text: the chat template with the generation cue, or the turns' contents
-    joined by blank lines (base models, which have no notion of roles)."""
+    """The prompt: the chat template with the generation cue, or the contents joined by blank lines."""
     if not turns:
         raise ValueError("at least one chat turn is needed")
     for i, t in enumerate(turns):
@@ -79,8 +72,7 @@ def generate(
     temperature: float = 0.0, top_p: float = 1.0, seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
 ) -> Generation:
-    """The model's reply to `turns`: greedy when `temperature` is 0, else sampled with `seed`.
-    Raises DecodeCancelled when `should_stop()` turns true before the reply is finished."""
+    """The reply to `turns`, greedy at `temperature` 0; DecodeCancelled once `should_stop()`."""
     from transformers import StoppingCriteriaList
 
     if max_new_tokens < 1:
@@ -99,10 +91,9 @@ def generate(
     options = dict(do_sample=True, temperature=temperature, top_p=top_p) if sampling else dict(
         do_sample=False, temperature=None, top_p=None, top_k=None)
     with torch.no_grad():
-        out = lm.model.generate(
-            input_ids=ids, attention_mask=mask, max_new_tokens=max_new_tokens, eos_token_id=stops or None,
-            pad_token_id=lm.tokenizer.pad_token_id, stopping_criteria=StoppingCriteriaList([poll]), **options,
-        )
+        out = lm.model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=max_new_tokens,
+                                eos_token_id=stops or None, pad_token_id=lm.tokenizer.pad_token_id,
+                                stopping_criteria=StoppingCriteriaList([poll]), **options)
     if poll.fired:
         raise DecodeCancelled("generation cancelled by the caller")
     seq = out[0].tolist()

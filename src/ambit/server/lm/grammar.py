@@ -1,38 +1,12 @@
 """The grammar constraint: llguidance masks from the `.lark` grammar, canonical paths, variable scope.
 
-The masks come from the SAME `.lark` grammar that Lark uses to validate the output
-(`logic.grammar_text(fmt)` or `logic.closed_grammar(...)`), so every finished hypothesis parses
-with `logic.parse(text, fmt)`.
-
-Prompt boundary. AmP prompts end in "Computer:" and the LF follows after one space. The trailing
-spaces of the prompt (or one space after a final ":") are cut from the prompt and generated as
-a forced `lead` in front of the grammar (`start: " " (formula)`), so the model sees its natural
-tokens (`" exists"`), exactly as the scorer tokenises `prompt + " " + LF`.
-
-Canonical paths (beam search). A string has many token paths; only canonical ones (the tokens
-the tokenizer itself produces) are kept: a child is kept when tokenising its text, plus the
-bytes the grammar forces next, starts with its tokens. Canonical BPE paths are prefix-closed,
-so this loses no canonical path, and the look-ahead kills dead non-canonical prefixes ("ex"
-before a forced "ists") at once. A path whose text ends in a space the grammar does not yet
-force past is dropped too: byte-level BPE pre-tokenisers join a space to the following word
-(`" man"`), and the LF grammars never end in a space or put two in a row. A path may end only
-when it equals the tokenisation of its text, so each LF is reached by one path and its score
-agrees with the scorer. Sampling keeps any path (`canonical=False`): only the grammar and scope.
-
-Characters split across tokens. A path's text is its tokens' bytes decoded as one sequence:
-byte-level BPE writes ∀ (E2 88 80) as two tokens, and per-token text would lose it. A path that
-ends inside a character is kept unchecked until a token completes it (its text is not yet a
-string to tokenise), so beam search can hold a beam for a step on a non-canonical such path.
-
-Masks. `allowed_next` fills the masks of many matchers at once (llguidance's batched
-`fill_next_token_bitmask_par`, through `llguidance.numpy`) into a packed int32 array and unpacks
-the bits with numpy on a CPU (one copy of the packed words, from pinned memory on CUDA, and a shift
-on the device otherwise) for a `masked_fill`. Measured here on the default model's 49,152-token vocabulary with 5 FOL matchers
-(one thread): one `compute_bitmask()` per matcher plus unpacking ~790 us; the batched fill plus
-numpy unpacking ~420 us. Never import `llguidance.torch`: its `@torch.compile` kernel pulls in
-`torch._dynamo` at import (2-5 s here, charged to the first decode that needs a full mask: it was
-most of the grammar time the GPU check measured), and `apply_token_bitmask_inplace`'s compile took
-29 s on its first call.
+The masks come from the SAME `.lark` grammar Lark validates with, so every finished hypothesis
+parses. The prompt's trailing space is generated as a forced `lead`, so the model sees its natural
+tokens (`" exists"`) as the scorer does. Beam search keeps only canonical token paths (the
+tokenizer's own, checked with the bytes the grammar forces next; prefix-closed, so none is lost)
+and drops a path ending in an unforced space (BPE joins it to the next word). A path's text is its
+tokens' bytes decoded as one (∀ may span two tokens). Never import `llguidance.torch`: its
+`@torch.compile` kernel costs 2-5 s at import and 29 s on its first call.
 """
 
 from __future__ import annotations
@@ -61,8 +35,7 @@ def _shifts(device: torch.device) -> torch.Tensor:
 
 
 def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch.Tensor:
-    """Bool [n, vocab] on `device` from llguidance's packed int32 [n, ceil(vocab/32)] (bit k of word w
-    is token 32w+k)."""
+    """Bool [n, vocab] on `device` from llguidance's packed int32 [n, ceil(vocab/32)] (bit k of w: 32w+k)."""
     if device.type == "cpu":
         bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :vocab]
         return torch.from_numpy(bits.view(bool))
@@ -74,8 +47,8 @@ def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch
 
 
 class GrammarTables:
-    """What every grammar constraint on one model shares: the llguidance tokenizer, compiled
-    grammars (an LRU of 64, copied per use), token texts and the mask executor. Thread-safe."""
+    """What every grammar constraint on one model shares (tokenizer, an LRU of 64 compiled grammars,
+    token texts, mask executor). Thread-safe."""
 
     def __init__(self, lm: LoadedModel) -> None:
         self.lm = lm
@@ -118,10 +91,8 @@ class GrammarTables:
         return m.deep_copy()
 
     def token_bytes(self, token: int) -> bytes:
-        """The bytes one token stands for (a path's text is its tokens' bytes decoded as a whole:
-        a token may hold part of a character)."""
-        b = self._tok_bytes.get(token)
-        if b is None:
+        """The bytes one token stands for (it may hold part of a character)."""
+        if (b := self._tok_bytes.get(token)) is None:
             b = self._tok_bytes[token] = self.lltokenizer().decode_bytes([token])
         return b
 
@@ -131,8 +102,8 @@ class GrammarTables:
 
 
 class GrammarConstraint:
-    """Outputs of one Lark grammar after a forced `lead`, with every variable bound (`scope_fmt`
-    "fol" / "lisp", or None for no scope rule) and, when `canonical`, on canonical token paths."""
+    """Outputs of one Lark grammar after a forced `lead`, every variable bound (`scope_fmt`, None: no
+    rule) and, when `canonical`, on canonical token paths."""
 
     def __init__(self, tables: GrammarTables, lark_text: str, lead: str, scope_fmt: str | None,
                  canonical: bool) -> None:
@@ -209,14 +180,12 @@ class GrammarParse:
         if self.matcher.validate_tokens([token]) != 1:
             return None
         data, ids = self.data + c.tables.token_bytes(token), self.ids + (token,)
-        if not c.canonical:
-            if not c.scope_ok(data.decode("utf-8", errors="replace")):
-                return None
-            m = self.matcher.deep_copy()
-            m.consume_token(token)
-            return GrammarParse(c, m, data, ids)
+        if not c.canonical and not c.scope_ok(data.decode("utf-8", errors="replace")):
+            return None
         m = self.matcher.deep_copy()
         m.consume_token(token)
+        if not c.canonical:  # sampling: only the grammar and scope
+            return GrammarParse(c, m, data, ids)
         ahead = m.compute_ff_bytes()
         whole = complete_text(data + ahead)
         if whole is None:  # inside a character (∀ is E2 88 80): checked once a token completes it

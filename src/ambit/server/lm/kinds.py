@@ -1,6 +1,5 @@
-"""The model family of a config, decided at load time: `causal` (decoder-only), `seq2seq`
-(encoder-decoder) or `masked` (an encoder with a masked-LM head). Each family has its own
-scoring path (`scorer.py`, `seq2seq.py`, `masked.py`); only causal models decode LFs."""
+"""The model family of a config: `causal`, `seq2seq` or `masked`, each with its own scorer
+(`scorer.py`, `seq2seq.py`, `masked.py`); only causal models decode LFs."""
 
 from __future__ import annotations
 
@@ -8,9 +7,7 @@ KINDS = ("causal", "seq2seq", "masked")
 
 
 def model_kind(config) -> str:
-    """`seq2seq` when the config is encoder-decoder; `masked` when its architectures name a
-    masked-LM head, or transformers maps its type to a masked LM but not to a causal LM;
-    else `causal`."""
+    """`seq2seq`, `masked` (a masked-LM head, by architecture or by transformers' type mapping), else `causal`."""
     if getattr(config, "is_encoder_decoder", False):
         return "seq2seq"
     archs = getattr(config, "architectures", None) or []

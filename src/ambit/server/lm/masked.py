@@ -1,13 +1,7 @@
 """Masked-LM scoring (BERT, RoBERTa): the probability of each candidate filled in at a slot.
 
-How the implicature paper scored masked models (Ruis et al. 2023, ../shared/papers/003_*): the
-template's `phrase_to_put_mask` gets the mask in place of the yes/no word, and the model's
-probability of "yes" vs "no" at that mask decides. Here the prompt carries the slot as the text
-`MASK_SLOT`; without one the slot is the end of the prompt (the candidate continues it, as for
-a causal model). A candidate of n tokens fills n masks and scores the sum of its tokens'
-log-probabilities at their masks, read in one pass (single-token "yes"/"no" is the paper's
-comparison exactly). The candidate's tokens are those of the canonical tokenisation of
-`left + candidate + right` that differ from `left` and `right` alone.
+As the implicature paper (Ruis et al. 2023) scored masked models: the prompt's `MASK_SLOT` (else
+its end) takes the candidate, whose n tokens fill n masks read in one pass.
 """
 
 from __future__ import annotations
@@ -15,7 +9,7 @@ from __future__ import annotations
 import torch
 
 from ambit.server.lm.loading import LoadedModel
-from ambit.server.lm.scorer import CandidateScore, build_score, renormalise
+from ambit.server.lm.scorer import CandidateScore, _common_prefix, build_score, renormalise
 
 MASK_SLOT = "<mask>"  # the slot in a prompt; generators/implicature writes the same text
 
@@ -29,16 +23,8 @@ def split_slot(prompt: str) -> tuple[str, str]:
     return left, right
 
 
-def _prefix(a: list[int], b: list[int]) -> int:
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    return i
-
-
 class MaskedScorer:
-    """Scores of candidates at a masked slot; the `Scorer` interface (no end marker: a masked
-    model has no notion of where a text ends)."""
+    """Scores of candidates at a masked slot; the `Scorer` interface (no end marker)."""
 
     def __init__(self, lm: LoadedModel) -> None:
         if lm.tokenizer.mask_token_id is None:
@@ -51,14 +37,13 @@ class MaskedScorer:
     def targets(self, left: str, candidate: str, right: str) -> tuple[list[int], list[int], list[int]]:
         """(left ids, candidate ids, right ids) splitting the tokenisation of left+candidate+right."""
         full = self._ids(left + candidate + right)
-        lo = _prefix(full, self._ids(left))
-        hi = _prefix(full[lo:][::-1], self._ids(right)[::-1])
+        lo = _common_prefix(full, self._ids(left))
+        hi = _common_prefix(full[lo:][::-1], self._ids(right)[::-1])
         hi = min(hi, len(full) - lo - 1) if len(full) > lo else 0
         return full[:lo], full[lo: len(full) - hi], full[len(full) - hi:]
 
     def _specials(self) -> tuple[list[int], list[int]]:
-        """The special tokens the tokenizer puts before and after a text (`[CLS]`, `[SEP]`; `<s>`,
-        `</s>`), read off the encoding of one word."""
+        """The special tokens the tokenizer puts before and after a text (`[CLS]`, `[SEP]`)."""
         if "mask_specials" not in self.lm.memo:
             bare, full = self._ids("a"), self.lm.tokenizer("a")["input_ids"]
             at = next((i for i in range(len(full)) if full[i: i + len(bare)] == bare), 0)
@@ -69,8 +54,7 @@ class MaskedScorer:
     def score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> list[CandidateScore]:
         if not candidates:
             return []
-        lm = self.lm
-        tok = lm.tokenizer
+        lm, tok = self.lm, self.lm.tokenizer
         left, right = split_slot(prompt)
         parts = [self.targets(left, c, right) for c in candidates]
         pre, post = self._specials()

@@ -1,9 +1,7 @@
 """Sampling (temperature, nucleus top-p) over any `Constraint`, `n` rows on one KV cache.
 
-Each step masks every live row at once with the constraint's `allowed_next` (EOS and newline
-tokens only where the row `can_end()`), draws a token per row, and confirms it with the row's
-`append`; a token the state refuses (a variable left unbound) is struck out and the row
-redrawn. The reported probabilities are the model's own (temperature 1, not renormalised).
+Each step masks all live rows at once (end tokens only where `can_end()`) and confirms each draw
+with `append`; a refused token is struck out and redrawn. Probabilities are the model's own.
 """
 
 from __future__ import annotations
@@ -119,7 +117,5 @@ def top_p_filter(probs: torch.Tensor, top_p: float) -> torch.Tensor:
     if top_p >= 1.0:
         return probs
     sp, si = torch.sort(probs, descending=True, dim=-1)
-    cum = torch.cumsum(sp, dim=-1)
-    drop = cum - sp > top_p
-    sp = sp.masked_fill(drop, 0.0)
+    sp = sp.masked_fill(torch.cumsum(sp, dim=-1) - sp > top_p, 0.0)
     return torch.zeros_like(probs).scatter(-1, si, sp)

@@ -1,11 +1,6 @@
-"""Variable scope on a partial LF: the one rule the context-free grammar cannot state.
-
-`logic.parse` rejects an LF that uses a variable no quantifier binds. During decoding a
-prefix is rejected as soon as a term variable is complete and unbound, or is a partial name
-that no bound variable starts with, so every finished hypothesis is closed.
-
-FOL: `exists v . F` binds v up to the end of the enclosing `( ... )` group (or the end).
-Lisp: `( exists v F )` binds v inside its own parentheses.
+"""Variable scope on a partial LF, the one rule the grammar cannot state: a prefix is rejected once
+a term variable is complete and unbound (or no bound name starts with it). FOL: `exists v . F`
+binds v to the end of the enclosing `( ... )`; Lisp: `( exists v F )` inside its parentheses.
 """
 
 from __future__ import annotations

@@ -1,30 +1,10 @@
 """Forced-decode scoring: the probability a model gives to each of N candidate continuations.
 
-One scorer serves AmP (LF0 vs LF1), implicature (coherent vs incoherent text) and RADD
-(option 1 vs option 2).
-
-Tokenisation. Each candidate is scored under the *canonical* tokenisation of `prompt +
-candidate`, i.e. the tokens the model would see for the whole text. Usually that is the
-prompt's own tokens followed by the candidate's, but a token may merge across the boundary
-(a prompt ending in "Computer: " followed by "exists" is read as `" exists"`, not
-`" "` + `"exists"`). The targets of a candidate are therefore all tokens from the first one
-that differs from the prompt-only tokenisation; in the merge case the first target token
-(`" exists"`) carries a character of the prompt. Every target token is scored, the first
-included (AmP's code slices `logits[input_len:]` and so drops the first LF token, the one
-that separates `exists` from `forall`).
-
-Batching. The prompt is run once; its KV cache is copied to a batch of candidates, which are
-right-padded (a causal model never lets a real token attend to a later pad, so no attention
-mask is needed and the padded positions are simply ignored). `score_batch` batches across
-prompts as well: one right-padded pass over all prompts, then one pass over all their
-candidates on a cache gathered per row, with an attention mask over the prompt pads and
-explicit position ids (see there). It is on by default on accelerators only (`Scorer`).
-
-Scores. `min_prob` is the smallest token probability; `min_prob_renorm` divides it by the sum
-of the candidates' `min_prob` (AmP's choice for P(LF0) vs P(LF1)); `sum_logprob` and
-`mean_logprob` are over the target tokens. With `end_marker=True`, `end_logprob` is the
-log-probability that the text ends right after the candidate: log of the summed probability
-of EOS and of every token starting with a newline.
+A candidate's targets are the canonical tokens of `prompt + candidate` from the first that differs
+from the prompt's own (a token may merge across the boundary), all scored, the first included
+(AmP's code drops it). The prompt runs once and its KV cache serves the right-padded candidates;
+`score_batch` also batches across prompts. `min_prob_renorm` is AmP's P(LF0) vs P(LF1);
+`end_logprob` is log P(EOS or a token starting with a newline) right after the candidate.
 """
 
 from __future__ import annotations
@@ -43,8 +23,8 @@ from ambit.server.lm.loading import LoadedModel
 
 @dataclass(frozen=True)
 class Prepared:
-    """One prompt's candidates: the canonical token ids of each `prompt + candidate` (`full`), the
-    first target index of each (`starts`), and the length of the prefix they all share."""
+    """One prompt's candidates: each `prompt + candidate`'s canonical ids, first target index, and
+    the length of the prefix they all share."""
 
     full: list[list[int]]
     starts: list[int]
@@ -62,9 +42,8 @@ class Prepared:
 
 @dataclass(frozen=True)
 class Dists:
-    """Where a candidate's next-token log-distributions are: `first` predicts position `shared`,
-    row `row` of `logp` ([B, T, V], or None when nothing follows the prefix) the later ones;
-    `end_ids` are the end tokens (None: no end marker)."""
+    """A candidate's next-token log-distributions: `first` predicts position `shared`, row `row`
+    of `logp` ([B, T, V], None when nothing follows the prefix) the later ones."""
 
     first: torch.Tensor
     logp: torch.Tensor | None
@@ -76,10 +55,8 @@ class Scorer:
     """Teacher-forced scores of candidate continuations, sharing the prompt's KV cache."""
 
     def __init__(self, lm: LoadedModel, max_batch: int = 32, batch_prompts: bool | None = None) -> None:
-        """`batch_prompts`: whether `score_batch` batches across prompts. Default: `$AMBIT_SCORE_BATCH`
-        ("1"/"0") if set, else on accelerators only: on a CPU a ~400-token prompt pass is already
-        a large matrix product, and batching prompts measured 1.1-1.25x *more* CPU time than one
-        prompt after another (padding, activations out of cache; benchmarks/decode_bench.py (e))."""
+        """`batch_prompts` default: `$AMBIT_SCORE_BATCH` if set, else accelerators only (on a CPU it
+        measured 1.1-1.25x *more* time: benchmarks/decode_bench.py (e))."""
         self.lm = lm
         self.max_batch = max_batch
         if batch_prompts is None:
@@ -132,14 +109,9 @@ class Scorer:
     def score_batch(
         self, items: list[tuple[str, list[str]]], end_marker: bool = False
     ) -> list[list[CandidateScore]]:
-        """Several prompts, each with its candidates, scored in batched passes across prompts.
-
-        Same scores as `score` per item (to float rounding): (1) one right-padded pass over the
-        distinct shared prefixes (causal attention keeps every real token blind to the pads after
-        it; the output layer runs only at each row's last real position); (2) one pass over the
-        candidates of all prompts, right-padded, over a cache gathered row by row from (1), with
-        an attention mask hiding the prompt pads and position ids counting real tokens only.
-        """
+        """`score` of each item (to float rounding) in two batched passes: the distinct prefixes,
+        right-padded; then all candidates over a cache gathered per row, with a mask hiding the
+        prompt pads and position ids counting real tokens only."""
         if len(items) <= 1 or not self.batch_prompts:
             return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
         lm = self.lm
@@ -204,28 +176,17 @@ class Scorer:
 
 def build_score(tokenizer, text: str, targets: list[int], lps: list[float],
                 end_lp: float | None = None) -> CandidateScore:
-    """A candidate's scores from its target ids and their log-probs (every model family's scorer);
-    `min_prob_renorm` is filled in over the candidates of one prompt by `renormalise`."""
+    """A candidate's scores from its target ids and their log-probs (`renormalise` fills
+    `min_prob_renorm` later)."""
     probs = [math.exp(x) for x in lps]
     return CandidateScore(
-        text=text,
-        tokens=tokenizer.convert_ids_to_tokens(list(targets)),
-        token_ids=list(targets),
-        token_probs=probs,
-        min_prob=min(probs) if probs else 1.0,
-        min_prob_renorm=float("nan"),
-        sum_logprob=sum(lps),
-        mean_logprob=sum(lps) / len(lps) if lps else 0.0,
-        end_logprob=end_lp,
-        token_logprobs=lps,
-    )
+        text=text, tokens=tokenizer.convert_ids_to_tokens(list(targets)), token_ids=list(targets),
+        token_probs=probs, min_prob=min(probs) if probs else 1.0, min_prob_renorm=float("nan"),
+        sum_logprob=sum(lps), mean_logprob=sum(lps) / len(lps) if lps else 0.0, end_logprob=end_lp,
+        token_logprobs=lps)
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 

@@ -1,12 +1,6 @@
-"""Forced-decode scoring for encoder-decoder models (T5, Flan-T5, T0, BART): the prompt is the
-encoder input, each candidate the decoder target, read with teacher forcing.
-
-Same interface and scores as `scorer.Scorer` (`CandidateScore` per candidate, every target
-token scored, `end_marker` = log P(an end token) after the last one). The encoder runs once per
-prompt and its states serve a right-padded batch of candidates (the decoder is causal, so a real
-target token never attends to a later pad). A candidate's targets are its own tokens without
-special tokens (`" yes"` and `"yes"` both read `▁yes` under SentencePiece); the decoder starts
-from the model's `decoder_start_token_id`.
+"""Forced-decode scoring for encoder-decoder models (T5, BART): the prompt is the encoder input,
+each candidate a decoder target (its tokens without special tokens), read with teacher forcing.
+`scorer.Scorer`'s interface; the encoder runs once per prompt for a right-padded candidate batch.
 """
 
 from __future__ import annotations
@@ -25,8 +19,7 @@ class Seq2SeqScorer:
         self.max_batch = max_batch
 
     def _start_id(self) -> int:
-        cfg = self.lm.model.config
-        start = getattr(cfg, "decoder_start_token_id", None)
+        start = getattr(self.lm.model.config, "decoder_start_token_id", None)
         if start is None:
             start = self.lm.tokenizer.pad_token_id
         if start is None:
@@ -56,8 +49,7 @@ class Seq2SeqScorer:
         return out
 
     def _decoder_logp(self, hidden: torch.Tensor, mask: torch.Tensor, targets: list[list[int]]) -> torch.Tensor:
-        """Log-distributions [B, T+1, V]: row b, position j predicts target token j of `targets[b]`
-        (position len(target) predicts what follows the candidate)."""
+        """Log-distributions [B, T+1, V]: row b, position j predicts token j of `targets[b]`."""
         lm = self.lm
         pad = lm.tokenizer.pad_token_id or 0
         width = max(len(t) for t in targets)
@@ -68,6 +60,5 @@ class Seq2SeqScorer:
         return torch.log_softmax(out.logits.float(), dim=-1)
 
     def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[CandidateScore]]:
-        """One `score` per prompt: encoder inputs differ in length, and the encoder pass is the
-        prompt's only shared work."""
+        """One `score` per prompt: the encoder pass is a prompt's only shared work."""
         return [self.score(p, cands, end_marker=end_marker) for p, cands in items]

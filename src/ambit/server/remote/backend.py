@@ -1,23 +1,9 @@
 """`RemoteBackend`: the server's `ModelBackend` (`server.model`) over an OpenAI-compatible endpoint.
 
-- Scores: `/completions` with `echo` + `logprobs` returns a log-probability for every prompt
-  token; the candidate's targets are the tokens that end past the prompt (in the merge case the
-  first one carries a prompt character, as in `server.lm.scorer`), all scored, the first
-  included. One request per prompt carries all its candidates (`prompt` as a list).
-- Decoding: constrained by the `.lark` grammar (with the lead in front, as the engine's) where
-  the endpoint takes `structured_outputs`; elsewhere unconstrained, cut at the line end, and each
-  output is parsed downstream (a string that does not parse is counted as such). A chat-only
-  endpoint decodes through `/chat/completions` (the prompt as one user turn, the reply's first
-  line), unconstrained, without token log-probabilities. Beams from
-  `use_beam_search` where there is no grammar (vLLM's beam search ignores `structured_outputs`
-  and `stop`); with a grammar, without beam search, or through chat, the greedy path then k-1
-  samples.
-- Generation: `/chat/completions` (the endpoint applies the chat template) or `/completions`
-  with the turns joined as plain text.
-Every call that needs a capability the endpoint lacks raises `CapabilityMissing` first. Every
-answer is checked against the shape its protocol needs (`validate`) before it is used or cached:
-as many choices as asked for, token lists of one length, finite log-probabilities ≤ 0, and the
-log-probabilities the probe found actually there.
+Scores come from `/completions` echo log-probabilities (the tokens that end past the prompt, as
+`server.lm.scorer`); decoding is grammar-constrained where the endpoint takes `structured_outputs`,
+else cut at the line end and parsed downstream. A missing capability raises `CapabilityMissing`
+first; every answer is validated (`validate`) before it is used or cached.
 """
 
 from __future__ import annotations
@@ -42,9 +28,8 @@ PLAIN_SEPARATOR = "\n\n"  # as server.lm.generate joins turns without a chat tem
 
 
 class RemoteBackend:
-    """A model served elsewhere. `probed`: what the endpoint showed when it was made (`load`);
-    `capabilities`: what the server may ask of it (`server.model.Capability`): its jobs run
-    concurrently, and Generate uses the chat template where the endpoint has chat."""
+    """A model served elsewhere. `probed`: what the endpoint showed at `load`; `capabilities`: what
+    the server may ask of it (`server.model.Capability`)."""
 
     kind = "causal"
 
@@ -58,8 +43,7 @@ class RemoteBackend:
     @classmethod
     def load(cls, spec: str | RemoteSpec, options: RemoteOptions = RemoteOptions(),
              transport: Any = None) -> "RemoteBackend":
-        """Probe the endpoint (a bad key, an unknown model, nothing listening or an answer of the
-        wrong shape fails here, at start-up, in one line). `transport`: an httpx transport (tests)."""
+        """Probe the endpoint, so a bad key, model or URL fails at start-up, in one line."""
         ep = Endpoint(parse_spec(spec) if isinstance(spec, str) else spec, options, transport=transport)
         try:
             return cls(ep, C.probe(ep))
@@ -138,15 +122,13 @@ class RemoteBackend:
         return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead), check)
 
     def _decode_chat(self, core: str, params: Any, should_stop: Callable[[], bool]) -> list[Any]:
-        """A chat-only endpoint: the prompt as one user turn, unconstrained; the reply's first
-        non-empty line is the hypothesis (parsed downstream; one that does not parse is counted)."""
+        """A chat-only endpoint: the prompt as one user turn, unconstrained; the reply's first line."""
         base = {"messages": [{"role": "user", "content": core}], "max_tokens": params.max_tokens}
         return self._hypotheses("/chat/completions", self._greedy_then_samples(base, params), should_stop,
                                 _chat_hypothesis, V.chat)
 
     def _greedy_then_samples(self, base: dict[str, Any], params: Any) -> list[dict[str, Any]]:
-        """Beams: the greedy path first (deterministic), then k-1 samples for the other places;
-        sampling: k samples."""
+        """Beams: the greedy path, then k-1 samples; sampling: k samples."""
         k = params.k
         if params.strategy == "beam":
             requests = [{**base, "n": 1, "temperature": 0}]
@@ -160,8 +142,7 @@ class RemoteBackend:
 
     def _hypotheses(self, path: str, requests: list[dict[str, Any]], should_stop: Callable[[], bool],
                     hypothesis: Callable[[dict], Any], check: Callable[[int], V.Check]) -> list[Any]:
-        """The distinct hypotheses of `requests`' choices (the best score of each text), best first;
-        `check(n)` validates an answer to a request for n choices."""
+        """The distinct hypotheses of `requests`' choices (each text's best score), best first."""
         hyps: dict[str, Any] = {}
         for body in requests:
             if should_stop():
@@ -176,8 +157,7 @@ class RemoteBackend:
 
     # -- free-text generation ------------------------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: Any, should_stop: Callable[[], bool]) -> Any:
-        """The reply (an engine `Generation`) to (role, content) turns (`params`: GenerateParams);
-        its request is dropped once `should_stop()` turns true (`stopping.Abandoned`)."""
+        """The reply (an engine `Generation`) to (role, content) turns; dropped once `should_stop()`."""
         with stopping.stop_when(should_stop):
             return self._generate(turns, params)
 
@@ -209,8 +189,7 @@ class RemoteBackend:
 
 
 def load(spec: str, device: str | None = None, dtype: str | None = None, remote: Any = None) -> RemoteBackend:
-    """The registry's loader (`server.backends`): the endpoint chooses device and dtype, so
-    either given is refused; `remote` is the `RemoteOptions` (None: the defaults)."""
+    """The registry's loader (`server.backends`); the endpoint chooses device and dtype."""
     if device or dtype:
         raise ValueError("--device and --dtype do not apply to a remote model (the endpoint chooses)")
     return RemoteBackend.load(spec, remote if remote is not None else RemoteOptions())
@@ -229,8 +208,7 @@ def _targets(prompt_len: int, text: str, offsets: list[int]) -> tuple[int, list[
 
 
 def _scores_check(texts: list[str], prompt_len: int) -> V.Check:
-    """An echo answer for `texts`: one choice each, with log-probabilities, and one for every
-    candidate token (only the prompt's first token may lack it); what a score is (`_echo_check`)."""
+    """An echo answer for `texts`: one choice each, a log-probability for every candidate token."""
     base = V.completions(len(texts), logprobs_needed=True, echo=True)
 
     def check(r: Any) -> None:
@@ -250,10 +228,8 @@ def _scores_check(texts: list[str], prompt_len: int) -> V.Check:
 
 
 def _echo_check(i: int, sent: str, echoed: str, lp: dict) -> None:
-    """What makes an echo answer a score of `sent` (issue 45): the echoed text begins with the text
-    sent (a generated token may follow), the offsets start at 0, never go back and lie inside the
-    echoed text, and the echoed tokens concatenate to the text sent. Else ResponseInvalid naming the
-    field: it is retried like a 5xx and never cached."""
+    """ResponseInvalid (retried, never cached) unless the echo is of `sent`: its text and tokens
+    match it and its offsets start at 0, never go back and stay inside the echoed text."""
     field = f"choices[{i}]"
     if echoed[:len(sent)] != sent:
         raise V.ResponseInvalid(f"{field}.text", echoed[:len(sent) + 20], f"the text sent, echoed ({sent[:60]!r}…)")
@@ -275,8 +251,7 @@ def _echo_check(i: int, sent: str, echoed: str, lp: dict) -> None:
 
 
 def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> Any:
-    """The engine's `CandidateScore` of one echoed `prompt + candidate`: the targets are the tokens
-    that end past the prompt (generated tokens, when max_tokens was 1, are dropped)."""
+    """The engine's `CandidateScore` of one echoed `prompt + candidate` (tokens ending past the prompt)."""
     from ambit.server.values import CandidateScore
 
     tokens, lps, offsets = lp["tokens"], lp["token_logprobs"], lp["text_offset"]  # validated (_scores_check)
@@ -290,8 +265,7 @@ def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> An
 
 
 def _chat_hypothesis(choice: dict) -> Any:
-    """An engine `Hypothesis` from one chat choice: its first non-empty line, with no token
-    log-probabilities (score 0, so the greedy reply keeps its first place)."""
+    """An engine `Hypothesis` from a chat choice's first non-empty line (score 0: the greedy stays first)."""
     from ambit.server.hypothesis import Hypothesis
 
     content = choice["message"].get("content") or ""
@@ -310,14 +284,13 @@ def _hypothesis(choice: dict, lead: str) -> Any:
     text = raw[len(lead):] if lead and raw.startswith(lead) else raw.strip()
     lp = choice.get("logprobs") or {}
     tokens, offsets = list(lp.get("tokens") or []), list(lp.get("text_offset") or [])
-    values = [x for x in lp.get("token_logprobs") or []]
+    values = list(lp.get("token_logprobs") or [])
     if offsets and cut >= 0:  # only the tokens of the first line
         start = offsets[0]
         keep = sum(1 for o in offsets if o - start < cut)
         tokens, values = tokens[:keep], values[:keep]
     values = [float(x) for x in values if x is not None]
-    probs = [math.exp(x) for x in values]
-    logprob = sum(values)
+    probs, logprob = [math.exp(x) for x in values], sum(values)
     return Hypothesis(text=text, logprob=logprob, token_probs=probs, tokens=tokens,
                       min_prob=min(probs) if probs else 1.0, finished=choice.get("finish_reason") == "stop",
                       score=logprob)

@@ -1,21 +1,9 @@
-"""The on-disk response cache, keyed by endpoint, model and the request itself, so a rerun or a
-resumed eval sends nothing twice (lm-evaluation-harness's `--use_cache` is the anchor). The API
-key is not part of the key and is never written; only answers that passed validation are stored.
+"""The on-disk response cache, keyed by endpoint, model and request, so a rerun sends nothing twice.
 
-It holds data only: one SQLite database (`responses.sqlite3`, through the standard library's
-`sqlite3`) with one row per answer, the answer as JSON text. Nothing in it is ever run (no pickle)
-and no row names a file, so a cache folder that someone else can write (a shared volume) gives at
-most a bad answer, which is refused: every entry is checked again on read (its key, its size, JSON
-within the file layer's depth and integer bounds, a JSON object; the endpoint then applies the
-check of the request's protocol), and one that fails is a miss, a warning and a deleted row.
-SQLite writes each entry in a transaction (a killed process leaves no half entry) and several
-processes may share the folder. The database is opened through a descriptor of the cache folder
-(`/proc/self/fd/N/...` on Linux, `nofollow=1`), so no link in the folder or on its path leads it
-elsewhere, and nothing outside the folder is opened or removed. The oldest entries go first once
-the database passes `max_bytes` (it shrinks as rows go: `auto_vacuum=FULL`).
-
-An older cache written by `diskcache` in the same folder (`cache.db` and its files) is neither
-read nor removed."""
+Data only (SQLite rows of JSON text, no pickle), so a folder others can write gives at most a bad
+answer, which every read checks again (a failure is a miss and a deleted row). Opened through the
+folder's descriptor with `nofollow=1`, so no link leads it elsewhere; the oldest entries go first.
+"""
 
 from __future__ import annotations
 
@@ -49,10 +37,8 @@ def _is_key(key: object) -> bool:
 
 
 class ResponseCache:
-    """`get(key)` → the stored response or None; `put(key, response)`; `discard(key)`. At most
-    `max_bytes` on disk (an entry larger than a quarter of it is not stored). A folder or database
-    that cannot be used (a file where the folder is due, a link, a damaged database) is a warning,
-    and the endpoint runs without a cache."""
+    """At most `max_bytes` on disk (an entry over a quarter of it is not stored); an unusable
+    folder or database is a warning, and the endpoint runs without a cache."""
 
     def __init__(self, root: Path, max_bytes: int) -> None:
         self.root = Path(root)
@@ -90,8 +76,7 @@ class ResponseCache:
         return db
 
     def get(self, key: str) -> dict | None:
-        """The stored answer, or None: not there, or an entry that fails its checks (a warning;
-        the row is deleted)."""
+        """The stored answer, or None (an entry that fails its checks is deleted, with a warning)."""
         with self._lock:
             if self._open() is None:
                 return None

@@ -1,9 +1,6 @@
 """What an OpenAI-compatible endpoint can do, probed once at start-up with tiny live requests
-(never from the cache, so a different server behind the same URL is seen as it is).
-
-A server may accept an unknown parameter and silently ignore it (vLLM ignores the old
-`guided_grammar`): each probe therefore checks the *effect* (a grammar that forces an unlikely
-string, beams that differ, log-probabilities that are there), not just HTTP 200.
+(never cached). A server may silently ignore an unknown parameter, so each probe checks the
+*effect* (a grammar forcing an unlikely string, beams that differ), not just HTTP 200.
 """
 
 from __future__ import annotations
@@ -38,8 +35,7 @@ GRAMMAR_PROBE = "qzxv"  # a string no model writes by itself after the probe pro
 
 @dataclass(frozen=True)
 class Capabilities:
-    """The capabilities an endpoint showed, and how its prompt log-probabilities are asked for
-    (`echo_max_tokens`: 0 where the endpoint accepts max_tokens 0 with echo, else 1)."""
+    """The capabilities an endpoint showed; `echo_max_tokens`: 0 where it takes max_tokens 0 with echo."""
 
     names: frozenset[str]
     echo_max_tokens: int = 0
@@ -62,8 +58,7 @@ def refusal(what: str, capability: str) -> str:
 
 
 def probe(ep: Endpoint) -> Capabilities:
-    """Probe the endpoint; a bad key, an unknown model, a redirect, nothing listening or an answer of
-    the wrong shape fails at once, in one line (retries of the probe are logged at DEBUG only)."""
+    """Probe the endpoint; a bad key, model or URL, or a malformed answer, fails at once in one line."""
     ids = V.models(ep.get("/models", check=V.models, retries=2, quiet=True))
     if ids and ep.spec.model not in ids:
         shown = ", ".join(repr(i)[1:-1][:80] for i in ids[:8]) + (" ..." if len(ids) > 8 else "")
@@ -97,8 +92,7 @@ def probe(ep: Endpoint) -> Capabilities:
 
 
 def _post(ep: Endpoint, path: str, body: dict, check: V.Check | None = None) -> dict | None:
-    """The response, or None when the endpoint refuses the request (other than for the key or with a
-    redirect); an answer of the wrong shape fails the probe (`InvalidResponse`)."""
+    """The response, or None when the endpoint refuses the request (not for the key or a redirect)."""
     if check is None:
         check = V.chat(None) if path == "/chat/completions" else V.completions(None)
     try:

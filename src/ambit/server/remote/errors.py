@@ -1,8 +1,5 @@
-"""Why a remote call failed, as the service's own error kinds (so gRPC statuses follow):
-a refused request, a refused redirect or a missing capability is FAILED_PRECONDITION; an endpoint
-still failing after its retries (429, 5xx, timeouts, dropped connections, answers that fail
-validation or exceed --max-response-bytes) is RESOURCE_EXHAUSTED (the eval runner retries it, then
-logs the item for a rerun). Never INTERNAL: the server goes on serving."""
+"""Why a remote call failed, as the service's error kinds: a refusal is FAILED_PRECONDITION, an
+endpoint still failing after its retries RESOURCE_EXHAUSTED (the eval runner retries it); never INTERNAL."""
 
 from __future__ import annotations
 
@@ -10,8 +7,7 @@ from ambit.server.service.errors import ModelUnavailable, Overloaded
 
 
 class RemoteError(ModelUnavailable):
-    """The endpoint refused a request for good (HTTP 4xx other than 429): the message says why
-    (FAILED_PRECONDITION, with the message, when it happens inside an RPC)."""
+    """The endpoint refused a request for good (HTTP 4xx other than 429); the message says why."""
 
     def __init__(self, message: str, status: int = 0) -> None:
         super().__init__(message)
@@ -35,10 +31,8 @@ class RemoteUnavailable(Overloaded):
 
 
 class InvalidResponse(RemoteUnavailable):
-    """Answers that failed validation (or exceeded --max-response-bytes) on every attempt: the
-    message names the endpoint, the field and the value. Nothing of them was used or cached."""
+    """Answers that failed validation (or exceeded --max-response-bytes) on every attempt; none was used."""
 
 
 class CapabilityMissing(ModelUnavailable):
-    """A request needs something the endpoint does not offer; the message is one line naming
-    the capability and what provides it."""
+    """A request needs something the endpoint does not offer; the message names what provides it."""

@@ -1,28 +1,17 @@
-"""One OpenAI-compatible endpoint: JSON over HTTP (httpx) with bounded concurrency, retries, a
-deadline and a size cap on every answer, validation, the response cache, and the counters
-run.json reports (requests sent, cache hits, tokens).
+"""One OpenAI-compatible endpoint: JSON over httpx with bounded concurrency, retries, a total
+deadline and size cap per answer (httpx's read timeout is per chunk), validation, the cache, counters.
 
-Each attempt runs on the endpoint's own asyncio loop (one thread, one `httpx.AsyncClient`) and is
-bounded by `timeout_s` in total, reading the body included (httpx's own read timeout is per
-chunk), and by `max_response_bytes` (the body is streamed and cut off there). The calling thread
-waits for it; once its caller leaves (`stopping.stop_when`) the attempt is cancelled, which
-closes its connection at once: no request outlives its caller by more than `stopping.POLL_S`,
-and a trickling endpoint holds no connection past the deadline.
-
-Retried (up to `retries` more attempts): HTTP 429 and 5xx, timeouts, refused or dropped
-connections, an answer over the size cap, one that is not JSON or fails its protocol's check
-(`validate`). The wait doubles from `backoff_s`; a `Retry-After` header (seconds or an HTTP
-date) replaces it; no wait exceeds `max_wait_s`. Not retried: 401/403 (`RemoteAuthError`), 404
-(`RemoteNotFound`), a redirect (`RemoteRedirect`: none is followed, so the key never leaves its
-origin and a POST is never resent as a GET), other 4xx (`RemoteError` with the endpoint's own
-message). The API key goes only into the Authorization header to the endpoint's own origin:
-never into logs, errors or the cache; credentials in the URL are shown as `***@`.
+Attempts run on the endpoint's own asyncio loop and are cancelled (closing the connection) once
+the caller leaves (`stopping.stop_when`). Retried: 429, 5xx, timeouts, connection failures,
+oversized or invalid answers, waiting `backoff_s` doubled or `Retry-After`, at most `max_wait_s`.
+No redirect is followed, so the API key never leaves its origin and a POST is never resent as a GET.
 """
 
 from __future__ import annotations
 
 import asyncio
 import email.utils
+import itertools
 import json
 import logging
 import threading
@@ -50,9 +39,8 @@ if logging.getLogger("httpx").level == logging.NOTSET:
 
 @dataclass
 class Counters:
-    """What the endpoint cost: HTTP requests sent (retries included), retries, cache hits, the
-    tokens the endpoint reported in `usage`, answers that failed validation, and the seconds
-    spent waiting for its answers."""
+    """What the endpoint cost: requests (retries included), cache hits, reported tokens, invalid
+    answers, seconds waited."""
 
     requests: int = 0
     retries: int = 0
@@ -180,9 +168,8 @@ class Endpoint:
 
     def post(self, path: str, body: dict[str, Any], check: Check = any_object, cached: bool = True,
              retries: int | None = None, quiet: bool = False) -> dict:
-        """The JSON response to `body` (with "model" filled in), checked by `check` (a
-        `validate` check; it may clamp values in place); from the cache when it holds an
-        answer that passes `check` (one that fails is dropped from it)."""
+        """The JSON response to `body` (with "model" filled in) that passes `check`, from the cache
+        when it holds one (a cached answer that fails is dropped)."""
         body = {"model": self.spec.model, **body}
         key = request_key(self.spec.base_url, self.spec.model, path, body) if cached and self.cache is not None else None
         if key is not None:
@@ -208,8 +195,7 @@ class Endpoint:
               quiet: bool = False) -> dict:
         retries = self.options.retries if retries is None else retries
         should_stop = stopping.current()
-        attempt = 0
-        while True:
+        for attempt in itertools.count():
             self._check(should_stop, path)
             try:
                 self._acquire(should_stop, path)
@@ -228,7 +214,6 @@ class Endpoint:
                                                       r, attempt + 1, retries, wait)
                 self._count(retries=1)
                 self._wait(wait, should_stop, path)
-                attempt += 1
 
     def _check(self, should_stop: Callable[[], bool] | None, path: str) -> None:
         if should_stop is not None and should_stop():
@@ -291,8 +276,7 @@ class Endpoint:
             raise _AttemptTimedOut() from None
 
     def _run(self, coro: Coroutine, loop: _Loop, should_stop: Callable[[], bool] | None, path: str) -> _Answer:
-        """Wait for `coro` on the loop; once `should_stop()` turns true, cancel it (its connection
-        closes) and raise `stopping.Abandoned`."""
+        """Wait for `coro` on the loop; cancel it and raise `stopping.Abandoned` once `should_stop()`."""
         fut = loop.submit(coro)
         while True:
             try:
@@ -389,11 +373,9 @@ def _message(raw: bytes) -> str:
     text = raw.decode("utf-8", "replace")
     try:
         err = json.loads(text)
-        err = err.get("error", err) if isinstance(err, dict) else err
-        if isinstance(err, dict) and err.get("message"):
-            return " ".join(str(err["message"]).split())[:300]
-        if isinstance(err, str):
-            return " ".join(err.split())[:300]
     except (ValueError, RecursionError):
-        pass
-    return " ".join(text.split())[:200]
+        err = None
+    err = err.get("error", err) if isinstance(err, dict) else err
+    if isinstance(err, dict) and err.get("message"):
+        err = str(err["message"])
+    return " ".join(err.split())[:300] if isinstance(err, str) else " ".join(text.split())[:200]

@@ -1,10 +1,6 @@
-"""A vLLM server (its CPU build) on this machine, serving the default model from the folder the
-engine converts it to: for the remote backend's slow tests and `benchmarks/remote_bench.py`.
-
-`ensure_env()` runs `deploy/vllm-cpu-env.sh` (idempotent: it says when it installs, about 6
-minutes the first time); `start()` launches `python -m vllm.entrypoints.openai.api_server` with
-the settings measured to start here (GUIDE §10: float32, eager, 1 GB KV cache, a scratch
-VLLM_CACHE_ROOT) and waits for /v1/models; `VllmUnavailable` says why it could not.
+"""A vLLM server (its CPU build) on this machine serving the default model, for the remote
+backend's slow tests and `benchmarks/remote_bench.py`; started with the settings measured to work
+here (GUIDE §10: float32, eager, 1 GB KV cache, a scratch VLLM_CACHE_ROOT).
 """
 
 from __future__ import annotations
@@ -92,9 +88,7 @@ class VllmServer:
 
 
 def serves(base_url: str, name: str) -> bool:
-    """Whether the endpoint at `base_url` lists `name` under /models yet: asked through the remote
-    backend's own `Endpoint` (its answer validated, one attempt, no cache, 5 s), so the readiness
-    check speaks HTTP exactly as the backend will."""
+    """Whether `base_url` lists `name` under /models yet, asked through the backend's own `Endpoint`."""
     ep = Endpoint(parse_spec(f"{PREFIX}{name}@{base_url}"),
                   RemoteOptions(cache_dir=None, retries=0, timeout_s=5.0, connect_timeout_s=5.0))
     try:

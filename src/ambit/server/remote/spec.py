@@ -1,7 +1,5 @@
-"""`openai:<MODEL>@<BASE_URL>` model specs and the options of a remote backend (API key, concurrency,
-cache, retries, deadlines, size caps). The API key lives only in `RemoteOptions.api_key`, which
-`repr` never shows; credentials written into the URL (`http://user:KEY@host/v1`) are split off
-into `RemoteSpec.auth` and shown as `***@` everywhere (`redact`)."""
+"""`openai:<MODEL>@<BASE_URL>` model specs and a remote backend's options. The API key lives only in
+`RemoteOptions.api_key` (never in `repr`); URL credentials go to `RemoteSpec.auth`, shown as `***@`."""
 
 from __future__ import annotations
 
@@ -28,16 +26,14 @@ class SpecError(ValueError):
 
 
 def redact(text: str) -> str:
-    """`text` scrubbed of secrets (`ambit._scrub.scrub`): URL credentials (`scheme://user:pass@`
-    → `***@`), the API key and URL passwords this process holds, `Bearer …` and other tokens."""
+    """`text` scrubbed of URL credentials (→ `***@`) and secrets (`ambit._scrub.scrub`)."""
     return _scrub.scrub(_USERINFO.sub("***@", str(text)))
 
 
 @dataclass(frozen=True)
 class RemoteSpec:
-    """The model name the endpoint knows, and the endpoint's base URL (ending in /v1 as a rule)
-    without credentials; `auth` holds (user, password) written into the URL, sent as HTTP basic
-    auth to that origin only and never shown."""
+    """The model name and the endpoint's base URL without credentials; `auth`: the URL's (user,
+    password), sent as HTTP basic auth to that origin only and never shown."""
 
     model: str
     base_url: str
@@ -95,18 +91,16 @@ def parse_bytes(value: str | int | None, option: str) -> int | None:
 
 
 def read_api_key(path: str | os.PathLike | None) -> str | None:
-    """The key: the first non-empty line of `path`, else $OPENAI_API_KEY, else None (a local
-    server without auth). The key itself never appears in an error message."""
-    if path:
+    """The first non-empty line of `path`, else $OPENAI_API_KEY, else None (never in an error)."""
+    if not path:
+        key = os.environ.get("OPENAI_API_KEY") or None
+    else:
         try:
             key = _files.read_secret(path, what="API key")  # a regular file of at most 64 KiB
         except FileNotFoundError as e:
             raise SpecError(f"--api-key-file {e} (cannot read it)") from None
         except OSError as e:
             raise SpecError(f"--api-key-file {e}") from None
-        _scrub.remember(key)
-        return key
-    key = os.environ.get("OPENAI_API_KEY") or None
     _scrub.remember(key)
     return key
 
@@ -118,13 +112,8 @@ def default_cache_dir() -> Path:
 
 @dataclass(frozen=True)
 class RemoteOptions:
-    """How to talk to the endpoint. `cache_dir` None: no response cache; `cache_max_bytes`: the
-    cache's bound on disk (the oldest entries go first). `timeout_s`: the total deadline of one
-    HTTP attempt, reading the whole body included; `connect_timeout_s`: its connect phase.
-    `max_response_bytes`: the most an answer's body may hold (a longer one is cut off and is an
-    error). `retries`: further attempts on 429, 5xx, timeouts, dropped connections and answers
-    that fail validation, waiting `backoff_s` doubled each time (or the server's Retry-After),
-    never more than `max_wait_s`."""
+    """How to talk to the endpoint. `cache_dir` None: no cache; `timeout_s`: one attempt's total
+    deadline, the whole body included; `retries`: further attempts, waiting `backoff_s` doubled."""
 
     api_key: str | None = field(default=None, repr=False)
     max_concurrency: int = 16

@@ -1,9 +1,6 @@
-"""Requests abandoned when their caller leaves (its deadline passed, its client went away).
-
-The model worker runs each job under `stop_when(should_stop)`; the endpoint reads `current()` on
-the same thread and, once it turns true, sends no further attempt, waits out no backoff, and
-cancels the attempt in flight (its connection closes), so no HTTP request of a call outlives its
-caller by more than a poll period (`POLL_S`).
+"""Requests abandoned when their caller leaves: jobs run under `stop_when(should_stop)`, and once
+`current()` turns true the endpoint cancels its attempt and retries no more, so no HTTP request
+outlives its caller by more than `POLL_S`.
 """
 
 from __future__ import annotations

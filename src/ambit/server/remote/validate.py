@@ -1,9 +1,5 @@
-"""The shape each protocol needs of an endpoint's answer, checked before the answer is used or
-cached: a JSON object; `choices` a list of objects, as many as were asked for; completion texts
-and chat contents strings; token lists of equal length; log-probabilities finite numbers ≤ 0 (and above `FLOOR`)
-(a rounding above 0 up to `POSITIVE_SLACK` is clamped to 0); the log-probabilities the probe
-found actually there. A failing answer raises `ResponseInvalid` naming the field and the value
-(the endpoint retries it like a 5xx; it is never cached nor used)."""
+"""The shape each protocol needs of an endpoint's answer, checked before it is used or cached; a
+failing answer raises `ResponseInvalid` naming the field and value (retried like a 5xx, never cached)."""
 
 from __future__ import annotations
 
@@ -34,8 +30,7 @@ def _show(value: Any) -> str:
     if value is None:
         return "missing"
     text = repr(value)
-    kind = type(value).__name__
-    return f"{text[:60]}{'...' if len(text) > 60 else ''} ({kind})"
+    return f"{text[:60]}{'...' if len(text) > 60 else ''} ({type(value).__name__})"
 
 
 def _object(r: Any, field: str) -> dict:
@@ -65,8 +60,7 @@ def _logprob(values: list, i: int, field: str, none_at_first: bool) -> None:
 
 
 def logprobs(lp: Any, field: str, echo: bool) -> None:
-    """A completion choice's `logprobs`: `tokens` (strings), `token_logprobs` and `text_offset`
-    (integers) of equal length; with `echo`, only the first token may lack a log-probability."""
+    """A completion choice's `logprobs`: lists of one length; with `echo` the first value may be None."""
     lp = _object(lp, field)
     tokens = _list(lp.get("tokens"), f"{field}.tokens")
     values = _list(lp.get("token_logprobs"), f"{field}.token_logprobs")
@@ -115,8 +109,7 @@ def _usage(r: dict) -> None:
 
 
 def completions(n: int | None, logprobs_needed: bool = False, echo: bool = False) -> Check:
-    """/completions: `n` choices (None: any number, at least one) with a `text`; with
-    `logprobs_needed` each has its log-probabilities (`echo`: the prompt's too)."""
+    """/completions: `n` choices (None: at least one) with a `text`, and log-probabilities if needed."""
     def check(r: Any) -> None:
         for i, ch in enumerate(_choices(r, n)):
             if not isinstance(ch.get("text"), str):

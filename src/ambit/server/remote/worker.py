@@ -1,10 +1,6 @@
-"""The model worker of a remote backend: jobs run on up to `max_concurrency` threads at once
-(the endpoint batches on its side), instead of `server.batcher.ModelWorker`'s one model thread.
-The same `server.batcher.Worker` interface (`submit_score`, `submit_call`, `queued`, `close`,
-counters); the queue is bounded the same way (`QueueFull` past `max_queue` pending jobs), and a
-job whose future was cancelled before it started is dropped. Cancelling a running job's future
-(its caller's deadline passed, or its client went) stops its HTTP requests (`stopping`): no
-retry runs after the caller left."""
+"""The model worker of a remote backend: the `server.batcher.Worker` interface, with jobs on up
+to `max_concurrency` threads (the endpoint batches on its side). Cancelling a running job's future
+stops its HTTP requests (`stopping`): no retry runs after the caller left."""
 
 from __future__ import annotations
 
@@ -66,8 +62,7 @@ class ConcurrentWorker:
                 return
             try:
                 with stopping.stop_when(lambda: fut.stop_requested):
-                    result = fn(self.backend)
-                fut.set_result(result)
+                    fut.set_result(fn(self.backend))
             except BaseException as e:  # noqa: BLE001 - handed to the waiting request
                 fut.set_exception(e)
         finally:
