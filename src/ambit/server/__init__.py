@@ -1,8 +1,5 @@
-"""ambit's gRPC server: `ambit serve`, or in-process `server.serve(...) -> RunningServer` (the same
-as `server.start(server.ServeConfig(...))`).
-
-`server.lm` (the language model: loading, scorer, decoder) has no grpc imports; `serve`, `start`,
-`ServeConfig` and `RunningServer` are loaded lazily so importing the model does not pull in grpc.
+"""ambit's gRPC server: `ambit serve`, or in-process `server.serve(...) -> RunningServer`. The app
+is loaded lazily, so importing `server.lm` (which has no grpc imports) does not pull in grpc.
 """
 
 from __future__ import annotations
@@ -13,15 +10,12 @@ __all__ = ["serve", "start", "ServeConfig", "RunningServer"]
 
 
 class StartupFailed(RuntimeError):
-    """The server could not load its model or start Prolog: the message is one line saying why
-    (`RunningServer.wait_ready`; `serve(wait=True)` raises it)."""
+    """The server could not load its model or start Prolog; the message is one line saying why."""
 
 
 def describe_model(spec: str | None) -> Any:
-    """What a server of `spec` would report of its model (`ModelFacts`: id, family, chat
-    template), read from its config and tokenizer without loading the weights: what a client
-    that embeds a server needs before it starts one. StartupFailed (one line) when they cannot
-    be read, as the server would fail."""
+    """What a server of `spec` would report of its model (`ModelFacts`), without loading the
+    weights; StartupFailed when they cannot be read, as the server would fail."""
     from ambit.server.lm.loading import ModelLoadError, describe_model as describe
 
     try:

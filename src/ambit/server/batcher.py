@@ -1,12 +1,8 @@
 """The one place the model runs: a thread that owns the backend and batches scoring dynamically.
 
-Request threads submit jobs and wait on futures. The model thread takes the first pending
-job; if it is a scoring job it keeps collecting scoring jobs for up to `max_wait_s` (or until
-`max_batch`), runs them as one `score_batch`, and hands each job its own slice of the result.
-Decoding jobs run one at a time between batches. The queue is bounded: past `max_queue`
-pending jobs, `submit_*` raises `QueueFull` (RESOURCE_EXHAUSTED upstream). A job whose future
-was cancelled (deadline passed, client gone) is dropped before it runs; a running decode sees
-its `should_stop` turn true.
+Scoring jobs arriving within `max_wait_s` (up to `max_batch`) run as one `score_batch`; decoding
+jobs run alone between batches. Past `max_queue` pending jobs `submit_*` raises `QueueFull`; a
+job whose future was cancelled is dropped before it runs.
 """
 
 from __future__ import annotations
@@ -23,10 +19,8 @@ log = logging.getLogger("ambit.server.batcher")
 
 
 class Worker(Protocol):
-    """What the service asks of a model worker: `ModelWorker` here (one thread, batched scores)
-    or `server.remote.worker.ConcurrentWorker` (jobs side by side), chosen by
-    `server.backends.worker_for` from the backend's capabilities. The worker owns the backend and
-    closes it with itself."""
+    """A model worker: `ModelWorker` or `server.remote.worker.ConcurrentWorker` (chosen by
+    `server.backends.worker_for`); it owns the backend and closes it with itself."""
 
     backend: Any  # a server.model.ModelBackend
     max_batch: int
@@ -139,20 +133,14 @@ class ModelWorker:
         deadline = time.monotonic() + self.max_wait_s
         with self._cond:
             while len(batch) < self.max_batch:
-                taken = False
-                for job in list(self._pending):
-                    if isinstance(job, _ScoreJob) and job.end_marker == first.end_marker:
-                        self._pending.remove(job)
-                        batch.append(job)
-                        taken = True
-                        if len(batch) >= self.max_batch:
-                            break
-                if len(batch) >= self.max_batch:
-                    break
+                same = [j for j in self._pending if isinstance(j, _ScoreJob) and j.end_marker == first.end_marker]
+                for job in same[: self.max_batch - len(batch)]:
+                    self._pending.remove(job)
+                    batch.append(job)
                 left = deadline - time.monotonic()
-                if left <= 0 or self._closed:
+                if len(batch) >= self.max_batch or left <= 0 or self._closed:
                     break
-                if not taken:
+                if not same:
                     self._cond.wait(left)
         return batch
 

@@ -1,7 +1,5 @@
-"""`EngineBackend`: the server's `ModelBackend` over the in-process engine (`server.lm`:
-load_model, Scorer, Decoder), so the servicer never touches torch. Selected by every model spec
-that is not another backend's (`server.backends`): a `.gguf` path, `pkg:`, `random:`, `hf:`, a
-transformers folder or a Hugging Face id.
+"""`EngineBackend`: the server's `ModelBackend` over the in-process engine (`server.lm`), so the
+servicer never touches torch; it serves every model spec no other backend claims (`server.backends`).
 """
 
 from __future__ import annotations
@@ -37,18 +35,13 @@ class EngineBackend:
 
     def info(self) -> dict:
         lm = self.lm
-        return {
-            "model_id": str(getattr(lm, "model_id", "")),
-            "device": str(getattr(lm, "device", "")),
-            "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
-            "vocab_size": int(getattr(lm, "vocab_size", 0) or 0),
-            "kind": self.kind,
-        }
+        return {"model_id": str(getattr(lm, "model_id", "")), "device": str(getattr(lm, "device", "")),
+                "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
+                "vocab_size": int(getattr(lm, "vocab_size", 0) or 0), "kind": self.kind}
 
     def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
-        """Scores for several (prompt, candidates) items in one engine call. Items with the same
-        prompt are merged (one prompt pass for all their candidates), then split again, with
-        `min_prob_renorm` renormalised over each item's own candidates."""
+        """Scores of (prompt, candidates) items in one engine call; items of one prompt share its
+        pass, and `min_prob_renorm` is over each item's own candidates."""
         merged: dict[str, list[str]] = {}
         slots: list[tuple[str, int]] = []  # (prompt, offset of the item's candidates)
         for prompt, cands in items:
@@ -78,10 +71,8 @@ class EngineBackend:
             kwargs = dict(fmt=fmt, beam=params.k, max_tokens=params.max_tokens, grammar=grammar)
         else:
             fn = self.decoder.sample
-            kwargs = dict(
-                n=params.k, fmt=fmt, temperature=params.temperature, top_p=params.top_p,
-                max_tokens=params.max_tokens, grammar=grammar, seed=params.seed,
-            )
+            kwargs = dict(n=params.k, fmt=fmt, temperature=params.temperature, top_p=params.top_p,
+                          max_tokens=params.max_tokens, grammar=grammar, seed=params.seed)
         try:
             return fn(prompt, should_stop=should_stop, **kwargs).hypotheses
         except DecodeCancelled as e:
@@ -90,8 +81,8 @@ class EngineBackend:
     # -- free-text generation (issue 20) ---------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: GenerateParams,
                  should_stop: Callable[[], bool]) -> Any:
-        """The model's reply (an engine `Generation`) to `turns` ((role, content) pairs);
-        raises DecodeStopped once should_stop() is true."""
+        """The model's reply (an engine `Generation`) to (role, content) turns; DecodeStopped once
+        should_stop()."""
         from ambit.server.lm import DecodeCancelled
         from ambit.server.lm.generate import ChatTurn, generate
 
@@ -115,8 +106,7 @@ class EngineBackend:
         return None
 
     def check_context(self, text: str, extra_tokens: int) -> None:
-        """ContextTooLong when `text`'s tokens plus `extra_tokens` (candidates, new tokens)
-        exceed the model's context."""
+        """ContextTooLong when `text`'s tokens plus `extra_tokens` exceed the model's context."""
         limit = self.context_length()
         if limit is None:
             return
@@ -125,8 +115,7 @@ class EngineBackend:
             raise ContextTooLong(tokens, extra_tokens, limit)
 
     def chat_prompt(self, turns: list[tuple[str, str]]) -> str:
-        """`turns` through the model's chat template, with the cue for the reply (the prompt of a
-        Generate request constrained to a formula)."""
+        """`turns` through the model's chat template, with the cue for the reply."""
         from ambit.server.lm.generate import ChatTurn, render
 
         return render(self.lm, [ChatTurn(r, c) for r, c in turns], True)
@@ -136,8 +125,7 @@ class EngineBackend:
 
 
 def load(spec: str | None, device: str | None = None, dtype: str | None = None, remote: Any = None) -> EngineBackend:
-    """The registry's loader (`server.backends`): `hf:<ID>` names a Hugging Face id; every other
-    spec goes to `load_model` as it is. `remote` (an endpoint's options) does not apply."""
+    """The registry's loader (`server.backends`): `hf:<ID>` names a Hugging Face id; `remote` does not apply."""
     if spec and spec.startswith("hf:"):
         spec = spec[3:]
     return EngineBackend.load(spec, device=device, dtype=dtype)

@@ -1,9 +1,5 @@
-"""A second, plaintext port that serves only gRPC health (`--health-port`).
-
-Kubernetes' `grpc:` probes and the image's HEALTHCHECK speak plaintext without a token; a server
-on TLS cannot answer them on its own port. This port's health servicer is kept at the main
-server's status (`RunningServer.mirror_health`: SERVING once ready, NOT_SERVING while draining or
-while no Prolog worker can work) and it exposes nothing else.
+"""A second, plaintext port that serves only gRPC health (`--health-port`), for probes that speak
+no TLS and no token; kept at the main server's status (`RunningServer.mirror_health`).
 """
 
 from __future__ import annotations
@@ -16,8 +12,7 @@ from grpc_health.v1 import health, health_pb2_grpc
 
 
 def serve_health(running: Any, host: str, port: int) -> tuple[grpc.Server, int]:
-    """Start a plaintext server with only gRPC health on host:port, kept at the status of
-    `running` (a `server.app.RunningServer`); the server and its bound port."""
+    """Start it on host:port, kept at `running`'s status (a `server.app.RunningServer`); (server, port)."""
     servicer = health.HealthServicer()
     running.mirror_health(servicer)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="ambit-health"))

@@ -1,9 +1,5 @@
-"""What a decode returns: ranked hypotheses and the call's own statistics.
-
-Shared by the engine (`ambit.server.lm`) and the remote backends, so it imports no torch.
-
-Statistics are counted in a `StatsClock` owned by one call and returned frozen with its
-hypotheses (`Decoded`), so concurrent calls on one `Decoder` never mix their figures.
+"""What a decode returns: ranked hypotheses and the call's own statistics (no torch: shared by the
+engine and the remote backends). Each call owns its `StatsClock`, so concurrent calls never mix figures.
 """
 
 from __future__ import annotations
@@ -12,7 +8,7 @@ import math
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, ContextManager, Iterator
 
 
 class DecodeCancelled(RuntimeError):
@@ -34,8 +30,7 @@ class Hypothesis:
 
 @dataclass(frozen=True)
 class DecodeStats:
-    """Figures of one decode call: search steps, rows advanced through the model, time in the
-    model and in the constraint (masks, checks), full masks computed, and the call's total."""
+    """Figures of one decode call: steps, rows advanced, seconds in the model and the constraint."""
 
     steps: int
     tokens: int
@@ -62,20 +57,18 @@ class StatsClock:
         self.model_s = self.grammar_s = 0.0
 
     @contextmanager
-    def model(self) -> Iterator[None]:
+    def _timed(self, attr: str) -> Iterator[None]:
         t = time.perf_counter()
         try:
             yield
         finally:
-            self.model_s += time.perf_counter() - t
+            setattr(self, attr, getattr(self, attr) + time.perf_counter() - t)
 
-    @contextmanager
-    def grammar(self) -> Iterator[None]:
-        t = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.grammar_s += time.perf_counter() - t
+    def model(self) -> ContextManager[None]:
+        return self._timed("model_s")
+
+    def grammar(self) -> ContextManager[None]:
+        return self._timed("grammar_s")
 
     def freeze(self) -> DecodeStats:
         return DecodeStats(self.steps, self.tokens, self.model_s, self.grammar_s, self.full_masks,
@@ -84,8 +77,7 @@ class StatsClock:
 
 @dataclass(frozen=True)
 class Path:
-    """A decoded prefix: token ids, their log-probs, their sum, the bytes they stand for (lead
-    included), and the constraint's state after it."""
+    """A decoded prefix: token ids, log-probs and their sum, bytes (lead included), constraint state."""
 
     ids: tuple[int, ...]
     lps: tuple[float, ...]
@@ -95,14 +87,11 @@ class Path:
 
     @property
     def text(self) -> str:
-        """The prefix's text, decoded as one byte sequence: byte-level BPE splits a character such
-        as ∀ (E2 88 80) over two or three tokens, which decoded one by one would each be lost to
-        U+FFFD. Only an incomplete last character shows as U+FFFD."""
+        """The prefix's bytes decoded as one: BPE may split ∀ (E2 88 80) over several tokens."""
         return self.data.decode("utf-8", errors="replace")
 
     def extend(self, token: int, lp: float, logprob: float, piece: bytes, parse: object) -> Path:
-        """The child after `token` (its bytes `piece`, log-prob `lp`, new sum `logprob` as the
-        caller computed it)."""
+        """The child after `token` (bytes `piece`, log-prob `lp`, new sum `logprob`)."""
         return Path(self.ids + (token,), self.lps + (lp,), logprob, self.data + piece, parse)
 
 
@@ -110,17 +99,9 @@ def hypothesis(path: Path, lead: str, tokens: list[str], end_lp: float | None) -
     """The hypothesis of `path` (`tokens`: the ids' token strings); finished when `end_lp` is given."""
     text = path.text[len(lead):] if path.text.startswith(lead) else path.text
     probs = [math.exp(x) for x in path.lps]
-    return Hypothesis(
-        text=text,
-        logprob=path.logprob,
-        token_probs=probs,
-        tokens=tokens,
-        min_prob=min(probs) if probs else 1.0,
-        finished=end_lp is not None,
-        end_logprob=end_lp,
-        score=path.logprob + (end_lp or 0.0),
-        token_ids=list(path.ids),
-    )
+    return Hypothesis(text=text, logprob=path.logprob, token_probs=probs, tokens=tokens,
+                      min_prob=min(probs) if probs else 1.0, finished=end_lp is not None, end_logprob=end_lp,
+                      score=path.logprob + (end_lp or 0.0), token_ids=list(path.ids))
 
 
 def check_cancel(should_stop: Callable[[], bool] | None, deadline: float | None) -> None:

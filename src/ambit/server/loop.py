@@ -1,10 +1,5 @@
-"""An asyncio event loop on its own thread, for the `grpc.aio` server.
-
-The server's RPCs wait for their messages on this loop, so a call that sends headers but no
-message holds no thread (a sync `grpc.server` holds one of its pool threads per such call);
-the handlers' blocking work (Prolog, the model) runs on a thread pool once a message is in.
-Synchronous code (`serve`, `RunningServer.stop`, signal handlers) reaches the loop through
-`call`.
+"""An asyncio event loop on its own thread, for the `grpc.aio` server: RPCs wait for their messages
+here, so a call that sends headers but no message holds no thread (a sync `grpc.server` would).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""The model side of the server, behind one interface (`ModelBackend`), and the value types every
-backend shares (decoding and generation options, the stop and context errors).
+"""The model side of the server behind one interface (`ModelBackend`), and the types backends share.
 
-A backend is any object with `ModelBackend`'s members; what it can do beyond them it declares as
-data in `capabilities` (`Capability`), which the service reads instead of probing for methods.
-The backends: `server.engine_backend.EngineBackend` (the in-process engine, torch) and
-`server.remote.backend.RemoteBackend` (an OpenAI-compatible endpoint); `server.backends` picks
-one by the model spec's scheme. Nothing here imports torch, httpx or grpc.
+What a backend can do beyond `ModelBackend` it declares as data (`capabilities`), which the service
+reads instead of probing for methods. Nothing here imports torch, httpx or grpc.
 """
 
 from __future__ import annotations
@@ -52,8 +48,7 @@ class GenerateParams:
 
 
 class Capability(str, enum.Enum):
-    """What a backend can do beyond `ModelBackend`'s methods, declared in its `capabilities`;
-    `CAPABILITY_MEMBERS` names the members each one promises."""
+    """What a backend can do beyond `ModelBackend`; `CAPABILITY_MEMBERS`: the members each promises."""
 
     CHAT_TEMPLATE = "chat_template"  # replies to Generate turns through the model's chat template
     CHAT_PROMPT = "chat_prompt"  # chat_prompt(turns): the template's text, for a formula reply
@@ -70,9 +65,8 @@ CAPABILITY_MEMBERS: dict[Capability, tuple[str, ...]] = {
 
 
 class ModelBackend(Protocol):
-    """What the server needs of a model: scores, constrained decoding and free text, run on the
-    model worker (`server.batcher`). `should_stop()` turning true ends a decode or a generation
-    with `DecodeStopped`. Optional members exist where `capabilities` says so."""
+    """What the server needs of a model, run on the model worker (`server.batcher`); `should_stop()`
+    ends a decode or generation with `DecodeStopped`."""
 
     capabilities: frozenset[Capability]
 
@@ -99,8 +93,7 @@ class ModelBackend(Protocol):
 
 
 def missing_members(backend: object) -> list[str]:
-    """The members `backend` lacks of `ModelBackend` and of the capabilities it declares (empty
-    when it conforms): checked once when a backend is attached, never to find what it can do."""
+    """The members `backend` lacks of `ModelBackend` and its declared capabilities (checked once)."""
     caps = getattr(backend, "capabilities", None)
     if not isinstance(caps, frozenset) or not all(isinstance(c, Capability) for c in caps):
         return ["capabilities (a frozenset of server.model.Capability)"]

@@ -1,9 +1,5 @@
-"""Server reflection under both of its service names: ``grpc.reflection.v1`` (what current
-grpcurl and other tools ask for) and ``grpc.reflection.v1alpha`` (older clients).
-
-grpcio-reflection ships only the v1alpha servicer. The v1 protocol is the same messages under a
-new package name, identical on the wire, so one servicer answers both: v1alpha through its
-generated registration, v1 through a generic handler with the same (de)serialisers.
+"""Server reflection as ``grpc.reflection.v1`` (current grpcurl) and ``v1alpha`` (older clients).
+grpcio-reflection ships only v1alpha; v1 is the same messages on the wire, so one servicer answers both.
 """
 
 from __future__ import annotations
@@ -20,8 +16,7 @@ SERVICE_NAMES = (V1_SERVICE_NAME, reflection.SERVICE_NAME)
 
 
 def enable_reflection(service_names: Iterable[str], server: grpc.Server | grpc.aio.Server) -> None:
-    """Serve reflection for ``service_names`` (and both reflection services) on ``server``
-    (a `grpc.aio` server gets the asyncio servicer)."""
+    """Serve reflection for ``service_names`` (and both reflection services) on ``server``."""
     kind = aio_reflection if isinstance(server, grpc.aio.Server) else reflection
     servicer = kind.ReflectionServicer((*service_names, *SERVICE_NAMES))
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)

@@ -1,9 +1,6 @@
-"""The AmbitService servicer, built from the RPC table (`ambit.proto.rpcs`): each RPC's handler is
-its row, request → core query (`to_core`, in `server.convert`) → the core's method (`service`)
-with the call's deadline → reply (`to_wire`); a batch RPC streams one result per item as the
-core yields them (the shapes: `ambit.proto.rpcs`). Nothing here names an RPC. Deadlines, error
-statuses, statistics and logging are the interceptor's (`server.guard.interceptor`), which hands
-each handler a context carrying the request's `deadline`."""
+"""The AmbitService servicer, built from the RPC table (`ambit.proto.rpcs`): request → `to_core`
+(`server.convert`) → the core's `service` method → `to_wire`; nothing here names an RPC. Deadlines,
+statuses and statistics are the interceptor's (`server.guard.interceptor`)."""
 
 from __future__ import annotations
 
@@ -42,8 +39,7 @@ def handler(rpc: Rpc) -> Callable[..., Any]:
 
 
 class AmbitServicer(ambit_pb2_grpc.AmbitServiceServicer):
-    """AmbitService over an `AmbitCore`: one method per row of `ambit.proto.rpcs.RPCS`. GetStats
-    reports the core's `stats`."""
+    """AmbitService over an `AmbitCore`: one method per row of `ambit.proto.rpcs.RPCS`."""
 
     def __init__(self, core: AmbitCore) -> None:
         self.core = core

@@ -36,11 +36,8 @@ class Stats:
             c.total_seconds += seconds
             self.batch_items += items
         level = logging.ERROR if code.name == "INTERNAL" else logging.INFO
-        extra = f" items={items}" if items else ""
-        log.log(
-            level, "rpc method=%s code=%s latency_ms=%.2f request_id=%s%s",
-            method, code.name, seconds * 1000, request_id or "-", extra,
-        )
+        log.log(level, "rpc method=%s code=%s latency_ms=%.2f request_id=%s%s", method, code.name,
+                seconds * 1000, request_id or "-", f" items={items}" if items else "")
 
     def snapshot(self) -> dict[str, MethodCounter]:
         with self._lock:

@@ -1,10 +1,5 @@
-"""Service errors as gRPC statuses (codes documented in ambit.proto): bad input ->
-INVALID_ARGUMENT with a `google.rpc.BadRequest` field violation (for an LF also an `ErrorInfo`
-with the parse position); queue full -> RESOURCE_EXHAUSTED; a Prolog resource limit (inference
-budget, stack memory) -> RESOURCE_EXHAUSTED with an `ErrorInfo` whose metadata names the reason; deadline -> DEADLINE_EXCEEDED;
-cancelled -> CANCELLED; model not loaded -> FAILED_PRECONDITION; Prolog worker processes
-lost (twice) -> UNAVAILABLE; input nested too deeply
-(RecursionError, the parsers' depth limit) -> INVALID_ARGUMENT; anything else -> INTERNAL,
+"""Service errors as gRPC statuses (codes documented in ambit.proto), with `google.rpc` details
+(a field violation, an LF's parse position, a Prolog limit's reason); anything unknown is INTERNAL,
 whose message says nothing about the cause (the server log has it)."""
 
 from __future__ import annotations
@@ -45,10 +40,8 @@ _CODES: dict[type, grpc.StatusCode] = {
 
 
 def normalise(exc: BaseException) -> BaseException:
-    """Errors from below the service (logic, Python) that are not server faults, as the
-    ServiceError they mean: input nested past Python's recursion limit (or the parsers'
-    depth limit) is bad input; a Prolog call cancelled or out of budget is what its reason
-    says. Anything else is returned as it is."""
+    """Errors from below the service that are not server faults (too deep input, a cancelled or
+    exhausted Prolog call) as the ServiceError they mean; anything else as it is."""
     if isinstance(exc, RecursionError):
         return InvalidField("request", "nested too deeply to read (a formula, term or JSON value)",
                             reason="TOO_DEEP")
@@ -56,11 +49,9 @@ def normalise(exc: BaseException) -> BaseException:
         return MalformedLF("lf", exc)
     if isinstance(exc, WorkerDied):
         return WorkerLost(str(exc))
-    if isinstance(exc, FutureCancelled):
+    if isinstance(exc, FutureCancelled) or isinstance(exc, PrologError) and exc.reason == "cancelled":
         return Cancelled("request cancelled: its Prolog work was stopped")
     if isinstance(exc, PrologError):
-        if exc.reason == "cancelled":
-            return Cancelled("request cancelled: its Prolog work was stopped")
         if exc.timed_out:
             return DeadlineExceeded("Prolog budget exhausted")
         if exc.reason in ("inference_limit", "memory"):
@@ -70,34 +61,23 @@ def normalise(exc: BaseException) -> BaseException:
 
 def code_of(exc: BaseException) -> grpc.StatusCode:
     """The status code for an exception (INTERNAL for anything but a known ServiceError)."""
-    exc = normalise(exc)
-    for kind in type(exc).__mro__:
-        if kind in _CODES:
-            return _CODES[kind]
-    return grpc.StatusCode.INTERNAL
+    return next((_CODES[k] for k in type(normalise(exc)).__mro__ if k in _CODES), grpc.StatusCode.INTERNAL)
 
 
 def _details(exc: BaseException) -> list[Message]:
     if isinstance(exc, PrologExhausted):
-        return [error_details_pb2.ErrorInfo(
-            reason=f"PROLOG_{exc.reason.upper()}", domain=DOMAIN, metadata={"reason": exc.reason},
-        )]
+        return [error_details_pb2.ErrorInfo(reason=f"PROLOG_{exc.reason.upper()}", domain=DOMAIN,
+                                            metadata={"reason": exc.reason})]
     if not isinstance(exc, InvalidField):
         return []
-    violation = error_details_pb2.BadRequest.FieldViolation(
-        field=exc.field, description=exc.description, reason=exc.reason
-    )
+    violation = error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.description,
+                                                            reason=exc.reason)
     details: list[Message] = [error_details_pb2.BadRequest(field_violations=[violation])]
     if isinstance(exc, MalformedLF):
         err = exc.error
-        details.append(error_details_pb2.ErrorInfo(
-            reason="LF_PARSE_ERROR",
-            domain=DOMAIN,
-            metadata={
-                "field": exc.field, "kind": err.kind, "position": str(err.pos), "column": str(err.column),
-                "token": err.token, "expected": " ".join(err.expected), "format": err.fmt,
-            },
-        ))
+        details.append(error_details_pb2.ErrorInfo(reason="LF_PARSE_ERROR", domain=DOMAIN, metadata={
+            "field": exc.field, "kind": err.kind, "position": str(err.pos), "column": str(err.column),
+            "token": err.token, "expected": " ".join(err.expected), "format": err.fmt}))
     return details
 
 
@@ -107,11 +87,10 @@ def to_status(exc: BaseException) -> status_pb2.Status:
     code = code_of(exc)
     message = exc.message if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL else INTERNAL_MESSAGE
     message = scrub(message)  # no secret an upstream echoed reaches a caller (ambit._scrub)
-    packed = []
-    for d in _details(exc):
-        a = any_pb2.Any()
+    details = _details(exc)
+    packed = [any_pb2.Any() for _ in details]
+    for a, d in zip(packed, details):
         a.Pack(d)
-        packed.append(a)
     return status_pb2.Status(code=code.value[0], message=message, details=packed)
 
 

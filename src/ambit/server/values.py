@@ -1,6 +1,5 @@
-"""The engine's value types and text helpers that the remote backends share: forced-decode
-scores, chat turns and replies, the lead forced in front of a grammar. No torch here, so a server
-fronting a remote model (`ambit serve --model openai:...`) runs without `ambit-semantics[local]`.
+"""The engine's value types and text helpers that the remote backends share; no torch here, so a
+server fronting a remote model runs without `ambit-semantics[local]`.
 """
 
 from __future__ import annotations
@@ -38,9 +37,7 @@ class ChatTurn:
 
 @dataclass(frozen=True)
 class Generation:
-    """One reply: its text, the prompt as the model saw it (and whether through the chat
-    template), token counts, why it stopped (`stop`: an end token; `length`: the budget ran
-    out) and the seconds it took."""
+    """One reply and the prompt the model saw; `finish_reason`: `stop` (an end token) or `length`."""
 
     text: str
     prompt: str
