@@ -1,6 +1,5 @@
 """ambit's gRPC server: `ambit serve`, or in-process `server.serve(...) -> RunningServer`. The app
-is loaded lazily, so importing `server.lm` (which has no grpc imports) does not pull in grpc.
-"""
+is loaded lazily, so importing `server.lm` (which has no grpc imports) does not pull in grpc."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""`ambit serve --port 50051 [--model SPEC] ...`: the gRPC server's command.
-
-Prints `ambit server listening on HOST:PORT` once bound (how --port 0 callers learn the port), then
-`ambit server ready`. SIGTERM/SIGINT: drain within --grace, exit 0; SIGHUP: re-read
---auth-token-file. A non-loopback --host needs TLS and a token file, or --insecure.
-"""
+"""`ambit serve --port 50051 [--model SPEC] ...`: prints `ambit server listening on HOST:PORT` once
+bound (how --port 0 callers learn the port), then `ambit server ready`. SIGTERM/SIGINT: drain
+within --grace; SIGHUP: re-read --auth-token-file. A non-loopback --host needs TLS and tokens."""
 
 from __future__ import annotations
 
@@ -46,7 +43,6 @@ def _int(text: str) -> int:
 
 
 def _count(low: int, high: int | None = None) -> Callable[[str], int]:
-    """argparse type: a whole number from `low` to `high`."""
     def parse(text: str) -> int:
         n = _int(text)
         if n < low or (high is not None and n > high):
@@ -57,7 +53,6 @@ def _count(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _seconds(zero_ok: bool) -> Callable[[str], float]:
-    """argparse type: a finite number of seconds, positive (or also 0 with `zero_ok`)."""
     def parse(text: str) -> float:
         try:
             x = float(text)

@@ -1,9 +1,6 @@
-"""Start the gRPC server: bind at once (health NOT_SERVING), load the model and Prolog, then SERVING.
-
-A `grpc.aio` server on its own event-loop thread (`server.loop`) where calls wait for their
-messages; handlers run on a pool of `workers` threads. Stopping drains: new calls UNAVAILABLE,
-the port open while in-flight RPCs finish within the grace period.
-"""
+"""Start the gRPC server: bind at once (health NOT_SERVING), load model and Prolog, then SERVING.
+A `grpc.aio` server on its own loop thread (`server.loop`), handlers on `workers` threads; stopping
+drains (new calls UNAVAILABLE, the port open while in-flight RPCs finish within the grace)."""
 
 from __future__ import annotations
 
@@ -116,9 +113,8 @@ class RunningServer:
             mirror.enter_graceful_shutdown()
 
     def stop(self, grace: float | None = 5.0) -> None:
-        """Drain, give in-flight RPCs `grace` seconds (then cancel them), stop.
-
-        The port stays open meanwhile, so probes see NOT_SERVING and new calls a clear UNAVAILABLE."""
+        """Drain, give in-flight RPCs `grace` seconds (then cancel them), stop; the port stays open
+        meanwhile, so probes see NOT_SERVING and new calls a clear UNAVAILABLE."""
         if self._stopped:
             return
         self._stopped = True
@@ -152,17 +148,12 @@ class ServeConfig:
     prolog_seconds: float = DEFAULT_PROLOG_SECONDS
     prolog_workers: int = 1  # > 1: batch equivalence and entailment RPCs over that many Prolog processes
     no_model: bool = False  # the logic RPCs only (also model="none")
-    # TLS, mTLS and token options (`server.guard.security`: an exposed bind needs both)
-    security: ServerSecurity = ServerSecurity()
-    # `server.remote.RemoteOptions` of an `openai:<MODEL>@<BASE_URL>` spec (API key, concurrency, cache)
-    remote: RemoteOptions | None = None
+    security: ServerSecurity = ServerSecurity()  # TLS and tokens: an exposed bind needs both
+    remote: RemoteOptions | None = None  # the options of an `openai:<MODEL>@<BASE_URL>` spec
     max_calls_per_peer: int = DEFAULT_CALLS_PER_PEER  # calls in flight per client connection (0: no limit)
     prolog_slice: float = DEFAULT_PROLOG_SLICE_S  # seconds on the server's own Prolog before the long lane
-    # full first-order checks: "prolog" alone, or the "portfolio" (Prolog, then E and Z3 on what
-    # it left UNKNOWN, within the same time limit)
-    prover: str = "prolog"
-    # also serve, plaintext, on this Unix socket (the web page's own process reaches the server
-    # there; it lies in a folder only this user can open: docs/web.md)
+    prover: str = "prolog"  # or "portfolio": E and Z3 after Prolog, on what it left UNKNOWN
+    # a plaintext Unix socket for the web process, in a folder only this user can open (docs/web.md)
     local_socket: str | None = None
 
     def __post_init__(self) -> None:
@@ -221,7 +212,7 @@ def _listen(c: ServeConfig) -> RunningServer:
 
 
 def _load(running: RunningServer, c: ServeConfig, backend: ModelBackend | None) -> None:
-    """Start Prolog and load the model, then health SERVING; a failure goes to `running.startup_error`."""
+    """Start Prolog and load the model, then SERVING; a failure goes to `running.startup_error`."""
     try:
         t0 = time.monotonic()
         start_prolog(c.prolog_workers, c.prolog_slice)
@@ -268,7 +259,7 @@ class BindError(OSError):
 
 
 def _check_free(host: str, port: int) -> None:
-    """BindError with the system's reason when `host:port` cannot be bound, before gRPC logs its own."""
+    """BindError with the system's reason when `host:port` cannot be bound (before gRPC logs)."""
     if port == 0:
         return
     try:

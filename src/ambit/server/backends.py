@@ -1,7 +1,6 @@
 """The one registry of model backends: which backend serves a model spec (by its scheme or form),
 and which worker runs its jobs. Loaders are `"module:function"`, imported only when used, so this
-module loads neither torch nor httpx (docs/development.md, "Adding a backend").
-"""
+module loads neither torch nor httpx (docs/development.md, "Adding a backend")."""
 
 from __future__ import annotations
 
@@ -73,11 +72,12 @@ def entry_for(spec: str | None) -> BackendEntry:
     if not spec:
         return BACKENDS[DEFAULT]
     if m := _SCHEME.match(spec):
-        if entry := next((e for e in BACKENDS.values() if e.scheme and e.scheme == m["scheme"]), None):
+        if entry := next((e for e in BACKENDS.values() if e.scheme == m["scheme"]), None):
             return entry
         if not Path(spec).expanduser().exists():
             raise UnknownBackend(_unknown(m["scheme"], spec))
-    return next((e for e in BACKENDS.values() if e.suffix and spec.endswith(e.suffix)), BACKENDS["path"])
+    suffixed = (e for e in BACKENDS.values() if e.suffix and spec.endswith(e.suffix))
+    return next(suffixed, BACKENDS["path"])
 
 
 def extras_for(spec: str | None) -> tuple[str, ...]:

@@ -1,9 +1,6 @@
-"""The one place the model runs: a thread that owns the backend and batches scoring dynamically.
-
-Scoring jobs arriving within `max_wait_s` (up to `max_batch`) run as one `score_batch`; decoding
-jobs run alone between batches. Past `max_queue` pending jobs `submit_*` raises `QueueFull`; a
-job whose future was cancelled is dropped before it runs.
-"""
+"""The one place the model runs: a thread that owns the backend and batches scoring dynamically
+(jobs within `max_wait_s`, up to `max_batch`); decoding jobs run alone between batches. Past
+`max_queue` pending jobs `submit_*` raises `QueueFull`; a cancelled job is dropped unrun."""
 
 from __future__ import annotations
 
@@ -69,14 +66,11 @@ class ModelWorker:
         self._pending: collections.deque = collections.deque()
         self._cond = threading.Condition()
         self._closed = False
-        self.batches = 0
-        self.jobs = 0
-        self.rejected = 0
+        self.batches = self.jobs = self.rejected = 0
         self.busy_seconds = 0.0
         self._thread = threading.Thread(target=self._loop, name="ambit-model", daemon=True)
         self._thread.start()
 
-    # -- any thread -------------------------------------------------------------------
     def submit_score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> Future:
         return self._put(_ScoreJob(prompt, list(candidates), end_marker))
 
@@ -109,7 +103,6 @@ class ModelWorker:
         self._thread.join(timeout)
         self.backend.close()
 
-    # -- model thread -----------------------------------------------------------------
     def _loop(self) -> None:
         while True:
             with self._cond:
@@ -133,7 +126,8 @@ class ModelWorker:
         deadline = time.monotonic() + self.max_wait_s
         with self._cond:
             while len(batch) < self.max_batch:
-                same = [j for j in self._pending if isinstance(j, _ScoreJob) and j.end_marker == first.end_marker]
+                same = [j for j in self._pending
+                        if isinstance(j, _ScoreJob) and j.end_marker == first.end_marker]
                 for job in same[: self.max_batch - len(batch)]:
                     self._pending.remove(job)
                     batch.append(job)

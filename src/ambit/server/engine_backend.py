@@ -1,6 +1,5 @@
 """`EngineBackend`: the server's `ModelBackend` over the in-process engine (`server.lm`), so the
-servicer never touches torch; it serves every model spec no other backend claims (`server.backends`).
-"""
+servicer never touches torch; it serves every spec no other backend claims (`server.backends`)."""
 
 from __future__ import annotations
 
@@ -8,6 +7,7 @@ import dataclasses
 from typing import Any, Callable
 
 from ambit.server.model import Capability, ContextTooLong, DecodeParams, DecodeStopped, GenerateParams
+from ambit.server.values import renormalise
 
 
 class EngineBackend:
@@ -35,7 +35,8 @@ class EngineBackend:
 
     def info(self) -> dict:
         lm = self.lm
-        return {"model_id": str(getattr(lm, "model_id", "")), "device": str(getattr(lm, "device", "")),
+        return {"model_id": str(getattr(lm, "model_id", "")),
+                "device": str(getattr(lm, "device", "")),
                 "dtype": str(getattr(lm, "dtype", "")).removeprefix("torch."),
                 "vocab_size": int(getattr(lm, "vocab_size", 0) or 0), "kind": self.kind}
 
@@ -52,9 +53,7 @@ class EngineBackend:
         out = []
         for (prompt, offset), (_, cands) in zip(slots, items):
             scores = [dataclasses.replace(s) for s in results[prompt][offset : offset + len(cands)]]
-            total = sum(s.min_prob for s in scores)
-            for s in scores:
-                s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)
+            renormalise(scores)
             out.append(scores)
         return out
 
@@ -78,7 +77,6 @@ class EngineBackend:
         except DecodeCancelled as e:
             raise DecodeStopped(str(e)) from None
 
-    # -- free-text generation (issue 20) ---------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: GenerateParams,
                  should_stop: Callable[[], bool]) -> Any:
         """The model's reply (an engine `Generation`) to (role, content) turns; DecodeStopped once
@@ -95,7 +93,6 @@ class EngineBackend:
         except DecodeCancelled as e:
             raise DecodeStopped(str(e)) from None
 
-    # -- context length (issue 26): too long a request is the caller's error, not an IndexError
     def context_length(self) -> int | None:
         """Most tokens the model can attend over (None: no fixed limit, e.g. relative positions)."""
         config = getattr(getattr(self.lm, "model", None), "config", None)
@@ -125,7 +122,7 @@ class EngineBackend:
 
 
 def load(spec: str | None, device: str | None = None, dtype: str | None = None, remote: Any = None) -> EngineBackend:
-    """The registry's loader (`server.backends`): `hf:<ID>` names a Hugging Face id; `remote` does not apply."""
+    """The registry's loader (`server.backends`): `hf:<ID>` names a Hugging Face id."""
     if spec and spec.startswith("hf:"):
         spec = spec[3:]
     return EngineBackend.load(spec, device=device, dtype=dtype)

@@ -1,6 +1,5 @@
 """A second, plaintext port that serves only gRPC health (`--health-port`), for probes that speak
-no TLS and no token; kept at the main server's status (`RunningServer.mirror_health`).
-"""
+no TLS and no token; kept at the main server's status (`RunningServer.mirror_health`)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from grpc_health.v1 import health, health_pb2_grpc
 
 
 def serve_health(running: Any, host: str, port: int) -> tuple[grpc.Server, int]:
-    """Start it on host:port, kept at `running`'s status (a `server.app.RunningServer`); (server, port)."""
+    """(server, bound port) on host:port, at `running`'s status (a `server.app.RunningServer`)."""
     servicer = health.HealthServicer()
     running.mirror_health(servicer)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="ambit-health"))

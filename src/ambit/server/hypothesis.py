@@ -1,6 +1,5 @@
-"""What a decode returns: ranked hypotheses and the call's own statistics (no torch: shared by the
-engine and the remote backends). Each call owns its `StatsClock`, so concurrent calls never mix figures.
-"""
+"""What a decode returns: ranked hypotheses and the call's own statistics (no torch: shared with the
+remote backends). Each call owns its `StatsClock`, so concurrent calls never mix their figures."""
 
 from __future__ import annotations
 
@@ -77,7 +76,7 @@ class StatsClock:
 
 @dataclass(frozen=True)
 class Path:
-    """A decoded prefix: token ids, log-probs and their sum, bytes (lead included), constraint state."""
+    """A decoded prefix: ids, log-probs and their sum, bytes (lead included), constraint state."""
 
     ids: tuple[int, ...]
     lps: tuple[float, ...]
@@ -100,8 +99,9 @@ def hypothesis(path: Path, lead: str, tokens: list[str], end_lp: float | None) -
     text = path.text[len(lead):] if path.text.startswith(lead) else path.text
     probs = [math.exp(x) for x in path.lps]
     return Hypothesis(text=text, logprob=path.logprob, token_probs=probs, tokens=tokens,
-                      min_prob=min(probs) if probs else 1.0, finished=end_lp is not None, end_logprob=end_lp,
-                      score=path.logprob + (end_lp or 0.0), token_ids=list(path.ids))
+                      min_prob=min(probs) if probs else 1.0, finished=end_lp is not None,
+                      end_logprob=end_lp, score=path.logprob + (end_lp or 0.0),
+                      token_ids=list(path.ids))
 
 
 def check_cancel(should_stop: Callable[[], bool] | None, deadline: float | None) -> None:

@@ -1,6 +1,5 @@
 """An asyncio event loop on its own thread, for the `grpc.aio` server: RPCs wait for their messages
-here, so a call that sends headers but no message holds no thread (a sync `grpc.server` would).
-"""
+here, so a call that sends headers but no message holds no thread (a sync `grpc.server` would)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The model side of the server behind one interface (`ModelBackend`), and the types backends share.
-
-What a backend can do beyond `ModelBackend` it declares as data (`capabilities`), which the service
-reads instead of probing for methods. Nothing here imports torch, httpx or grpc.
-"""
+"""The model side of the server behind one interface (`ModelBackend`), and the types backends
+share; extra abilities are declared as data (`capabilities`), not probed. No torch or grpc."""
 
 from __future__ import annotations
 
@@ -48,7 +45,7 @@ class GenerateParams:
 
 
 class Capability(str, enum.Enum):
-    """What a backend can do beyond `ModelBackend`; `CAPABILITY_MEMBERS`: the members each promises."""
+    """What a backend can do beyond `ModelBackend` (`CAPABILITY_MEMBERS`: what each promises)."""
 
     CHAT_TEMPLATE = "chat_template"  # replies to Generate turns through the model's chat template
     CHAT_PROMPT = "chat_prompt"  # chat_prompt(turns): the template's text, for a formula reply
@@ -93,7 +90,7 @@ class ModelBackend(Protocol):
 
 
 def missing_members(backend: object) -> list[str]:
-    """The members `backend` lacks of `ModelBackend` and its declared capabilities (checked once)."""
+    """The members `backend` lacks of `ModelBackend` and its declared capabilities."""
     caps = getattr(backend, "capabilities", None)
     if not isinstance(caps, frozenset) or not all(isinstance(c, Capability) for c in caps):
         return ["capabilities (a frozenset of server.model.Capability)"]

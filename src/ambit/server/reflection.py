@@ -1,6 +1,5 @@
 """Server reflection as ``grpc.reflection.v1`` (current grpcurl) and ``v1alpha`` (older clients).
-grpcio-reflection ships only v1alpha; v1 is the same messages on the wire, so one servicer answers both.
-"""
+grpcio-reflection ships only v1alpha; v1 is the same on the wire, so one servicer answers both."""
 
 from __future__ import annotations
 

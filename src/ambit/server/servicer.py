@@ -1,6 +1,6 @@
 """The AmbitService servicer, built from the RPC table (`ambit.proto.rpcs`): request → `to_core`
-(`server.convert`) → the core's `service` method → `to_wire`; nothing here names an RPC. Deadlines,
-statuses and statistics are the interceptor's (`server.guard.interceptor`)."""
+(`server.convert`) → the core's `service` method → `to_wire`; nothing here names an RPC.
+Deadlines, statuses and statistics are the interceptor's (`server.guard.interceptor`)."""
 
 from __future__ import annotations
 

@@ -20,8 +20,7 @@ from ambit.logic.runtime.worker import PrologError
 
 from ambit.server.service.errors import (
     Cancelled, DeadlineExceeded, InvalidField, MalformedLF, ModelUnavailable, Overloaded, PrologExhausted,
-    ServiceError, WorkerLost,
-)
+    ServiceError, WorkerLost)
 
 log = logging.getLogger("ambit.server")
 
@@ -49,7 +48,8 @@ def normalise(exc: BaseException) -> BaseException:
         return MalformedLF("lf", exc)
     if isinstance(exc, WorkerDied):
         return WorkerLost(str(exc))
-    if isinstance(exc, FutureCancelled) or isinstance(exc, PrologError) and exc.reason == "cancelled":
+    if isinstance(exc, FutureCancelled) or (isinstance(exc, PrologError)
+                                            and exc.reason == "cancelled"):
         return Cancelled("request cancelled: its Prolog work was stopped")
     if isinstance(exc, PrologError):
         if exc.timed_out:
@@ -61,7 +61,8 @@ def normalise(exc: BaseException) -> BaseException:
 
 def code_of(exc: BaseException) -> grpc.StatusCode:
     """The status code for an exception (INTERNAL for anything but a known ServiceError)."""
-    return next((_CODES[k] for k in type(normalise(exc)).__mro__ if k in _CODES), grpc.StatusCode.INTERNAL)
+    known = (_CODES[k] for k in type(normalise(exc)).__mro__ if k in _CODES)
+    return next(known, grpc.StatusCode.INTERNAL)
 
 
 def _details(exc: BaseException) -> list[Message]:
@@ -70,14 +71,16 @@ def _details(exc: BaseException) -> list[Message]:
                                             metadata={"reason": exc.reason})]
     if not isinstance(exc, InvalidField):
         return []
-    violation = error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.description,
-                                                            reason=exc.reason)
+    violation = error_details_pb2.BadRequest.FieldViolation(
+        field=exc.field, description=exc.description, reason=exc.reason)
     details: list[Message] = [error_details_pb2.BadRequest(field_violations=[violation])]
     if isinstance(exc, MalformedLF):
         err = exc.error
-        details.append(error_details_pb2.ErrorInfo(reason="LF_PARSE_ERROR", domain=DOMAIN, metadata={
-            "field": exc.field, "kind": err.kind, "position": str(err.pos), "column": str(err.column),
-            "token": err.token, "expected": " ".join(err.expected), "format": err.fmt}))
+        meta = {"field": exc.field, "kind": err.kind, "position": str(err.pos),
+                "column": str(err.column), "token": err.token, "expected": " ".join(err.expected),
+                "format": err.fmt}
+        details.append(error_details_pb2.ErrorInfo(reason="LF_PARSE_ERROR", domain=DOMAIN,
+                                                   metadata=meta))
     return details
 
 

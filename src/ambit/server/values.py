@@ -1,6 +1,5 @@
 """The engine's value types and text helpers that the remote backends share; no torch here, so a
-server fronting a remote model runs without `ambit-semantics[local]`.
-"""
+server fronting a remote model runs without `ambit-semantics[local]`."""
 
 from __future__ import annotations
 
@@ -37,7 +36,7 @@ class ChatTurn:
 
 @dataclass(frozen=True)
 class Generation:
-    """One reply and the prompt the model saw; `finish_reason`: `stop` (an end token) or `length`."""
+    """One reply and the prompt the model saw; `finish_reason`: `stop` (end token) or `length`."""
 
     text: str
     prompt: str
@@ -51,10 +50,7 @@ class Generation:
 def split_lead(prompt: str) -> tuple[str, str]:
     """(prompt without its trailing spaces, the text forced in front of the LF)."""
     core = prompt.rstrip(" ")
-    lead = prompt[len(core):]
-    if not lead and core.endswith(":"):
-        lead = " "
-    return core, lead
+    return core, prompt[len(core):] or (" " if core.endswith(":") else "")
 
 
 def grammar_with_lead(text: str, lead: str) -> str:

@@ -4,5 +4,5 @@ from ambit.server.lm.decoder import DecodeCancelled, Decoded, Decoder, DecodeSta
 from ambit.server.lm.loading import LoadedModel, ModelLoadError, load_model
 from ambit.server.lm.scorer import CandidateScore, Scorer
 
-__all__ = ["CandidateScore", "DecodeCancelled", "Decoded", "Decoder", "DecodeStats", "Hypothesis", "LoadedModel",
-           "ModelLoadError", "Scorer", "load_model"]
+__all__ = ["CandidateScore", "DecodeCancelled", "Decoded", "Decoder", "DecodeStats", "Hypothesis",
+           "LoadedModel", "ModelLoadError", "Scorer", "load_model"]

@@ -1,11 +1,7 @@
-"""Beam search over any `Constraint` (grammar or null), on the model's KV cache.
-
-Hypotheses end only where `can_end()`, ranked by `logprob + end_logprob` (model probabilities, not
-renormalised: `Scorer.score(..., end_marker=True)`'s numbers). Each step tries the best top-k with
-`append`; full masks are computed only when those do not yield `beam` children above the score
-unseen ones could reach. On an accelerator (`eager_masks`) masks are filled on a worker thread,
-overlapping the forward pass, and each step reads the device once; both ways pick the same children.
-"""
+"""Beam search over any `Constraint` on the model's KV cache, ranked by `logprob + end_logprob`
+(`Scorer.score(..., end_marker=True)`'s numbers). Full masks are computed only when the top-k do
+not yield `beam` children above what unseen candidates could score; on an accelerator
+(`eager_masks`) they are filled on a worker thread during the forward pass."""
 
 from __future__ import annotations
 
@@ -82,7 +78,6 @@ class BeamSearch:
         return hypothesis(p, self.lead, self.lm.tokenizer.convert_ids_to_tokens(list(p.ids)), end_lp)
 
     def _fill_masks(self, worker: ThreadPoolExecutor | None, beams: list[Path], needed: bool) -> Future | None:
-        """Start filling the beams' full masks on the worker thread, when masks are eager."""
         if worker is None or not needed:
             return None
         self.clock.full_masks += sum(not p.parse.is_stopped() for p in beams)
@@ -97,7 +92,7 @@ class BeamSearch:
             return pending.result()
 
     def _read(self, beams: list[Path], dist: torch.Tensor, mask: torch.Tensor | None) -> _StepView:
-        """The step's device work (candidate scores, top-k, end log-probs) and its one copy to the host."""
+        """The step's device work (candidate scores, top-k, end log-probs), one copy to the host."""
         with self.clock.grammar():
             ends = [i for i, p in enumerate(beams) if p.parse.can_end()]
             stopped = [i for i, p in enumerate(beams) if p.parse.is_stopped()]

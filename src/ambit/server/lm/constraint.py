@@ -1,8 +1,5 @@
-"""The decoding-constraint interface, and its null version (any token sequence is allowed).
-
-A state after a prefix is an immutable value, so beams fork by keeping values; the search loops
-see only this interface, so constrained and unconstrained decoding run the same code.
-"""
+"""The decoding-constraint interface and its null version. A state after a prefix is an immutable
+value, so beams fork by keeping values; constrained and unconstrained decoding share the loops."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Grammar-constrained decoding: beam search and sampling, behind one `Decoder` per model.
-
-`Decoder` builds each call's constraint and hands it to the search loop (`beam.BeamSearch`,
-`sampling.Sampler`), which sees only `constraint.py`'s interface; each call keeps its own
-statistics, so one `Decoder` serves several threads.
-"""
+"""Grammar-constrained decoding: beam search and sampling behind one `Decoder` per model, which
+builds each call's constraint for the search loop (`beam.BeamSearch`, `sampling.Sampler`); each
+call keeps its own statistics, so one `Decoder` serves several threads."""
 
 from __future__ import annotations
 
@@ -12,7 +9,8 @@ from typing import Callable
 import torch
 
 from ambit.logic.syntax.dialect import FOL
-from ambit.server.hypothesis import DecodeCancelled, Decoded, DecodeStats, Hypothesis, StatsClock, check_cancel
+from ambit.server.hypothesis import (DecodeCancelled, Decoded, DecodeStats, Hypothesis, StatsClock,
+                                     check_cancel)
 from ambit.server.values import grammar_with_lead, split_lead
 
 from ambit.server.lm.beam import BeamSearch
@@ -30,7 +28,7 @@ class Decoder:
     lives in the search objects; the grammar tables are shared and locked)."""
 
     def __init__(self, lm: LoadedModel, topk_margin: int = 8, eager_masks: bool | None = None) -> None:
-        """`eager_masks`: full masks computed during the forward pass (default: on an accelerator)."""
+        """`eager_masks`: full masks filled during the forward pass (default: on an accelerator)."""
         self.lm = lm
         self.topk_margin = topk_margin
         self.eager_masks = eager_masks
@@ -49,9 +47,10 @@ class Decoder:
         return GrammarConstraint(self.tables, grammar, lead, fmt if scoped else None, canonical)
 
     def beam_search(self, prompt: str, fmt: str = FOL, beam: int = 5, max_tokens: int = 128,
-                    grammar: str | None = None, *, constrained: bool = True, check_scope: bool = True,
-                    early_stop: bool = True, lead: str | None = None,
-                    should_stop: Callable[[], bool] | None = None, deadline: float | None = None) -> Decoded:
+                    grammar: str | None = None, *, constrained: bool = True,
+                    check_scope: bool = True, early_stop: bool = True, lead: str | None = None,
+                    should_stop: Callable[[], bool] | None = None,
+                    deadline: float | None = None) -> Decoded:
         """The `beam` best LFs (finished first, by score); `deadline`: a `time.monotonic()` value.
         `early_stop=False` runs to `max_tokens` while paths live (equal step counts for timing)."""
         clock = StatsClock()
@@ -65,10 +64,11 @@ class Decoder:
         hyps = search.run(self.lm.encode(core), max_tokens, early_stop, lambda: check_cancel(should_stop, deadline))
         return Decoded(hyps, clock.freeze())
 
-    def sample(self, prompt: str, n: int, fmt: str = FOL, temperature: float = 1.0, top_p: float = 1.0,
-               max_tokens: int = 128, grammar: str | None = None, seed: int | None = None, *,
-               constrained: bool = True, check_scope: bool = True, lead: str | None = None,
-               should_stop: Callable[[], bool] | None = None, deadline: float | None = None) -> Decoded:
+    def sample(self, prompt: str, n: int, fmt: str = FOL, temperature: float = 1.0,
+               top_p: float = 1.0, max_tokens: int = 128, grammar: str | None = None,
+               seed: int | None = None, *, constrained: bool = True, check_scope: bool = True,
+               lead: str | None = None, should_stop: Callable[[], bool] | None = None,
+               deadline: float | None = None) -> Decoded:
         """`n` LFs sampled within the grammar; probabilities are the model's own, paths not forced
         canonical."""
         clock = StatsClock()

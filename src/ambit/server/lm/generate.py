@@ -1,6 +1,5 @@
 """Free-text generation for chat turns (greedy or seeded sampling, the model's chat template):
-how the RADD and implicature papers ran dialogue models (`generators/radd/prompts.py`).
-"""
+how the RADD and implicature papers ran dialogue models (`generators/radd/prompts.py`)."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ __all__ = ["ChatTemplateMissing", "ChatTurn", "DecodeCancelled", "Generation", "
 from ambit.server.lm.loading import LoadedModel
 
 ROLES = ("system", "user", "assistant")
-# how turns are joined for a model without a chat template (or with use_chat_template=False)
-PLAIN_SEPARATOR = "\n\n"
+PLAIN_SEPARATOR = "\n\n"  # joins the turns without a chat template
 
 
 class ChatTemplateMissing(ValueError):
@@ -29,7 +27,7 @@ def has_chat_template(lm: LoadedModel) -> bool:
 
 
 def render(lm: LoadedModel, turns: Sequence[ChatTurn], use_chat_template: bool) -> str:
-    """The prompt: the chat template with the generation cue, or the contents joined by blank lines."""
+    """The prompt: the chat template with the generation cue, or the contents, blank-line joined."""
     if not turns:
         raise ValueError("at least one chat turn is needed")
     for i, t in enumerate(turns):
@@ -45,8 +43,6 @@ def render(lm: LoadedModel, turns: Sequence[ChatTurn], use_chat_template: bool) 
 
 
 class _Poll:
-    """A stopping criterion that ends generation once `should_stop()` turns true."""
-
     def __init__(self, should_stop: Callable[[], bool] | None) -> None:
         self.should_stop = should_stop
         self.fired = False
@@ -58,10 +54,8 @@ class _Poll:
 
 def end_ids(lm: LoadedModel) -> list[int]:
     """Tokens that end a reply: the generation config's EOS ids and the tokenizer's EOS."""
-    ids: set[int] = set()
-    cfg = getattr(lm.model, "generation_config", None)
-    eos = getattr(cfg, "eos_token_id", None) if cfg is not None else None
-    ids.update([eos] if isinstance(eos, int) else list(eos or []))
+    eos = getattr(getattr(lm.model, "generation_config", None), "eos_token_id", None)
+    ids = set([eos] if isinstance(eos, int) else list(eos or []))
     if lm.tokenizer.eos_token_id is not None:
         ids.add(int(lm.tokenizer.eos_token_id))
     return sorted(ids)
@@ -81,8 +75,7 @@ def generate(
     prompt = render(lm, turns, use_chat_template)
     # a chat template already writes the special tokens (BOS and the like) itself
     enc = lm.tokenizer(prompt, return_tensors="pt", add_special_tokens=not use_chat_template)
-    ids = enc["input_ids"].to(lm.device)
-    mask = enc["attention_mask"].to(lm.device)
+    ids, mask = enc["input_ids"].to(lm.device), enc["attention_mask"].to(lm.device)
     stops = end_ids(lm)
     poll = _Poll(should_stop)
     sampling = temperature > 0

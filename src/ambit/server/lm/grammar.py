@@ -1,13 +1,7 @@
-"""The grammar constraint: llguidance masks from the `.lark` grammar, canonical paths, variable scope.
-
-The masks come from the SAME `.lark` grammar Lark validates with, so every finished hypothesis
-parses. The prompt's trailing space is generated as a forced `lead`, so the model sees its natural
-tokens (`" exists"`) as the scorer does. Beam search keeps only canonical token paths (the
-tokenizer's own, checked with the bytes the grammar forces next; prefix-closed, so none is lost)
-and drops a path ending in an unforced space (BPE joins it to the next word). A path's text is its
-tokens' bytes decoded as one (∀ may span two tokens). Never import `llguidance.torch`: its
-`@torch.compile` kernel costs 2-5 s at import and 29 s on its first call.
-"""
+"""The grammar constraint: llguidance masks from the SAME `.lark` grammar Lark validates with, a
+forced `lead` for the prompt's trailing space, canonical token paths (each LF reached by one path,
+scored as the scorer does), variable scope. Never import `llguidance.torch`: its `@torch.compile`
+costs 2-5 s at import and 29 s on its first call."""
 
 from __future__ import annotations
 
@@ -35,7 +29,7 @@ def _shifts(device: torch.device) -> torch.Tensor:
 
 
 def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch.Tensor:
-    """Bool [n, vocab] on `device` from llguidance's packed int32 [n, ceil(vocab/32)] (bit k of w: 32w+k)."""
+    """Bool [n, vocab] on `device` from llguidance's packed int32 [n, ceil(vocab/32)]."""
     if device.type == "cpu":
         bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :vocab]
         return torch.from_numpy(bits.view(bool))
@@ -102,8 +96,8 @@ class GrammarTables:
 
 
 class GrammarConstraint:
-    """Outputs of one Lark grammar after a forced `lead`, every variable bound (`scope_fmt`, None: no
-    rule) and, when `canonical`, on canonical token paths."""
+    """Outputs of one Lark grammar after a forced `lead`, every variable bound (`scope_fmt`; None:
+    no rule) and, when `canonical`, on canonical token paths."""
 
     def __init__(self, tables: GrammarTables, lark_text: str, lead: str, scope_fmt: str | None,
                  canonical: bool) -> None:

@@ -7,7 +7,7 @@ KINDS = ("causal", "seq2seq", "masked")
 
 
 def model_kind(config) -> str:
-    """`seq2seq`, `masked` (a masked-LM head, by architecture or by transformers' type mapping), else `causal`."""
+    """`seq2seq`, `masked` (a masked-LM head by architecture or type mapping), else `causal`."""
     if getattr(config, "is_encoder_decoder", False):
         return "seq2seq"
     archs = getattr(config, "architectures", None) or []

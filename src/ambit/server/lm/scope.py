@@ -1,7 +1,6 @@
 """Variable scope on a partial LF, the one rule the grammar cannot state: a prefix is rejected once
 a term variable is complete and unbound (or no bound name starts with it). FOL: `exists v . F`
-binds v to the end of the enclosing `( ... )`; Lisp: `( exists v F )` inside its parentheses.
-"""
+binds v to the end of the enclosing `( ... )`; Lisp: `( exists v F )` inside its parentheses."""
 
 from __future__ import annotations
 

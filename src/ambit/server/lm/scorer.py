@@ -1,11 +1,7 @@
 """Forced-decode scoring: the probability a model gives to each of N candidate continuations.
-
-A candidate's targets are the canonical tokens of `prompt + candidate` from the first that differs
-from the prompt's own (a token may merge across the boundary), all scored, the first included
-(AmP's code drops it). The prompt runs once and its KV cache serves the right-padded candidates;
-`score_batch` also batches across prompts. `min_prob_renorm` is AmP's P(LF0) vs P(LF1);
-`end_logprob` is log P(EOS or a token starting with a newline) right after the candidate.
-"""
+The targets are `prompt + candidate`'s canonical tokens from the first that differs from the
+prompt's (one may merge across the boundary), all scored, the first included (AmP's code drops it);
+the prompt's KV cache serves every candidate. `min_prob_renorm` is AmP's P(LF0) vs P(LF1)."""
 
 from __future__ import annotations
 

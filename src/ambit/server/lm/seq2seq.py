@@ -1,7 +1,6 @@
 """Forced-decode scoring for encoder-decoder models (T5, BART): the prompt is the encoder input,
 each candidate a decoder target (its tokens without special tokens), read with teacher forcing.
-`scorer.Scorer`'s interface; the encoder runs once per prompt for a right-padded candidate batch.
-"""
+`scorer.Scorer`'s interface; the encoder runs once per prompt for a right-padded candidate batch."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
-"""`RemoteBackend`: the server's `ModelBackend` (`server.model`) over an OpenAI-compatible endpoint.
-
-Scores come from `/completions` echo log-probabilities (the tokens that end past the prompt, as
-`server.lm.scorer`); decoding is grammar-constrained where the endpoint takes `structured_outputs`,
-else cut at the line end and parsed downstream. A missing capability raises `CapabilityMissing`
-first; every answer is validated (`validate`) before it is used or cached.
-"""
+"""`RemoteBackend`: the server's `ModelBackend` (`server.model`) over an OpenAI-compatible endpoint:
+scores from `/completions` echo log-probabilities (targets as `server.lm.scorer` picks them),
+decoding grammar-constrained where the endpoint takes `structured_outputs`. A missing capability
+raises `CapabilityMissing` first; every answer is validated (`validate`) before use or caching."""
 
 from __future__ import annotations
 
@@ -54,7 +51,6 @@ class RemoteBackend:
     def close(self) -> None:
         self.endpoint.close()
 
-    # -- what GetModelInfo and run.json report -------------------------------------------
     def info(self) -> dict:
         return {"model_id": self.endpoint.spec.spec, "device": "remote", "dtype": "", "vocab_size": 0,
                 "kind": self.kind, "remote": self.report}
@@ -65,7 +61,6 @@ class RemoteBackend:
                 "capabilities": self.probed.listed(), "max_concurrency": self.max_concurrency,
                 **self.endpoint.snapshot()}
 
-    # -- scoring ---------------------------------------------------------------------------
     def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
         self.probed.require(C.PROMPT_LOGPROBS, "forced-decode scoring (Score, AmP FDM/FIM, likelihood ranking)")
         if end_marker:
@@ -98,7 +93,6 @@ class RemoteBackend:
         renormalise(out)
         return out
 
-    # -- constrained decoding ----------------------------------------------------------------
     def decode(self, prompt: str, fmt: str, params: Any, grammar: str | None,
                should_stop: Callable[[], bool]) -> list[Any]:
         """Hypotheses for `prompt`, best first (`params`: a server.model.DecodeParams)."""
@@ -122,7 +116,7 @@ class RemoteBackend:
         return self._hypotheses("/completions", requests, should_stop, lambda ch: _hypothesis(ch, lead), check)
 
     def _decode_chat(self, core: str, params: Any, should_stop: Callable[[], bool]) -> list[Any]:
-        """A chat-only endpoint: the prompt as one user turn, unconstrained; the reply's first line."""
+        """A chat-only endpoint: the prompt as one user turn, unconstrained; the first line."""
         base = {"messages": [{"role": "user", "content": core}], "max_tokens": params.max_tokens}
         return self._hypotheses("/chat/completions", self._greedy_then_samples(base, params), should_stop,
                                 _chat_hypothesis, V.chat)
@@ -155,9 +149,8 @@ class RemoteBackend:
                     hyps[h.text] = h
         return sorted(hyps.values(), key=lambda h: -h.score)
 
-    # -- free-text generation ------------------------------------------------------------------
     def generate(self, turns: list[tuple[str, str]], params: Any, should_stop: Callable[[], bool]) -> Any:
-        """The reply (an engine `Generation`) to (role, content) turns; dropped once `should_stop()`."""
+        """The reply (an engine `Generation`) to (role, content) turns, until `should_stop()`."""
         with stopping.stop_when(should_stop):
             return self._generate(turns, params)
 
@@ -196,7 +189,6 @@ def load(spec: str, device: str | None = None, dtype: str | None = None, remote:
 
 
 def _in_order(r: dict) -> list[dict]:
-    """A validated answer's choices by their `index` (in the order given where there is none)."""
     return sorted(r["choices"], key=lambda ch: ch.get("index", 0))
 
 
@@ -251,7 +243,7 @@ def _echo_check(i: int, sent: str, echoed: str, lp: dict) -> None:
 
 
 def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> Any:
-    """The engine's `CandidateScore` of one echoed `prompt + candidate` (tokens ending past the prompt)."""
+    """The `CandidateScore` of one echoed `prompt + candidate` (tokens ending past the prompt)."""
     from ambit.server.values import CandidateScore
 
     tokens, lps, offsets = lp["tokens"], lp["token_logprobs"], lp["text_offset"]  # validated (_scores_check)
@@ -265,7 +257,7 @@ def _candidate_score(candidate: str, prompt_len: int, text: str, lp: dict) -> An
 
 
 def _chat_hypothesis(choice: dict) -> Any:
-    """An engine `Hypothesis` from a chat choice's first non-empty line (score 0: the greedy stays first)."""
+    """A `Hypothesis` from a chat choice's first non-empty line (score 0: greedy stays first)."""
     from ambit.server.hypothesis import Hypothesis
 
     content = choice["message"].get("content") or ""

@@ -1,9 +1,7 @@
 """The on-disk response cache, keyed by endpoint, model and request, so a rerun sends nothing twice.
-
-Data only (SQLite rows of JSON text, no pickle), so a folder others can write gives at most a bad
-answer, which every read checks again (a failure is a miss and a deleted row). Opened through the
-folder's descriptor with `nofollow=1`, so no link leads it elsewhere; the oldest entries go first.
-"""
+Data only (SQLite rows of JSON text, no pickle): a folder others can write gives at most a bad
+answer, which every read checks again. Opened through the folder's descriptor with `nofollow=1`,
+so no link leads it elsewhere; the oldest entries go first."""
 
 from __future__ import annotations
 
@@ -76,7 +74,7 @@ class ResponseCache:
         return db
 
     def get(self, key: str) -> dict | None:
-        """The stored answer, or None (an entry that fails its checks is deleted, with a warning)."""
+        """The stored answer, or None (an entry failing its checks is deleted, with a warning)."""
         with self._lock:
             if self._open() is None:
                 return None
@@ -91,7 +89,6 @@ class ResponseCache:
         if why:
             log.warning("response cache %s: entry %s… dropped (%s); asking the endpoint", self.root, key[:12], why)
             self.discard(key)
-            return None
         return value
 
     def put(self, key: str, response: dict) -> None:
@@ -112,7 +109,6 @@ class ResponseCache:
                 log.warning("response cache %s: cannot write (%s); answer not cached", self.root, e)
 
     def _cull(self) -> None:
-        """Delete the oldest entries until the database is within `max_bytes`."""
         while self._volume() > self.max_bytes:
             count = self._db.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
             if count == 0:

@@ -1,7 +1,6 @@
 """What an OpenAI-compatible endpoint can do, probed once at start-up with tiny live requests
 (never cached). A server may silently ignore an unknown parameter, so each probe checks the
-*effect* (a grammar forcing an unlikely string, beams that differ), not just HTTP 200.
-"""
+*effect* (a grammar forcing an unlikely string, beams that differ), not just HTTP 200."""
 
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ GRAMMAR_PROBE = "qzxv"  # a string no model writes by itself after the probe pro
 
 @dataclass(frozen=True)
 class Capabilities:
-    """The capabilities an endpoint showed; `echo_max_tokens`: 0 where it takes max_tokens 0 with echo."""
+    """An endpoint's capabilities; `echo_max_tokens`: 0 where it takes max_tokens 0 with echo."""
 
     names: frozenset[str]
     echo_max_tokens: int = 0
@@ -58,7 +57,7 @@ def refusal(what: str, capability: str) -> str:
 
 
 def probe(ep: Endpoint) -> Capabilities:
-    """Probe the endpoint; a bad key, model or URL, or a malformed answer, fails at once in one line."""
+    """Probe the endpoint; a bad key, model or URL, or a malformed answer, fails in one line."""
     ids = V.models(ep.get("/models", check=V.models, retries=2, quiet=True))
     if ids and ep.spec.model not in ids:
         shown = ", ".join(repr(i)[1:-1][:80] for i in ids[:8]) + (" ..." if len(ids) > 8 else "")
@@ -92,7 +91,7 @@ def probe(ep: Endpoint) -> Capabilities:
 
 
 def _post(ep: Endpoint, path: str, body: dict, check: V.Check | None = None) -> dict | None:
-    """The response, or None when the endpoint refuses the request (not for the key or a redirect)."""
+    """The response, or None when the endpoint refuses it (but not for the key or a redirect)."""
     if check is None:
         check = V.chat(None) if path == "/chat/completions" else V.completions(None)
     try:

@@ -1,5 +1,5 @@
 """Why a remote call failed, as the service's error kinds: a refusal is FAILED_PRECONDITION, an
-endpoint still failing after its retries RESOURCE_EXHAUSTED (the eval runner retries it); never INTERNAL."""
+endpoint failing after its retries RESOURCE_EXHAUSTED (the eval runner retries); never INTERNAL."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class RemoteUnavailable(Overloaded):
 
 
 class InvalidResponse(RemoteUnavailable):
-    """Answers that failed validation (or exceeded --max-response-bytes) on every attempt; none was used."""
+    """Answers that failed validation (or --max-response-bytes) on every attempt; none was used."""
 
 
 class CapabilityMissing(ModelUnavailable):

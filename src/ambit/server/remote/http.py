@@ -1,15 +1,13 @@
-"""One OpenAI-compatible endpoint: JSON over httpx with bounded concurrency, retries, a total
-deadline and size cap per answer (httpx's read timeout is per chunk), validation, the cache, counters.
-
-Attempts run on the endpoint's own asyncio loop and are cancelled (closing the connection) once
-the caller leaves (`stopping.stop_when`). Retried: 429, 5xx, timeouts, connection failures,
-oversized or invalid answers, waiting `backoff_s` doubled or `Retry-After`, at most `max_wait_s`.
-No redirect is followed, so the API key never leaves its origin and a POST is never resent as a GET.
-"""
+"""One OpenAI-compatible endpoint: JSON over httpx with bounded concurrency, retries (429, 5xx,
+timeouts, bad answers; `backoff_s` doubled or `Retry-After`), a total deadline and size cap per
+answer, validation, the cache, counters. Attempts run on the endpoint's own loop, cancelled once
+the caller leaves; no redirect is followed, so the API key never leaves its origin."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import email.utils
 import itertools
 import json
@@ -50,9 +48,6 @@ class Counters:
     invalid_responses: int = 0
     http_seconds: float = 0.0
 
-    def as_dict(self) -> dict[str, float]:
-        return dict(self.__dict__)
-
 
 class _Retry(Exception):
     def __init__(self, reason: str, wait_s: float | None = None, invalid: bool = False) -> None:
@@ -63,10 +58,6 @@ class _Retry(Exception):
 
 class _AttemptTimedOut(Exception):
     """The attempt's total deadline passed before its answer was read."""
-
-
-class _TooLarge(Exception):
-    """The answer's body passed --max-response-bytes."""
 
 
 @dataclass
@@ -82,10 +73,8 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     if not value:
         return None
     value = value.strip()
-    try:
+    with contextlib.suppress(ValueError):
         return max(0.0, float(value))
-    except ValueError:
-        pass
     try:
         when = email.utils.parsedate_to_datetime(value).timestamp()
     except (TypeError, ValueError):
@@ -99,8 +88,6 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 class _Loop:
-    """An asyncio loop on a daemon thread of its own."""
-
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="ambit-remote-http", daemon=True)
@@ -141,7 +128,7 @@ class Endpoint:
 
     def snapshot(self) -> dict[str, float]:
         with self._lock:
-            return self.counters.as_dict()
+            return dataclasses.asdict(self.counters)
 
     def _count(self, **inc: float) -> None:
         with self._lock:
@@ -154,15 +141,12 @@ class Endpoint:
             io, self._io = self._io, None
         if io is not None:
             loop, client = io
-            try:
+            with contextlib.suppress(Exception):  # closing what may already be broken
                 loop.submit(client.aclose()).result(2.0)
-            except Exception:  # noqa: BLE001 - closing what may already be broken
-                pass
             loop.stop()
         if self.cache is not None:
             self.cache.close()
 
-    # -- requests ------------------------------------------------------------------------
     def get(self, path: str, check: Check = any_object, retries: int | None = None, quiet: bool = False) -> dict:
         return self._send("GET", path, None, retries, check, quiet)
 
@@ -235,7 +219,6 @@ class Endpoint:
             self._sleep(min(left, stopping.POLL_S))
         self._check(should_stop, path)
 
-    # -- one attempt -----------------------------------------------------------------------
     def _client(self) -> tuple[_Loop, httpx.AsyncClient]:
         with self._io_lock:
             if self._io is None:
@@ -257,6 +240,7 @@ class Endpoint:
                        headers: dict[str, str]) -> _Answer:
         """The status and whole body of one request, within the deadline and the size cap."""
         cap = self.options.max_response_bytes
+        too_large = f"the answer is larger than --max-response-bytes {cap} ({cap / 1e6:.1f} MB; %s)"
         try:
             async with asyncio.timeout(self.options.timeout_s):
                 async with client.stream(method, url, content=data, headers=headers) as resp:
@@ -264,19 +248,19 @@ class Endpoint:
                         return _Answer(resp.status_code, b"", location=resp.headers.get("location"))
                     declared = resp.headers.get("content-length", "")
                     if declared.isdigit() and int(declared) > cap:
-                        raise _TooLarge(f"Content-Length {int(declared)}")
+                        raise _Retry(too_large % f"Content-Length {int(declared)}", invalid=True)
                     chunks, size = [], 0
                     async for chunk in resp.aiter_bytes():
                         size += len(chunk)
                         if size > cap:
-                            raise _TooLarge(f"more than {cap} bytes read")
+                            raise _Retry(too_large % f"more than {cap} bytes read", invalid=True)
                         chunks.append(chunk)
                     return _Answer(resp.status_code, b"".join(chunks), retry_after=resp.headers.get("retry-after"))
         except TimeoutError:
             raise _AttemptTimedOut() from None
 
     def _run(self, coro: Coroutine, loop: _Loop, should_stop: Callable[[], bool] | None, path: str) -> _Answer:
-        """Wait for `coro` on the loop; cancel it and raise `stopping.Abandoned` once `should_stop()`."""
+        """Wait for `coro` on the loop; once `should_stop()`, cancel it (`stopping.Abandoned`)."""
         fut = loop.submit(coro)
         while True:
             try:
@@ -304,15 +288,11 @@ class Endpoint:
         loop, client = self._client()
         self._count(requests=1)
         t0 = time.perf_counter()
-        cap = self.options.max_response_bytes
         try:
             ans = self._run(self._attempt(client, method, self.spec.base_url + path, data, headers), loop,
                             should_stop, path)
         except _AttemptTimedOut:
             raise _Retry(f"no complete answer within the {self.options.timeout_s:g} s deadline") from None
-        except _TooLarge as e:
-            raise _Retry(f"the answer is larger than --max-response-bytes {cap} ({cap / 1e6:.1f} MB; {e})",
-                         invalid=True) from None
         except httpx.ConnectError as e:
             raise _Retry(f"cannot connect ({redact(str(e)) or type(e).__name__}): is the endpoint running at "
                          f"{_shown_origin(self.spec.shown_url)}?") from None

@@ -1,7 +1,6 @@
 """A vLLM server (its CPU build) on this machine serving the default model, for the remote
 backend's slow tests and `benchmarks/remote_bench.py`; started with the settings measured to work
-here (GUIDE §10: float32, eager, 1 GB KV cache, a scratch VLLM_CACHE_ROOT).
-"""
+here (GUIDE §10: float32, eager, 1 GB KV cache, a scratch VLLM_CACHE_ROOT)."""
 
 from __future__ import annotations
 
@@ -88,7 +87,7 @@ class VllmServer:
 
 
 def serves(base_url: str, name: str) -> bool:
-    """Whether `base_url` lists `name` under /models yet, asked through the backend's own `Endpoint`."""
+    """Whether `base_url` lists `name` under /models yet (asked by the backend's own `Endpoint`)."""
     ep = Endpoint(parse_spec(f"{PREFIX}{name}@{base_url}"),
                   RemoteOptions(cache_dir=None, retries=0, timeout_s=5.0, connect_timeout_s=5.0))
     try:

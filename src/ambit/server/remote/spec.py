@@ -1,5 +1,5 @@
-"""`openai:<MODEL>@<BASE_URL>` model specs and a remote backend's options. The API key lives only in
-`RemoteOptions.api_key` (never in `repr`); URL credentials go to `RemoteSpec.auth`, shown as `***@`."""
+"""`openai:<MODEL>@<BASE_URL>` model specs and a remote backend's options. The API key lives only
+in `RemoteOptions.api_key` (not in `repr`); URL credentials go to `RemoteSpec.auth` (`***@`)."""
 
 from __future__ import annotations
 
@@ -134,12 +134,9 @@ class RemoteOptions:
         if max_concurrency is not None and max_concurrency < 1:
             raise SpecError(f"--max-concurrency {max_concurrency}: must be at least 1")
         opts = dict(api_key=read_api_key(api_key_file), **kw)
-        if max_concurrency is not None:
-            opts["max_concurrency"] = max_concurrency
         if cache is not None:
             opts["cache_dir"] = None if cache.lower() == "none" else Path(cache)
-        if (n := parse_bytes(max_response_bytes, "--max-response-bytes")) is not None:
-            opts["max_response_bytes"] = n
-        if (n := parse_bytes(cache_max_bytes, "--remote-cache-max-bytes")) is not None:
-            opts["cache_max_bytes"] = n
-        return cls(**opts)
+        given = {"max_concurrency": max_concurrency,
+                 "max_response_bytes": parse_bytes(max_response_bytes, "--max-response-bytes"),
+                 "cache_max_bytes": parse_bytes(cache_max_bytes, "--remote-cache-max-bytes")}
+        return cls(**{**opts, **{k: v for k, v in given.items() if v is not None}})

@@ -1,7 +1,6 @@
 """Requests abandoned when their caller leaves: jobs run under `stop_when(should_stop)`, and once
 `current()` turns true the endpoint cancels its attempt and retries no more, so no HTTP request
-outlives its caller by more than `POLL_S`.
-"""
+outlives its caller by more than `POLL_S`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The shape each protocol needs of an endpoint's answer, checked before it is used or cached; a
-failing answer raises `ResponseInvalid` naming the field and value (retried like a 5xx, never cached)."""
+failing one raises `ResponseInvalid` naming the field and value (retried like a 5xx)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def _logprob(values: list, i: int, field: str, none_at_first: bool) -> None:
 
 
 def logprobs(lp: Any, field: str, echo: bool) -> None:
-    """A completion choice's `logprobs`: lists of one length; with `echo` the first value may be None."""
+    """A completion choice's `logprobs`: lists of one length (with `echo` the first may be None)."""
     lp = _object(lp, field)
     tokens = _list(lp.get("tokens"), f"{field}.tokens")
     values = _list(lp.get("token_logprobs"), f"{field}.token_logprobs")
@@ -109,7 +109,7 @@ def _usage(r: dict) -> None:
 
 
 def completions(n: int | None, logprobs_needed: bool = False, echo: bool = False) -> Check:
-    """/completions: `n` choices (None: at least one) with a `text`, and log-probabilities if needed."""
+    """/completions: `n` choices (None: at least one) with a `text`, and log-probs if needed."""
     def check(r: Any) -> None:
         for i, ch in enumerate(_choices(r, n)):
             if not isinstance(ch.get("text"), str):
@@ -135,12 +135,10 @@ def chat(n: int | None) -> Check:
 def models(r: Any) -> list[str]:
     """/models: `data`, a list of objects with a string `id`; the ids."""
     data = _list(_object(r, "response").get("data"), "data")
-    ids = []
     for i, m in enumerate(data):
         if not isinstance(_object(m, f"data[{i}]").get("id"), str):
             raise ResponseInvalid(f"data[{i}].id", m.get("id"), "a string")
-        ids.append(m["id"])
-    return ids
+    return [m["id"] for m in data]
 
 
 def any_object(r: Any) -> None:

@@ -62,7 +62,8 @@ class ConcurrentWorker:
                 return
             try:
                 with stopping.stop_when(lambda: fut.stop_requested):
-                    fut.set_result(fn(self.backend))
+                    result = fn(self.backend)
+                fut.set_result(result)
             except BaseException as e:  # noqa: BLE001 - handed to the waiting request
                 fut.set_exception(e)
         finally:
