@@ -13,8 +13,7 @@ class StartupFailed(RuntimeError):
 
 
 def describe_model(spec: str | None) -> Any:
-    """What a server of `spec` would report of its model (`ModelFacts`), without loading the
-    weights; StartupFailed when they cannot be read, as the server would fail."""
+    """A server of `spec`'s `ModelFacts`, without loading weights (StartupFailed as the server)."""
     from ambit.server.lm.loading import ModelLoadError, describe_model as describe
 
     try:

@@ -175,8 +175,7 @@ def config_of(args: argparse.Namespace, local_socket: str | None = None) -> Serv
         limits=Limits(max_queue=args.max_queue), prolog_seconds=args.prolog_seconds,
         prolog_workers=args.prolog_workers, no_model=args.no_model, security=security, remote=_remote_options(args),
         max_calls_per_peer=args.max_calls_per_peer, prolog_slice=args.prolog_slice, prover=args.prover,
-        local_socket=local_socket,
-    )
+        local_socket=local_socket)
 
 
 def _remote_options(args: argparse.Namespace):
@@ -226,8 +225,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _prepare_web(args: argparse.Namespace) -> Any:
-    """The web port (`ambit.web.serve.PreparedWeb`) bound, None without --http; imported by name
-    since nothing in ambit imports ambit.web (docs/web.md)."""
+    """The web port bound, None without --http; imported by name: nothing imports ambit.web."""
     if args.http is None:
         return None
     web = importlib.import_module("ambit.web.serve")

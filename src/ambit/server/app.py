@@ -188,8 +188,7 @@ def start(config: ServeConfig, backend: ModelBackend | None = None, wait: bool =
 
 
 def _listen(c: ServeConfig) -> RunningServer:
-    """The server bound and started, health NOT_SERVING, with the web API's admission (`workers`
-    slots, `max_queue` waiting, `max_calls_per_peer`)."""
+    """The server bound and started, health NOT_SERVING, with the web API's admission."""
     credentials, tokens = c.security.credentials(), c.security.token_store()
     core = AmbitCore(c.limits, c.prolog_seconds, c.prolog_workers, c.prover,
                      Admission(slots=c.workers, max_queue=c.limits.max_queue, per_client=c.max_calls_per_peer))
@@ -240,7 +239,6 @@ def _load(running: RunningServer, c: ServeConfig, backend: ModelBackend | None) 
 
 
 def _bind(server: grpc.aio.Server, host: str, port: int, credentials: Any) -> int:
-    """Bind host:port, plaintext or TLS; the bound port, or BindError in one line."""
     address = f"{host}:{port}"
     _check_free(host, port)
     try:
@@ -279,13 +277,9 @@ async def _grpc_server(
     core: AmbitCore, executor: futures.Executor, limits: Limits, tokens: TokenStore | None,
     serving: threading.Event, draining: threading.Event, in_flight: InFlight,
 ) -> tuple[grpc.aio.Server, aio_health.HealthServicer]:
-    """An unstarted `grpc.aio` server (made on the loop): AmbitService behind the interceptors,
-    health (open without a token) and reflection."""
-    options = [
-        ("grpc.max_receive_message_length", limits.max_message_bytes),
-        ("grpc.max_send_message_length", limits.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-    ]
+    """An unstarted `grpc.aio` server (made on the loop): AmbitService, health and reflection."""
+    options = [("grpc.max_receive_message_length", limits.max_message_bytes),
+               ("grpc.max_send_message_length", limits.max_message_bytes), ("grpc.so_reuseport", 0)]
     interceptors: list[grpc.aio.ServerInterceptor] = [] if tokens is None else [AuthInterceptor(tokens)]
     interceptors += [ReadyGate(serving, SERVICE_NAME, draining),
                      RpcInterceptor(core.stats, SERVICE_NAME, executor, core.open_call, in_flight)]

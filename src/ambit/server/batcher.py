@@ -1,6 +1,5 @@
-"""The one place the model runs: a thread that owns the backend and batches scoring dynamically
-(jobs within `max_wait_s`, up to `max_batch`); decoding jobs run alone between batches. Past
-`max_queue` pending jobs `submit_*` raises `QueueFull`; a cancelled job is dropped unrun."""
+"""The one place the model runs: a thread that owns the backend, batches scoring jobs arriving
+within `max_wait_s`, runs decoding alone, and refuses jobs past `max_queue` (`QueueFull`)."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ log = logging.getLogger("ambit.server.batcher")
 
 
 class Worker(Protocol):
-    """A model worker: `ModelWorker` or `server.remote.worker.ConcurrentWorker` (chosen by
-    `server.backends.worker_for`); it owns the backend and closes it with itself."""
+    """A model worker (`server.backends.worker_for`): it owns the backend and closes it."""
 
     backend: Any  # a server.model.ModelBackend
     max_batch: int
@@ -27,11 +25,8 @@ class Worker(Protocol):
     busy_seconds: float
 
     def submit_score(self, prompt: str, candidates: list[str], end_marker: bool = False) -> Future: ...
-
     def submit_call(self, fn: Callable[[Any], Any]) -> Future: ...
-
     def queued(self) -> int: ...
-
     def close(self, timeout: float | None = 5.0) -> None: ...
 
 
@@ -59,10 +54,8 @@ class ModelWorker:
     def __init__(self, backend: Any, max_batch: int = 16, max_wait_s: float = 0.005, max_queue: int = 256) -> None:
         if max_batch < 1:
             raise ValueError("max_batch must be at least 1")
-        self.backend = backend
-        self.max_batch = max_batch
-        self.max_wait_s = max_wait_s
-        self.max_queue = max_queue
+        self.backend, self.max_batch = backend, max_batch
+        self.max_wait_s, self.max_queue = max_wait_s, max_queue
         self._pending: collections.deque = collections.deque()
         self._cond = threading.Condition()
         self._closed = False

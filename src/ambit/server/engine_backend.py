@@ -9,6 +9,8 @@ from typing import Any, Callable
 from ambit.server.model import Capability, ContextTooLong, DecodeParams, DecodeStopped, GenerateParams
 from ambit.server.values import renormalise
 
+_CONTEXT_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx")  # the config's context length
+
 
 class EngineBackend:
     """A loaded language model with a scorer and a grammar-constrained decoder."""
@@ -41,8 +43,7 @@ class EngineBackend:
                 "vocab_size": int(getattr(lm, "vocab_size", 0) or 0), "kind": self.kind}
 
     def score_batch(self, items: list[tuple[str, list[str]]], end_marker: bool = False) -> list[list[Any]]:
-        """Scores of (prompt, candidates) items in one engine call; items of one prompt share its
-        pass, and `min_prob_renorm` is over each item's own candidates."""
+        """Scores of (prompt, candidates) items in one engine call, items of one prompt merged."""
         merged: dict[str, list[str]] = {}
         slots: list[tuple[str, int]] = []  # (prompt, offset of the item's candidates)
         for prompt, cands in items:
@@ -57,9 +58,8 @@ class EngineBackend:
             out.append(scores)
         return out
 
-    def decode(
-        self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None, should_stop: Callable[[], bool]
-    ) -> list[Any]:
+    def decode(self, prompt: str, fmt: str, params: DecodeParams, grammar: str | None,
+               should_stop: Callable[[], bool]) -> list[Any]:
         """Hypotheses for `prompt`, best first; raises DecodeStopped once should_stop() is true."""
         from ambit.server.lm import DecodeCancelled
 
@@ -79,8 +79,7 @@ class EngineBackend:
 
     def generate(self, turns: list[tuple[str, str]], params: GenerateParams,
                  should_stop: Callable[[], bool]) -> Any:
-        """The model's reply (an engine `Generation`) to (role, content) turns; DecodeStopped once
-        should_stop()."""
+        """The model's reply (a `Generation`) to (role, content) turns, until `should_stop()`."""
         from ambit.server.lm import DecodeCancelled
         from ambit.server.lm.generate import ChatTurn, generate
 
@@ -96,11 +95,8 @@ class EngineBackend:
     def context_length(self) -> int | None:
         """Most tokens the model can attend over (None: no fixed limit, e.g. relative positions)."""
         config = getattr(getattr(self.lm, "model", None), "config", None)
-        for name in ("max_position_embeddings", "n_positions", "n_ctx"):
-            value = getattr(config, name, None)
-            if isinstance(value, int) and value > 0:
-                return value
-        return None
+        values = (getattr(config, name, None) for name in _CONTEXT_FIELDS)
+        return next((v for v in values if isinstance(v, int) and v > 0), None)
 
     def check_context(self, text: str, extra_tokens: int) -> None:
         """ContextTooLong when `text`'s tokens plus `extra_tokens` exceed the model's context."""

@@ -28,10 +28,6 @@ class LoopThread:
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
 
-    def soon(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run `fn(*args)` on the loop thread, without waiting."""
-        self.loop.call_soon_threadsafe(fn, *args)
-
     def close(self) -> None:
         """Stop the loop and its thread (after the server on it has stopped)."""
         if self._thread.is_alive():

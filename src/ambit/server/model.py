@@ -54,16 +54,13 @@ class Capability(str, enum.Enum):
 
 
 CAPABILITY_MEMBERS: dict[Capability, tuple[str, ...]] = {
-    Capability.CHAT_TEMPLATE: (),
-    Capability.CHAT_PROMPT: ("chat_prompt",),
+    Capability.CHAT_TEMPLATE: (), Capability.CHAT_PROMPT: ("chat_prompt",),
     Capability.TOKENS: ("count_tokens", "check_context"),
-    Capability.CONCURRENT: ("max_concurrency",),
-}
+    Capability.CONCURRENT: ("max_concurrency",)}
 
 
 class ModelBackend(Protocol):
-    """What the server needs of a model, run on the model worker (`server.batcher`); `should_stop()`
-    ends a decode or generation with `DecodeStopped`."""
+    """What the server needs of a model, run on the model worker (`server.batcher`)."""
 
     capabilities: frozenset[Capability]
 

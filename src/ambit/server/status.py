@@ -39,8 +39,7 @@ _CODES: dict[type, grpc.StatusCode] = {
 
 
 def normalise(exc: BaseException) -> BaseException:
-    """Errors from below the service that are not server faults (too deep input, a cancelled or
-    exhausted Prolog call) as the ServiceError they mean; anything else as it is."""
+    """Errors from below that are no server fault as the ServiceError they mean; others as is."""
     if isinstance(exc, RecursionError):
         return InvalidField("request", "nested too deeply to read (a formula, term or JSON value)",
                             reason="TOO_DEEP")

@@ -23,6 +23,7 @@ class CandidateScore:
 
 
 def renormalise(scores: list[CandidateScore]) -> None:
+    """Set `min_prob_renorm`: each `min_prob` over their sum (AmP's P(LF0) vs P(LF1))."""
     total = sum(s.min_prob for s in scores)
     for s in scores:
         s.min_prob_renorm = s.min_prob / total if total > 0 else 1.0 / len(scores)

@@ -1,7 +1,6 @@
-"""Beam search over any `Constraint` on the model's KV cache, ranked by `logprob + end_logprob`
-(`Scorer.score(..., end_marker=True)`'s numbers). Full masks are computed only when the top-k do
-not yield `beam` children above what unseen candidates could score; on an accelerator
-(`eager_masks`) they are filled on a worker thread during the forward pass."""
+"""Beam search over any `Constraint` on the KV cache, ranked by `logprob + end_logprob` (as
+`Scorer.score(..., end_marker=True)`); full masks only when the top-k yield too few children, and
+on an accelerator (`eager_masks`) filled on a worker thread during the forward pass."""
 
 from __future__ import annotations
 
@@ -111,7 +110,6 @@ class BeamSearch:
                          host[:, -1].tolist(), ends, len(beams) - len(stopped), mask is not None)
 
     def _finish(self, beams: list[Path], view: _StepView, finished: dict[str, tuple[float, Path, float]]) -> None:
-        """Put every beam that may end into `finished` (the best score per text)."""
         for i in view.ends:
             p, end_lp = beams[i], view.end_lp[i]
             text = p.text[len(self.lead):] if p.text.startswith(self.lead) else p.text  # as `hypothesis` cuts it
@@ -186,8 +184,7 @@ class BeamSearch:
 
 @dataclass(frozen=True)
 class _StepView:
-    """One step's scores on the device (ends, stopped rows, eager masks at -inf) and what the host
-    read of them; `masked`: whether `scores` is masked already."""
+    """One step's scores on the device (ends, stopped rows, masks at -inf) and their host copy."""
 
     scores: torch.Tensor
     base: torch.Tensor

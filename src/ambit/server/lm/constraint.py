@@ -32,8 +32,7 @@ class Constraint(Protocol):
         ...
 
     def allowed_next(self, parses: Sequence[PartialParse], vocab: int, device: torch.device) -> torch.Tensor | None:
-        """Bool [len(parses), vocab] on `device`: tokens each state may take next (`append` has the
-        last word); None when every token is."""
+        """Bool [len(parses), vocab] on `device`: what each state may take next (None: anything)."""
         ...
 
 

@@ -1,6 +1,5 @@
-"""Grammar-constrained decoding: beam search and sampling behind one `Decoder` per model, which
-builds each call's constraint for the search loop (`beam.BeamSearch`, `sampling.Sampler`); each
-call keeps its own statistics, so one `Decoder` serves several threads."""
+"""Grammar-constrained decoding: beam search and sampling behind one `Decoder` per model; each call
+keeps its own constraint and statistics, so one `Decoder` serves several threads."""
 
 from __future__ import annotations
 
@@ -24,14 +23,11 @@ __all__ = ["DecodeCancelled", "Decoded", "DecodeStats", "Decoder", "Hypothesis",
 
 
 class Decoder:
-    """Constrained beam search and sampling for one loaded model (thread-safe: per-call state
-    lives in the search objects; the grammar tables are shared and locked)."""
+    """Constrained beam search and sampling for one loaded model (thread-safe)."""
 
     def __init__(self, lm: LoadedModel, topk_margin: int = 8, eager_masks: bool | None = None) -> None:
         """`eager_masks`: full masks filled during the forward pass (default: on an accelerator)."""
-        self.lm = lm
-        self.topk_margin = topk_margin
-        self.eager_masks = eager_masks
+        self.lm, self.topk_margin, self.eager_masks = lm, topk_margin, eager_masks
         self.tables = GrammarTables(lm)
 
     def constraint(self, fmt: str, grammar: str | None, lead: str, *, constrained: bool = True,
@@ -69,8 +65,7 @@ class Decoder:
                seed: int | None = None, *, constrained: bool = True, check_scope: bool = True,
                lead: str | None = None, should_stop: Callable[[], bool] | None = None,
                deadline: float | None = None) -> Decoded:
-        """`n` LFs sampled within the grammar; probabilities are the model's own, paths not forced
-        canonical."""
+        """`n` LFs sampled within the grammar (the model's own probabilities, any token path)."""
         clock = StatsClock()
         gen = torch.Generator(device="cpu")
         if seed is not None:

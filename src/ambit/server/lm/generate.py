@@ -61,11 +61,9 @@ def end_ids(lm: LoadedModel) -> list[int]:
     return sorted(ids)
 
 
-def generate(
-    lm: LoadedModel, turns: Sequence[ChatTurn], max_new_tokens: int, use_chat_template: bool = True,
-    temperature: float = 0.0, top_p: float = 1.0, seed: int = 0,
-    should_stop: Callable[[], bool] | None = None,
-) -> Generation:
+def generate(lm: LoadedModel, turns: Sequence[ChatTurn], max_new_tokens: int,
+             use_chat_template: bool = True, temperature: float = 0.0, top_p: float = 1.0,
+             seed: int = 0, should_stop: Callable[[], bool] | None = None) -> Generation:
     """The reply to `turns`, greedy at `temperature` 0; DecodeCancelled once `should_stop()`."""
     from transformers import StoppingCriteriaList
 

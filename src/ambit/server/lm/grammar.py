@@ -1,7 +1,6 @@
 """The grammar constraint: llguidance masks from the SAME `.lark` grammar Lark validates with, a
-forced `lead` for the prompt's trailing space, canonical token paths (each LF reached by one path,
-scored as the scorer does), variable scope. Never import `llguidance.torch`: its `@torch.compile`
-costs 2-5 s at import and 29 s on its first call."""
+forced `lead` for the prompt's trailing space, canonical token paths (one per LF, scored as the
+scorer does), variable scope. No `llguidance.torch`: its `@torch.compile` costs 2-30 s."""
 
 from __future__ import annotations
 
@@ -41,13 +40,11 @@ def unpack_bitmask(words: np.ndarray, vocab: int, device: torch.device) -> torch
 
 
 class GrammarTables:
-    """What every grammar constraint on one model shares (tokenizer, an LRU of 64 compiled grammars,
-    token texts, mask executor). Thread-safe."""
+    """What one model's grammar constraints share (compiled grammars, token texts); thread-safe."""
 
     def __init__(self, lm: LoadedModel) -> None:
         self.lm = lm
-        self._lltok = None
-        self._executor = None
+        self._lltok = self._executor = None
         self._matchers: OrderedDict[str, object] = OrderedDict()
         self._tok_bytes: dict[int, bytes] = {}
         self._lock = threading.Lock()
@@ -96,15 +93,11 @@ class GrammarTables:
 
 
 class GrammarConstraint:
-    """Outputs of one Lark grammar after a forced `lead`, every variable bound (`scope_fmt`; None:
-    no rule) and, when `canonical`, on canonical token paths."""
+    """Outputs of a Lark grammar after a forced `lead`: variables bound, canonical if asked."""
 
     def __init__(self, tables: GrammarTables, lark_text: str, lead: str, scope_fmt: str | None,
                  canonical: bool) -> None:
-        self.tables = tables
-        self.lead = lead
-        self.scope_fmt = scope_fmt
-        self.canonical = canonical
+        self.tables, self.lead, self.scope_fmt, self.canonical = tables, lead, scope_fmt, canonical
         self._start = GrammarParse(self, tables.matcher(grammar_with_lead(lark_text, lead)), b"", ())
 
     def start(self) -> GrammarParse:

@@ -34,8 +34,7 @@ def forward(lm: LoadedModel, ids: torch.Tensor, cache=None, attention_mask: torc
 
 
 def cache_kwarg(lm: LoadedModel) -> str:
-    """`cache` when the model's forward takes it, else `past_key_values`: earlier transformers 5
-    releases (the GPU host's 5.17) would silently ignore `cache=`."""
+    """`cache` where forward takes it, else `past_key_values` (5.17 ignores `cache=` silently)."""
     if "cache_kwarg" not in lm.memo:
         params = inspect.signature(lm.model.forward).parameters
         lm.memo["cache_kwarg"] = "cache" if "cache" in params else "past_key_values"
@@ -63,8 +62,7 @@ class KVStepper:
     """One decode's model side: a prompt pass, then one token per live row, reordering the cache."""
 
     def __init__(self, lm: LoadedModel) -> None:
-        self.lm = lm
-        self.cache = None
+        self.lm, self.cache = lm, None
 
     def prefill(self, ids: list[int], rows: int = 1) -> torch.Tensor:
         """Log-probs [rows, V] of the token after `ids`, with the cache copied to `rows` rows."""

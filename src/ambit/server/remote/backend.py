@@ -1,7 +1,6 @@
 """`RemoteBackend`: the server's `ModelBackend` (`server.model`) over an OpenAI-compatible endpoint:
-scores from `/completions` echo log-probabilities (targets as `server.lm.scorer` picks them),
-decoding grammar-constrained where the endpoint takes `structured_outputs`. A missing capability
-raises `CapabilityMissing` first; every answer is validated (`validate`) before use or caching."""
+echo log-probabilities for scores, `structured_outputs` grammars where taken. A missing capability
+raises `CapabilityMissing` first; every answer is validated before it is used or cached."""
 
 from __future__ import annotations
 
@@ -25,14 +24,12 @@ PLAIN_SEPARATOR = "\n\n"  # as server.lm.generate joins turns without a chat tem
 
 
 class RemoteBackend:
-    """A model served elsewhere. `probed`: what the endpoint showed at `load`; `capabilities`: what
-    the server may ask of it (`server.model.Capability`)."""
+    """A model served elsewhere; `probed`: what the endpoint showed at `load`."""
 
     kind = "causal"
 
     def __init__(self, endpoint: Endpoint, caps: Capabilities) -> None:
-        self.endpoint = endpoint
-        self.probed = caps
+        self.endpoint, self.probed = endpoint, caps
         self.max_concurrency = endpoint.options.max_concurrency
         template = {Capability.CHAT_TEMPLATE} if C.CHAT in caps else set()
         self.capabilities = frozenset({Capability.CONCURRENT, *template})
@@ -166,16 +163,14 @@ class RemoteBackend:
             messages = [{"role": r, "content": c} for r, c in turns]
             r = self.endpoint.post("/chat/completions", {"messages": messages, "max_tokens": params.max_new_tokens,
                                                          **sampling}, check=V.chat(1))
-            ch = r["choices"][0]
-            text, shown = ch["message"].get("content") or "", json.dumps(messages, ensure_ascii=False)
+            shown = json.dumps(messages, ensure_ascii=False)
         else:
             self.probed.require(C.COMPLETIONS, "plain-text generation (Generate without the chat template)")
             shown = PLAIN_SEPARATOR.join(c for _, c in turns)
             r = self.endpoint.post("/completions", {"prompt": shown, "max_tokens": params.max_new_tokens, **sampling},
                                    check=V.completions(1))
-            ch = r["choices"][0]
-            text = ch["text"]
-        usage = r.get("usage") or {}
+        ch, usage = r["choices"][0], r.get("usage") or {}
+        text = (ch["message"].get("content") or "") if params.use_chat_template else ch["text"]
         finish = "stop" if ch.get("finish_reason") == "stop" else "length"
         return Generation(text, shown, bool(params.use_chat_template), int(usage.get("prompt_tokens") or 0),
                           int(usage.get("completion_tokens") or 0), finish, time.perf_counter() - t0)

@@ -1,7 +1,6 @@
 """The on-disk response cache, keyed by endpoint, model and request, so a rerun sends nothing twice.
-Data only (SQLite rows of JSON text, no pickle): a folder others can write gives at most a bad
-answer, which every read checks again. Opened through the folder's descriptor with `nofollow=1`,
-so no link leads it elsewhere; the oldest entries go first."""
+Data only (SQLite rows of JSON, no pickle), checked again on every read, opened through the folder's
+descriptor with `nofollow=1` so no link leads elsewhere; the oldest entries go first."""
 
 from __future__ import annotations
 
@@ -35,12 +34,10 @@ def _is_key(key: object) -> bool:
 
 
 class ResponseCache:
-    """At most `max_bytes` on disk (an entry over a quarter of it is not stored); an unusable
-    folder or database is a warning, and the endpoint runs without a cache."""
+    """At most `max_bytes` on disk; an unusable folder is a warning, and no cache is used."""
 
     def __init__(self, root: Path, max_bytes: int) -> None:
-        self.root = Path(root)
-        self.max_bytes = max_bytes
+        self.root, self.max_bytes = Path(root), max_bytes
         self._lock = threading.RLock()
         self._dir_fd: int | None = None
         self._db: sqlite3.Connection | None = None

@@ -65,16 +65,11 @@ def probe(ep: Endpoint) -> Capabilities:
     names: set[str] = set()
     echo_max = 0
     if _ok(ep, "/completions", {"prompt": "Hello", "max_tokens": 1, "temperature": 0}):
-        names.add(COMPLETIONS)
         echo_max = _prompt_logprobs(ep)
-        if echo_max is not None:
-            names.add(PROMPT_LOGPROBS)
-        if _grammar(ep):
-            names.add(GRAMMAR)
-        if _n_distinct(ep, {"use_beam_search": True, "temperature": 0}, distinct=True):
-            names.add(BEAM_SEARCH)
-        if _n_distinct(ep, {"temperature": 1.0, "seed": 0}, distinct=False):
-            names.add(N_SAMPLES)
+        found = {COMPLETIONS: True, PROMPT_LOGPROBS: echo_max is not None, GRAMMAR: _grammar(ep),
+                 BEAM_SEARCH: _n_distinct(ep, {"use_beam_search": True, "temperature": 0}, True),
+                 N_SAMPLES: _n_distinct(ep, {"temperature": 1.0, "seed": 0}, False)}
+        names |= {name for name, ok in found.items() if ok}
     chat = {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
     if _ok(ep, "/chat/completions", {**chat, "temperature": 0}):
         names.add(CHAT)
@@ -128,7 +123,6 @@ def _grammar(ep: Endpoint) -> bool:
 
 def _n_distinct(ep: Endpoint, extra: dict, distinct: bool, body: dict | None = None,
                 path: str = "/completions") -> bool:
-    """Two choices come back for n 2 (and differ, where `distinct`)."""
     r = _post(ep, path, {**(body or {"prompt": "The", "max_tokens": 3}), "n": 2, **extra})
     texts = [c.get("text", (c.get("message") or {}).get("content")) for c in (r or {}).get("choices") or []]
     return len(texts) == 2 and (not distinct or texts[0] != texts[1])

@@ -1,6 +1,5 @@
-"""One OpenAI-compatible endpoint: JSON over httpx with bounded concurrency, retries (429, 5xx,
-timeouts, bad answers; `backoff_s` doubled or `Retry-After`), a total deadline and size cap per
-answer, validation, the cache, counters. Attempts run on the endpoint's own loop, cancelled once
+"""One OpenAI-compatible endpoint: JSON over httpx, bounded concurrency, retries with backoff, a
+total deadline and size cap per answer, validation, cache, counters. Attempts are cancelled once
 the caller leaves; no redirect is followed, so the API key never leaves its origin."""
 
 from __future__ import annotations
@@ -37,8 +36,7 @@ if logging.getLogger("httpx").level == logging.NOTSET:
 
 @dataclass
 class Counters:
-    """What the endpoint cost: requests (retries included), cache hits, reported tokens, invalid
-    answers, seconds waited."""
+    """What the endpoint cost: requests (retries included), cache hits, tokens, seconds waited."""
 
     requests: int = 0
     retries: int = 0
@@ -52,8 +50,7 @@ class Counters:
 class _Retry(Exception):
     def __init__(self, reason: str, wait_s: float | None = None, invalid: bool = False) -> None:
         super().__init__(reason)
-        self.wait_s = wait_s
-        self.invalid = invalid
+        self.wait_s, self.invalid = wait_s, invalid
 
 
 class _AttemptTimedOut(Exception):
@@ -102,13 +99,11 @@ class _Loop:
 
 
 class Endpoint:
-    """`post(path, body, check)` / `get(path, check)` against `spec.base_url`, at most
-    `max_concurrency` at once. `transport`: an httpx transport in place of the network (tests)."""
+    """`post` / `get` against `spec.base_url`, at most `max_concurrency` at once."""
 
     def __init__(self, spec: RemoteSpec, options: RemoteOptions,
                  sleep: Callable[[float], None] = time.sleep, transport: Any = None) -> None:
-        self.spec = spec
-        self.options = options
+        self.spec, self.options = spec, options
         self._key = options.api_key
         _scrub.remember(options.api_key)  # masked wherever an endpoint echoes it (logs, errors, run.json)
         if spec.auth is not None:
@@ -118,8 +113,7 @@ class Endpoint:
         self.counters = Counters()
         self.cache = (ResponseCache(options.cache_dir, options.cache_max_bytes)
                       if options.cache_dir is not None else None)
-        self._sleep = sleep
-        self._transport = transport
+        self._sleep, self._transport = sleep, transport
         self._io: tuple[_Loop, httpx.AsyncClient] | None = None
         self._io_lock = threading.Lock()
 
@@ -321,16 +315,16 @@ class Endpoint:
         code = ans.status
         if code < 400:
             self._refuse_redirect(where, ans)
-        detail = redact(_message(ans.body))
+        detail = f": {said}" if (said := redact(_message(ans.body))) else ""
         if code == 429 or code >= 500:
-            raise _Retry(f"HTTP {code}{': ' + detail if detail else ''}", retry_after(ans.retry_after))
+            raise _Retry(f"HTTP {code}{detail}", retry_after(ans.retry_after))
         if code in (401, 403):
             raise RemoteAuthError(f"{where}: HTTP {code}, the endpoint refused the API key "
                                   "(set --api-key-file or $OPENAI_API_KEY)", code)
         if code == 404:
             raise RemoteNotFound(f"{where}: HTTP 404, unknown model {self.spec.model!r} or path"
-                                 f"{': ' + detail if detail else ''}", code)
-        raise RemoteError(f"{where}: HTTP {code}{': ' + detail if detail else ''}", code)
+                                 f"{detail}", code)
+        raise RemoteError(f"{where}: HTTP {code}{detail}", code)
 
     def _refuse_redirect(self, where: str, ans: _Answer) -> None:
         target = urljoin(self.spec.base_url + "/", ans.location) if ans.location else ""

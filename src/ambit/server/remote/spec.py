@@ -32,8 +32,7 @@ def redact(text: str) -> str:
 
 @dataclass(frozen=True)
 class RemoteSpec:
-    """The model name and the endpoint's base URL without credentials; `auth`: the URL's (user,
-    password), sent as HTTP basic auth to that origin only and never shown."""
+    """Model name and base URL; `auth`: the URL's credentials, for that origin only, never shown."""
 
     model: str
     base_url: str

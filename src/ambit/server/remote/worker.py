@@ -28,9 +28,7 @@ class ConcurrentWorker:
     """Runs `fn(backend)` jobs concurrently; `max_batch` (reported by GetModelInfo) is the concurrency."""
 
     def __init__(self, backend: Any, max_concurrency: int, max_queue: int = 256) -> None:
-        self.backend = backend
-        self.max_batch = max_concurrency
-        self.max_queue = max_queue
+        self.backend, self.max_batch, self.max_queue = backend, max_concurrency, max_queue
         self._pool = ThreadPoolExecutor(max_workers=max_concurrency, thread_name_prefix="ambit-remote")
         self._lock = threading.Lock()
         self._pending = 0
