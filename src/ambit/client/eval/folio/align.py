@@ -1,22 +1,9 @@
 """Aligning a translation's names with the gold formulas' names, story by story, before the
-prover compares them: a model that writes `DrinksCoffee(x)` where FOLIO wrote `Drinks(x)` can
-still be EQUIVALENT. Deterministic, one-to-one, in three steps (docs/folio.md):
-
-1. **exact**: a name the gold also uses (same kind: constant, or predicate of the same arity)
-   stays itself;
-2. **normalised**: otherwise a name whose normalised form (case folded, only letters and
-   digits: `drink_coffee` ~ `DrinkCoffee`) equals that of exactly one free gold name maps to it;
-3. **matched**: the rest are matched by votes. For each sentence whose translation and gold
-   formula have the same shape once names are erased (same connectives, quantifiers and
-   variable positions), the names at the same positions get one vote per occurrence; other
-   sentences give every free (translation, gold) name pair of the same kind 1/(n·m) votes.
-   Pairs are taken greedily by votes (ties by name), each name at most once.
-
-A translation name left unmatched keeps its name (no gold formula uses it, or step 1 would
-have kept it, so it cannot be captured), unless the gold uses that name as a predicate of another
-arity: then it becomes `Name_<arity>` (the provers refuse one symbol with two arities). The
-story's alignment and, per sentence, whether it renamed anything are recorded: that is "how
-often alignment was needed".
+prover compares them (`DrinksCoffee(x)` for FOLIO's `Drinks(x)` can still be EQUIVALENT).
+Deterministic, one-to-one, in three steps (docs/folio.md): **exact** (same name and kind),
+**normalised** (case and non-alphanumerics aside, one candidate), **matched** (greedy by votes
+from sentences of the same shape). An unmatched name stays, renamed `Name_<arity>` if the gold
+uses it with another arity (the provers refuse one symbol with two arities).
 """
 
 from __future__ import annotations
@@ -40,6 +27,7 @@ class Alignment:
     steps: dict[Name, str]  # exact | normalised | matched | unmatched
 
     def counts(self) -> dict[str, int]:
+        """How many names each step decided."""
         out = {"exact": 0, "normalised": 0, "matched": 0, "unmatched": 0}
         for s in self.steps.values():
             out[s] += 1
@@ -57,15 +45,12 @@ def _label(n: Name) -> str:
 
 
 def normalised(name: str) -> str:
+    """A name case folded, letters and digits only (`drink_coffee` ~ `DrinkCoffee`)."""
     return re.sub(r"[^0-9a-z]", "", name.casefold())
 
 
-# --------------------------------------------------------------------------- names and shapes
-
-
 def _walk(f: Formula, bound: tuple[str, ...], names: list[Name]) -> tuple:
-    """The shape of `f` with names erased (variables as their binder's depth), appending
-    the names met, in order, to `names`."""
+    """The shape of `f` with names erased (variables as binder depth); the names go to `names`."""
     t = type(f)
     if t is Atom:
         names.append((("pred", len(f.args)), f.pred))
@@ -93,22 +78,18 @@ def _term(a, bound: tuple[str, ...], names: list[Name]) -> tuple:
 
 
 def names_of(f: Formula) -> list[Name]:
-    out: list[Name] = []
-    _walk(f, (), out)
-    return out
+    """The names `f` uses, in order."""
+    return shape(f)[1]
 
 
 def shape(f: Formula) -> tuple[tuple, list[Name]]:
+    """`f` with names erased, and its names in order."""
     out: list[Name] = []
     return _walk(f, (), out), out
 
 
-# --------------------------------------------------------------------------- alignment
-
-
 def align(translations: Sequence[Formula | None], golds: Sequence[Formula | None]) -> Alignment:
-    """The alignment of a story's translated formulas with its gold ones (paired by index;
-    None where either is missing)."""
+    """The alignment of a story's translated formulas with its gold ones (paired by index)."""
     t_names = {n for f in translations if f is not None for n in names_of(f)}
     g_names = {n for f in golds if f is not None for n in names_of(f)}
     mapping: dict[Name, str] = {}
@@ -149,6 +130,8 @@ def _unclashed(n: Name, g_names: set[Name], used: set[str]) -> str:
 
 
 def _votes(translations, golds, done: set[Name], taken: set[Name]) -> dict[tuple[Name, Name], float]:
+    """Votes per free (translation, gold) name pair: one per occurrence at the same position of
+    sentences of the same shape; else 1/(n·m) for every pair of one kind in the sentence."""
     votes: dict[tuple[Name, Name], float] = defaultdict(float)
     for t, g in zip(translations, golds):
         if t is None or g is None:
@@ -159,12 +142,10 @@ def _votes(translations, golds, done: set[Name], taken: set[Name]) -> dict[tuple
                 if a not in done and b not in taken and a[0] == b[0]:
                     votes[(a, b)] += 1.0
             continue
-        free_t = sorted({a for a in tn if a not in done})
-        free_g = sorted({b for b in gn if b not in taken})
         by_kind: dict[Kind, tuple[list, list]] = defaultdict(lambda: ([], []))
-        for a in free_t:
+        for a in sorted({a for a in tn if a not in done}):
             by_kind[a[0]][0].append(a)
-        for b in free_g:
+        for b in sorted({b for b in gn if b not in taken}):
             by_kind[b[0]][1].append(b)
         for ts_, gs_ in by_kind.values():
             for a in ts_:
@@ -203,9 +184,6 @@ def _rt(a, m: dict[Name, str], bound: tuple[str, ...]):
     return a
 
 
-# --------------------------------------------------------------------------- sentences
-
-
 PAIRED_BY = ("order", "comment", "text", "unpaired")
 
 
@@ -216,12 +194,9 @@ def _sentence_key(text: str) -> str:
 
 def pair_sentences(sentences: Sequence[str], notes: Sequence[tuple[str | None, str | None]]
                    ) -> list[tuple[int | None, str]]:
-    """Which of a story's premise `sentences` each translated premise formula translates, and how
-    it was paired: by `order` when there are as many formulas as sentences; otherwise by its
-    `comment` (a `:::` comment: the sentence a system wrote beside the formula) or its `text`
-    (the sentence given with the formula) when that equals one not yet taken sentence (case,
-    spaces and end punctuation aside); otherwise `unpaired` (index None). `notes` holds each
-    formula's (comment, text). One-to-one: a sentence is paired with one formula at most."""
+    """Which premise sentence each formula translates, and how (PAIRED_BY): by `order` when the
+    counts match, else by its (comment, text) in `notes` equal to a free sentence, else `unpaired`
+    (index None). One-to-one."""
     if len(notes) == len(sentences):
         return [(i, "order") for i in range(len(notes))]
     free: dict[str, list[int]] = defaultdict(list)

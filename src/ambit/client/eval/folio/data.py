@@ -1,16 +1,9 @@
 """FOLIO stories: reading a split (`<data root>/folio/folio-NAME.jsonl`) into `Story` values.
 
-One line of FOLIO is one example: a story's premises (text and FOL), a conclusion, its label,
-and in some releases the conclusion's FOL (`conclusion-FOL`; the public v0.0 train split has
-none). Several examples share a story (the same premises, other conclusions).
-
-The published files come in three shapes (`SHAPES`), detected per file from its first line and
-required of every line: `v0.0` (premises and their FOL as lists, with `story_id` and
-`example_id`: the v0.0 train file), `v0.0-no-ids` (the same without ids: the v0.0 validation
-file) and `v2` (premises and their FOL as one newline-separated string each, with ids). Where
-ids are absent, an example's id is its 0-based line number in the file, and its story is the
-0-based rank, in file order, of its premises among the file's distinct premise lists (examples
-with identical premises share a story).
+One line is one example (premises, conclusion, label); several examples share a story. The
+published files come in three shapes (`SHAPES`), detected from the first line and required of
+every line; without ids, an example's id is its 0-based line number and its story the rank of its
+premises among the file's distinct premise lists.
 """
 
 from __future__ import annotations
@@ -55,8 +48,7 @@ class Story:
 
     @property
     def gold_fol(self) -> tuple[str | None, ...]:
-        """The gold formula of each of `sentences` (None: the split has no conclusion FOL, or
-        the premises are not paired with their formulas)."""
+        """The gold formula of each of `sentences` (None: absent, or premises not paired)."""
         prem = self.premises_fol if self.paired else (None,) * len(self.premises)
         return (*prem, self.conclusion_fol)
 
@@ -75,6 +67,7 @@ def missing(root: Path, split: str, suite: str = "folio") -> MissingData | None:
 
 
 def normalise_label(label: str, where: str) -> str:
+    """A FOLIO label as one of LABELS."""
     try:
         return _LABEL[str(label).strip().lower()]
     except KeyError:
@@ -82,8 +75,7 @@ def normalise_label(label: str, where: str) -> str:
 
 
 def read_split(path: Path) -> list[Story]:
-    """Every example of a FOLIO jsonl file, in file order; a malformed line raises ValueError
-    naming the file, the line and the field."""
+    """Every example of a FOLIO jsonl file, in file order (ValueError names file, line, field)."""
     return read_split_shaped(path)[0]
 
 
@@ -98,10 +90,7 @@ def read_split_shaped(path: Path) -> tuple[list[Story], str]:
             if not line.strip():
                 continue
             where = f"{path}:{n + 1}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
+            row = _json(line, where)
             this = row_shape(row, where)
             if shape is None:
                 shape = this
@@ -123,11 +112,15 @@ def split_shape(path: Path) -> str:
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if line.strip():
-                try:
-                    return row_shape(json.loads(line), f"{path}:{n}")
-                except json.JSONDecodeError as e:
-                    raise ValueError(f"{path}:{n}: not JSON ({e.msg} at column {e.colno})") from None
+                return row_shape(_json(line, f"{path}:{n}"), f"{path}:{n}")
     return "empty"
+
+
+def _json(line: str, where: str) -> object:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
 
 
 def row_shape(row: object, where: str) -> str:
@@ -149,9 +142,8 @@ def _lines(val: object, key: str, where: str) -> list[str]:
 
 
 def story_from_row(row: dict, where: str, default_id: str, story_id: str | None = None) -> Story:
-    """One FOLIO row of any shape as a Story (see `read_split` for errors). `default_id` is the
-    example id when the row has none; `story_id` the story when the row has none (a row without
-    either is an error: only a whole file groups examples into stories)."""
+    """One FOLIO row of any shape as a Story; `default_id` and `story_id` stand in for the row's
+    own (a row without a story id needs `story_id`: only a whole file groups stories)."""
     if not isinstance(row, dict):
         raise ValueError(f"{where}: a line must be a JSON object")
     for key in (*REQUIRED, *(() if story_id is not None else ("story_id",))):

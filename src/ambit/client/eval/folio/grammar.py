@@ -1,7 +1,5 @@
-"""The decode grammar of FOLIO translations, as the folio suite uses it: the grammar text, the
-Lark check, the renderer of demonstrations and `to_folio` (the respelling in FOLIO's symbols).
-They live in `ambit.logic.decode.folio`, beside the grammar file, because the server decodes
-under the same grammar (ParseDistribution with the `folio` format)."""
+"""The decode grammar of FOLIO translations, as the folio suite uses it; it lives in
+`ambit.logic.decode.folio` because the server decodes under the same grammar."""
 
 from __future__ import annotations
 

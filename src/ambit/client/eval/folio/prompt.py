@@ -1,10 +1,6 @@
-"""Few-shot prompts for NL→FOL translation: k demonstration stories from a train split, drawn
-with a seed, never the test story, each shown as the decode grammar writes its formulas.
-
-A prompt is a header (instruction and demonstrations), then the test story sentence by
-sentence: each sentence is followed by "FOL:" and the translation the model wrote for it,
-so later sentences see the names it chose earlier (a story's formulas must share names for
-the prover to connect them). The model continues after the last "FOL:".
+"""Few-shot prompts for NL→FOL translation: k seeded demonstration stories (never the test
+story), then the test story sentence by sentence, each followed by "FOL:" and the model's
+translation, so later sentences see the names it chose (the prover needs them shared).
 """
 
 from __future__ import annotations
@@ -33,8 +29,7 @@ class Demo:
 
 
 def as_demo(story: Story) -> Demo | None:
-    """The story as a demonstration, or None when one of its formulas does not parse or does
-    not fit the decode grammar (it would show the model something it cannot write)."""
+    """The story as a demonstration; None if a formula does not parse or fit the decode grammar."""
     pairs = [*zip(story.premises, story.premises_fol)] if story.paired else []
     if story.conclusion_fol is not None:
         pairs.append((story.conclusion, story.conclusion_fol))
@@ -56,16 +51,14 @@ def demo_pool(train: Sequence[Story]) -> list[Demo]:
     for s in train:
         if s.story_id in seen:
             continue
-        d = as_demo(s)
-        if d is not None:
+        if (d := as_demo(s)) is not None:
             seen.add(s.story_id)
             pool.append(d)
     return pool
 
 
 def pick_demos(pool: Sequence[Demo], test: Story, k: int, seed: int) -> list[Demo]:
-    """k demonstrations for `test`: never its own story, drawn by `random.Random(seed, test id)`,
-    so a rerun draws the same ones and each test story its own."""
+    """k demonstrations for `test`, never its own story, drawn by `random.Random(seed, test id)`."""
     candidates = [d for d in pool if d.story_id != test.story_id]
     if k > len(candidates):
         raise ValueError(f"--shots {k}: only {len(candidates)} usable demonstration stories")
@@ -74,13 +67,11 @@ def pick_demos(pool: Sequence[Demo], test: Story, k: int, seed: int) -> list[Dem
 
 def header(demos: Sequence[Demo]) -> str:
     """The instruction and the demonstrations, each story as Sentence/FOL lines."""
-    blocks = [INSTRUCTION]
-    for d in demos:
-        blocks.append("\n".join(f"Sentence: {s}\nFOL: {f}" for s, f in d.pairs))
-    return "\n\n".join(blocks) + "\n\n"
+    blocks = ["\n".join(f"Sentence: {s}\nFOL: {f}" for s, f in d.pairs) for d in demos]
+    return "\n\n".join([INSTRUCTION, *blocks]) + "\n\n"
 
 
 def sentence_prompt(head: str, done: Sequence[tuple[str, str]], sentence: str) -> str:
     """The prompt for `sentence` after the story's earlier (sentence, translation) pairs."""
-    lines = [f"Sentence: {s}\nFOL: {t}\n" for s, t in done]
-    return head + "".join(lines) + f"Sentence: {sentence}\nFOL:"
+    earlier = "".join(f"Sentence: {s}\nFOL: {t}\n" for s, t in done)
+    return f"{head}{earlier}Sentence: {sentence}\nFOL:"

@@ -1,20 +1,8 @@
 """Recorded translations: FOL that another system wrote for FOLIO stories, read from a file and
-scored by `folio.score` like ambit's own decoded ones (`ambit eval folio --translations FILE`).
+scored by `folio.score` like ambit's own (`ambit eval folio --translations FILE`).
 
-Two formats (`FORMATS`; `auto` detects which):
-- `ambit`: JSONL, one line per example (docs/folio.md, "Recorded translations"):
-  `{"example_id": ID, "dialect": "folio"|"nltk"|"tptp"|"prover9", "samples": [{"premises": [..],
-  "conclusion": ".."}, ...]}`; a sample the system failed to produce is
-  `{"premises": null, "conclusion": null, "error": "why"}`. A premise is a formula, or
-  `{"formula": .., "sentence": ..}` with the sentence it translates. `dialect` defaults to the
-  run's `--from` (folio).
-- `logic-lm`: Logic-LM's `outputs/logic_programs/FOLIO_*.json` (a JSON list; an entry's `id`
-  is `FOLIO_<split>_<example id>`, so `FOLIO_dev_N` is example N; each of `raw_logic_programs`
-  is a sample). A program's lines between `Premises:` and `Conclusion:` are the premises, the
-  first line after `Conclusion:` the conclusion, each `FORMULA ::: comment`, as Logic-LM's own
-  parser reads them; the comment is the sentence the formula translates.
-
-`cross_check` re-decides each definite label with E and with Z3 alone, on the same formulas.
+Two formats (`FORMATS`, docs/folio.md "Recorded translations"): `ambit` JSONL, one line per
+example, and Logic-LM's `FOLIO_*.json` logic programs (`FORMULA ::: comment` lines, as its parser).
 """
 
 from __future__ import annotations
@@ -40,8 +28,7 @@ DIALECTS = FULL_NAMES
 
 @dataclass(frozen=True)
 class Example:
-    """One example's recorded samples (each as `folio.score.score_story` takes it), their dialect,
-    and where in the file they came from."""
+    """One example's recorded samples (as `folio.score.score_story` takes them)."""
 
     id: str
     dialect: str
@@ -66,17 +53,14 @@ def detect(path: Path) -> str:
 
 def read(path: str | Path, fmt: str = "auto", default_dialect: str = FOLIO, *,
          max_chars: int = MAX_CHARS) -> Recorded:
-    """Read a translations file; a malformed one raises ValueError naming the file, the line (or
-    entry) and the field. `default_dialect`: the dialect of formulas whose line names none (the
-    run's `--from`; Logic-LM's programs too)."""
+    """Read a translations file; a malformed one raises ValueError naming file, line and field.
+    `default_dialect` (the run's `--from`) reads formulas whose line names none."""
     if default_dialect not in DIALECTS:
         raise ValueError(f"--from must be one of {', '.join(DIALECTS)}, not {default_dialect!r}")
     path = Path(path)
     if fmt not in FORMATS:
         raise ValueError(f"--translations-format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    # Bounds (issue 45): only a regular file is read (a FIFO or /dev/zero is one line, not a hang);
-    # a formula over `max_chars` is a failed sample that says so (never echoed); a line over
-    # MAX_LINE bytes, nested too deep, with a huge integer or over MAX_SAMPLES samples is set aside.
+    # bounds (issue 45): only a regular file is read; a formula over `max_chars` is a failed sample
     try:
         fmt = detect(path) if fmt == "auto" else fmt
         examples = (_read_logic_lm(path, default_dialect, max_chars) if fmt == "logic-lm"
@@ -89,8 +73,8 @@ def read(path: str | Path, fmt: str = "auto", default_dialect: str = FOLIO, *,
 
 
 def _bounded(sample: dict, max_chars: int) -> dict:
-    """`sample`, or a failed sample when one of its formulas is longer than `max_chars` (the
-    formula is not kept: an error that echoed a 200 MB one was 419 MB)."""
+    """`sample`, or a failed sample when a formula is over `max_chars` (not echoed: one that
+    echoed a 200 MB formula was 419 MB)."""
     formulas = [p["formula"] for p in sample.get("premises") or []] + [sample.get("conclusion") or ""]
     longest = max((len(f) for f in formulas), default=0)
     if longest <= max_chars:
@@ -103,9 +87,6 @@ def _add(out: dict[str, Example], ex: Example) -> None:
     if ex.id in out:
         raise ValueError(f"{ex.where}: example_id {ex.id} again (first at {out[ex.id].where})")
     out[ex.id] = ex
-
-
-# --------------------------------------------------------------------------- ambit's JSONL
 
 
 def _read_ambit(path: Path, default_dialect: str = FOLIO, max_chars: int = MAX_CHARS) -> dict[str, Example]:
@@ -178,9 +159,6 @@ def _ambit_sample(s: Any, where: str) -> dict:
     return {"premises": out, "conclusion": conc, "error": err}
 
 
-# --------------------------------------------------------------------------- Logic-LM
-
-
 _ID = re.compile(r"^FOLIO_[A-Za-z0-9-]+?_(.+)$")  # Logic-LM's FOLIO_<split>_<example id>
 
 
@@ -210,12 +188,10 @@ def _read_logic_lm(path: Path, dialect: str = FOLIO, max_chars: int = MAX_CHARS)
 
 
 def program_sample(program: str) -> dict:
-    """One Logic-LM program as a sample: premises (with their `:::` comments) and the conclusion;
-    a program without its `Premises:` and `Conclusion:` sections is a failed sample that says so."""
-    if "Premises:" not in program:
-        return {"premises": None, "conclusion": None, "error": "no 'Premises:' section"}
-    if "Conclusion:" not in program:
-        return {"premises": None, "conclusion": None, "error": "no 'Conclusion:' section"}
+    """One Logic-LM program as a sample; one without its sections is a failed sample saying so."""
+    for section in ("Premises:", "Conclusion:"):
+        if section not in program:
+            return {"premises": None, "conclusion": None, "error": f"no '{section}' section"}
     head, _, tail = program.partition("Conclusion:")
     prem = [_line(x) for x in head.split("Premises:", 1)[1].split("\n") if x.strip()]
     conc = [_line(x) for x in tail.split("\n") if x.strip()]
@@ -230,8 +206,7 @@ def _line(line: str) -> dict:
 
 
 def coverage(rec: Recorded, items: Sequence[str], split: str) -> dict:
-    """How much of the run the file covers (client.eval.metrics.coverage): `items` the run's
-    example ids; the file's examples that name none of them, in file order."""
+    """How much of the run (`items`: its example ids) the file covers (metrics.coverage)."""
     from ambit.client.eval import metrics as M
 
     wanted = set(items)
@@ -241,16 +216,10 @@ def coverage(rec: Recorded, items: Sequence[str], split: str) -> dict:
     return {**cov, "what": "recorded translations", "option": "--translations", "file": str(rec.path)}
 
 
-# --------------------------------------------------------------------------- cross-check
-
-
 def cross_check(records: Sequence[dict], dialects: dict[str, str] | None = None,
                 time_limit: float = 10.0, free_variables: str | None = None) -> dict:
-    """Each definite label (True, False, Uncertain) of `records` re-decided by E alone and by Z3
-    alone on the same formulas, part by part (premises ∧ ¬conclusion, premises ∧ conclusion):
-    per prover, the labels it `confirmed` (both parts as ambit's), `contradicted` (a part the
-    other way) and left `undecided`, with the contradicted examples listed. Formulas are read as
-    the scoring read them (`dialects` by example id, `free_variables`)."""
+    """Each definite label of `records` re-decided by E alone and by Z3 alone on the same formulas,
+    part by part: per prover, the labels `confirmed`, `contradicted` (listed) and `undecided`."""
     from ambit.client.eval.folio.score import read
     from ambit.logic.provers import portfolio
     from ambit.logic.provers.portfolio_members import PrologMember, members

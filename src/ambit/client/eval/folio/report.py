@@ -1,12 +1,6 @@
 """FOLIO summaries and reports: pure functions of the records (`summary.json`, `summary.md`,
-`folio.png`). The field names of summary.json are a contract (scripts read them):
-`label_accuracy`, `label_accuracy_voted`, `sentence_equivalence_rate`,
-`right_label_wrong_translation`, `syntax_errors`, `unknown`, `executable_rate`, and the audit's
-`agreement_rate` and `label_accuracy` (the same figure; `--oracle-translations` reports it too).
-`stories` counts examples (one conclusion each), as it always has; `examples` says so, and
-`story_count` counts distinct stories (premise sets). `vote` names the voting rule behind
-`label_accuracy_voted`, and `label_problems` says why samples have no label (per reason: the
-count and one example)."""
+`folio.png`). The field names of summary.json are a contract (scripts read them); `stories`
+counts examples (one conclusion each), `story_count` distinct premise sets."""
 
 from __future__ import annotations
 
@@ -33,8 +27,7 @@ def _pc(x: float | None) -> str:
 
 
 def audit_summary(records: Sequence[dict]) -> dict:
-    """The gold audit: agreement over stories whose label could be checked, problems, and the
-    disagreeing stories (id, problem, gold label, derived label)."""
+    """The gold audit: agreement where the label could be checked, problems, disagreements."""
     checked = [r for r in records if r["label_checked"]]
     rate = M.accuracy(r["agrees"] for r in checked)
     return {
@@ -52,8 +45,7 @@ def audit_summary(records: Sequence[dict]) -> dict:
 
 
 def label_problems(records: Sequence[dict]) -> dict:
-    """Why samples have no definite label: per reason of score.LABEL_PROBLEMS that occurs, the
-    number of samples and the first one's example id, sample index and error."""
+    """Per reason of score.LABEL_PROBLEMS that occurs: the number of samples and the first one."""
     out: dict = {}
     for r in records:
         for j, s in enumerate(r.get("samples") or ()):
@@ -67,14 +59,14 @@ def label_problems(records: Sequence[dict]) -> dict:
 
 
 def _voted(records: Sequence[dict], vote: str) -> list[dict]:
-    """The examples the voted accuracy counts: under `majority` those with a scored sample (as
-    ambit always counted), under `drop-errors` every example (one with no labelled sample is wrong)."""
+    """The examples the voted accuracy counts: with a scored sample, or all under `drop-errors`."""
     if vote == "drop-errors":
         return list(records)
     return [r for r in records if any(s["label_scored"] for s in r["samples"])]
 
 
 def summary(records: Sequence[dict], mode: str, vote: str = "majority") -> dict:
+    """summary.json of a FOLIO run."""
     out: dict = {"suite": "folio", "mode": mode, "stories": len(records), "examples": len(records),
                  "story_count": len({r["story_id"] for r in records}), "audit": audit_summary(records)}
     if mode == "audit":
@@ -159,10 +151,8 @@ def decoding_text(d: Mapping | None) -> str:
     """The decoding options in words, with only the settings that decoding used."""
     if not d:
         return "n/a"
-    if d.get("samples", 1) > 1:
-        how = f"{d['samples']} samples at temperature {d.get('temperature')}"
-    else:
-        how = f"beam search, beam width {d.get('beam', 1)}"
+    how = (f"{d['samples']} samples at temperature {d.get('temperature')}"
+           if d.get("samples", 1) > 1 else f"beam search, beam width {d.get('beam', 1)}")
     return f"{how}; at most {d.get('max_tokens')} tokens per formula; seed {d.get('seed')}"
 
 
@@ -214,8 +204,7 @@ def markdown(s: Mapping) -> str:
 
 
 def _translations_md(s: Mapping) -> list[str]:
-    """The sections of a run that translated (or read, or took the gold formulas): what was left
-    out, the figures, the sentence relations, the pairing, the labels and what went wrong."""
+    """The sections of a run that translated (or read, or took the gold formulas)."""
     lines = []
     lo = s.get("left_out") or {}
     if lo.get("examples") or lo.get("samples"):
@@ -270,8 +259,7 @@ def _translations_md(s: Mapping) -> list[str]:
 
 
 def plot(s: Mapping, path: str | Path) -> None:
-    """Left: label accuracy (one sample, voted) and the gold audit's agreement; right: how the
-    translated sentences relate to their gold formulas."""
+    """Left: label accuracy and the gold audit's agreement; right: sentence relations to gold."""
     fig, (ax1, ax2) = R.plt.subplots(1, 2, figsize=(9, 3.6))
     a = s["audit"]
     if s["mode"] == "audit":

@@ -1,16 +1,8 @@
 """Scoring translations of FOLIO stories by proof, and auditing the gold formulas.
 
-Per sentence: does the translation parse (the `folio` reader), was the decoder's output in
-the decode grammar,
-and how does it relate to the gold formula after name alignment (`folio.align`): EQUIVALENT,
-STRONGER (it entails the gold formula, not conversely), WEAKER, NOT_RELATED (neither entails
-the other) or UNKNOWN (a budget ran out), with the prover's proofs or checked countermodel.
-Per story and sample: the label the prover derives from the translated premises and
-conclusion (True, False, Uncertain, INCONSISTENT premises, UNKNOWN; None when a sentence does
-not parse), and why a sample has no label (`label_problem`, one of LABEL_PROBLEMS). Over samples:
-a vote by the rule `--vote` names (VOTES). The gold audit derives the label from the gold
-formulas the same way.
-All the proving goes through logic's public batch functions (a few round trips per story).
+Per sentence: parse, decode grammar, and relation to the gold formula after name alignment
+(RELATIONS). Per sample: the prover's label and why there is none (LABEL_PROBLEMS); over
+samples, a vote (VOTES). All proving goes through logic's batch functions (few round trips).
 """
 
 from __future__ import annotations
@@ -32,37 +24,25 @@ LABEL_OF = {"TRUE": "True", "FALSE": "False", "UNCERTAIN": "Uncertain", "INCONSI
             "UNKNOWN": "UNKNOWN"}
 RELATIONS = ("EQUIVALENT", "STRONGER", "WEAKER", "NOT_RELATED", "UNKNOWN")
 _ENTAILS = {"TRUE": True, "INCONSISTENT": True, "FALSE": False, "UNCERTAIN": False}
-# a conclusion no story mentions: premises decide it (TRUE/FALSE) only when they are
-# inconsistent, and then the proof refutes the premises alone; otherwise UNCERTAIN comes with
-# a model of the premises
+# a conclusion no story mentions: premises decide it only when they are inconsistent
 FRESH = Atom("AmbitAuditFresh", (Const("ambit_audit_fresh"),))
-# why a sample has no definite label (True/False/Uncertain): its `label_problem`. A formula that
-# does not read (syntax), a free variable refused (free_variable, with --free-variables error),
-# one symbol with two arities (mixed_arity) or two kinds (symbol_kind: a predicate that is also a
-# constant or function), premises that contradict each other (inconsistent_premises), a budget
-# spent (time_limit: time, inferences, model size, or a formula outside what the engine decides)
-# or memory; and where the system gave nothing to read: no_translation (a failed or absent
-# sample) and missing_translation (an oracle without the gold conclusion: not scored).
+# why a sample has no definite label (`label_problem`); time_limit covers any budget (time,
+# inferences, model size) and formulas outside what the engine decides; missing_translation is
+# an oracle without the gold conclusion (not scored)
 LABEL_PROBLEMS = ("syntax", "mixed_arity", "symbol_kind", "free_variable", "inconsistent_premises", "time_limit",
                   "memory", "no_translation", "missing_translation")
-# how samples vote (`--vote`): `majority` (LINC's vote as ambit has always taken it: INCONSISTENT,
-# UNKNOWN and unlabelled samples ignored, an example counted over the examples with a scored
-# sample) or `drop-errors` (the Prover9 pipelines' rule: a sample with a label_problem does not
-# vote; an example where no sample has a label counts as wrong, over every example)
+# how samples vote (`--vote`): LINC's `majority`, or the Prover9 pipelines' `drop-errors` (see vote)
 VOTES = ("majority", "drop-errors")
 
 
 def read(text: str | None, fmt: str = FMT, free_variables: str | None = None) -> tuple[Any, tuple[str, int] | None]:
-    """(formula, None) or (None, (the parse error in a line, its 0-based character position)).
-    Free variables are read as `free_variables` says (None: the dialect's default, universal
-    closure in the full dialects; see `read_closed`)."""
+    """(formula, None) or (None, (the parse error in a line, its 0-based character position))."""
     return read_closed(text, fmt, free_variables)[:2]
 
 
 def read_closed(text: str | None, fmt: str = FMT, free_variables: str | None = None
                 ) -> tuple[Any, tuple[str, int, str] | None, tuple[str, ...]]:
-    """`read`, and the free variables that the reading closed under ∀. An error is (message,
-    position, the LFParseError's kind: `syntax`, `unbound_variable`, ...)."""
+    """`read`, and the free variables closed under ∀; an error also has the LFParseError's kind."""
     if text is None:
         return None, ("missing", 0, "missing"), ()
     try:
@@ -72,16 +52,9 @@ def read_closed(text: str | None, fmt: str = FMT, free_variables: str | None = N
         return None, (e.describe().splitlines()[0], e.pos, e.kind), ()  # as before: no hint looked for per formula
 
 
-# --------------------------------------------------------------------------- gold audit
-
-
 def audit(story: Story, free_variables: str | None = None, symbols: str | None = None) -> dict:
-    """What the gold formulas say: `gold_label` (the prover's, from the gold premises and
-    conclusion; None without a conclusion formula), `agrees`, and why not (`problem`:
-    unparseable, inconsistent, unknown, label), with the prover's evidence. Without a
-    conclusion formula only the premises are checked (parse, consistent): `label_checked` false.
-    The evidence of inconsistent premises is a refutation of the premises alone (the
-    conclusion's proof of an INCONSISTENT story may use the conclusion too)."""
+    """The prover's `gold_label` from the gold formulas, whether it `agrees`, why not (`problem`).
+    Inconsistent premises are evidenced by a refutation of the premises alone."""
     return audit_batch([story], free_variables=free_variables, symbols=symbols)[0]
 
 
@@ -121,18 +94,16 @@ def audit_batch(stories: Sequence[Story], workers: int = 1, free_variables: str 
     for (i, _, _), d in zip(todo, decisions):
         rec, s = out[i], stories[i]
         rec["gold_evidence"] = d.to_dict()
-        if d.verdict == "INCONSISTENT":
-            rec["problem"] = "inconsistent"
-        elif d.verdict == "UNKNOWN":
-            rec["problem"] = "unknown"
+        if d.verdict in ("INCONSISTENT", "UNKNOWN"):
+            rec["problem"] = d.verdict.lower()
+            if rec["label_checked"]:
+                rec["gold_label"] = LABEL_OF[d.verdict]
         elif rec["label_checked"]:
             rec["gold_label"] = LABEL_OF[d.verdict]
             rec["agrees"] = rec["gold_label"] == s.label
             rec["problem"] = None if rec["agrees"] else "label"
         else:
             rec["agrees"] = True
-        if rec["label_checked"] and d.verdict in ("INCONSISTENT", "UNKNOWN"):
-            rec["gold_label"] = LABEL_OF[d.verdict]
     return out
 
 
@@ -144,10 +115,8 @@ def _symbols(fmt: str, symbols: str | None) -> str:
 def _mixed_arity(premises: Sequence[Any], conclusion: Any, texts: Sequence[str | None], conclusion_text: str | None,
                  field: str = "premises", conclusion_field: str = "conclusion",
                  symbols: str = "separate") -> tuple[str, str] | None:
-    """(`mixed_arity` or `symbol_kind`, the error naming both uses) when a story uses one
-    predicate or function with two arities, or, with `symbols="shared"`, one name as a predicate
-    and as a function or constant (Prover9, E and TPTP refuse both, and so does the logic
-    layer); None when it does neither."""
+    """(`mixed_arity` or `symbol_kind`, the error) when a story uses a symbol with two arities or,
+    with `symbols="shared"`, two kinds (Prover9, E, TPTP and the logic layer refuse both)."""
     forms = [(f"{field}[{i}]", f, t) for i, (f, t) in enumerate(zip(premises, texts))]
     if conclusion is not None:
         forms.append((conclusion_field, conclusion, conclusion_text))
@@ -158,21 +127,11 @@ def _mixed_arity(premises: Sequence[Any], conclusion: Any, texts: Sequence[str |
     return None
 
 
-# --------------------------------------------------------------------------- translations
-
-
 def score_story(story: Story, samples: Sequence[Sequence[dict] | dict], fmt: str = FMT,
                 free_variables: str | None = None, symbols: str | None = None, vote_rule: str = "majority") -> dict:
-    """Scores of a story's translation samples, the vote, and the gold audit. A sample is
-    either a list with one dict per sentence of `story.sentences` (`text`, optionally `raw` and
-    `finished`: a decoder's output, paired by order), or a recorded sample (`folio.recorded`):
-    `{"premises": [...], "conclusion": ..., "error": ...}`, whose premise formulas (a string, or
-    a dict with `formula` and optionally `comment` / `sentence`) are paired with the premises by
-    `folio/align.py: pair_sentences`. Translations are read in `fmt` (a full first-order dialect),
-    the gold formulas in FOLIO's own; free variables in both as `free_variables` says (None:
-    the dialect's default, universal closure; a formula whose free variables were closed
-    records them in `closed`); one name as predicate and constant as `symbols` says (None: the
-    dialect's rule, one name space in the full dialects). `vote_rule`: one of VOTES."""
+    """Scores of a story's translation samples, the vote, and the gold audit. A sample is a list
+    with one dict per sentence (paired by order), or a recorded sample (`folio.recorded`) whose
+    premises `folio/align.py: pair_sentences` pairs; gold formulas are read in FOLIO's dialect."""
     golds = [read(t, FMT, free_variables)[0] for t in story.gold_fol]
     scored = [_sample(story, golds, _formulas(story, s), fmt, free_variables) for s in samples]
     _relations(scored)
@@ -183,8 +142,7 @@ def score_story(story: Story, samples: Sequence[Sequence[dict] | dict], fmt: str
         compared = [x for x in s["sentences"] if x["relation"] is not None]
         s["right_label_wrong_translation"] = bool(
             s["correct"] and compared and any(x["relation"] != "EQUIVALENT" for x in compared))
-        # executable (Logic-LM's figure): every formula read and taken by the prover, which ran
-        # (None where there is nothing to execute: an oracle without the gold conclusion)
+        # Logic-LM's figure; None where there is nothing to execute
         s["executable"] = s["label"] is not None if s["label_scored"] else None
     voted = vote([s["label"] for s in scored], vote_rule)
     return {"story_id": story.story_id, "label": story.label, "samples": scored, "vote": vote_rule,
@@ -192,8 +150,7 @@ def score_story(story: Story, samples: Sequence[Sequence[dict] | dict], fmt: str
 
 
 def _formulas(story: Story, sample: Sequence[dict] | dict) -> dict:
-    """A sample as its formulas, each with `role`, `sentence` (the index into `story.sentences`
-    it translates; None: unpaired) and `paired_by`; `error` when the system produced nothing."""
+    """A sample as its formulas (`role`, `sentence` index or None, `paired_by`), or its `error`."""
     n = len(story.premises)
     if not isinstance(sample, dict):
         if len(sample) != len(story.sentences):
@@ -233,10 +190,8 @@ def _sample(story: Story, golds: Sequence[Any], sample: dict, fmt: str, free_var
         if tr["text"] is None:
             rec["missing"] = True  # nothing to score (an oracle without a gold conclusion)
         elif err:
-            rec["error"] = err[0]
-            rec["error_at"] = err[1]
-            rec["error_kind"] = err[2]
-            rec["formula"] = _formula_name(sample["formulas"], k)
+            rec.update(error=err[0], error_at=err[1], error_kind=err[2],
+                       formula="conclusion" if tr["role"] == "conclusion" else f"premises[{k}]")
         sentences.append(rec)
     used = {tr["sentence"] for tr in sample["formulas"] if tr["sentence"] is not None}
     rest = [g for i, g in enumerate(golds) if i not in used and g is not None]  # gold names for the alignment
@@ -245,11 +200,6 @@ def _sample(story: Story, golds: Sequence[Any], sample: dict, fmt: str, free_var
     if sample["error"]:
         out["error"] = sample["error"]
     return out
-
-
-def _formula_name(formulas: Sequence[dict], k: int) -> str:
-    """`premises[i]` or `conclusion`: where a formula sits in its sample."""
-    return "conclusion" if formulas[k]["role"] == "conclusion" else f"premises[{k}]"
 
 
 def _relations(scored: list[dict]) -> None:
@@ -262,14 +212,12 @@ def _relations(scored: list[dict]) -> None:
             a = A.rename(f, s["_alignment"].mapping)
             s["sentences"][i]["aligned"] = a != f
             cells.append((s, i, a, g))
-    verdicts = _equivalent([(a, g) for _, _, a, g in cells])
-    missing = []  # (cell index, direction) whose entailment the verdict left open
-    for k, v in enumerate(verdicts):
-        if not isinstance(v, str) and v.verdict == "NOT_EQUIVALENT":
-            if v.a_entails_b is None:
-                missing.append((k, "ab"))
-            if v.b_entails_a is None:
-                missing.append((k, "ba"))
+    # a translation and its gold formula come from two vocabularies: separate name spaces
+    verdicts = _batch(logic.equivalent_batch, [(a, g) for _, _, a, g in cells], "separate")
+    # (cell index, direction) whose entailment the verdict left open
+    missing = [(k, d) for k, v in enumerate(verdicts)
+               if not isinstance(v, str) and v.verdict == "NOT_EQUIVALENT"
+               for d, e in (("ab", v.a_entails_b), ("ba", v.b_entails_a)) if e is None]
     extra = logic.decide_batch([([cells[k][2]], cells[k][3]) if d == "ab" else ([cells[k][3]], cells[k][2])
                                 for k, d in missing], FMT, symbols="separate") if missing else []
     filled: dict[tuple[int, str], Any] = {m: d for m, d in zip(missing, extra)}
@@ -294,8 +242,7 @@ def _relations(scored: list[dict]) -> None:
 
 
 def _labels(story: Story, scored: list[dict], symbols: str = "shared") -> list[dict]:
-    """Each sample's prover label from all its own translated premises and its conclusion, and
-    why there is none (`label_problem`, one of LABEL_PROBLEMS; `label_error` in words)."""
+    """Each sample's prover label from its translations, and why there is none (`label_problem`)."""
     out: list[dict] = [{"label": None, "label_evidence": None, "label_scored": True} for _ in scored]
     todo = []
     for j, s in enumerate(scored):
@@ -315,7 +262,7 @@ def _labels(story: Story, scored: list[dict], symbols: str = "shared") -> list[d
             bad = next(x for x in s["sentences"] if not x["parses"])
             out[j].update(label_problem="free_variable" if bad.get("error_kind") == "unbound_variable" else "syntax",
                           label_error=f"{bad.get('formula')}: {bad.get('error', 'missing')}")
-    decided = _decide([(ps, c) for _, ps, c in todo], symbols)
+    decided = _batch(logic.decide_batch, [(ps, c) for _, ps, c in todo], symbols)
     for (j, _, _), d in zip(todo, decided):
         if isinstance(d, str):
             out[j].update(label_problem="syntax", label_error=f"the prover refused the story: {d}")
@@ -341,50 +288,26 @@ def _verdict_error(d: Any) -> str:
     return f"UNKNOWN: the prover's budget ran out ({d.reason or 'no reason given'})"
 
 
-def _equivalent(pairs: list[tuple[Any, Any]]) -> list[Any]:
-    """Verdicts in one batch; when the batch refuses a pair (a ValueError), each pair alone, the
-    refused ones as their error's text. A translation and its gold formula come from two
-    vocabularies, so they are compared with separate name spaces (the label's story is one
-    problem and follows the run's `symbols`)."""
-    if not pairs:
+def _batch(fn: Any, items: list, symbols: str) -> list[Any]:
+    """`fn(items)` in one batch, else item by item, a refused item (ValueError) as its error."""
+    if not items:
         return []
     try:
-        return logic.equivalent_batch(pairs, FMT, symbols="separate")
+        return fn(items, FMT, symbols=symbols)
     except ValueError:
         out: list[Any] = []
-        for p in pairs:
+        for it in items:
             try:
-                out.append(logic.equivalent_batch([p], FMT, symbols="separate")[0])
-            except ValueError as e:
-                out.append(str(e).splitlines()[0])
-        return out
-
-
-def _decide(stories: list[tuple[list, Any]], symbols: str = "shared") -> list[Any]:
-    """Decisions in one batch; when the batch refuses a story (a ValueError: a formula the
-    prover does not take), each story alone, the refused ones as their error's text."""
-    if not stories:
-        return []
-    try:
-        return logic.decide_batch(stories, FMT, symbols=symbols)
-    except ValueError:
-        out: list[Any] = []
-        for st in stories:
-            try:
-                out.append(logic.decide_batch([st], FMT, symbols=symbols)[0])
+                out.append(fn([it], FMT, symbols=symbols)[0])
             except ValueError as e:
                 out.append(str(e).splitlines()[0])
         return out
 
 
 def vote(labels: Sequence[str | None], rule: str = "majority") -> str | None:
-    """The vote over samples' labels by `rule` (one of VOTES): LINC's majority, ignoring
-    INCONSISTENT, UNKNOWN and unparseable (None) samples; a tie goes to the label that the
-    earliest sample gave. Under `drop-errors` UNKNOWN and unparseable samples are dropped (they
-    have a label_problem), an INCONSISTENT sample votes True (what a Prover9 pipeline answers:
-    it asks for a proof of the conclusion first, and contradictory premises prove it), and the
-    rest vote the same way; the rules also differ in which examples the voted accuracy counts
-    (report.summary). None: no sample has a definite label."""
+    """The majority of samples' definite labels (a tie: the earliest sample's), None without one.
+    Under `drop-errors` an INCONSISTENT sample votes True, as a Prover9 pipeline proves the
+    conclusion from contradictory premises; which examples count differs too (report.summary)."""
     if rule not in VOTES:
         raise ValueError(f"vote rule must be one of {', '.join(VOTES)}, not {rule!r}")
     if rule == "drop-errors":  # Prover9 proves the conclusion from contradictory premises: True

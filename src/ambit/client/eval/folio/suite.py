@@ -1,20 +1,8 @@
 """`ambit eval folio`: NL→FOL translation of FOLIO stories, evaluated by proof.
 
-Three modes over one split (`--split NAME`: `<data root>/folio/folio-NAME.jsonl`):
-- translate (default): a model writes each premise and the conclusion under the decode grammar
-  (`folio.translate`), with a seeded k-shot prompt from `--demo-split` (`folio.prompt`); each
-  sentence is compared with its gold formula and each sample's label comes from the prover
-  (`folio.score`); `--samples k` votes as LINC did;
-- `--oracle-translations`: the gold formulas stand in for the translations (no model): every
-  sentence is EQUIVALENT and label accuracy equals the audit's agreement rate;
-- `--audit-gold`: only the gold formulas, proved: `agrees` per story, disagreements listed;
-- `--translations FILE`: another system's recorded translations (`folio.recorded`), scored like
-  the translate mode's (no model).
-
-The translate mode goes through the server like every other suite (ParseDistribution with the
-`folio` format, decoded under the folio decode grammar): the embedded server, `--server
-host:port`, a model served elsewhere with its key and cache options, and `--workers`. The audit
-and the oracle need no model and run in this process.
+Modes: translate (a model under the folio decode grammar, through the server like every suite),
+`--oracle-translations` (the gold formulas stand in), `--audit-gold` (the gold formulas, proved)
+and `--translations FILE` (another system's, `folio.recorded`); only translate needs a model.
 """
 
 from __future__ import annotations
@@ -35,6 +23,7 @@ from ambit.client.eval.suite import Common, MissingData, Named, Option, RunConte
 
 
 def mode(args: argparse.Namespace) -> str:
+    """The run's mode: translate, audit, oracle or recorded (two asked for: ValueError)."""
     picked = [f for f, on in (("--audit-gold", args.audit_gold), ("--oracle-translations", args.oracle_translations),
                               ("--translations", args.translations)) if on]
     if len(picked) > 1:
@@ -44,6 +33,7 @@ def mode(args: argparse.Namespace) -> str:
 
 
 def decoding(args: argparse.Namespace) -> T.Decoding:
+    """The translate mode's decoding options, checked."""
     if args.samples < 1 or args.beam < 1 or args.shots < 0 or args.max_tokens < 1:
         raise ValueError("folio: --samples, --beam and --max-tokens must be at least 1, --shots at least 0")
     return T.Decoding(samples=args.samples, beam=args.beam, temperature=args.temperature,
@@ -52,8 +42,7 @@ def decoding(args: argparse.Namespace) -> T.Decoding:
 
 @dataclass(frozen=True)
 class FolioSettings(Common):
-    """The settings of a FOLIO run, made once per command; ``recorded`` (--translations, read) is
-    completed once per run."""
+    """The settings of a FOLIO run; ``recorded`` (--translations, read) is set once per run."""
 
     mode: str  # translate | audit | oracle | recorded
     split: str
@@ -80,6 +69,8 @@ class FolioSettings(Common):
 
 
 class FolioSuite(Suite):
+    """The FOLIO suite."""
+
     name = "folio"
 
     def options(self) -> Sequence[Option]:
@@ -148,8 +139,7 @@ class FolioSuite(Suite):
         return f"folio-{s.mode}"
 
     def resolve(self, ctx: RunContext) -> FolioSettings:
-        """The --translations file, read once per run (its examples that name no item of the run
-        are counted by `coverage`)."""
+        """The --translations file, read once per run."""
         s = ctx.settings
         if s.mode != "recorded":
             return s
@@ -200,8 +190,7 @@ class FolioSuite(Suite):
 
     def _oracle(self, item: dict, how: dict) -> dict:
         s = self._story(item)
-        # every gold premise formula, paired with its sentence by order when the counts match
-        # (else unpaired and counted), so that the label is the audit's
+        # every gold premise formula, so that the label is the audit's
         return S.score_story(s, [{"premises": list(s.premises_fol), "conclusion": s.conclusion_fol, "oracle": True}],
                              **how)
 

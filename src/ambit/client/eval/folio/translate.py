@@ -1,13 +1,6 @@
 """Translating a story with a model under the decode grammar, through the server: one
-ParseDistribution call per sentence with the `folio` format (the server decodes under
-`logic/grammars/folio_decode.lark`), so the embedded server, `--server host:port` and a model
-served elsewhere (`--model openai:...`, with its key and cache options) all serve, as for the
-other suites.
-
-Each sample is one pass over the story, sentence by sentence, with the sample's own earlier
-translations in the prompt. Sample 0 of a single-sample run is beam search (`beam` wide);
-with several samples each sentence is drawn at `temperature`, seeded by (seed, story, sample,
-sentence), as LINC draws its samples for majority voting.
+ParseDistribution call per sentence with the `folio` format, so every kind of server serves.
+Each sample is one pass over the story with its own earlier translations in the prompt.
 """
 
 from __future__ import annotations
@@ -37,6 +30,7 @@ class Decoding:
 
 
 def _seed(*parts: Any) -> int:
+    """A 32-bit seed from ``parts``, stable across runs."""
     return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:4], "little")
 
 
@@ -53,7 +47,7 @@ class Request:
 
 def request_for(d: Decoding, story_id: str, sample: int, sentence: int) -> Request:
     """Beam search (`d.beam` wide) in a single-sample run; else one sample at `d.temperature`,
-    seeded by (seed, story, sample, sentence)."""
+    seeded by (seed, story, sample, sentence), as LINC draws its samples for voting."""
     if d.samples == 1:
         return Request("beam", d.beam, 0.0, d.max_tokens, d.seed)
     return Request("sample", 1, d.temperature, d.max_tokens, _seed(d.seed, story_id, sample, sentence))
@@ -61,11 +55,9 @@ def request_for(d: Decoding, story_id: str, sample: int, sentence: int) -> Reque
 
 def translate(client: Any, head: str, story_id: str, sentences: Sequence[str], d: Decoding,
               timeout: float | None = None) -> tuple[list[list[dict]], str]:
-    """(`d.samples` translations of `sentences`, the server's model id). Per sample, per sentence:
-    `raw` (the decoder's output, stripped), `text` (the same in FOLIO's symbols; `raw` itself when
-    it is not in the grammar), `finished` (the model ended it; an unfinished output ran out of
-    tokens) and `logprob`. Later sentences see the sample's earlier `raw` translations.
-    `client` is an `ambit.client.Client` (or anything with its `parse_distribution`)."""
+    """(`d.samples` translations of `sentences`, the server's model id). Per sentence: `raw` (the
+    decoder's output), `text` (in FOLIO's symbols; `raw` when not in the grammar), `finished`
+    (False: it ran out of tokens) and `logprob`."""
     out, model_id = [], ""
     for k in range(d.samples):
         done: list[tuple[str, str]] = []
