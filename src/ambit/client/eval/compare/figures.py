@@ -1,6 +1,5 @@
-"""Figures of ``ambit eval compare`` (``ambit.client.eval.compare.suite``): the papers' figures with one
-group or line per run, each run named by its label, with the run directories listed under the
-plot. Every bar and point carries its n; undefined cells read "no data"."""
+"""Figures of ``ambit eval compare`` (``ambit.client.eval.compare.suite``): the papers' figures, one
+group or line per run named by its label, run directories listed under the plot."""
 
 from __future__ import annotations
 
@@ -19,13 +18,13 @@ def _sources(fig, runs: Sequence, suite: str) -> None:
 
 
 def _panels(count: int, width: float, height: float):
+    """A figure of ``count`` panels side by side, and its axes."""
     fig, axes = plt.subplots(1, max(1, count), figsize=(width * max(1, count), height), squeeze=False)
     return fig, list(axes[0])
 
 
 def fig2(c: dict, runs: Sequence, path: Path) -> None:
-    """Zero-shot LF0/LF1 accuracy per type, one panel (group) per model; canonical exact match
-    (solid) beside equivalence match (light), each bar with its value and n."""
+    """Zero-shot LF0/LF1 accuracy per type, a panel per model; canonical beside equivalence."""
     fig, axes = _panels(len(c["fig2"]), 7.0, 4.0)
     for ax, (label, per) in zip(axes, c["fig2"].items()):
         types = C._ordered(per)
@@ -75,17 +74,14 @@ LINESTYLES = ("-", (0, (4, 2)), ":", "-.", (0, (1, 1, 3, 1)))
 
 
 def fig6(c: dict, runs: Sequence, path: Path) -> None:
-    """Few-shot LF0 accuracy against the ratio of LF0 demonstrations: one panel per type, one
-    line per model (each run's match), n at each point. Runs at the same values stay apart: each
-    has its own marker (later ones hollow), line style and a small horizontal offset, and its n
-    labels sit on their own line above the point, in the run's colour."""
+    """Few-shot LF0 accuracy against the ratio of LF0 demonstrations, one panel per type, one line
+    per model; runs at the same values stay apart (own marker, line style, offset, n-label row)."""
     types = C._ordered({t for per in c["fig6"].values() for t in per})
     fig, axes = _panels(len(types), 3.4, 3.6)
     labels = list(c["fig6"])
     for ax, t in zip(axes, types):
         for i, (label, dx, marker) in enumerate(zip(labels, C._offsets(len(labels), 0.02), C.MARKERS * 4)):
-            v = c["fig6"][label].get(t)
-            if v is None:
+            if (v := c["fig6"][label].get(t)) is None:
                 continue
             rs = sorted(v["lf0"], key=float)
             ys = [100 * v["lf0"][r] if v["lf0"][r] is not None else float("nan") for r in rs]
@@ -108,10 +104,18 @@ def fig6(c: dict, runs: Sequence, path: Path) -> None:
     C._save(fig, path)
 
 
-def _reference_lines(ax) -> None:
+def _implicature_axes(fig, ax, runs: Sequence, path: Path, xlabel: str, title: str) -> None:
+    """The human and random reference lines, labels and legend; then the figure is saved."""
     ref = R.IMPLICATURE_REFERENCE
     ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1, label=f"humans {100 * ref['human']:.1f}%")
     ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1, label=f"random {100 * ref['random']:.0f}%")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("accuracy (%), mean over templates")
+    ax.set_ylim(0, 105)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=6.5, loc="lower right")
+    _sources(fig, runs, "implicature")
+    C._save(fig, path)
 
 
 def implicature_vs_k(c: dict, runs: Sequence, path: Path) -> None:
@@ -126,19 +130,12 @@ def implicature_vs_k(c: dict, runs: Sequence, path: Path) -> None:
         for k, y in zip(ks, ys):
             ax.annotate(f"n={per[k]['n']}", (int(k) + dx, y), textcoords="offset points", xytext=(0, 4),
                         ha="center", fontsize=5.5)
-    _reference_lines(ax)
-    ax.set_xlabel("k (in-context examples)")
-    ax.set_ylabel("accuracy (%), mean over templates")
-    ax.set_ylim(0, 105)
-    ax.set_title("Implicature (Table 1) against k, one line per model", fontsize=9)
-    ax.legend(fontsize=6.5, loc="lower right")
-    _sources(fig, runs, "implicature")
-    C._save(fig, path)
+    _implicature_axes(fig, ax, runs, path, "k (in-context examples)",
+                      "Implicature (Table 1) against k, one line per model")
 
 
 def implicature_vs_size(c: dict, runs: Sequence, path: Path) -> None:
-    """Mean accuracy over templates against model size (log scale), one line per k, over the
-    runs given a size; each point names its model and n."""
+    """Mean accuracy over templates against model size (log scale), one line per k."""
     sized = sorted(c["sizes"], key=lambda label: c["sizes"][label]["size"])
     ks = sorted({k for label in sized for k in c["table1"][label]}, key=int)
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -148,15 +145,9 @@ def implicature_vs_size(c: dict, runs: Sequence, path: Path) -> None:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, label=f"k={k}")
         for x, y, label, n in pts:
             ax.annotate(f"{label}\nn={n}", (x, y), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=5)
-    _reference_lines(ax)
     ax.set_xscale("log")
-    ax.set_xlabel("model size (parameters, as given by --label)")
-    ax.set_ylabel("accuracy (%), mean over templates")
-    ax.set_ylim(0, 105)
-    ax.set_title("Implicature accuracy against model size", fontsize=9)
-    ax.legend(fontsize=6.5, loc="lower right")
-    _sources(fig, runs, "implicature")
-    C._save(fig, path)
+    _implicature_axes(fig, ax, runs, path, "model size (parameters, as given by --label)",
+                      "Implicature accuracy against model size")
 
 
 def radd_accuracy(c: dict, runs: Sequence, path: Path) -> None:

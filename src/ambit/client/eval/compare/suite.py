@@ -1,22 +1,8 @@
 """``ambit eval compare RUN_DIR... --out DIR [--label RUN=NAME[:SIZE]]...``: finished
 runs laid side by side in the papers' tables and figures.
 
-Each run directory holds ``run.json`` (the run key) and ``summary.json``; a ``ambit eval all``
-directory stands for each suite it ran. A run is named by its model (``--label`` renames it and
-may give its size, ``135M``, ``1.7B``, for the accuracy-against-size plot). Runs of one suite
-that differ in protocol (beam, grammar, match, items source, answer parser, protocol, dtype, ...)
-are still laid side by side, and the differences are listed above that suite's tables.
-
-Writes ``compare.md``, ``compare.json`` (every number of the tables, each under its run's label,
-with the run's directory in ``runs``) and figures (``client.eval.compare.figures``):
-AmP Fig. 2, Table 2, Fig. 3, Table 3, Fig. 6 (canonical exact match, the paper's, beside
-equivalence match); RADD Tables 3 and 4 per model and prompt style; implicature Table 1 (mean ±
-std over templates at each k), by type, and accuracy against k and against size, with the human
-(86.2%) and random (50%) lines.
-
-This module is the command and its ``compare.md``; the runs are read by
-``client.eval.compare.runs`` and the tables built by ``client.eval.compare.tables`` (both
-re-exported here).
+Runs that differ in protocol are still laid side by side, the differences listed. Runs are read by
+``client.eval.compare.runs``, tables built by ``client.eval.compare.tables`` (both re-exported).
 """
 
 from __future__ import annotations
@@ -37,12 +23,11 @@ from ambit.client.eval.compare.tables import (  # noqa: F401
 )
 
 
-# ---------------------------------------------------------------------------- markdown
-
 _p, _f = R.pct, functools.partial(R.num, digits=2)  # a percentage, a figure to 2 digits ("n/a": none)
 
 
 def _differences_md(diff: dict[str, dict[str, Any]]) -> list[str]:
+    """The protocol fields that differ among a suite's runs."""
     if not diff:
         return ["Protocol: the same in every run.", ""]
     lines = ["**Protocol differences** (the runs are laid side by side all the same):", ""]
@@ -54,6 +39,12 @@ def _differences_md(diff: dict[str, dict[str, Any]]) -> list[str]:
 
 def _types(block: dict[str, dict]) -> list[str]:
     return R._ordered({t for per in block.values() for t in per})
+
+
+def _cells(block: dict[str, dict], keys: list[str] | None = None):
+    """(label, key, value) per key a run of ``block`` has, in ``keys``' order (None: the run's)."""
+    return ((label, k, per[k]) for label, per in block.items()
+            for k in (per if keys is None else keys) if k in per)
 
 
 def markdown(c: dict, figures: dict[str, list[str]]) -> str:
@@ -73,8 +64,7 @@ def markdown(c: dict, figures: dict[str, list[str]]) -> str:
 
 
 def _coverage_md(cov: dict[str, dict]) -> list[str]:
-    """The coverage of each run that scored a recorded file, before the suite's tables (whose
-    figures count an item without a recorded output as wrong)."""
+    """The coverage of each run that scored a recorded file, before the suite's tables."""
     if not cov:
         return []
     lines = ["### Coverage of recorded runs (outputs read from a file)", "",
@@ -84,8 +74,7 @@ def _coverage_md(cov: dict[str, dict]) -> list[str]:
         stray = f"{v['unmatched_lines']}" + (f" ({', '.join(v['unmatched_ids'] or [])})" if v["unmatched_lines"] else "")
         lines.append(f"| {label} | {v['items']} | {v['scored']} | {v['missing']} | {stray} | {_p(v['accuracy_scored'])} | "
                      f"{_p(v['accuracy_all'])} |")
-    means = {v.get("accuracy_means") for v in cov.values()} - {None}
-    if means:
+    if means := {v.get("accuracy_means") for v in cov.values()} - {None}:
         lines += ["", "Accuracy here: " + "; ".join(sorted(means)) + "."]
     return lines + [""]
 
@@ -95,12 +84,10 @@ def _zeroshot_md(c: dict) -> list[str]:
     lines = ["### Fig. 2: zero-shot accuracy (%), canonical exact match (the paper's) beside equivalence match", "",
              "| model | type | n | LF0 canonical | LF0 equivalence | LF1 canonical | LF1 equivalence |",
              "|---|---|---|---|---|---|---|"]
-    for label, per in c["fig2"].items():
-        for t in types:
-            if t in per:
-                v = per[t]
-                lines.append(f"| {label} | {t} | {v['n']} | {_p(v['lf0_canonical'])} | {_p(v['lf0_equivalence'])} | "
-                             f"{_p(v['lf1_canonical'])} | {_p(v['lf1_equivalence'])} |")
+    for label, t, v in _cells(c["fig2"], types):
+        lines.append(f"| {label} | {t} | {v['n']} | {_p(v['lf0_canonical'])} | "
+                     f"{_p(v['lf0_equivalence'])} | {_p(v['lf1_canonical'])} | "
+                     f"{_p(v['lf1_equivalence'])} |")
     lines += ["", "### Table 2: ZM_5 (%), both LFs in the top 5", "",
               "| model | " + " | ".join(f"{t} canonical | {t} equivalence" for t in types) + " |",
               "|---" * (1 + 2 * len(types)) + "|"]
@@ -120,20 +107,15 @@ def _fewshot_md(c: dict) -> list[str]:
     types = _types(c["table3"])
     lines = ["### Table 3: FDM (canonical exact match, equivalence match) and FIM; lower is better", "",
              "| model | type | n | FDM canonical | FDM equivalence | FIM |", "|---|---|---|---|---|---|"]
-    for label, per in c["table3"].items():
-        for t in types:
-            if t in per:
-                v = per[t]
-                lines.append(f"| {label} | {t} | {v['n']} | {_f(v['fdm_canonical'])} | {_f(v['fdm_equivalence'])} | "
-                             f"{_f(v['fim'])} |")
+    for label, t, v in _cells(c["table3"], types):
+        lines.append(f"| {label} | {t} | {v['n']} | {_f(v['fdm_canonical'])} | "
+                     f"{_f(v['fdm_equivalence'])} | {_f(v['fim'])} |")
     ratios = sorted({r for per in c["fig6"].values() for v in per.values() for r in v["lf0"]}, key=float)
     lines += ["", "### Fig. 6: LF0 accuracy (%) against the ratio of LF0 demonstrations (each run's match)", "",
               "| model | type | match | " + " | ".join(f"r={r}" for r in ratios) + " |", "|---" * (3 + len(ratios)) + "|"]
-    for label, per in c["fig6"].items():
-        for t in types:
-            if t in per:
-                v = per[t]
-                lines.append(f"| {label} | {t} | {v['match']} | " + " | ".join(_p(v["lf0"].get(r)) for r in ratios) + " |")
+    for label, t, v in _cells(c["fig6"], types):
+        lines.append(f"| {label} | {t} | {v['match']} | "
+                     + " | ".join(_p(v["lf0"].get(r)) for r in ratios) + " |")
     return lines + [""]
 
 
@@ -141,26 +123,24 @@ def _radd_md(c: dict) -> list[str]:
     lines = ["### Table 3: precision / recall / F1 per class, mean over property pairs", "",
              "| model | style | de dicto P | de dicto R | de dicto F1 | de re P | de re R | de re F1 |",
              "|---|---|---|---|---|---|---|---|"]
-    for name, styles in c["table3"].items():
-        for st, v in styles.items():
-            lines.append(f"| {name} | {st} | " + " | ".join(_f(v[cl][f]) for cl in ("de_dicto", "de_re")
-                                                            for f in ("precision", "recall", "f1")) + " |")
+    for name, st, v in _cells(c["table3"]):
+        lines.append(f"| {name} | {st} | " + " | ".join(_f(v[cl][f]) for cl in ("de_dicto", "de_re")
+                                                        for f in ("precision", "recall", "f1")) + " |")
     lines += ["", "### Table 4: confusion, % of all instances (rows gold), and accuracy", "",
               "| model | style | n | gold | de dicto | de re | both consistent | neither | accuracy |",
               "|---|---|---|---|---|---|---|---|---|"]
-    for name, styles in c["table4"].items():
-        for st, v in styles.items():
-            for g in ("de_dicto", "de_re"):
-                row = v["confusion"][g]
-                lines.append(f"| {name} | {st} | {v['n']} | {g.replace('_', ' ')} | " + " | ".join(
-                    f"{row[k]:.1f}" for k in ("de_dicto", "de_re", "both_consistent", "neither"))
-                    + f" | {_p(v['accuracy'])} |")
+    for name, st, v in _cells(c["table4"]):
+        for g in ("de_dicto", "de_re"):
+            row = v["confusion"][g]
+            lines.append(f"| {name} | {st} | {v['n']} | {g.replace('_', ' ')} | " + " | ".join(
+                f"{row[k]:.1f}" for k in ("de_dicto", "de_re", "both_consistent", "neither"))
+                + f" | {_p(v['accuracy'])} |")
     pairs = sorted({p for styles in c["table4"].values() for v in styles.values() for p in v["by_pair"]})
     lines += ["", "### Accuracy (%) per property pair", "", "| model | style | " + " | ".join(pairs) + " |",
               "|---" * (2 + len(pairs)) + "|"]
-    for name, styles in c["table4"].items():
-        for st, v in styles.items():
-            lines.append(f"| {name} | {st} | " + " | ".join(_p(v["by_pair"].get(p)) for p in pairs) + " |")
+    for name, st, v in _cells(c["table4"]):
+        lines.append(f"| {name} | {st} | " + " | ".join(_p(v["by_pair"].get(p)) for p in pairs)
+                     + " |")
     if c["parsers"]:
         lines += ["", "### Answer parsers (accuracy %, per style and model)", "",
                   "| run | figures above | parsers differ | paper | strict |", "|---|---|---|---|---|"]
@@ -178,28 +158,28 @@ def _implicature_md(c: dict) -> list[str]:
              "| model | size | " + " | ".join(f"k={k}" for k in ks) + " |", "|---" * (2 + len(ks)) + "|"]
     for label, per in c["table1"].items():
         size = c["sizes"].get(label, {}).get("size_text") or ""
-        lines.append(f"| {label} | {size} | " + " | ".join(
-            f"{_p(per[k]['mean'])} ± {_p(per[k]['std'])} ({per[k]['n']})" if k in per else "n/a" for k in ks) + " |")
+        lines.append(f"| {label} | {size} | " + _by_k(per, ks))
     lines += ["", f"Reference: humans {100 * ref['human']:.1f}% (best {100 * ref['human_best']:.0f}%), random "
               f"{100 * ref['random']:.0f}% ({ref['source']})."]
     if c["by_type"]:
         lines += ["", "### By implicature type: accuracy (%), mean ± std over templates (n pairs)", "",
                   "| model | type | " + " | ".join(f"k={k}" for k in ks) + " |", "|---" * (2 + len(ks)) + "|"]
-        for label, per in c["by_type"].items():
-            for t, by_k in per.items():
-                lines.append(f"| {label} | {t} | " + " | ".join(
-                    f"{_p(by_k[k]['mean'])} ± {_p(by_k[k]['std'])} ({by_k[k]['n']})" if k in by_k else "n/a"
-                    for k in ks) + " |")
+        lines += [f"| {label} | {t} | " + _by_k(per, ks) for label, t, per in _cells(c["by_type"])]
     return lines + [""]
+
+
+def _by_k(per: dict, ks: list) -> str:
+    """A row's cells: mean ± std (n) at each k."""
+    return " | ".join(f"{_p(per[k]['mean'])} ± {_p(per[k]['std'])} ({per[k]['n']})" if k in per
+                      else "n/a" for k in ks) + " |"
 
 
 SECTIONS = {"amp-zeroshot": _zeroshot_md, "amp-fewshot": _fewshot_md, "radd": _radd_md,
             "implicature": _implicature_md}
 
 
-# ---------------------------------------------------------------------------- command line
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``compare`` sub-command's arguments."""
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
                    help="finished ambit eval output directories (an ambit eval all directory counts as its suites)")
     p.add_argument("--out", required=True, type=Path, help="where compare.md, compare.json and the figures go")
@@ -223,8 +203,7 @@ def run(args: argparse.Namespace) -> int:
     R.write_json(args.out / "compare.json", c)
     R.write_text(args.out / "compare.md", markdown(c, figures))
     for r in runs:  # a recorded run's coverage, as its own run printed it
-        if r.summary.get("coverage"):
-            cov = r.summary["coverage"]
+        if cov := r.summary.get("coverage"):
             print(("warning: " if cov["missing"] else "") + R.coverage_line(r.label, cov, cov.get("what", "recorded outputs")),
                   file=sys.stderr)
     print(f"compare: {len(runs)} run(s) -> {args.out}", file=sys.stderr)

@@ -1,10 +1,10 @@
-"""The tables of ``ambit eval compare`` (``ambit.client.eval.compare.suite``): per suite, the papers' tables
-built from each run's summary (and records, for the n of each cell), every number under its run's
-label; :func:`compare` gathers them, with each suite's protocol differences, into
-``compare.json``."""
+"""The tables of ``ambit eval compare`` (``ambit.client.eval.compare.suite``): per suite, the
+papers' tables from each run's summary (and records, for each cell's n), every number under its
+run's label; :func:`compare` gathers them into ``compare.json``."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ambit.client.eval import report as R
@@ -43,24 +43,17 @@ def amp_fewshot(runs: list[Run]) -> dict:
 
 
 def _n_by_ratio(run: Run, amp_type: str) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for x in run.records():
-        if x.get("type") == amp_type and "ratio" in x:
-            key = f"{float(x['ratio']):.1f}"
-            counts[key] = counts.get(key, 0) + 1
-    return counts
+    return dict(Counter(f"{float(x['ratio']):.1f}" for x in run.records()
+                        if x.get("type") == amp_type and "ratio" in x))
 
 
 def radd_rows(run: Run) -> dict[str, dict[str, dict]]:
-    """{row name: {style: block + n_by_pair}}: the run's label, or label/model for a run of
-    several models (the responses solver's recorded models)."""
+    """{row name: {style: block + n_by_pair}}, a row per model of the run (label/model if many)."""
     by_style = run.summary["by_style"]
     models = sorted({m for blocks in by_style.values() for m in blocks})
-    counts: dict[tuple[str, str, str], int] = {}
-    for x in run.records():
-        model = "prolog" if run.summary.get("solver") == "prolog" else x.get("model")
-        k = (str(model), x.get("style", "direct"), x.get("pair"))
-        counts[k] = counts.get(k, 0) + 1
+    prolog = run.summary.get("solver") == "prolog"
+    counts = Counter((str("prolog" if prolog else x.get("model")), x.get("style", "direct"),
+                      x.get("pair")) for x in run.records())
     out: dict[str, dict[str, dict]] = {}
     for style, blocks in by_style.items():
         for m, block in blocks.items():
@@ -74,8 +67,7 @@ def radd_rows(run: Run) -> dict[str, dict[str, dict]]:
 
 
 def radd(runs: list[Run]) -> dict:
-    """Table 3 (P/R/F1 per class, mean over pairs) and Table 4 (confusion, accuracy by pair)
-    per model and prompt style."""
+    """Table 3 (P/R/F1 per class) and Table 4 (confusion, accuracy by pair) per model and style."""
     table3, table4, parsers = {}, {}, {}
     for r in runs:
         for name, styles in radd_rows(r).items():
@@ -114,8 +106,7 @@ def compare(runs: list[Run]) -> dict:
                                      "size": r.size, "size_text": r.size_text, "protocol": r.protocol()}
                                     for r in runs]}
     for suite in SUITES:
-        mine = [r for r in runs if r.suite == suite]
-        if mine:
+        if mine := [r for r in runs if r.suite == suite]:
             out[suite] = {"runs": [r.label for r in mine], "differences": differences(mine),
                           "coverage": coverage(mine), **TABLES[suite](mine)}
     return out
@@ -126,8 +117,6 @@ COVERAGE_FIELDS = ("items", "scored", "missing", "unmatched_lines", "unmatched_i
 
 
 def coverage(runs: list[Run]) -> dict:
-    """{label: coverage} of the runs that scored a recorded file (their summary's `coverage`):
-    items scored, items without a recorded output, lines matching no item, accuracy over the
-    items scored and over all items. A run that ran a model has none."""
+    """{label: coverage} of the runs that scored a recorded file (their summary's `coverage`)."""
     return {r.label: {k: r.summary["coverage"].get(k) for k in COVERAGE_FIELDS}
             for r in runs if r.summary.get("coverage")}
