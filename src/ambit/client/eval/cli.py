@@ -1,34 +1,9 @@
 """``ambit eval <suite> --out DIR [...]``: run a suite, resumably, and report.
 
-Suites: amp-zeroshot, amp-fewshot, radd, implicature, folio, all. Results go to
-``DIR/results.jsonl`` (one record per item, durable on completion; a rerun with the same
-arguments resumes), then ``summary.json``, ``summary.md`` and plots are written from all
-records. ``all`` writes each suite into ``DIR/<suite>/`` and indexes them in ``DIR``.
-
-``compare RUN_DIR... --out DIR`` lays finished runs side by side in the papers' tables and figures
-(``client.eval.compare``). ``--dtype`` sets the embedded server's weights dtype (recorded in ``run.json``).
-
-Reference data is read from one data root: ``--data``, else ``$AMBIT_DATA``, else
-``../shared/data``. Before any model work each requested suite's data is checked; a suite whose
-data is absent is skipped with one line naming the missing file, where the data set comes from
-and how to point ambit at it (``all`` lists the skipped suites in its summary). That holds for the
-default data root only: a ``--data`` given on the command line that does not exist, or that lacks
-what a requested suite needs, is an error (exit status 2, one line), never a fallback to generated
-data.
-
-A recorded run (another system's outputs from a file: ``--predictions``, ``--responses``,
-``--translations``, ``radd --solver responses``) reports its coverage in ``summary.md``, in
-``summary.json`` (``coverage``) and in one line on stderr: items scored, items without a recorded
-output, lines of the file that match no item (the first few ids, and the id shape the run
-expects), and accuracy over the items scored beside accuracy over all items.
-
-Exit status: 0 done (every requested suite ran, or was skipped for missing data); 1 a server error stopped the run (or many items failed in a row);
-2 the output directory belongs to a run with other arguments, or another run is writing into it
-(``DIR/run.lock``; the message names its pid), or a recorded file matches none of the run's items
-(the message names the id shape expected and the one found; nothing is written); 3 the run
-finished and its reports are written, but some items failed (listed in ``DIR/errors.jsonl``;
-rerun to retry them); 4 the run finished and its reports are written, but its recorded file
-covers only part of its items (``--allow-partial`` accepts that: exit 0).
+Results go to ``DIR/results.jsonl`` (a rerun resumes), then summaries and plots. Exit status:
+0 done; 1 a server error stopped the run; 2 refused (another run's folder, a busy folder, a
+recorded file matching no item); 3 some items failed (``DIR/errors.jsonl``); 4 a recorded file
+covers only part of the items (``--allow-partial``: 0).
 """
 
 from __future__ import annotations
@@ -76,9 +51,7 @@ COMMON = (
 
 
 def merged_options(own: Iterable[Option], shared: Iterable[Option] = ()) -> list[Option]:
-    """The common options, then each suite's: a suite's own option replaces a common one with
-    the same flag (``radd --data`` takes several paths); among ``shared`` suites (those of
-    ``all``) the first definition of a flag wins."""
+    """The common options, then each suite's own (replacing them); in ``all`` the first wins."""
     opts = {o.flags: o for o in COMMON}
     for o in own:
         opts.pop(o.flags, None)
@@ -89,6 +62,7 @@ def merged_options(own: Iterable[Option], shared: Iterable[Option] = ()) -> list
 
 
 def build_parser(prog: str = "ambit eval") -> argparse.ArgumentParser:
+    """The parser of ``ambit eval``: one subcommand per suite, ``all`` and ``compare``."""
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="suite", required=True, metavar="suite")
     for name, own, shared in [*((n, s.options(), ()) for n, s in SUITES.items()),
@@ -105,8 +79,7 @@ def build_parser(prog: str = "ambit eval") -> argparse.ArgumentParser:
 
 
 def common(args: argparse.Namespace) -> Common:
-    """The options every suite shares, resolved once: ``--data``'s default read now (the data
-    root, ``$AMBIT_DATA`` as it is now, else ../shared/data), ``all``'s default ``--limit``."""
+    """The options every suite shares, resolved once (``--data``'s default read now)."""
     given = args.data is not DEFAULT_DATA
     data = tuple(map(Path, args.data if isinstance(args.data, (list, tuple)) else [args.data]))
     limit = ALL_DEFAULT_LIMIT if args.suite not in SUITES and args.limit is None else args.limit
@@ -117,19 +90,14 @@ def common(args: argparse.Namespace) -> Common:
 
 def check_data(named: Iterable[tuple[str, Suite, Any]]) -> dict[str, MissingData]:
     """The requested suites whose reference data is absent, by name; one line on stderr each."""
-    skipped = {}
-    for name, suite, s in named:
-        missing = suite.missing_data(s)
-        if missing is not None:
-            skipped[name] = missing
-            print(missing.line(), file=sys.stderr, flush=True)
+    skipped = {name: m for name, suite, s in named if (m := suite.missing_data(s)) is not None}
+    for m in skipped.values():
+        print(m.line(), file=sys.stderr, flush=True)
     return skipped
 
 
 def check_given_data(named: Iterable[tuple[str, Suite, Any]], c: Common) -> None:
-    """ValueError (one line) when ``--data`` was given and does not exist, or lacks what a
-    requested suite needs; only the default data root (``$AMBIT_DATA``, else ../shared/data)
-    may lack data (then suites skip, or fall back to generated items)."""
+    """ValueError (one line) when a given ``--data`` does not exist or lacks what a suite needs."""
     if not c.data_given:
         return
     for path in c.data:
@@ -137,18 +105,15 @@ def check_given_data(named: Iterable[tuple[str, Suite, Any]], c: Common) -> None
             raise ValueError(f"--data {path} does not exist")
     shown = " ".join(map(str, c.data))
     for name, suite, s in named:
-        missing = suite.missing_data(s)
-        if missing is not None:
+        if (missing := suite.missing_data(s)) is not None:
             raise ValueError(f"--data {shown} lacks what {name} needs: {missing.reason()}")
-        fallback = suite.fallback(s)
-        if fallback:
+        if fallback := suite.fallback(s):
             raise ValueError(f"--data {shown} lacks what {name} needs: {fallback} "
                              "(without --data, generated items stand in)")
 
 
 def run_all(c: Common, named: list[tuple[str, Suite, Any]], client, skipped: dict[str, MissingData]) -> dict:
-    """Every suite of ``ALL`` with its data into ``DIR/<name>/``, then the index
-    ``DIR/summary.{json,md}`` (which also lists the ``skipped`` suites and why)."""
+    """Every suite of ``ALL`` into ``DIR/<name>/``, then the index ``DIR/summary.{json,md}``."""
     model = model_id(client)
     index = {"suite": "all", "model": model, "limit": c.limit, "suites": {},
              "skipped": {name: m.to_dict() for name, m in skipped.items()}}
@@ -192,8 +157,7 @@ def run_all(c: Common, named: list[tuple[str, Suite, Any]], client, skipped: dic
 
 
 def _run(args: argparse.Namespace) -> bool:
-    """The chosen suite (or ``all``), with a server when it needs one; suites whose data is
-    absent are skipped before the server starts. False when the one chosen suite was skipped."""
+    """The chosen suite (or ``all``); False when the one chosen was skipped for missing data."""
     from ambit.client.connect import connect, require_model
     c = common(args)
     suite = SUITES.get(args.suite)
@@ -217,7 +181,7 @@ def _run(args: argparse.Namespace) -> bool:
 
 
 def model_id(client) -> str:
-    """The served model's id: from its config for an embedded server not started yet (a rerun
+    """The served model's id: from its config for an embedded server not started yet (so a rerun
     with nothing left to do never loads the model), else from the server."""
     from ambit.client.connect import known_facts
     facts = known_facts(client)
@@ -225,6 +189,7 @@ def model_id(client) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``ambit eval``: the exit status."""
     args = build_parser().parse_args(argv)
     if args.suite == "compare":
         from ambit.client.eval.compare import suite as compare
@@ -273,10 +238,7 @@ def _outcome(err: BaseException, args: argparse.Namespace, seconds: float) -> tu
 
 
 def _tidy(out: Path, created: bool) -> None:
-    """Remove the `--out` folder this run created when the run wrote nothing into it (its lock
-    file, the run key, empty files and empty folders aside): a run refused or failed before its
-    first result (an embedded model that would not load) leaves no folder behind. A folder that
-    existed before is left as it was found."""
+    """Remove the `--out` folder this run made if it wrote nothing there (lock, run key aside)."""
     if not created or out.is_symlink() or not out.is_dir():
         return
     files = [p for p in out.rglob("*") if p.is_file() and p.name not in ("run.lock", RUN_KEY) and p.stat().st_size]

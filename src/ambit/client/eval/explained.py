@@ -1,7 +1,5 @@
-"""Paraphrases for AmP suite records (issue 13): the gold LFs', the top prediction's and those of
-the heaviest meaning classes, in controlled English (`logic.explain.verbalise` with AmP's word
-forms). Computed locally from the LFs: verbalising needs neither a model nor Prolog, so it costs
-no server round trip; the fig4 token report shows them next to the LFs."""
+"""Paraphrases for AmP suite records (issue 13) in controlled English (`logic.explain.verbalise`
+with AmP's word forms), computed locally: no model, no Prolog, no server round trip."""
 
 from __future__ import annotations
 
@@ -11,9 +9,8 @@ TOP_CLASSES = 3  # meaning classes recorded with their paraphrase, heaviest firs
 
 
 def paraphrases(dist: Any, item: dict, fmt: str) -> dict:
-    """Record fields: `paraphrase_lf0`, `paraphrase_lf1`, `paraphrase_pred` (the top candidate;
-    None when an LF does not parse) and `top_classes` ([{canonical, probability_mass,
-    paraphrase}] for the heaviest classes of the parse distribution `dist`)."""
+    """Record fields: the paraphrases of the gold LFs and the top candidate (None: does not parse),
+    and `top_classes` for the heaviest classes of the parse distribution `dist`."""
     from ambit import logic
     from ambit.generators.amp.wordforms import amp_wordforms
     from ambit.logic.explain import verbalise

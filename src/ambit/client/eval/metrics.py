@@ -1,9 +1,5 @@
-"""Evaluation metrics as pure functions (GUIDE §5): accuracy, ZM_k, FDM, FIM, P/R/F1, mean ± std.
-
-Inputs are plain Python values (lists, dicts of lists); nothing here knows about gRPC,
-files or models, so each definition can be checked by hand on small cases.
-Empty inputs give ``None`` (JSON ``null``) rather than a made-up number.
-"""
+"""Evaluation metrics as pure functions of plain values (GUIDE §5): accuracy, ZM_k, FDM, FIM,
+P/R/F1, mean ± std. Empty inputs give ``None`` (JSON ``null``) rather than a made-up number."""
 
 from __future__ import annotations
 
@@ -19,18 +15,11 @@ def accuracy(correct: Iterable[bool]) -> float | None:
 
 def first_rank(predictions: Sequence[str], gold: str) -> int | None:
     """0-based rank of the first prediction equal to ``gold``, or None if absent."""
-    for i, p in enumerate(predictions):
-        if p == gold:
-            return i
-    return None
+    return next((i for i, p in enumerate(predictions) if p == gold), None)
 
 
 def zm_k(ranks: Iterable[tuple[int | None, int | None]], k: int) -> float | None:
-    """ZM_k: fraction of items with BOTH LF0 and LF1 in the top k.
-
-    ``ranks`` holds, per item, the 0-based ranks of LF0 and LF1 in the k-best list
-    (None when the LF is absent).
-    """
+    """ZM_k: fraction of items with BOTH LF0 and LF1 in the top k (``ranks``: 0-based or None)."""
     if k < 1:
         raise ValueError("k must be >= 1")
     hits = [r0 is not None and r1 is not None and r0 < k and r1 < k for r0, r1 in ranks]
@@ -38,10 +27,8 @@ def zm_k(ranks: Iterable[tuple[int | None, int | None]], k: int) -> float | None
 
 
 def top1_fractions(labels: Iterable[int | None]) -> tuple[float, float]:
-    """(p̂0, p̂1): fractions of top-1 predictions matching LF0 (label 0) and LF1 (label 1).
-
-    Predictions matching neither are labelled None and count in the denominator only.
-    """
+    """(p̂0, p̂1): fractions of top-1 predictions labelled 0 (LF0) and 1 (LF1); None counts in
+    the denominator only."""
     xs = list(labels)
     if not xs:
         raise ValueError("no predictions")
@@ -49,11 +36,8 @@ def top1_fractions(labels: Iterable[int | None]) -> tuple[float, float]:
 
 
 def fdm(labels_by_ratio: Mapping[float, Iterable[int | None]]) -> float | None:
-    """FDM = mean over r of |p̂0 − r| + |p̂1 − (1 − r)|, range 0–2 (0 is a perfect match).
-
-    ``labels_by_ratio`` maps the few-shot ratio r (fraction of LF0 demos) to the labels
-    of the top-1 predictions at that ratio (0, 1, or None for neither LF).
-    """
+    """FDM = mean over r of |p̂0 − r| + |p̂1 − (1 − r)|, range 0–2 (0 is a perfect match); r is
+    the fraction of LF0 demos."""
     terms = []
     for r, labels in labels_by_ratio.items():
         xs = list(labels)
@@ -89,10 +73,8 @@ def precision_recall_f1(gold: Sequence, predicted: Sequence, positive) -> dict[s
     fn = sum(g == positive and p != positive for g, p in zip(gold, predicted))
     precision = tp / (tp + fp) if tp + fp else None
     recall = tp / (tp + fn) if tp + fn else None
-    if precision is None or recall is None:
-        f1 = None
-    else:
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    f1 = (None if precision is None or recall is None
+          else 2 * precision * recall / (precision + recall) if precision + recall else 0.0)
     return {"precision": precision, "recall": recall, "f1": f1,
             "support": sum(g == positive for g in gold)}
 
@@ -111,19 +93,15 @@ def confusion(gold: Sequence, predicted: Sequence, classes: Sequence) -> dict[st
     out = {str(g): {**{str(c): 0 for c in classes}, "none": 0} for g in classes}
     for g, p in zip(gold, predicted):
         row = out.setdefault(str(g), {**{str(c): 0 for c in classes}, "none": 0})
-        key = str(p) if p in classes else "none"
-        row[key] += 1
+        row[str(p) if p in classes else "none"] += 1
     return out
 
-
-# --- coverage of a recorded run (another system's outputs read from a file) -----------------
 
 SHOWN_IDS = 5  # ids of unmatched lines listed in a coverage report
 
 
 def id_shape(name: object) -> str:
-    """What an id looks like with its numbers left out: each run of digits as ``N``
-    (``pp/amp-zeroshot-pp-00000`` → ``pp/amp-zeroshot-pp-N``, ``test-000/t1/k0`` → ``test-N/tN/kN``)."""
+    """An id with each run of digits as ``N`` (``test-000/t1/k0`` → ``test-N/tN/kN``)."""
     import re
 
     return re.sub(r"\d+", "N", str(name))
@@ -143,10 +121,8 @@ def shapes(names: Iterable[object], limit: int = 3) -> list[str]:
 
 def coverage(items: Sequence[object], matched: int, unmatched: Sequence[object],
              other_names: str = "") -> dict:
-    """How much of a run a recorded file covers: ``items`` the run's item ids, ``matched`` how many
-    of them have a recorded output, ``unmatched`` the names of the file's lines that match no item
-    (an id, or how the line names its item). ``other_names``: how else a line may name its item
-    ("or by 'type' and 'utterance'"). Accuracy is added by :func:`coverage_accuracy`."""
+    """How much of a run (``items``: its ids) a recorded file covers: ``matched`` items have an
+    output, ``unmatched`` names lines matching none; ``other_names``: how else a line names one."""
     return {"items": len(items), "scored": matched, "missing": len(items) - matched,
             "unmatched_lines": len(unmatched), "unmatched_ids": [str(x) for x in unmatched[:SHOWN_IDS]],
             "expected_id_shapes": shapes(items), "expected_id_example": str(items[0]) if items else None,
@@ -154,9 +130,7 @@ def coverage(items: Sequence[object], matched: int, unmatched: Sequence[object],
 
 
 def coverage_accuracy(cov: dict, records: Sequence[Mapping], correct, means: str) -> dict:
-    """``cov`` with the run's accuracy over the items scored (records whose ``recorded`` is not
-    False) and over all items (an item without a recorded output is never right), side by side;
-    ``correct(record) -> bool``, ``means`` says what it counts."""
+    """``cov`` with the accuracy over the items scored and over all items (missing ones wrong)."""
     scored = [r for r in records if r.get("recorded", True) is not False]
     right = sum(bool(correct(r)) for r in scored)
     return {**cov, "accuracy_means": means,

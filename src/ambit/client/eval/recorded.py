@@ -1,10 +1,7 @@
 """The one reading core of recorded outputs (another system's, scored with no model): AmP's
-``--predictions``, implicature's ``--responses`` and FOLIO's ``--translations``; RADD's benchmark
-replies go through the same bounded reader (``_files.iter_json_rows``). What they share is here:
-the read of a JSONL file through the file layer with one ValueError naming the option and the file,
-a line that must be a JSON object naming its item, the lines by every key they name their item by
-(an item named twice refused), and the run's coverage. Each suite's ``recorded`` module keeps only
-what differs: the fields of a line, how it names its item, and the record it becomes."""
+``--predictions``, implicature's ``--responses`` and FOLIO's ``--translations``. Shared here: the
+bounded read with one ValueError naming option and file, lines keyed by every way they name their
+item, and the coverage; each suite's ``recorded`` module keeps only what differs."""
 
 from __future__ import annotations
 
@@ -20,9 +17,8 @@ from ambit.client.eval import metrics as M
 
 def rows(path: Path, option: str, max_line: int = _files.MAX_LINE,
          set_aside: Callable[[int, str], bool] | None = None) -> Iterator[tuple[str, Any]]:
-    """(``path:line``, value) of every non-blank line of the file given by ``option``
-    (``_files.iter_json_rows``); a file that cannot be read (absent, a link, a FIFO, a folder) is
-    one ValueError naming the option and the file."""
+    """(``path:line``, value) of every non-blank line of the file given by ``option``; a file that
+    cannot be read (absent, a link, a FIFO, a folder) is one ValueError naming option and file."""
     try:
         yield from _files.iter_json_rows(path, max_line, set_aside=set_aside)
     except FileNotFoundError:
@@ -45,9 +41,8 @@ def check_name(row: dict, field: str, where: str) -> None:
 
 @dataclass(frozen=True)
 class Keyed:
-    """A recorded file with one line per item, read: its lines by every key that names their item
-    (``keys``: an id, and the item's own fields). A subclass says how a line names its item
-    (``PARTS``, ``keys``, ``name``) and what the file is (``WHAT``, ``OPTION``)."""
+    """A recorded file with one line per item, read: its lines by every key that names their item.
+    A subclass says how a line names its item and what the file is (the class variables)."""
 
     path: Path
     lines: dict[str, dict]
@@ -63,8 +58,7 @@ class Keyed:
 
     @classmethod
     def read_lines(cls, path: Path, check: Callable[[dict, str], dict]) -> dict[str, dict]:
-        """The file's lines by key: each a JSON object naming its item by ``id`` or by ``PARTS``,
-        then ``check(row, where)``; an item named by two lines is refused, naming both."""
+        """The file's lines by key, each checked by ``check(row, where)``; no item named twice."""
         lines: dict[str, dict] = {}
         for where, row in rows(path, cls.OPTION):
             if not isinstance(row, dict):
@@ -99,14 +93,15 @@ class Keyed:
 
 
 class FromFile:
-    """What a suite whose settings may hold a recorded file (``recorded``, a :class:`Keyed`) says
-    of it: the run's coverage (None: a model run) and the model its summary names."""
+    """The coverage and model name of a suite whose settings may hold a recorded file."""
 
     def coverage(self, items: Sequence[dict], ctx: Any) -> dict | None:
+        """The recorded file's coverage of ``items``."""
         rec = ctx.settings.recorded
         return None if rec is None else rec.coverage(items)
 
     @staticmethod
     def model(ctx: Any) -> str | None:
+        """The model the summary names: the recorded file, else the server's."""
         rec = ctx.settings.recorded
         return f"recorded: {rec.path.name}" if rec is not None else ctx.model

@@ -1,7 +1,6 @@
 """``ambit eval`` against a model served elsewhere (``--model openai:<MODEL>@<BASE_URL>``): the
-endpoint options, the capabilities each suite's protocol needs (refused in one line before any
-item is sent), and the ``"remote"`` block of ``run.json`` (requests sent and cache hits during
-this session, tokens, capabilities; never the API key)."""
+endpoint options, the capabilities each suite needs (refused before any item is sent), and the
+``"remote"`` block of ``run.json`` (this session's requests, cache hits, tokens; never the key)."""
 
 from __future__ import annotations
 
@@ -34,8 +33,7 @@ COUNTERS = ("requests", "cache_hits", "retries", "prompt_tokens", "completion_to
 
 
 def forced_decode(remote: dict | None) -> bool:
-    """Whether the server scores given continuations (the embedded engine always does; an
-    endpoint only with prompt log-probabilities): AmP's FDM/FIM and P(LF0) need it."""
+    """Whether the server scores given continuations, as AmP's FDM/FIM and P(LF0) need."""
     return remote is None or "prompt_logprobs" in (remote.get("capabilities") or [])
 
 
@@ -85,8 +83,7 @@ def record(out: Path, before: dict | None, after: dict | None) -> None:
 
 
 def run_suite(suite: Any, ctx: Any) -> dict:
-    """`client.eval.runner.run_suite`, refused up front when the endpoint lacks what the suite
-    needs, with the ``"remote"`` block written into run.json however the run ends."""
+    """`client.eval.runner.run_suite`, refused if the endpoint lacks what the suite needs."""
     from ambit.client.eval.runner import run_suite as run
 
     if ctx.client is None:
@@ -101,8 +98,8 @@ def run_suite(suite: Any, ctx: Any) -> dict:
 
 
 def endpoint(client: Any) -> dict | None:
-    """The server's ``remote`` block (None: its model is its own). An embedded server of a local
-    model is not asked: it may not have started (a rerun with nothing to do never starts it)."""
+    """The server's ``remote`` block (None: its model is its own); an embedded server of a local
+    model is not asked, so that it need not start."""
     from ambit.client.connect import known_facts
 
     return None if known_facts(client) is not None else client.info().remote

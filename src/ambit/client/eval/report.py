@@ -1,11 +1,7 @@
 """Reports: Markdown tables in the papers' layouts, matplotlib PNG plots (Agg), an HTML
-token-confidence page (AmP Fig. 4). Pure functions of summaries and records.
-
-What every report shares (number formats, Markdown tables, atomic writes, the figure conventions)
-is in ``report_common``; each suite's sections are in a module of their own; all are re-exported
-here:
-``amp/report.py`` (AmP zero-shot and few-shot), ``implicature/report.py`` and ``report_tokens.py``
-(the token-confidence page, AmP Fig. 4)."""
+token-confidence page (AmP Fig. 4). Pure functions of summaries and records; ``report_common``
+and each suite's sections (``amp/report.py``, ``implicature/report.py``, ``report_tokens.py``) are
+re-exported here."""
 
 from __future__ import annotations
 
@@ -13,9 +9,6 @@ from ambit.client.eval.report_common import (  # noqa: F401 (re-exported: caller
     MARKERS, MIN_HISTOGRAM_ITEMS, Patch, TYPES, Z95, _offsets, _ordered, _save, labelled_bars, md_table, num, pct, plt, wilson_interval, write_json, write_text,
     coverage_line, coverage_markdown, nothing_matched,
 )
-
-# --- the suites' sections: each in its own module, which uses report_common's helpers; re-exported
-# here, where callers find them (client.eval.report.zeroshot_markdown, ...)
 
 from ambit.client.eval.amp.report import (  # noqa: F401
     fewshot_markdown, plot_fewshot_accuracy, plot_p_lf0_distribution, plot_zeroshot_accuracy, zeroshot_markdown,

@@ -1,7 +1,5 @@
 """What every report shares (``client.eval.report`` re-exports it): number formats, Markdown
-tables, atomic writes, and the figure conventions (Agg backend, saving, ordering, labelled bars,
-Wilson intervals, offsets and markers). The suites' sections (``amp/report.py``,
-``implicature/report.py``, ``report_tokens.py``) build on it."""
+tables, atomic writes, and the figure conventions (Agg backend, labelled bars, Wilson intervals)."""
 
 from __future__ import annotations
 
@@ -30,10 +28,12 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def num(x: float | None, digits: int = 3) -> str:
+    """A number to ``digits`` decimals, or "n/a" for None."""
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A Markdown table."""
     head = "| " + " | ".join(headers) + " |"
     sep = "|" + "|".join("---" for _ in headers) + "|"
     body = ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -41,7 +41,7 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def write_json(path: str | Path, obj: Any) -> None:
-    """Write JSON atomically (``_files.write_atomic``: a random temporary name, then rename)."""
+    """Write JSON atomically (``_files.write_atomic``)."""
     _files.write_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n", mode=REPORT_MODE)
 
 
@@ -51,9 +51,8 @@ def write_text(path: str | Path, text: str) -> None:
 
 
 def _save(fig, path: str | Path) -> None:
-    """Draw the figure into memory, then write it atomically (matplotlib would open the path itself,
-    following a link there). Bar labels that would overlap are turned on their side first
-    (`unclash_bar_labels`)."""
+    """Write the figure atomically, drawn into memory first (matplotlib would follow a link at the
+    path), after `unclash_bar_labels`."""
     fig.tight_layout()
     unclash_bar_labels(fig)
     buf = io.BytesIO()
@@ -66,16 +65,14 @@ def _ordered(keys) -> list[str]:
     return [t for t in TYPES if t in keys] + sorted(k for k in keys if k not in TYPES)
 
 
-# --- figure conventions (docs/evaluation.md, "Figures"): every bar says its value and n, a 0 bar is drawn
-# at 0, a missing cell reads "no data", spread is a 95% Wilson interval, few items → strip plot
+# figure conventions: docs/evaluation.md, "Figures"
 
 MIN_HISTOGRAM_ITEMS = 20  # below this a histogram's bars are noise: draw every item instead
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default): a confidence interval of
-    the mean of n 0/1 outcomes that stays inside [0, 1] and is honest at small n."""
+    """The Wilson score interval of a proportion: stays inside [0, 1] and is honest at small n."""
     if n <= 0:
         raise ValueError(f"wilson_interval: n must be positive, not {n}")
     p = successes / n
@@ -87,9 +84,8 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
 
 def labelled_bars(ax, xs: Sequence[float], fractions: Sequence[float | None], ns: Sequence[int],
                   width: float, label: str, color: str) -> Patch:
-    """Bars of percentages, each labelled "value% / n=N" above it; a 0 bar is drawn as a thick
-    line at 0 (so it cannot be mistaken for an empty axis); a missing cell (None, or n = 0)
-    is marked "no data". Returns the legend handle of the series."""
+    """Bars of percentages labelled "value% / n=N"; a 0 bar is a thick line at 0 (not an empty
+    axis), a missing cell (None, or n = 0) reads "no data". Returns the series' legend handle."""
     for x, f, n in zip(xs, fractions, ns):
         if f is None or not n:
             ax.text(x, 2, "no data", ha="center", va="bottom", rotation=90, fontsize=7, color="grey")
@@ -111,9 +107,8 @@ def _overlap(boxes: Sequence) -> bool:
 
 
 def unclash_bar_labels(fig) -> None:
-    """In every axes where two bar labels ("100%\nn=3") would overlap, as narrow bars side by side
-    make them ("100%100%"), write each label on one line turned upright along its bar, smaller
-    if it still does not fit; measured on the figure as drawn."""
+    """Where bar labels would overlap (narrow bars side by side), turn each upright on one line,
+    smaller until they fit; measured on the figure as drawn."""
     renderer = fig.canvas.get_renderer()
     for ax in fig.axes:
         labels = [t for t in ax.texts if t.get_gid() == BAR_LABEL]
@@ -133,9 +128,8 @@ def unclash_bar_labels(fig) -> None:
 
 
 def place_point_labels(ax, points: Sequence[tuple[float, float, str]], fontsize: float = 6.5, **style: Any) -> list:
-    """Label each point (x, y, text) where its label overlaps neither an earlier label nor leaves the
-    axes: above it, else below, right, left, then further out; measured on the figure as drawn
-    (lay the figure out first). Returns the labels."""
+    """Label each point (x, y, text) where the label overlaps no earlier one and stays in the axes
+    (above, below, right, left, then further out); lay the figure out first. Returns the labels."""
     fig = ax.figure
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
@@ -170,15 +164,11 @@ def _offsets(count: int, step: float) -> list[float]:
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
-# --- coverage of a recorded run (metrics.coverage): a headline in summary.md, on the terminal and in compare
+# coverage of a recorded run (metrics.coverage)
 
 
-def _lines(n: int) -> str:
-    return f"{n:,} line" if n == 1 else f"{n:,} lines"
-
-
-def _items(n: int) -> str:
-    return f"{n:,} item" if n == 1 else f"{n:,} items"
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def _quoted(names: Sequence[str]) -> str:
@@ -186,8 +176,7 @@ def _quoted(names: Sequence[str]) -> str:
 
 
 def expected_ids(cov: dict) -> str:
-    """How the run's items are named: the shapes of their ids (digits as N), an example, and the
-    other ways a line may name its item."""
+    """How the run's items are named: their id shapes (digits as N), an example, other names."""
     shapes = cov.get("expected_id_shapes") or []
     if not shapes:  # items the file does not name (RADD's benchmark rows hold their own replies)
         return ""
@@ -203,16 +192,15 @@ def unmatched_text(cov: dict) -> str:
     if not n:
         return ""
     more = ", …" if n > len(cov["unmatched_ids"]) else ""
-    return (f"{_lines(n)} of the file {'names' if n == 1 else 'name'} no item of this run "
+    return (f"{_count(n, 'line')} of the file {'names' if n == 1 else 'name'} no item of this run "
             f"({_quoted(cov['unmatched_ids'])}{more}; shaped like {_quoted(cov['found_id_shapes'])})")
 
 
 def coverage_line(desc: str, cov: dict, what: str = "recorded outputs") -> str:
-    """One line for the terminal: items scored of all, items without a recorded output, lines
-    matching no item, and accuracy over the items scored beside accuracy over all items."""
+    """The coverage in one line for the terminal."""
     full = cov["missing"] == 0
     ids = expected_ids(cov)
-    parts = [f"{desc}: {what} cover {cov['scored']:,} of {_items(cov['items'])}"
+    parts = [f"{desc}: {what} cover {cov['scored']:,} of {_count(cov['items'], 'item')}"
              + ("" if full else f" ({cov['missing']:,} without a recorded output, counted as wrong"
                                 + (f"; the run's items have {ids})" if ids else ")"))]
     if cov["unmatched_lines"]:
@@ -224,17 +212,16 @@ def coverage_line(desc: str, cov: dict, what: str = "recorded outputs") -> str:
 
 
 def nothing_matched(cov: dict) -> str:
-    """The error of a recorded file that matches no item of the run (exit status 2): the id shape
-    the run expects and the one the file holds."""
+    """The error of a recorded file that matches no item: the id shapes expected and found."""
     found = (f"the file's lines name items shaped like {_quoted(cov['found_id_shapes'])} "
              f"(e.g. '{cov['unmatched_ids'][0]}')" if cov["unmatched_ids"] else "the file holds no item")
     return (f"{cov.get('option', cov.get('what'))} {cov.get('file')}: none of its lines matches an item of this run "
-            f"({_items(cov['items'])}): the run expects {expected_ids(cov)}; {found}. Nothing was scored")
+            f"({_count(cov['items'], 'item')}): the run expects {expected_ids(cov)}; {found}. "
+            "Nothing was scored")
 
 
 def coverage_markdown(cov: dict, what: str = "recorded outputs") -> str:
-    """The coverage section of summary.md: a table of the counts and both accuracies, then the
-    unmatched lines and the id shape expected."""
+    """The coverage section of summary.md."""
     rows = [[cov["items"], cov["scored"], cov["missing"], cov["unmatched_lines"],
              pct(cov.get("accuracy_scored")), pct(cov.get("accuracy_all"))]]
     out = [f"## Coverage of the {what}\n",
@@ -246,7 +233,8 @@ def coverage_markdown(cov: dict, what: str = "recorded outputs") -> str:
                      "and is counted apart (never as an output that does not parse).")
     if cov["missing"]:
         ids = expected_ids(cov)
-        notes.append(f"**Partial coverage**: {cov['missing']:,} of {_items(cov['items'])} have no recorded output"
+        notes.append(f"**Partial coverage**: {cov['missing']:,} of {_count(cov['items'], 'item')} "
+                     "have no recorded output"
                      + (f"; the run's items have {ids}." if ids else "."))
     if cov["unmatched_lines"]:
         notes.append(unmatched_text(cov)[0].upper() + unmatched_text(cov)[1:] + ".")

@@ -1,6 +1,5 @@
-"""The token-confidence page of the report (``client.eval.report``; AmP Fig. 4): an HTML page
-of each item's parses, every token coloured by and printed over the model's probability of it,
-headed by the paper's Fig. 4 (the first correctly predicted LF of each type)."""
+"""The token-confidence page of the report (``client.eval.report``; AmP Fig. 4): each item's
+parses, every token coloured by and printed over the model's probability of it."""
 
 from __future__ import annotations
 
@@ -24,8 +23,7 @@ def _display(token: str) -> str:
 
 
 def _token_row(label: str, tokens: Sequence[Mapping], paraphrase: str | None = None) -> str:
-    """One parse: its label, then its tokens as cells that wrap, each token over its p (to two
-    decimals; three on hovering), then its controlled-English paraphrase when it has one."""
+    """One parse: its label, its tokens each over its p, and its paraphrase when it has one."""
     cells = "".join(
         f'<span class="tok" style="background:{_colour(t.get("prob"))}" '
         f'title="p={"—" if t.get("prob") is None else format(t["prob"], ".3f")}">'
@@ -35,6 +33,14 @@ def _token_row(label: str, tokens: Sequence[Mapping], paraphrase: str | None = N
     said = f'<div class="para">{html.escape(paraphrase)}</div>' if paraphrase else ""
     return (f'<div class="row"><div class="label">{html.escape(label)}</div>'
             f'<div class="toks">{cells}</div>{said}</div>')
+
+
+def _items_html(items: Sequence[Mapping], cls: str) -> list[str]:
+    """One block per item: its id and surface, then its rows."""
+    return [f'<div class="{cls}"><h3>{html.escape(str(it["id"]))}: '
+            f'{html.escape(str(it.get("surface", "")))}</h3>'
+            + "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
+            + "</div>" for it in items]
 
 
 def _colour_legend(steps: int = 11) -> str:
@@ -47,18 +53,10 @@ def _colour_legend(steps: int = 11) -> str:
 
 def token_confidence_html(items: Sequence[Mapping], path: str | Path, title: str,
                           fig4: Sequence[Mapping] | None = None) -> None:
-    """One block per item: the surface, then each parse's tokens coloured by the model's
-    probability of that token (red = unlikely, green = likely), with p printed under each
-    token; rows wrap to the page width, and a legend shows the colour scale. A row with a
-    ``paraphrase`` shows the parse's controlled-English reading under it (`client.eval.explained`).
-
-    Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}], "paraphrase"?}]}``.
-    """
-    blocks = []
-    for it in items:
-        rows = "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
-        blocks.append(f'<div class="item"><h3>{html.escape(str(it["id"]))}: '
-                      f'{html.escape(str(it.get("surface", "")))}</h3>{rows}</div>')
+    """One block per item, each parse's tokens coloured by probability (red = unlikely, green =
+    likely). Each item: ``{"id", "surface", "rows": [{"label", "tokens": [{"text", "prob"}],
+    "paraphrase"?}]}`` (the paraphrase from `client.eval.explained`)."""
+    blocks = _items_html(items, "item")
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;max-width:70em;margin:auto;padding:0 1em}}
 .toks{{display:flex;flex-wrap:wrap;gap:1px}} .tok{{display:inline-flex;flex-direction:column;
@@ -77,17 +75,10 @@ italics, its reading in controlled English (universals read as restricted).</p>
     write_text(path, page)
 
 
-# --- AmP Fig. 4 as the paper draws it ------------------------------------------------
-
 def fig4_section_html(items: Sequence[Mapping]) -> str:
     """The paper's Fig. 4: per ambiguity type, the first correctly predicted LF (beam search)
-    with its alternative parse below it; then a heading for the per-item listing that follows.
-    Items are those of :func:`token_confidence_html`; one without rows says why."""
-    blocks = []
-    for it in items:
-        rows = "".join(_token_row(r["label"], r["tokens"], r.get("paraphrase")) for r in it["rows"])
-        blocks.append(f'<div class="item fig4"><h3>{html.escape(str(it["id"]))}: '
-                      f'{html.escape(str(it.get("surface", "")))}</h3>{rows}</div>')
+    with its alternative parse below it (items as :func:`token_confidence_html` takes them)."""
+    blocks = _items_html(items, "item fig4")
     return ("<h2>Fig. 4: the first correctly predicted LF of each type, its alternative below</h2>"
             "<p>As in the paper: per type, the first item whose top beam-search prediction is LF0 or LF1, "
             "its tokens coloured by the decoder's probabilities; below it the other LF with its forced-decode "

@@ -1,16 +1,6 @@
 """Run a suite's work items through a function, resumably and (optionally) concurrently.
-
-Finished ids in the store are skipped; each result is appended durably as it completes.
-Concurrency (``workers`` > 1) is what lets round-robin over several servers pay off. Progress
-shows as a tqdm bar (rate, ETA) on a terminal, plain periodic lines otherwise (:class:`Progress`).
-
-One bad item does not stop a long run: a call that fails transiently (the server restarting,
-its queue full) is retried with backoff; an item that still fails is logged to
-``DIR/errors.jsonl`` (in the one error shape, ``logic.error_json``) and on stderr, the run goes on, and :class:`ItemsFailed` is raised by
-:func:`check_failures` once the reports are written. Its items are not in ``results.jsonl``,
-so rerunning the same command retries exactly them. A run where ``max_consecutive_failures``
-items fail in a row (a server gone, a bug) is stopped at once with the last error.
-"""
+Transient failures are retried; an item that still fails is logged to ``DIR/errors.jsonl`` and the
+run goes on (a rerun retries exactly those), unless too many fail in a row."""
 
 from __future__ import annotations
 
@@ -32,10 +22,8 @@ from ambit.client.eval.store import ResultsStore
 from ambit.client.eval.suite import RunContext, Suite
 
 ERRORS = "errors.jsonl"
-# gRPC status codes worth another try: nothing is wrong with the item itself. CANCELLED is one:
-# the runner never cancels an item's call, and a server that shuts down (a drain behind a name
-# that still lists it) resets the calls it had received but not started, which the client reads
-# as CANCELLED; the retry goes to another server.
+# gRPC status codes worth another try: nothing is wrong with the item. CANCELLED too: the runner
+# never cancels a call, but a draining server resets calls it had not started
 TRANSIENT = frozenset({"UNAVAILABLE", "RESOURCE_EXHAUSTED", "ABORTED", "CANCELLED"})
 
 
@@ -55,14 +43,11 @@ class RunAborted(RuntimeError):
 
 
 class NothingMatched(ValueError):
-    """A recorded file (--predictions, --responses, --translations, the benchmark's replies) that
-    matches none of the run's items: refused before any item runs, naming the id shape the run
-    expects and the one the file holds (exit status 2, nothing written)."""
+    """A recorded file that matches none of the run's items: refused before any item runs."""
 
 
 class PartialCoverage(RuntimeError):
-    """A recorded file that covers only part of the run's items, without --allow-partial: the
-    reports are written (they show the coverage), and the run ends with exit status 4."""
+    """A recorded file covers only part of the items, without --allow-partial (exit status 4)."""
 
     def __init__(self, line: str, summary: dict | None = None):
         super().__init__(line)
@@ -82,11 +67,8 @@ def _code(err: BaseException) -> str:
 
 
 def error_entry(err: BaseException) -> dict:
-    """An item's failure in the one error shape of every JSONL output (``logic.error_json``):
-    ``{"error": {"code", "message", "field", "position"?}}``, where ``code`` is the failed call's
-    gRPC status (``INVALID_ARGUMENT``) or the exception's type, ``field`` the first field the
-    server named (``google.rpc.BadRequest``), and ``position`` the character it named in it;
-    ``code`` is repeated at the top level, where entries before the shape had it."""
+    """An item's failure in the one error shape of every JSONL output (``logic.error_json``), with
+    ``code`` (gRPC status or exception type) repeated at the top level for older readers."""
     from ambit.logic.error_json import error_object
 
     code = str(_code(err))
@@ -98,8 +80,7 @@ def error_entry(err: BaseException) -> dict:
 
 
 def call_with_retries(fn: Callable[[], dict], retries: int = 3, backoff_s: float = 1.0) -> dict:
-    """``fn()``, retried up to ``retries`` times (waiting backoff_s, 2·backoff_s, ...) while it
-    fails with a transient gRPC status."""
+    """``fn()``, retried with exponential backoff while it fails with a transient gRPC status."""
     attempt = 0
     while True:
         try:
@@ -120,9 +101,8 @@ class Progress:
         self.total, self.desc, self.n, self.start_n = total, desc, done, done
         self.every_s = every_s
         self.t0 = self._last = time.monotonic()
-        use_tty = self.stream.isatty() if tty is None else tty
         self._bar = None
-        if use_tty:
+        if self.stream.isatty() if tty is None else tty:
             from tqdm import tqdm
             self._bar = tqdm(total=total, initial=done, desc=desc, file=self.stream,
                              unit="item", dynamic_ncols=True)
@@ -143,11 +123,10 @@ class Progress:
             self._line(self.status())
 
     def status(self) -> str:
+        """The progress in one line: count, rate, elapsed time and ETA."""
         elapsed = time.monotonic() - self.t0
-        fresh = self.n - self.start_n
-        rate = fresh / elapsed if elapsed > 0 else 0.0
-        left = self.total - self.n
-        eta = f"{left / rate:.0f}s" if rate > 0 else "?"
+        rate = (self.n - self.start_n) / elapsed if elapsed > 0 else 0.0
+        eta = f"{(self.total - self.n) / rate:.0f}s" if rate > 0 else "?"
         return f"{self.n}/{self.total} items, {rate:.2f} items/s, elapsed {elapsed:.0f}s, ETA {eta}"
 
     def close(self) -> None:
@@ -160,11 +139,7 @@ class Progress:
 def run_items(store: ResultsStore, items: Sequence[dict], process: Callable[[dict], dict],
               desc: str, workers: int = 1, progress_every_s: float = 10.0, retries: int = 3,
               backoff_s: float = 1.0, max_consecutive_failures: int = 10) -> list[dict]:
-    """Process every item whose id is not yet in ``store``; return all finished records,
-    sorted by id. Items that fail are logged (``store.failed`` counts them) and skipped.
-
-    ``process(item)`` returns the record to store (its ``id`` is set from the item).
-    """
+    """``process`` each item not yet in ``store`` (a failure is logged and skipped); all records."""
     ids = [str(it["id"]) for it in items]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{desc}: duplicate item ids")
@@ -234,17 +209,13 @@ def _each(todo: Sequence[dict], one: Callable[[dict], None], workers: int, progr
 
 
 def check_failures(store: ResultsStore, summary: dict | None = None) -> None:
-    """Raise :class:`ItemsFailed`, carrying ``summary``, when items of this run failed (call
-    after writing the reports)."""
+    """Raise :class:`ItemsFailed` when items of this run failed (call after writing the reports)."""
     if store.failed:
         raise ItemsFailed([(str(store.dir / ERRORS), store.failed)], summary)
 
 
 def run_suite(suite: Suite, ctx: RunContext) -> dict:
-    """Run ``suite`` into ``ctx.out`` resumably; write its reports; return its summary.
-
-    Raises :class:`ItemsFailed` (after the reports are written) when some items failed.
-    """
+    """Run ``suite`` into ``ctx.out`` resumably; write its reports; return its summary."""
     ctx = dataclasses.replace(ctx, settings=suite.resolve(ctx))  # once per run: what `auto` means here
     items = suite.items(ctx)
     check_coverage(suite.coverage(items, ctx))
@@ -266,8 +237,7 @@ def run_suite(suite: Suite, ctx: RunContext) -> dict:
 
 
 def check_coverage(cov: dict | None) -> None:
-    """Refuse a recorded file that matches none of the run's items (NothingMatched), before any
-    item runs and before anything is written."""
+    """Refuse a recorded file that matches none of the run's items, before anything is written."""
     if cov is not None and cov["items"] and not cov["scored"]:
         from ambit.client.eval.report_common import nothing_matched
 
@@ -275,11 +245,9 @@ def check_coverage(cov: dict | None) -> None:
 
 
 def report_coverage(desc: str, summary: dict, allow_partial: bool = False) -> str | None:
-    """A recorded run's coverage, one line on stderr (the reports are written by then, and show
-    it); below full coverage and without ``allow_partial``, the line is the PartialCoverage the
-    caller raises (returned, not printed: the command prints it once)."""
-    cov = summary.get("coverage")
-    if not cov:
+    """A recorded run's coverage, one line on stderr; below full coverage without ``allow_partial``,
+    the line is returned instead, for the caller to raise as PartialCoverage."""
+    if not (cov := summary.get("coverage")):
         return None
     from ambit.client.eval.report_common import coverage_line
 

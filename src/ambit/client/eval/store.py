@@ -1,24 +1,8 @@
 """Append-only, resumable results file: ``results.jsonl`` plus ``run.json`` (the run key).
 
-Each finished item is one JSON line, written, flushed and fsynced before the next one is
-reported done, so a crash loses at most the item in flight. Reopening the same directory
-with the same run key resumes (finished ids are skipped); a different key is refused with
-a clear error instead of silently mixing two runs in one file.
-
-One writer per folder: a store holds an exclusive ``flock`` on ``DIR/run.lock`` (see
-:class:`FolderLock`) from before it reads ``run.json`` until it is closed, so a second process is
-refused at once, naming the pid that writes there. A line of ``results.jsonl`` that is not a
-record (damaged by hand, by a disk, by a tool) is moved to ``results.rejected.jsonl`` with its line
-number, and every good line around it is kept; a last line cut short by a crash is set aside the
-same way. A folder whose run recorded no result yet (it failed on a bad option, or its model did
-not load) does not bind the next run to its arguments: its ``run.json`` is replaced.
-
-Every file here goes through ``ambit._files``: no link is followed (``run.lock``, ``results.jsonl``
-or the folder itself as a link is refused with one line), ``run.json`` and a rewritten
-``results.jsonl`` are replaced atomically through a random temporary name (a planted ``run.tmp`` or
-``results.tmp`` link is never written through), a line of ``results.jsonl`` is read under
-``MAX_LINE`` bytes (a longer one is set aside like any other bad line), and
-``results.rejected.jsonl`` takes the mode of ``results.jsonl``, whose lines it holds.
+Each record is fsynced before the next item is reported done; reopening with the same key resumes,
+a different key is refused. One writer per folder (:class:`FolderLock`). Lines that are not
+records are moved to ``results.rejected.jsonl``; all file access is ``ambit._files`` (no links).
 """
 
 from __future__ import annotations
@@ -62,13 +46,8 @@ class FolderBusy(RuntimeError):
 
 
 class FolderLock:
-    """An exclusive ``fcntl.flock`` on ``DIR/run.lock``, which holds the pid of its holder.
-
-    Taken without waiting: a folder another process holds raises :class:`FolderBusy`. Within one
-    process the lock is re-entrant (``ambit eval`` takes it before the model loads, and the store
-    takes it again). The kernel drops it when its holder exits, however that happens, so a killed
-    run never leaves a stale lock; the file itself stays (removing it would race with a newcomer).
-    """
+    """An exclusive, non-waiting, re-entrant ``fcntl.flock`` on ``DIR/run.lock`` (with the pid).
+    The kernel drops it as its holder exits; the file stays (removing it would race a newcomer)."""
 
     _held: dict[str, list] = {}  # realpath of the folder -> [fd, holders in this process]
     _guard = threading.Lock()
@@ -218,8 +197,7 @@ def _short(value: Any, limit: int = 200) -> str:
 
 
 def _read_key(key_path: Path, has_results: bool) -> dict | None:
-    """The run key in run.json (None when there is none); a run.json that is not a JSON object is
-    an error when results depend on it, else a note (the new key replaces it)."""
+    """The run key in run.json (None: none); a bad one is an error when results depend on it."""
     try:
         old = _files.read_json(key_path, RUN_KEY_LIMIT)
     except FileNotFoundError:
@@ -249,8 +227,7 @@ def _record(line: bytes, path: str | Path = RESULTS, number: int = 1) -> tuple[d
 
 
 class _Scan:
-    """What ``results.jsonl`` holds: the records (by id; a later line wins), the lines that are
-    not records (line number, bytes, why), and whether the file must be rewritten without them."""
+    """What ``results.jsonl`` holds: the records (a later line wins) and the rejected lines."""
 
     def __init__(self) -> None:
         self.records: dict[str, dict] = {}
@@ -260,8 +237,7 @@ class _Scan:
         self.needs_newline = False
 
     def repair(self, path: Path) -> None:
-        """Move the rejected lines to results.rejected.jsonl (first, durably), then rewrite
-        results.jsonl with the good lines only (temp file + rename); one line on stderr each."""
+        """Move rejected lines to results.rejected.jsonl (durably), then rewrite results.jsonl."""
         mode = _files.file_mode(path) or FILE_MODE  # the lines set aside are as private as their file
         if not self.rejected:
             if self.needs_newline:
@@ -291,11 +267,9 @@ class _Scan:
 
 
 def _lines(path: Path) -> Iterator[tuple[_files.JsonlLine, dict | None, str]]:
-    """(line, its record or None, why not) for each non-blank line; none when the file is missing.
-    The file must be a regular file reached through no link (else one-line ``FileError``)."""
+    """(line, its record or None, why not) per non-blank line; none when the file is missing."""
     try:
-        lines = _files.iter_jsonl_lines(path, MAX_LINE)
-        for line in lines:
+        for line in _files.iter_jsonl_lines(path, MAX_LINE):
             if line.problem is None and not line.raw.strip():
                 continue
             rec, why = (None, line.problem) if line.problem else _record(line.raw, path, line.number)
@@ -310,13 +284,12 @@ def _scan(path: Path) -> _Scan:
     for line, rec, why in _lines(path):
         last = line
         raw = line.raw + b"\n"
-        if not line.ended:  # no newline: the last write was cut short (or the file was edited by hand)
-            if rec is None:
-                scan.rejected.append((line.number, line.raw, f"cut short: {why}"))
-                scan.torn = True
-                continue
+        if rec is None and not line.ended:  # no newline: the last write was cut short
+            scan.rejected.append((line.number, line.raw, f"cut short: {why}"))
+            scan.torn = True
+            continue
         if rec is None:
-            scan.rejected.append((line.number, raw if line.ended else line.raw, why))
+            scan.rejected.append((line.number, raw, why))
             continue
         scan.records[str(rec["id"])] = rec
         scan.good.append(raw)
@@ -326,8 +299,7 @@ def _scan(path: Path) -> _Scan:
 
 
 def read_records(directory: str | Path) -> list[dict]:
-    """Records of a finished or partial run, sorted by id, without opening it for writing (lines
-    that are not records are skipped)."""
+    """Records of a finished or partial run, sorted by id, without opening it for writing."""
     out: dict[str, dict] = {}
     for _line, rec, _why in _lines(Path(directory) / RESULTS):
         if rec is not None:

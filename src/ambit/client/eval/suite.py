@@ -1,12 +1,6 @@
-"""The one protocol every evaluation suite implements, and the registry of suites by name.
-
-A suite says what its command-line options are, which items it has, how one item becomes a
-result record (the request to the server, or an in-process solver), how the records
-aggregate into ``summary.json`` and which reports it writes. Its settings are one frozen
-dataclass, made from the parsed arguments once per command (:meth:`Suite.configure`) and
-completed once per run with what the server says (:meth:`Suite.resolve`). One runner
-(:func:`client.eval.runner.run_suite`) and one resumable store (:mod:`client.eval.store`)
-serve them all, so every suite resumes, retries and reports failures the same way.
+"""The one protocol every evaluation suite implements (options, items, one record per item,
+summary, reports). Settings are one frozen dataclass made once per command (:meth:`Suite.configure`)
+and completed once per run (:meth:`Suite.resolve`); one runner and one resumable store serve all.
 """
 
 from __future__ import annotations
@@ -20,17 +14,14 @@ from typing import Any
 
 from ambit._paths import default_data_root
 
-# The one data root: ``--data`` when given, else ``$AMBIT_DATA``, else ``../shared/data`` beside
-# the checkout (docs, "Reference data"); ``--data``'s default, told apart from a given one by identity.
+# ``--data``'s default ($AMBIT_DATA, else ../shared/data), told apart from a given one by identity
 DEFAULT_DATA = default_data_root()
 HOW_TO_POINT = "point ambit at a data root with --data DIR or $AMBIT_DATA (default ../shared/data)"
 
 
 @dataclass(frozen=True)
 class MissingData:
-    """Reference data a suite needs and cannot find: the missing files, the data set they belong
-    to, and the public repository it comes from. A suite with missing data is skipped before
-    any model work (``ambit eval`` prints :meth:`line`; ``all`` lists it in its summary)."""
+    """Reference data a suite needs and cannot find; the suite is skipped before any model work."""
 
     suite: str
     files: tuple[Path, ...]
@@ -54,10 +45,8 @@ class MissingData:
 
 @dataclass(frozen=True)
 class Common:
-    """The options every suite of one ``ambit eval`` command shares, resolved once from its parsed
-    arguments (``client.eval.cli.common``). Each suite's settings are a frozen subclass of it,
-    made once per command by :meth:`Suite.configure` (``Settings(**vars(common), ...)``); nothing
-    writes into the argparse namespace."""
+    """The options every suite of one ``ambit eval`` command shares (``client.eval.cli.common``);
+    each suite's settings are a frozen subclass, so nothing writes into the argparse namespace."""
 
     command: str  # the sub-command: a suite's name, or "all"
     out: Path
@@ -93,9 +82,8 @@ def option(*flags: str, **kwargs: Any) -> Option:
 
 
 class Named(argparse.Action):
-    """``store``, remembering that the option was given on the command line (``named_options``,
-    read by :func:`named`): a data file named there is required, where its default may be absent
-    and skipped."""
+    """``store``, remembering that the option was given (:func:`named`): a data file named on the
+    command line is required, where its default may be absent and skipped."""
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         setattr(namespace, self.dest, values)
@@ -119,9 +107,7 @@ def csv_of(cast: Callable[[str], Any]) -> Callable[[str], list]:
 
 @dataclass(frozen=True)
 class RunContext:
-    """What one suite run sees: its settings (made once per command, completed once per run by
-    :meth:`Suite.resolve`), its output folder, and the server (``client`` and its ``model`` id
-    are None for suites that run in-process)."""
+    """What one suite run sees: its settings, output folder and server (None: runs in-process)."""
 
     settings: Any  # the suite's frozen settings, a subclass of Common
     out: Path
@@ -148,38 +134,31 @@ class Suite(ABC):
         return ()
 
     def configure(self, args: argparse.Namespace, common: Common) -> Any:
-        """This suite's frozen settings (a subclass of ``Common``) from the parsed arguments: the
-        one place its options are read, once per command."""
+        """This suite's frozen settings from the parsed arguments, the one place they are read."""
         return common
 
     def resolve(self, ctx: RunContext) -> Any:
-        """The settings completed once per run, before any item: what ``auto`` means on this
-        server, a recorded file read (``dataclasses.replace``; the default: as they are)."""
+        """The settings completed once per run, before any item (``auto`` resolved, a file read)."""
         return ctx.settings
 
     def needs_server(self, s: Any) -> bool:
         return True
 
     def needs(self, s: Any, caps: set[str]) -> list[tuple[str, str]]:
-        """(capability, what needs it) that this run needs of a model served elsewhere whose
-        capabilities are ``caps`` (``client.eval.remote``: refused in one line before any item)."""
+        """(capability, what needs it) for a model served elsewhere (client.eval.remote)."""
         return []
 
     def missing_data(self, s: Any) -> MissingData | None:
-        """What reference data this run needs and cannot find (checked before any model
-        work); None when it has all it needs, as suites that generate their items do."""
+        """What reference data this run needs and cannot find; None when it has all it needs."""
         return None
 
     def fallback(self, s: Any) -> str | None:
-        """What this run would generate because the data root lacks it (None: nothing); a
-        ``--data`` given on the command line may not fall back."""
+        """What this run would generate because the data root lacks it (None: nothing)."""
         return None
 
     def coverage(self, items: Sequence[dict[str, Any]], ctx: RunContext) -> dict[str, Any] | None:
-        """A recorded run's coverage of ``items`` (``client.eval.metrics.coverage``, with ``what``
-        the file is and its path in ``file``), known before any item runs; None for a run whose
-        outputs ambit makes (a model, a solver). The summary carries it again with the accuracy
-        over the items scored and over all items (``summary["coverage"]``)."""
+        """A recorded run's coverage of ``items`` (``client.eval.metrics.coverage``), known before
+        any item runs; None for a run whose outputs ambit makes (a model, a solver)."""
         return None
 
     @abstractmethod
@@ -196,8 +175,7 @@ class Suite(ABC):
 
     @abstractmethod
     def summarise(self, records: Sequence[dict], items: Sequence[dict], ctx: RunContext) -> dict:
-        """``summary.json`` from the finished records (sorted by id; ``items`` gives the
-        suite's own order)."""
+        """``summary.json`` from the finished records (sorted by id; ``items`` in suite order)."""
 
     @abstractmethod
     def write_reports(self, records: Sequence[dict], summary: dict, ctx: RunContext) -> None:

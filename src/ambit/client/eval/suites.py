@@ -1,8 +1,5 @@
-"""The registry: every suite of ``ambit eval``, by name, and what ``all`` runs.
-
-Adding a suite: implement :class:`client.eval.suite.Suite` in a module of its own and list
-an instance here (and in ``ALL`` when ``ambit eval all`` should run it).
-"""
+"""The registry: every suite of ``ambit eval``, by name, and what ``all`` runs (a new suite
+implements :class:`client.eval.suite.Suite` and is listed here)."""
 
 from __future__ import annotations
 
