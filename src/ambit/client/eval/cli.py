@@ -181,8 +181,7 @@ def _run(args: argparse.Namespace) -> bool:
 
 
 def model_id(client) -> str:
-    """The served model's id: from its config for an embedded server not started yet (so a rerun
-    with nothing left to do never loads the model), else from the server."""
+    """The served model's id; an embedded server not started yet answers from its config."""
     from ambit.client.connect import known_facts
     facts = known_facts(client)
     return facts.model_id if facts is not None else client.info().model_id

@@ -9,8 +9,7 @@ TOP_CLASSES = 3  # meaning classes recorded with their paraphrase, heaviest firs
 
 
 def paraphrases(dist: Any, item: dict, fmt: str) -> dict:
-    """Record fields: the paraphrases of the gold LFs and the top candidate (None: does not parse),
-    and `top_classes` for the heaviest classes of the parse distribution `dist`."""
+    """Record fields: paraphrases of the gold LFs, the top candidate and the heaviest classes."""
     from ambit import logic
     from ambit.generators.amp.wordforms import amp_wordforms
     from ambit.logic.explain import verbalise

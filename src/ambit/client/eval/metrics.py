@@ -27,8 +27,7 @@ def zm_k(ranks: Iterable[tuple[int | None, int | None]], k: int) -> float | None
 
 
 def top1_fractions(labels: Iterable[int | None]) -> tuple[float, float]:
-    """(p̂0, p̂1): fractions of top-1 predictions labelled 0 (LF0) and 1 (LF1); None counts in
-    the denominator only."""
+    """(p̂0, p̂1): fractions of top-1 predictions labelled 0 (LF0) and 1 (LF1) (None: neither)."""
     xs = list(labels)
     if not xs:
         raise ValueError("no predictions")
@@ -36,25 +35,17 @@ def top1_fractions(labels: Iterable[int | None]) -> tuple[float, float]:
 
 
 def fdm(labels_by_ratio: Mapping[float, Iterable[int | None]]) -> float | None:
-    """FDM = mean over r of |p̂0 − r| + |p̂1 − (1 − r)|, range 0–2 (0 is a perfect match); r is
-    the fraction of LF0 demos."""
-    terms = []
-    for r, labels in labels_by_ratio.items():
-        xs = list(labels)
-        if not xs:
-            continue
-        p0, p1 = top1_fractions(xs)
-        terms.append(abs(p0 - r) + abs(p1 - (1 - r)))
+    """FDM = mean over r (share of LF0 demos) of |p̂0 − r| + |p̂1 − (1 − r)|, 0 (perfect) to 2."""
+    fractions = [(r, top1_fractions(xs)) for r, labels in labels_by_ratio.items()
+                 if (xs := list(labels))]
+    terms = [abs(p0 - r) + abs(p1 - (1 - r)) for r, (p0, p1) in fractions]
     return sum(terms) / len(terms) if terms else None
 
 
 def fim(p_lf0_by_ratio: Mapping[float, Iterable[float]]) -> float | None:
     """FIM = mean over r of mean over items (P(LF0) − r)², range 0–1 (0 is perfect)."""
-    terms = []
-    for r, ps in p_lf0_by_ratio.items():
-        xs = [float(p) for p in ps]
-        if xs:
-            terms.append(sum((p - r) ** 2 for p in xs) / len(xs))
+    terms = [sum((p - r) ** 2 for p in xs) / len(xs)
+             for r, ps in p_lf0_by_ratio.items() if (xs := [float(p) for p in ps])]
     return sum(terms) / len(terms) if terms else None
 
 
@@ -121,8 +112,7 @@ def shapes(names: Iterable[object], limit: int = 3) -> list[str]:
 
 def coverage(items: Sequence[object], matched: int, unmatched: Sequence[object],
              other_names: str = "") -> dict:
-    """How much of a run (``items``: its ids) a recorded file covers: ``matched`` items have an
-    output, ``unmatched`` names lines matching none; ``other_names``: how else a line names one."""
+    """How much of a run (``items``: its ids) a recorded file covers."""
     return {"items": len(items), "scored": matched, "missing": len(items) - matched,
             "unmatched_lines": len(unmatched), "unmatched_ids": [str(x) for x in unmatched[:SHOWN_IDS]],
             "expected_id_shapes": shapes(items), "expected_id_example": str(items[0]) if items else None,

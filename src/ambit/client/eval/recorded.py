@@ -17,8 +17,7 @@ from ambit.client.eval import metrics as M
 
 def rows(path: Path, option: str, max_line: int = _files.MAX_LINE,
          set_aside: Callable[[int, str], bool] | None = None) -> Iterator[tuple[str, Any]]:
-    """(``path:line``, value) of every non-blank line of the file given by ``option``; a file that
-    cannot be read (absent, a link, a FIFO, a folder) is one ValueError naming option and file."""
+    """(``path:line``, value) per non-blank line; an unreadable file is one ValueError naming it."""
     try:
         yield from _files.iter_json_rows(path, max_line, set_aside=set_aside)
     except FileNotFoundError:
@@ -41,8 +40,7 @@ def check_name(row: dict, field: str, where: str) -> None:
 
 @dataclass(frozen=True)
 class Keyed:
-    """A recorded file with one line per item, read: its lines by every key that names their item.
-    A subclass says how a line names its item and what the file is (the class variables)."""
+    """A recorded file with one line per item, read: its lines by every key naming their item."""
 
     path: Path
     lines: dict[str, dict]

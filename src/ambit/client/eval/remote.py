@@ -49,8 +49,7 @@ def options(args: argparse.Namespace) -> Any:
 
 
 def protocol_needs(suite: str, protocol: str, what: str, caps: set[str]) -> list[tuple[str, str]]:
-    """What a run that scores or generates needs: ``auto`` generates where the endpoint chats;
-    ``score`` (``what``: likelihood ranking, option scoring) needs prompt log-probabilities."""
+    """What a run needs: ``score`` (``auto`` where the endpoint does not chat) needs logprobs."""
     if protocol == "auto":
         protocol = "generate" if "chat" in caps else "score"
     return [("prompt_logprobs", f"{suite} --protocol score ({what})")] if protocol == "score" else []
@@ -98,8 +97,7 @@ def run_suite(suite: Any, ctx: Any) -> dict:
 
 
 def endpoint(client: Any) -> dict | None:
-    """The server's ``remote`` block (None: its model is its own); an embedded server of a local
-    model is not asked, so that it need not start."""
+    """The server's ``remote`` block (None: own model); a local embedded server is not started."""
     from ambit.client.connect import known_facts
 
     return None if known_facts(client) is not None else client.info().remote

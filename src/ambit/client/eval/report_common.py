@@ -107,8 +107,7 @@ def _overlap(boxes: Sequence) -> bool:
 
 
 def unclash_bar_labels(fig) -> None:
-    """Where bar labels would overlap (narrow bars side by side), turn each upright on one line,
-    smaller until they fit; measured on the figure as drawn."""
+    """Where bar labels would overlap, turn each upright on one line, smaller until they fit."""
     renderer = fig.canvas.get_renderer()
     for ax in fig.axes:
         labels = [t for t in ax.texts if t.get_gid() == BAR_LABEL]
@@ -128,8 +127,7 @@ def unclash_bar_labels(fig) -> None:
 
 
 def place_point_labels(ax, points: Sequence[tuple[float, float, str]], fontsize: float = 6.5, **style: Any) -> list:
-    """Label each point (x, y, text) where the label overlaps no earlier one and stays in the axes
-    (above, below, right, left, then further out); lay the figure out first. Returns the labels."""
+    """Label each point (x, y, text) where it overlaps no earlier label inside the axes."""
     fig = ax.figure
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)

@@ -76,8 +76,7 @@ italics, its reading in controlled English (universals read as restricted).</p>
 
 
 def fig4_section_html(items: Sequence[Mapping]) -> str:
-    """The paper's Fig. 4: per ambiguity type, the first correctly predicted LF (beam search)
-    with its alternative parse below it (items as :func:`token_confidence_html` takes them)."""
+    """The paper's Fig. 4: per type, the first correctly predicted LF over its alternative."""
     blocks = _items_html(items, "item fig4")
     return ("<h2>Fig. 4: the first correctly predicted LF of each type, its alternative below</h2>"
             "<p>As in the paper: per type, the first item whose top beam-search prediction is LF0 or LF1, "

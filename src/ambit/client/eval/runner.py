@@ -245,8 +245,7 @@ def check_coverage(cov: dict | None) -> None:
 
 
 def report_coverage(desc: str, summary: dict, allow_partial: bool = False) -> str | None:
-    """A recorded run's coverage, one line on stderr; below full coverage without ``allow_partial``,
-    the line is returned instead, for the caller to raise as PartialCoverage."""
+    """A recorded run's coverage line on stderr, or returned to raise when below full coverage."""
     if not (cov := summary.get("coverage")):
         return None
     from ambit.client.eval.report_common import coverage_line

@@ -82,8 +82,7 @@ def option(*flags: str, **kwargs: Any) -> Option:
 
 
 class Named(argparse.Action):
-    """``store``, remembering that the option was given (:func:`named`): a data file named on the
-    command line is required, where its default may be absent and skipped."""
+    """``store``, remembering that the option was given: a data file named so is required."""
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         setattr(namespace, self.dest, values)
@@ -157,8 +156,7 @@ class Suite(ABC):
         return None
 
     def coverage(self, items: Sequence[dict[str, Any]], ctx: RunContext) -> dict[str, Any] | None:
-        """A recorded run's coverage of ``items`` (``client.eval.metrics.coverage``), known before
-        any item runs; None for a run whose outputs ambit makes (a model, a solver)."""
+        """A recorded run's coverage of ``items``, before any item runs (None: ambit's outputs)."""
         return None
 
     @abstractmethod

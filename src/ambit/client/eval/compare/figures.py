@@ -74,8 +74,7 @@ LINESTYLES = ("-", (0, (4, 2)), ":", "-.", (0, (1, 1, 3, 1)))
 
 
 def fig6(c: dict, runs: Sequence, path: Path) -> None:
-    """Few-shot LF0 accuracy against the ratio of LF0 demonstrations, one panel per type, one line
-    per model; runs at the same values stay apart (own marker, line style, offset, n-label row)."""
+    """Few-shot LF0 accuracy against the ratio of LF0 demos, a panel per type, a line per run."""
     types = C._ordered({t for per in c["fig6"].values() for t in per})
     fig, axes = _panels(len(types), 3.4, 3.6)
     labels = list(c["fig6"])

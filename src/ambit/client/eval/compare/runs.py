@@ -101,8 +101,7 @@ def load_run_dir(directory: Path) -> list[Run]:
 
 
 def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
-    """Every run of ``dirs``, labelled by ``--label`` (naming the directory as given, or its last
-    part), else by the model id (see `_twin_names` for runs of one suite that share it)."""
+    """Every run of ``dirs``, labelled by ``--label`` (naming its directory), else by model."""
     given: dict[str, tuple[str, str | None]] = {}
     for text in labels:
         run, name, size = parse_label(text)
@@ -137,8 +136,7 @@ def load_runs(dirs: list[Path], labels: list[str]) -> list[Run]:
 
 
 def _twin_names(model: str, twins: list[Run]) -> list[str]:
-    """Distinct labels for several unlabelled runs of one model in one suite: the model with the
-    run options that tell them apart (``model (beam=5)``), else with each run's directory name."""
+    """Distinct labels for runs of one model and suite: the options that differ, else the folder."""
     fields = differences_of([r.protocol() for r in twins])
     if fields:
         names = [f"{model} ({', '.join(f'{k}={_short(r.protocol().get(k))}' for k in fields)})" for r in twins]

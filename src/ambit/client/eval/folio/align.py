@@ -1,9 +1,7 @@
 """Aligning a translation's names with the gold formulas' names, story by story, before the
 prover compares them (`DrinksCoffee(x)` for FOLIO's `Drinks(x)` can still be EQUIVALENT).
-Deterministic, one-to-one, in three steps (docs/folio.md): **exact** (same name and kind),
-**normalised** (case and non-alphanumerics aside, one candidate), **matched** (greedy by votes
-from sentences of the same shape). An unmatched name stays, renamed `Name_<arity>` if the gold
-uses it with another arity (the provers refuse one symbol with two arities).
+Deterministic, one-to-one, in three steps (docs/folio.md): **exact**, **normalised** (one
+candidate), **matched** (greedy by votes from sentences of the same shape).
 """
 
 from __future__ import annotations
@@ -117,8 +115,7 @@ def align(translations: Sequence[Formula | None], golds: Sequence[Formula | None
 
 
 def _unclashed(n: Name, g_names: set[Name], used: set[str]) -> str:
-    """An unmatched name as it is, unless the gold uses it as a predicate of another arity (the
-    provers refuse one symbol with two arities): then `Name_<arity>`, made fresh."""
+    """An unmatched name as it is, or a fresh `Name_<arity>` if the gold has another arity."""
     (kind, arity), name = n
     if kind != "pred" or not any(g[1] == name and g[0][0] == "pred" and g[0][1] != arity for g in g_names):
         return name

@@ -1,9 +1,8 @@
 """FOLIO stories: reading a split (`<data root>/folio/folio-NAME.jsonl`) into `Story` values.
 
-One line is one example (premises, conclusion, label); several examples share a story. The
-published files come in three shapes (`SHAPES`), detected from the first line and required of
-every line; without ids, an example's id is its 0-based line number and its story the rank of its
-premises among the file's distinct premise lists.
+One line is one example; several share a story. Files come in three shapes (`SHAPES`), detected
+from the first line; without ids, an example's id is its 0-based line number and its story the
+rank of its premises among the file's distinct premise lists.
 """
 
 from __future__ import annotations
@@ -42,8 +41,7 @@ class Story:
 
     @property
     def paired(self) -> bool:
-        """Whether premise i's formula is premises_fol[i] (a few FOLIO lines pair n sentences
-        with m formulas: their sentences are not scored one by one)."""
+        """Whether premise i's formula is premises_fol[i] (a few FOLIO lines pair n with m)."""
         return len(self.premises) == len(self.premises_fol)
 
     @property
@@ -142,8 +140,7 @@ def _lines(val: object, key: str, where: str) -> list[str]:
 
 
 def story_from_row(row: dict, where: str, default_id: str, story_id: str | None = None) -> Story:
-    """One FOLIO row of any shape as a Story; `default_id` and `story_id` stand in for the row's
-    own (a row without a story id needs `story_id`: only a whole file groups stories)."""
+    """One FOLIO row of any shape as a Story (ids from `default_id`, `story_id` where absent)."""
     if not isinstance(row, dict):
         raise ValueError(f"{where}: a line must be a JSON object")
     for key in (*REQUIRED, *(() if story_id is not None else ("story_id",))):

@@ -53,8 +53,7 @@ def detect(path: Path) -> str:
 
 def read(path: str | Path, fmt: str = "auto", default_dialect: str = FOLIO, *,
          max_chars: int = MAX_CHARS) -> Recorded:
-    """Read a translations file; a malformed one raises ValueError naming file, line and field.
-    `default_dialect` (the run's `--from`) reads formulas whose line names none."""
+    """Read a translations file (ValueError names file, line and field)."""
     if default_dialect not in DIALECTS:
         raise ValueError(f"--from must be one of {', '.join(DIALECTS)}, not {default_dialect!r}")
     path = Path(path)
@@ -218,8 +217,7 @@ def coverage(rec: Recorded, items: Sequence[str], split: str) -> dict:
 
 def cross_check(records: Sequence[dict], dialects: dict[str, str] | None = None,
                 time_limit: float = 10.0, free_variables: str | None = None) -> dict:
-    """Each definite label of `records` re-decided by E alone and by Z3 alone on the same formulas,
-    part by part: per prover, the labels `confirmed`, `contradicted` (listed) and `undecided`."""
+    """Each definite label re-decided by E alone and by Z3 alone: confirmed or not, per prover."""
     from ambit.client.eval.folio.score import read
     from ambit.logic.provers import portfolio
     from ambit.logic.provers.portfolio_members import PrologMember, members

@@ -53,8 +53,7 @@ def read_closed(text: str | None, fmt: str = FMT, free_variables: str | None = N
 
 
 def audit(story: Story, free_variables: str | None = None, symbols: str | None = None) -> dict:
-    """The prover's `gold_label` from the gold formulas, whether it `agrees`, why not (`problem`).
-    Inconsistent premises are evidenced by a refutation of the premises alone."""
+    """The prover's `gold_label` from the gold formulas, whether it `agrees`, and the `problem`."""
     return audit_batch([story], free_variables=free_variables, symbols=symbols)[0]
 
 

@@ -46,8 +46,7 @@ class Request:
 
 
 def request_for(d: Decoding, story_id: str, sample: int, sentence: int) -> Request:
-    """Beam search (`d.beam` wide) in a single-sample run; else one sample at `d.temperature`,
-    seeded by (seed, story, sample, sentence), as LINC draws its samples for voting."""
+    """Beam search for a single sample; else a sample seeded by (seed, story, sample, sentence)."""
     if d.samples == 1:
         return Request("beam", d.beam, 0.0, d.max_tokens, d.seed)
     return Request("sample", 1, d.temperature, d.max_tokens, _seed(d.seed, story_id, sample, sentence))
