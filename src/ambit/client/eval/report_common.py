@@ -114,11 +114,8 @@ def unclash_bar_labels(fig) -> None:
         if len(labels) < 2 or not _overlap([t.get_window_extent(renderer) for t in labels]):
             continue
         for t in labels:
-            t.set_text(t.get_text().replace("\n", " "))
-            t.set_rotation(90)
-            t.set_rotation_mode("anchor")
-            t.set_ha("left")
-            t.set_va("center")
+            t.set(text=t.get_text().replace("\n", " "), rotation=90, rotation_mode="anchor",
+                  ha="left", va="center")
         size = labels[0].get_fontsize()
         while size > 4 and _overlap([t.get_window_extent(renderer) for t in labels]):
             size -= 0.5
@@ -128,8 +125,7 @@ def unclash_bar_labels(fig) -> None:
 
 def place_point_labels(ax, points: Sequence[tuple[float, float, str]], fontsize: float = 6.5, **style: Any) -> list:
     """Label each point (x, y, text) where it overlaps no earlier label inside the axes."""
-    fig = ax.figure
-    renderer = fig.canvas.get_renderer()
+    renderer = ax.figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
     offsets = [(sx * r, sy * r, ha, va) for r in (6, 16, 28)
                for sx, sy, ha, va in ((0, 1, "center", "bottom"), (0, -1, "center", "top"), (1, 0, "left", "center"),
@@ -137,7 +133,6 @@ def place_point_labels(ax, points: Sequence[tuple[float, float, str]], fontsize:
                                       (1, 1, "left", "bottom"), (-1, 1, "right", "bottom"))]
     placed, boxes = [], [t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()]
     for x, y, text in points:
-        label = None
         for dx, dy, ha, va in offsets:
             label = ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, dy), ha=ha, va=va,
                                 fontsize=fontsize, **style)
@@ -232,8 +227,7 @@ def coverage_markdown(cov: dict, what: str = "recorded outputs") -> str:
     if cov["missing"]:
         ids = expected_ids(cov)
         notes.append(f"**Partial coverage**: {cov['missing']:,} of {_count(cov['items'], 'item')} "
-                     "have no recorded output"
-                     + (f"; the run's items have {ids}." if ids else "."))
+                     "have no recorded output" + (f"; the run's items have {ids}." if ids else "."))
     if cov["unmatched_lines"]:
         notes.append(unmatched_text(cov)[0].upper() + unmatched_text(cov)[1:] + ".")
     return "\n".join(out) + ("\n" + "\n\n".join(notes) + "\n" if notes else "")

@@ -38,9 +38,7 @@ def fig2(c: dict, runs: Sequence, path: Path) -> None:
             xs = [j + (i - 1.5) * w for j in range(len(types))]
             handles.append(C.labelled_bars(ax, xs, [per[t][key] for t in types], ns, w, name, colour))
         ax.set_xticks(list(range(len(types))), types, fontsize=7)
-        ax.set_ylim(0, 125)
-        ax.set_yticks(range(0, 101, 20))
-        ax.set_ylabel("accuracy (%)")
+        ax.set(ylim=(0, 125), yticks=range(0, 101, 20), ylabel="accuracy (%)")
         ax.set_title(label, fontsize=8)
         ax.legend(handles=handles, fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)  # below: no label hidden
     fig.suptitle("AmP zero-shot accuracy (Fig. 2), one group per model", fontsize=9)
@@ -60,9 +58,7 @@ def fig3(runs: Sequence, path: Path) -> None:
             ax.scatter(ps, [(i * 0.618) % 1 for i in range(len(ps))], s=14, color="C0", alpha=0.8)
             if not ps:
                 ax.text(0.5, 0.5, "no data", ha="center", va="center", color="grey", fontsize=8)
-            ax.set_xlim(-0.05, 1.05)
-            ax.set_ylim(-0.15, 1.15)
-            ax.set_yticks([])
+            ax.set(xlim=(-0.05, 1.05), ylim=(-0.15, 1.15), yticks=[])
             ax.set_title(f"{r.label} — {t} (n={len(ps)})", fontsize=7)
             ax.set_xlabel("P(LF0)", fontsize=7)
     fig.suptitle("AmP zero-shot P(LF0) per item (Fig. 3), one row per model", fontsize=9)
@@ -92,8 +88,8 @@ def fig6(c: dict, runs: Sequence, path: Path) -> None:
                     ax.annotate(f"n={v['n_by_ratio'].get(r, 0)}", (float(r) + dx, y), textcoords="offset points",
                                 xytext=(0, 4 + 7 * i), ha="center", fontsize=5, color=line.get_color())
         ax.plot([0, 1], [0, 100], ls="--", color="grey", lw=1, label="ideal")
-        ax.set_ylim(0, 100 + 8 * (len(labels) + 1))  # room for the stacked n labels below the title
-        ax.set_yticks(range(0, 101, 20))
+        # room for the stacked n labels below the title
+        ax.set(ylim=(0, 100 + 8 * (len(labels) + 1)), yticks=range(0, 101, 20))
         ax.set_xlabel("ratio r of LF0 demonstrations", fontsize=7)
         ax.set_ylabel("LF0 accuracy of top-1 (%)", fontsize=7)
         ax.set_title(t, fontsize=8)
@@ -108,9 +104,7 @@ def _implicature_axes(fig, ax, runs: Sequence, path: Path, xlabel: str, title: s
     ref = R.IMPLICATURE_REFERENCE
     ax.axhline(100 * ref["human"], ls="-.", color="C2", lw=1, label=f"humans {100 * ref['human']:.1f}%")
     ax.axhline(100 * ref["random"], ls="--", color="grey", lw=1, label=f"random {100 * ref['random']:.0f}%")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("accuracy (%), mean over templates")
-    ax.set_ylim(0, 105)
+    ax.set(xlabel=xlabel, ylabel="accuracy (%), mean over templates", ylim=(0, 105))
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=6.5, loc="lower right")
     _sources(fig, runs, "implicature")
@@ -162,9 +156,7 @@ def radd_accuracy(c: dict, runs: Sequence, path: Path) -> None:
         handles.append(C.labelled_bars(ax, xs, [v["by_pair"].get(p) for p in pairs], ns, w, f"{name} ({st})", f"C{i % 10}"))
     ax.axhline(50, ls="--", color="grey", lw=1)
     ax.set_xticks(list(range(len(pairs))), pairs, rotation=15, fontsize=7)
-    ax.set_ylim(0, 125)
-    ax.set_yticks(range(0, 101, 20))
-    ax.set_ylabel("accuracy (%)")
+    ax.set(ylim=(0, 125), yticks=range(0, 101, 20), ylabel="accuracy (%)")
     ax.set_title("RADD accuracy per property pair, one group per model and style", fontsize=8)
     ax.legend(handles=handles, fontsize=6, loc="upper right", ncol=2)
     _sources(fig, runs, "radd")

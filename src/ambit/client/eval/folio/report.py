@@ -270,8 +270,7 @@ def plot(s: Mapping, path: str | Path) -> None:
                 ("gold audit", a["agreement_rate"], a["label_checked"])]
     R.labelled_bars(ax1, range(len(bars)), [b[1] for b in bars], [b[2] for b in bars], 0.6, "", "tab:blue")
     ax1.set_xticks(range(len(bars)), [b[0] for b in bars])
-    ax1.set_xlim(-0.6, len(bars) - 0.4)  # room for a "no data" mark at either end
-    ax1.set_ylim(0, 115)
+    ax1.set(xlim=(-0.6, len(bars) - 0.4), ylim=(0, 115))  # room for a "no data" mark at either end
     several = s["mode"] != "audit" and s.get("samples_per_story", 1) > 1
     ax1.set_ylabel("% of samples (one sample), of examples (voted, audit)" if several else "% of examples",
                    fontsize=8 if several else None)
@@ -294,8 +293,7 @@ def plot(s: Mapping, path: str | Path) -> None:
                         "tab:green")
         ax2.set_xticks(range(len(keys)), keys, rotation=30, fontsize=7)
         ax2.set_title("translated sentence vs gold (% of sentences)", fontsize=10)
-    ax2.set_xlim(-0.6, max(1, len(keys)) - 0.4)
-    ax2.set_ylim(0, 115)
+    ax2.set(xlim=(-0.6, max(1, len(keys)) - 0.4), ylim=(0, 115))
     R._save(fig, path)
 
 
