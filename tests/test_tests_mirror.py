@@ -74,6 +74,7 @@ AT_PACKAGE_ROOT = {
     'tests/test_file_layer.py': "ambit/_files.py's rule over the whole package",
     'tests/test_files.py': 'ambit/_files.py',
     'tests/test_layering.py': 'the import layers of the whole package',
+    'tests/test_function_length.py': 'the length of every function of the whole package',
     'tests/test_stale_prose.py': "the prose of the whole package names what exists",
     'tests/test_tests_layout.py': "the tests' own layout",
     'tests/test_tests_mirror.py': "the tests' own layout",
