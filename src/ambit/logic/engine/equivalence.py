@@ -1,7 +1,8 @@
 """Logical equivalence and entailment of AmP's LFs (`fol`, `lisp`), on the one engine.
 
 AmP's SLD procedure (`prolog/equivalence.pl`), `prolog/monotone.pl`, then `prolog/prove.pl`, in
-one budgeted call; every countermodel is checked (`prove.holds`).
+one budgeted call. No verdict is a guess: NOT_EQUIVALENT comes from a countermodel checked by
+`prove.holds`, or from the first stage's complete refutation (`"model": null`).
 """
 
 from __future__ import annotations
